@@ -1,0 +1,42 @@
+/* Port and memory-mapped I/O accessors: the only way drivers touch device registers. */
+#ifndef ARCH_X86_64_IO_H
+#define ARCH_X86_64_IO_H
+
+#include <stdint.h>
+
+static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/* MMIO: volatile accesses of exactly the given width, never merged or split by the compiler. */
+static inline uint8_t mmio_read8(uintptr_t a) { return *(volatile uint8_t *)a; }
+static inline uint32_t mmio_read32(uintptr_t a) { return *(volatile uint32_t *)a; }
+static inline uint64_t mmio_read64(uintptr_t a) { return *(volatile uint64_t *)a; }
+static inline void mmio_write8(uintptr_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
+static inline void mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+static inline void mmio_write64(uintptr_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
+
+static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
+
+#endif
