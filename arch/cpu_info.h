@@ -1,0 +1,50 @@
+/* What the CPU says about itself, in an architecture-neutral shape: filled by the arch code
+ * (CPUID on x86_64), emitted as plat records by bench/platform.c, used by the runner and probes. */
+#ifndef ARCH_CPU_INFO_H
+#define ARCH_CPU_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CPU_MAX_CACHES 8
+
+enum cache_type { CACHE_DATA = 1, CACHE_INST = 2, CACHE_UNIFIED = 3 };
+
+struct cache_desc {
+	unsigned level;
+	enum cache_type type;
+	uint64_t size; /* bytes */
+	unsigned line, ways, sets, shared_by;
+	const char *source;
+};
+
+struct cpu_info {
+	char vendor[16];
+	char brand[52];
+	char hv_sig[16];
+	unsigned family, model, stepping;
+	unsigned max_leaf, max_ext_leaf;
+	unsigned logical_cpus;
+	bool is_intel, is_amd;
+	/* features relevant to measurement */
+	bool tsc, invariant_tsc, rdtscp, tsc_deadline, x2apic, apic, sse2, avx, avx2, avx512f;
+	bool erms, fsrm, hypervisor, osxsave;
+	/* time-stamp counter frequency as CPUID leaves 0x15/0x16 state it; 0 = not given */
+	uint64_t tsc_hz_cpuid15, tsc_hz_cpuid16;
+	/* microcode revision, when an MSR read is possible */
+	bool ucode_valid;
+	uint64_t ucode;
+	/* performance monitoring */
+	bool pmu_present;
+	unsigned pmu_version; /* Intel architectural PMU version, AMD: 1 legacy, 2 core-ext, 3 PerfMonV2 */
+	const char *pmu_reason;
+	unsigned num_caches;
+	struct cache_desc caches[CPU_MAX_CACHES];
+};
+
+/* Identification, features, caches and PMU presence (CPUID only: safe anywhere). */
+void arch_cpu_identify(struct cpu_info *ci);
+/* Facts that need privileged reads (microcode); call once traps are installed. */
+void arch_cpu_identify_privileged(struct cpu_info *ci);
+
+#endif

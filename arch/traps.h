@@ -1,0 +1,11 @@
+/* Exception handling and recovery points, for code outside arch/ (selects the architecture). */
+#ifndef ARCH_TRAPS_H
+#define ARCH_TRAPS_H
+
+#if defined(__x86_64__)
+#include "arch/x86_64/traps.h"
+#else
+#error "no trap support for this architecture yet"
+#endif
+
+#endif

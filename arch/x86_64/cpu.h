@@ -1,0 +1,62 @@
+/* Privileged and serialising x86_64 instructions as inline functions: the single place that
+ * spells them, so the rest of the code names what it does rather than how. */
+#ifndef ARCH_X86_64_CPU_H
+#define ARCH_X86_64_CPU_H
+
+#include <stdint.h>
+
+#define X86_RFLAGS_IF (1ull << 9)
+
+static inline void cpu_cli(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void cpu_sti(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void cpu_hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
+static inline void cpu_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
+static inline void cpu_mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
+
+static inline uint64_t cpu_read_rflags(void)
+{
+	uint64_t f;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(f));
+	return f;
+}
+
+static inline uint64_t cpu_read_cr2(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t cpu_read_cr0(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t cpu_read_cr4(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static inline void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t *c,
+			     uint32_t *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+}
+
+/* Stop this CPU for good: used after the final record when every way to power off failed. */
+static inline __attribute__((noreturn)) void cpu_halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt" ::: "memory");
+}
+
+#endif

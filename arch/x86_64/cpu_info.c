@@ -1,0 +1,319 @@
+/* CPUID decoding into struct cpu_info (Intel SDM vol. 2A CPUID; AMD APM vol. 3 appendix E). */
+#include "arch/cpu_info.h"
+
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+
+/* Leaves */
+#define LEAF_VENDOR 0x0
+#define LEAF_FEATURES 0x1
+#define LEAF_CACHE_PARAMS 0x4
+#define LEAF_EXT_FEATURES 0x7
+#define LEAF_PERFMON 0xA
+#define LEAF_TSC_CRYSTAL 0x15
+#define LEAF_FREQ 0x16
+#define LEAF_HV_BASE 0x40000000u
+#define LEAF_EXT_MAX 0x80000000u
+#define LEAF_EXT_FEATURES1 0x80000001u
+#define LEAF_BRAND0 0x80000002u
+#define LEAF_AMD_L1 0x80000005u
+#define LEAF_AMD_L2L3 0x80000006u
+#define LEAF_POWER 0x80000007u
+#define LEAF_AMD_CACHE_TOPO 0x8000001Du
+#define LEAF_AMD_PERFMON 0x80000022u
+
+/* Leaf 1 */
+#define F1_EDX_TSC (1u << 4)
+#define F1_EDX_APIC (1u << 9)
+#define F1_EDX_SSE2 (1u << 26)
+#define F1_ECX_X2APIC (1u << 21)
+#define F1_ECX_TSC_DEADLINE (1u << 24)
+#define F1_ECX_OSXSAVE (1u << 27)
+#define F1_ECX_AVX (1u << 28)
+#define F1_ECX_HYPERVISOR (1u << 31)
+#define F1_EBX_LOGICAL_SHIFT 16
+/* Leaf 7 subleaf 0 */
+#define F7_EBX_AVX2 (1u << 5)
+#define F7_EBX_ERMS (1u << 9)
+#define F7_EBX_AVX512F (1u << 16)
+#define F7_EDX_FSRM (1u << 4)
+/* 0x80000001 */
+#define FE1_EDX_RDTSCP (1u << 27)
+#define FE1_ECX_TOPOEXT (1u << 22)
+#define FE1_ECX_PERFCTR_CORE (1u << 23)
+/* 0x80000007 */
+#define FPWR_EDX_INVARIANT_TSC (1u << 8)
+/* 0x80000022 */
+#define FPM_EAX_PERFMON_V2 (1u << 0)
+
+static uint32_t bits(uint32_t v, unsigned lo, unsigned hi)
+{
+	return (v >> lo) & ((hi - lo == 31) ? 0xFFFFFFFFu : ((1u << (hi - lo + 1)) - 1));
+}
+
+static bool text_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	cpu_cpuid(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
+}
+
+static void copy_regs_text(char *dst, const uint32_t *regs, unsigned nregs)
+{
+	unsigned i;
+
+	for (i = 0; i < nregs * 4; i++)
+		dst[i] = (char)(regs[i / 4] >> (8 * (i % 4)));
+	dst[nregs * 4] = '\0';
+}
+
+static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type, uint64_t size,
+		      unsigned line, unsigned ways, unsigned sets, unsigned shared, const char *src)
+{
+	struct cache_desc *c;
+
+	if (ci->num_caches >= CPU_MAX_CACHES || !size)
+		return;
+	c = &ci->caches[ci->num_caches++];
+	c->level = level;
+	c->type = type;
+	c->size = size;
+	c->line = line;
+	c->ways = ways;
+	c->sets = sets;
+	c->shared_by = shared;
+	c->source = src;
+}
+
+/* Deterministic cache parameters: the same layout in Intel leaf 4 and AMD leaf 0x8000001D. */
+static void deterministic_caches(struct cpu_info *ci, uint32_t leaf, const char *src)
+{
+	unsigned sub;
+
+	for (sub = 0; sub < 16; sub++) {
+		uint32_t r[4];
+		unsigned type, level, line, parts, ways, sets;
+		bool fully;
+
+		cpuid(leaf, sub, r);
+		type = bits(r[0], 0, 4);
+		if (type == 0)
+			break;
+		level = bits(r[0], 5, 7);
+		fully = bits(r[0], 9, 9);
+		line = bits(r[1], 0, 11) + 1;
+		parts = bits(r[1], 12, 21) + 1;
+		ways = bits(r[1], 22, 31) + 1;
+		sets = r[2] + 1;
+		add_cache(ci, level, type == 1 ? CACHE_DATA : type == 2 ? CACHE_INST : CACHE_UNIFIED,
+			  (uint64_t)ways * parts * line * sets, line, fully ? 0 : ways, sets,
+			  bits(r[0], 14, 25) + 1, src);
+	}
+}
+
+/* AMD's L2/L3 associativity is an encoded field (APM vol. 3, CPUID 0x80000006). */
+static unsigned amd_assoc(unsigned code)
+{
+	static const unsigned table[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128, 0 };
+
+	return table[code & 0xF];
+}
+
+static void legacy_amd_caches(struct cpu_info *ci)
+{
+	uint32_t r[4];
+
+	if (ci->max_ext_leaf >= LEAF_AMD_L1) {
+		cpuid(LEAF_AMD_L1, 0, r);
+		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16 (0xFF = full), line 7:0 */
+		add_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7),
+			  bits(r[2], 16, 23) == 0xFF ? 0 : bits(r[2], 16, 23), 0, 1, "cpuid80000005");
+		add_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7),
+			  bits(r[3], 16, 23) == 0xFF ? 0 : bits(r[3], 16, 23), 0, 1, "cpuid80000005");
+	}
+	if (ci->max_ext_leaf >= LEAF_AMD_L2L3) {
+		cpuid(LEAF_AMD_L2L3, 0, r);
+		/* ECX: L2 size KiB 31:16, assoc 15:12, line 7:0; EDX: L3 size in 512 KiB units 31:18 */
+		add_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
+			  amd_assoc(bits(r[2], 12, 15)), 0, 1, "cpuid80000006");
+		add_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024,
+			  bits(r[3], 0, 7), amd_assoc(bits(r[3], 12, 15)), 0, 0, "cpuid80000006");
+	}
+	/* Derive sets where the geometry is known. */
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		struct cache_desc *c = &ci->caches[i];
+
+		if (!c->sets && c->ways && c->line)
+			c->sets = (unsigned)(c->size / ((uint64_t)c->ways * c->line));
+	}
+}
+
+static void identify_pmu(struct cpu_info *ci)
+{
+	uint32_t r[4];
+
+	ci->pmu_present = false;
+	ci->pmu_version = 0;
+	if (ci->is_intel) {
+		if (ci->max_leaf < LEAF_PERFMON) {
+			ci->pmu_reason = "CPUID leaf 0xA not available";
+			return;
+		}
+		cpuid(LEAF_PERFMON, 0, r);
+		ci->pmu_version = bits(r[0], 0, 7);
+		if (!ci->pmu_version || !bits(r[0], 8, 15)) {
+			ci->pmu_reason = ci->hypervisor ? "CPUID 0xA reports no counters (hypervisor hides the PMU)"
+							: "CPUID 0xA reports no counters";
+			return;
+		}
+		ci->pmu_present = true;
+		ci->pmu_reason = "architectural PMU (CPUID 0xA)";
+		return;
+	}
+	if (ci->is_amd) {
+		uint32_t e[4];
+
+		cpuid(LEAF_EXT_FEATURES1, 0, e);
+		if (ci->max_ext_leaf >= LEAF_AMD_PERFMON) {
+			cpuid(LEAF_AMD_PERFMON, 0, r);
+			if (r[0] & FPM_EAX_PERFMON_V2) {
+				ci->pmu_present = true;
+				ci->pmu_version = 3;
+				ci->pmu_reason = "AMD PerfMonV2 (CPUID 0x80000022)";
+				return;
+			}
+		}
+		if (e[2] & FE1_ECX_PERFCTR_CORE) {
+			ci->pmu_present = true;
+			ci->pmu_version = 2;
+			ci->pmu_reason = "AMD core performance counter extensions (CPUID 0x80000001 ECX[23])";
+			return;
+		}
+		if (ci->hypervisor) {
+			ci->pmu_reason = "hypervisor does not expose PerfCtrExtCore; legacy counters unverifiable";
+			return;
+		}
+		ci->pmu_present = true;
+		ci->pmu_version = 1;
+		ci->pmu_reason = "AMD legacy counters (MSR C001_0000..7)";
+		return;
+	}
+	ci->pmu_reason = "unknown CPU vendor";
+}
+
+void arch_cpu_identify(struct cpu_info *ci)
+{
+	uint32_t r[4], brand[12];
+	unsigned i;
+
+	*ci = (struct cpu_info){ 0 };
+	cpuid(LEAF_VENDOR, 0, r);
+	ci->max_leaf = r[0];
+	{
+		uint32_t v[3] = { r[1], r[3], r[2] }; /* EBX, EDX, ECX spell the vendor */
+
+		copy_regs_text(ci->vendor, v, 3);
+	}
+	ci->is_intel = text_eq(ci->vendor, "GenuineIntel");
+	ci->is_amd = text_eq(ci->vendor, "AuthenticAMD") || text_eq(ci->vendor, "HygonGenuine");
+	cpuid(LEAF_EXT_MAX, 0, r);
+	ci->max_ext_leaf = r[0] >= LEAF_EXT_MAX ? r[0] : 0;
+
+	cpuid(LEAF_FEATURES, 0, r);
+	ci->stepping = bits(r[0], 0, 3);
+	ci->family = bits(r[0], 8, 11);
+	ci->model = bits(r[0], 4, 7);
+	if (ci->family == 0xF)
+		ci->family += bits(r[0], 20, 27);
+	if (ci->family == 0x6 || ci->family >= 0xF)
+		ci->model |= bits(r[0], 16, 19) << 4;
+	ci->logical_cpus = bits(r[1], F1_EBX_LOGICAL_SHIFT, F1_EBX_LOGICAL_SHIFT + 7);
+	ci->tsc = r[3] & F1_EDX_TSC;
+	ci->apic = r[3] & F1_EDX_APIC;
+	ci->sse2 = r[3] & F1_EDX_SSE2;
+	ci->x2apic = r[2] & F1_ECX_X2APIC;
+	ci->tsc_deadline = r[2] & F1_ECX_TSC_DEADLINE;
+	ci->osxsave = r[2] & F1_ECX_OSXSAVE;
+	ci->avx = r[2] & F1_ECX_AVX;
+	ci->hypervisor = r[2] & F1_ECX_HYPERVISOR;
+
+	if (ci->max_leaf >= LEAF_EXT_FEATURES) {
+		cpuid(LEAF_EXT_FEATURES, 0, r);
+		ci->avx2 = r[1] & F7_EBX_AVX2;
+		ci->erms = r[1] & F7_EBX_ERMS;
+		ci->avx512f = r[1] & F7_EBX_AVX512F;
+		ci->fsrm = r[3] & F7_EDX_FSRM;
+	}
+	if (ci->max_ext_leaf >= LEAF_EXT_FEATURES1) {
+		cpuid(LEAF_EXT_FEATURES1, 0, r);
+		ci->rdtscp = r[3] & FE1_EDX_RDTSCP;
+	}
+	if (ci->max_ext_leaf >= LEAF_POWER) {
+		cpuid(LEAF_POWER, 0, r);
+		ci->invariant_tsc = r[3] & FPWR_EDX_INVARIANT_TSC;
+	}
+	if (ci->max_ext_leaf >= LEAF_BRAND0 + 2) {
+		for (i = 0; i < 3; i++)
+			cpuid(LEAF_BRAND0 + i, 0, &brand[i * 4]);
+		copy_regs_text(ci->brand, brand, 12);
+	}
+	if (ci->hypervisor) {
+		cpuid(LEAF_HV_BASE, 0, r);
+		{
+			uint32_t v[3] = { r[1], r[2], r[3] };
+
+			copy_regs_text(ci->hv_sig, v, 3);
+		}
+	}
+	/* 0x15: TSC = crystal * EBX / EAX; 0x16: base frequency in MHz. */
+	if (ci->max_leaf >= LEAF_TSC_CRYSTAL) {
+		cpuid(LEAF_TSC_CRYSTAL, 0, r);
+		if (r[0] && r[1] && r[2])
+			ci->tsc_hz_cpuid15 = (uint64_t)r[2] * r[1] / r[0];
+	}
+	if (ci->max_leaf >= LEAF_FREQ) {
+		cpuid(LEAF_FREQ, 0, r);
+		ci->tsc_hz_cpuid16 = (uint64_t)bits(r[0], 0, 15) * 1000000;
+	}
+
+	if (ci->is_intel && ci->max_leaf >= LEAF_CACHE_PARAMS)
+		deterministic_caches(ci, LEAF_CACHE_PARAMS, "cpuid4");
+	if (!ci->num_caches && ci->is_amd && ci->max_ext_leaf >= LEAF_AMD_CACHE_TOPO) {
+		cpuid(LEAF_EXT_FEATURES1, 0, r);
+		if (r[2] & FE1_ECX_TOPOEXT)
+			deterministic_caches(ci, LEAF_AMD_CACHE_TOPO, "cpuid8000001d");
+	}
+	if (!ci->num_caches)
+		legacy_amd_caches(ci);
+	identify_pmu(ci);
+}
+
+void arch_cpu_identify_privileged(struct cpu_info *ci)
+{
+	uint64_t v;
+	uint32_t r[4];
+
+	ci->ucode_valid = false;
+	if (ci->is_intel) {
+		/* SDM: write 0 to IA32_BIOS_SIGN_ID, execute cpuid(1), then read the revision. */
+		if (wrmsr_safe(MSR_IA32_BIOS_SIGN_ID, 0) != MSR_OK)
+			return;
+		cpuid(LEAF_FEATURES, 0, r);
+		if (rdmsr_safe(MSR_IA32_BIOS_SIGN_ID, &v) == MSR_OK) {
+			ci->ucode = v >> 32;
+			ci->ucode_valid = true;
+		}
+	} else if (ci->is_amd) {
+		if (rdmsr_safe(MSR_AMD_PATCH_LEVEL, &v) == MSR_OK) {
+			ci->ucode = v & 0xFFFFFFFFu;
+			ci->ucode_valid = true;
+		}
+	}
+}

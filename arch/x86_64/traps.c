@@ -1,0 +1,243 @@
+/* GDT, TSS, IDT and the C side of exception handling (see traps.h). */
+#include "arch/x86_64/traps.h"
+
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+
+/* Segment selectors of our GDT. */
+#define SEL_NULL 0x00
+#define SEL_CODE64 0x08
+#define SEL_DATA 0x10
+#define SEL_TSS 0x18
+
+/* GDT descriptor bits (SDM vol. 3, 3.4.5). */
+#define SEG_ACCESSED (1ull << 40)
+#define SEG_RW (1ull << 41)
+#define SEG_EXEC (1ull << 43)
+#define SEG_CODE_DATA (1ull << 44) /* S: code/data rather than system */
+#define SEG_PRESENT (1ull << 47)
+#define SEG_LONG (1ull << 53)
+#define SEG_DB32 (1ull << 54)
+#define SEG_GRAN4K (1ull << 55)
+#define SEG_LIMIT_MAX (0xFFFFull | (0xFull << 48))
+
+#define GDT_CODE64 (SEG_LIMIT_MAX | SEG_ACCESSED | SEG_RW | SEG_EXEC | SEG_CODE_DATA | SEG_PRESENT | SEG_LONG | SEG_GRAN4K)
+#define GDT_DATA (SEG_LIMIT_MAX | SEG_ACCESSED | SEG_RW | SEG_CODE_DATA | SEG_PRESENT | SEG_DB32 | SEG_GRAN4K)
+#define TSS_TYPE_AVAILABLE 0x9ull
+
+/* IDT gate (SDM vol. 3, 6.14.1). */
+#define IDT_TYPE_INTERRUPT_GATE 0xE
+#define IDT_PRESENT 0x80
+
+/* IST slots: 1 for #DF, 2 for NMI, 3 for #MC, so each runs on a stack of its own even when the
+ * fault was caused by the stack itself. */
+#define IST_DF 1
+#define IST_NMI 2
+#define IST_MC 3
+#define IST_STACK_SIZE 8192
+#define IST_STACKS 3
+
+struct __attribute__((packed)) tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+};
+
+struct __attribute__((packed)) idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+};
+
+struct __attribute__((packed)) table_register {
+	uint16_t limit;
+	uint64_t base;
+};
+
+static uint64_t gdt[5] __attribute__((aligned(16)));
+static struct tss64 tss __attribute__((aligned(16)));
+static struct idt_gate idt[X86_NUM_EXCEPTIONS] __attribute__((aligned(16)));
+static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
+
+extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
+extern const int64_t x86_extable[];
+extern const uint64_t x86_extable_entries;
+extern void x86_load_segments(uint16_t code_sel, uint16_t data_sel, uint16_t tss_sel);
+extern int rdmsr_raw(uint32_t msr, uint64_t *value);
+extern int wrmsr_raw(uint32_t msr, uint64_t value);
+void x86_trap_handler(struct trap_frame *f);
+
+static struct {
+	bool installed;
+	trap_report_fn report;
+	trap_fatal_fn fatal;
+	struct fault_jmp *armed;
+	unsigned depth;
+} traps;
+
+static const char *const vector_names[X86_NUM_EXCEPTIONS] = {
+	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS", "#NP", "#SS", "#GP",
+	"#PF", "RSV15", "#MF", "#AC", "#MC", "#XM", "#VE", "#CP", "RSV22", "RSV23", "RSV24", "RSV25",
+	"RSV26", "RSV27", "#HV", "#VC", "#SX", "RSV31",
+};
+
+const char *trap_vector_name(unsigned vector)
+{
+	return vector < X86_NUM_EXCEPTIONS ? vector_names[vector] : "IRQ";
+}
+
+static void set_gate(unsigned vec, uint64_t handler, uint8_t ist)
+{
+	struct idt_gate *g = &idt[vec];
+
+	g->offset_low = (uint16_t)handler;
+	g->selector = SEL_CODE64;
+	g->ist = ist;
+	g->type_attr = IDT_PRESENT | IDT_TYPE_INTERRUPT_GATE;
+	g->offset_mid = (uint16_t)(handler >> 16);
+	g->offset_high = (uint32_t)(handler >> 32);
+	g->reserved = 0;
+}
+
+static void build_gdt(void)
+{
+	uint64_t base = (uint64_t)(uintptr_t)&tss;
+	uint64_t limit = sizeof(tss) - 1;
+
+	gdt[0] = 0;
+	gdt[1] = GDT_CODE64;
+	gdt[2] = GDT_DATA;
+	/* A 64-bit TSS descriptor takes two slots. */
+	gdt[3] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (TSS_TYPE_AVAILABLE << 40) |
+		 SEG_PRESENT | (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
+	gdt[4] = base >> 32;
+	tss.ist[IST_DF - 1] = (uint64_t)(uintptr_t)&ist_stacks[0][IST_STACK_SIZE];
+	tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)&ist_stacks[1][IST_STACK_SIZE];
+	tss.ist[IST_MC - 1] = (uint64_t)(uintptr_t)&ist_stacks[2][IST_STACK_SIZE];
+	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap */
+}
+
+void traps_init(trap_report_fn report, trap_fatal_fn fatal)
+{
+	struct table_register gdtr = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+	struct table_register idtr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+	uint64_t base = (uint64_t)(uintptr_t)x86_trap_stub_offsets;
+	unsigned v;
+
+	traps.report = report;
+	traps.fatal = fatal;
+	build_gdt();
+	for (v = 0; v < X86_NUM_EXCEPTIONS; v++) {
+		uint8_t ist = v == X86_VEC_DF ? IST_DF : v == X86_VEC_NMI ? IST_NMI : v == X86_VEC_MC ? IST_MC : 0;
+
+		set_gate(v, base + (uint64_t)x86_trap_stub_offsets[v], ist);
+	}
+	__asm__ volatile("lgdt %0" : : "m"(gdtr) : "memory");
+	x86_load_segments(SEL_CODE64, SEL_DATA, SEL_TSS);
+	__asm__ volatile("lidt %0" : : "m"(idtr) : "memory");
+	traps.installed = true;
+}
+
+bool traps_installed(void)
+{
+	return traps.installed;
+}
+
+void fault_arm(struct fault_jmp *j)
+{
+	traps.armed = j;
+}
+
+void fault_disarm(void)
+{
+	traps.armed = 0;
+}
+
+int rdmsr_safe(uint32_t msr, uint64_t *value)
+{
+	if (!traps.installed)
+		return MSR_NO_TRAPS;
+	return rdmsr_raw(msr, value) ? MSR_FAULT : MSR_OK;
+}
+
+int wrmsr_safe(uint32_t msr, uint64_t value)
+{
+	if (!traps.installed)
+		return MSR_NO_TRAPS;
+	return wrmsr_raw(msr, value) ? MSR_FAULT : MSR_OK;
+}
+
+static bool extable_fixup(struct trap_frame *f)
+{
+	uint64_t base = (uint64_t)(uintptr_t)x86_extable;
+	uint64_t i;
+
+	if (f->vector != X86_VEC_GP)
+		return false;
+	for (i = 0; i < x86_extable_entries; i++) {
+		if (base + (uint64_t)x86_extable[2 * i] == f->rip) {
+			f->rip = base + (uint64_t)x86_extable[2 * i + 1];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Resume at the armed recovery point: fault_try() returns a second time, with vector + 1. */
+static void resume_at(struct trap_frame *f, const struct fault_jmp *j)
+{
+	f->rbx = j->rbx;
+	f->rbp = j->rbp;
+	f->r12 = j->r12;
+	f->r13 = j->r13;
+	f->r14 = j->r14;
+	f->r15 = j->r15;
+	f->rsp = j->rsp;
+	f->rip = j->rip;
+	f->rax = f->vector + 1;
+	f->rflags &= ~X86_RFLAGS_IF; /* measurement runs with interrupts masked */
+}
+
+void x86_trap_handler(struct trap_frame *f)
+{
+	struct trap_info info;
+	unsigned v = (unsigned)f->vector;
+	bool benign;
+
+	if (extable_fixup(f))
+		return;
+	traps.depth++;
+	info.vector = v;
+	info.name = trap_vector_name(v);
+	info.error = f->error;
+	info.rip = f->rip;
+	info.cr2 = v == X86_VEC_PF ? cpu_read_cr2() : 0;
+	info.rsp = f->rsp;
+	/* NMI, #BP and #DB are not errors of the interrupted code: they are reported and it goes on.
+	 * #DF and #MC leave the machine in a state we cannot trust, and a fault while handling a
+	 * fault means the reporting path itself is broken: those stop the run. */
+	benign = v == X86_VEC_NMI || v == X86_VEC_BP || v == X86_VEC_DB;
+	info.recoverable = benign || (traps.armed && v != X86_VEC_DF && v != X86_VEC_MC);
+	if (traps.depth > 1 || !traps.report) {
+		info.recoverable = false;
+		traps.fatal(&info);
+	}
+	traps.report(&info);
+	if (!info.recoverable)
+		traps.fatal(&info);
+	if (benign) {
+		traps.depth--;
+		return;
+	}
+	resume_at(f, traps.armed);
+	traps.armed = 0;
+	traps.depth--;
+}

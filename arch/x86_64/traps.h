@@ -1,0 +1,62 @@
+/* Descriptor tables and exception handling once the firmware owns the machine: our GDT (with a TSS
+ * whose IST stacks catch #DF, NMI and #MC on a known-good stack), an IDT covering all 32 exception
+ * vectors, recovery points so a probe that faults can be abandoned cleanly, and the exception
+ * table that makes rdmsr_safe/wrmsr_safe work. */
+#ifndef ARCH_X86_64_TRAPS_H
+#define ARCH_X86_64_TRAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define X86_VEC_DE 0
+#define X86_VEC_DB 1
+#define X86_VEC_NMI 2
+#define X86_VEC_BP 3
+#define X86_VEC_UD 6
+#define X86_VEC_DF 8
+#define X86_VEC_GP 13
+#define X86_VEC_PF 14
+#define X86_VEC_MC 18
+#define X86_NUM_EXCEPTIONS 32
+
+/* Register state saved by the entry stubs, lowest address first (entry.S pushes in reverse). */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
+};
+
+struct trap_info {
+	unsigned vector;
+	const char *name; /* "#GP" etc. */
+	uint64_t error, rip, cr2, rsp;
+	bool recoverable; /* a recovery point is armed and the vector allows continuing */
+};
+
+/* Called for every exception not handled by an exception-table fixup; must not fault itself. */
+typedef void (*trap_report_fn)(const struct trap_info *info);
+/* Called when an exception cannot be recovered from; must not return. */
+typedef void (*trap_fatal_fn)(const struct trap_info *info) __attribute__((noreturn));
+
+/* Callee-saved state of a recovery point (arch_setjmp layout; entry.S depends on it). */
+struct fault_jmp {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+};
+
+void traps_init(trap_report_fn report, trap_fatal_fn fatal);
+bool traps_installed(void);
+
+/* setjmp-like: returns 0 when called; returns vector + 1 when a fault came back to it. Arm it with
+ * fault_arm() after it returned 0, and disarm before the frame that called it returns. */
+int fault_try(struct fault_jmp *j) __attribute__((returns_twice));
+void fault_arm(struct fault_jmp *j);
+void fault_disarm(void);
+
+const char *trap_vector_name(unsigned vector);
+
+/* Deliberate faults for the fault-handling test probes. */
+void arch_provoke_ud2(void);
+uint64_t arch_provoke_noncanonical(void);
+
+#endif

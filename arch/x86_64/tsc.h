@@ -1,0 +1,81 @@
+/* The time-stamp counter: the cycle clock every probe is timed with.
+ *
+ * tsc_begin()/tsc_end() bracket a measured region the way Intel's white paper on code execution
+ * timing recommends: the fences keep earlier work from leaking past the start and the timed work
+ * from finishing after the end read. The four read methods of the timer probe are also here, each
+ * with a loop that collects back-to-back differences (samples first, emitted later). */
+#ifndef ARCH_X86_64_TSC_H
+#define ARCH_X86_64_TSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline uint64_t tsc_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_lfence_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_rdtscp(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_cpuid_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	/* cpuid is fully serialising; it clobbers rbx and rcx as well. */
+	__asm__ volatile("xor %%eax, %%eax; cpuid; rdtsc"
+			 : "=a"(lo), "=d"(hi)
+			 :
+			 : "rbx", "rcx", "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_begin(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Needs rdtscp; tsc_init() falls back to lfence;rdtsc where the CPU lacks it. */
+uint64_t tsc_end(void);
+
+enum tsc_method {
+	TSC_RDTSC,
+	TSC_LFENCE_RDTSC,
+	TSC_RDTSCP,
+	TSC_CPUID_RDTSC,
+	TSC_BEGIN_END, /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
+	TSC_NUM_METHODS,
+};
+
+void tsc_init(bool have_rdtscp);
+const char *tsc_method_name(enum tsc_method m);
+/* NULL if available, else the reason it is not (for a skip record). */
+const char *tsc_method_unavailable(enum tsc_method m);
+/* Fill out[0..n) with differences of two back-to-back reads by method m. */
+void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
+
+/* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
+ * (entry.S, so the compiler cannot reshape it). */
+void arch_spin(uint64_t iterations);
+
+#endif

@@ -1,0 +1,159 @@
+/* CPU and TSC platform records (see platform.h). */
+#include "bench/platform.h"
+
+#include "arch/cycles.h"
+#include "bench/summary.h"
+#include "lib/emit.h"
+#include "lib/sort.h"
+
+#define TSC_CAL_MAX_WINDOWS 32
+
+static const char *cache_type_name(enum cache_type t)
+{
+	return t == CACHE_DATA ? "data" : t == CACHE_INST ? "inst" : "unified";
+}
+
+void platform_emit_cpu(const struct cpu_info *ci)
+{
+	struct record *r = emit_start("plat");
+	unsigned i;
+
+	rec_str(r, "kind", "cpu");
+	rec_str(r, "vendor", ci->vendor);
+	rec_u64(r, "family", ci->family);
+	rec_u64(r, "model", ci->model);
+	rec_u64(r, "stepping", ci->stepping);
+	rec_str(r, "brand", ci->brand[0] ? ci->brand : "unknown");
+	if (ci->ucode_valid)
+		rec_hex(r, "ucode", ci->ucode);
+	else
+		rec_str(r, "ucode", "unreadable");
+	rec_bool(r, "hypervisor", ci->hypervisor);
+	rec_str(r, "hv_sig", ci->hv_sig[0] ? ci->hv_sig : "none");
+	rec_hex(r, "max_leaf", ci->max_leaf);
+	rec_hex(r, "max_ext_leaf", ci->max_ext_leaf);
+	rec_u64(r, "logical_cpus", ci->logical_cpus);
+	emit_finish();
+
+	r = emit_start("plat");
+	rec_str(r, "kind", "features");
+	rec_bool(r, "tsc", ci->tsc);
+	rec_bool(r, "invariant_tsc", ci->invariant_tsc);
+	rec_bool(r, "rdtscp", ci->rdtscp);
+	rec_bool(r, "tsc_deadline", ci->tsc_deadline);
+	rec_bool(r, "x2apic", ci->x2apic);
+	rec_bool(r, "apic", ci->apic);
+	rec_bool(r, "sse2", ci->sse2);
+	rec_bool(r, "avx", ci->avx);
+	rec_bool(r, "avx2", ci->avx2);
+	rec_bool(r, "avx512f", ci->avx512f);
+	rec_bool(r, "erms", ci->erms);
+	rec_bool(r, "fsrm", ci->fsrm);
+	rec_bool(r, "hypervisor", ci->hypervisor);
+	rec_bool(r, "osxsave", ci->osxsave);
+	emit_finish();
+
+	for (i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+
+		r = emit_start("plat");
+		rec_str(r, "kind", "cache");
+		rec_u64(r, "level", c->level);
+		rec_str(r, "type", cache_type_name(c->type));
+		rec_u64(r, "size", c->size);
+		rec_u64(r, "line", c->line);
+		rec_u64(r, "ways", c->ways);
+		rec_u64(r, "sets", c->sets);
+		rec_u64(r, "shared_by", c->shared_by);
+		rec_str(r, "source", c->source);
+		emit_finish();
+	}
+	if (!ci->num_caches)
+		emit_msg(MSG_INFO, "CPUID describes no caches (leaf 4, 0x8000001D, 0x80000005/6 absent)");
+
+	r = emit_start("plat");
+	rec_str(r, "kind", "pmu");
+	rec_bool(r, "present", ci->pmu_present);
+	rec_str(r, "reason", ci->pmu_reason ? ci->pmu_reason : "unknown");
+	rec_u64(r, "vendor_version", ci->pmu_version);
+	emit_finish();
+}
+
+uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_clock *refs,
+				unsigned nrefs, unsigned windows, uint64_t window_ms)
+{
+	uint64_t est[TSC_CAL_MAX_REFS][TSC_CAL_MAX_WINDOWS];
+	uint64_t med[TSC_CAL_MAX_REFS] = { 0 };
+	unsigned got[TSC_CAL_MAX_REFS] = { 0 };
+	uint64_t chosen = 0, worst_ppm = 0, lo = 0, hi = 0;
+	const char *source = "none";
+	struct record *r;
+	unsigned w, i;
+
+	if (windows > TSC_CAL_MAX_WINDOWS)
+		windows = TSC_CAL_MAX_WINDOWS;
+	if (nrefs > TSC_CAL_MAX_REFS)
+		nrefs = TSC_CAL_MAX_REFS;
+	for (w = 0; w < windows; w++) {
+		struct tsc_cal_result res[TSC_CAL_MAX_REFS];
+
+		tsc_cal_window(refs, nrefs, window_ms, tsc_rdtsc, res);
+		for (i = 0; i < nrefs; i++) {
+			r = emit_start("plat");
+			rec_str(r, "kind", "tsc_cal");
+			rec_u64(r, "window", w);
+			rec_u64(r, "ms", window_ms);
+			rec_str(r, "source", refs[i].name);
+			rec_bool(r, "ok", res[i].ok);
+			rec_u64(r, "ref_ticks", res[i].ref_ticks);
+			rec_u64(r, "ref_hz", refs[i].hz);
+			rec_u64(r, "tsc_ticks", res[i].tsc_ticks);
+			rec_u64(r, "hz", res[i].hz);
+			emit_finish();
+			if (res[i].ok)
+				est[i][got[i]++] = res[i].hz;
+		}
+	}
+	/* Prefer the finest reference (the last given: HPET over the PM timer); its median. */
+	for (i = 0; i < nrefs; i++) {
+		if (!got[i])
+			continue;
+		med[i] = median_u64(est[i], got[i]);
+		chosen = med[i];
+		source = refs[i].name;
+		if (!lo || med[i] < lo)
+			lo = med[i];
+		if (med[i] > hi)
+			hi = med[i];
+	}
+	if (lo)
+		worst_ppm = tsc_cal_ppm(lo, hi);
+	if (!chosen && ci->tsc_hz_cpuid15) {
+		chosen = ci->tsc_hz_cpuid15;
+		source = "cpuid15";
+	}
+
+	r = emit_start("plat");
+	rec_str(r, "kind", "tsc");
+	rec_u64(r, "hz", chosen);
+	rec_str(r, "source", source);
+	for (i = 0; i < nrefs; i++) {
+		char key[24];
+		struct sbuf sb;
+
+		sb_init(&sb, key, sizeof(key));
+		sb_puts(&sb, "hz_");
+		sb_puts(&sb, refs[i].name);
+		rec_u64(r, key, med[i]);
+	}
+	rec_u64(r, "hz_cpuid15", ci->tsc_hz_cpuid15);
+	rec_u64(r, "hz_cpuid16", ci->tsc_hz_cpuid16);
+	rec_u64(r, "disagree_ppm", worst_ppm);
+	rec_bool(r, "invariant", ci->invariant_tsc);
+	emit_finish();
+
+	summary_value("TSC MHz", chosen / 1000, 3, source);
+	if (!ci->invariant_tsc)
+		summary_line("TSC is not invariant per CPUID: its rate may change with power states");
+	return chosen;
+}

@@ -1,0 +1,17 @@
+/* Platform facts that every build can gather (CPU identity, features, caches, PMU presence) and
+ * the TSC calibration, emitted as `plat` records (docs/protocol.md). Firmware-only facts (memory
+ * map, ACPI, SMBIOS) are emitted by efi/. */
+#ifndef BENCH_PLATFORM_H
+#define BENCH_PLATFORM_H
+
+#include "arch/cpu_info.h"
+#include "bench/tsc_cal.h"
+
+void platform_emit_cpu(const struct cpu_info *ci);
+
+/* Calibrate over `windows` windows of window_ms against refs; emit a tsc_cal record per window
+ * and reference and the tsc summary; returns the chosen frequency (0 if nothing could measure). */
+uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_clock *refs,
+				unsigned nrefs, unsigned windows, uint64_t window_ms);
+
+#endif

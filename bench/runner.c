@@ -1,0 +1,58 @@
+/* The runner (see runner.h). */
+#include "bench/runner.h"
+
+#include "arch/cycles.h"
+#include "bench/calibrate.h"
+#include "lib/emit.h"
+#include "lib/sort.h"
+
+uint64_t runner_measure_overhead(void)
+{
+	uint64_t v[RUNNER_OVERHEAD_SAMPLES];
+
+	tsc_b2b_samples(TSC_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES); /* warm-up */
+	tsc_b2b_samples(TSC_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES);
+	return median_u64(v, RUNNER_OVERHEAD_SAMPLES);
+}
+
+static uint64_t time_op(void *ctx, uint64_t iters)
+{
+	const struct bench_op *op = ctx;
+	uint64_t t0 = tsc_begin();
+
+	op->run(op->arg, iters);
+	return tsc_end() - t0;
+}
+
+enum probe_status runner_measure(struct probe_env *env, const struct bench_op *op)
+{
+	uint64_t n = env->cfg->samples;
+	uint64_t max_iters = op->max_iters ? op->max_iters : RUNNER_MAX_ITERS;
+	uint64_t *samples = probe_sample_buffer(env, n);
+	struct calib_result cal;
+	struct record *r;
+	uint32_t set;
+	const char *const *p;
+
+	if (!samples) {
+		emit_skip(op->probe, "sample buffer does not fit in the arena (raise arena_mb)");
+		return PROBE_SKIPPED;
+	}
+	/* Warm up before calibrating too: a cold first run (caches, TLBs, and under emulation the
+	 * translation of the code itself) would make one iteration look like enough. */
+	time_op((void *)op, 1);
+	cal = calibrate_iterations(time_op, (void *)op, env->target_cycles, max_iters);
+	time_op((void *)op, cal.iters); /* warm-up at the measured size */
+	for (uint64_t i = 0; i < n; i++)
+		samples[i] = time_op((void *)op, cal.iters);
+
+	set = probe_declare_set(env, &r, op->probe, n, cal.iters, env->timer_overhead);
+	rec_u64(r, "target", env->target_cycles);
+	rec_u64(r, "cal_steps", cal.steps);
+	rec_bool(r, "cal_capped", cal.capped);
+	for (p = op->params; p && p[0] && p[1]; p += 2)
+		rec_str(r, p[0], p[1]);
+	emit_finish();
+	emit_samples(set, samples, n);
+	return PROBE_OK;
+}

@@ -1,0 +1,60 @@
+/* ACPI table discovery: RSDP -> XSDT/RSDT -> the tables baremetric uses (FADT for the PM timer and
+ * S5 power-off, HPET, SPCR for the serial port, MADT for later), plus \_S5 from the DSDT's AML.
+ * Pure parsing over identity-mapped memory: every length is checked and every checksum verified
+ * before a table is believed, so a broken table is skipped rather than followed. */
+#ifndef DRIVERS_ACPI_H
+#define DRIVERS_ACPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define ACPI_MAX_TABLES 48
+
+/* Generic Address Structure address spaces */
+#define ACPI_GAS_MEMORY 0
+#define ACPI_GAS_IO 1
+
+struct acpi_info {
+	bool present;
+	uint64_t rsdp;
+	unsigned revision;
+	unsigned num_tables;
+	char signatures[ACPI_MAX_TABLES][5];
+	unsigned bad_checksums; /* tables skipped because their checksum failed */
+
+	/* FADT */
+	bool fadt_present;
+	uint16_t pm_timer_port; /* 0 = none */
+	bool pm_timer_32bit;
+	uint16_t pm1a_cnt, pm1b_cnt;
+	bool s5_found;
+	uint8_t s5_typ_a, s5_typ_b;
+	uint16_t reset_port; /* FADT RESET_REG when it is an I/O port */
+	uint8_t reset_value;
+
+	/* HPET */
+	bool hpet_present;
+	uint64_t hpet_base;
+
+	/* SPCR */
+	bool spcr_present;
+	uint8_t spcr_space;     /* ACPI_GAS_* */
+	uint8_t spcr_access;    /* GAS access size: 1 byte, 3 dword */
+	uint8_t spcr_bit_width; /* register width in bits */
+	uint64_t spcr_base;
+	uint32_t spcr_baud;     /* 0 = as configured */
+
+	/* MADT */
+	uint64_t madt;
+};
+
+/* Parse everything reachable from the RSDP at `rsdp` (an identity-mapped address). */
+bool acpi_parse(uint64_t rsdp, struct acpi_info *info);
+
+/* Find \_S5's SLP_TYP values in AML (exposed for unit tests). */
+bool acpi_find_s5(const uint8_t *aml, uint32_t len, uint8_t *typ_a, uint8_t *typ_b);
+
+/* Sum of bytes mod 256 (a valid table sums to 0). */
+uint8_t acpi_checksum(const void *p, uint32_t len);
+
+#endif

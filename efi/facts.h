@@ -1,0 +1,20 @@
+/* plat records for what the firmware discovered through UEFI: firmware identity, memory map,
+ * ACPI tables, SMBIOS memory devices and the DRAM peak they imply, serial port, HPET and PM
+ * timer. (CPU and TSC records come from bench/platform.c, shared with the hosted build.) */
+#ifndef EFI_FACTS_H
+#define EFI_FACTS_H
+
+#include "drivers/acpi.h"
+#include "drivers/hpet.h"
+#include "drivers/uart16550.h"
+#include "efi/discover.h"
+
+void facts_emit_firmware(const char *vendor, UINT32 fw_rev, UINT32 uefi_rev, const void *smbios_entry,
+			 const struct acpi_info *acpi);
+void facts_emit_memmap(const struct memmap_summary *s);
+void facts_emit_acpi(const struct acpi_info *acpi);
+void facts_emit_smbios(const void *smbios_entry);
+void facts_emit_serial(const struct uart *u, unsigned baud, const char *source);
+void facts_emit_hpet(const struct acpi_info *acpi, const struct hpet *h, bool ok);
+
+#endif

@@ -1,0 +1,349 @@
+/* Run options (see config.h). Options are described by a table so that parsing, range checks,
+ * messages and the cfg record all come from one place. */
+#include "lib/config.h"
+
+#include "lib/fmt.h"
+
+enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN };
+
+struct option_desc {
+	const char *key;
+	enum opt_type type;
+	size_t offset; /* of the field in struct config (OPT_U64, OPT_BOOL) */
+	uint64_t min, max;
+	const char *help;
+};
+
+#define FIELD(f) __builtin_offsetof(struct config, f)
+
+static const struct option_desc options[] = {
+	{ "probes", OPT_PROBES, 0, 0, 0, "comma-separated probe names" },
+	{ "samples", OPT_U64, FIELD(samples), 1, 100000, "integer 1..100000" },
+	{ "timer_samples", OPT_U64, FIELD(timer_samples), 1, 1000000, "integer 1..1000000" },
+	{ "target_ns", OPT_U64, FIELD(target_ns), 0, 10000000000ull, "nanoseconds 0..10^10 (0 = auto)" },
+	{ "tsc_cal_ms", OPT_U64, FIELD(tsc_cal_ms), 10, 5000, "milliseconds 10..5000" },
+	{ "tsc_cal_windows", OPT_U64, FIELD(tsc_cal_windows), 1, 32, "integer 1..32" },
+	{ "serial", OPT_SERIAL, 0, 0, 0, "auto, none, io:PORT or mmio:ADDRESS" },
+	{ "serial_baud", OPT_U64, FIELD(serial_baud), 300, 115200, "baud 300..115200" },
+	{ "shutdown", OPT_SHUTDOWN, 0, 0, 0, "auto, debug-exit, acpi, reset or halt" },
+	{ "debug_exit_port", OPT_U64, FIELD(debug_exit_port), 1, 0xFFFF, "I/O port 0x1..0xffff" },
+	{ "hold_s", OPT_U64, FIELD(hold_s), 0, 3600, "seconds 0..3600" },
+	{ "wait_key", OPT_BOOL, FIELD(wait_key), 0, 1, "0 or 1" },
+	{ "arena_mb", OPT_U64, FIELD(arena_mb), 1, 4096, "MiB 1..4096" },
+};
+
+#define NUM_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "reset", "halt" };
+
+void config_defaults(struct config *cfg)
+{
+	str_copy(cfg->probes, "timer,spin", sizeof(cfg->probes));
+	cfg->samples = 16;
+	cfg->timer_samples = 4096;
+	cfg->target_ns = 0;
+	cfg->tsc_cal_ms = 100;
+	cfg->tsc_cal_windows = 3;
+	cfg->serial_kind = SERIAL_AUTO;
+	cfg->serial_base = 0;
+	cfg->serial_baud = 115200;
+	cfg->shutdown = SHUTDOWN_AUTO;
+	cfg->debug_exit_port = 0xF4;
+	cfg->hold_s = 0;
+	cfg->wait_key = false;
+	cfg->arena_mb = 64;
+}
+
+bool config_list_has(const char *list, const char *name)
+{
+	size_t n = str_len(name);
+
+	while (*list) {
+		size_t i = 0;
+
+		while (list[i] && list[i] != ',')
+			i++;
+		if (i == n) {
+			size_t k = 0;
+
+			while (k < n && list[k] == name[k])
+				k++;
+			if (k == n)
+				return true;
+		}
+		list += i;
+		if (*list == ',')
+			list++;
+	}
+	return false;
+}
+
+static bool probe_known(const struct config_parser *p, const char *name, size_t len)
+{
+	const char *const *k;
+
+	if (!p->known_probes)
+		return true;
+	for (k = p->known_probes; *k; k++) {
+		size_t i = 0;
+
+		while (i < len && (*k)[i] == name[i])
+			i++;
+		if (i == len && (*k)[i] == '\0')
+			return true;
+	}
+	return false;
+}
+
+static void warn(struct config_parser *p, const char *origin, const char *a, const char *b,
+		 const char *c)
+{
+	char buf[256];
+	struct sbuf sb;
+
+	sb_init(&sb, buf, sizeof(buf));
+	sb_puts(&sb, "config ");
+	sb_puts(&sb, origin);
+	sb_puts(&sb, ": ");
+	sb_puts(&sb, a);
+	sb_puts(&sb, b);
+	sb_puts(&sb, c);
+	p->warnings++;
+	if (p->warn)
+		p->warn(buf, p->warn_ctx);
+}
+
+/* Validate every name first so that a list with one bad name is refused as a whole. */
+static bool set_probes(struct config_parser *p, const char *value, const char *origin)
+{
+	const char *s = value;
+
+	if (str_len(value) >= CONFIG_PROBES_MAX) {
+		warn(p, origin, "probe list too long", "", "");
+		return false;
+	}
+	while (*s) {
+		size_t n = 0;
+
+		while (s[n] && s[n] != ',')
+			n++;
+		if (n == 0 || !probe_known(p, s, n)) {
+			char name[64];
+
+			str_copy(name, s, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
+			warn(p, origin, "unknown probe '", name, "' in 'probes'");
+			return false;
+		}
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	str_copy(p->cfg->probes, value, sizeof(p->cfg->probes));
+	return true;
+}
+
+static bool set_serial(struct config *cfg, const char *v)
+{
+	uint64_t base;
+
+	if (str_eq(v, "auto") || str_eq(v, "none")) {
+		cfg->serial_kind = str_eq(v, "auto") ? SERIAL_AUTO : SERIAL_NONE;
+		return true;
+	}
+	if (str_starts(v, "io:") && parse_u64(v + 3, &base) && base > 0 && base <= 0xFFF8) {
+		cfg->serial_kind = SERIAL_IO;
+		cfg->serial_base = base;
+		return true;
+	}
+	if (str_starts(v, "mmio:") && parse_u64(v + 5, &base) && base > 0) {
+		cfg->serial_kind = SERIAL_MMIO;
+		cfg->serial_base = base;
+		return true;
+	}
+	return false;
+}
+
+static bool set_shutdown(struct config *cfg, const char *v)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(shutdown_names) / sizeof(shutdown_names[0]); i++) {
+		if (str_eq(v, shutdown_names[i])) {
+			cfg->shutdown = (enum shutdown_mode)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool config_set(struct config_parser *p, const char *key, const char *value, const char *origin)
+{
+	const struct option_desc *o = 0;
+	unsigned i;
+	uint64_t v;
+	bool ok = false;
+
+	for (i = 0; i < NUM_OPTIONS; i++)
+		if (str_eq(options[i].key, key))
+			o = &options[i];
+	if (!o) {
+		warn(p, origin, "unknown key '", key, "' ignored");
+		return false;
+	}
+	switch (o->type) {
+	case OPT_U64:
+	case OPT_BOOL:
+		ok = parse_u64(value, &v) && v >= o->min && v <= o->max;
+		if (ok && o->type == OPT_U64)
+			*(uint64_t *)((char *)p->cfg + o->offset) = v;
+		else if (ok)
+			*(bool *)((char *)p->cfg + o->offset) = v != 0;
+		break;
+	case OPT_PROBES:
+		return set_probes(p, value, origin);
+	case OPT_SERIAL:
+		ok = set_serial(p->cfg, value);
+		break;
+	case OPT_SHUTDOWN:
+		ok = set_shutdown(p->cfg, value);
+		break;
+	}
+	if (!ok) {
+		char buf[160];
+		struct sbuf sb;
+
+		sb_init(&sb, buf, sizeof(buf));
+		sb_puts(&sb, "bad value '");
+		sb_puts(&sb, value);
+		sb_puts(&sb, "' for '");
+		sb_puts(&sb, key);
+		sb_puts(&sb, "' (want ");
+		sb_puts(&sb, o->help);
+		warn(p, origin, buf, "), keeping the default", "");
+	}
+	return ok;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Copy text[a..b) into dst with surrounding blanks removed. */
+static void copy_trimmed(char *dst, size_t cap, const char *text, size_t a, size_t b)
+{
+	while (a < b && is_space(text[a]))
+		a++;
+	while (b > a && is_space(text[b - 1]))
+		b--;
+	if (b - a >= cap)
+		b = a + cap - 1;
+	str_copy(dst, "", cap);
+	for (size_t i = 0; a + i < b; i++) {
+		dst[i] = text[a + i];
+		dst[i + 1] = '\0';
+	}
+}
+
+static void origin_line(char *buf, size_t cap, const char *what, unsigned n)
+{
+	struct sbuf sb;
+
+	sb_init(&sb, buf, cap);
+	sb_puts(&sb, what);
+	sb_u64(&sb, n);
+}
+
+void config_parse_file(struct config_parser *p, const char *text, size_t len)
+{
+	size_t pos = 0;
+	unsigned line = 0;
+
+	while (pos < len) {
+		size_t end = pos, eq, stop;
+		char key[64], value[CONFIG_PROBES_MAX], origin[48];
+
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		stop = pos;
+		while (stop < end && text[stop] != '#')
+			stop++;
+		for (eq = pos; eq < stop && text[eq] != '='; eq++)
+			;
+		copy_trimmed(key, sizeof(key), text, pos, eq);
+		origin_line(origin, sizeof(origin), "file line ", line);
+		if (eq < stop) {
+			copy_trimmed(value, sizeof(value), text, eq + 1, stop);
+			config_set(p, key, value, origin);
+		} else if (key[0]) {
+			warn(p, origin, "'", key, "' is not of the form key = value; ignored");
+		}
+		pos = end + 1;
+	}
+}
+
+void config_parse_args(struct config_parser *p, const char *text, size_t len)
+{
+	size_t pos = 0;
+	unsigned word = 0;
+
+	while (pos < len) {
+		size_t start, end, eq;
+		char key[64], value[CONFIG_PROBES_MAX], origin[48];
+
+		while (pos < len && is_space(text[pos]))
+			pos++;
+		if (pos >= len || !text[pos])
+			break;
+		start = pos;
+		while (pos < len && text[pos] && !is_space(text[pos]))
+			pos++;
+		end = pos;
+		word++;
+		for (eq = start; eq < end && text[eq] != '='; eq++)
+			;
+		if (eq == end)
+			continue; /* the program name, or a stray word */
+		copy_trimmed(key, sizeof(key), text, start, eq);
+		copy_trimmed(value, sizeof(value), text, eq + 1, end);
+		origin_line(origin, sizeof(origin), "load option word ", word);
+		config_set(p, key, value, origin);
+	}
+}
+
+void config_to_record(const struct config *cfg, struct record *r)
+{
+	char buf[32];
+	struct sbuf sb;
+	unsigned i;
+
+	for (i = 0; i < NUM_OPTIONS; i++) {
+		const struct option_desc *o = &options[i];
+
+		switch (o->type) {
+		case OPT_U64:
+			rec_u64(r, o->key, *(const uint64_t *)((const char *)cfg + o->offset));
+			break;
+		case OPT_BOOL:
+			rec_bool(r, o->key, *(const bool *)((const char *)cfg + o->offset));
+			break;
+		case OPT_PROBES:
+			rec_str(r, o->key, cfg->probes);
+			break;
+		case OPT_SERIAL:
+			sb_init(&sb, buf, sizeof(buf));
+			if (cfg->serial_kind == SERIAL_AUTO || cfg->serial_kind == SERIAL_NONE) {
+				sb_puts(&sb, cfg->serial_kind == SERIAL_AUTO ? "auto" : "none");
+			} else {
+				sb_puts(&sb, cfg->serial_kind == SERIAL_IO ? "io:" : "mmio:");
+				sb_hex(&sb, cfg->serial_base);
+			}
+			rec_str(r, o->key, buf);
+			break;
+		case OPT_SHUTDOWN:
+			rec_str(r, o->key, shutdown_names[cfg->shutdown]);
+			break;
+		}
+	}
+}

@@ -1,0 +1,73 @@
+/* Run options: their defaults, and parsing from the config file on the boot volume
+ * ("key = value" lines, '#' comments) and from load options ("key=value" words). A bad key or value
+ * never stops the run: the warning callback gets a clear message and the default stays. */
+#ifndef LIB_CONFIG_H
+#define LIB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/record.h"
+
+#define CONFIG_PROBES_MAX 256
+#define CONFIG_FILE_NAME "baremetric.cfg"
+#define CONFIG_FILE_NAME_W L"baremetric.cfg"
+
+enum shutdown_mode {
+	SHUTDOWN_AUTO,       /* debug-exit when under a hypervisor, then ACPI S5, then reset */
+	SHUTDOWN_DEBUG_EXIT, /* QEMU isa-debug-exit, falling back like auto */
+	SHUTDOWN_ACPI,
+	SHUTDOWN_RESET,
+	SHUTDOWN_HALT,
+};
+
+enum serial_kind {
+	SERIAL_AUTO, /* ACPI SPCR when present, else I/O port 0x3F8 */
+	SERIAL_IO,
+	SERIAL_MMIO,
+	SERIAL_NONE,
+};
+
+struct config {
+	char probes[CONFIG_PROBES_MAX]; /* comma-separated probe names, run in this order */
+	uint64_t samples;               /* repetitions per runner probe */
+	uint64_t timer_samples;         /* back-to-back samples per cycle-counter read method */
+	uint64_t target_ns;             /* minimum duration of one runner sample; 0 = auto */
+	uint64_t tsc_cal_ms;            /* one TSC calibration window */
+	uint64_t tsc_cal_windows;
+	enum serial_kind serial_kind;
+	uint64_t serial_base;
+	uint64_t serial_baud;
+	enum shutdown_mode shutdown;
+	uint64_t debug_exit_port;
+	uint64_t hold_s;   /* keep the on-screen summary this long (a key ends it early) */
+	bool wait_key;     /* keep the summary until a key, bounded by CONFIG_WAIT_KEY_MAX_S */
+	uint64_t arena_mb; /* memory reserved for samples before ExitBootServices */
+};
+
+#define CONFIG_WAIT_KEY_MAX_S 3600
+
+typedef void (*config_warn_fn)(const char *message, void *ctx);
+
+struct config_parser {
+	struct config *cfg;
+	const char *const *known_probes; /* NULL-terminated; probe names outside it are refused */
+	config_warn_fn warn;
+	void *warn_ctx;
+	unsigned warnings;
+};
+
+void config_defaults(struct config *cfg);
+/* Apply one option; returns true if it took effect. `origin` names where it came from ("file line 3"). */
+bool config_set(struct config_parser *p, const char *key, const char *value, const char *origin);
+/* Parse a config file's text (need not be NUL-terminated). */
+void config_parse_file(struct config_parser *p, const char *text, size_t len);
+/* Parse load options: whitespace-separated words; words without '=' (the program name) are skipped. */
+void config_parse_args(struct config_parser *p, const char *text, size_t len);
+/* Put the effective options into a `cfg` record. */
+void config_to_record(const struct config *cfg, struct record *r);
+/* Is `name` in the comma-separated list `list`? */
+bool config_list_has(const char *list, const char *name);
+
+#endif

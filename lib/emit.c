@@ -1,0 +1,109 @@
+/* Record stream state and helpers (see emit.h). */
+#include "lib/emit.h"
+
+#include "lib/fmt.h"
+
+static struct {
+	emit_sink_fn sink;
+	uint32_t seq;
+	struct record rec;
+} stream;
+
+void emit_init(emit_sink_fn sink)
+{
+	stream.sink = sink;
+	stream.seq = 0;
+}
+
+struct record *emit_start(const char *type)
+{
+	rec_start(&stream.rec, stream.seq, type);
+	return &stream.rec;
+}
+
+void emit_finish(void)
+{
+	unsigned len = rec_finish(&stream.rec);
+
+	if (stream.sink)
+		stream.sink(stream.rec.buf, len);
+	stream.seq++;
+}
+
+uint32_t emit_count(void)
+{
+	return stream.seq;
+}
+
+void emit_msg(enum msg_level level, const char *text)
+{
+	static const char *const names[] = { "info", "warn", "error" };
+	struct record *r = emit_start("msg");
+
+	rec_str(r, "level", names[level]);
+	rec_str(r, "text", text);
+	emit_finish();
+}
+
+void emit_skip(const char *probe, const char *reason)
+{
+	struct record *r = emit_start("skip");
+
+	rec_str(r, "probe", probe);
+	rec_str(r, "reason", reason);
+	emit_finish();
+}
+
+/* Longest text one value can take: 20 digits, '*', 20 digits, ','. */
+#define VALUE_TEXT_MAX 42
+
+size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, size_t max_values)
+{
+	size_t used = 0;
+
+	if (n > max_values)
+		n = max_values;
+	while (used < n) {
+		size_t run = 1;
+
+		if (sb->cap - sb->len <= VALUE_TEXT_MAX)
+			break;
+		while (used + run < n && values[used + run] == values[used])
+			run++;
+		if (used)
+			sb_putc(sb, ',');
+		sb_u64(sb, values[used]);
+		if (run > 1) {
+			sb_putc(sb, '*');
+			sb_u64(sb, run);
+		}
+		used += run;
+	}
+	return used;
+}
+
+void emit_samples(uint32_t set, const uint64_t *values, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		struct record *r = emit_start("samples");
+		char list[REC_MAX_LINE];
+		struct sbuf sb;
+		size_t used;
+
+		rec_u64(r, "set", set);
+		rec_u64(r, "i", i);
+		/* The count field comes before the list, so encode the list first into a side buffer
+		 * sized to what the record has left (minus room for " n=NNN v="). */
+		sb_init(&sb, list, rec_room(r) > 16 ? rec_room(r) - 16 : 1);
+		used = emit_encode_values(&sb, values + i, n - i, EMIT_SAMPLES_PER_CHUNK);
+		rec_u64(r, "n", used);
+		rec_key(r, "v");
+		rec_append_raw(r, list);
+		emit_finish();
+		i += used;
+		if (!used)
+			break; /* cannot happen with REC_MAX_LINE >> VALUE_TEXT_MAX; guards against a hang */
+	}
+}

@@ -1,0 +1,36 @@
+/* The record stream: sequence numbering, the output sink, and helpers for the common record types
+ * (messages, chunked raw samples). One stream per boot; not reentrant except that a record started
+ * and abandoned (e.g. by a fault) is simply never sent. */
+#ifndef LIB_EMIT_H
+#define LIB_EMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/record.h"
+
+/* Receives one finished line without line ending. */
+typedef void (*emit_sink_fn)(const char *line, unsigned len);
+
+/* At most this many values per samples record (before run-length compression). */
+#define EMIT_SAMPLES_PER_CHUNK 96
+
+enum msg_level { MSG_INFO, MSG_WARN, MSG_ERROR };
+
+void emit_init(emit_sink_fn sink);
+/* Start a record of `type`; add fields to the returned record, then emit_finish(). */
+struct record *emit_start(const char *type);
+void emit_finish(void);
+/* Records sent so far (= the seq the next record gets). */
+uint32_t emit_count(void);
+
+void emit_msg(enum msg_level level, const char *text);
+void emit_skip(const char *probe, const char *reason);
+/* Emit values[0..n) of sample set `set` as samples records, chunked and run-length encoded. */
+void emit_samples(uint32_t set, const uint64_t *values, size_t n);
+
+/* Append a run-length encoded list of values[0..n) to r as long as it fits in `room` bytes;
+ * returns how many values were consumed (at least one if any room). Exposed for unit tests. */
+size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, size_t max_values);
+
+#endif

@@ -1,0 +1,13 @@
+/* In-place sorting and order statistics of 64-bit samples (heapsort: no recursion, no allocation,
+ * O(n log n) worst case — fit for firmware). */
+#ifndef LIB_SORT_H
+#define LIB_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void sort_u64(uint64_t *v, size_t n);
+/* Median of v[0..n) (sorts v); the lower middle for even n; 0 for n = 0. */
+uint64_t median_u64(uint64_t *v, size_t n);
+
+#endif

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Convert a Linux console font (PSF1 or PSF2, optionally gzip-compressed) into the C header
+drivers/fbcon.c draws with: font8x16[95][16], one byte per glyph row (MSB = leftmost pixel),
+for ASCII 0x20..0x7E.
+
+Usage: python3 scripts/psf2c.py IN.psf[.gz] OUT.h
+
+If the font has a Unicode table, each ASCII character is looked up through it (console fonts
+are not necessarily in ASCII order); otherwise glyph N is character N. A character the font
+does not cover is drawn with the font's '?' glyph. The output is deterministic (no timestamps)
+so regenerating it does not change the build.
+"""
+
+import gzip
+import os
+import sys
+
+PSF1_MAGIC = b"\x36\x04"
+PSF1_HEADER_LEN = 4
+PSF1_MODE_512 = 0x01
+PSF1_MODE_HASTAB = 0x02
+PSF1_MODE_HASSEQ = 0x04
+PSF1_SEPARATOR = 0xFFFF  # ends one glyph's entry in the Unicode table
+PSF1_STARTSEQ = 0xFFFE  # starts a combining sequence (ignored: we only map single code points)
+
+PSF2_MAGIC = b"\x72\xb5\x4a\x86"
+PSF2_HEADER_LEN = 32
+PSF2_HAS_UNICODE_TABLE = 0x01
+PSF2_SEPARATOR = 0xFF
+PSF2_STARTSEQ = 0xFE
+
+FONT_WIDTH = 8
+FONT_HEIGHT = 16
+FIRST_CHAR = 0x20
+LAST_CHAR = 0x7E
+FALLBACK_CHAR = ord("?")
+
+
+class FontError(Exception):
+    pass
+
+
+def u32le(data, off):
+    return int.from_bytes(data[off:off + 4], "little")
+
+
+def parse_psf1_table(table, glyph_count):
+    """Return {code point: glyph} from a PSF1 Unicode table (UCS-2 little-endian words)."""
+    mapping = {}
+    glyph = 0
+    in_seq = False
+    for off in range(0, len(table) - 1, 2):
+        if glyph >= glyph_count:
+            break
+        word = table[off] | (table[off + 1] << 8)
+        if word == PSF1_SEPARATOR:
+            glyph += 1
+            in_seq = False
+        elif word == PSF1_STARTSEQ:
+            in_seq = True
+        elif not in_seq:
+            mapping.setdefault(word, glyph)
+    return mapping
+
+
+def parse_psf2_table(table, glyph_count):
+    """Return {code point: glyph} from a PSF2 Unicode table (UTF-8, 0xFE/0xFF markers)."""
+    mapping = {}
+    glyph = 0
+    pos = 0
+    while pos < len(table) and glyph < glyph_count:
+        end = table.find(bytes([PSF2_SEPARATOR]), pos)
+        if end < 0:
+            end = len(table)
+        entry = table[pos:end]
+        # Everything after the first 0xFE is sequences; before it, single code points.
+        singles = entry.split(bytes([PSF2_STARTSEQ]), 1)[0]
+        try:
+            for ch in singles.decode("utf-8"):
+                mapping.setdefault(ord(ch), glyph)
+        except UnicodeDecodeError as exc:
+            raise FontError(f"bad UTF-8 in Unicode table entry of glyph {glyph}: {exc}") from None
+        glyph += 1
+        pos = end + 1
+    return mapping
+
+
+def load_font(data):
+    """Return (glyphs, width, height, bytes_per_glyph, mapping or None)."""
+    if data[:2] == PSF1_MAGIC:
+        if len(data) < PSF1_HEADER_LEN:
+            raise FontError("truncated PSF1 header")
+        mode, charsize = data[2], data[3]
+        count = 512 if mode & PSF1_MODE_512 else 256
+        width, height, stride = 8, charsize, charsize
+        glyph_start = PSF1_HEADER_LEN
+        has_table = bool(mode & (PSF1_MODE_HASTAB | PSF1_MODE_HASSEQ))
+        parse_table = parse_psf1_table
+    elif data[:4] == PSF2_MAGIC:
+        if len(data) < PSF2_HEADER_LEN:
+            raise FontError("truncated PSF2 header")
+        header_len = u32le(data, 8)
+        flags = u32le(data, 12)
+        count = u32le(data, 16)
+        stride = u32le(data, 20)
+        height = u32le(data, 24)
+        width = u32le(data, 28)
+        if stride != height * ((width + 7) // 8):
+            raise FontError(f"PSF2 glyph size {stride} does not match {width}x{height}")
+        glyph_start = header_len
+        has_table = bool(flags & PSF2_HAS_UNICODE_TABLE)
+        parse_table = parse_psf2_table
+    else:
+        raise FontError("not a PSF1 or PSF2 font (bad magic)")
+
+    glyph_end = glyph_start + count * stride
+    if len(data) < glyph_end:
+        raise FontError(f"truncated font: {count} glyphs of {stride} bytes need {glyph_end} bytes, "
+                        f"file has {len(data)}")
+    glyphs = [data[glyph_start + i * stride:glyph_start + (i + 1) * stride] for i in range(count)]
+    mapping = parse_table(data[glyph_end:], count) if has_table else None
+    return glyphs, width, height, mapping
+
+
+def glyph_for(code, glyphs, mapping):
+    if mapping is None:
+        return code if code < len(glyphs) else None
+    return mapping.get(code)
+
+
+def c_comment_char(code):
+    ch = chr(code)
+    if ch == "\\":
+        return "backslash"
+    if ch == "*" or ch == "/":
+        return f"'{ch}' (0x{code:02X})"  # avoid forming "/*" or "*/" inside the comment
+    return f"'{ch}'"
+
+
+def render_header(src_name, glyphs, mapping):
+    fallback = glyph_for(FALLBACK_CHAR, glyphs, mapping)
+    if fallback is None:
+        raise FontError("font has no '?' glyph to stand in for missing characters")
+
+    lines = [
+        f"/* Generated by scripts/psf2c.py from {src_name}; do not edit. */",
+        "/* 8x16 bitmap glyphs for ASCII 0x20..0x7E: one byte per row, top row first, bit 7 is the",
+        " * leftmost pixel. Index with (c - FONT_FIRST_CHAR). */",
+        "#ifndef FONT8X16_H",
+        "#define FONT8X16_H",
+        "",
+        "#include <stdint.h>",
+        "",
+        f"#define FONT_WIDTH {FONT_WIDTH}",
+        f"#define FONT_HEIGHT {FONT_HEIGHT}",
+        f"#define FONT_FIRST_CHAR 0x{FIRST_CHAR:02X}",
+        f"#define FONT_LAST_CHAR 0x{LAST_CHAR:02X}",
+        "",
+        f"static const uint8_t font8x16[{LAST_CHAR - FIRST_CHAR + 1}][FONT_HEIGHT] = {{",
+    ]
+    missing = []
+    for code in range(FIRST_CHAR, LAST_CHAR + 1):
+        g = glyph_for(code, glyphs, mapping)
+        if g is None:
+            missing.append(code)
+            g = fallback
+        rows = ", ".join(f"0x{b:02x}" for b in glyphs[g])
+        lines.append(f"\t{{ {rows} }}, /* 0x{code:02X} {c_comment_char(code)} */")
+    lines += ["};", "", "#endif", ""]
+    return "\n".join(lines), missing
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(f"usage: {argv[0]} IN.psf[.gz] OUT.h", file=sys.stderr)
+        return 2
+    src, dst = argv[1], argv[2]
+    try:
+        with open(src, "rb") as f:
+            data = f.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        glyphs, width, height, mapping = load_font(data)
+        if (width, height) != (FONT_WIDTH, FONT_HEIGHT):
+            raise FontError(f"font is {width}x{height}, need {FONT_WIDTH}x{FONT_HEIGHT}")
+        text, missing = render_header(os.path.basename(src), glyphs, mapping)
+    except (OSError, EOFError, gzip.BadGzipFile, FontError) as exc:
+        print(f"psf2c: {src}: {exc}", file=sys.stderr)
+        return 1
+    if missing:
+        print("psf2c: warning: no glyph for " + " ".join(f"0x{c:02X}" for c in missing) +
+              "; using '?'", file=sys.stderr)
+    out_dir = os.path.dirname(dst)
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    # Write to a temporary name and rename, so an interrupted run never leaves half a header
+    # that make would consider up to date.
+    tmp = dst + ".tmp"
+    with open(tmp, "w", encoding="ascii") as f:
+        f.write(text)
+    os.replace(tmp, dst)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,140 @@
+/* ACPI discovery over synthetic tables built in host memory (addresses are host pointers). */
+#include <stdint.h>
+
+#include "drivers/acpi.h"
+#include "tests/unit/test.h"
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static void fix_checksum(uint8_t *t, unsigned len, unsigned off)
+{
+	t[off] = 0;
+	t[off] = (uint8_t)(0x100 - acpi_checksum(t, len));
+}
+
+static void header(uint8_t *t, const char *sig, uint32_t len)
+{
+	memset(t, 0, len);
+	memcpy(t, sig, 4);
+	put32(t + 4, len);
+	t[8] = 2;
+}
+
+/* DSDT body: Name(\_S5, Package(4) {0x05, 0x05, 0, 0}) plus a decoy reference to _S5_. */
+static const uint8_t dsdt_aml[] = {
+	0x70, '_', 'S', '5', '_', 0x12, /* a Store() referencing the name: must be ignored */
+	0x08, '\\', '_', 'S', '5', '_', 0x12, 0x0A, 0x04, 0x0A, 0x05, 0x0A, 0x05, 0x00, 0x00,
+};
+
+static uint8_t rsdp[36], xsdt[36 + 8 * 4], fadt[276], dsdt[36 + sizeof(dsdt_aml)], hpet[56], spcr[80];
+
+static void build(void)
+{
+	header(dsdt, "DSDT", sizeof(dsdt));
+	memcpy(dsdt + 36, dsdt_aml, sizeof(dsdt_aml));
+	fix_checksum(dsdt, sizeof(dsdt), 9);
+
+	header(fadt, "FACP", sizeof(fadt));
+	put32(fadt + 64, 0x604);  /* PM1a_CNT */
+	put32(fadt + 76, 0x608);  /* PM_TMR */
+	put32(fadt + 112, 1u << 8); /* TMR_VAL_EXT */
+	put64(fadt + 140, (uint64_t)(uintptr_t)dsdt);
+	fix_checksum(fadt, sizeof(fadt), 9);
+
+	header(hpet, "HPET", sizeof(hpet));
+	hpet[40] = ACPI_GAS_MEMORY;
+	put64(hpet + 44, 0xFED00000);
+	fix_checksum(hpet, sizeof(hpet), 9);
+
+	header(spcr, "SPCR", sizeof(spcr));
+	spcr[36] = 0x00; /* 16550 */
+	spcr[40] = ACPI_GAS_IO;
+	spcr[41] = 8;
+	spcr[43] = 1;
+	put64(spcr + 44, 0x2F8);
+	spcr[58] = 7; /* 115200 */
+	fix_checksum(spcr, sizeof(spcr), 9);
+
+	header(xsdt, "XSDT", sizeof(xsdt));
+	put64(xsdt + 36, (uint64_t)(uintptr_t)fadt);
+	put64(xsdt + 44, (uint64_t)(uintptr_t)hpet);
+	put64(xsdt + 52, (uint64_t)(uintptr_t)spcr);
+	put64(xsdt + 60, (uint64_t)(uintptr_t)dsdt); /* listed here only to test the bad-checksum path below */
+	fix_checksum(xsdt, sizeof(xsdt), 9);
+
+	memset(rsdp, 0, sizeof(rsdp));
+	memcpy(rsdp, "RSD PTR ", 8);
+	rsdp[15] = 2;
+	put32(rsdp + 20, sizeof(rsdp));
+	put64(rsdp + 24, (uint64_t)(uintptr_t)xsdt);
+	fix_checksum(rsdp, 20, 8);
+	fix_checksum(rsdp, sizeof(rsdp), 32);
+}
+
+static void parses_tables(void)
+{
+	struct acpi_info a;
+
+	build();
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.present);
+	CHECK_EQ_U64(a.num_tables, 4);
+	CHECK_STR(a.signatures[0], "FACP");
+	CHECK_STR(a.signatures[2], "SPCR");
+	CHECK_EQ_U64(a.pm_timer_port, 0x608);
+	CHECK(a.pm_timer_32bit);
+	CHECK_EQ_U64(a.pm1a_cnt, 0x604);
+	CHECK(a.s5_found);
+	CHECK_EQ_U64(a.s5_typ_a, 5);
+	CHECK_EQ_U64(a.s5_typ_b, 5);
+	CHECK(a.hpet_present);
+	CHECK_EQ_U64(a.hpet_base, 0xFED00000);
+	CHECK(a.spcr_present);
+	CHECK_EQ_U64(a.spcr_base, 0x2F8);
+	CHECK_EQ_U64(a.spcr_baud, 115200);
+	CHECK_EQ_U64(a.bad_checksums, 0);
+}
+
+static void bad_checksum_table_is_skipped(void)
+{
+	struct acpi_info a;
+
+	build();
+	hpet[20] ^= 0x55; /* corrupt the HPET table after its checksum was set */
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.hpet_present);
+	CHECK_EQ_U64(a.bad_checksums, 1);
+	CHECK_EQ_U64(a.num_tables, 3);
+}
+
+static void bad_rsdp_rejected(void)
+{
+	struct acpi_info a;
+
+	build();
+	rsdp[0] = 'X';
+	CHECK(!acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.present);
+	CHECK(!acpi_parse(0, &a));
+}
+
+static void s5_zero_and_one_ops(void)
+{
+	const uint8_t aml[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x01, 0x00, 0x00 };
+	const uint8_t truncated[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04 };
+	uint8_t a = 9, b = 9;
+
+	CHECK(acpi_find_s5(aml, sizeof(aml), &a, &b));
+	CHECK_EQ_U64(a, 0);
+	CHECK_EQ_U64(b, 1);
+	CHECK(!acpi_find_s5(truncated, sizeof(truncated), &a, &b));
+}
+
+TEST_SUITE(acpi) = {
+	{ "parses_tables", parses_tables },
+	{ "bad_checksum_table_is_skipped", bad_checksum_table_is_skipped },
+	{ "bad_rsdp_rejected", bad_rsdp_rejected },
+	{ "s5_zero_and_one_ops", s5_zero_and_one_ops },
+	{ 0, 0 },
+};

@@ -1,0 +1,118 @@
+/* Option parsing: file syntax, load options, bad keys and values keep defaults with a message. */
+#include "lib/config.h"
+#include "tests/unit/test.h"
+
+static const char *const known[] = { "timer", "spin", "fault_ud2", 0 };
+static char last_msg[256];
+static unsigned nmsgs;
+
+static void warn(const char *m, void *ctx)
+{
+	(void)ctx;
+	nmsgs++;
+	strncpy(last_msg, m, sizeof(last_msg) - 1);
+}
+
+static struct config_parser parser(struct config *c)
+{
+	struct config_parser p = { c, known, warn, 0, 0 };
+
+	config_defaults(c);
+	nmsgs = 0;
+	last_msg[0] = 0;
+	return p;
+}
+
+static void file_syntax(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+	const char text[] = "# comment\n  samples = 32  \r\nprobes=spin,timer # trailing\n\n"
+			    "shutdown = acpi\nserial = io:0x2f8\nwait_key = 1";
+
+	config_parse_file(&p, text, sizeof(text) - 1);
+	CHECK_EQ_U64(c.samples, 32);
+	CHECK_STR(c.probes, "spin,timer");
+	CHECK(c.shutdown == SHUTDOWN_ACPI);
+	CHECK(c.serial_kind == SERIAL_IO && c.serial_base == 0x2F8);
+	CHECK(c.wait_key);
+	CHECK_EQ_U64(nmsgs, 0);
+}
+
+static void bad_input_keeps_default(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+	const char text[] = "samples = lots\nnosuchkey = 1\nprobes = timer,bogus\nsamples = 0\n"
+			    "shutdown = explode\njust words\ntsc_cal_ms = 999999\n";
+
+	config_parse_file(&p, text, sizeof(text) - 1);
+	CHECK_EQ_U64(c.samples, 16);
+	CHECK_STR(c.probes, "timer,spin");
+	CHECK(c.shutdown == SHUTDOWN_AUTO);
+	CHECK_EQ_U64(c.tsc_cal_ms, 100);
+	CHECK_EQ_U64(nmsgs, 7);
+	CHECK_EQ_U64(p.warnings, 7);
+	CHECK(strstr(last_msg, "file line 7") != 0);
+	CHECK(strstr(last_msg, "tsc_cal_ms") != 0);
+}
+
+static void messages_are_clear(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+
+	config_set(&p, "samples", "abc", "file line 3");
+	CHECK_STR(last_msg, "config file line 3: bad value 'abc' for 'samples' (want integer 1..100000), keeping the default");
+	config_set(&p, "probes", "timer,nope", "file line 4");
+	CHECK_STR(last_msg, "config file line 4: unknown probe 'nope' in 'probes'");
+	config_set(&p, "colour", "red", "load option word 2");
+	CHECK_STR(last_msg, "config load option word 2: unknown key 'colour' ignored");
+}
+
+static void load_options(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+	const char args[] = "baremetric.efi samples=8  timer_samples=100\tserial=none";
+
+	config_parse_args(&p, args, sizeof(args) - 1);
+	CHECK_EQ_U64(c.samples, 8);
+	CHECK_EQ_U64(c.timer_samples, 100);
+	CHECK(c.serial_kind == SERIAL_NONE);
+	CHECK_EQ_U64(nmsgs, 0);
+}
+
+static void record_lists_every_option(void)
+{
+	struct config c;
+	struct record r;
+
+	config_defaults(&c);
+	rec_start(&r, 3, "cfg");
+	config_to_record(&c, &r);
+	rec_finish(&r);
+	CHECK(strstr(r.buf, " probes=timer,spin ") != 0);
+	CHECK(strstr(r.buf, " serial=auto ") != 0);
+	CHECK(strstr(r.buf, " shutdown=auto ") != 0);
+	CHECK(strstr(r.buf, " arena_mb=64 ") != 0);
+	CHECK(strstr(r.buf, " wait_key=0 ") != 0);
+}
+
+static void list_membership(void)
+{
+	CHECK(config_list_has("timer,spin", "spin"));
+	CHECK(config_list_has("timer", "timer"));
+	CHECK(!config_list_has("timers,spin", "timer"));
+	CHECK(!config_list_has("", "timer"));
+}
+
+TEST_SUITE(config) = {
+	{ "file_syntax", file_syntax },
+	{ "bad_input_keeps_default", bad_input_keeps_default },
+	{ "messages_are_clear", messages_are_clear },
+	{ "load_options", load_options },
+	{ "record_lists_every_option", record_lists_every_option },
+	{ "list_membership", list_membership },
+	{ 0, 0 },
+};
