@@ -165,7 +165,7 @@ enum run_status suite_end(enum run_status status)
 	rec_str(r, "status", names[status]);
 	rec_u64(r, "faults", suite.counts.faults);
 	rec_u64(r, "unexpected_faults", suite.counts.unexpected_faults);
-	rec_u64(r, "probes", suite.counts.probes);
+	rec_u64(r, "probes_run", suite.counts.probes);
 	rec_u64(r, "skips", suite.counts.skips);
 	emit_finish();
 	summary_status(names[status], emit_count());

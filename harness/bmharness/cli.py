@@ -1,0 +1,203 @@
+"""Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture.
+
+Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
+written), 2 usage, setup or I/O errors.
+"""
+
+import argparse
+import os
+import secrets
+import sys
+import time
+
+from . import capture, parse, qemu, report, runconfig
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def _err(msg):
+    print("baremetric: error: %s" % msg, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run_id():
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
+
+
+def _print_validation(summary):
+    v = summary["validation"]
+    c = v["counts"]
+    print("parsed %d lines: %d records in the analysed boot, %d corrupt, %d duplicate, "
+          "%d missing, %d set(s) (%d complete)" % (
+              c["lines"], c["records_analysed"], c["corrupt"], c["duplicates"], c["missing"],
+              c["sets"], c["sets_complete"]))
+    for p in v["problems"]:
+        print("  problem: %s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p["line"] else "",
+                                       p["message"]))
+    print("log %s" % ("complete and valid" if v["ok"] else
+                      "INCOMPLETE" if not v["complete"] else "has problems"))
+
+
+def _parse(log, out_dir):
+    try:
+        summary = parse.parse_log(log, out_dir)
+    except OSError as exc:
+        return None, _err("%s: %s" % (exc.filename or log, exc.strerror or exc))
+    _print_validation(summary)
+    print("wrote %s" % os.path.join(out_dir, "summary.json"))
+    return summary, parse.exit_code(summary)
+
+
+def _report(out_dir, plot=True):
+    try:
+        text, ok = report.write_report(out_dir, plot=plot)
+    except FileNotFoundError:
+        return None, _err("%s has no summary.json (run `parse` first)" % out_dir)
+    except (OSError, ValueError) as exc:
+        return None, _err("cannot read %s/summary.json: %s" % (out_dir, exc))
+    print(text, end="")
+    print("wrote %s" % os.path.join(out_dir, "report.md"))
+    return ok, EXIT_OK
+
+
+def cmd_parse(args):
+    return _parse(args.log, args.out)[1]
+
+
+def cmd_report(args):
+    return _report(args.dir, plot=not args.no_plots)[1]
+
+
+def _run_qemu(args, out_dir):
+    try:
+        settings = runconfig.parse_set_args(args.set)
+        return qemu.run_qemu(out_dir, image=args.image, settings=settings, smp=args.smp,
+                             mem=args.mem, icount=args.icount, timeout=args.timeout,
+                             cpu=args.cpu, usb=not args.no_usb, efi=args.efi), EXIT_OK
+    except runconfig.ConfigError as exc:
+        return None, _err(str(exc))
+    except qemu.HarnessError as exc:
+        return None, _err(str(exc))
+    except OSError as exc:
+        return None, _err("%s: %s" % (exc.filename or "", exc.strerror or exc))
+
+
+def _print_run(res):
+    print("qemu: exit %s, firmware status %s, %.1f s%s" % (
+        res["exit_code"], res["firmware_status_name"], res["duration_s"],
+        " (TIMED OUT after %ss)" % res["timeout_s"] if res["timed_out"] else ""))
+    for r in qemu.run_failed(res):
+        print("  " + r)
+
+
+def cmd_qemu(args):
+    res, code = _run_qemu(args, args.out)
+    if res is None:
+        return code
+    _print_run(res)
+    print("serial log: %s" % res["serial_log"])
+    return EXIT_PROBLEMS if qemu.run_failed(res) else EXIT_OK
+
+
+def cmd_run(args):
+    out_dir = os.path.join(args.results, args.run_id or run_id())
+    res, code = _run_qemu(args, out_dir)
+    if res is None:
+        return code
+    _print_run(res)
+    summary, pcode = _parse(res["serial_log"], out_dir)
+    if summary is None:
+        return pcode
+    ok, rcode = _report(out_dir, plot=not args.no_plots)
+    if ok is None:
+        return rcode
+    print("results in %s" % out_dir)
+    return EXIT_OK if ok else EXIT_PROBLEMS
+
+
+def cmd_capture(args):
+    out_dir = args.out or os.path.join(args.results, run_id())
+    echo = (lambda b: (sys.stdout.write(b.decode("latin-1")), sys.stdout.flush())) \
+        if args.echo else None
+    print("capturing %s at %d baud into %s (Ctrl-C stops)" % (args.port, args.baud, out_dir))
+    try:
+        res = capture.capture(args.port, out_dir, baud=args.baud, timeout=args.timeout, echo=echo)
+    except capture.CaptureError as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
+    print("captured %d bytes in %.1f s: %s" % (
+        res["bytes"], res["duration_s"], "end record seen" if res["end_seen"] else
+        "interrupted" if res["interrupted"] else "timed out" if res["timed_out"] else
+        res["error"] or "stopped"))
+    summary, pcode = _parse(res["serial_log"], out_dir)
+    if summary is None:
+        return pcode
+    ok, rcode = _report(out_dir, plot=not args.no_plots)
+    if ok is None:
+        return rcode
+    print("results in %s" % out_dir)
+    return EXIT_OK if ok and res["end_seen"] else EXIT_PROBLEMS
+
+
+def _qemu_opts(p):
+    p.add_argument("--image", help="disk image (default: %s in the repository)"
+                   % os.path.relpath(qemu.DEFAULT_IMAGE, qemu.REPO_ROOT))
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="firmware config setting (repeatable); keys: %s"
+                   % ", ".join(runconfig.KEYS))
+    p.add_argument("--smp", type=int, default=1)
+    p.add_argument("--mem", type=int, default=1024, help="memory in MiB")
+    p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
+    p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
+    p.add_argument("--timeout", type=float, help="seconds before QEMU is killed "
+                   "(default %d, %d with --icount)" % (qemu.DEFAULT_TIMEOUT,
+                                                       qemu.DEFAULT_TIMEOUT_ICOUNT))
+    p.add_argument("--no-usb", action="store_true",
+                   help="boot from a fat: host directory instead of the image on USB")
+    p.add_argument("--efi", help="with --no-usb: BOOTX64.EFI to use (default: from the image)")
+
+
+def make_parser():
+    results = os.path.join(qemu.REPO_ROOT, "results")
+    ap = argparse.ArgumentParser(prog="baremetric", description="baremetric host harness")
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
+    sub.required = True
+    p = sub.add_parser("parse", help="validate a serial log and write records/raw/summary")
+    p.add_argument("log")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=cmd_parse)
+    p = sub.add_parser("report", help="print a report from DIR/summary.json, write report.md")
+    p.add_argument("dir")
+    p.add_argument("--no-plots", action="store_true")
+    p.set_defaults(func=cmd_report)
+    p = sub.add_parser("qemu", help="run the image under QEMU, serial log into DIR")
+    p.add_argument("--out", required=True, metavar="DIR")
+    _qemu_opts(p)
+    p.set_defaults(func=cmd_qemu)
+    p = sub.add_parser("run", help="qemu + parse + report into results/<run-id>/")
+    _qemu_opts(p)
+    p.add_argument("--results", default=results,
+                   help="results base directory (default %(default)s)")
+    p.add_argument("--run-id", help="name of the run directory (default: UTC time + suffix)")
+    p.add_argument("--no-plots", action="store_true")
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("capture", help="record a real machine's serial port, then parse + report")
+    p.add_argument("--port", required=True, help="serial device, e.g. /dev/ttyUSB0")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--out", metavar="DIR", help="default: results/<run-id>")
+    p.add_argument("--results", default=results)
+    p.add_argument("--timeout", type=float, help="seconds (default: until end record or Ctrl-C)")
+    p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
+    p.add_argument("--no-plots", action="store_true")
+    p.set_defaults(func=cmd_capture)
+    return ap
+
+
+def main(argv=None):
+    args = make_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_PROBLEMS

@@ -1,0 +1,457 @@
+"""Validate and salvage a baremetric serial log, and write the parse outputs.
+
+`analyse(data)` finds every record in the raw log bytes, splits the stream into boots, checks the
+last boot (sequence gaps, duplicates, conflicts, truncation, end record, per-set sample counts)
+and collects everything valid. `write_outputs` writes records.jsonl, raw/<set>.txt files and
+summary.json; `parse_log(path, out_dir)` does both. The rules are those of docs/protocol.md,
+"What the harness checks".
+"""
+
+import datetime
+import json
+import os
+import re
+
+from . import protocol, stats
+
+# plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
+# are kept as lists so the summary's shape does not depend on the machine.
+SINGLE_KINDS = {"firmware", "cpu", "features", "memmap", "dram_peak", "acpi", "acpi_pm", "hpet",
+                "serial", "pmu", "tsc", "ebs", "alloc"}
+LIST_KINDS = {"cache", "memdev", "tsc_cal"}
+PROBE_STD = ("name", "set", "unit", "n", "iters", "overhead", "tsc_hz")
+KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "skip", "fault", "end"}
+# Free-text fields stay strings even when they look like numbers (a part number "0123" etc.).
+STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
+               "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
+               "smbios", "rev", "fw_rev", "ucode"}
+MAX_SET = 1 << 24  # larger n or i values are damage, not data (and would exhaust memory)
+_INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
+_FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
+
+
+def typed(fields):
+    """Field values as JSON-friendly types: decimal integers and fixed-point numbers become
+    numbers; 0x-hex (addresses, registers) and text stay strings."""
+    out = {}
+    for key, value in fields.items():
+        if key not in STRING_KEYS and _INT_RE.match(value):
+            out[key] = int(value)
+        elif key not in STRING_KEYS and _FLOAT_RE.match(value):
+            out[key] = float(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _int(value):
+    try:
+        return int(value, 0) if value.startswith("0x") else int(value)
+    except (ValueError, AttributeError):
+        return None
+
+
+def ranges(indices):
+    """Sorted integers -> [[first, last], ...] runs."""
+    out = []
+    for i in indices:
+        if out and i == out[-1][1] + 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def _fmt_ranges(rs, limit=12):
+    text = ", ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in rs[:limit])
+    return text + (", ... (%d ranges)" % len(rs) if len(rs) > limit else "")
+
+
+class _Problems:
+    """Flat list of problems, each {kind, line, seq, message}."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, kind, message, line=None, seq=None):
+        self.items.append({"kind": kind, "line": line, "seq": seq, "message": message})
+
+
+def scan(data):
+    """Find record candidates in raw log bytes. Returns (entries, line_count); an entry is
+    {line, kind: record|corrupt|malformed|version, ...} in log order."""
+    text = data.decode("latin-1")
+    lines = text.split("\n")
+    entries = []
+    for lineno, line in enumerate(lines, 1):
+        if protocol.TAG not in line:
+            continue
+        cands = protocol.split_candidates(line)
+        for k, cand in enumerate(cands):
+            entry = {"line": lineno}
+            try:
+                entry["kind"], entry["rec"] = "record", protocol.parse_candidate(cand)
+                entry["rec"]["line"] = lineno
+            except protocol.RecordError as exc:
+                entry.update(kind=exc.kind, reason=str(exc), text=cand[:160].rstrip("\r\n"))
+                if exc.kind == "version":
+                    entry.update(version=exc.version, seq=exc.seq, type=exc.type)
+                elif (lineno == len(lines) and k == len(cands) - 1
+                      and entry["reason"].startswith("no CRC")):
+                    entry["reason"] = "cut off at the end of the log"
+            entries.append(entry)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return entries, len(lines)
+
+
+def split_boots(entries):
+    """A `begin` with seq 0 starts a new boot once the current one has records past seq 0
+    (an identical begin right after a begin is a duplicate, not a reboot)."""
+    boots = []
+    for e in entries:
+        rec = e.get("rec")
+        new = not boots or (rec is not None and rec["type"] == "begin" and rec["seq"] == 0
+                            and boots[-1]["max_seq"] > 0)
+        if new:
+            boots.append({"entries": [], "max_seq": -1})
+        boots[-1]["entries"].append(e)
+        if rec is not None:
+            boots[-1]["max_seq"] = max(boots[-1]["max_seq"], rec["seq"])
+    return boots
+
+
+def _assemble_set(pid, probe, chunks, prob):
+    """Put a set's sample chunks in place by index; report count mismatch, gaps and overlaps."""
+    line = probe["line"] if probe else None
+    declared = _int(probe["fields"].get("n")) if probe else None
+    if probe and (declared is None or not 0 <= declared <= MAX_SET):
+        prob.add("bad_field", "set %s: probe n=%r is not a usable count"
+                 % (pid, probe["fields"].get("n")), line, probe["seq"])
+        declared = None
+    slots = {}
+    overlap, beyond, issues = [], [], []
+    for ch in chunks:
+        f = ch["fields"]
+        start, cnt = _int(f.get("i")), _int(f.get("n"))
+        try:
+            values = protocol.decode_values(f.get("v", ""))
+        except ValueError as exc:
+            prob.add("chunk", "set %s: samples chunk unusable: %s" % (pid, exc),
+                     ch["line"], ch["seq"])
+            continue
+        if start is None or not 0 <= start <= MAX_SET:
+            prob.add("chunk", "set %s: samples chunk without a usable i" % pid,
+                     ch["line"], ch["seq"])
+            continue
+        if cnt != len(values):
+            prob.add("chunk", "set %s: chunk declares n=%s but carries %d values"
+                     % (pid, f.get("n"), len(values)), ch["line"], ch["seq"])
+        if len(values) > protocol.CHUNK_MAX:
+            prob.add("chunk", "set %s: chunk carries %d values (limit %d)"
+                     % (pid, len(values), protocol.CHUNK_MAX), ch["line"], ch["seq"])
+        if probe and ch["seq"] < probe["seq"]:
+            prob.add("order", "set %s: samples precede their probe record" % pid,
+                     ch["line"], ch["seq"])
+        for k, v in enumerate(values):
+            j = start + k
+            if declared is not None and j >= declared:
+                beyond.append(j)
+            elif j in slots:
+                overlap.append(j)
+            else:
+                slots[j] = v
+    size = declared if declared is not None else (max(slots) + 1 if slots else 0)
+    missing, prev = [], -1
+    for j in sorted(slots) + [size]:
+        if j > prev + 1:
+            missing.append([prev + 1, j - 1])
+        prev = j
+    if overlap:
+        issues.append("overlapping indices %s" % _fmt_ranges(ranges(sorted(set(overlap)))))
+        prob.add("set_overlap", "set %s: sample indices sent twice: %s"
+                 % (pid, _fmt_ranges(ranges(sorted(set(overlap))))), line)
+    if beyond:
+        issues.append("%d values beyond n=%s" % (len(beyond), declared))
+        prob.add("set_overflow", "set %s: %d values beyond declared n=%s"
+                 % (pid, len(beyond), declared), line)
+    if missing:
+        issues.append("missing indices %s" % _fmt_ranges(missing))
+        prob.add("set_count", "set %s: %d of %s samples received; missing indices %s"
+                 % (pid, len(slots), size, _fmt_ranges(missing)), line)
+    values = [slots[j] for j in sorted(slots)]
+    complete = not missing and not overlap and not beyond and declared is not None
+    return {"received": len(slots), "complete": complete, "missing_indices": missing,
+            "problems": issues}, values
+
+
+def _raw_name(name, pid, params):
+    base = "%s-set%s" % (name, pid) + "".join("-%s=%s" % kv for kv in params.items())
+    return re.sub(r"[^A-Za-z0-9._=+-]", "_", base)[:180] + ".txt"
+
+
+def analyse_boot(boot, prob):
+    """Validate one boot. Returns (records sorted by seq, part of the summary, raw sets)."""
+    by_seq, dups, conflicts = {}, {}, []
+    corrupt, versions, notes = [], [], []
+    for e in boot["entries"]:
+        if e["kind"] in ("corrupt", "malformed"):
+            corrupt.append({"line": e["line"], "reason": e["reason"], "text": e["text"]})
+            prob.add(e["kind"], "line %d: %s" % (e["line"], e["reason"]), e["line"])
+            continue
+        if e["kind"] == "version":
+            versions.append({"line": e["line"], "version": e["version"], "seq": e["seq"],
+                             "type": e["type"]})
+            prob.add("version", "line %d: %s (record ignored)" % (e["line"], e["reason"]),
+                     e["line"], e["seq"])
+            continue
+        rec = e["rec"]
+        if rec["repeated"]:
+            notes.append("line %d: field(s) %s repeated; later values kept as <key>.2"
+                         % (rec["line"], ", ".join(rec["repeated"])))
+        first = by_seq.get(rec["seq"])
+        if first is None:
+            by_seq[rec["seq"]] = rec
+        elif first["body"] == rec["body"]:
+            dups.setdefault(rec["seq"], {"seq": rec["seq"], "type": rec["type"],
+                                         "lines": [first["line"]]})["lines"].append(rec["line"])
+        else:
+            conflicts.append({"seq": rec["seq"], "kept_line": first["line"], "line": rec["line"],
+                              "kept_type": first["type"], "type": rec["type"]})
+            prob.add("conflict", "seq %d on line %d differs from line %d (first kept)"
+                     % (rec["seq"], rec["line"], first["line"]), rec["line"], rec["seq"])
+    for d in dups.values():
+        prob.add("duplicate", "seq %d (%s) repeated on lines %s" % (
+            d["seq"], d["type"], ", ".join(map(str, d["lines"]))), d["lines"][1], d["seq"])
+    records = [by_seq[s] for s in sorted(by_seq)]
+    ends = [r for r in records if r["type"] == "end"]
+    end = ends[-1] if ends else None
+    if len(ends) > 1:
+        prob.add("multiple_end", "%d end records (seqs %s); the last is used" % (
+            len(ends), ", ".join(str(r["seq"]) for r in ends)), end["line"], end["seq"])
+    last = end["seq"] if end else (records[-1]["seq"] if records else -1)
+    missing, prev = [], -1  # gaps between the seqs present (no per-seq loop: seqs may be huge)
+    for s in sorted(by_seq):
+        if s > last:
+            break
+        if s > prev + 1:
+            missing.append([prev + 1, s - 1])
+        prev = s
+    for a, b in missing:
+        prob.add("missing", "records %s missing" % (a if a == b else "%d-%d" % (a, b)), seq=a)
+    after = [r for r in records if end and r["seq"] > end["seq"]]
+    if after:
+        prob.add("after_end", "%d record(s) after end (seq %d..)" % (len(after), after[0]["seq"]),
+                 after[0]["line"], after[0]["seq"])
+    begin = by_seq.get(0)
+    if begin is None:
+        prob.add("begin_missing", "no begin record (seq 0)")
+    elif begin["type"] != "begin":
+        prob.add("begin_missing", "seq 0 is a %s record, not begin" % begin["type"],
+                 begin["line"], 0)
+        begin = None
+    elif begin["fields"].get("proto") != str(protocol.PROTO_VERSION):
+        prob.add("proto", "begin declares proto=%s, expected %d" % (
+            begin["fields"].get("proto"), protocol.PROTO_VERSION), begin["line"], 0)
+    if end is None:
+        prob.add("truncated", "no end record: the log is truncated"
+                 + (" after seq %d" % last if last >= 0 else ""))
+    elif _int(end["fields"].get("records")) != end["seq"]:
+        prob.add("end_mismatch", "end says records=%s but its seq is %d" % (
+            end["fields"].get("records"), end["seq"]), end["line"], end["seq"])
+
+    probes, chunks = {}, {}
+    for r in records:
+        if r["type"] == "probe":
+            pid = r["fields"].get("set", "?")
+            if pid in probes:
+                prob.add("duplicate_set", "set %s declared again" % pid, r["line"], r["seq"])
+                continue
+            probes[pid] = r
+        elif r["type"] == "samples":
+            chunks.setdefault(r["fields"].get("set", "?"), []).append(r)
+    sets, raw = [], []
+    for pid, p in probes.items():
+        info, values = _assemble_set(pid, p, chunks.get(pid, []), prob)
+        t = typed(p["fields"])
+        params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD}
+        overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
+        if overhead is None or overhead < 0 or iters is None or iters < 1:
+            prob.add("bad_field", "set %s: unusable iters=%r / overhead=%r (using 1 / 0)" % (
+                pid, p["fields"].get("iters"), p["fields"].get("overhead")), p["line"], p["seq"])
+            overhead = overhead if overhead is not None and overhead >= 0 else 0
+            iters = iters if iters is not None and iters >= 1 else 1
+        entry = {"set": t.get("set"), "name": p["fields"].get("name", "unknown"),
+                 "unit": t.get("unit"), "n": t.get("n"), "iters": iters, "overhead": overhead,
+                 "tsc_hz": t.get("tsc_hz"), "params": typed(params), "probe": t,
+                 "seq": p["seq"], "line": p["line"]}
+        entry.update(info)
+        entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
+        entry["stats"] = stats.set_stats(values, overhead, iters)
+        sets.append(entry)
+        raw.append((entry, p["fields"], values))
+    orphans = []
+    for pid in chunks:
+        if pid not in probes:
+            info, values = _assemble_set(pid, None, chunks[pid], _Problems())
+            orphans.append({"set": pid, "chunks": len(chunks[pid]), "values": len(values),
+                            "raw_file": "raw/" + _raw_name("unknown", pid, {})})
+            prob.add("orphan_samples", "set %s: %d samples without a probe record"
+                     % (pid, len(values)), chunks[pid][0]["line"], chunks[pid][0]["seq"])
+            raw.append((dict(orphans[-1], name="unknown", **info), {"set": pid}, values))
+    part = {"corrupt": corrupt, "unknown_version": versions, "duplicates": list(dups.values()),
+            "conflicts": conflicts, "missing": missing, "orphan_sets": orphans,
+            "begin": begin, "end": end, "notes": notes}
+    return records, part, sets, raw
+
+
+def _collect(records):
+    """Everything other than sets, grouped for the summary."""
+    out = {"cfg": None, "platform": {}, "messages": [], "faults": [], "skips": [],
+           "unknown_records": [], "notes": []}
+    for r in records:
+        t, f = r["type"], r["fields"]
+        where = {"seq": r["seq"], "line": r["line"]}
+        if t == "cfg":
+            out["cfg"] = typed(f)
+        elif t == "plat":
+            kind = f.get("kind", "unknown")
+            fact = typed({k: v for k, v in f.items() if k != "kind"})
+            if kind in SINGLE_KINDS:
+                if kind in out["platform"]:
+                    out["notes"].append("plat kind=%s repeated on line %d; first kept"
+                                        % (kind, r["line"]))
+                else:
+                    out["platform"][kind] = fact
+            else:
+                out["platform"].setdefault(kind, []).append(fact)
+        elif t == "msg":
+            out["messages"].append(dict(where, level=f.get("level"), text=f.get("text")))
+        elif t == "fault":
+            out["faults"].append({**typed(f), **where})
+        elif t == "skip":
+            out["skips"].append({**typed(f), **where})
+        elif t not in KNOWN_TYPES:
+            out["unknown_records"].append(dict(where, type=t, fields=f))
+    return out
+
+
+def analyse(data, source=None):
+    """Parse raw log bytes. Returns {"summary": ..., "records": [...], "raw": [...]}."""
+    entries, nlines = scan(data)
+    boots = split_boots(entries)
+    prob = _Problems()
+    boot_list = []
+    for k, b in enumerate(boots):
+        recs = [e["rec"] for e in b["entries"] if e["kind"] == "record"]
+        ends = [r for r in recs if r["type"] == "end"]
+        boot_list.append({"index": k, "first_line": b["entries"][0]["line"],
+                          "last_line": b["entries"][-1]["line"], "records": len(recs),
+                          "bad_lines": len(b["entries"]) - len(recs),
+                          "has_begin": any(r["type"] == "begin" for r in recs),
+                          "has_end": bool(ends),
+                          "end_status": ends[-1]["fields"].get("status") if ends else None})
+    if len(boots) > 1:
+        prob.add("multiple_boots", "%d boots in the log (lines %s); the last one is analysed" % (
+            len(boots), ", ".join("%d-%d" % (b["first_line"], b["last_line"]) for b in boot_list)),
+            boot_list[-1]["first_line"])
+    if boots:
+        records, part, sets, raw = analyse_boot(boots[-1], prob)
+    else:
+        prob.add("no_records", "no baremetric records found in the log")
+        records, sets, raw = [], [], []
+        part = {"corrupt": [], "unknown_version": [], "duplicates": [], "conflicts": [],
+                "missing": [], "orphan_sets": [], "begin": None, "end": None, "notes": []}
+    other = _collect(records)
+    begin, end = part.pop("begin"), part.pop("end")
+    truncated = end is None
+    complete = (not truncated and not part["missing"] and all(s["complete"] for s in sets)
+                and not part["orphan_sets"])
+    validation = dict(part)
+    validation.update(
+        ok=complete and not prob.items, complete=complete, truncated=truncated,
+        boots=boot_list, analysed_boot=len(boots) - 1 if boots else None,
+        problems=prob.items, notes=part.pop("notes") + other.pop("notes"),
+        counts={"lines": nlines, "candidates": len(entries),
+                "valid_records": sum(1 for e in entries if e["kind"] == "record"),
+                "records_analysed": len(records),
+                "corrupt": len(part["corrupt"]), "unknown_version": len(part["unknown_version"]),
+                "duplicates": sum(len(d["lines"]) - 1 for d in part["duplicates"]),
+                "conflicts": len(part["conflicts"]),
+                "missing": sum(b - a + 1 for a, b in part["missing"]),
+                "sets": len(sets), "sets_complete": sum(1 for s in sets if s["complete"]),
+                "problems": len(prob.items)})
+    summary = {
+        "format": "baremetric-summary", "format_version": 1,
+        "source": {"log": source, "bytes": len(data), "lines": nlines,
+                   "parsed_utc": datetime.datetime.now(datetime.timezone.utc)
+                   .strftime("%Y-%m-%dT%H:%M:%SZ")},
+        "ok": validation["ok"], "validation": validation,
+        "begin": typed(begin["fields"]) if begin else None,
+        "cfg": other["cfg"], "platform": other["platform"], "messages": other["messages"],
+        "faults": other["faults"], "skips": other["skips"],
+        "end": dict(typed(end["fields"]), seq=end["seq"], line=end["line"]) if end else None,
+        "sets": sets, "unknown_records": other["unknown_records"],
+    }
+    return {"summary": summary, "records": records, "raw": raw}
+
+
+def write_outputs(result, out_dir):
+    """Write records.jsonl, raw/*.txt and summary.json into out_dir."""
+    raw_dir = os.path.join(out_dir, "raw")
+    os.makedirs(raw_dir, exist_ok=True)
+    for old in os.listdir(raw_dir):  # stale files from an earlier parse into the same dir
+        if old.endswith(".txt"):
+            os.remove(os.path.join(raw_dir, old))
+    with open(os.path.join(out_dir, "records.jsonl"), "w") as fh:
+        for r in result["records"]:
+            fh.write(json.dumps({"seq": r["seq"], "type": r["type"], "line": r["line"],
+                                 "fields": r["fields"]}) + "\n")
+    for entry, fields, values in result["raw"]:
+        with open(os.path.join(out_dir, entry["raw_file"]), "w") as fh:
+            fh.write("# baremetric raw samples, one per line (cycles per sample, overhead "
+                     "included)\n")
+            for k, v in fields.items():
+                fh.write("# %s: %s\n" % (k, v))
+            fh.write("# received: %d\n# complete: %s\n" % (
+                len(values), "yes" if entry.get("complete") else "no"))
+            if entry.get("missing_indices"):
+                fh.write("# missing_indices: %s\n"
+                         % _fmt_ranges(entry["missing_indices"], limit=10 ** 6))
+            fh.writelines("%d\n" % v for v in values)
+    tmp = os.path.join(out_dir, "summary.json.tmp")
+    with open(tmp, "w") as fh:
+        json.dump(result["summary"], fh, indent=1)
+        fh.write("\n")
+    os.replace(tmp, os.path.join(out_dir, "summary.json"))
+
+
+def parse_log(path, out_dir=None):
+    """Parse the log at `path`; write outputs when out_dir is given. Returns the summary dict.
+    Raises OSError when the log cannot be read or outputs cannot be written."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    result = analyse(data, source=os.path.abspath(path))
+    if out_dir is not None:
+        write_outputs(result, out_dir)
+    return result["summary"]
+
+
+def read_raw(path):
+    """Read a raw/*.txt file back: (header dict, list of int samples)."""
+    header, values = {}, []
+    with open(path) as fh:
+        for line in fh:
+            line = line.strip()
+            if line.startswith("#"):
+                key, sep, value = line[1:].partition(":")
+                if sep:
+                    header[key.strip()] = value.strip()
+            elif line:
+                values.append(int(line))
+    return header, values
+
+
+def exit_code(summary):
+    """0 when the log is complete and valid, 1 otherwise."""
+    return 0 if summary.get("ok") else 1

@@ -1,0 +1,250 @@
+"""Run the firmware image under QEMU (q35 + OVMF, TCG) with a generated config file.
+
+`run_qemu` copies the image into the output directory, writes baremetric.cfg into its FAT
+partition with mtools (or, without USB, into a host directory served as a `fat:` drive), starts
+QEMU with the serial port going to DIR/serial.log, kills it on timeout, and writes DIR/run.json.
+The firmware's status comes from the isa-debug-exit device: QEMU exits with (v << 1) | 1.
+"""
+
+import datetime
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+
+from . import runconfig
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_IMAGE = os.path.join(REPO_ROOT, "build", "x86_64", "baremetric.img")
+QEMU = "qemu-system-x86_64"
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+ESP_OFFSET = "@@1M"            # the FAT partition starts at 1 MiB in the image
+CFG_IN_ESP = "::/EFI/BOOT/baremetric.cfg"
+EFI_IN_ESP = "::/EFI/BOOT/BOOTX64.EFI"
+DEFAULT_TIMEOUT = 120
+DEFAULT_TIMEOUT_ICOUNT = 600
+STATUS_NAMES = {0: "ok", 1: "fail", 2: "fatal"}
+
+
+class HarnessError(Exception):
+    """Setup problem (missing tool or file, mtools failure): the CLI reports it and exits 2."""
+
+
+def missing_tools(need_mtools=True):
+    """[(what is missing, Debian package), ...] for QEMU, OVMF and (optionally) mtools."""
+    missing = []
+    if shutil.which(QEMU) is None:
+        missing.append((QEMU, "qemu-system-x86"))
+    for path in (OVMF_CODE, OVMF_VARS):
+        if not os.path.isfile(path):
+            missing.append((path, "ovmf"))
+    if need_mtools and shutil.which("mcopy") is None:
+        missing.append(("mcopy", "mtools"))
+    return missing
+
+
+def apt_hint(missing):
+    pkgs = []
+    for _, pkg in missing:
+        if pkg not in pkgs:
+            pkgs.append(pkg)
+    return "sudo apt-get install " + " ".join(pkgs)
+
+
+def check_tools(need_mtools=True):
+    missing = missing_tools(need_mtools)
+    if missing:
+        raise HarnessError("missing: %s\ninstall with: %s" % (
+            ", ".join(m for m, _ in missing), apt_hint(missing)))
+
+
+def _mtools(args):
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")  # our images need not match a floppy geometry
+    proc = subprocess.run(args, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise HarnessError("%s failed: %s"
+                           % (shlex.join(args), (proc.stderr or proc.stdout).strip()))
+
+
+def decode_exit(code, timed_out=False, interrupted=False):
+    """QEMU exit code -> (firmware status 0/1/2 or None, name)."""
+    if timed_out:
+        return None, "killed (timeout)"
+    if interrupted:
+        return None, "killed (interrupted)"
+    if code is not None and code > 0 and code & 1 and (code >> 1) in STATUS_NAMES:
+        return code >> 1, STATUS_NAMES[code >> 1]
+    if code == 0:
+        return None, "unknown (exit 0: no debug-exit; ACPI off, reset or halt)"
+    if code is not None and code < 0:
+        return None, "unknown (QEMU killed by signal %d)" % -code
+    return None, "unknown (exit %s)" % code
+
+
+def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
+                  exit_port="0xf4"):
+    """The QEMU argument list for a prepared out_dir."""
+    cmd = [QEMU, "-machine", "q35", "-m", str(mem), "-smp", str(smp)]
+    if cpu:
+        cmd += ["-cpu", cpu]
+    cmd += ["-nographic", "-no-reboot",
+            "-drive", "if=pflash,format=raw,readonly=on,file=%s" % OVMF_CODE,
+            "-drive", "if=pflash,format=raw,file=%s" % os.path.join(out_dir, "OVMF_VARS_4M.fd")]
+    if usb:
+        cmd += ["-device", "qemu-xhci",
+                "-drive", "if=none,id=stick,format=raw,file=%s"
+                % os.path.join(out_dir, "baremetric.img"),
+                "-device", "usb-storage,drive=stick"]
+    else:
+        # QEMU's vvfat serves a host directory; writes to it are lost (see qemu-facts).
+        cmd += ["-drive", "if=none,id=esp,format=raw,file=fat:rw:%s" % os.path.join(out_dir, "esp"),
+                "-device", "virtio-blk-pci,drive=esp"]
+    cmd += ["-device", "isa-debug-exit,iobase=%s,iosize=0x04" % exit_port,
+            "-serial", "file:%s" % os.path.join(out_dir, "serial.log"),
+            "-monitor", "none", "-display", "none", "-net", "none"]
+    if icount:
+        cmd += ["-icount", "shift=0"]
+    return cmd + list(extra_args or ())
+
+
+def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config=""):
+    """Copy image + OVMF vars into out_dir and install the config. Returns (settings, cfg text).
+
+    extra_config: raw text appended to the file unchecked (to test the firmware's handling of
+    unknown keys and bad values)."""
+    image = os.path.abspath(image or DEFAULT_IMAGE)
+    os.makedirs(out_dir, exist_ok=True)
+    settings = runconfig.merged(settings)
+    cfg_path = os.path.join(out_dir, "baremetric.cfg")
+    text = runconfig.write(cfg_path, settings, extra=extra_config)
+    shutil.copyfile(OVMF_VARS, os.path.join(out_dir, "OVMF_VARS_4M.fd"))
+    if usb:
+        if not os.path.isfile(image):
+            raise HarnessError("image not found: %s (build it first)" % image)
+        img = os.path.join(out_dir, "baremetric.img")
+        shutil.copyfile(image, img)
+        _mtools(["mcopy", "-o", "-i", img + ESP_OFFSET, cfg_path, CFG_IN_ESP])
+    else:
+        boot_dir = os.path.join(out_dir, "esp", "EFI", "BOOT")
+        os.makedirs(boot_dir, exist_ok=True)
+        target = os.path.join(boot_dir, "BOOTX64.EFI")
+        if efi:
+            if not os.path.isfile(efi):
+                raise HarnessError("EFI binary not found: %s" % efi)
+            shutil.copyfile(efi, target)
+        else:
+            if not os.path.isfile(image):
+                raise HarnessError("image not found: %s (needed to extract BOOTX64.EFI; "
+                                   "or pass --efi)" % image)
+            _mtools(["mcopy", "-o", "-i", image + ESP_OFFSET, EFI_IN_ESP, target])
+        shutil.copyfile(cfg_path, os.path.join(boot_dir, "baremetric.cfg"))
+    return settings, text
+
+
+def _run(cmd, timeout, out_dir):
+    """Start QEMU in its own process group; stop it on timeout or Ctrl-C."""
+    timed_out = interrupted = False
+    with open(os.path.join(out_dir, "qemu.stdout"), "wb") as so, \
+            open(os.path.join(out_dir, "qemu.stderr"), "wb") as se:
+        t0 = time.monotonic()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        except KeyboardInterrupt:
+            interrupted = True
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)  # QEMU flushes the serial file on SIGTERM
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        duration = time.monotonic() - t0
+    return proc.returncode, timed_out, interrupted, duration
+
+
+def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
+             cpu=None, usb=True, efi=None, extra_args=None, extra_config=""):
+    """Prepare out_dir, run QEMU, write and return the run.json dict.
+
+    settings: firmware config overrides ({key: value}) merged over runconfig.QEMU_DEFAULTS;
+    extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args.
+    Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
+    check_tools(need_mtools=True)
+    out_dir = os.path.abspath(out_dir)
+    settings, cfg_text = prepare(out_dir, image, settings, usb, efi, extra_config)
+    if timeout is None:
+        timeout = DEFAULT_TIMEOUT_ICOUNT if icount else DEFAULT_TIMEOUT
+    # The exit device sits where the firmware is told to write its status.
+    port = settings.get("debug_exit_port", "0xf4")
+    port = port if port.startswith("0x") else hex(int(port))
+    cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port)
+    serial = os.path.join(out_dir, "serial.log")
+    if os.path.exists(serial):
+        os.remove(serial)
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    code, timed_out, interrupted, duration = _run(cmd, timeout, out_dir)
+    status, name = decode_exit(code, timed_out, interrupted)
+    with open(os.path.join(out_dir, "qemu.stderr"), "rb") as fh:
+        stderr = fh.read().decode("utf-8", "replace")
+    if not os.path.exists(serial):  # QEMU failed early: an empty log still parses and reports
+        open(serial, "wb").close()
+    serial_bytes = os.path.getsize(serial)
+    result = {
+        "command": cmd, "command_line": shlex.join(cmd), "started_utc": started,
+        "exit_code": code, "firmware_status": status, "firmware_status_name": name,
+        "timed_out": timed_out, "interrupted": interrupted, "timeout_s": timeout,
+        "duration_s": round(duration, 3),
+        # QEMU itself exits 1 on a startup error, which looks like debug-exit "ok": tell apart.
+        "qemu_error": bool(code == 1 and serial_bytes == 0 and stderr.strip()),
+        "qemu_stderr": stderr[-4000:], "serial_log": serial, "serial_bytes": serial_bytes,
+        "image": os.path.abspath(image or DEFAULT_IMAGE), "boot": "usb" if usb else "fat",
+        "efi": os.path.abspath(efi) if efi else None,
+        "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu,
+        "config": settings, "config_text": cfg_text,
+    }
+    if result["qemu_error"]:
+        result["firmware_status"], result["firmware_status_name"] = None, "unknown (QEMU error)"
+    with open(os.path.join(out_dir, "run.json"), "w") as fh:
+        json.dump(result, fh, indent=1)
+        fh.write("\n")
+    return result
+
+
+def run_failed(result):
+    """Reasons why a QEMU run counts as failed (empty list if it did not)."""
+    reasons = []
+    if result.get("qemu_error"):
+        reasons.append("QEMU failed to start: %s" % result.get("qemu_stderr", "").strip()[-300:])
+    if result.get("timed_out"):
+        reasons.append("QEMU killed after the %ss timeout" % result.get("timeout_s"))
+    if result.get("interrupted"):
+        reasons.append("QEMU killed by Ctrl-C")
+    killed = result.get("timed_out") or result.get("interrupted") or result.get("qemu_error")
+    # Without shutdown=debug-exit a clean QEMU exit (0) carries no status: the end record decides.
+    other_exit = ((result.get("config") or {}).get("shutdown") != "debug-exit"
+                  and result.get("exit_code") == 0)
+    if result.get("firmware_status") != 0 and not killed and not other_exit:
+        reasons.append("firmware exit status: %s" % result.get("firmware_status_name"))
+    return reasons
+
+
+def run_and_parse(out_dir, report=True, plot=False, **kwargs):
+    """run_qemu + parse (+ report) into out_dir, for integration tests and scripts.
+
+    kwargs go to run_qemu. Returns {"run": run.json dict, "summary": summary dict,
+    "ok": bool, "reasons": [why not ok]} with the same verdict as `baremetric run`."""
+    from . import parse, report as report_mod  # late: report imports this module
+    run = run_qemu(out_dir, **kwargs)
+    summary = parse.parse_log(run["serial_log"], out_dir)
+    if report:
+        report_mod.write_report(out_dir, plot=plot)
+    ok, reasons = report_mod.status_lines(summary, run)
+    return {"run": run, "summary": summary, "ok": ok, "reasons": reasons}

@@ -1,0 +1,437 @@
+"""Human-readable report from a parse directory (summary.json, raw/, optional run.json).
+
+The report is built once as a list of blocks (headings, key/value lists, tables, paragraphs) and
+rendered twice: plain text for the terminal and markdown for DIR/report.md, so both always say the
+same. Histogram PNGs come from plots.py when matplotlib is importable.
+"""
+
+import json
+import os
+import statistics
+
+from . import plots
+
+FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
+                 "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
+
+
+def fnum(x, unit=""):
+    """Compact number: ints as is, floats with 3-4 significant digits; None -> '-'."""
+    if x is None or x == "":
+        return "-"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return "%d%s" % (x, unit)
+    if isinstance(x, float):
+        a = abs(x)
+        fmt = ("%.0f" if a >= 1000 else "%.1f" if a >= 100 else "%.2f" if a >= 10 else
+               "%.3f" if a >= 0.1 or a == 0 else "%.3g")
+        return (fmt % x) + unit
+    return str(x) + unit
+
+
+def num(x):
+    """x as a float if it is a number (the firmware may send anything), else None."""
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def fbytes(n):
+    if num(n) is None:
+        return fnum(n)
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            v = n / scale
+            return ("%d %s" % (v, unit)) if v == int(v) else ("%.1f %s" % (v, unit))
+    return "%d B" % n
+
+
+def fhz(hz):
+    return "%.6f GHz" % (hz / 1e9) if num(hz) else fnum(hz)
+
+
+def kv_text(d, skip=()):
+    return " ".join("%s=%s" % (k, fnum(v)) for k, v in d.items() if k not in skip)
+
+
+class Doc:
+    """Blocks: ('h', level, title), ('kv', [(k, v)]), ('table', headers, rows), ('p', text),
+    ('list', [text]), ('img', path, caption)."""
+
+    def __init__(self):
+        self.blocks = []
+
+    def h(self, title, level=2):
+        self.blocks.append(("h", level, title))
+
+    def kv(self, pairs):
+        pairs = [(k, v) for k, v in pairs if v is not None]
+        if pairs and self.blocks and self.blocks[-1][0] == "kv":
+            self.blocks[-1][1].extend(pairs)  # one aligned list, not several
+        elif pairs:
+            self.blocks.append(("kv", pairs))
+
+    def table(self, headers, rows):
+        self.blocks.append(("table", headers, [[fnum(c) if not isinstance(c, str) else c
+                                                for c in r] for r in rows]))
+
+    def p(self, text):
+        self.blocks.append(("p", text))
+
+    def list(self, items):
+        if items:
+            self.blocks.append(("list", list(items)))
+
+    def img(self, path, caption):
+        self.blocks.append(("img", path, caption))
+
+    def text(self):
+        out = []
+        for b in self.blocks:
+            if b[0] == "h":
+                out += ["", b[2].upper() if b[1] <= 2 else b[2],
+                        ("=" if b[1] <= 1 else "-") * len(b[2])]
+            elif b[0] == "kv":
+                w = max(len(k) for k, _ in b[1])
+                out += ["  %-*s  %s" % (w, k, v) for k, v in b[1]]
+            elif b[0] == "table":
+                cols = [b[1]] + b[2]
+                widths = [max(len(r[i]) for r in cols) for i in range(len(b[1]))]
+                right = _right_columns(b[1], b[2])
+
+                def fmt(r):
+                    return "  " + "  ".join(c.rjust(w) if rj else c.ljust(w)
+                                            for c, w, rj in zip(r, widths, right)).rstrip()
+                out.append(fmt(b[1]))
+                out.append("  " + "  ".join("-" * w for w in widths))
+                out += [fmt(r) for r in b[2]]
+            elif b[0] == "p":
+                out.append("  " + b[1])
+            elif b[0] == "list":
+                out += ["  - " + t for t in b[1]]
+            elif b[0] == "img":
+                out.append("  [%s: %s]" % (b[2], b[1]))
+        return "\n".join(out).lstrip("\n") + "\n"
+
+    def markdown(self):
+        out = []
+
+        def esc(s):
+            return str(s).replace("|", "\\|")
+        for b in self.blocks:
+            if b[0] == "h":
+                out += ["", "#" * b[1] + " " + b[2], ""]
+            elif b[0] == "kv":
+                out += ["- **%s**: %s" % (k, esc(v)) for k, v in b[1]] + [""]
+            elif b[0] == "table":
+                out.append("| " + " | ".join(esc(h) for h in b[1]) + " |")
+                out.append("|" + "|".join("---:" if rj else "---"
+                                          for rj in _right_columns(b[1], b[2])) + "|")
+                out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in b[2]]
+                out.append("")
+            elif b[0] == "p":
+                out += [b[1], ""]
+            elif b[0] == "list":
+                out += ["- " + t for t in b[1]] + [""]
+            elif b[0] == "img":
+                out += ["![%s](%s)" % (b[2], b[1]), ""]
+        return "\n".join(out).lstrip("\n")
+
+
+def _numeric(s):
+    if not s:
+        return False
+    s = s.lstrip("±-").replace(".", "", 1).replace("%", "").replace("e-", "", 1)
+    return s.isdigit()
+
+
+def _right_columns(headers, rows):
+    """Right-align columns (except the first) whose cells are all numbers or '-'."""
+    return [i > 0 and bool(rows) and all(_numeric(r[i]) or r[i] == "-" for r in rows)
+            and any(_numeric(r[i]) for r in rows) for i in range(len(headers))]
+
+
+def _platform(doc, plat):
+    doc.h("Platform")
+    fw, cpu, feat = plat.get("firmware"), plat.get("cpu"), plat.get("features")
+    if fw:
+        doc.kv([("firmware", "%s rev %s, UEFI %s, SMBIOS %s, ACPI rev %s" % tuple(
+            fnum(fw.get(k)) for k in ("vendor", "rev", "uefi", "smbios", "acpi")))])
+    if cpu:
+        hv = "yes (%s)" % cpu.get("hv_sig", "?") if cpu.get("hypervisor") else "no"
+        doc.kv([("cpu", "%s (%s family %s model %s stepping %s)" % tuple(
+                    fnum(cpu.get(k)) for k in ("brand", "vendor", "family", "model", "stepping"))),
+                ("microcode", fnum(cpu.get("ucode"))), ("hypervisor", hv),
+                ("logical cpus", fnum(cpu.get("logical_cpus"))),
+                ("cpuid leaves", "max %s, ext %s" % (fnum(cpu.get("max_leaf")),
+                                                     fnum(cpu.get("max_ext_leaf"))))])
+    else:
+        doc.p("cpu: not reported")
+    if feat:
+        names = ([k for k in FEATURE_ORDER if k in feat]
+                 + [k for k in feat if k not in FEATURE_ORDER])
+        doc.kv([("features", " ".join(k for k in names if feat.get(k) == 1) or "none"),
+                ("absent", " ".join(k for k in names if feat.get(k) != 1) or "none")])
+    caches = plat.get("cache") or []
+    doc.h("Caches", 3)
+    if caches:
+        doc.table(["level", "type", "size", "line", "ways", "sets", "shared by", "source"],
+                  [[c.get("level"), c.get("type"), fbytes(c.get("size")), c.get("line"),
+                    "full" if c.get("ways") == 0 else c.get("ways"), c.get("sets"),
+                    c.get("shared_by"), c.get("source")] for c in caches])
+    else:
+        doc.p("no cache descriptors reported")
+    doc.h("Memory", 3)
+    mm = plat.get("memmap")
+    if mm:
+        doc.kv([("memory map", "%s entries; conventional %s, largest free block %s, total %s" % (
+            fnum(mm.get("entries")), fbytes(mm.get("conventional")),
+            fbytes(mm.get("largest_free")), fbytes(mm.get("total"))))])
+    devs = plat.get("memdev") or []
+    if devs:
+        doc.table(["locator", "bank", "size", "type", "speed", "conf speed", "width", "maker",
+                   "part"],
+                  [[d.get("locator"), d.get("bank"), fbytes(d.get("size")) if d.get("size") else
+                    "empty", d.get("type"), d.get("speed") or "unknown",
+                    d.get("conf_speed") or "unknown",
+                    "%s/%s" % (fnum(d.get("data_width")), fnum(d.get("total_width"))),
+                    d.get("manufacturer"), d.get("part")] for d in devs])
+    else:
+        doc.p("no SMBIOS memory devices reported")
+    dp = plat.get("dram_peak")
+    if not dp:
+        doc.kv([("DRAM peak", "unknown (not reported)")])
+    elif dp.get("status") == "ok":
+        mbps = num(dp.get("mbps"))
+        doc.kv([("DRAM peak", "%s over %s device(s), %s (upper bound if devices share a "
+                 "channel)" % ("%.2f GB/s" % (mbps / 1000.0) if mbps is not None else
+                               fnum(dp.get("mbps")), fnum(dp.get("devices")),
+                               fnum(dp.get("basis"))))])
+    else:
+        doc.kv([("DRAM peak", "unknown: %s" % fnum(dp.get("reason")))])
+    doc.h("Firmware tables and devices", 3)
+    pairs = []
+    if plat.get("acpi"):
+        a = plat["acpi"]
+        pairs.append(("ACPI", "rev %s, RSDP %s, tables %s" % (fnum(a.get("rev")),
+                                                             fnum(a.get("rsdp")),
+                                                             fnum(a.get("tables")))))
+    for kind in ("acpi_pm", "hpet", "pmu", "serial", "ebs", "alloc"):
+        if plat.get(kind):
+            pairs.append((kind, kv_text(plat[kind])))
+    if not plat.get("pmu"):
+        pairs.append(("pmu", "not reported"))
+    known = {"firmware", "cpu", "features", "cache", "memmap", "memdev", "dram_peak", "acpi",
+             "acpi_pm", "hpet", "pmu", "serial", "ebs", "alloc", "tsc", "tsc_cal"}
+    for kind, val in plat.items():
+        if kind not in known:
+            for v in val if isinstance(val, list) else [val]:
+                pairs.append((kind, kv_text(v)))
+    doc.kv(pairs)
+
+
+def _tsc(doc, plat):
+    doc.h("TSC calibration")
+    tsc, wins = plat.get("tsc"), plat.get("tsc_cal") or []
+    if tsc:
+        pm_hz = tsc.get("hz_pm", tsc.get("hz_pm_timer"))
+        doc.kv([("chosen", "%s from %s (invariant: %s)" % (fhz(tsc.get("hz")),
+                                                          fnum(tsc.get("source")),
+                                                          fnum(tsc.get("invariant")))),
+                ("pm timer", fhz(pm_hz) if pm_hz else "unavailable"),
+                ("hpet", fhz(tsc.get("hz_hpet")) if tsc.get("hz_hpet") else "unavailable"),
+                ("cpuid 0x15 / 0x16", "%s / %s" % (fhz(tsc.get("hz_cpuid15")) if
+                                                    tsc.get("hz_cpuid15") else "not given",
+                                                    fhz(tsc.get("hz_cpuid16")) if
+                                                    tsc.get("hz_cpuid16") else "not given")),
+                ("firmware disagreement", "%s ppm" % fnum(tsc.get("disagree_ppm")))])
+    else:
+        doc.p("no tsc summary record")
+    by_src, failed = {}, 0
+    for w in wins:
+        if w.get("ok", 1) != 1:  # a window the firmware itself marked unusable
+            failed += 1
+        elif (num(w.get("hz")) or 0) > 0:
+            by_src.setdefault(str(w.get("source", "?")), []).append(w["hz"])
+    if failed:
+        doc.p("%d calibration window(s) marked failed by the firmware (not used below)" % failed)
+    if by_src:
+        rows, medians = [], {}
+        for src, hzs in by_src.items():
+            med = statistics.median(hzs)
+            medians[src] = med
+            rows.append([src, len(hzs), fhz(med), fhz(min(hzs)), fhz(max(hzs)),
+                         (max(hzs) - min(hzs)) / med * 1e6])
+        doc.table(["source", "windows", "median", "min", "max", "spread ppm"], rows)
+        srcs = sorted(medians)
+        pairs = [("%s vs %s" % (a, b),
+                  "%s ppm" % fnum((medians[a] - medians[b]) / medians[b] * 1e6))
+                 for i, a in enumerate(srcs) for b in srcs[i + 1:]]
+        doc.kv(pairs or [("between sources", "only one source calibrated")])
+    else:
+        doc.p("no calibration windows reported")
+
+
+def _ns(cycles, hz):
+    return cycles / hz * 1e9 if num(cycles) is not None and num(hz) else None
+
+
+def _probes(doc, summary, tsc_hz):
+    sets = summary.get("sets") or []
+    doc.h("Probes")
+    if not sets:
+        doc.p("no probe sets")
+        return
+    rows_c, rows_ns, notes = [], [], []
+    for s in sets:
+        st = (s.get("stats") or {}).get("per_op") or {}
+        hz = num(s.get("tsc_hz")) or num(tsc_hz)
+        params = " ".join("%s=%s" % kv for kv in (s.get("params") or {}).items())
+        recv = "%s/%s" % (s.get("received"), fnum(s.get("n")))
+        ci = "±%s" % fnum(st.get("ci95_half")) if st.get("ci95_half") is not None else "-"
+        rel = "%.1f%%" % (100 * st["ci95_rel"]) if st.get("ci95_rel") is not None else "-"
+        rows_c.append([s.get("set"), s.get("name"), params or "-", recv, s.get("iters"),
+                       st.get("min"), st.get("median"), st.get("trimmed_mean"), st.get("mean"),
+                       ci, rel, st.get("stddev"), st.get("p1"), st.get("p99"), st.get("max"),
+                       "YES" if st.get("bimodal") else "no"])
+        rows_ns.append([s.get("set"), s.get("name"), params or "-"] +
+                       [_ns(st.get(k), hz) for k in ("min", "median", "trimmed_mean", "mean")] +
+                       ["±%s" % fnum(_ns(st.get("ci95_half"), hz)) if st.get("ci95_half")
+                        is not None else "-"] +
+                       [_ns(st.get(k), hz) for k in ("p99", "max")])
+        note = "set %s %s: " % (s.get("set"), s.get("name"))
+        if st.get("n", 0) == 0:
+            note += st.get("note", "no samples")
+        else:
+            note += st.get("bimodal_explanation", "")
+            note += "; CI within 5%% of mean: %s" % fnum(st.get("ci_within_5pct"))
+            if (s.get("stats") or {}).get("negative"):
+                note += "; %d values below the timer overhead" % s["stats"]["negative"]
+        if not s.get("complete"):
+            note += "; INCOMPLETE: " + "; ".join(s.get("problems") or ["samples missing"])
+        notes.append(note)
+    doc.p("cycles per operation ((sample - overhead) / iters); CI = 95% Student t")
+    doc.table(["set", "probe", "params", "N", "iters", "min", "median", "tmean10", "mean",
+               "ci95", "ci/mean", "sd", "p1", "p99", "max", "bimodal"], rows_c)
+    if any(num(s.get("tsc_hz")) for s in sets) or num(tsc_hz):
+        doc.p("nanoseconds per operation (cycles / TSC Hz)")
+        doc.table(["set", "probe", "params", "min", "median", "tmean10", "mean", "ci95", "p99",
+                   "max"], rows_ns)
+    else:
+        doc.p("nanoseconds: unknown (no TSC frequency)")
+    doc.list(notes)
+
+
+def _events(doc, summary):
+    doc.h("Skips, faults and messages")
+    skips = summary.get("skips") or []
+    if skips:
+        std = ("probe", "set", "reason", "seq", "line")
+        doc.table(["probe", "set", "detail", "reason"],
+                  [[s.get("probe"), s.get("set", "-"),
+                    kv_text({k: v for k, v in s.items() if k not in std}) or "-", s.get("reason")]
+                   for s in skips])
+    else:
+        doc.p("skips: none")
+    faults = summary.get("faults") or []
+    if faults:
+        doc.table(["vector", "name", "err", "rip", "cr2", "probe", "expected", "action"],
+                  [[f.get(k) for k in ("vector", "name", "err", "rip", "cr2", "probe",
+                                       "expected", "action")] for f in faults])
+    else:
+        doc.p("faults: none")
+    msgs = summary.get("messages") or []
+    doc.list("[%s] %s (line %s)" % (m.get("level"), m.get("text"), m.get("line")) for m in msgs)
+
+
+def _validation(doc, summary, run):
+    v = summary.get("validation") or {}
+    c = v.get("counts") or {}
+    doc.h("Validation")
+    doc.kv([("log", (summary.get("source") or {}).get("log")),
+            ("records", "%s valid in the analysed boot, %s corrupt, %s duplicate, %s missing, "
+             "%s conflicting, %s unknown version" % tuple(fnum(c.get(k)) for k in (
+                 "records_analysed", "corrupt", "duplicates", "missing", "conflicts",
+                 "unknown_version"))),
+            ("boots", "%d (analysed: the last)" % len(v.get("boots") or []) if
+             len(v.get("boots") or []) > 1 else "1" if v.get("boots") else "0"),
+            ("sets", "%s of %s complete" % (fnum(c.get("sets_complete")), fnum(c.get("sets")))),
+            ("complete", fnum(v.get("complete"))), ("truncated", fnum(v.get("truncated")))])
+    probs = v.get("problems") or []
+    doc.list(["%s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p.get("line") else "",
+                            p["message"]) for p in probs])
+    doc.list(["note: " + n for n in v.get("notes") or []])
+    if not probs:
+        doc.p("no problems found")
+
+
+def status_lines(summary, run=None):
+    """(ok, [reasons]) over firmware status, log validity and the QEMU run."""
+    reasons = []
+    end = summary.get("end")
+    if not end:
+        reasons.append("no end record (truncated log)")
+    elif end.get("status") != "ok":
+        reasons.append("firmware status %s (unexpected faults: %s)" % (
+            end.get("status"), fnum(end.get("unexpected_faults"))))
+    v = summary.get("validation") or {}
+    if not v.get("ok"):
+        reasons.append("log has %d problem(s)" % len(v.get("problems") or []))
+    if run:
+        from .qemu import run_failed
+        reasons += run_failed(run)
+    return not reasons, reasons
+
+
+def build(summary, out_dir, run=None, plot_info=None):
+    doc = Doc()
+    b = summary.get("begin") or {}
+    doc.h("baremetric report", 1)
+    doc.kv([("build", fnum(b.get("build"))), ("env", "%s %s" % (fnum(b.get("arch")),
+                                                                 fnum(b.get("env")))),
+            ("firmware", "%s %s" % (fnum(b.get("fw_vendor")), fnum(b.get("fw_rev")))),
+            ("parsed", (summary.get("source") or {}).get("parsed_utc"))])
+    if run:
+        doc.kv([("qemu", "exit %s -> firmware status %s, %.1f s%s" % (
+            run.get("exit_code"), run.get("firmware_status_name"), run.get("duration_s", 0),
+            ", TIMED OUT" if run.get("timed_out") else "")),
+            ("command", run.get("command_line"))])
+    if summary.get("cfg"):
+        doc.kv([("config", kv_text(summary["cfg"]))])
+    plat = summary.get("platform") or {}
+    _platform(doc, plat)
+    _tsc(doc, plat)
+    tsc_hz = (plat.get("tsc") or {}).get("hz")
+    _probes(doc, summary, tsc_hz)
+    doc.h("Histograms", 3)
+    if plot_info is None:
+        doc.p("not drawn")
+    elif plot_info.get("error"):
+        doc.p("none: %s" % plot_info["error"])
+    for name, path in (plot_info or {}).get("files", []):
+        doc.img(os.path.relpath(path, out_dir), "histogram of %s" % name)
+    doc.list((plot_info or {}).get("notes", []))
+    _events(doc, summary)
+    _validation(doc, summary, run)
+    ok, reasons = status_lines(summary, run)
+    doc.h("Status")
+    doc.p("OK: log complete and valid, firmware status ok" if ok else
+          "FAILED: " + "; ".join(reasons))
+    return doc, ok
+
+
+def write_report(out_dir, plot=True):
+    """Read out_dir/summary.json (+ run.json), draw histograms, write report.md.
+    Returns (terminal text, ok). Raises OSError/ValueError if summary.json is unreadable."""
+    with open(os.path.join(out_dir, "summary.json")) as fh:
+        summary = json.load(fh)
+    run = None
+    run_path = os.path.join(out_dir, "run.json")
+    if os.path.exists(run_path):
+        with open(run_path) as fh:
+            run = json.load(fh)
+    plot_info = plots.draw(summary, out_dir) if plot else None
+    doc, ok = build(summary, out_dir, run, plot_info)
+    with open(os.path.join(out_dir, "report.md"), "w") as fh:
+        fh.write(doc.markdown())
+    return doc.text(), ok

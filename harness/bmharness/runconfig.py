@@ -1,0 +1,124 @@
+"""The firmware configuration file (`baremetric.cfg`, lines `key = value`).
+
+The firmware defines the defaults and warns (msg record) about unknown keys, so the harness only
+writes the keys listed in KEYS, after a light check of each value. QEMU_DEFAULTS are the settings
+for a quick QEMU run; `--set key=value` options override them.
+"""
+
+import re
+
+PROBES = ("timer", "spin", "fault_ud2", "fault_gp")
+SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
+
+_UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
+_SERIAL = re.compile(r"(auto|none|io:0x[0-9a-fA-F]+|mmio:0x[0-9a-fA-F]+)\Z")
+
+
+def _check_probes(value):
+    names = [p.strip() for p in value.split(",") if p.strip()]
+    if not names:
+        return "empty probe list"
+    bad = [p for p in names if p not in PROBES]
+    if bad:
+        return "unknown probe(s) %s (known: %s)" % (", ".join(bad), ", ".join(PROBES))
+    return None
+
+
+def _uint(value):
+    return None if _UINT.match(value) else "not an unsigned number"
+
+
+def _choice(options):
+    def check(value):
+        return None if value in options else "must be one of %s" % ", ".join(options)
+    return check
+
+
+def _serial(value):
+    return None if _SERIAL.match(value) else "must be auto, none, io:0xPORT or mmio:0xADDR"
+
+
+# key -> value check (returns an error string or None)
+KEYS = {
+    "probes": _check_probes,
+    "samples": _uint,
+    "timer_samples": _uint,
+    "target_ns": _uint,
+    "tsc_cal_ms": _uint,
+    "tsc_cal_windows": _uint,
+    "serial": _serial,
+    "serial_baud": _uint,
+    "shutdown": _choice(SHUTDOWN),
+    "debug_exit_port": _uint,
+    "hold_s": _uint,
+    "wait_key": _choice(("0", "1")),
+    "arena_mb": _uint,
+}
+
+QEMU_DEFAULTS = {
+    "shutdown": "debug-exit",
+    "timer_samples": "1024",
+    "samples": "16",
+    "tsc_cal_ms": "100",
+    "tsc_cal_windows": "3",
+}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def parse_set_args(items):
+    """['key=value', ...] -> {key: value}; raises ConfigError on unknown keys or bad values."""
+    out = {}
+    for item in items or ():
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key:
+            raise ConfigError("--set %r: expected key=value" % item)
+        out[key] = value
+    validate(out)
+    return out
+
+
+def validate(settings):
+    """Raise ConfigError if a key is unknown or a value fails its check."""
+    for key, value in settings.items():
+        if key not in KEYS:
+            raise ConfigError("unknown config key %r (known: %s)" % (key, ", ".join(KEYS)))
+        value = str(value)
+        if not value or any(c in value for c in "\r\n#"):
+            raise ConfigError("%s: empty value or forbidden character" % key)
+        err = KEYS[key](value)
+        if err:
+            raise ConfigError("%s = %s: %s" % (key, value, err))
+
+
+def merged(overrides=None, defaults=None):
+    """Defaults (QEMU_DEFAULTS unless given) updated with overrides, values as strings."""
+    out = dict(QEMU_DEFAULTS if defaults is None else defaults)
+    out.update({k: str(v) for k, v in (overrides or {}).items()})
+    validate(out)
+    return out
+
+
+def render(settings):
+    """The file text: `key = value` lines in KEYS order (no comments: the firmware's parser
+    is not assumed to accept them)."""
+    lines = []
+    for key in KEYS:
+        if key in settings:
+            lines.append("%s = %s" % (key, settings[key]))
+    return "\n".join(lines) + "\n"
+
+
+def write(path, settings, extra=""):
+    """Validate and write the config file; returns its text. `extra` (raw lines, unchecked) is
+    appended: tests use it to feed the firmware unknown keys and bad values on purpose."""
+    validate(settings)
+    text = render(settings)
+    if extra:
+        text += extra if extra.endswith("\n") else extra + "\n"
+    with open(path, "w", newline="\n") as fh:
+        fh.write(text)
+    return text

@@ -1,0 +1,334 @@
+"""Descriptive statistics for one sample set, standard library only (no numpy/scipy).
+
+`set_stats` turns raw samples (cycles per sample, timer overhead included) into per-operation
+values `(v - overhead) / iters` and describes both. `describe` gives N, min, median, 10%-trimmed
+mean, sample stddev, a Student-t 95% CI of the mean, max, p1/p99, Sarle's bimodality coefficient
+and a histogram-based mode detector that is meant to stay quiet on heavy-tailed timing data.
+"""
+
+import bisect
+import heapq
+import math
+
+# Two-sided 95% Student t quantiles t(0.975, df). Beyond the table, interpolate linearly in 1/df
+# towards the normal quantile, which is exact to ~1e-4 for the values in between.
+_T975 = {
+    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+    10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+    18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
+    26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 50: 2.009, 60: 2.000,
+    80: 1.990, 100: 1.984, 120: 1.980, 200: 1.972, 500: 1.965, 1000: 1.962,
+}
+Z975 = 1.959964
+TRIM = 0.10
+CI_REL_LIMIT = 0.05
+BIMODAL_MIN_N = 20
+MODE_MIN_MASS = 0.10    # each mode holds at least this fraction of all samples
+VALLEY_RATIO = 0.5      # the valley is at most this fraction of the smaller peak
+SARLE_THRESHOLD = 5.0 / 9.0
+NOISE_SIGMAS = 2.0      # peak minus valley must exceed this many Poisson sigmas (at least)
+SMOOTH_NOISE = 0.61     # noise left after the [1,2,1]/4 kernel: sqrt(1+4+1)/4
+
+
+def t_quantile_975(df):
+    """t(0.975, df) from the table, interpolated in 1/df; normal value for very large df."""
+    if df < 1:
+        raise ValueError("df must be >= 1")
+    if df in _T975:
+        return _T975[df]
+    keys = sorted(_T975)
+    if df > keys[-1]:
+        lo_df, lo_t, hi_inv, hi_t = keys[-1], _T975[keys[-1]], 0.0, Z975
+    else:
+        lo_df = max(k for k in keys if k < df)
+        hi_df = min(k for k in keys if k > df)
+        lo_t, hi_inv, hi_t = _T975[lo_df], 1.0 / hi_df, _T975[hi_df]
+    lo_inv = 1.0 / lo_df
+    frac = (1.0 / df - hi_inv) / (lo_inv - hi_inv)
+    return hi_t + frac * (lo_t - hi_t)
+
+
+def percentile(sorted_xs, p):
+    """Percentile (0..100) with linear interpolation between order statistics (numpy default)."""
+    n = len(sorted_xs)
+    if n == 0:
+        raise ValueError("percentile of empty data")
+    pos = (n - 1) * p / 100.0
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, n - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def trimmed_mean(sorted_xs, proportion=TRIM):
+    """Mean after dropping floor(proportion * N) values from each end (as scipy's trim_mean)."""
+    n = len(sorted_xs)
+    k = int(proportion * n)
+    kept = sorted_xs[k:n - k]
+    return math.fsum(kept) / len(kept)
+
+
+def sarle_coefficient(xs, mean):
+    """Sarle's bimodality coefficient from bias-corrected skewness and excess kurtosis.
+
+    Values above 5/9 (the uniform distribution's) hint at bi- or multimodality; it is also driven
+    up by strong skew, which is why it is reported but does not decide the flag. None if N < 4 or
+    the data do not vary.
+    """
+    n = len(xs)
+    if n < 4:
+        return None
+    m2 = math.fsum((x - mean) ** 2 for x in xs) / n
+    if m2 == 0:
+        return None
+    m3 = math.fsum((x - mean) ** 3 for x in xs) / n
+    m4 = math.fsum((x - mean) ** 4 for x in xs) / n
+    g1 = m3 / m2 ** 1.5
+    g2 = m4 / m2 ** 2 - 3.0
+    skew = g1 * math.sqrt(n * (n - 1)) / (n - 2)
+    kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6)
+    return (skew ** 2 + 1) / (kurt + 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3)))
+
+
+def _bin_width(sorted_xs, lo, hi, quantum):
+    """Freedman-Diaconis width over the central values, at least 10 bins across [lo, hi], and
+    snapped to whole steps of the value quantum (integer cycle counts must not fall unevenly
+    into bins, which would draw a comb of fake valleys)."""
+    central = [x for x in sorted_xs if lo <= x <= hi]
+    iqr = percentile(central, 75) - percentile(central, 25)
+    width = 2.0 * iqr / len(central) ** (1.0 / 3.0)
+    if width <= 0:  # over half the values equal: fall back to sqrt(n) bins
+        width = (hi - lo) / math.sqrt(len(central))
+    width = min(width, (hi - lo) / 10.0)
+    if quantum and quantum > 0:
+        width = max(quantum, math.ceil(width / quantum - 1e-9) * quantum)
+    return width
+
+
+def _histogram(sorted_xs, lo, hi, quantum):
+    """Sparse histogram over [lo, hi]. The bin count is not capped (a heavy tail would otherwise
+    widen the bins until close modes merge): empty stretches are compressed to at most three zero
+    cells, which is all the 3-point smoothing can tell apart. Returns (start, width, cells, counts,
+    below, above) with cells[i] the bin index of counts[i]."""
+    width = _bin_width(sorted_xs, lo, hi, quantum)
+    start = lo - quantum / 2.0 if quantum and quantum > 0 else lo  # lattice points centred
+    binned = {}
+    below = above = 0
+    for x in sorted_xs:
+        if x < lo:
+            below += 1
+        elif x > hi:
+            above += 1
+        else:
+            k = int((x - start) / width)
+            binned[k] = binned.get(k, 0) + 1
+    cells, counts = [], []
+    for k in sorted(binned):
+        if cells:
+            gap = k - cells[-1] - 1
+            # Empty bins next to data, and one truly empty bin in between for longer gaps.
+            fill = [] if gap <= 0 else [cells[-1] + 1] if gap == 1 else \
+                [cells[-1] + 1, k - 1] if gap == 2 else [cells[-1] + 1, cells[-1] + 2, k - 1]
+            cells.extend(fill)
+            counts.extend([0] * len(fill))
+        cells.append(k)
+        counts.append(binned[k])
+    return start, width, cells, counts, below, above
+
+
+def _smooth(counts):
+    """One pass of a [1, 2, 1] / 4 kernel; the edges reuse their own value (no mass leaks)."""
+    n = len(counts)
+    if n < 3:
+        return [float(c) for c in counts]
+    out = []
+    for i in range(n):
+        left = counts[i - 1] if i > 0 else counts[i]
+        right = counts[i + 1] if i < n - 1 else counts[i]
+        out.append((left + 2.0 * counts[i] + right) / 4.0)
+    return out
+
+
+def _basins(smooth, counts):
+    """Split the histogram at local minima into basins (one per local maximum), then merge basins
+    whose separating valley is not clearly below their peak (persistence-style merging, weakest
+    first, via a heap so thousands of tail specks stay cheap)."""
+    n = len(smooth)
+    cuts = []  # strict-or-plateau local minima between rising flanks
+    i = 1
+    while i < n - 1:
+        j = i
+        while j + 1 < n and smooth[j + 1] == smooth[i]:
+            j += 1
+        if j < n - 1 and smooth[i - 1] > smooth[i] < smooth[j + 1]:
+            cuts.append((i + j) // 2)
+        i = j + 1
+    bounds = [0] + cuts + [n]
+    segs = []
+    for a, b in zip(bounds, bounds[1:]):
+        peak_i = max(range(a, b), key=lambda k: smooth[k])
+        segs.append({"lo": a, "hi": b, "peak": smooth[peak_i], "peak_i": peak_i,
+                     "mass": sum(counts[a:b])})
+    m = len(segs)
+    # The deepest of many noisy dips is deeper than one: raise the bar with the number of bins
+    # (the expected maximum of n Gaussian deviates grows like sqrt(2 ln n)).
+    sigmas = max(NOISE_SIGMAS, math.sqrt(2.0 * math.log(max(n, 2))))
+    prev, nxt = list(range(-1, m - 1)), list(range(1, m + 1))
+    alive, version = [True] * m, [0] * m
+    nxt[-1] = -1
+
+    def valleys(k):
+        out = []
+        if prev[k] >= 0:
+            out.append(smooth[segs[k]["lo"]])
+        if nxt[k] >= 0:
+            out.append(smooth[segs[nxt[k]]["lo"]])
+        return out
+
+    def weakness(k):  # ratio of the higher neighbouring valley to the peak; None if it stands
+        vals = valleys(k)
+        if not vals:
+            return None
+        peak = segs[k]["peak"]
+        ratio = max(vals) / peak if peak > 0 else float("inf")
+        # Clearly lower: relative depth, and deeper than counting noise. The noise is that of
+        # (peak - valley) for Poisson counts if there were no valley (both at peak level); the
+        # observed valley would understate the noise of a chance dip. Tuned on synthetic data:
+        # no false alarms on normal, lognormal, exponential-, Pareto- and Cauchy-tailed sets;
+        # 80/20 clusters found reliably from N ~ 200.
+        noise = math.sqrt(2.0 * peak)
+        if ratio <= VALLEY_RATIO and peak * (1.0 - ratio) > sigmas * SMOOTH_NOISE * noise:
+            return None
+        return ratio
+
+    heap = []
+
+    def push(k):
+        version[k] += 1
+        w = weakness(k)
+        if w is not None:
+            heapq.heappush(heap, (-w, version[k], k))
+
+    for k in range(m):
+        push(k)
+    while heap:
+        _, ver, k = heapq.heappop(heap)
+        if not alive[k] or ver != version[k]:
+            continue
+        lo_v = smooth[segs[k]["lo"]] if prev[k] >= 0 else -1.0
+        hi_v = smooth[segs[nxt[k]]["lo"]] if nxt[k] >= 0 else -1.0
+        other = prev[k] if lo_v >= hi_v else nxt[k]  # merge across the higher valley
+        a, c = (other, k) if other == prev[k] else (k, other)
+        sa, sc = segs[a], segs[c]
+        top = sa if sa["peak"] >= sc["peak"] else sc
+        segs[a] = {"lo": sa["lo"], "hi": sc["hi"], "peak": top["peak"], "peak_i": top["peak_i"],
+                   "mass": sa["mass"] + sc["mass"]}
+        alive[c] = False
+        nxt[a] = nxt[c]
+        if nxt[c] >= 0:
+            prev[nxt[c]] = a
+        for j in (a, prev[a], nxt[a]):
+            if j >= 0:
+                push(j)
+    return [segs[k] for k in range(m) if alive[k]]
+
+
+def detect_modes(sorted_xs, quantum=None):
+    """Histogram mode detector. Returns dict(bimodal, explanation, modes, bins, bin_width).
+
+    Histogram over p1..p99 (tails beyond cannot create modes but count towards their side's mass),
+    light smoothing, basins merged unless separated by a valley <= 50% of the smaller peak; the
+    data are called bimodal when at least two surviving basins each hold >= 10% of all samples.
+    """
+    n = len(sorted_xs)
+    res = {"bimodal": False, "modes": [], "bins": 0, "bin_width": None}
+    if n < BIMODAL_MIN_N:
+        res["explanation"] = "not tested: N=%d is below %d" % (n, BIMODAL_MIN_N)
+        return res
+    if sorted_xs[0] == sorted_xs[-1]:
+        res["explanation"] = "unimodal: all values are equal"
+        return res
+    lo, hi = percentile(sorted_xs, 1), percentile(sorted_xs, 99)
+    if hi <= lo:
+        res["explanation"] = "unimodal: p1..p99 is a single value (outliers aside)"
+        return res
+    start, width, cells, counts, below, above = _histogram(sorted_xs, lo, hi, quantum)
+    smooth = _smooth(counts)
+    basins = _basins(smooth, counts)
+    basins[0]["mass"] += below
+    basins[-1]["mass"] += above
+    nbins = cells[-1] - cells[0] + 1
+    res["bins"], res["bin_width"] = nbins, width
+    modes = []
+    for k, b in enumerate(basins):
+        # Locate the mode by the median of the values in its peak bin (finer than the bin).
+        b_lo = start + cells[b["peak_i"]] * width
+        inside = sorted_xs[bisect.bisect_left(sorted_xs, b_lo):
+                           bisect.bisect_left(sorted_xs, b_lo + width)]
+        at = inside[len(inside) // 2] if inside else b_lo + width / 2
+        modes.append({"at": at, "fraction": b["mass"] / n, "peak": b["peak"],
+                      "valley_after": smooth[basins[k + 1]["lo"]] if k + 1 < len(basins) else None})
+    big = [m for m in modes if m["fraction"] >= MODE_MIN_MASS]
+    res["modes"] = modes
+    desc = "; ".join("%.0f%% near %.4g" % (100 * m["fraction"], m["at"]) for m in big)
+    hist = "%d bins of %.4g over p1..p99, smoothed" % (nbins, width)
+    if len(big) >= 2:
+        res["bimodal"] = True
+        res["explanation"] = ("%d modes each holding >= %d%% of samples (%s), separated by "
+                              "valleys <= %d%% of the smaller peak (%s)"
+                              % (len(big), 100 * MODE_MIN_MASS, desc, 100 * VALLEY_RATIO, hist))
+    elif not big:
+        res["explanation"] = ("no mode holds %d%% of samples: flat or many small bumps, not "
+                              "called bimodal (%s)" % (100 * MODE_MIN_MASS, hist))
+    else:
+        minor = len(modes) - len(big)
+        res["explanation"] = "unimodal: one main mode (%s)%s (%s)" % (
+            desc, "; %d minor bump(s) below %d%% of samples" % (minor, 100 * MODE_MIN_MASS)
+            if minor else "", hist)
+    return res
+
+
+def describe(xs, quantum=None):
+    """Describe a list of numbers. Returns a dict; with N=0 only N and a note."""
+    n = len(xs)
+    if n == 0:
+        return {"n": 0, "note": "no samples: no statistics"}
+    s = sorted(xs)
+    mean = math.fsum(s) / n
+    out = {"n": n, "min": s[0], "max": s[-1], "mean": mean, "median": percentile(s, 50),
+           "trimmed_mean": trimmed_mean(s), "p1": percentile(s, 1), "p99": percentile(s, 99)}
+    if n == 1:
+        out.update(stddev=None, ci95=None, ci95_half=None, ci95_rel=None, ci_within_5pct=None,
+                   sarle_bc=None, note="one sample: no spread or confidence interval")
+    else:
+        var = math.fsum((x - mean) ** 2 for x in s) / (n - 1)
+        sd = math.sqrt(var)
+        half = t_quantile_975(n - 1) * sd / math.sqrt(n)
+        rel = half / abs(mean) if mean != 0 else (0.0 if half == 0 else None)
+        out.update(stddev=sd, ci95=[mean - half, mean + half], ci95_half=half, ci95_rel=rel,
+                   ci_within_5pct=(rel is not None and rel <= CI_REL_LIMIT),
+                   sarle_bc=sarle_coefficient(s, mean))
+    modes = detect_modes(s, quantum)
+    out["bimodal"] = modes["bimodal"]
+    out["bimodal_explanation"] = modes["explanation"]
+    if out.get("sarle_bc") is not None:
+        out["bimodal_explanation"] += "; Sarle BC %.3f (%s 5/9)" % (
+            out["sarle_bc"], ">" if out["sarle_bc"] > SARLE_THRESHOLD else "<=")
+    out["modes"] = modes["modes"]
+    return out
+
+
+def per_op(raw, overhead=0, iters=1):
+    """Per-operation values: (v - overhead) / iters as floats."""
+    iters = iters or 1
+    return [(v - overhead) / iters for v in raw]
+
+
+def set_stats(raw, overhead=0, iters=1):
+    """Statistics for a sample set: `per_op` (the headline numbers) and `raw` (as captured)."""
+    iters = iters or 1
+    values = per_op(raw, overhead, iters)
+    quantum = 1.0 / iters if iters > 0 and float(overhead).is_integer() else None
+    res = {"overhead": overhead, "iters": iters, "per_op": describe(values, quantum),
+           "raw": describe(list(raw), 1.0)}
+    res["negative"] = sum(1 for v in values if v < 0)
+    return res

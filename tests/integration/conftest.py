@@ -1,0 +1,69 @@
+"""QEMU integration fixtures: boot the USB image once per configuration and share the parsed
+result between the tests that look at it. The image comes from `make image` (the Makefile's
+`integration` target builds it first)."""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "harness"))
+
+from bmharness import parse, qemu  # noqa: E402
+
+IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
+
+
+class Boot:
+    """One QEMU boot: run.json result, parsed summary, output folder."""
+
+    def __init__(self, out_dir, run, summary):
+        self.out_dir = out_dir
+        self.run = run
+        self.summary = summary
+
+    def sets(self, name, **params):
+        return [s for s in self.summary["sets"] if s["name"] == name
+                and all(str(s["params"].get(k)) == str(v) for k, v in params.items())]
+
+    def plat(self, kind):
+        return self.summary["platform"].get(kind)
+
+
+def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):
+    if not os.path.exists(IMAGE):
+        pytest.fail("%s is missing: run `make image` (make integration does)" % IMAGE)
+    out = str(tmp_path_factory.mktemp(name))
+    run = qemu.run_qemu(out, image=IMAGE, settings=settings or {}, extra_config=extra_config, **kw)
+    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
+    return Boot(out, run, summary)
+
+
+@pytest.fixture(scope="session")
+def quick(tmp_path_factory):
+    return boot(tmp_path_factory, "quick", {"probes": "timer,spin", "timer_samples": 512, "samples": 16})
+
+
+@pytest.fixture(scope="session")
+def smp2(tmp_path_factory):
+    return boot(tmp_path_factory, "smp2", {"probes": "timer,spin", "timer_samples": 256}, smp=2)
+
+
+@pytest.fixture(scope="session")
+def mem2g(tmp_path_factory):
+    return boot(tmp_path_factory, "mem2g", {"probes": "timer,spin", "timer_samples": 256}, mem=2048)
+
+
+@pytest.fixture(scope="session")
+def faults(tmp_path_factory):
+    # Bad options ride along: they must be reported and the run must go on with defaults.
+    return boot(tmp_path_factory, "faults",
+                {"probes": "fault_ud2,spin,fault_gp,timer", "timer_samples": 64},
+                extra_config="no_such_key = 1\ntsc_cal_windows = many\n")
+
+
+@pytest.fixture(scope="session")
+def icount(tmp_path_factory):
+    return boot(tmp_path_factory, "icount",
+                {"probes": "timer,spin", "timer_samples": 256, "tsc_cal_windows": 1}, icount=True)

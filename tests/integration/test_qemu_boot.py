@@ -1,0 +1,155 @@
+"""Boot the USB image under QEMU + OVMF (TCG) and check the record stream end to end.
+
+Under TCG the numbers are emulation numbers: these tests assert structure, counts, invariants and
+sanity ranges, never particular results."""
+
+import os
+import re
+
+import pytest
+
+from bmharness import parse
+
+
+def host_tsc_hz():
+    """The host's TSC rate as Linux measured it (QEMU TCG passes the host TSC through)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            m = re.search(r"^cpu MHz\s*:\s*([0-9.]+)", fh.read(), re.M)
+        return float(m.group(1)) * 1e6 if m else None
+    except OSError:
+        return None
+
+
+def assert_complete_ok(b):
+    v = b.summary["validation"]
+    assert not b.run["timed_out"], "QEMU had to be killed"
+    assert b.run["boot"] == "usb"
+    assert b.summary["ok"], v
+    assert v["complete"] and not v["truncated"]
+    assert not v["corrupt"] and not v["missing"] and not v["duplicates"]
+    assert b.summary["end"]["status"] == "ok"
+    assert b.summary["end"]["records"] == b.summary["end"]["seq"]
+    # isa-debug-exit carried the firmware's status back: (0 << 1) | 1
+    assert b.run["exit_code"] == 1 and b.run["firmware_status"] == 0
+
+
+def test_usb_boot_completes(quick):
+    assert_complete_ok(quick)
+    assert quick.summary["begin"]["arch"] == "x86_64"
+    assert quick.summary["begin"]["env"] == "uefi"
+    assert quick.summary["cfg"]["timer_samples"] == 512
+
+
+def test_platform_facts_present_and_sane(quick):
+    p = quick.summary["platform"]
+    for kind in ("firmware", "cpu", "features", "memmap", "acpi", "acpi_pm", "pmu", "tsc", "hpet", "ebs", "alloc"):
+        assert kind in p, "missing plat kind=%s" % kind
+    assert p["cpu"]["vendor"] in ("GenuineIntel", "AuthenticAMD")
+    assert p["cpu"]["hypervisor"] == 1 and p["cpu"]["hv_sig"] == "TCGTCGTCGTCG"
+    assert "FACP" in p["acpi"]["tables"].split(",")
+    assert p["acpi_pm"]["s5"] == 1
+    assert p["memmap"]["conventional"] > 256 << 20
+    assert p["ebs"]["status"] == "ok" and 1 <= p["ebs"]["tries"] <= 8
+    # TCG has no PMU: it must say so, not count
+    assert p["pmu"]["present"] == 0 and p["pmu"]["reason"]
+    assert p["hpet"]["present"] == 1 and p["hpet"]["hz"] == 100000000
+    assert p["dram_peak"]["status"] in ("ok", "unknown")
+    if p["dram_peak"]["status"] == "unknown":
+        assert p["dram_peak"]["reason"]
+    assert any(m["level"] == "info" and "options from" in m["text"] for m in quick.summary["messages"])
+
+
+def test_tsc_calibration(quick):
+    tsc = quick.plat("tsc")
+    assert tsc["source"] == "hpet"
+    assert tsc["hz_pm_timer"] > 0 and tsc["hz_hpet"] > 0
+    # the two reference clocks agree within 2%
+    assert abs(tsc["hz_pm_timer"] - tsc["hz_hpet"]) / tsc["hz_hpet"] < 0.02
+    assert tsc["disagree_ppm"] < 20000
+    windows = quick.summary["platform"]["tsc_cal"]
+    assert len(windows) == 2 * quick.summary["cfg"]["tsc_cal_windows"]
+    assert all(w["ok"] == 1 and w["hz"] > 0 for w in windows)
+    host = host_tsc_hz()
+    if host is None:
+        pytest.skip("host TSC rate unknown (/proc/cpuinfo has no cpu MHz)")
+    assert abs(tsc["hz"] - host) / host < 0.20, (tsc["hz"], host)
+
+
+def test_timer_probe_sample_counts(quick):
+    n = quick.summary["cfg"]["timer_samples"]
+    methods = {s["params"]["method"]: s for s in quick.sets("timer")}
+    skipped = {s.get("method") for s in quick.summary["skips"] if s["probe"] == "timer"}
+    for m in ("rdtsc", "lfence_rdtsc", "rdtscp", "cpuid_rdtsc", "begin_end"):
+        assert (m in methods) != (m in skipped), "method %s must have samples or a skip" % m
+    for m, s in methods.items():
+        assert s["n"] == n and s["received"] == n and s["complete"], m
+        assert s["stats"]["per_op"]["min"] > 0
+    for sk in quick.summary["skips"]:
+        assert sk["reason"]
+    # every set has its raw file, one value per line
+    for s in quick.summary["sets"]:
+        header, values = parse.read_raw(os.path.join(quick.out_dir, "parsed", s["raw_file"]))
+        assert len(values) == s["n"]
+
+
+def test_runner_probe_calibrated(quick):
+    (spin,) = quick.sets("spin")
+    assert spin["n"] == quick.summary["cfg"]["samples"] and spin["complete"]
+    target = spin["probe"]["target"]
+    # one sample lasts at least the target (1000x the timer overhead by default)
+    assert target >= 1000 * spin["overhead"]
+    assert spin["stats"]["per_op"]["min"] * spin["iters"] + spin["overhead"] >= target * 0.5
+    assert spin["iters"] > 1
+
+
+def test_two_cpus(smp2):
+    assert_complete_ok(smp2)
+    assert smp2.sets("spin")
+
+
+def test_two_gib(mem2g):
+    assert_complete_ok(mem2g)
+    assert mem2g.plat("memmap")["conventional"] > 1536 << 20
+    assert mem2g.plat("memmap")["largest_free"] > 1024 << 20
+
+
+def test_faults_are_reported_and_run_continues(faults):
+    s = faults.summary
+    assert s["validation"]["complete"], s["validation"]
+    by_probe = {f["probe"]: f for f in s["faults"]}
+    assert by_probe["fault_ud2"]["vector"] == 6 and by_probe["fault_ud2"]["name"] == "#UD"
+    assert by_probe["fault_gp"]["vector"] == 13 and by_probe["fault_gp"]["name"] == "#GP"
+    for f in s["faults"]:
+        assert f["expected"] == 1 and f["action"] == "continue"
+        assert int(f["rip"], 16) != 0
+    # the probes after each fault still ran, in order
+    (spin,) = faults.sets("spin")
+    assert by_probe["fault_ud2"]["seq"] < spin["seq"] < by_probe["fault_gp"]["seq"]
+    assert faults.sets("timer")
+    assert s["end"]["status"] == "ok" and s["end"]["faults"] == 2 and s["end"]["unexpected_faults"] == 0
+    assert faults.run["firmware_status"] == 0
+
+
+def test_bad_options_reported_defaults_kept(faults):
+    warns = [m["text"] for m in faults.summary["messages"] if m["level"] == "warn"]
+    assert any("unknown key 'no_such_key'" in w for w in warns), warns
+    assert any("bad value 'many' for 'tsc_cal_windows'" in w for w in warns), warns
+    assert faults.summary["cfg"]["tsc_cal_windows"] == 3
+
+
+def test_icount_timer_samples_identical(icount):
+    """Under -icount shift=0 the TSC counts instructions: every back-to-back difference of one read
+    method, and every spin sample, must be exactly equal."""
+    assert icount.run["icount"]
+    assert icount.summary["validation"]["complete"]
+    timer = icount.sets("timer")
+    assert timer
+    for s in timer:
+        per = s["stats"]["per_op"]
+        assert s["complete"] and per["min"] == per["max"], s["params"]
+    (spin,) = icount.sets("spin")
+    assert spin["stats"]["per_op"]["min"] == spin["stats"]["per_op"]["max"]
+    # the loop is 2 instructions per iteration: per-iteration cost is 2 plus the share of overhead
+    # the harness did not remove (none: it subtracts the stated overhead)
+    assert abs(spin["stats"]["per_op"]["median"] - 2.0) < 0.01

@@ -1,0 +1,95 @@
+"""Synthesise valid baremetric record streams for the tests (the encoder mirrors the firmware's)."""
+
+import random
+
+from bmharness.protocol import CHUNK_MAX, encode_record, encode_values
+
+TSC_HZ = 2445000000
+
+
+class Stream:
+    """Builds one boot's records with consecutive sequence numbers."""
+
+    def __init__(self, seq0=0):
+        self.lines = []
+        self.seq = seq0
+
+    def add(self, rtype, fields=(), **kw):
+        fields = dict(fields, **kw)
+        self.lines.append(encode_record(self.seq, rtype, fields))
+        self.seq += 1
+        return self
+
+    def begin(self):
+        return self.add("begin", proto=1, build="v0.1-3-g3f2a1c0", arch="x86_64", env="uefi",
+                        fw_vendor="EDK II", fw_rev="0x10000")
+
+    def probe(self, name, set_id, values, iters=1, overhead=0, chunk=CHUNK_MAX, **params):
+        self.add("probe", dict(name=name, set=set_id, unit="cycles", n=len(values), iters=iters,
+                               overhead=overhead, tsc_hz=TSC_HZ, **params))
+        for i in range(0, len(values), chunk):
+            part = values[i:i + chunk]
+            self.add("samples", set=set_id, i=i, n=len(part), v=encode_values(part))
+        return self
+
+    def end(self, status="ok", **kw):
+        fields = dict(records=self.seq, status=status, faults=0, unexpected_faults=0, probes=2,
+                      skips=1)
+        fields.update(kw)
+        return self.add("end", fields)
+
+    def text(self, ending="\r\n"):
+        return "".join(line + ending for line in self.lines)
+
+    def data(self, ending="\r\n"):
+        return self.text(ending).encode("latin-1")
+
+
+def timer_values(seed=1, n=200, base=44):
+    r = random.Random(seed)
+    return [base + r.choice((0, 0, 0, 1, 1, 2)) + (r.randint(100, 900) if r.random() < 0.02 else 0)
+            for _ in range(n)]
+
+
+def full_stream(n_timer=200):
+    """A typical complete boot: config, platform facts, two timer sets, a spin set, a skip, a
+    fault and the end record."""
+    s = Stream().begin()
+    s.add("msg", level="warn", text="unknown key 'foo' ignored")
+    s.add("cfg", probes="timer,spin,fault_ud2", samples=16, timer_samples=n_timer, target_ns=0,
+          tsc_cal_ms=100, tsc_cal_windows=3, serial="auto", shutdown="debug-exit")
+    s.add("plat", kind="firmware", vendor="EDK II", rev="0x10000", uefi="2.70", smbios="3.0",
+          acpi=2)
+    s.add("plat", kind="cpu", vendor="AuthenticAMD", family=23, model=1, stepping=2,
+          brand="AMD EPYC Processor", ucode="unreadable", hypervisor=1, hv_sig="TCGTCGTCGTCG",
+          max_leaf=13, max_ext_leaf="0x80000008", logical_cpus=1)
+    s.add("plat", kind="features", tsc=1, invariant_tsc=0, rdtscp=1, tsc_deadline=0, x2apic=0,
+          apic=1, sse2=1, avx=0, avx2=0, avx512f=0, erms=1, fsrm=0, hypervisor=1, osxsave=0)
+    s.add("plat", kind="cache", level=1, type="data", size=32768, line=64, ways=8, sets=64,
+          shared_by=1, source="cpuid80000005")
+    s.add("plat", kind="cache", level=2, type="unified", size=524288, line=64, ways=16,
+          sets=512, shared_by=1, source="cpuid80000006")
+    s.add("plat", kind="memmap", entries=120, desc_size=48, conventional=1000000000,
+          largest_free=900000000, total=1073741824, t_conventional=1000000000)
+    s.add("plat", kind="memdev", handle="0x1100", locator="DIMM 0", bank="", size=1073741824,
+          type="RAM", type_code=7, speed=0, conf_speed=0, data_width=64, total_width=64,
+          manufacturer="QEMU", part="")
+    s.add("plat", kind="dram_peak", status="unknown", mbps=0, devices=1, basis="smbios17",
+          reason="no configured speed in SMBIOS")
+    s.add("plat", kind="acpi", rsdp="0x7fb7e014", rev=2, tables="FACP,APIC,HPET,MCFG,WAET,BGRT")
+    s.add("plat", kind="serial", access="io", base="0x3f8", baud=115200, source="default")
+    s.add("plat", kind="pmu", present=0, reason="cpuid leaf 0xA reports no PMU", vendor_version=0)
+    s.add("plat", kind="ebs", tries=1, status="ok")
+    for w, (src, hz) in enumerate([("pm_timer", 2445001000), ("pm_timer", 2445003000),
+                                   ("hpet", 2445000500), ("hpet", 2445002500)]):
+        s.add("plat", kind="tsc_cal", window=w % 2, ms=100, source=src, ref_ticks=357954,
+              ref_hz=3579545, tsc_ticks=hz // 10, hz=hz)
+    s.add("plat", kind="tsc", hz=TSC_HZ, source="hpet", hz_pm=2445002000, hz_hpet=2445001500,
+          hz_cpuid15=0, hz_cpuid16=0, disagree_ppm=0.2, invariant=0)
+    s.probe("timer", 1, timer_values(1, n_timer), method="rdtsc")
+    s.probe("timer", 2, timer_values(2, n_timer, base=60), method="rdtscp")
+    s.probe("spin", 3, [10000 + i % 3 for i in range(16)], iters=1000, overhead=44)
+    s.add("skip", probe="fault_gp", reason="not requested")
+    s.add("fault", vector=6, name="#UD", err=0, rip="0x7e5a1234", cr2="0x0", probe="fault_ud2",
+          expected=1, action="continue")
+    return s.end(faults=1, probes=3)

@@ -1,0 +1,130 @@
+"""Statistics: known values, degenerate inputs, confidence intervals, mode detection."""
+
+import math
+import random
+
+import pytest
+
+from bmharness import stats as S
+
+
+def test_known_small_dataset():
+    xs = [2, 4, 4, 4, 5, 5, 7, 9, 100, 1]
+    d = S.describe(xs)
+    assert d["n"] == 10 and d["min"] == 1 and d["max"] == 100
+    assert d["median"] == 4.5
+    assert d["mean"] == pytest.approx(14.1)
+    # 10% of 10 -> one value dropped each side: mean of 2,4,4,4,5,5,7,9
+    assert d["trimmed_mean"] == pytest.approx(5.0)
+    sd = math.sqrt(sum((x - 14.1) ** 2 for x in xs) / 9)
+    assert d["stddev"] == pytest.approx(sd)
+    half = 2.262 * sd / math.sqrt(10)
+    assert d["ci95"] == pytest.approx([14.1 - half, 14.1 + half])
+    assert d["ci95_half"] == pytest.approx(half)
+    assert d["ci_within_5pct"] is False
+    assert d["p1"] == pytest.approx(1.09)
+    assert d["p99"] == pytest.approx(91.81)  # 9 + 0.91 * (100 - 9)
+
+
+def test_percentile_interpolates():
+    s = [10, 20, 30, 40]
+    assert S.percentile(s, 0) == 10 and S.percentile(s, 100) == 40
+    assert S.percentile(s, 50) == 25
+    assert S.percentile(s, 25) == pytest.approx(17.5)
+
+
+def test_t_quantiles():
+    assert S.t_quantile_975(1) == 12.706
+    assert S.t_quantile_975(9) == 2.262
+    assert 2.042 > S.t_quantile_975(35) > 2.021
+    assert S.t_quantile_975(10 ** 6) == pytest.approx(S.Z975, abs=1e-3)
+    with pytest.raises(ValueError):
+        S.t_quantile_975(0)
+
+
+def test_ci_within_5pct():
+    d = S.describe([1000 + (i % 5) for i in range(50)])
+    assert d["ci_within_5pct"] is True and d["ci95_rel"] < 0.05
+
+
+def test_empty():
+    d = S.describe([])
+    assert d == {"n": 0, "note": "no samples: no statistics"}
+    st = S.set_stats([], 10, 2)
+    assert st["per_op"]["n"] == 0 and st["raw"]["n"] == 0
+
+
+def test_single_value():
+    d = S.describe([42])
+    assert d["n"] == 1 and d["median"] == 42 and d["trimmed_mean"] == 42
+    assert d["stddev"] is None and d["ci95"] is None and d["bimodal"] is False
+
+
+def test_all_equal():
+    d = S.describe([7] * 100)
+    assert d["stddev"] == 0 and d["ci95"] == [7, 7] and d["ci_within_5pct"] is True
+    assert d["bimodal"] is False and "equal" in d["bimodal_explanation"]
+    assert d["sarle_bc"] is None
+
+
+def test_per_op_values():
+    st = S.set_stats([1044, 1046, 1048], overhead=44, iters=100)
+    assert st["per_op"]["median"] == pytest.approx(10.02)
+    assert st["raw"]["median"] == 1046
+    assert st["negative"] == 0
+    assert S.set_stats([40], overhead=44)["negative"] == 1
+
+
+def _clusters(seed, n, frac, a=100, b=200, sd=3):
+    r = random.Random(seed)
+    return [round(r.gauss(a, sd)) if r.random() < frac else round(r.gauss(b, sd)) for _ in range(n)]
+
+
+@pytest.mark.parametrize("frac", [0.5, 0.8])
+def test_bimodal_detected(frac):
+    d = S.describe(_clusters(3, 1000, frac), quantum=1.0)
+    assert d["bimodal"] is True, d["bimodal_explanation"]
+    assert "2 modes" in d["bimodal_explanation"]
+    assert d["sarle_bc"] > S.SARLE_THRESHOLD
+
+
+def test_bimodal_close_clusters_80_20():
+    d = S.describe(_clusters(5, 500, 0.8, 100, 130), quantum=1.0)
+    assert d["bimodal"] is True, d["bimodal_explanation"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_heavy_tail_not_bimodal(seed):
+    r = random.Random(seed)
+    xs = [round(r.gauss(100, 2)) if r.random() < 0.85 else round(100 + r.expovariate(1 / 50))
+          for _ in range(1000)]
+    d = S.describe(xs, quantum=1.0)
+    assert d["bimodal"] is False, d["bimodal_explanation"]
+    # Sarle's coefficient is fooled by the skew; that is why it does not decide the flag.
+    assert d["sarle_bc"] > S.SARLE_THRESHOLD
+
+
+def test_timer_like_and_lognormal_not_bimodal():
+    r = random.Random(1)
+    timer = [r.choice((44, 44, 45, 46)) + (r.randint(100, 3000) if r.random() < 0.03 else 0)
+             for _ in range(1024)]
+    assert S.describe(timer, 1.0)["bimodal"] is False
+    logn = [100 * r.lognormvariate(0, 0.5) for _ in range(1000)]
+    assert S.describe(logn)["bimodal"] is False
+    assert S.describe([r.gauss(0, 1) for _ in range(1000)])["bimodal"] is False
+
+
+def test_small_n_not_tested():
+    d = S.describe(_clusters(1, 10, 0.5))
+    assert d["bimodal"] is False and "not tested" in d["bimodal_explanation"]
+
+
+def test_close_modes_behind_heavy_outliers():
+    # Two modes 8 cycles apart plus 3% outliers out to 3000 cycles: the outliers must not widen
+    # the bins until the modes merge (the histogram is sparse, its bin count not capped).
+    r = random.Random(2)
+    xs = [(44 if r.random() < 0.6 else 52) + r.choice((0, 0, 1))
+          + (r.randint(100, 3000) if r.random() < 0.03 else 0) for _ in range(2048)]
+    d = S.describe(xs, 1.0)
+    assert d["bimodal"] is True, d["bimodal_explanation"]
+    assert [round(m["at"]) for m in d["modes"] if m["fraction"] >= 0.1] == [44, 52]
