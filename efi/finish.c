@@ -13,6 +13,9 @@
 #define FALLBACK_TSC_HZ 5000000000ull
 #define COLOR_TEXT 0xD0D0D0
 #define COLOR_BACKGROUND 0x000000
+/* The title line says the verdict at a glance (and lets a test tell our screen from OVMF's). */
+#define COLOR_OK 0x30D030
+#define COLOR_FAIL 0xE03030
 
 static struct finish_ctx *saved;
 
@@ -42,7 +45,7 @@ static void wait_bounded(const struct finish_ctx *c, uint64_t seconds, bool any_
 	}
 }
 
-static void show_summary(struct finish_ctx *c)
+static void show_summary(struct finish_ctx *c, enum run_status status)
 {
 	char line[96];
 	struct sbuf sb;
@@ -50,8 +53,10 @@ static void show_summary(struct finish_ctx *c)
 	if (!c->have_fb)
 		return;
 	fbcon_init(&c->fb);
+	fbcon_set_color(status == RUN_OK ? COLOR_OK : COLOR_FAIL, COLOR_BACKGROUND);
+	fbcon_puts(status == RUN_OK ? "baremetric: run finished, status ok\n\n"
+				    : "baremetric: run finished, status FAILED (see below)\n\n");
 	fbcon_set_color(COLOR_TEXT, COLOR_BACKGROUND);
-	fbcon_puts("baremetric: run finished\n\n");
 	fbcon_puts(summary_text());
 	sb_init(&sb, line, sizeof(line));
 	if (c->cfg->wait_key) {
@@ -72,7 +77,7 @@ void finish(struct finish_ctx *c, enum run_status status)
 
 	if (c->uart)
 		uart_drain(c->uart);
-	show_summary(c);
+	show_summary(c, status);
 	if (c->cfg->wait_key)
 		wait_bounded(c, CONFIG_WAIT_KEY_MAX_S, true);
 	else if (c->cfg->hold_s)
