@@ -23,6 +23,9 @@ struct probe_env {
 	uint32_t next_set;        /* sample-set ids, unique within the boot */
 	const char *current;      /* probe running now, for fault records */
 	bool traps;               /* faults are caught (bare metal) */
+	const char *page_size;    /* page size mapping the arena ("4K", "2M", ...), NULL = unknown */
+	struct arena *exec_arena; /* executable memory for generated code (I-cache fill), or NULL */
+	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
 };
 
 struct probe_desc {

@@ -6,6 +6,7 @@
 
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
+#include "arch/membw.h"
 #include "arch/traps.h"
 #include "arch/x86_64/cpu.h"
 #include "bench/calibrate.h"
@@ -33,6 +34,7 @@
 #define COM1_PORT 0x3F8
 #define PAGE_BYTES 4096ull
 #define ARENA_MIN_MB 4
+#define EXEC_ARENA_MB 4
 #define MIB (1024ull * 1024)
 /* Stride in bytes between registers of an MMIO UART of the given access size (GAS encoding). */
 #define GAS_ACCESS_DWORD 3
@@ -45,6 +47,7 @@ static struct {
 	struct uart uart;
 	struct cpu_info cpu;
 	struct arena arena;
+	struct arena exec_arena;
 	struct probe_env env;
 	struct pm_timer pm;
 	struct hpet hpet;
@@ -143,10 +146,17 @@ static void reserve_arena(void)
 		emit_msg(MSG_WARN, "sample arena smaller than arena_mb: the firmware had less free memory");
 	}
 	arena_init(&m.arena, (void *)(UINTN)base, mb * MIB);
+	/* Generated code (the I-cache fill chain) needs memory the firmware maps executable. */
+	base = 0;
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderCode,
+					EXEC_ARENA_MB * MIB / PAGE_BYTES, &base)))
+		base = 0;
+	arena_init(&m.exec_arena, (void *)(UINTN)base, EXEC_ARENA_MB * MIB);
 	r = emit_start("plat");
 	rec_str(r, "kind", "alloc");
 	rec_u64(r, "arena", mb * MIB);
-	rec_hex(r, "base", base);
+	rec_hex(r, "base", (UINT64)(UINTN)m.arena.base);
+	rec_u64(r, "exec_arena", m.exec_arena.size);
 	emit_finish();
 }
 
@@ -185,12 +195,16 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	arch_cpu_identify_privileged(&m.cpu);
 	platform_emit_cpu(&m.cpu);
 	tsc_init(m.cpu.rdtscp);
+	simd_enable();
 	calibrate_tsc();
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
 	m.env.arena = &m.arena;
 	m.env.traps = true;
+	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
+	m.env.simd_enabled = true;
+	m.env.page_size = m.arena.base ? arch_page_size(m.arena.base) : 0;
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
 	summary_value("timer overhead (cycles)", m.env.timer_overhead, 0, "");

@@ -4,7 +4,7 @@
 
 #include "lib/fmt.h"
 
-enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN };
+enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS };
 
 struct option_desc {
 	const char *key;
@@ -30,6 +30,14 @@ static const struct option_desc options[] = {
 	{ "hold_s", OPT_U64, FIELD(hold_s), 0, 3600, "seconds 0..3600" },
 	{ "wait_key", OPT_BOOL, FIELD(wait_key), 0, 1, "0 or 1" },
 	{ "arena_mb", OPT_U64, FIELD(arena_mb), 1, 4096, "MiB 1..4096" },
+	{ "mem_min_kb", OPT_U64, FIELD(mem_min_kb), 4, 1048576, "KiB 4..1048576" },
+	{ "mem_max_mb", OPT_U64, FIELD(mem_max_mb), 0, 65536, "MiB 0..65536 (0 = auto)" },
+	{ "mem_kernels", OPT_KERNELS, 0, 0, 0, "all, or a comma list of bandwidth kernels" },
+	{ "seed", OPT_U64, FIELD(seed), 0, UINT64_MAX, "an unsigned integer" },
+};
+
+const char *const config_kernel_names[] = {
+	"read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "rep_stosb", "rep_movsb", 0,
 };
 
 #define NUM_OPTIONS (sizeof(options) / sizeof(options[0]))
@@ -38,7 +46,7 @@ static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "res
 
 void config_defaults(struct config *cfg)
 {
-	str_copy(cfg->probes, "timer,spin", sizeof(cfg->probes));
+	str_copy(cfg->probes, "timer,spin,membw,latency,cachefill", sizeof(cfg->probes));
 	cfg->samples = 16;
 	cfg->timer_samples = 4096;
 	cfg->target_ns = 0;
@@ -51,7 +59,11 @@ void config_defaults(struct config *cfg)
 	cfg->debug_exit_port = 0xF4;
 	cfg->hold_s = 0;
 	cfg->wait_key = false;
-	cfg->arena_mb = 64;
+	cfg->arena_mb = 640;
+	cfg->mem_min_kb = 4;
+	cfg->mem_max_mb = 0;
+	str_copy(cfg->mem_kernels, "all", sizeof(cfg->mem_kernels));
+	cfg->seed = 1;
 }
 
 bool config_list_has(const char *list, const char *name)
@@ -78,13 +90,13 @@ bool config_list_has(const char *list, const char *name)
 	return false;
 }
 
-static bool probe_known(const struct config_parser *p, const char *name, size_t len)
+static bool name_known(const char *const *known, const char *name, size_t len)
 {
 	const char *const *k;
 
-	if (!p->known_probes)
+	if (!known)
 		return true;
-	for (k = p->known_probes; *k; k++) {
+	for (k = known; *k; k++) {
 		size_t i = 0;
 
 		while (i < len && (*k)[i] == name[i])
@@ -114,12 +126,13 @@ static void warn(struct config_parser *p, const char *origin, const char *a, con
 }
 
 /* Validate every name first so that a list with one bad name is refused as a whole. */
-static bool set_probes(struct config_parser *p, const char *value, const char *origin)
+static bool set_list(struct config_parser *p, const char *key, const char *value, const char *origin,
+		     const char *const *known, char *dst)
 {
 	const char *s = value;
 
 	if (str_len(value) >= CONFIG_PROBES_MAX) {
-		warn(p, origin, "probe list too long", "", "");
+		warn(p, origin, "list too long for '", key, "'");
 		return false;
 	}
 	while (*s) {
@@ -127,18 +140,23 @@ static bool set_probes(struct config_parser *p, const char *value, const char *o
 
 		while (s[n] && s[n] != ',')
 			n++;
-		if (n == 0 || !probe_known(p, s, n)) {
-			char name[64];
+		if (n == 0 || !name_known(known, s, n)) {
+			char name[64], where[32];
+			struct sbuf sb;
 
 			str_copy(name, s, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
-			warn(p, origin, "unknown probe '", name, "' in 'probes'");
+			sb_init(&sb, where, sizeof(where));
+			sb_puts(&sb, "' in '");
+			sb_puts(&sb, key);
+			sb_puts(&sb, "'");
+			warn(p, origin, known == p->known_probes ? "unknown probe '" : "unknown name '", name, where);
 			return false;
 		}
 		s += n;
 		if (*s == ',')
 			s++;
 	}
-	str_copy(p->cfg->probes, value, sizeof(p->cfg->probes));
+	str_copy(dst, value, CONFIG_PROBES_MAX);
 	return true;
 }
 
@@ -200,7 +218,13 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 			*(bool *)((char *)p->cfg + o->offset) = v != 0;
 		break;
 	case OPT_PROBES:
-		return set_probes(p, value, origin);
+		return set_list(p, key, value, origin, p->known_probes, p->cfg->probes);
+	case OPT_KERNELS:
+		if (str_eq(value, "all")) {
+			str_copy(p->cfg->mem_kernels, value, sizeof(p->cfg->mem_kernels));
+			return true;
+		}
+		return set_list(p, key, value, origin, config_kernel_names, p->cfg->mem_kernels);
 	case OPT_SERIAL:
 		ok = set_serial(p->cfg, value);
 		break;
@@ -330,6 +354,9 @@ void config_to_record(const struct config *cfg, struct record *r)
 			break;
 		case OPT_PROBES:
 			rec_str(r, o->key, cfg->probes);
+			break;
+		case OPT_KERNELS:
+			rec_str(r, o->key, cfg->mem_kernels);
 			break;
 		case OPT_SERIAL:
 			sb_init(&sb, buf, sizeof(buf));

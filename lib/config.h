@@ -44,7 +44,14 @@ struct config {
 	uint64_t hold_s;   /* keep the on-screen summary this long (a key ends it early) */
 	bool wait_key;     /* keep the summary until a key, bounded by CONFIG_WAIT_KEY_MAX_S */
 	uint64_t arena_mb; /* memory reserved for samples before ExitBootServices */
+	uint64_t mem_min_kb;  /* smallest buffer of the memory sweeps */
+	uint64_t mem_max_mb;  /* largest buffer; 0 = auto (>= 4x the last-level cache, >= 256 MiB) */
+	char mem_kernels[CONFIG_PROBES_MAX]; /* bandwidth kernels to run, or "all" */
+	uint64_t seed;        /* seed of the pointer-chain shuffles */
 };
+
+/* Bandwidth kernel names (the membw probe's `kernel` parameter). */
+extern const char *const config_kernel_names[];
 
 #define CONFIG_WAIT_KEY_MAX_S 3600
 

@@ -52,6 +52,9 @@ static inline void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t 
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
+/* Write back and invalidate every cache level (privileged): a cold start for cache probes. */
+static inline void cpu_wbinvd(void) { __asm__ volatile("wbinvd" ::: "memory"); }
+
 /* Stop this CPU for good: used after the final record when every way to power off failed. */
 static inline __attribute__((noreturn)) void cpu_halt_forever(void)
 {

@@ -7,7 +7,7 @@ for a quick QEMU run; `--set key=value` options override them.
 
 import re
 
-PROBES = ("timer", "spin", "fault_ud2", "fault_gp")
+PROBES = ("timer", "spin", "membw", "latency", "cachefill", "fault_ud2", "fault_gp")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -38,6 +38,16 @@ def _serial(value):
     return None if _SERIAL.match(value) else "must be auto, none, io:0xPORT or mmio:0xADDR"
 
 
+KERNELS = ("read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "rep_stosb", "rep_movsb")
+
+
+def _kernels(value):
+    if value == "all":
+        return None
+    bad = [k for k in value.split(",") if k not in KERNELS]
+    return "unknown kernel(s) %s (known: all, %s)" % (", ".join(bad), ", ".join(KERNELS)) if bad else None
+
+
 # key -> value check (returns an error string or None)
 KEYS = {
     "probes": _check_probes,
@@ -53,6 +63,10 @@ KEYS = {
     "hold_s": _uint,
     "wait_key": _choice(("0", "1")),
     "arena_mb": _uint,
+    "mem_min_kb": _uint,
+    "mem_max_mb": _uint,
+    "mem_kernels": _kernels,
+    "seed": _uint,
 }
 
 QEMU_DEFAULTS = {
@@ -61,6 +75,8 @@ QEMU_DEFAULTS = {
     "samples": "16",
     "tsc_cal_ms": "100",
     "tsc_cal_windows": "3",
+    # TCG has no caches: a short sweep shows the shape without minutes of emulated copying.
+    "mem_max_mb": "16",
 }
 
 

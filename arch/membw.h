@@ -1,0 +1,40 @@
+/* The bandwidth kernels (arch/x86_64/membw.S) and the pointer-chase loop, for code outside arch/. */
+#ifndef ARCH_MEMBW_H
+#define ARCH_MEMBW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One pass = `bytes` (a multiple of MEMBW_BLOCK) from the lowest address up; `passes` >= 1. */
+typedef void (*membw_kernel_fn)(void *dst, const void *src, size_t bytes, uint64_t passes);
+
+#define MEMBW_BLOCK 256
+
+#define MEMBW_DECLARE(w)                                                          \
+	void bw_read_##w(void *, const void *, size_t, uint64_t);                 \
+	void bw_write_##w(void *, const void *, size_t, uint64_t);                \
+	void bw_copy_##w(void *, const void *, size_t, uint64_t);                 \
+	void bw_write_nt_##w(void *, const void *, size_t, uint64_t);             \
+	void bw_copy_nt_##w(void *, const void *, size_t, uint64_t);
+MEMBW_DECLARE(64)
+MEMBW_DECLARE(128)
+MEMBW_DECLARE(256)
+MEMBW_DECLARE(512)
+void bw_rep_stosb(void *, const void *, size_t, uint64_t);
+void bw_rep_movsb(void *, const void *, size_t, uint64_t);
+
+/* Write back and invalidate all caches (privileged: bare metal only). */
+void arch_cache_flush_all(void);
+
+/* The size of the page that maps `addr` in the current page tables ("4K", "2M", "1G"), or NULL
+ * when it cannot be told (privileged: reads CR3; bare metal only). */
+const char *arch_page_size(const void *addr);
+
+/* Follow a pointer chain `loads` times; returns the last pointer reached. */
+void *arch_chase(void *p, uint64_t loads);
+
+#if defined(__x86_64__)
+#include "arch/x86_64/simd.h"
+#endif
+
+#endif

@@ -1,0 +1,224 @@
+/* Memory bandwidth kernels, one pass loop per access kind and width, in assembly so that no
+ * compiler can vectorise, merge or delete them. All take (SysV):
+ *   rdi = dst, rsi = src, rdx = bytes per pass (a multiple of 256), rcx = passes (>= 1)
+ * Read kernels read src, write kernels write dst, copy kernels read src and write dst. Every kernel
+ * walks its buffer from the lowest address up in 256-byte steps, so all kernels address memory the
+ * same way (hbench-OS 2.2.5). Buffers are 64-byte aligned. */
+
+	.text
+
+/* Loop skeleton: \body handles 256 bytes at %r8 (src) / %r9 (dst). */
+.macro KERNEL name, body, fence=0
+	.globl \name
+	.align 32
+\name:
+1:	movq %rsi, %r8
+	movq %rdi, %r9
+	movq %rdx, %r10
+2:	\body
+	addq $256, %r8
+	addq $256, %r9
+	subq $256, %r10
+	jnz 2b
+	decq %rcx
+	jnz 1b
+	.if \fence
+	sfence
+	.endif
+	ret
+.endm
+
+/* 64-bit scalar */
+.macro READ64
+	.irp off, 0, 64, 128, 192
+	movq \off(%r8), %rax
+	movq \off+8(%r8), %r11
+	movq \off+16(%r8), %rax
+	movq \off+24(%r8), %r11
+	movq \off+32(%r8), %rax
+	movq \off+40(%r8), %r11
+	movq \off+48(%r8), %rax
+	movq \off+56(%r8), %r11
+	.endr
+.endm
+.macro WRITE64
+	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248
+	movq %rax, \off(%r9)
+	.endr
+.endm
+.macro WRITE64NT
+	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248
+	movnti %rax, \off(%r9)
+	.endr
+.endm
+.macro COPY64
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	movq \off(%r8), %rax
+	movq \off+8(%r8), %r11
+	movq %rax, \off(%r9)
+	movq %r11, \off+8(%r9)
+	.endr
+.endm
+.macro COPY64NT
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	movq \off(%r8), %rax
+	movq \off+8(%r8), %r11
+	movnti %rax, \off(%r9)
+	movnti %r11, \off+8(%r9)
+	.endr
+.endm
+
+/* 128-bit SSE2 */
+.macro READ128
+	.irp off, 0, 64, 128, 192
+	movdqa \off(%r8), %xmm0
+	movdqa \off+16(%r8), %xmm1
+	movdqa \off+32(%r8), %xmm2
+	movdqa \off+48(%r8), %xmm3
+	.endr
+.endm
+.macro WRITE128 insn=movdqa
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	\insn %xmm0, \off(%r9)
+	.endr
+.endm
+.macro COPY128 insn=movdqa
+	.irp off, 0, 64, 128, 192
+	movdqa \off(%r8), %xmm0
+	movdqa \off+16(%r8), %xmm1
+	movdqa \off+32(%r8), %xmm2
+	movdqa \off+48(%r8), %xmm3
+	\insn %xmm0, \off(%r9)
+	\insn %xmm1, \off+16(%r9)
+	\insn %xmm2, \off+32(%r9)
+	\insn %xmm3, \off+48(%r9)
+	.endr
+.endm
+
+/* 256-bit AVX */
+.macro READ256
+	.irp off, 0, 128
+	vmovdqa \off(%r8), %ymm0
+	vmovdqa \off+32(%r8), %ymm1
+	vmovdqa \off+64(%r8), %ymm2
+	vmovdqa \off+96(%r8), %ymm3
+	.endr
+.endm
+.macro WRITE256 insn=vmovdqa
+	.irp off, 0, 32, 64, 96, 128, 160, 192, 224
+	\insn %ymm0, \off(%r9)
+	.endr
+.endm
+.macro COPY256 insn=vmovdqa
+	.irp off, 0, 128
+	vmovdqa \off(%r8), %ymm0
+	vmovdqa \off+32(%r8), %ymm1
+	vmovdqa \off+64(%r8), %ymm2
+	vmovdqa \off+96(%r8), %ymm3
+	\insn %ymm0, \off(%r9)
+	\insn %ymm1, \off+32(%r9)
+	\insn %ymm2, \off+64(%r9)
+	\insn %ymm3, \off+96(%r9)
+	.endr
+.endm
+
+/* 512-bit AVX-512F */
+.macro READ512
+	vmovdqa64 0(%r8), %zmm0
+	vmovdqa64 64(%r8), %zmm1
+	vmovdqa64 128(%r8), %zmm2
+	vmovdqa64 192(%r8), %zmm3
+.endm
+.macro WRITE512 insn=vmovdqa64
+	\insn %zmm0, 0(%r9)
+	\insn %zmm0, 64(%r9)
+	\insn %zmm0, 128(%r9)
+	\insn %zmm0, 192(%r9)
+.endm
+.macro COPY512 insn=vmovdqa64
+	vmovdqa64 0(%r8), %zmm0
+	vmovdqa64 64(%r8), %zmm1
+	vmovdqa64 128(%r8), %zmm2
+	vmovdqa64 192(%r8), %zmm3
+	\insn %zmm0, 0(%r9)
+	\insn %zmm1, 64(%r9)
+	\insn %zmm2, 128(%r9)
+	\insn %zmm3, 192(%r9)
+.endm
+
+KERNEL bw_read_64, READ64
+KERNEL bw_write_64, WRITE64
+KERNEL bw_copy_64, COPY64
+KERNEL bw_write_nt_64, WRITE64NT, 1
+KERNEL bw_copy_nt_64, COPY64NT, 1
+KERNEL bw_read_128, READ128
+KERNEL bw_write_128, WRITE128
+KERNEL bw_copy_128, COPY128
+KERNEL bw_write_nt_128, "WRITE128 movntdq", 1
+KERNEL bw_copy_nt_128, "COPY128 movntdq", 1
+KERNEL bw_read_256, READ256
+KERNEL bw_write_256, WRITE256
+KERNEL bw_copy_256, COPY256
+KERNEL bw_write_nt_256, "WRITE256 vmovntdq", 1
+KERNEL bw_copy_nt_256, "COPY256 vmovntdq", 1
+KERNEL bw_read_512, READ512
+KERNEL bw_write_512, WRITE512
+KERNEL bw_copy_512, COPY512
+KERNEL bw_write_nt_512, "WRITE512 vmovntdq", 1
+KERNEL bw_copy_nt_512, "COPY512 vmovntdq", 1
+
+/* rep stosb / rep movsb: one instruction per pass (ERMS/FSRM make these the fast path). */
+	.globl bw_rep_stosb
+	.align 32
+bw_rep_stosb:
+	movq %rcx, %r10
+	movq %rdi, %r8
+	xorl %eax, %eax
+1:	movq %r8, %rdi
+	movq %rdx, %rcx
+	rep stosb
+	decq %r10
+	jnz 1b
+	ret
+
+	.globl bw_rep_movsb
+	.align 32
+bw_rep_movsb:
+	movq %rcx, %r10
+	movq %rdi, %r8
+	movq %rsi, %r9
+1:	movq %r8, %rdi
+	movq %r9, %rsi
+	movq %rdx, %rcx
+	rep movsb
+	decq %r10
+	jnz 1b
+	ret
+
+/* void *arch_chase(void *p, uint64_t loads): follow a pointer chain `loads` times (8 per loop
+ * iteration, then the remainder); returns where it stopped so nothing can be elided. */
+	.globl arch_chase
+	.align 32
+arch_chase:
+	movq %rdi, %rax
+	movq %rsi, %rcx
+	shrq $3, %rcx
+	jz 2f
+1:	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	movq (%rax), %rax
+	decq %rcx
+	jnz 1b
+2:	andq $7, %rsi
+	jz 4f
+3:	movq (%rax), %rax
+	decq %rsi
+	jnz 3b
+4:	ret
+
+	.section .note.GNU-stack, "", @progbits

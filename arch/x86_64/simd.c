@@ -1,0 +1,94 @@
+/* Enabling and checking SIMD state (Intel SDM vol. 1 13.2-13.3, vol. 3 2.5-2.6). */
+#include "arch/x86_64/simd.h"
+
+#include "arch/x86_64/cpu.h"
+
+#define CPUID1_ECX_XSAVE (1u << 26)
+#define CPUID1_ECX_OSXSAVE (1u << 27)
+#define CPUID1_ECX_AVX (1u << 28)
+#define CPUID1_EDX_SSE2 (1u << 26)
+#define CPUID7_EBX_AVX512F (1u << 16)
+#define LEAF_XSAVE 0xD
+
+#define CR4_OSXSAVE (1ull << 18)
+#define XCR0_X87 (1ull << 0)
+#define XCR0_SSE (1ull << 1)
+#define XCR0_AVX (1ull << 2)
+#define XCR0_OPMASK (1ull << 5)
+#define XCR0_ZMM_HI256 (1ull << 6)
+#define XCR0_HI16_ZMM (1ull << 7)
+#define XCR0_AVX512 (XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
+
+static unsigned long long xgetbv0(void)
+{
+	unsigned lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+static void xsetbv0(unsigned long long v)
+{
+	__asm__ volatile("xsetbv" : : "a"((unsigned)v), "d"((unsigned)(v >> 32)), "c"(0) : "memory");
+}
+
+static void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
+void simd_enable(void)
+{
+	uint32_t a, b, c, d, supported;
+	unsigned long long want;
+
+	cpu_cpuid(1, 0, &a, &b, &c, &d);
+	if (!(c & CPUID1_ECX_XSAVE))
+		return;
+	write_cr4(cpu_read_cr4() | CR4_OSXSAVE);
+	cpu_cpuid(LEAF_XSAVE, 0, &supported, &b, &c, &d); /* EAX: XCR0 bits the CPU supports */
+	want = XCR0_X87 | XCR0_SSE;
+	if (supported & XCR0_AVX)
+		want |= XCR0_AVX;
+	if ((supported & XCR0_AVX512) == XCR0_AVX512 && (want & XCR0_AVX))
+		want |= XCR0_AVX512;
+	xsetbv0(xgetbv0() | want);
+}
+
+unsigned simd_bits(enum simd_width w)
+{
+	static const unsigned bits[SIMD_NUM_WIDTHS] = { 64, 128, 256, 512 };
+
+	return bits[w];
+}
+
+void simd_usable(struct simd_state *s)
+{
+	uint32_t a, b, c, d, b7 = 0, max;
+
+	*s = (struct simd_state){ { true, false, false, false }, { 0, 0, 0, 0 }, 0 };
+	cpu_cpuid(0, 0, &max, &b, &c, &d);
+	cpu_cpuid(1, 0, &a, &b, &c, &d);
+	if (max >= 7)
+		{
+		uint32_t x, y, z;
+
+		cpu_cpuid(7, 0, &x, &b7, &y, &z);
+	}
+	s->usable[SIMD_128] = d & CPUID1_EDX_SSE2;
+	s->why_not[SIMD_128] = "CPU lacks SSE2";
+	if (!(c & CPUID1_ECX_OSXSAVE)) {
+		s->why_not[SIMD_256] = (c & CPUID1_ECX_AVX) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX";
+		s->why_not[SIMD_512] = (b7 & CPUID7_EBX_AVX512F) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX-512F";
+		return;
+	}
+	s->xcr0 = xgetbv0();
+	s->usable[SIMD_256] = (c & CPUID1_ECX_AVX) && (s->xcr0 & (XCR0_SSE | XCR0_AVX)) == (XCR0_SSE | XCR0_AVX);
+	s->why_not[SIMD_256] = !(c & CPUID1_ECX_AVX) ? "CPU lacks AVX" : "AVX state not enabled in XCR0";
+	s->usable[SIMD_512] = (b7 & CPUID7_EBX_AVX512F) && s->usable[SIMD_256] &&
+			      (s->xcr0 & XCR0_AVX512) == XCR0_AVX512;
+	s->why_not[SIMD_512] = !(b7 & CPUID7_EBX_AVX512F) ? "CPU lacks AVX-512F" : "AVX-512 state not enabled in XCR0";
+	for (int i = 0; i < SIMD_NUM_WIDTHS; i++)
+		if (s->usable[i])
+			s->why_not[i] = 0;
+}
