@@ -2,6 +2,7 @@
 #include "bench/platform.h"
 
 #include "arch/cycles.h"
+#include "arch/membw.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
 #include "lib/sort.h"
@@ -76,6 +77,26 @@ void platform_emit_cpu(const struct cpu_info *ci)
 	rec_bool(r, "present", ci->pmu_present);
 	rec_str(r, "reason", ci->pmu_reason ? ci->pmu_reason : "unknown");
 	rec_u64(r, "vendor_version", ci->pmu_version);
+	emit_finish();
+}
+
+void platform_emit_simd(void)
+{
+	struct simd_state s;
+	struct record *r = emit_start("plat");
+
+	simd_usable(&s);
+	rec_str(r, "kind", "simd");
+	rec_hex(r, "xcr0", s.xcr0);
+	for (int w = 0; w < SIMD_NUM_WIDTHS; w++) {
+		char key[16];
+		struct sbuf sb;
+
+		sb_init(&sb, key, sizeof(key));
+		sb_puts(&sb, "w");
+		sb_u64(&sb, simd_bits((enum simd_width)w));
+		rec_bool(r, key, s.usable[w]);
+	}
 	emit_finish();
 }
 

@@ -8,6 +8,8 @@
 #include "bench/tsc_cal.h"
 
 void platform_emit_cpu(const struct cpu_info *ci);
+/* Which vector widths the memory kernels can use now (after the OS or the firmware enabled them). */
+void platform_emit_simd(void);
 
 /* Calibrate over `windows` windows of window_ms against refs; emit a tsc_cal record per window
  * and reference and the tsc summary; returns the chosen frequency (0 if nothing could measure). */

@@ -196,6 +196,7 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	platform_emit_cpu(&m.cpu);
 	tsc_init(m.cpu.rdtscp);
 	simd_enable();
+	platform_emit_simd();
 	calibrate_tsc();
 
 	m.env.cfg = &m.cfg;

@@ -67,3 +67,18 @@ def faults(tmp_path_factory):
 def icount(tmp_path_factory):
     return boot(tmp_path_factory, "icount",
                 {"probes": "timer,spin", "timer_samples": 256, "tsc_cal_windows": 1}, icount=True)
+
+
+MEMORY_SETTINGS = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
+
+
+@pytest.fixture(scope="session")
+def memory_max(tmp_path_factory):
+    """-cpu max: SSE2 and AVX2 kernels run, AVX-512 is absent under TCG."""
+    return boot(tmp_path_factory, "memmax", MEMORY_SETTINGS, cpu="max")
+
+
+@pytest.fixture(scope="session")
+def quick_memory(tmp_path_factory):
+    """The default CPU model (qemu64): no AVX, so the 256/512-bit kernels must be skips."""
+    return boot(tmp_path_factory, "memq64", dict(MEMORY_SETTINGS, mem_kernels="read,copy_nt", mem_max_mb=1))

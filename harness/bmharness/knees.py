@@ -1,0 +1,190 @@
+"""Knee detection on a size sweep: where does a memory curve step to the next level?
+
+`detect(points, rising)` takes (size, value) pairs of one curve -- cycles per load (rising=True:
+a cache level ends where latency rises) or bytes per cycle (rising=False: bandwidth falls) -- and
+returns the knees: the largest size before each significant step, i.e. the capacity estimate of
+a cache level. `match(knees, levels)` pairs knees with the CPUID cache sizes.
+
+The method works on y = log(value) over x = log2(size), so steps are relative and the spacing of
+the sweep may be irregular:
+
+1. A running median of 3 (Tukey's end-point rule) removes isolated outliers -- a point whose
+   samples were bimodal may sit at the wrong mode -- while leaving monotone stretches, and so
+   steps, exactly as they are.
+2. The noise is estimated robustly from the residuals of that smoothing, and the threshold is
+   T = max(log 1.15, 5 noise): a step smaller than 15% is not called a cache level.
+3. A point i is a knee when (a) over the next octave the curve rises by at least T (steep), (b)
+   the octave before i rose by at most half of that (the curve bends: a constant drift, such as
+   TLB costs growing with the size, never qualifies), (c) the curve stays at least T/2 above
+   point i for three octaves (persistent), (d) nothing in the two octaves before i is as high as
+   the level the step reaches (not the far edge of a dip), and (e) at least one point lies before
+   i and two after it. Of several knees within one step the first one is kept.
+
+A flat curve (QEMU's TCG models no caches) therefore yields no knees; a step at the very end of
+the sweep with a single point after it is mentioned in the notes but not called a knee.
+"""
+
+import math
+import statistics
+
+MIN_STEP = math.log(1.15)   # smallest step called a cache level (relative)
+NOISE_K = 5.0               # the step must also exceed this many noise sigmas
+NEAR_DIFF = 0.60            # median nearest-neighbour |difference| is ~0.6 sigma (Gaussian)
+PERSIST_OCT = 3.0           # octaves after a knee that must stay up
+BEFORE_OCT = 2.0            # octaves before a knee that must stay below the new level
+AGREE_LO, AGREE_HI = 0.5, 2.0   # a knee agrees with CPUID within [0.5x, 2x]
+MATCH_OCT = 2.0             # a knee further than 4x from every CPUID size matches none
+EPS = 1e-6
+
+
+def _med3(y):
+    """Running median of 3 with Tukey's end-point rule (extrapolate from the two neighbours)."""
+    n = len(y)
+    if n < 3:
+        return list(y)
+    s = [y[0]] + [sorted(y[i - 1:i + 2])[1] for i in range(1, n - 1)] + [y[-1]]
+    s[0] = sorted([y[0], s[1], 3 * s[1] - 2 * s[2]])[1]
+    s[-1] = sorted([y[-1], s[-2], 3 * s[-2] - 2 * s[-3]])[1]
+    return s
+
+
+def noise_of(ys):
+    """Robust noise (sigma of y) from each point's smaller difference to a neighbour: a step
+    disturbs only the points inside it and an outlier only itself, so up to half the points may
+    be either."""
+    n = len(ys)
+    d = [min(abs(ys[i] - ys[k]) for k in (i - 1, i + 1) if 0 <= k < n) for i in range(n)]
+    return statistics.median(d) / NEAR_DIFF
+
+
+def prepare(points):
+    """Sorted (size, value) with positive values; several values at one size -> their median."""
+    by_size = {}
+    for size, value in points:
+        if size and value and size > 0 and value > 0:
+            by_size.setdefault(size, []).append(value)
+    return [(size, statistics.median(vals)) for size, vals in sorted(by_size.items())]
+
+
+def _fmt_ratio(r):
+    return "x%.2f" % r
+
+
+def detect(points, rising=True, what=None):
+    """Knees of one curve. points: (size, value) pairs; rising: True for latency (a level ends
+    where the value rises), False for bandwidth (where it falls).
+
+    Returns {"knees": [{size, next_size, change, step, confidence, note}], "noise": relative
+    noise, "threshold": relative step threshold, "points": n, "notes": [...]}. `change` is the
+    value ratio over the octave after the knee, `step` the ratio to the highest (latency) or lowest
+    (bandwidth) value within three octaves."""
+    what = what or ("latency" if rising else "bandwidth")
+    pts = prepare(points)
+    res = {"knees": [], "noise": None, "threshold": None, "points": len(pts), "notes": []}
+    if len(pts) < 4:
+        res["notes"].append("%d point(s): too few to look for knees (need 4)" % len(pts))
+        return res
+    sign = 1.0 if rising else -1.0
+    xs = [math.log2(size) for size, _ in pts]
+    ys = [sign * math.log(v) for _, v in pts]
+    s = _med3(ys)
+    resid = [abs(a - b) for a, b in zip(ys, s)]
+    noise = noise_of(ys)
+    thr = max(MIN_STEP, NOISE_K * noise)
+    res["noise"], res["threshold"] = math.expm1(noise), math.expm1(thr)
+    n = len(pts)
+    cands = []
+    for i in range(1, n - 2):
+        j = max(k for k in range(i + 1, n) if k == i + 1 or xs[k] <= xs[i] + 1 + EPS)
+        b = min(k for k in range(0, i) if k == i - 1 or xs[k] >= xs[i] - 1 - EPS)
+        rise, before = s[j] - s[i], s[i] - s[b]
+        if rise < thr or before > rise / 2:
+            continue
+        if min(s[i + 1:]) < s[i] + thr / 2:  # latency never falls back (nor bandwidth recovers)
+            continue
+        after = [k for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS] or [j]
+        prior = [k for k in range(0, i + 1) if xs[k] >= xs[i] - BEFORE_OCT - EPS]
+        step = statistics.median(s[k] for k in after) - statistics.median(s[k] for k in prior)
+        if step < thr or max(s[k] for k in prior) > s[j] - thr / 2:
+            continue
+        cands.append({"i": i, "j": j, "rise": rise, "step": step})
+    clusters = []  # candidates whose one-octave windows chain together belong to one step
+    for c in cands:
+        if clusters and c["i"] <= clusters[-1][-1]["j"]:
+            clusters[-1].append(c)
+        else:
+            clusters.append([c])
+    for cl in clusters:
+        c = max(cl, key=lambda c: c["rise"])  # the sharpest bend of the step
+        i, j, rise = c["i"], c["j"], c["rise"]
+        step = max(s[k] for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS) - s[i]
+        issues = []
+        if rise < 2 * thr:
+            issues.append("step under twice the threshold")
+        n_after = n - 1 - i
+        if n_after < 3:
+            issues.append("only %d points after it" % n_after)
+        if i < 2:
+            issues.append("only %d point before it" % i)
+        near = [k for k in range(max(0, i - 1), min(n, j + 2)) if resid[k] > thr / 2]
+        if near:
+            issues.append("outlier(s) smoothed at %s" % ", ".join(
+                size_text(pts[k][0]) for k in near))
+        conf = "high" if not issues else "medium" if len(issues) == 1 and n_after >= 3 else "low"
+        note = "%s %s within 1 octave, %s within %g (threshold %s, noise %.1f%%)" % (
+            what, _fmt_ratio(math.exp(sign * rise)), _fmt_ratio(math.exp(sign * step)),
+            PERSIST_OCT, _fmt_ratio(math.exp(sign * thr)), 100 * math.expm1(noise))
+        res["knees"].append({"size": pts[i][0], "next_size": pts[i + 1][0],
+                             "change": math.exp(sign * rise), "step": math.exp(sign * step),
+                             "confidence": conf,
+                             "note": note + ("; " + "; ".join(issues) if issues else "")})
+    # A step carried by the last point alone is not a knee (one point may be an outlier).
+    if ys[-1] - s[-2] >= thr:
+        res["notes"].append("the last point (%s) is %s the one before it: one point is not "
+                            "enough to call a knee" % (size_text(pts[-1][0]),
+                                                       "above" if rising else "below"))
+    return res
+
+
+def size_text(n):
+    """Bytes as '32 KiB', '1.5 MiB'."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            v = n / scale
+            return ("%d %s" % (v, unit)) if v == int(v) else ("%.3g %s" % (v, unit))
+    return "%d B" % n
+
+
+def covered(size, sizes):
+    """Whether a sweep over `sizes` could show a knee at `size` (two points up to it, two
+    beyond)."""
+    return (sum(1 for s in sizes if s <= size * (1 + EPS)) >= 2
+            and sum(1 for s in sizes if s > size * (1 + EPS)) >= 2)
+
+
+def match(knee_sizes, levels, sizes):
+    """Pair knee sizes with CPUID levels ([{"name", "size"}], any order), closest in log size
+    first, within 4x. Returns (per level [{level, knee, ratio, status}], unmatched knee sizes).
+    status: agree (within [0.5x, 2x]), DISAGREE (matched further off), no knee (the sweep covers
+    the size but shows no knee), outside sweep."""
+    pairs = sorted((abs(math.log2(k / lv["size"])), li, ki)
+                   for li, lv in enumerate(levels) for ki, k in enumerate(knee_sizes)
+                   if lv.get("size") and abs(math.log2(k / lv["size"])) <= MATCH_OCT + EPS)
+    used_l, used_k, found = set(), set(), {}
+    for _, li, ki in pairs:
+        if li not in used_l and ki not in used_k:
+            used_l.add(li)
+            used_k.add(ki)
+            found[li] = knee_sizes[ki]
+    out = []
+    for li, lv in enumerate(levels):
+        knee = found.get(li)
+        if knee is not None:
+            ratio = knee / lv["size"]
+            status = "agree" if AGREE_LO - EPS <= ratio <= AGREE_HI + EPS else "DISAGREE"
+        else:
+            ratio = None
+            status = "no knee" if covered(lv["size"], sizes) else "outside sweep"
+        out.append({"level": lv, "knee": knee, "ratio": ratio, "status": status})
+    extra = [k for ki, k in enumerate(knee_sizes) if ki not in used_k]
+    return out, extra
