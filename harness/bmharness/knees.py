@@ -29,7 +29,7 @@ import statistics
 
 MIN_STEP = math.log(1.15)   # smallest step called a cache level (relative)
 NOISE_K = 5.0               # the step must also exceed this many noise sigmas
-NEAR_DIFF = 0.60            # median nearest-neighbour |difference| is ~0.6 sigma (Gaussian)
+NONZERO_RESID = 0.72        # median non-zero |y - med3(y)| is ~0.72 sigma for Gaussian noise
 PERSIST_OCT = 3.0           # octaves after a knee that must stay up
 BEFORE_OCT = 2.0            # octaves before a knee that must stay below the new level
 AGREE_LO, AGREE_HI = 0.5, 2.0   # a knee agrees with CPUID within [0.5x, 2x]
@@ -48,13 +48,12 @@ def _med3(y):
     return s
 
 
-def noise_of(ys):
-    """Robust noise (sigma of y) from each point's smaller difference to a neighbour: a step
-    disturbs only the points inside it and an outlier only itself, so up to half the points may
-    be either."""
-    n = len(ys)
-    d = [min(abs(ys[i] - ys[k]) for k in (i - 1, i + 1) if 0 <= k < n) for i in range(n)]
-    return statistics.median(d) / NEAR_DIFF
+def noise_of(ys, smooth):
+    """Robust noise (sigma of y) from the residuals of the running median. Monotone stretches
+    -- steps and slopes -- leave no residual, so only the non-zero ones are used (their median is
+    about 0.72 sigma for Gaussian noise); their median also ignores isolated outliers."""
+    d = [abs(a - b) for a, b in zip(ys, smooth) if abs(a - b) > 1e-12]
+    return statistics.median(d) / NONZERO_RESID if d else 0.0
 
 
 def prepare(points):
@@ -89,7 +88,7 @@ def detect(points, rising=True, what=None):
     ys = [sign * math.log(v) for _, v in pts]
     s = _med3(ys)
     resid = [abs(a - b) for a, b in zip(ys, s)]
-    noise = noise_of(ys)
+    noise = noise_of(ys, s)
     thr = max(MIN_STEP, NOISE_K * noise)
     res["noise"], res["threshold"] = math.expm1(noise), math.expm1(thr)
     n = len(pts)
