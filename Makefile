@@ -26,6 +26,7 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_L
 
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
+	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c
@@ -55,6 +56,8 @@ help:
 	@echo "make run        build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
+	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
+	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
 
 deps-%:
 	@scripts/deps.sh $*
@@ -98,7 +101,7 @@ unit: $(UNIT_BIN)
 pytest: | deps-test
 	$(PY) -m pytest -q tests/python
 
-integration: image | deps-test
+integration: image hosted | deps-test
 	$(PY) -m pytest -q tests/integration
 
 test: deps-test
@@ -110,3 +113,5 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
+
+include mk/hosted.mk

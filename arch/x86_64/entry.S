@@ -1,4 +1,5 @@
-/* Exception entry stubs, recovery points and the fault-tolerant MSR accessors.
+/* Exception entry stubs, recovery points and the fault-tolerant MSR accessors (bare metal only; the
+ * routines probes call, arch_spin and the deliberate faults, are in probe_ops.S).
  * Everything here is position independent (the UEFI image is relocated at load). */
 
 	.text
@@ -137,24 +138,5 @@ x86_load_segments:
 	pushq %rdi		/* new CS */
 	pushq %rax
 	lretq
-
-	.globl arch_provoke_ud2
-arch_provoke_ud2:
-	ud2
-	ret
-
-	.globl arch_provoke_noncanonical
-arch_provoke_noncanonical:
-	movabsq $0x8000000000000000, %rax
-	movq (%rax), %rax
-	ret
-
-	.globl arch_spin
-arch_spin:
-	testq %rdi, %rdi
-	jz 2f
-1:	decq %rdi
-	jnz 1b
-2:	ret
 
 	.section .note.GNU-stack, "", @progbits

@@ -75,7 +75,7 @@ const char *tsc_method_unavailable(enum tsc_method m);
 void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 
 /* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
- * (entry.S, so the compiler cannot reshape it). */
+ * (probe_ops.S, so the compiler cannot reshape it). */
 void arch_spin(uint64_t iterations);
 
 #endif

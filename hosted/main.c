@@ -1,0 +1,228 @@
+/* Hosted entry: the same calibration, runner and probes as the firmware, run as a Linux program.
+ * Options are `key=value` arguments (the firmware's option names); the record stream goes to
+ * stdout (protocol v1, `begin env=hosted`, lines ending in "\n"), diagnostics and the run summary
+ * to stderr. The process pins itself to one CPU (BAREMETRIC_CPU, else the last allowed one), maps
+ * and pre-faults its sample arena (2M hugetlb pages, else THP-advised 4K), locks its memory where
+ * permitted, calibrates the TSC against CLOCK_MONOTONIC_RAW and runs the suite. Exit status: 0 ok,
+ * 1 a probe failed, 2 fatal. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch/cpu_info.h"
+#include "arch/cycles.h"
+#include "arch/traps.h"
+#include "bench/calibrate.h"
+#include "bench/platform.h"
+#include "bench/runner.h"
+#include "bench/suite.h"
+#include "bench/summary.h"
+#include "hosted/hosted.h"
+#include "lib/config.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+#ifndef BUILD_ID
+#define BUILD_ID "unknown"
+#endif
+
+#define NS_PER_S 1000000000ull
+#define ARGS_MAX 4096
+#define STDOUT_BUFFER (1 << 20)
+
+static struct {
+	struct config cfg;
+	struct hosted_msgs msgs;
+	struct hosted_pin pin;
+	struct hosted_arena harena;
+	struct cpu_info cpu;
+	struct arena arena, exec_arena;
+	struct probe_env env;
+	bool mlocked;
+	char mlock_err[32];
+} m;
+
+static void stdout_sink(const char *line, unsigned len)
+{
+	fwrite(line, 1, len, stdout);
+	fputc('\n', stdout);
+}
+
+/* The suite's way out (also reached from the fatal-fault path of traps_init's signal handlers). */
+static __attribute__((noreturn)) void hosted_exit(enum run_status status)
+{
+	int rc = (int)status;
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "baremetric: writing the record stream to stdout failed\n");
+		rc = RUN_FATAL;
+	}
+	fputs(summary_text(), stderr);
+	fflush(stderr);
+	_exit(rc);
+}
+
+static void warn_cb(const char *text, void *ctx)
+{
+	msgs_add(ctx, MSG_WARN, text, 0, 0);
+}
+
+/* --help: the options with their defaults, taken from lib/config's own `cfg` record. */
+static void usage(const char *prog)
+{
+	struct config def;
+	struct record r;
+	const char *p;
+
+	config_defaults(&def);
+	rec_start(&r, 0, "cfg");
+	config_to_record(&def, &r);
+	rec_finish(&r);
+	printf("usage: %s [key=value ...]\n\n"
+	       "Runs the baremetric probes on this Linux machine and writes the record stream\n"
+	       "(docs/protocol.md) to stdout; diagnostics and a summary go to stderr.\n"
+	       "Exit status: 0 ok, 1 a probe failed, 2 fatal.\n\n"
+	       "Environment: BAREMETRIC_CPU=N pins to CPU N (default: the last CPU allowed).\n\n"
+	       "Options (default shown; %%XX is an escaped byte; serial, shutdown, hold_s and wait_key\n"
+	       "matter only to the firmware):\n",
+	       prog);
+	p = strstr(r.buf, " cfg ");
+	p = p ? p + 5 : "";
+	while (*p && *p != '|') {
+		size_t n = strcspn(p, " ");
+
+		printf("  %.*s\n", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	printf("\nProbes:");
+	for (const char *const *n = probe_names; *n; n++)
+		printf(" %s", *n);
+	printf("\n");
+}
+
+/* Options: every argument is one key=value word, parsed by lib/config like the firmware's load
+ * options (word N is argv[N]). */
+static void parse_args(int argc, char **argv)
+{
+	struct config_parser p = { &m.cfg, probe_names, warn_cb, &m.msgs, 0 };
+	char text[ARGS_MAX];
+	struct sbuf sb;
+
+	config_defaults(&m.cfg);
+	sb_init(&sb, text, sizeof(text));
+	sb_puts(&sb, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		if (!strchr(argv[i], '='))
+			msgs_add(&m.msgs, MSG_WARN, "config argument '", argv[i],
+				 "' is not of the form key=value; ignored");
+		sb_putc(&sb, ' ');
+		sb_puts(&sb, argv[i]);
+	}
+	if (sb.overflow)
+		msgs_add(&m.msgs, MSG_WARN, "config arguments too long: the tail was ignored", 0, 0);
+	config_parse_args(&p, text, sb.len);
+	if (argc > 1)
+		msgs_add(&m.msgs, MSG_INFO, "options from the command line", 0, 0);
+}
+
+static void emit_begin(void)
+{
+	struct record *r = emit_start("begin");
+
+	rec_u64(r, "proto", REC_PROTO_VERSION);
+	rec_str(r, "build", BUILD_ID);
+	rec_str(r, "arch", "x86_64");
+	rec_str(r, "env", "hosted");
+	emit_finish();
+}
+
+static void emit_config(void)
+{
+	struct record *r;
+
+	msgs_emit(&m.msgs);
+	r = emit_start("cfg");
+	config_to_record(&m.cfg, r);
+	emit_finish();
+}
+
+static uint64_t monotonic_raw_ns(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+static void calibrate_tsc(void)
+{
+	const struct ref_clock ref = { "monotonic_raw", NS_PER_S, ~0ull, monotonic_raw_ns, 0 };
+	const char *source;
+	uint64_t khz = facts_kernel_tsc_khz(&source);
+	char cs[64];
+
+	facts_clocksource(cs, sizeof(cs));
+	if (str_eq(cs, "tsc"))
+		emit_msg(MSG_INFO, "the kernel's clock source is the TSC: CLOCK_MONOTONIC_RAW is the TSC "
+				   "scaled by the kernel's own calibration, so this calibration reproduces "
+				   "that rather than checking it against an independent clock");
+	m.env.tsc_hz = platform_calibrate_tsc(&m.cpu, &ref, 1, (unsigned)m.cfg.tsc_cal_windows, m.cfg.tsc_cal_ms);
+	if (khz)
+		summary_value("kernel TSC MHz", khz, 3, source);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned caches;
+
+	for (int i = 1; i < argc; i++) {
+		if (str_eq(argv[i], "--help") || str_eq(argv[i], "-h")) {
+			usage(argv[0]);
+			return 0;
+		}
+	}
+	setvbuf(stdout, 0, _IOFBF, STDOUT_BUFFER);
+	parse_args(argc, argv);
+	hosted_pin(&m.pin, &m.msgs);
+	facts_snapshot_hugepages();
+	hosted_arena_map(&m.harena, m.cfg.arena_mb, &m.msgs);
+	m.mlocked = hosted_lock_memory(&m.msgs, m.mlock_err, sizeof(m.mlock_err));
+
+	emit_init(stdout_sink);
+	suite_init(&m.env, hosted_exit);
+	traps_init(suite_trap_report, suite_trap_fatal); /* fatal-fault reporting only: no recovery */
+	emit_begin();
+	emit_config();
+
+	arch_cpu_identify(&m.cpu);
+	arch_cpu_identify_privileged(&m.cpu); /* the MSR stubs refuse: microcode "unreadable" */
+	platform_emit_cpu(&m.cpu);
+	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */
+	facts_emit_os(&m.pin, m.mlocked, m.mlock_err);
+	caches = facts_emit_cache_sysfs(m.pin.cpu);
+	if (!caches)
+		emit_msg(MSG_INFO, "no cache description in sysfs (/sys/devices/system/cpu/cpuN/cache)");
+	arena_init(&m.arena, m.harena.base, m.harena.size);
+	arena_init(&m.exec_arena, m.harena.exec_base, m.harena.exec_size);
+	facts_emit_alloc(&m.harena);
+	tsc_init(m.cpu.rdtscp);
+	calibrate_tsc();
+
+	m.env.cfg = &m.cfg;
+	m.env.cpu = &m.cpu;
+	m.env.arena = &m.arena;
+	m.env.traps = false;
+	m.env.page_size = hosted_arena_page(&m.harena);
+	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
+	m.env.simd_enabled = false; /* the kernel manages XSAVE state, not us */
+	m.env.timer_overhead = runner_measure_overhead();
+	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
+	summary_value("timer overhead (cycles)", m.env.timer_overhead, 0, "");
+	hosted_exit(suite_end(suite_run()));
+}
