@@ -1,4 +1,5 @@
-"""Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture.
+"""Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture,
+compare.
 
 Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
 written), 2 usage, setup or I/O errors.
@@ -7,10 +8,12 @@ written), 2 usage, setup or I/O errors.
 import argparse
 import os
 import secrets
+import shutil
 import sys
+import tempfile
 import time
 
-from . import capture, parse, qemu, report, runconfig
+from . import capture, compare, parse, qemu, report, runconfig
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -140,6 +143,34 @@ def cmd_capture(args):
     return EXIT_OK if ok and res["end_seen"] else EXIT_PROBLEMS
 
 
+def cmd_compare(args):
+    tmp = tempfile.mkdtemp(prefix="baremetric-compare-")
+    try:
+        try:
+            run_a = compare.load_run(args.run_a, tmp)
+            run_b = compare.load_run(args.run_b, tmp)
+        except compare.RunError as exc:
+            return _err(str(exc))
+        except (OSError, ValueError) as exc:
+            return _err("cannot read a run: %s" % exc)
+        res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
+        doc = compare.build_doc(run_a, run_b, res)
+        out_dir = args.out or (os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
+                               else run_b["dir"])
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+            path = os.path.join(out_dir, "compare.md")
+            with open(path, "w") as fh:
+                fh.write(doc.markdown())
+        except OSError as exc:
+            return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
+        print(doc.text(), end="")
+        print("wrote %s" % path)
+        return EXIT_OK
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _qemu_opts(p):
     p.add_argument("--image", help="disk image (default: %s in the repository)"
                    % os.path.relpath(qemu.DEFAULT_IMAGE, qemu.REPO_ROOT))
@@ -191,6 +222,16 @@ def make_parser():
     p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
+    p = sub.add_parser("compare", help="compare two runs set by set (medians, Welch's t-test)")
+    p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json) or serial log")
+    p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it")
+    p.add_argument("--out", metavar="DIR", help="write compare.md here instead")
+    p.add_argument("--alpha", type=float, default=compare.ALPHA,
+                   help="significance level (default %(default)s)")
+    p.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT",
+                   help="practical threshold: smallest median difference that matters, in %% "
+                   "(default %(default)s)")
+    p.set_defaults(func=cmd_compare)
     return ap
 
 

@@ -3,32 +3,42 @@
 `detect(points, rising)` takes (size, value) pairs of one curve -- cycles per load (rising=True:
 a cache level ends where latency rises) or bytes per cycle (rising=False: bandwidth falls) -- and
 returns the knees: the largest size before each significant step, i.e. the capacity estimate of
-a cache level. `match(knees, levels)` pairs knees with the CPUID cache sizes.
+a cache level. `match(knee_sizes, levels, sizes)` pairs knees with the CPUID cache sizes.
 
-The method works on y = log(value) over x = log2(size), so steps are relative and the spacing of
-the sweep may be irregular:
+The method works on y = log(value) over x = log2(size) (negated for bandwidth, so a step is
+always a rise), so steps are relative and the sweep may be spaced irregularly:
 
-1. A running median of 3 (Tukey's end-point rule) removes isolated outliers -- a point whose
-   samples were bimodal may sit at the wrong mode -- while leaving monotone stretches, and so
-   steps, exactly as they are.
-2. The noise is estimated robustly from the residuals of that smoothing, and the threshold is
-   T = max(log 1.15, 5 noise): a step smaller than 15% is not called a cache level.
-3. A point i is a knee when (a) over the next octave the curve rises by at least T (steep), (b)
-   the octave before i rose by at most half of that (the curve bends: a constant drift, such as
-   TLB costs growing with the size, never qualifies), (c) the curve stays at least T/2 above
-   point i for three octaves (persistent), (d) nothing in the two octaves before i is as high as
-   the level the step reaches (not the far edge of a dip), and (e) at least one point lies before
-   i and two after it. Of several knees within one step the first one is kept.
+1. Points whose samples were bimodal (their median may sit at either mode) are left out while
+   they are at most a third of the curve. A running median of 3 (Tukey's end-point rule) then
+   removes isolated outliers while leaving monotone stretches -- steps, slopes -- exactly as
+   they are.
+2. The noise is estimated from the non-zero residuals of that smoothing (monotone stretches
+   leave none), and the threshold is T = max(log 1.15, min(5 noise, log 1.5)): a step under
+   15% is never a cache level, one over 50% always may be.
+3. A point i is a knee when (a) the smoothed curve rises by at least T over the next octave
+   (steep); (b) it rose by at most half as much over the octave before i (the curve bends: a
+   constant drift, such as TLB costs growing with the size, never qualifies); (c) the rest of
+   the curve stays at least T/2 above point i (latency never falls back) -- for the last three
+   points the raw values too; point i counts with its raw value when that is lower than the smoothed
+   one yet level with the points before (an outlier inside a step can lift the smoothed one) --
+   and the median level over the three octaves after i is at least
+   T above the median of the two octaves up to i (persistent); (d) nothing in those two octaves
+   before i is within T/2 of the level the step reaches (not the far edge of a dip); (e) at
+   least one point lies before i and two after it. Candidates whose one-octave windows chain
+   together form one step; the knee is the one followed by the steepest interval (per octave),
+   so on a fine sweep it is the last point before the curve shoots up.
 
-A flat curve (QEMU's TCG models no caches) therefore yields no knees; a step at the very end of
-the sweep with a single point after it is mentioned in the notes but not called a knee.
+A flat curve therefore yields no knees; a step carried by the last point alone is mentioned in
+the notes but not called a knee. Each knee has a confidence (high, medium, low) from the step's
+size against T, the points on either side and outliers smoothed nearby.
 """
 
 import math
 import statistics
 
 MIN_STEP = math.log(1.15)   # smallest step called a cache level (relative)
-NOISE_K = 5.0               # the step must also exceed this many noise sigmas
+NOISE_K = 5.0               # the step must also exceed this many noise sigmas ...
+MAX_STEP = math.log(1.5)    # ... but a 50% step always counts (outliers inflate the noise)
 NONZERO_RESID = 0.72        # median non-zero |y - med3(y)| is ~0.72 sigma for Gaussian noise
 PERSIST_OCT = 3.0           # octaves after a knee that must stay up
 BEFORE_OCT = 2.0            # octaves before a knee that must stay below the new level
@@ -57,12 +67,23 @@ def noise_of(ys, smooth):
 
 
 def prepare(points):
-    """Sorted (size, value) with positive values; several values at one size -> their median."""
+    """Sorted (size, value) with positive values; several values at one size -> their median.
+    A point may carry a third item, True when its samples were bimodal (its median may sit at
+    either mode): such points are left out while at most a third of the points are flagged and
+    at least 4 remain. Returns (points, notes)."""
+    good = [(p[0], p[1], bool(p[2]) if len(p) > 2 else False) for p in points
+            if p[0] and p[1] and p[0] > 0 and p[1] > 0]
+    notes = []
+    flagged = sorted({p[0] for p in good if p[2]})
+    kept = [p for p in good if not p[2]]
+    if flagged and len({p[0] for p in kept}) >= 4 and 3 * len(flagged) <= len({p[0] for p in good}):
+        notes.append("left out %d bimodal point(s): %s" % (
+            len(flagged), ", ".join(size_text(s) for s in flagged)))
+        good = kept
     by_size = {}
-    for size, value in points:
-        if size and value and size > 0 and value > 0:
-            by_size.setdefault(size, []).append(value)
-    return [(size, statistics.median(vals)) for size, vals in sorted(by_size.items())]
+    for size, value, _ in good:
+        by_size.setdefault(size, []).append(value)
+    return [(size, statistics.median(vals)) for size, vals in sorted(by_size.items())], notes
 
 
 def _fmt_ratio(r):
@@ -70,16 +91,16 @@ def _fmt_ratio(r):
 
 
 def detect(points, rising=True, what=None):
-    """Knees of one curve. points: (size, value) pairs; rising: True for latency (a level ends
-    where the value rises), False for bandwidth (where it falls).
+    """Knees of one curve. points: (size, value[, bimodal]) tuples; rising: True for latency (a
+    level ends where the value rises), False for bandwidth (where it falls).
 
     Returns {"knees": [{size, next_size, change, step, confidence, note}], "noise": relative
     noise, "threshold": relative step threshold, "points": n, "notes": [...]}. `change` is the
     value ratio over the octave after the knee, `step` the ratio to the highest (latency) or lowest
     (bandwidth) value within three octaves."""
     what = what or ("latency" if rising else "bandwidth")
-    pts = prepare(points)
-    res = {"knees": [], "noise": None, "threshold": None, "points": len(pts), "notes": []}
+    pts, notes = prepare(points)
+    res = {"knees": [], "noise": None, "threshold": None, "points": len(pts), "notes": notes}
     if len(pts) < 4:
         res["notes"].append("%d point(s): too few to look for knees (need 4)" % len(pts))
         return res
@@ -89,24 +110,30 @@ def detect(points, rising=True, what=None):
     s = _med3(ys)
     resid = [abs(a - b) for a, b in zip(ys, s)]
     noise = noise_of(ys, s)
-    thr = max(MIN_STEP, NOISE_K * noise)
+    thr = max(MIN_STEP, min(MAX_STEP, NOISE_K * noise))
     res["noise"], res["threshold"] = math.expm1(noise), math.expm1(thr)
     n = len(pts)
     cands = []
     for i in range(1, n - 2):
         j = max(k for k in range(i + 1, n) if k == i + 1 or xs[k] <= xs[i] + 1 + EPS)
         b = min(k for k in range(0, i) if k == i - 1 or xs[k] >= xs[i] - 1 - EPS)
-        rise, before = s[j] - s[i], s[i] - s[b]
+        # An outlier inside the step may have lifted s[i]: then the raw value, if it is level
+        # with the points before (and not itself a low outlier), is the better base.
+        base = ys[i] if s[b] - thr / 2 <= ys[i] < s[i] else s[i]
+        rise, before = s[j] - base, base - s[b]
         if rise < thr or before > rise / 2:
             continue
-        if min(s[i + 1:]) < s[i] + thr / 2:  # latency never falls back (nor bandwidth recovers)
+        if min(s[i + 1:]) < base + thr / 2:  # latency never falls back (nor bandwidth recovers)
+            continue
+        if n - 1 - i <= 3 and min(ys[i + 1:]) < base + thr / 2:  # no smoothing to lean on
             continue
         after = [k for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS] or [j]
         prior = [k for k in range(0, i + 1) if xs[k] >= xs[i] - BEFORE_OCT - EPS]
         step = statistics.median(s[k] for k in after) - statistics.median(s[k] for k in prior)
         if step < thr or max(s[k] for k in prior) > s[j] - thr / 2:
             continue
-        cands.append({"i": i, "j": j, "rise": rise, "step": step})
+        cands.append({"i": i, "j": j, "rise": rise, "step": step,
+                      "slope": (s[i + 1] - base) / max(xs[i + 1] - xs[i], EPS)})
     clusters = []  # candidates whose one-octave windows chain together belong to one step
     for c in cands:
         if clusters and c["i"] <= clusters[-1][-1]["j"]:
@@ -114,7 +141,7 @@ def detect(points, rising=True, what=None):
         else:
             clusters.append([c])
     for cl in clusters:
-        c = max(cl, key=lambda c: c["rise"])  # the sharpest bend of the step
+        c = max(cl, key=lambda c: c["slope"])  # where the step is steepest
         i, j, rise = c["i"], c["j"], c["rise"]
         step = max(s[k] for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS) - s[i]
         issues = []
@@ -130,7 +157,7 @@ def detect(points, rising=True, what=None):
             issues.append("outlier(s) smoothed at %s" % ", ".join(
                 size_text(pts[k][0]) for k in near))
         conf = "high" if not issues else "medium" if len(issues) == 1 and n_after >= 3 else "low"
-        note = "%s %s within 1 octave, %s within %g (threshold %s, noise %.1f%%)" % (
+        note = "%s %s within 1 octave, %s within %g octaves (threshold %s, noise %.1f%%)" % (
             what, _fmt_ratio(math.exp(sign * rise)), _fmt_ratio(math.exp(sign * step)),
             PERSIST_OCT, _fmt_ratio(math.exp(sign * thr)), 100 * math.expm1(noise))
         res["knees"].append({"size": pts[i][0], "next_size": pts[i + 1][0],

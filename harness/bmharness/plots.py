@@ -1,10 +1,14 @@
 """Histogram PNGs per probe name (one subplot per parameter set), drawn with matplotlib's Agg
-backend from the raw/*.txt sample files. Optional: without matplotlib the report says so."""
+backend from the raw/*.txt sample files, and the memory curves (bandwidth.png, latency.png) from
+memory.analyse's result. Optional: without matplotlib the report says so."""
 
+import math
 import os
 import re
 
-from . import parse, stats
+from . import memory, parse, stats
+
+MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
 
 
 def _matplotlib():
@@ -21,9 +25,15 @@ def draw(summary, out_dir):
     """Write hist-<probe>.png files. Returns {"files": [(name, path)], "notes": [...],
     "error": str or None}."""
     info = {"files": [], "notes": [], "error": None}
-    by_name = {}
+    by_name, mem_sets = {}, 0
     for s in summary.get("sets") or []:
+        if s.get("name") in memory.PROBES:  # curves instead: one set per buffer size
+            mem_sets += 1
+            continue
         by_name.setdefault(s.get("name") or "unknown", []).append(s)
+    if mem_sets:
+        info["notes"].append("%d membw/latency set(s): no histograms (see the Memory section)"
+                             % mem_sets)
     if not by_name:
         return info
     plt, err = _matplotlib()
@@ -44,6 +54,10 @@ def draw(summary, out_dir):
                 panels.append((s, vals))
         if not panels:
             continue
+        if len(panels) > MAX_PANELS:
+            info["notes"].append("%s: histograms of the first %d of %d sets only" % (
+                name, MAX_PANELS, len(panels)))
+            panels = panels[:MAX_PANELS]
         fig, axes = plt.subplots(len(panels), 1, figsize=(8, 2.6 * len(panels)), squeeze=False)
         for ax, (s, vals) in zip(axes[:, 0], panels):
             # Timing data have long sparse tails: show the body (p10..p90 widened by 3x its
@@ -73,4 +87,96 @@ def draw(summary, out_dir):
         fig.savefig(path, dpi=90)
         plt.close(fig)
         info["files"].append((name, path))
+    return info
+
+
+def _size_axis(ax, sizes):
+    """log2 x axis with byte labels at the powers of 4 (every octave when few)."""
+    ax.set_xscale("log", base=2)
+    lo, hi = min(sizes), max(sizes)
+    e_lo, e_hi = int(math.floor(math.log2(lo))), int(math.ceil(math.log2(hi)))
+    step = 1 if e_hi - e_lo <= 12 else 2
+    ticks = [2 ** e for e in range(e_lo, e_hi + 1) if e % step == 0]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([memory.size_text(t).replace(" ", "") for t in ticks], fontsize=7,
+                       rotation=45)
+    ax.set_xlim(lo / 1.2, hi * 1.2)
+
+
+def _cache_lines(ax, levels, sizes):
+    lo, hi = min(sizes) / 1.2, max(sizes) * 1.2
+    for lv in levels:
+        if lo <= lv["size"] <= hi:
+            ax.axvline(lv["size"], color="#888888", ls="--", lw=0.8)
+            ax.text(lv["size"], 0.98, " %s %s" % (lv["name"], memory.size_text(lv["size"])),
+                    transform=ax.get_xaxis_transform(), rotation=90, va="top", ha="right",
+                    fontsize=7, color="#555555")
+
+
+def _curve_plot(plt, mem, probe, key, lo_key, hi_key, ylabel, title, path):
+    cvs = [c for c in mem["curves"] if c["probe"] == probe
+           and any(p.get(key) is not None for p in c["points"])]
+    if not cvs:
+        return False
+    knee_by_label = {s["label"]: s["knees"] for s in mem["hierarchy"]["sources"]
+                     if s["probe"] == probe}
+    fig, ax = plt.subplots(figsize=(9, 5))
+    if len(cvs) > 10:  # the default cycle has 10 colours
+        ax.set_prop_cycle(color=[plt.get_cmap("tab20")(k % 20) for k in range(len(cvs))])
+    sizes = []
+    for c in cvs:
+        pts = [p for p in c["points"] if p.get(key) is not None]
+        xs, ys = [p["size"] for p in pts], [p[key] for p in pts]
+        sizes += xs
+        err = [[max(0.0, y - p[lo_key]) if p.get(lo_key) is not None else 0.0 for y, p in
+                zip(ys, pts)], [max(0.0, p[hi_key] - y) if p.get(hi_key) is not None else 0.0
+                                for y, p in zip(ys, pts)]]
+        line = ax.errorbar(xs, ys, yerr=err, marker=".", ms=4, lw=1, capsize=2,
+                           label=c["label"])[0]
+        at = {p["size"]: p[key] for p in pts}
+        kx = [k["size"] for k in knee_by_label.get(c["label"], []) if k["size"] in at]
+        if kx:
+            ax.plot(kx, [at[x] for x in kx], ls="none", marker="v", ms=9, mfc="none",
+                    mec=line.get_color(), mew=1.5)
+    _size_axis(ax, sizes)
+    _cache_lines(ax, mem["cpuid"], sizes)
+    ax.plot([], [], ls="none", marker="v", mfc="none", mec="k", label="detected knee")
+    ax.set_xlabel("buffer size (log2 scale)", fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(title, fontsize=9)
+    if probe == memory.LATENCY:  # from a few ns (L1) to a hundred or more (DRAM)
+        from matplotlib.ticker import ScalarFormatter
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())
+    ax.tick_params(axis="y", labelsize=8)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=6, ncol=2 if len(cvs) > 8 else 1, loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def draw_memory(mem, out_dir):
+    """Write bandwidth.png and latency.png (when there are such curves). Returns {"files":
+    [(kind, path)], "error": str or None}."""
+    info = {"files": [], "error": None}
+    if not mem.get("measured"):
+        return info
+    plt, err = _matplotlib()
+    if plt is None:
+        info["error"] = err
+        return info
+    lat_ns = any(p.get("ns") is not None for c in mem["curves"] for p in c["points"]
+                 if c["probe"] == memory.LATENCY)
+    lat_key = ("ns", "ns_lo", "ns_hi", "ns per load") if lat_ns else \
+        ("cycles", "cycles_lo", "cycles_hi", "cycles per load (no TSC frequency)")
+    for kind, args in (
+            ("bandwidth", (memory.MEMBW, "gbps", "gbps_lo", "gbps_hi", "GB/s (10^9 B/s)",
+                           "bandwidth: median per size, bars = 95% CI; dashed: CPUID caches")),
+            ("latency", (memory.LATENCY,) + lat_key +
+             ("load latency: median per size, bars = 95% CI; dashed: CPUID caches",))):
+        path = os.path.join(out_dir, "%s.png" % kind)
+        if _curve_plot(plt, mem, *args, path):
+            info["files"].append((kind, path))
     return info

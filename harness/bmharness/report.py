@@ -2,14 +2,15 @@
 
 The report is built once as a list of blocks (headings, key/value lists, tables, paragraphs) and
 rendered twice: plain text for the terminal and markdown for DIR/report.md, so both always say the
-same. Histogram PNGs come from plots.py when matplotlib is importable.
+same. Histogram PNGs come from plots.py when matplotlib is importable. The memory probes
+(membw, latency) get their own section from memory.py instead of rows in the probe tables.
 """
 
 import json
 import os
 import statistics
 
-from . import plots
+from . import memory, plots
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -282,6 +283,16 @@ def _probes(doc, summary, tsc_hz):
     if not sets:
         doc.p("no probe sets")
         return
+    mem = {}
+    for s in sets:
+        if s.get("name") in memory.PROBES:
+            mem[s["name"]] = mem.get(s["name"], 0) + 1
+    if mem:
+        doc.p("%s: in the Memory section" % ", ".join(
+            "%d %s set(s)" % (n, name) for name, n in sorted(mem.items())))
+        sets = [s for s in sets if s.get("name") not in memory.PROBES]
+        if not sets:
+            return
     rows_c, rows_ns, notes = [], [], []
     for s in sets:
         st = (s.get("stats") or {}).get("per_op") or {}
@@ -383,7 +394,7 @@ def status_lines(summary, run=None):
     return not reasons, reasons
 
 
-def build(summary, out_dir, run=None, plot_info=None):
+def build(summary, out_dir, run=None, plot_info=None, mem=None):
     doc = Doc()
     b = summary.get("begin") or {}
     doc.h("baremetric report", 1)
@@ -411,6 +422,8 @@ def build(summary, out_dir, run=None, plot_info=None):
     for name, path in (plot_info or {}).get("files", []):
         doc.img(os.path.relpath(path, out_dir), "histogram of %s" % name)
     doc.list((plot_info or {}).get("notes", []))
+    memory.section(doc, mem if mem is not None else memory.analyse(summary, out_dir), out_dir,
+                   None if plot_info is None else plot_info.get("memory", {}))
     _events(doc, summary)
     _validation(doc, summary, run)
     ok, reasons = status_lines(summary, run)
@@ -430,8 +443,11 @@ def write_report(out_dir, plot=True):
     if os.path.exists(run_path):
         with open(run_path) as fh:
             run = json.load(fh)
+    mem = memory.analyse(summary, out_dir)
     plot_info = plots.draw(summary, out_dir) if plot else None
-    doc, ok = build(summary, out_dir, run, plot_info)
+    if plot_info is not None:
+        plot_info["memory"] = plots.draw_memory(mem, out_dir)
+    doc, ok = build(summary, out_dir, run, plot_info, mem)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())
     return doc.text(), ok

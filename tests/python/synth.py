@@ -93,3 +93,96 @@ def full_stream(n_timer=200):
     s.add("fault", vector=6, name="#UD", err=0, rip="0x7e5a1234", cr2="0x0", probe="fault_ud2",
           expected=1, action="continue")
     return s.end(faults=1, probes=3)
+
+
+# --- memory probes ----------------------------------------------------------------------------
+
+KiB, MiB = 1 << 10, 1 << 20
+CACHES = (32 * KiB, 512 * KiB, 32 * MiB)
+LAT_CYCLES = (4.0, 14.0, 45.0, 250.0)       # L1, L2, L3, DRAM
+READ_BPC = (64.0, 32.0, 16.0, 6.0)          # bytes per cycle from each level (read kernel)
+
+
+def hit_model(size, caches, per_level):
+    """Random-access mix: the fraction served by level k is min(1, C_k/S) - min(1, C_(k-1)/S);
+    returns the fraction-weighted sum of per_level (len(caches) + 1 values)."""
+    total, prev = 0.0, 0.0
+    for cap, v in zip(caches, per_level):
+        f = min(1.0, cap / size)
+        total += v * (f - prev)
+        prev = f
+    return total + per_level[len(caches)] * (1.0 - prev)
+
+
+def sweep_sizes(lo=4 * KiB, hi=256 * MiB):
+    out, s = [], lo
+    while s <= hi:
+        out.append(s)
+        s *= 2
+    return out
+
+
+def _samples(r, per_op, iters, overhead, n, bimodal):
+    """n raw samples whose per-op values are per_op with 0.3% jitter; bimodal: half of them
+    1.6x slower (the median then falls between the modes)."""
+    vals = []
+    for k in range(n):
+        v = per_op * (1.6 if bimodal and k % 2 else 1.0) * (1 + r.gauss(0, 0.003))
+        vals.append(max(0, int(round(v * iters))) + overhead)
+    return vals
+
+
+def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=READ_BPC,
+                  noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
+                  kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0):
+    """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
+    above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
+    between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
+    `scale`: every per-op cost multiplied (a slower machine)."""
+    r = random.Random(seed)
+    sizes = sizes or sweep_sizes()
+    cpuid = caches if cpuid is None else cpuid
+    s = Stream().begin()
+    s.add("cfg", probes="membw,latency", samples=n)
+    s.add("plat", kind="cpu", vendor="GenuineIntel", family=6, model=85, stepping=4,
+          brand="Synthetic CPU", ucode="0x1", hypervisor=0, hv_sig="", max_leaf=22,
+          max_ext_leaf="0x80000008", logical_cpus=1)
+    for level, size in enumerate(cpuid, 1):
+        s.add("plat", kind="cache", level=level, type="data" if level == 1 else "unified",
+              size=size, line=64, ways=8, sets=size // 512, shared_by=1, source="cpuid4")
+        if level == 1:
+            s.add("plat", kind="cache", level=1, type="inst", size=size, line=64, ways=8,
+                  sets=size // 512, shared_by=1, source="cpuid4")
+    if dram_mbps:
+        s.add("plat", kind="dram_peak", status="ok", mbps=dram_mbps, devices=2,
+              basis="smbios17")
+    else:
+        s.add("plat", kind="dram_peak", status="unknown", mbps=0, devices=1, basis="smbios17",
+              reason="no configured speed in SMBIOS")
+    s.add("plat", kind="tsc", hz=TSC_HZ, source="hpet", hz_pm=TSC_HZ, hz_hpet=TSC_HZ,
+          hz_cpuid15=0, hz_cpuid16=0, disagree_ppm=0.1, invariant=1)
+    set_id = 0
+    jitter = {size: (1 + r.gauss(0, noise)) for size in sizes}
+    for kernel, width in kernels:
+        reads, writes = (1, 1) if kernel.startswith("copy") else (0, 1) if kernel.startswith(
+            "write") else (1, 0)
+        for size in sizes:
+            per_byte = hit_model(size, caches, [1.0 / b for b in bpc]) if not flat else 1 / 4.0
+            nbytes = (reads + writes) * size
+            per_op = nbytes * per_byte * scale * jitter[size] * (1.3 if writes and reads else 1)
+            s.probe("membw", set_id, _samples(r, per_op, 1, 40, n, size in bimodal), iters=1,
+                    overhead=40, target=26000 + set_id, cal_steps=r.randint(1, 5), cal_capped=0,
+                    kernel=kernel, width=width, size=size, bytes_per_op=nbytes,
+                    convention="rw", read_bytes=reads * size, write_bytes=writes * size,
+                    page="2M", cpus=1)
+            set_id += 1
+    if latency:
+        for size in sizes:
+            per_op = (hit_model(size, caches, lat) if not flat else 60.0) * scale * jitter[size]
+            s.probe("latency", set_id, _samples(r, per_op, 1000, 40, n, size in bimodal),
+                    iters=1000, overhead=40, target=26000, cal_steps=r.randint(1, 9),
+                    cal_capped=0, pattern="random", size=size, line=64, nodes=size // 64,
+                    stride=64, seed=set_id, page="2M")
+            set_id += 1
+    s.add("skip", probe="membw", kernel="read", width=512, reason="CPU lacks AVX-512F")
+    return s.end(probes=set_id, skips=1)

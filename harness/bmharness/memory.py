@@ -1,0 +1,447 @@
+"""Memory probes: bandwidth and latency curves over buffer sizes, cache levels found in them and
+matched with CPUID's, the DRAM peak comparison, and the report's Memory section.
+
+`analyse(summary, out_dir)` builds everything from summary.json (and, for the CIs, the raw files
+under out_dir when given):
+
+- a curve per (kernel, width) for `membw` and per pattern (stride) for `latency` -- plus
+  `cpus`/`cpu` when they vary; calibration parameters and the shuffle seed do not split curves
+  -- with one point per set: GB/s (10^9 B/s) = bytes_per_op * tsc_hz / median cycles per pass,
+  also under the other byte convention (a copy counted once instead of read + written); ns and
+  cycles per load; a 95% CI of the median (order statistics of the raw samples; the summary's
+  CI of the mean without them) in the same unit, for error bars;
+- knees (knees.py): the random-pattern latency curve is the primary source, the other curves
+  (not the non-temporal kernels, which bypass the caches) secondary; matched with the CPUID data
+  and unified cache sizes;
+- the best kernel per size, and achieved vs theoretical DRAM peak (plat kind=dram_peak).
+
+`section(doc, mem, out_dir, plot_info)` writes the report section into a report.Doc.
+"""
+
+import math
+import os
+
+from . import knees, parse, stats
+
+MEMBW, LATENCY = "membw", "latency"
+PROBES = (MEMBW, LATENCY)
+# Parameters that tell curves apart; the others vary along a curve (size, bytes, page) or from
+# set to set (calibration: target, cal_steps; the shuffle's seed).
+IDENTITY = {MEMBW: ("kernel", "width", "convention", "cpus", "cpu"),
+            LATENCY: ("pattern", "stride", "line", "cpus", "cpu")}
+MAIN = {MEMBW: ("kernel", "width"), LATENCY: ("pattern", "stride")}
+NT_KERNELS = ("write_nt", "copy_nt")   # bypass the caches: no knees expected
+DRAM_FACTOR = 4                        # sizes >= 4x the largest cache count as DRAM
+
+
+def num(x):
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+size_text = knees.size_text
+
+
+def _div(a, b):
+    return a / b if a is not None and b else None
+
+
+def median_ci(sorted_xs, level=0.95):
+    """Distribution-free CI of the median from order statistics: [x_(j), x_(n+1-j)] (1-based)
+    with the largest j whose coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1) is still >= level.
+    [min, max] when N is too small to reach the level (N <= 5 at 95%). None without values."""
+    n = len(sorted_xs)
+    if n == 0:
+        return None
+    tail, j = 0.0, 0   # tail = P(B <= j - 1)
+    while j < n // 2:
+        nxt = tail + math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                              - n * math.log(2.0))
+        if 2 * nxt > 1 - level:
+            break
+        tail, j = nxt, j + 1
+    j = max(j, 1)
+    return [sorted_xs[j - 1], sorted_xs[n - j]]
+
+
+def _raw_per_op(s, out_dir):
+    """Sorted per-operation values from the set's raw file, or None."""
+    if not out_dir or not s.get("raw_file"):
+        return None
+    try:
+        _, raw = parse.read_raw(os.path.join(out_dir, s["raw_file"]))
+    except (OSError, ValueError):
+        return None
+    return sorted(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1)) or None
+
+
+def _point(s, hz, out_dir=None):
+    """One set as a curve point: cycles per op, and GB/s (membw) or ns (latency). The CI is that
+    of the median (order statistics) when the raw file is readable, else the mean's from the
+    summary ("ci": "median" or "mean")."""
+    params = s.get("params") or {}
+    st = (s.get("stats") or {}).get("per_op") or {}
+    med = num(st.get("median"))
+    vals = _raw_per_op(s, out_dir)
+    ci = median_ci(vals) if vals else None
+    kind = "median" if ci else "mean"
+    ci = ci or (st.get("ci95") if isinstance(st.get("ci95"), list) else None)
+    lo, hi = (num(ci[0]), num(ci[1])) if ci else (None, None)
+    p = {"set": s.get("set"), "size": num(params.get("size")), "n": st.get("n", 0),
+         "cycles": med, "cycles_lo": lo, "cycles_hi": hi, "ci": kind if ci else None,
+         "page": params.get("page"), "bimodal": bool(st.get("bimodal")),
+         "complete": s.get("complete", True)}
+    if med is not None and med <= 0:
+        p["cycles"] = med = None  # below the timer overhead: no rate can be derived
+    if s.get("name") == MEMBW:
+        bpo = num(params.get("bytes_per_op"))
+        rb, wb = num(params.get("read_bytes")), num(params.get("write_bytes"))
+        alt = None
+        if rb is not None and wb is not None:
+            # rw counts a copy's bytes read + written; the other convention counts them once.
+            alt = max(rb, wb) if params.get("convention", "rw") == "rw" else rb + wb
+        p["bytes"], p["alt_bytes"] = bpo, alt
+        p["bpc"] = _div(bpo, med)
+        p["gbps"] = _div(bpo * hz / 1e9 if bpo and hz else None, med)
+        p["gbps_alt"] = _div(alt * hz / 1e9 if alt and hz else None, med)
+        # Fewer cycles -> more bandwidth: the CI's ends swap.
+        p["gbps_lo"] = _div(bpo * hz / 1e9 if bpo and hz else None, hi if hi and hi > 0 else None)
+        p["gbps_hi"] = _div(bpo * hz / 1e9 if bpo and hz else None, lo if lo and lo > 0 else None)
+    else:
+        to_ns = 1e9 / hz if hz else None
+        p["ns"] = med * to_ns if med is not None and to_ns else None
+        p["ns_lo"] = lo * to_ns if lo is not None and to_ns else None
+        p["ns_hi"] = hi * to_ns if hi is not None and to_ns else None
+    return p
+
+
+def _label(probe, key, varying):
+    d = dict(key)
+    main = [str(d[k]) for k in MAIN[probe] if k in d]
+    if probe == LATENCY and "stride" in d:
+        main = ["%s %s" % (d.get("pattern", "?"), d["stride"])]
+    extra = ["%s=%s" % (k, v) for k, v in key if k not in MAIN[probe] and k in varying]
+    return " ".join(["/".join(main) or probe] + extra)
+
+
+def curves(summary, out_dir=None):
+    """Curves of the memory probes, membw first. Each: {probe, label, params, points (by size),
+    convention}; points without a usable size are left out."""
+    plat_hz = num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
+    groups = {}
+    for s in summary.get("sets") or []:
+        probe = s.get("name")
+        params = s.get("params") or {}
+        if probe not in PROBES or num(params.get("size")) is None:
+            continue
+        key = tuple((k, params[k]) for k in IDENTITY[probe] if k in params
+                    and (k != "stride" or params.get("pattern") == "stride"))
+        hz = num(s.get("tsc_hz")) or plat_hz
+        groups.setdefault((probe, key), []).append(_point(s, hz, out_dir))
+    out = []
+    for probe in PROBES:
+        keys = [k for p, k in groups if p == probe]
+        varying = {name for name in {n for k in keys for n, _ in k}
+                   if len({dict(k).get(name) for k in keys}) > 1}
+        for key in keys:
+            pts = sorted(groups[(probe, key)], key=lambda p: (p["size"], str(p["set"])))
+            d = dict(key)
+            out.append({"probe": probe, "label": _label(probe, key, varying), "params": d,
+                        "points": pts, "convention": d.get("convention", "rw"),
+                        "kernel": d.get("kernel"), "nt": d.get("kernel") in NT_KERNELS})
+    return out
+
+
+def cpuid_levels(summary):
+    """CPUID data/unified caches by level: [{"name": "L1d", "level", "type", "size"}]."""
+    seen = {}
+    for c in (summary.get("platform") or {}).get("cache") or []:
+        level, ctype, size = c.get("level"), c.get("type"), num(c.get("size"))
+        if ctype not in ("data", "unified") or not isinstance(level, int) or not size:
+            continue
+        if level not in seen or (ctype == "data" and seen[level]["type"] != "data"):
+            seen[level] = {"name": "L%d%s" % (level, "d" if ctype == "data" else ""),
+                           "level": level, "type": ctype, "size": size}
+    return [seen[k] for k in sorted(seen)]
+
+
+def _knee_source(c):
+    rising = c["probe"] == LATENCY
+    pts = [(p["size"], p["cycles"] if rising else p["bpc"], p["bimodal"]) for p in c["points"]]
+    res = knees.detect(pts, rising=rising)
+    res["label"], res["probe"] = c["label"], c["probe"]
+    res["sizes"] = sorted({p["size"] for p in c["points"]})
+    return res
+
+
+def hierarchy(cvs, levels):
+    """Knees of every curve, matched with the CPUID levels. Returns {sources, primary,
+    levels: [{name, size, knee, ratio, status, secondary}], extra, flags}."""
+    sources = [dict(_knee_source(c), curve=c) for c in cvs if not c.get("nt")]
+    lat = [s for s in sources if s["probe"] == LATENCY]
+    primary = (max((s for s in lat if s["curve"]["params"].get("pattern") == "random"),
+                   key=lambda s: s["points"], default=None)
+               or max(lat, key=lambda s: s["points"], default=None))
+    for s in sources:
+        s["match"], s["extra"] = knees.match([k["size"] for k in s["knees"]], levels, s["sizes"])
+    out = {"sources": sources, "primary": primary, "levels": [], "extra": [], "flags": []}
+    for li, lv in enumerate(levels):
+        row = {"name": lv["name"], "size": lv["size"], "knee": None, "ratio": None,
+               "status": "no curve"}
+        if primary:
+            m = primary["match"][li]
+            row.update(knee=m["knee"], ratio=m["ratio"], status=m["status"])
+        others = [s for s in sources if s is not primary]
+        seen = [s["match"][li] for s in others if s["match"][li]["status"] != "outside sweep"]
+        agree = [m for m in seen if m["status"] == "agree"]
+        row["secondary"] = "%d of %d curves agree%s" % (
+            len(agree), len(seen), " (%s)" % _span([m["knee"] for m in agree]) if agree else "") \
+            if seen else "-"
+        if not primary and seen:  # no latency curve: the bandwidth curves decide
+            row["status"] = "agree" if 2 * len(agree) > len(seen) else "DISAGREE"
+            row["knee"] = sorted(m["knee"] for m in agree)[len(agree) // 2] if agree else None
+            row["ratio"] = row["knee"] / lv["size"] if row["knee"] else None
+        elif not primary and others:
+            row["status"] = "outside sweep"
+        out["levels"].append(row)
+        if row["status"] in ("DISAGREE", "no knee"):
+            if row["status"] == "no knee":
+                why = "no knee where the sweep covers it"
+            elif primary:
+                why = "knee at %s is %.2gx the CPUID size (outside [0.5x, 2x])" % (
+                    size_text(row["knee"]), row["ratio"])
+            else:
+                why = "only %s (no latency curve)" % row["secondary"]
+            out["flags"].append("%s (CPUID %s): %s" % (lv["name"], size_text(lv["size"]), why))
+    if primary:
+        for size in primary["extra"]:
+            out["extra"].append(size)
+            out["flags"].append("knee at %s in %s latency matches no CPUID cache level" % (
+                size_text(size), primary["label"]))
+        if not primary["knees"]:
+            out["flags"].append("the %s latency curve is flat: no cache level visible"
+                                % primary["label"])
+    if not levels and sources:
+        out["flags"].append("no CPUID cache sizes reported: knees cannot be checked")
+    return out
+
+
+def _span(sizes):
+    lo, hi = min(sizes), max(sizes)
+    return size_text(lo) if lo == hi else "%s-%s" % (size_text(lo), size_text(hi))
+
+
+def dram(cvs, levels, summary):
+    """Achieved vs theoretical DRAM bandwidth. Returns {peak_gbps, reason, threshold, rows:
+    [{label, size, gbps, pct}], best}."""
+    dp = (summary.get("platform") or {}).get("dram_peak") or {}
+    peak = num(dp.get("mbps")) / 1000.0 if dp.get("status") == "ok" and num(dp.get("mbps")) \
+        else None
+    reason = None if peak else ("peak unknown: %s" % (dp.get("reason") or "no dram_peak record")
+                                if dp.get("status") != "ok" else "peak unknown: no mbps given")
+    largest = max((lv["size"] for lv in levels), default=None)
+    thr = DRAM_FACTOR * largest if largest else None
+    rows = []
+    for c in cvs:
+        if c["probe"] != MEMBW:
+            continue
+        pts = [p for p in c["points"] if p.get("gbps") and (thr is None or p["size"] >= thr)]
+        if pts:
+            p = pts[-1]
+            rows.append({"label": c["label"], "size": p["size"], "gbps": p["gbps"],
+                         "pct": 100.0 * p["gbps"] / peak if peak else None})
+    best = max(rows, key=lambda r: r["gbps"], default=None)
+    return {"peak_gbps": peak, "reason": reason, "threshold": thr, "rows": rows, "best": best,
+            "basis": dp.get("basis"), "devices": dp.get("devices")}
+
+
+def best_per_size(cvs):
+    """[(size, curve label, point)] with the highest GB/s at each size over all membw curves."""
+    best = {}
+    for c in cvs:
+        for p in c["points"] if c["probe"] == MEMBW else []:
+            if p.get("gbps") and (p["size"] not in best or p["gbps"] > best[p["size"]][1]["gbps"]):
+                best[p["size"]] = (c["label"], p)
+    return [(size, lab, p) for size, (lab, p) in sorted(best.items())]
+
+
+def analyse(summary, out_dir=None):
+    """Everything the Memory section and plots need; {"measured": False} without memory sets.
+    With out_dir (the parse directory) the CIs come from the raw files."""
+    cvs = curves(summary, out_dir)
+    skips = [s for s in summary.get("skips") or [] if s.get("probe") in PROBES]
+    levels = cpuid_levels(summary)
+    mem = {"measured": bool(cvs), "curves": cvs, "skips": skips, "cpuid": levels}
+    if cvs:
+        mem["hierarchy"] = hierarchy(cvs, levels)
+        mem["dram"] = dram(cvs, levels, summary)
+        mem["best"] = best_per_size(cvs)
+    return mem
+
+
+# --- report section -------------------------------------------------------------------------
+
+def _note(p, pages):
+    out = []
+    if p.get("bimodal"):
+        out.append("bimodal")
+    if not p.get("complete", True):
+        out.append("INCOMPLETE")
+    if p.get("cycles") is None and p.get("n"):
+        out.append("median below the timer overhead")
+    if len(pages) > 1 and p.get("page") is not None:
+        out.append("page %s" % p["page"])
+    return ", ".join(out)
+
+
+def _range(lo, hi, fnum):
+    return "%s-%s" % (fnum(lo), fnum(hi)) if lo is not None and hi is not None else "-"
+
+
+def _ci_text(cvs):
+    kinds = {p.get("ci") for c in cvs for p in c["points"] if p.get("ci")}
+    if kinds == {"median"}:
+        return "CI95 = 95% CI of the median (order statistics of the raw samples), converted"
+    if kinds == {"mean"}:
+        return "CI95 = 95% CI of the mean (raw files not read), converted"
+    return "CI95 = 95% CI of the median, or of the mean where the raw file was unreadable"
+
+
+def _curve_head(c):
+    """One line naming a curve, with what is common to its points; (text, pages)."""
+    pts = c["points"]
+    pages = sorted({str(p["page"]) for p in pts if p.get("page") is not None})
+    extra = " ".join("%s=%s" % kv for kv in c["params"].items()
+                     if kv[0] not in MAIN[c["probe"]])
+    ns = sorted({p.get("n") for p in pts if p.get("n") is not None})
+    sets = [p["set"] for p in pts if isinstance(p.get("set"), int)]
+    return "%s: %d size(s)%s%s, N=%s, sets %s" % (
+        c["label"], len(pts), ", " + extra if extra else "",
+        ", pages %s" % "/".join(pages) if pages else "",
+        "-".join(str(n) for n in ns[::max(1, len(ns) - 1)]) or "-",
+        "%d-%d" % (min(sets), max(sets)) if sets else "-"), pages
+
+
+def _bandwidth(doc, mem, fnum):
+    bw = [c for c in mem["curves"] if c["probe"] == MEMBW]
+    doc.h("Bandwidth", 3)
+    if not bw:
+        doc.p("no membw sets")
+        return
+    doc.p("GB/s = 10^9 B/s = bytes per pass x TSC Hz / median cycles per pass; bytes under the "
+          "set's convention (rw: a copy counts bytes read + written, as STREAM and memtest86+ "
+          "do; write-allocate traffic is not counted); 'once' counts a copy's bytes once; "
+          + _ci_text(bw))
+    for c in bw:
+        head, pages = _curve_head(c)
+        doc.p(head)
+        alt = any(p.get("alt_bytes") and p["alt_bytes"] != p.get("bytes") for p in c["points"])
+        rows = []
+        for p in c["points"]:
+            rows.append([size_text(p["size"]), p.get("gbps"),
+                         _range(p.get("gbps_lo"), p.get("gbps_hi"), fnum)]
+                        + ([p.get("gbps_alt")] if alt else [])
+                        + [p.get("cycles"), _note(p, pages)])
+        doc.table(["size", "GB/s", "CI95"] + (["GB/s once"] if alt else [])
+                  + ["cycles/pass", "note"], rows)
+    d = mem["dram"]
+    peak = d["peak_gbps"]
+    doc.p("best kernel per size (GB/s as above%s)" % (
+        "; % of the theoretical DRAM peak, above 100% = cache" if peak else ""))
+    doc.table(["size", "best", "GB/s", "CI95"] + (["% DRAM peak"] if peak else []),
+              [[size_text(size), lab, p["gbps"], _range(p.get("gbps_lo"), p.get("gbps_hi"), fnum)]
+               + (["%.1f%%" % (100 * p["gbps"] / peak)] if peak else [])
+               for size, lab, p in mem["best"]])
+    where = ("sizes >= %dx the largest cache (%s)" % (DRAM_FACTOR, size_text(d["threshold"]))
+             if d["threshold"] else "no CPUID cache sizes: the largest size of each curve")
+    if peak:
+        doc.kv([("DRAM peak", "%.2f GB/s theoretical (%s device(s), %s)" % (
+            peak, fnum(d.get("devices")), fnum(d.get("basis"))))])
+    else:
+        doc.kv([("DRAM peak", d["reason"])])
+    if d["threshold"] is not None and not d["rows"]:
+        doc.kv([("DRAM achieved", "not measured: no swept size is among the %s" % where)])
+    elif d["best"]:
+        b = d["best"]
+        doc.kv([("DRAM achieved", "%.2f GB/s (%s at %s)%s; %s" % (
+            b["gbps"], b["label"], size_text(b["size"]),
+            " = %.1f%% of the peak" % b["pct"] if b["pct"] is not None else "", where))])
+        if len(d["rows"]) > 1:
+            doc.table(["kernel", "size", "GB/s"] + (["% peak"] if peak else []),
+                      [[r["label"], size_text(r["size"]), r["gbps"]]
+                       + (["%.1f%%" % r["pct"]] if peak else []) for r in d["rows"]])
+
+
+def _latency(doc, mem, fnum):
+    lat = [c for c in mem["curves"] if c["probe"] == LATENCY]
+    doc.h("Latency", 3)
+    if not lat:
+        doc.p("no latency sets")
+        return
+    doc.p("per dependent load: median cycles, and ns = cycles / TSC Hz; " + _ci_text(lat)
+          .replace("converted", "in ns"))
+    for c in lat:
+        head, pages = _curve_head(c)
+        doc.p(head)
+        doc.table(["size", "ns/load", "CI95 ns", "cycles/load", "note"],
+                  [[size_text(p["size"]), p.get("ns"), _range(p.get("ns_lo"), p.get("ns_hi"),
+                                                             fnum),
+                    p.get("cycles"), _note(p, pages)] for p in c["points"]])
+
+
+def _levels(doc, mem, fnum):
+    h = mem["hierarchy"]
+    doc.h("Cache levels: knees vs CPUID", 3)
+    prim = h["primary"]
+    doc.p("a knee is the largest size before a significant step (latency up, bandwidth down; "
+          "see knees.py); it agrees with CPUID within [0.5x, 2x]. Primary: %s" % (
+              "the %s latency curve" % prim["label"] if prim else
+              "no latency curve, so the bandwidth curves (majority)"))
+    if mem["cpuid"]:
+        doc.table(["level", "CPUID", "knee", "knee/CPUID", "verdict", "other curves"],
+                  [[r["name"], size_text(r["size"]), size_text(r["knee"]) if r["knee"] else "-",
+                    "%.2fx" % r["ratio"] if r["ratio"] else "-", r["status"], r["secondary"]]
+                   for r in h["levels"]])
+    else:
+        doc.p("no CPUID data/unified cache sizes reported")
+    lines = []
+    for s in h["sources"]:
+        ks = ", ".join("%s (%s)" % (size_text(k["size"]), k["confidence"]) for k in s["knees"])
+        lines.append("%s %s: %s%s" % (s["probe"], s["label"], ks or "no knee",
+                                      "; " + "; ".join(s["notes"]) if s["notes"] else ""))
+    doc.list(lines)
+    if prim:
+        doc.list("%s knee %s -> %s: %s" % (prim["label"], size_text(k["size"]),
+                                           size_text(k["next_size"]), k["note"])
+                 for k in prim["knees"])
+    doc.list("FLAG: " + f for f in h["flags"])
+    if not h["flags"] and mem["cpuid"]:
+        doc.p("knees and CPUID agree")
+
+
+def section(doc, mem, out_dir, plot_info=None):
+    """The Memory section: bandwidth tables, best kernel per size, DRAM peak, latency tables,
+    knees vs CPUID, plots (plot_info: {"files": [(kind, path)], "error"} or None)."""
+    from .report import fnum  # late: report imports this module
+    doc.h("Memory")
+    by_reason = {}
+    for s in mem["skips"]:
+        what = "/".join(str(s[k]) for k in ("kernel", "width", "pattern") if k in s)
+        by_reason.setdefault(s.get("reason") or "no reason given", []).append(
+            what or "set %s" % s.get("set", "?"))
+    skips = ["%s: %s" % (reason, ", ".join(whats)) for reason, whats in by_reason.items()]
+    if not mem["measured"]:
+        doc.p("nothing measured: no membw or latency sets in this run")
+        doc.list("skipped: " + t for t in skips)
+        return
+    _bandwidth(doc, mem, fnum)
+    _latency(doc, mem, fnum)
+    _levels(doc, mem, fnum)
+    doc.list("skipped: " + t for t in skips)
+    doc.h("Memory plots", 3)
+    if plot_info is None:
+        doc.p("not drawn")
+        return
+    if plot_info.get("error"):
+        doc.p("none: %s" % plot_info["error"])
+    for kind, path in plot_info.get("files", []):
+        doc.img(os.path.relpath(path, out_dir), "%s vs buffer size" % kind)
