@@ -56,6 +56,24 @@ static void evict(const struct evictor *e)
 		e->buf[i]++;
 }
 
+/* One warm-up, then per sample: evict, time a cold fill, time the warm fill right after it. */
+static void time_fills(const struct evictor *ev, void (*fill)(const struct cache_fill *),
+		       const struct cache_fill *f, uint64_t n, uint64_t *cold, uint64_t *warm)
+{
+	fill(f);
+	for (uint64_t s = 0; s < n; s++) {
+		uint64_t t0;
+
+		evict(ev);
+		t0 = tsc_begin();
+		fill(f);
+		cold[s] = tsc_end() - t0;
+		t0 = tsc_begin();
+		fill(f);
+		warm[s] = tsc_end() - t0;
+	}
+}
+
 static void emit_pair(struct probe_env *env, const struct cache_desc *c, const char *type,
 		      uint64_t size, uint64_t nodes, uint64_t *cold, uint64_t *warm, const char *evict_how)
 {
@@ -129,18 +147,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 				arena_release(env->exec_arena, emark);
 				continue;
 			}
-			cachefill_inst_run(&f); /* warm-up */
-			for (uint64_t s = 0; s < n; s++) {
-				uint64_t t0;
-
-				evict(&ev);
-				t0 = tsc_begin();
-				cachefill_inst_run(&f);
-				cold[s] = tsc_end() - t0;
-				t0 = tsc_begin();
-				cachefill_inst_run(&f);
-				warm[s] = tsc_end() - t0;
-			}
+			time_fills(&ev, cachefill_inst_run, &f, n, cold, warm);
 			emit_pair(env, c, "inst", c->size, f.nodes, cold, warm, ev.wbinvd ? "wbinvd" : "walk");
 			arena_release(env->exec_arena, emark);
 			done++;
@@ -152,18 +159,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 			continue;
 		}
 		cachefill_data_prepare(&f, buf, c->size, c->line, &rng);
-		cachefill_data_touch(&f); /* warm-up */
-		for (uint64_t s = 0; s < n; s++) {
-			uint64_t t0;
-
-			evict(&ev);
-			t0 = tsc_begin();
-			cachefill_data_touch(&f);
-			cold[s] = tsc_end() - t0;
-			t0 = tsc_begin();
-			cachefill_data_touch(&f);
-			warm[s] = tsc_end() - t0;
-		}
+		time_fills(&ev, cachefill_data_touch, &f, n, cold, warm);
 		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, cold, warm,
 			  ev.wbinvd ? "wbinvd" : "walk");
 		arena_release(env->arena, mark);

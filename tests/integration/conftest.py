@@ -31,6 +31,22 @@ class Boot:
         return self.summary["platform"].get(kind)
 
 
+TIMER_METHODS = ("rdtsc", "lfence_rdtsc", "rdtscp", "cpuid_rdtsc", "begin_end")
+
+
+def check_timer_sets(b):
+    """Every read method has its configured number of samples, or a skip with a reason."""
+    n = b.summary["cfg"]["timer_samples"]
+    methods = {s["params"]["method"]: s for s in b.sets("timer")}
+    skipped = {s.get("method"): s["reason"] for s in b.summary["skips"] if s["probe"] == "timer"}
+    for m in TIMER_METHODS:
+        assert (m in methods) != (m in skipped), "method %s must have samples or a skip" % m
+        assert m in methods or skipped[m]
+    for m, s in methods.items():
+        assert s["n"] == n and s["received"] == n and s["complete"], m
+    return methods
+
+
 def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):
     if not os.path.exists(IMAGE):
         pytest.fail("%s is missing: run `make image` (make integration does)" % IMAGE)

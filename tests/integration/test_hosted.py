@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
 from bmharness import parse  # noqa: E402
+from conftest import check_timer_sets  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 CPU_SYSFS = "/sys/devices/system/cpu"
@@ -248,13 +249,7 @@ def test_tsc_calibration(quick):
 
 
 def test_timer_and_spin_sets(quick):
-    n = quick.summary["cfg"]["timer_samples"]
-    methods = {s["params"]["method"]: s for s in quick.sets("timer")}
-    skipped = {s.get("method") for s in quick.summary["skips"] if s["probe"] == "timer"}
-    for m in ("rdtsc", "lfence_rdtsc", "rdtscp", "cpuid_rdtsc", "begin_end"):
-        assert (m in methods) != (m in skipped), "method %s must have samples or a skip" % m
-    for m, s in methods.items():
-        assert s["n"] == n and s["received"] == n and s["complete"], m
+    check_timer_sets(quick)
     (spin,) = quick.sets("spin")
     assert spin["complete"] and spin["n"] == quick.summary["cfg"]["samples"]
     assert spin["overhead"] > 0 and spin["iters"] > 1
