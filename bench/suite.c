@@ -6,14 +6,15 @@
 #include "lib/fmt.h"
 
 extern const struct probe_desc probe_timer, probe_spin, probe_membw, probe_latency, probe_cachefill,
-	probe_fault_ud2, probe_fault_gp;
+	probe_smp_hello, probe_membw_mc, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2;
 
 const struct probe_desc *const probe_table[] = {
 	&probe_timer, &probe_spin, &probe_membw, &probe_latency, &probe_cachefill,
-	&probe_fault_ud2, &probe_fault_gp, 0,
+	&probe_smp_hello, &probe_membw_mc, &probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, 0,
 };
 
-const char *const probe_names[] = { "timer", "spin", "membw", "latency", "cachefill", "fault_ud2", "fault_gp", 0 };
+const char *const probe_names[] = { "timer", "spin", "membw", "latency", "cachefill", "smp_hello", "membw_mc",
+				    "fault_ud2", "fault_gp", "fault_ap_ud2", 0 };
 
 static struct {
 	struct probe_env *env;

@@ -24,6 +24,7 @@
 #include "efi/exit_bs.h"
 #include "efi/facts.h"
 #include "efi/finish.h"
+#include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -198,6 +199,9 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	simd_enable();
 	platform_emit_simd();
 	calibrate_tsc();
+	/* After the TSC is known (every wait of the start-up is bounded by it) and before the probes;
+	 * the APs idle halted, costing the BSP's measurements nothing. */
+	smp_boot_start(m.env.tsc_hz);
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
@@ -237,6 +241,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	facts_emit_smbios(m.disc.smbios_entry);
 	discover_framebuffer(&m.disc);
 	reserve_arena();
+	smp_boot_reserve(&m.acpi, m.cfg.smp);
 
 	m.fin.cfg = &m.cfg;
 	m.fin.acpi = &m.acpi;

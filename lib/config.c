@@ -34,6 +34,7 @@ static const struct option_desc options[] = {
 	{ "mem_max_mb", OPT_U64, FIELD(mem_max_mb), 0, 65536, "MiB 0..65536 (0 = auto)" },
 	{ "mem_kernels", OPT_KERNELS, 0, 0, 0, "all, or a comma list of bandwidth kernels" },
 	{ "seed", OPT_U64, FIELD(seed), 0, UINT64_MAX, "an unsigned integer" },
+	{ "smp", OPT_BOOL, FIELD(smp), 0, 1, "0 or 1" },
 };
 
 const char *const config_kernel_names[] = {
@@ -46,7 +47,7 @@ static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "res
 
 void config_defaults(struct config *cfg)
 {
-	str_copy(cfg->probes, "timer,spin,membw,latency,cachefill", sizeof(cfg->probes));
+	str_copy(cfg->probes, "timer,spin,membw,latency,cachefill,smp_hello,membw_mc", sizeof(cfg->probes));
 	cfg->samples = 16;
 	cfg->timer_samples = 4096;
 	cfg->target_ns = 0;
@@ -64,6 +65,7 @@ void config_defaults(struct config *cfg)
 	cfg->mem_max_mb = 0;
 	str_copy(cfg->mem_kernels, "all", sizeof(cfg->mem_kernels));
 	cfg->seed = 1;
+	cfg->smp = true;
 }
 
 bool config_list_has(const char *list, const char *name)

@@ -48,6 +48,7 @@ struct config {
 	uint64_t mem_max_mb;  /* largest buffer; 0 = auto (>= 4x the last-level cache, >= 256 MiB) */
 	char mem_kernels[CONFIG_PROBES_MAX]; /* bandwidth kernels to run, or "all" */
 	uint64_t seed;        /* seed of the pointer-chain shuffles */
+	bool smp;             /* start the application processors (bare metal) */
 };
 
 /* Bandwidth kernel names (the membw probe's `kernel` parameter). */

@@ -34,18 +34,6 @@
 #define IST_DF 1
 #define IST_NMI 2
 #define IST_MC 3
-#define IST_STACK_SIZE 8192
-#define IST_STACKS 3
-
-struct __attribute__((packed)) tss64 {
-	uint32_t reserved0;
-	uint64_t rsp[3];
-	uint64_t reserved1;
-	uint64_t ist[7];
-	uint64_t reserved2;
-	uint16_t reserved3;
-	uint16_t iomap_base;
-};
 
 struct __attribute__((packed)) idt_gate {
 	uint16_t offset_low;
@@ -62,10 +50,10 @@ struct __attribute__((packed)) table_register {
 	uint64_t base;
 };
 
-static uint64_t gdt[5] __attribute__((aligned(16)));
+static uint64_t gdt[TRAPS_GDT_ENTRIES] __attribute__((aligned(16)));
 static struct tss64 tss __attribute__((aligned(16)));
 static struct idt_gate idt[X86_NUM_EXCEPTIONS] __attribute__((aligned(16)));
-static uint8_t ist_stacks[IST_STACKS][IST_STACK_SIZE] __attribute__((aligned(16)));
+static uint8_t ist_stacks[TRAPS_AP_IST_BYTES] __attribute__((aligned(16)));
 
 extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
 extern const int64_t x86_extable[];
@@ -107,43 +95,65 @@ static void set_gate(unsigned vec, uint64_t handler, uint8_t ist)
 	g->reserved = 0;
 }
 
-static void build_gdt(void)
+/* One CPU's GDT and TSS; IST slot k (1-based) gets the top of the k-th stack in `ist`. */
+static void build_gdt(uint64_t *g, struct tss64 *t, uint8_t *ist)
 {
-	uint64_t base = (uint64_t)(uintptr_t)&tss;
-	uint64_t limit = sizeof(tss) - 1;
+	uint64_t base = (uint64_t)(uintptr_t)t;
+	uint64_t limit = sizeof(*t) - 1;
 
-	gdt[0] = 0;
-	gdt[1] = GDT_CODE64;
-	gdt[2] = GDT_DATA;
+	g[0] = 0;
+	g[1] = GDT_CODE64;
+	g[2] = GDT_DATA;
 	/* A 64-bit TSS descriptor takes two slots. */
-	gdt[3] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (TSS_TYPE_AVAILABLE << 40) |
-		 SEG_PRESENT | (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
-	gdt[4] = base >> 32;
-	tss.ist[IST_DF - 1] = (uint64_t)(uintptr_t)&ist_stacks[0][IST_STACK_SIZE];
-	tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)&ist_stacks[1][IST_STACK_SIZE];
-	tss.ist[IST_MC - 1] = (uint64_t)(uintptr_t)&ist_stacks[2][IST_STACK_SIZE];
-	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap */
+	g[3] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (TSS_TYPE_AVAILABLE << 40) |
+	       SEG_PRESENT | (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
+	g[4] = base >> 32;
+	*t = (struct tss64){ 0 };
+	for (unsigned k = 1; k <= TRAPS_IST_STACKS; k++)
+		t->ist[k - 1] = (uint64_t)(uintptr_t)(ist + k * TRAPS_IST_STACK_SIZE);
+	t->iomap_base = sizeof(*t); /* no I/O permission bitmap */
+}
+
+static void load_tables(uint64_t *g)
+{
+	struct table_register gdtr = { TRAPS_GDT_ENTRIES * sizeof(uint64_t) - 1, (uint64_t)(uintptr_t)g };
+	struct table_register idtr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+
+	__asm__ volatile("lgdt %0" : : "m"(gdtr) : "memory");
+	x86_load_segments(SEL_CODE64, SEL_DATA, SEL_TSS);
+	__asm__ volatile("lidt %0" : : "m"(idtr) : "memory");
+}
+
+static uint64_t current_gdt(void)
+{
+	struct table_register gdtr;
+
+	__asm__ volatile("sgdt %0" : "=m"(gdtr));
+	return gdtr.base;
 }
 
 void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 {
-	struct table_register gdtr = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
-	struct table_register idtr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
 	uint64_t base = (uint64_t)(uintptr_t)x86_trap_stub_offsets;
 	unsigned v;
 
 	traps.report = report;
 	traps.fatal = fatal;
-	build_gdt();
+	build_gdt(gdt, &tss, ist_stacks);
 	for (v = 0; v < X86_NUM_EXCEPTIONS; v++) {
 		uint8_t ist = v == X86_VEC_DF ? IST_DF : v == X86_VEC_NMI ? IST_NMI : v == X86_VEC_MC ? IST_MC : 0;
 
 		set_gate(v, base + (uint64_t)x86_trap_stub_offsets[v], ist);
 	}
-	__asm__ volatile("lgdt %0" : : "m"(gdtr) : "memory");
-	x86_load_segments(SEL_CODE64, SEL_DATA, SEL_TSS);
-	__asm__ volatile("lidt %0" : : "m"(idtr) : "memory");
+	load_tables(gdt);
 	traps.installed = true;
+}
+
+void traps_load_ap(struct traps_ap_tables *t, uint8_t *ist, traps_ap_handler_fn handler)
+{
+	t->handler = handler;
+	build_gdt(t->gdt, &t->tss, ist);
+	load_tables(t->gdt);
 }
 
 bool traps_installed(void)
@@ -206,26 +216,65 @@ static void resume_at(struct trap_frame *f, const struct fault_jmp *j)
 	f->rflags &= ~X86_RFLAGS_IF; /* measurement runs with interrupts masked */
 }
 
+/* NMI, #BP and #DB are not errors of the interrupted code: it goes on after them. */
+static bool vector_benign(unsigned v)
+{
+	return v == X86_VEC_NMI || v == X86_VEC_BP || v == X86_VEC_DB;
+}
+
+static void fill_info(const struct trap_frame *f, struct trap_info *info)
+{
+	unsigned v = (unsigned)f->vector;
+
+	info->vector = v;
+	info->name = trap_vector_name(v);
+	info->error = f->error;
+	info->rip = f->rip;
+	info->cr2 = v == X86_VEC_PF ? cpu_read_cr2() : 0;
+	info->rsp = f->rsp;
+	/* #DF and #MC leave the machine in a state we cannot trust. */
+	info->recoverable = vector_benign(v) || (v != X86_VEC_DF && v != X86_VEC_MC);
+}
+
+/* An exception on an AP: its own handler decides; the BSP's state (depth, armed point) is not
+ * touched, and nothing is emitted from here. */
+static void ap_trap(struct trap_frame *f, struct traps_ap_tables *t)
+{
+	struct trap_info info;
+	const struct fault_jmp *j;
+
+	fill_info(f, &info);
+	j = t->handler ? t->handler(t, &info) : 0;
+	if (j) {
+		resume_at(f, j);
+		return;
+	}
+	if (vector_benign(info.vector)) {
+		f->rip = info.rip;
+		return;
+	}
+	cpu_halt_forever();
+}
+
 void x86_trap_handler(struct trap_frame *f)
 {
 	struct trap_info info;
 	unsigned v = (unsigned)f->vector;
+	uint64_t g;
 	bool benign;
 
 	if (extable_fixup(f))
 		return;
+	g = current_gdt();
+	if (g != (uint64_t)(uintptr_t)gdt) {
+		ap_trap(f, (struct traps_ap_tables *)(uintptr_t)g);
+		return;
+	}
 	traps.depth++;
-	info.vector = v;
-	info.name = trap_vector_name(v);
-	info.error = f->error;
-	info.rip = f->rip;
-	info.cr2 = v == X86_VEC_PF ? cpu_read_cr2() : 0;
-	info.rsp = f->rsp;
-	/* NMI, #BP and #DB are not errors of the interrupted code: they are reported and it goes on.
-	 * #DF and #MC leave the machine in a state we cannot trust, and a fault while handling a
-	 * fault means the reporting path itself is broken: those stop the run. */
-	benign = v == X86_VEC_NMI || v == X86_VEC_BP || v == X86_VEC_DB;
-	info.recoverable = benign || (traps.armed && v != X86_VEC_DF && v != X86_VEC_MC);
+	fill_info(f, &info);
+	/* A fault while handling a fault means the reporting path itself is broken: stop. */
+	benign = vector_benign(v);
+	info.recoverable = benign || (traps.armed && info.recoverable);
 	if (traps.depth > 1 || !traps.report) {
 		info.recoverable = false;
 		traps.fatal(&info);

@@ -39,12 +39,45 @@ typedef void (*trap_report_fn)(const struct trap_info *info);
 /* Called when an exception cannot be recovered from; must not return. */
 typedef void (*trap_fatal_fn)(const struct trap_info *info) __attribute__((noreturn));
 
+/* IST stacks every CPU has: #DF, NMI and #MC each run on one of their own. */
+#define TRAPS_IST_STACKS 3
+#define TRAPS_IST_STACK_SIZE 8192
+#define TRAPS_AP_IST_BYTES (TRAPS_IST_STACKS * TRAPS_IST_STACK_SIZE)
+#define TRAPS_GDT_ENTRIES 5 /* null, code, data, and the 16-byte TSS descriptor */
+
+/* 64-bit task-state segment (SDM vol. 3A, 8.7): only the IST pointers are used. */
+struct __attribute__((packed)) tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+};
+
 /* Callee-saved state of a recovery point (arch_setjmp layout; entry.S depends on it). */
 struct fault_jmp {
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
 };
 
 void traps_init(trap_report_fn report, trap_fatal_fn fatal);
+
+/* Application processors: each loads a GDT and TSS of its own (its own IST stacks) and shares the
+ * BSP's IDT. An exception on an AP goes to that AP's handler instead of the report/fatal pair
+ * (which emit records: only the BSP does that). The handler returns the recovery point to resume
+ * at, or NULL: then an NMI, #DB or #BP returns to the interrupted code (at info->rip, which the
+ * handler may move), and any other exception stops that AP for good (cli; hlt). The trap handler
+ * finds the AP's tables from its GDTR, so `gdt` must stay the first member. */
+struct traps_ap_tables;
+typedef const struct fault_jmp *(*traps_ap_handler_fn)(struct traps_ap_tables *self, struct trap_info *info);
+struct traps_ap_tables {
+	uint64_t gdt[TRAPS_GDT_ENTRIES] __attribute__((aligned(16)));
+	struct tss64 tss __attribute__((aligned(16)));
+	traps_ap_handler_fn handler;
+};
+/* On the AP itself, after traps_init() ran on the BSP. ist: TRAPS_AP_IST_BYTES, 16-byte aligned. */
+void traps_load_ap(struct traps_ap_tables *t, uint8_t *ist, traps_ap_handler_fn handler);
 bool traps_installed(void);
 
 /* setjmp-like: returns 0 when called; returns vector + 1 when a fault came back to it. Arm it with

@@ -171,13 +171,13 @@ def cmd_compare(args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _qemu_opts(p):
+def _qemu_opts(p, smp=1):
     p.add_argument("--image", help="disk image (default: %s in the repository)"
                    % os.path.relpath(qemu.DEFAULT_IMAGE, qemu.REPO_ROOT))
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="firmware config setting (repeatable); keys: %s"
                    % ", ".join(runconfig.KEYS))
-    p.add_argument("--smp", type=int, default=1)
+    p.add_argument("--smp", type=int, default=smp, help="virtual CPUs (default %(default)s)")
     p.add_argument("--mem", type=int, default=1024, help="memory in MiB")
     p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
     p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
@@ -207,7 +207,7 @@ def make_parser():
     _qemu_opts(p)
     p.set_defaults(func=cmd_qemu)
     p = sub.add_parser("run", help="qemu + parse + report into results/<run-id>/")
-    _qemu_opts(p)
+    _qemu_opts(p, smp=2)  # so the default run shows the multi-core bandwidth too
     p.add_argument("--results", default=results,
                    help="results base directory (default %(default)s)")
     p.add_argument("--run-id", help="name of the run directory (default: UTC time + suffix)")

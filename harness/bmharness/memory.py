@@ -25,6 +25,9 @@ from . import knees, parse, stats
 
 MEMBW, LATENCY = "membw", "latency"
 PROBES = (MEMBW, LATENCY)
+# Sets reported in sections of their own rather than the per-set probe table and histograms:
+# these curves and the multi-core bandwidth (multicore.py).
+SECTION_PROBES = PROBES + ("membw_mc",)
 # Parameters that tell curves apart; the others vary along a curve (size, bytes, page) or from
 # set to set (calibration: target, cal_steps; the shuffle's seed).
 IDENTITY = {MEMBW: ("kernel", "width", "convention", "cpus", "cpu"),
@@ -92,7 +95,7 @@ def _point(s, hz, out_dir=None):
          "complete": s.get("complete", True)}
     if med is not None and med <= 0:
         p["cycles"] = med = None  # below the timer overhead: no rate can be derived
-    if s.get("name") == MEMBW:
+    if s.get("name") in (MEMBW, "membw_mc"):
         bpo = num(params.get("bytes_per_op"))
         rb, wb = num(params.get("read_bytes")), num(params.get("write_bytes"))
         alt = None

@@ -27,13 +27,13 @@ def draw(summary, out_dir):
     info = {"files": [], "notes": [], "error": None}
     by_name, mem_sets = {}, 0
     for s in summary.get("sets") or []:
-        if s.get("name") in memory.PROBES:  # curves instead: one set per buffer size
+        if s.get("name") in memory.SECTION_PROBES:  # curves and tables instead
             mem_sets += 1
             continue
         by_name.setdefault(s.get("name") or "unknown", []).append(s)
     if mem_sets:
-        info["notes"].append("%d membw/latency set(s): no histograms (see the Memory section)"
-                             % mem_sets)
+        info["notes"].append("%d membw/latency/membw_mc set(s): no histograms (see the Memory and "
+                             "Multi-core bandwidth sections)" % mem_sets)
     if not by_name:
         return info
     plt, err = _matplotlib()

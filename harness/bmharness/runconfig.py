@@ -7,7 +7,8 @@ for a quick QEMU run; `--set key=value` options override them.
 
 import re
 
-PROBES = ("timer", "spin", "membw", "latency", "cachefill", "fault_ud2", "fault_gp")
+PROBES = ("timer", "spin", "membw", "latency", "cachefill", "smp_hello", "membw_mc", "fault_ud2", "fault_gp",
+          "fault_ap_ud2")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -67,6 +68,7 @@ KEYS = {
     "mem_max_mb": _uint,
     "mem_kernels": _kernels,
     "seed": _uint,
+    "smp": _choice(("0", "1")),
 }
 
 QEMU_DEFAULTS = {

@@ -48,7 +48,7 @@ static void bad_input_keeps_default(void)
 
 	config_parse_file(&p, text, sizeof(text) - 1);
 	CHECK_EQ_U64(c.samples, 16);
-	CHECK_STR(c.probes, "timer,spin,membw,latency,cachefill");
+	CHECK_STR(c.probes, "timer,spin,membw,latency,cachefill,smp_hello,membw_mc");
 	CHECK(c.shutdown == SHUTDOWN_AUTO);
 	CHECK_EQ_U64(c.tsc_cal_ms, 100);
 	CHECK_EQ_U64(nmsgs, 7);
@@ -92,11 +92,12 @@ static void record_lists_every_option(void)
 	rec_start(&r, 3, "cfg");
 	config_to_record(&c, &r);
 	rec_finish(&r);
-	CHECK(strstr(r.buf, " probes=timer,spin,membw,latency,cachefill ") != 0);
+	CHECK(strstr(r.buf, " probes=timer,spin,membw,latency,cachefill,smp_hello,membw_mc ") != 0);
 	CHECK(strstr(r.buf, " serial=auto ") != 0);
 	CHECK(strstr(r.buf, " shutdown=auto ") != 0);
 	CHECK(strstr(r.buf, " arena_mb=640 ") != 0);
 	CHECK(strstr(r.buf, " wait_key=0 ") != 0);
+	CHECK(strstr(r.buf, " smp=1") != 0);
 }
 
 static void list_membership(void)

@@ -1,0 +1,565 @@
+/* Application-processor bring-up and work dispatch (see smp.h). */
+#include "arch/x86_64/smp.h"
+
+#include "arch/x86_64/ap_start.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/tsc.h"
+#include "drivers/lapic.h"
+
+#define US_PER_S 1000000ull
+#define PAGE_MASK 0xFFFull
+#define CR3_ADDR_MASK 0x000FFFFFFFFFF000ull
+#define FOUR_GIB 0x100000000ull
+/* Start-up vectors 0xA0..0xBF are reserved (SDM vol. 3A, STARTUP IPI): the legacy VGA hole. */
+#define SIPI_VECTOR_RESERVED_LO 0xA0
+#define SIPI_VECTOR_RESERVED_HI 0xBF
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_1_ECX_X2APIC (1u << 21)
+#define CPUID_1_EBX_APIC_ID_SHIFT 24
+#define MSR_IA32_PAT 0x277u
+/* Bits of the BSP's EFER the APs take over; LME is always set. */
+#define EFER_COPIED (X86_EFER_SCE | X86_EFER_NXE)
+/* The start-flag spin reads the TSC once per this many polls (a cheaper loop, a tighter start). */
+#define BARRIER_POLLS_PER_TSC_READ 64
+
+struct smp_cpu {
+	struct traps_ap_tables tables; /* first: the trap handler finds us from the GDT address */
+	uint32_t apic_id;              /* from the MADT */
+	uint32_t seen_apic_id;         /* as the AP read it */
+	uint8_t *ist;
+	uint64_t stack_top;
+	volatile uint32_t online;      /* set by the AP in its C entry */
+	volatile uint32_t dead;        /* the AP stopped after an exception outside a job */
+	volatile uint32_t parked;      /* the AP is (about to be) halted: wake it with an NMI */
+	volatile uint64_t posted;      /* jobs posted by the BSP */
+	volatile uint64_t done;        /* jobs the AP finished */
+	void (*volatile fn)(void *);
+	void *volatile arg;
+	volatile uint32_t armed;       /* a job runs under the recovery point jmp */
+	volatile uint32_t job_faulted;
+	volatile uint32_t has_fault;
+	struct trap_info fault;
+	struct fault_jmp jmp;
+	uint64_t sipi_tsc, online_tsc;
+} __attribute__((aligned(128)));
+
+struct barrier_slot {
+	void *arg;
+	uint64_t gen;
+	uint64_t timeout;
+	volatile uint32_t aborted;
+};
+
+static struct smp_cpu cpus[SMP_MAX_CPUS];
+
+static struct {
+	struct lapic lapic;
+	struct smp_report rep;
+	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's slot */
+	unsigned n_online;
+	uint64_t tsc_hz, idle_cycles;
+	bool pat_valid;
+	uint64_t pat;
+	/* smp_run_all */
+	void (*volatile all_fn)(void *);
+	volatile uint64_t all_go, all_abort, all_gen;
+	volatile uint32_t all_ready;
+	uint64_t release_tsc;
+	struct barrier_slot slots[SMP_MAX_CPUS];
+} g;
+
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_xcr0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(X86_XCR_XFEATURE_ENABLED));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint64_t us_cycles(uint64_t us)
+{
+	return us * (g.tsc_hz / US_PER_S);
+}
+
+static uint32_t cpuid_apic_id(void)
+{
+	uint32_t a, b, c, d;
+
+	cpu_cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
+	return b >> CPUID_1_EBX_APIC_ID_SHIFT;
+}
+
+static bool cpu_has_x2apic(void)
+{
+	uint32_t a, b, c, d;
+
+	cpu_cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
+	return (c & CPUID_1_ECX_X2APIC) != 0;
+}
+
+/* ---- the AP side ---- */
+
+static const struct fault_jmp *ap_trap(struct traps_ap_tables *self, struct trap_info *info)
+{
+	struct smp_cpu *c = (struct smp_cpu *)(void *)self;
+
+	if (info->vector == X86_VEC_NMI) {
+		if (info->rip == (uint64_t)(uintptr_t)ap_park_hlt)
+			info->rip += AP_HLT_INSN_BYTES; /* woken before the hlt ran: do not run it */
+		return 0;
+	}
+	if (info->vector == X86_VEC_DB || info->vector == X86_VEC_BP)
+		return 0;
+	c->fault = *info;
+	c->has_fault = 1;
+	if (c->armed && info->recoverable) {
+		c->armed = 0;
+		c->job_faulted = 1;
+		return &c->jmp;
+	}
+	cpu_mfence();
+	c->dead = 1;
+	return 0;
+}
+
+/* Kept out of line so the recovery point's frame is this function's alone. */
+static __attribute__((noinline)) void ap_run_job(struct smp_cpu *c, uint64_t seq)
+{
+	void (*fn)(void *) = c->fn;
+	void *arg = c->arg;
+
+	c->job_faulted = 0;
+	c->has_fault = 0;
+	if (fault_try(&c->jmp) == 0) {
+		c->armed = 1;
+		fn(arg);
+		c->armed = 0;
+	}
+	cpu_mfence(); /* the job's stores before `done` */
+	c->done = seq;
+}
+
+static void ap_wait_for_work(struct smp_cpu *c, uint64_t seen)
+{
+	uint64_t start = tsc_rdtsc();
+
+	while (c->posted == seen) {
+		if (tsc_rdtsc() - start > g.idle_cycles) {
+			/* Announce the halt before the last look at `posted`: smp_run posts first and
+			 * looks at `parked` second, so one of the two sees the other (both fenced). */
+			c->parked = 1;
+			cpu_mfence();
+			ap_park_wait(&c->posted, seen);
+			c->parked = 0;
+			start = tsc_rdtsc();
+		}
+		cpu_relax();
+	}
+}
+
+static __attribute__((noreturn)) void ap_entry(void *arg)
+{
+	struct smp_cpu *c = arg;
+
+	traps_load_ap(&c->tables, c->ist, ap_trap);
+	if (g.pat_valid)
+		(void)wrmsr_safe(MSR_IA32_PAT, g.pat);
+	c->seen_apic_id = g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
+	c->online_tsc = tsc_rdtsc();
+	cpu_mfence();
+	c->online = 1;
+	for (;;) {
+		uint64_t seen = c->done;
+
+		ap_wait_for_work(c, seen);
+		ap_run_job(c, c->posted);
+	}
+}
+
+/* ---- bring-up ---- */
+
+static void fail(uint32_t apic_id, unsigned stage, const char *reason)
+{
+	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
+
+	f->apic_id = apic_id;
+	f->stage = stage;
+	f->reason = reason;
+}
+
+static bool wait_flag(const volatile uint32_t *flag, uint64_t us)
+{
+	uint64_t start = tsc_rdtsc(), limit = us_cycles(us);
+
+	while (!*flag) {
+		if (tsc_rdtsc() - start > limit)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+/* INIT (then the deassert the MP specification's sequence has): the AP waits for a STARTUP. */
+static bool init_one(struct smp_cpu *c)
+{
+	enum lapic_send st = lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+
+	if (st == LAPIC_SEND_OK)
+		st = lapic_send_init_deassert(&g.lapic, c->apic_id, g.tsc_hz);
+	if (st != LAPIC_SEND_OK)
+		fail(c->apic_id, AP_STAGE_NONE, lapic_send_name(st));
+	return st == LAPIC_SEND_OK;
+}
+
+/* After INIT and its delay: STARTUP, up to 200 us, a second STARTUP if the AP has not started,
+ * then wait (bounded) for it to come online. One AP at a time: they share the parameter block. */
+static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t vector)
+{
+	enum lapic_send st;
+
+	p->stack = c->stack_top;
+	p->arg = (uint64_t)(uintptr_t)c;
+	p->entry = (uint64_t)(uintptr_t)ap_entry;
+	p->stage = AP_STAGE_NONE;
+	c->sipi_tsc = tsc_rdtsc();
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t start;
+
+		st = lapic_send_startup(&g.lapic, c->apic_id, vector, g.tsc_hz);
+		if (st != LAPIC_SEND_OK) {
+			fail(c->apic_id, p->stage, lapic_send_name(st));
+			(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+			return false;
+		}
+		start = tsc_rdtsc();
+		while (p->stage == AP_STAGE_NONE && tsc_rdtsc() - start < us_cycles(SMP_SIPI_DELAY_US))
+			cpu_relax();
+		if (p->stage != AP_STAGE_NONE)
+			break;
+	}
+	if (!wait_flag(&c->online, SMP_AP_TIMEOUT_US)) {
+		fail(c->apic_id, p->stage, "timeout");
+		/* Back to wait-for-SIPI, so it cannot come alive later on a stack we hand on. */
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		return false;
+	}
+	if (c->seen_apic_id != c->apic_id) {
+		/* Running, but not the processor the MADT named: keep it out of the numbering. */
+		fail(c->apic_id, p->stage, "id_mismatch");
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		return false;
+	}
+	if (c->online_tsc - c->sipi_tsc > g.rep.ap_max_cycles)
+		g.rep.ap_max_cycles = c->online_tsc - c->sipi_tsc;
+	return true;
+}
+
+/* Copy the trampoline and fill the parameters every AP shares. NULL (and rep.reason) on refusal. */
+static struct ap_start_params *prepare_lowpage(uint8_t *page)
+{
+	uint64_t len = (uint64_t)(ap_start_end - ap_start_begin);
+	uint64_t cr3 = read_cr3(), cr4 = cpu_read_cr4(), efer = 0;
+	struct ap_start_params *p;
+
+	if (len > AP_PAGE_SIZE) {
+		g.rep.reason = "start-up trampoline larger than a page";
+		return 0;
+	}
+	if (rdmsr_safe(X86_MSR_EFER, &efer) != MSR_OK) {
+		g.rep.reason = "EFER unreadable";
+		return 0;
+	}
+	for (uint64_t i = 0; i < len; i++)
+		page[i] = ap_start_begin[i];
+	p = (struct ap_start_params *)(void *)(page + (ap_start_data - ap_start_begin));
+	p->cr3 = cr3;
+	p->cr3_32 = cr3 & CR3_ADDR_MASK;
+	if (p->cr3_32 >= FOUR_GIB) {
+		/* Only the top level needs to be reachable from 32-bit code: its entries are 52-bit. */
+		const uint8_t *top = (const uint8_t *)(uintptr_t)p->cr3_32;
+		uint8_t *copy = page + AP_PAGE_SIZE;
+
+		for (unsigned i = 0; i < AP_PAGE_SIZE; i++)
+			copy[i] = top[i];
+		p->cr3_32 = (uint64_t)(uintptr_t)copy;
+		g.rep.pml4_copy = true;
+	}
+	p->cr4 = cr4;
+	p->cr4_32 = X86_CR4_PAE | (cr4 & X86_CR4_LA57);
+	p->cr0 = cpu_read_cr0();
+	p->efer = X86_EFER_LME | (efer & EFER_COPIED);
+	p->xcr0 = (cr4 & X86_CR4_OSXSAVE) ? read_xcr0() : 0;
+	g.pat_valid = rdmsr_safe(MSR_IA32_PAT, &g.pat) == MSR_OK;
+	return p;
+}
+
+static const char *check_lowpage(uint64_t lp)
+{
+	uint64_t vector = lp >> 12;
+
+	if (!lp)
+		return "no start-up page below 1 MiB was reserved";
+	if ((lp & PAGE_MASK) || lp + SMP_LOWMEM_PAGES * AP_PAGE_SIZE > SMP_LOWMEM_LIMIT)
+		return "start-up page not page-aligned below 1 MiB";
+	if (vector >= SIPI_VECTOR_RESERVED_LO && vector <= SIPI_VECTOR_RESERVED_HI)
+		return "start-up page in the reserved vector range 0xA0000-0xBFFFF";
+	return 0;
+}
+
+/* The BSP as CPU 0, with its APIC id from CPUID (touching no APIC register). */
+static void init_bsp(void)
+{
+	g.rep = (struct smp_report){ 0 };
+	g.online[0] = &cpus[0];
+	g.n_online = 1;
+	g.rep.cpus_online = 1;
+	cpus[0].apic_id = cpuid_apic_id();
+	cpus[0].seen_apic_id = cpus[0].apic_id;
+	cpus[0].online = 1;
+	g.rep.bsp_apic_id = cpus[0].apic_id;
+}
+
+void smp_start_none(const char *reason)
+{
+	init_bsp();
+	g.rep.reason = reason;
+}
+
+unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
+		       unsigned max_cpus, uint64_t tsc_hz)
+{
+	uint64_t lp = (uint64_t)(uintptr_t)lowpage, t0;
+	struct ap_start_params *p;
+	unsigned attempts = 0;
+	bool pending[SMP_MAX_CPUS] = { false };
+
+	if (g.n_online > 1)
+		return g.n_online; /* once per boot: the APs are running already */
+	init_bsp();
+	if (madt && madt->valid) {
+		g.rep.cpus_madt = madt->num_enabled;
+		g.rep.hotplug = madt->num_online_capable;
+	}
+	if (!lapic_init(&g.lapic, madt && madt->valid ? madt->lapic_base : 0, cpu_has_x2apic())) {
+		g.rep.reason = g.lapic.reason;
+		return 1;
+	}
+	cpus[0].apic_id = cpus[0].seen_apic_id = g.rep.bsp_apic_id = lapic_id(&g.lapic);
+	g.rep.x2apic = g.lapic.x2apic;
+	g.rep.lapic_base = g.lapic.base;
+	g.rep.lowpage = lp;
+	g.tsc_hz = tsc_hz;
+	g.idle_cycles = us_cycles(SMP_IDLE_SPIN_US);
+	if (max_cpus > SMP_MAX_CPUS)
+		max_cpus = SMP_MAX_CPUS;
+	if (!madt || !madt->valid)
+		g.rep.reason = "no valid MADT";
+	else if (!tsc_hz)
+		g.rep.reason = "TSC frequency unknown: waits cannot be bounded";
+	else if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size & 15))
+		g.rep.reason = "no AP stacks were reserved";
+	else
+		g.rep.reason = check_lowpage(lp);
+	if (g.rep.reason)
+		return 1;
+	p = prepare_lowpage(lowpage);
+	if (!p)
+		return 1;
+
+	/* Every AP gets its INIT first and all share one INIT delay; then STARTUP one by one. */
+	t0 = tsc_rdtsc();
+	for (unsigned i = 0; i < madt->num_cpus; i++) {
+		const struct madt_cpu *m = &madt->cpus[i];
+		struct smp_cpu *c;
+
+		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_apic_id)
+			continue;
+		if (attempts + 1 >= max_cpus) {
+			g.rep.not_started++;
+			continue;
+		}
+		c = &cpus[attempts + 1];
+		*c = (struct smp_cpu){ 0 };
+		c->apic_id = m->apic_id;
+		c->ist = stacks + (size_t)attempts * stack_size;
+		c->stack_top = (uint64_t)(uintptr_t)(stacks + (size_t)(attempts + 1) * stack_size);
+		attempts++;
+		if (!g.lapic.x2apic && m->apic_id > LAPIC_XAPIC_MAX_ID)
+			fail(m->apic_id, AP_STAGE_NONE, "unreachable");
+		else
+			pending[attempts] = init_one(c);
+	}
+	lapic_delay_us(SMP_INIT_DELAY_US, g.tsc_hz);
+	for (unsigned a = 1; a <= attempts; a++)
+		if (pending[a] && startup_one(&cpus[a], p, (uint8_t)(lp >> 12)))
+			g.online[g.n_online++] = &cpus[a];
+	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.cpus_online = g.n_online;
+	return g.n_online;
+}
+
+const struct smp_report *smp_report(void)
+{
+	return &g.rep;
+}
+
+/* ---- work ---- */
+
+unsigned smp_cpus_online(void)
+{
+	return g.n_online ? g.n_online : 1;
+}
+
+uint32_t smp_cpu_apic_id(unsigned cpu)
+{
+	if (cpu == 0 && !g.n_online)
+		return cpuid_apic_id();
+	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
+}
+
+uint32_t smp_self_apic_id(void)
+{
+	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
+}
+
+static struct smp_cpu *ap(unsigned cpu)
+{
+	return cpu > 0 && cpu < g.n_online ? g.online[cpu] : 0;
+}
+
+bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
+{
+	struct smp_cpu *c = ap(cpu);
+
+	if (cpu == 0) {
+		fn(arg);
+		return true;
+	}
+	if (!c || c->dead || c->posted != c->done)
+		return false;
+	c->fn = fn;
+	c->arg = arg;
+	cpu_mfence();
+	c->posted = c->posted + 1;
+	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
+	if (c->parked)
+		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.tsc_hz);
+	return true;
+}
+
+bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
+{
+	struct smp_cpu *c = ap(cpu);
+	uint64_t start = tsc_rdtsc();
+
+	if (cpu == 0)
+		return true;
+	if (!c)
+		return false;
+	while (c->done != c->posted) {
+		if (c->dead || tsc_rdtsc() - start > timeout_cycles)
+			return false;
+		cpu_relax();
+	}
+	return !c->job_faulted;
+}
+
+enum smp_cpu_status smp_cpu_status(unsigned cpu)
+{
+	struct smp_cpu *c = ap(cpu);
+
+	if (cpu == 0)
+		return SMP_CPU_IDLE;
+	if (!c)
+		return SMP_CPU_NONE;
+	if (c->dead)
+		return SMP_CPU_DEAD;
+	if (c->done != c->posted)
+		return SMP_CPU_BUSY;
+	return c->job_faulted ? SMP_CPU_FAULTED : SMP_CPU_IDLE;
+}
+
+bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
+{
+	struct smp_cpu *c = ap(cpu);
+
+	if (!c || !c->has_fault)
+		return false;
+	*out = c->fault;
+	return true;
+}
+
+/* The job every AP of smp_run_all runs: check in, spin on the start flag, run. The spin has no
+ * `pause`: its exit latency (about 140 cycles on recent Intel cores) would add to the start skew,
+ * and the spin is short (it ends once every AP has checked in). */
+static void barrier_job(void *arg)
+{
+	struct barrier_slot *s = arg;
+	uint64_t start = tsc_rdtsc();
+	unsigned polls = 0;
+
+	__atomic_fetch_add(&g.all_ready, 1, __ATOMIC_SEQ_CST);
+	while (g.all_go != s->gen) {
+		if (++polls == BARRIER_POLLS_PER_TSC_READ) {
+			polls = 0;
+			if (g.all_abort == s->gen || tsc_rdtsc() - start > s->timeout) {
+				s->aborted = 1;
+				return;
+			}
+		}
+		compiler_barrier();
+	}
+	g.all_fn(s->arg);
+}
+
+bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles)
+{
+	uint64_t gen = g.all_gen + 1, start;
+	unsigned posted = 1;
+	bool ok = true;
+
+	if (n == 0 || n > smp_cpus_online())
+		return false;
+	g.all_gen = gen;
+	g.all_fn = fn;
+	g.all_ready = 0;
+	for (unsigned i = 1; i < n; i++) {
+		g.slots[i] = (struct barrier_slot){ args[i], gen, timeout_cycles, 0 };
+		if (!smp_run(i, barrier_job, &g.slots[i]))
+			break;
+		posted++;
+	}
+	start = tsc_rdtsc();
+	while (posted == n && g.all_ready != n - 1) {
+		if (tsc_rdtsc() - start > timeout_cycles)
+			break;
+		cpu_relax();
+	}
+	if (posted != n || g.all_ready != n - 1) {
+		g.all_abort = gen; /* the ones waiting give up without running fn */
+		for (unsigned i = 1; i < posted; i++)
+			(void)smp_wait(i, timeout_cycles);
+		return false;
+	}
+	g.release_tsc = tsc_rdtsc();
+	g.all_go = gen;
+	fn(args[0]);
+	for (unsigned i = 1; i < n; i++)
+		ok = smp_wait(i, timeout_cycles) && !g.slots[i].aborted && ok;
+	return ok;
+}
+
+uint64_t smp_release_tsc(void)
+{
+	return g.release_tsc;
+}

@@ -1,0 +1,108 @@
+/* Application processors after ExitBootServices: bring them up ourselves (INIT-SIPI-SIPI through
+ * a real-mode start-up page below 1 MiB), then hand them work.
+ *
+ * Bring-up: INIT to every AP, one shared INIT delay, then STARTUP to one AP at a time in MADT
+ * order (they share the trampoline's parameter block); every wait is bounded by the TSC. An
+ * AP that does not come up is recorded (APIC id, how far its trampoline got, why), sent INIT
+ * again so it cannot wake later on a stack given to another, and left out. CPU numbers are dense
+ * over the CPUs online: 0 is the BSP, 1..n-1 the APs that came up.
+ *
+ * An online AP runs with interrupts masked, on its own GDT, TSS (its own #DF/NMI/#MC stacks) and
+ * stack, sharing the IDT (traps_load_ap). Idle, it polls for work with `pause` for
+ * SMP_IDLE_SPIN_US, then halts until an NMI IPI wakes it (smp_run sends one when needed), so idle
+ * APs cost their core (or, under TCG, the host) nothing. A fault in a job ends that job (the AP
+ * takes the next one); a fault outside a job stops that AP for good. Either way the BSP only sees
+ * it through bounded waits that fail, never hangs on it, and can read what happened. */
+#ifndef ARCH_X86_64_SMP_H
+#define ARCH_X86_64_SMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/x86_64/traps.h"
+#include "drivers/madt.h"
+
+#define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
+
+/* The start-up memory, reserved by the UEFI layer before ExitBootServices: SMP_LOWMEM_PAGES
+ * consecutive 4 KiB pages wholly below SMP_LOWMEM_LIMIT, mapped executable (EfiLoaderCode).
+ * Page 0 takes the trampoline; page 1 a copy of the top-level page table if the BSP's is above
+ * 4 GiB (32-bit code cannot load such a CR3). */
+#define SMP_LOWMEM_PAGES 2
+#define SMP_LOWMEM_LIMIT 0x100000ull
+/* Per-AP memory, reserved before ExitBootServices as well: IST stacks plus the AP's stack. */
+#define SMP_STACK_SIZE (32 * 1024)
+#define SMP_MIN_STACK_SIZE (TRAPS_AP_IST_BYTES + 8 * 1024)
+
+/* Delays of the start-up sequence (SDM vol. 3A, "MP Initialization Example") and our bounds. */
+#define SMP_INIT_DELAY_US 10000   /* after the INITs, before the first STARTUP */
+#define SMP_SIPI_DELAY_US 200     /* after a STARTUP, before the second one */
+#define SMP_AP_TIMEOUT_US 200000  /* from the first STARTUP until the AP must be online */
+#define SMP_IDLE_SPIN_US 1000     /* an idle AP polls this long before it halts */
+
+struct smp_failure {
+	uint32_t apic_id;
+	unsigned stage;     /* AP_STAGE_* reached in the trampoline (0: it never ran) */
+	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch" */
+};
+
+struct smp_report {
+	const char *reason;     /* set when no AP was started at all: why */
+	unsigned cpus_madt;     /* enabled processors in the MADT (BSP included) */
+	unsigned cpus_online;   /* BSP included */
+	unsigned hotplug;       /* online-capable but not enabled MADT entries: not started */
+	unsigned not_started;   /* enabled entries beyond max_cpus */
+	unsigned num_failed;
+	struct smp_failure failed[SMP_MAX_CPUS];
+	uint32_t bsp_apic_id;
+	bool x2apic;            /* the APIC is in x2APIC mode (MSR access) */
+	uint64_t lapic_base;
+	uint64_t lowpage;
+	bool pml4_copy;         /* the BSP's CR3 was above 4 GiB: the trampoline used a copy */
+	uint64_t bringup_cycles;     /* whole bring-up, first INIT to last AP online */
+	uint64_t ap_max_cycles;      /* slowest AP, its first STARTUP to online */
+};
+
+enum smp_cpu_status {
+	SMP_CPU_IDLE,    /* online, no job pending (the last one, if any, finished) */
+	SMP_CPU_BUSY,    /* a job is posted or running */
+	SMP_CPU_FAULTED, /* online; its last job ended in an exception (smp_cpu_fault) */
+	SMP_CPU_DEAD,    /* took an exception outside a job and stopped */
+	SMP_CPU_NONE,    /* no such CPU */
+};
+
+/* Start every enabled AP in the MADT, up to max_cpus CPUs in all. lowpage: SMP_LOWMEM_PAGES pages
+ * (see above); stacks: (max_cpus - 1) * stack_size bytes, stack_size >= SMP_MIN_STACK_SIZE, a
+ * multiple of 16. Traps must be installed and the TSC calibrated (tsc_hz bounds every wait).
+ * Returns the CPUs online, BSP included (1 when nothing could be started; smp_report says why).
+ * Once per boot: a second call returns the count and starts nothing. */
+unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
+		       unsigned max_cpus, uint64_t tsc_hz);
+/* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id and `reason`. */
+void smp_start_none(const char *reason);
+const struct smp_report *smp_report(void);
+
+unsigned smp_cpus_online(void);
+uint32_t smp_cpu_apic_id(unsigned cpu);
+/* The APIC id of the CPU calling it (BSP or AP). */
+uint32_t smp_self_apic_id(void);
+
+/* Post fn(arg) to CPU `cpu` and return at once; false if it is not online or still busy. For
+ * cpu 0 (the BSP) fn runs now, before smp_run returns. */
+bool smp_run(unsigned cpu, void (*fn)(void *), void *arg);
+/* Wait at most timeout_cycles for CPU `cpu`'s job: true when it finished without a fault. */
+bool smp_wait(unsigned cpu, uint64_t timeout_cycles);
+enum smp_cpu_status smp_cpu_status(unsigned cpu);
+/* The exception that ended CPU `cpu`'s last job (or stopped it); false if there was none. */
+bool smp_cpu_fault(unsigned cpu, struct trap_info *out);
+
+/* Run fn(args[i]) on CPUs 0..n-1 (BSP included) with a common start: every AP first checks in
+ * and spins on a shared start flag; once all have checked in, the BSP releases them and runs
+ * args[0] itself. False (and fn not run where it had not started) if an AP was not ready in time;
+ * false if a job faulted or did not finish within timeout_cycles of the start. */
+bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles);
+/* TSC of the last smp_run_all release (BSP's clock). */
+uint64_t smp_release_tsc(void);
+
+#endif

@@ -1,0 +1,64 @@
+/* The ACPI Multiple APIC Description Table (MADT, signature "APIC"; ACPI 6.5 section 5.2.12):
+ * which logical processors the platform has, by local APIC id, and where the local APIC
+ * registers are. Pure parsing over identity-mapped memory (the host unit tests hand it a buffer):
+ * the header length and checksum are checked first, every entry's length before it is read, and
+ * an entry of length 0 ends the walk rather than looping on it. */
+#ifndef DRIVERS_MADT_H
+#define DRIVERS_MADT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Processor entries kept (enabled or online-capable); more are counted in num_dropped. */
+#define MADT_MAX_CPUS 256
+
+/* Table layout: the standard 36-byte header, then two fields, then the entries. */
+#define MADT_OFF_LAPIC_ADDR 36
+#define MADT_OFF_FLAGS 40
+#define MADT_OFF_ENTRIES 44
+#define MADT_FLAG_PCAT_COMPAT (1u << 0) /* dual 8259 PICs are present as well */
+
+/* Interrupt controller structure types used here (ACPI 6.5, table 5.21). */
+#define MADT_TYPE_LOCAL_APIC 0          /* Processor Local APIC, 8 bytes */
+#define MADT_TYPE_LOCAL_APIC_OVERRIDE 5 /* Local APIC Address Override, 12 bytes */
+#define MADT_TYPE_LOCAL_X2APIC 9        /* Processor Local x2APIC, 16 bytes */
+#define MADT_LEN_LOCAL_APIC 8
+#define MADT_LEN_LOCAL_APIC_OVERRIDE 12
+#define MADT_LEN_LOCAL_X2APIC 16
+
+/* Local APIC flags (types 0 and 9; ACPI 6.5, table 5.23). */
+#define MADT_LAPIC_ENABLED (1u << 0)        /* usable now */
+#define MADT_LAPIC_ONLINE_CAPABLE (1u << 1) /* not enabled, but may be brought online (ACPI 6.3+) */
+
+struct madt_cpu {
+	uint32_t apic_id;  /* 8-bit id (type 0) or 32-bit x2APIC id (type 9) */
+	uint32_t uid;      /* ACPI processor UID */
+	uint32_t flags;    /* MADT_LAPIC_* */
+	bool from_x2apic;  /* listed by a type 9 entry */
+};
+
+struct madt_info {
+	bool valid;
+	uint64_t lapic_base;     /* the header's 32-bit address, or the type 5 override */
+	bool lapic_override;     /* a type 5 entry gave the address */
+	bool pcat_compat;
+	unsigned num_cpus;       /* entries in cpus[], in MADT order (firmware lists the BSP first) */
+	unsigned num_enabled;    /* of them: enabled */
+	unsigned num_online_capable; /* of them: not enabled but online-capable (hot-pluggable) */
+	unsigned num_unusable;   /* processor entries neither enabled nor online-capable: not kept */
+	unsigned num_dropped;    /* usable entries beyond MADT_MAX_CPUS: not kept */
+	unsigned num_duplicates; /* entries repeating an APIC id already listed: not kept */
+	unsigned num_malformed;  /* entries shorter than their type needs, or running past the end */
+	struct madt_cpu cpus[MADT_MAX_CPUS];
+};
+
+/* Parse the MADT at `addr` (identity-mapped). False, with info->valid clear, when the signature,
+ * length or checksum is wrong; otherwise every well-formed entry is used. */
+bool madt_parse(uint64_t addr, struct madt_info *info);
+
+static inline bool madt_cpu_enabled(const struct madt_cpu *c)
+{
+	return (c->flags & MADT_LAPIC_ENABLED) != 0;
+}
+
+#endif

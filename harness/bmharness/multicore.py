@@ -1,0 +1,87 @@
+"""Multi-core bandwidth (`membw_mc` sets): per kernel and core count, the aggregate GB/s of all
+cores together and each core's own GB/s, with the scaling over one core.
+
+The firmware emits, per (kernel, width, cpus), one set per core (`cpu=K`: that core's cycles per
+pass, timed by itself) and one aggregate set (`cpu=all`: earliest start to latest end over the
+cores, `bytes_per_op` = every core's bytes). Rates come from memory._point, so the byte convention
+and the CI of the median are the Memory section's.
+"""
+
+from . import memory
+
+MEMBW_MC = "membw_mc"
+
+
+def _int(x):
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def analyse(summary, out_dir=None):
+    """{"rows": [...], "skips": [...]}; a row per (kernel, width, cpus), ordered by kernel then
+    cores: agg (point of the cpu=all set), cores (points of cpu=K, by K), core_min/core_max
+    (GB/s), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores)."""
+    plat_hz = memory.num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
+    groups = {}
+    for s in summary.get("sets") or []:
+        if s.get("name") != MEMBW_MC:
+            continue
+        params = s.get("params") or {}
+        cpus = _int(params.get("cpus"))
+        if cpus is None:
+            continue
+        key = (str(params.get("kernel", "?")), str(params.get("width", "?")), cpus)
+        hz = memory.num(s.get("tsc_hz")) or plat_hz
+        g = groups.setdefault(key, {"agg": None, "cores": {}, "size": memory.num(params.get("size"))})
+        p = memory._point(s, hz, out_dir)
+        if str(params.get("cpu")) == "all":
+            g["agg"] = p
+        elif _int(params.get("cpu")) is not None:
+            g["cores"][_int(params.get("cpu"))] = p
+    rows = []
+    for (kernel, width, cpus), g in sorted(groups.items()):
+        cores = [g["cores"][k] for k in sorted(g["cores"])]
+        rates = [p["gbps"] for p in cores if p.get("gbps") is not None]
+        agg = g["agg"] or {}
+        one = groups.get((kernel, width, 1), {}).get("agg") or {}
+        scaling = memory._div(agg.get("gbps"), one.get("gbps"))
+        rows.append({"kernel": kernel, "width": width, "cpus": cpus, "size": g["size"],
+                     "agg": g["agg"], "cores": cores,
+                     "core_min": min(rates) if rates else None,
+                     "core_max": max(rates) if rates else None,
+                     "core_sum": sum(rates) if len(rates) == cpus else None,
+                     "scaling": scaling,
+                     "efficiency": scaling / cpus if scaling is not None else None,
+                     "missing_cores": cpus - len(cores)})
+    skips = [k for k in summary.get("skips") or [] if k.get("probe") == MEMBW_MC]
+    return {"rows": rows, "skips": skips}
+
+
+def section(doc, mc):
+    """The report's Multi-core bandwidth section (nothing when the run had no membw_mc)."""
+    from .report import fnum  # late: report imports this module
+    if not mc["rows"] and not mc["skips"]:
+        return
+    doc.h("Multi-core bandwidth")
+    if not mc["rows"]:
+        doc.list("skipped: %s" % (k.get("reason") or "no reason given") for k in mc["skips"])
+        return
+    doc.p("Every core streams its own buffers with the same kernel and pass count, released by one "
+          "common start. aggregate = all cores' bytes / (latest end - earliest start); per core = "
+          "each core's own timing; sum = the per-core rates added (> aggregate when the cores did "
+          "not overlap fully). Scaling is over the 1-core aggregate. GB/s = 10^9 B/s, a copy "
+          "counts bytes read + written.")
+    rows = []
+    for r in mc["rows"]:
+        agg = r["agg"] or {}
+        rows.append([r["kernel"], r["width"], memory.size_text(r["size"]) if r["size"] else "-",
+                     r["cpus"], fnum(agg.get("gbps")),
+                     memory._range(agg.get("gbps_lo"), agg.get("gbps_hi"), fnum),
+                     memory._range(r["core_min"], r["core_max"], fnum), fnum(r["core_sum"]),
+                     fnum(r["scaling"]), fnum(r["efficiency"]),
+                     "%d missing" % r["missing_cores"] if r["missing_cores"] else "ok"])
+    doc.table(["kernel", "width", "buffer/core", "cores", "aggregate GB/s", "CI95",
+               "per core GB/s", "sum", "scaling", "efficiency", "sets"], rows)
+    doc.list("skipped: %s" % (k.get("reason") or "no reason given") for k in mc["skips"])

@@ -1,0 +1,70 @@
+"""Multi-core bandwidth analysis (membw_mc sets) on hand-made summaries: per-core and aggregate
+rates, scaling over one core, missing cores, and the report section."""
+
+from bmharness import multicore, report
+
+HZ = 1e9  # 1 cycle = 1 ns: GB/s = bytes per pass / cycles per pass
+
+
+def mc_set(set_id, kernel, cpus, cpu, size, cycles, bytes_per_op):
+    return {"name": "membw_mc", "set": set_id, "tsc_hz": HZ, "iters": 1, "overhead": 0,
+            "n": 8, "received": 8, "complete": True,
+            "params": {"kernel": kernel, "width": 256, "size": size, "cpus": cpus, "cpu": cpu,
+                       "bytes_per_op": bytes_per_op, "convention": "rw"},
+            "stats": {"per_op": {"n": 8, "median": cycles, "ci95": [cycles * 0.99, cycles * 1.01]}}}
+
+
+def summary(sets, skips=()):
+    return {"platform": {"tsc": {"hz": HZ}}, "sets": sets, "skips": list(skips)}
+
+
+def two_core_read():
+    mib = 1 << 20
+    return [
+        mc_set(0, "read", 1, 0, mib, 1000, mib),
+        mc_set(1, "read", 1, "all", mib, 1000, mib),
+        mc_set(2, "read", 2, 0, mib, 1250, mib),
+        mc_set(3, "read", 2, 1, mib, 1000, mib),
+        mc_set(4, "read", 2, "all", mib, 1300, 2 * mib),
+    ]
+
+
+def test_rates_scaling_and_efficiency():
+    rows = multicore.analyse(summary(two_core_read()))["rows"]
+    assert [(r["kernel"], r["cpus"]) for r in rows] == [("read", 1), ("read", 2)]
+    one, two = rows
+    mib = 1 << 20
+    assert one["agg"]["gbps"] == mib / 1000 and one["scaling"] == 1.0
+    assert two["agg"]["gbps"] == 2 * mib / 1300
+    assert two["core_min"] == mib / 1250 and two["core_max"] == mib / 1000
+    assert two["core_sum"] == mib / 1250 + mib / 1000
+    assert abs(two["scaling"] - (2 * mib / 1300) / (mib / 1000)) < 1e-12
+    assert abs(two["efficiency"] - two["scaling"] / 2) < 1e-12
+    assert two["missing_cores"] == 0
+
+
+def test_missing_core_is_counted_not_invented():
+    sets = [s for s in two_core_read() if not (s["params"]["cpus"] == 2 and s["params"]["cpu"] == 1)]
+    two = multicore.analyse(summary(sets))["rows"][1]
+    assert two["missing_cores"] == 1 and two["core_sum"] is None
+    assert len(two["cores"]) == 1
+
+
+def test_no_one_core_baseline_means_no_scaling():
+    sets = [s for s in two_core_read() if s["params"]["cpus"] == 2]
+    (two,) = multicore.analyse(summary(sets))["rows"]
+    assert two["scaling"] is None and two["efficiency"] is None
+
+
+def test_section_only_when_there_is_something_to_say():
+    doc = report.Doc()
+    multicore.section(doc, multicore.analyse(summary([])))
+    assert "Multi-core" not in doc.text()
+    skip = {"probe": "membw_mc", "reason": "only one CPU online: no valid MADT"}
+    doc = report.Doc()
+    multicore.section(doc, multicore.analyse(summary([], [skip])))
+    assert "only one CPU online" in doc.text()
+    doc = report.Doc()
+    multicore.section(doc, multicore.analyse(summary(two_core_read())))
+    text = doc.text()
+    assert "aggregate GB/s" in text and "scaling" in text
