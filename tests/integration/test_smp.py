@@ -15,8 +15,10 @@ import pytest
 from conftest import boot
 from bmharness import multicore, parse
 
+# A quick single-core sweep beside the multi-core probes (idle APs must not disturb it), and
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
-HELLO = {"probes": "smp_hello,membw_mc,spin", "samples": 4, "mem_max_mb": 4}
+HELLO = {"probes": "smp_hello,membw_mc,membw,latency,spin", "samples": 4, "mem_max_mb": 1,
+         "mem_kernels": "read,copy"}
 MC_KERNELS = ("read", "write", "copy")
 
 
@@ -85,8 +87,11 @@ def test_all_cpus_online_and_say_hello(request, fixture, n):
     raw = s["stats"]["raw"]
     assert raw["min"] == 0  # the earliest CPU defines zero skew
     assert raw["max"] < hz  # and everyone started within a second
-    # the BSP's probes still run and end normally next to the idle APs
+    # the BSP's probes still run and end normally next to the idle APs: the quick sweep too
     assert b.sets("spin")
+    for probe in ("membw", "latency"):
+        sets = b.sets(probe)
+        assert sets and all(s["complete"] and s["received"] == s["n"] for s in sets), probe
 
 
 def test_one_cpu_skips(smp1):
