@@ -93,7 +93,8 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 		emit_skip("membw_mc", "TSC frequency unknown: cannot bound the multi-core runs");
 		return PROBE_SKIPPED;
 	}
-	for (unsigned c = 1; c < ncpu; c++)
+	/* Bare metal: every core enables its own XSAVE state (hosted, the kernel did). */
+	for (unsigned c = 1; c < ncpu && env->simd_enabled; c++)
 		if (!smp_run(c, simd_job, 0) || !smp_wait(c, env->tsc_hz))
 			ncpu = c; /* keep the cores that answered */
 	simd_usable(&simd);

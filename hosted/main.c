@@ -18,6 +18,7 @@
 #include "bench/calibrate.h"
 #include "bench/platform.h"
 #include "bench/runner.h"
+#include "bench/smp_facts.h"
 #include "bench/suite.h"
 #include "bench/summary.h"
 #include "hosted/hosted.h"
@@ -213,6 +214,8 @@ int main(int argc, char **argv)
 	facts_emit_alloc(&m.harena);
 	tsc_init(m.cpu.rdtscp);
 	calibrate_tsc();
+	hosted_smp_start(&m.pin, m.cfg.smp, m.env.tsc_hz);
+	smp_facts_emit();
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;

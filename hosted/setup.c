@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "arch/x86_64/smp_hosted.h"
 #include "hosted/hosted.h"
 #include "lib/fmt.h"
 
@@ -74,9 +75,13 @@ static void cpulist(const cpu_set_t *set, char *buf, size_t cap)
 		sb_puts(&sb, "none");
 }
 
+/* The affinity the process started with: the CPUs the SMP worker threads may use. */
+static cpu_set_t allowed;
+static bool allowed_valid;
+
 void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs)
 {
-	cpu_set_t allowed, one;
+	cpu_set_t one;
 	const char *want = getenv("BAREMETRIC_CPU");
 	int last = -1;
 
@@ -88,6 +93,7 @@ void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs)
 		msgs_add(msgs, MSG_WARN, "cannot read the CPU affinity (", strerror(errno), "): not pinned");
 		return;
 	}
+	allowed_valid = true;
 	cpulist(&allowed, pin->allowed, sizeof(pin->allowed));
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &allowed))
@@ -115,6 +121,19 @@ void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs)
 	}
 	pin->pinned = true;
 	sched_yield(); /* be running on the new CPU before anything is measured */
+}
+
+unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t tsc_hz)
+{
+	if (!enabled) {
+		smp_start_none(0, "disabled by option smp=0");
+		return 1;
+	}
+	if (!allowed_valid || !pin->pinned) {
+		smp_start_none(0, "the main thread is not pinned: no per-CPU threads");
+		return 1;
+	}
+	return smp_hosted_start(pin->cpu, &allowed, SMP_MAX_CPUS, tsc_hz);
 }
 
 static uint64_t now_ns(void)

@@ -12,7 +12,7 @@ HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
 
 # traps.c/entry.S are the firmware's IDT and recovery points: replaced by traps_hosted.c.
 # probe_ops.S (arch_spin, the provoke routines) is listed once whether or not ARCH_SRC has it.
-# smp.c/ap_start.S start processors through the APIC: replaced by smp_hosted.c (one CPU).
+# smp.c/ap_start.S start processors through the APIC: replaced by smp_hosted.c (pinned threads).
 HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86_64/probe_ops.S \
 	arch/x86_64/smp.c arch/x86_64/ap_start.S,$(ARCH_SRC)) \
 	arch/x86_64/probe_ops.S arch/x86_64/traps_hosted.c arch/x86_64/smp_hosted.c
@@ -31,7 +31,7 @@ $(HOSTED_OUT)/obj/%.S.o: %.S
 	gcc $(HOSTED_CFLAGS) -c $< -o $@
 
 $(HOSTED_BIN): $(HOSTED_OBJ)
-	gcc $(HOSTED_CFLAGS) $(HOSTED_OBJ) -o $@
+	gcc $(HOSTED_CFLAGS) $(HOSTED_OBJ) -pthread -o $@
 
 hosted-test: hosted
 	$(PY) -m pytest -q tests/integration/test_hosted.py

@@ -21,8 +21,6 @@
 #define MSR_IA32_PAT 0x277u
 /* Bits of the BSP's EFER the APs take over; LME is always set. */
 #define EFER_COPIED (X86_EFER_SCE | X86_EFER_NXE)
-/* The start-flag spin reads the TSC once per this many polls (a cheaper loop, a tighter start). */
-#define BARRIER_POLLS_PER_TSC_READ 64
 
 struct smp_cpu {
 	struct traps_ap_tables tables; /* first: the trap handler finds us from the GDT address */
@@ -45,13 +43,6 @@ struct smp_cpu {
 	uint64_t sipi_tsc, online_tsc;
 } __attribute__((aligned(128)));
 
-struct barrier_slot {
-	void *arg;
-	uint64_t gen;
-	uint64_t timeout;
-	volatile uint32_t aborted;
-};
-
 static struct smp_cpu cpus[SMP_MAX_CPUS];
 
 static struct {
@@ -62,12 +53,6 @@ static struct {
 	uint64_t tsc_hz, idle_cycles;
 	bool pat_valid;
 	uint64_t pat;
-	/* smp_run_all */
-	void (*volatile all_fn)(void *);
-	volatile uint64_t all_go, all_abort, all_gen;
-	volatile uint32_t all_ready;
-	uint64_t release_tsc;
-	struct barrier_slot slots[SMP_MAX_CPUS];
 } g;
 
 static inline uint64_t read_cr3(void)
@@ -329,9 +314,13 @@ static void init_bsp(void)
 	g.rep.bsp_apic_id = cpus[0].apic_id;
 }
 
-void smp_start_none(const char *reason)
+void smp_start_none(const struct madt_info *madt, const char *reason)
 {
 	init_bsp();
+	if (madt && madt->valid) {
+		g.rep.cpus_madt = madt->num_enabled;
+		g.rep.hotplug = madt->num_online_capable;
+	}
 	g.rep.reason = reason;
 }
 
@@ -405,6 +394,7 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 			g.online[g.n_online++] = &cpus[a];
 	g.rep.bringup_cycles = tsc_rdtsc() - t0;
 	g.rep.cpus_online = g.n_online;
+	g.rep.how = "init-sipi";
 	return g.n_online;
 }
 
@@ -497,69 +487,4 @@ bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
 		return false;
 	*out = c->fault;
 	return true;
-}
-
-/* The job every AP of smp_run_all runs: check in, spin on the start flag, run. The spin has no
- * `pause`: its exit latency (about 140 cycles on recent Intel cores) would add to the start skew,
- * and the spin is short (it ends once every AP has checked in). */
-static void barrier_job(void *arg)
-{
-	struct barrier_slot *s = arg;
-	uint64_t start = tsc_rdtsc();
-	unsigned polls = 0;
-
-	__atomic_fetch_add(&g.all_ready, 1, __ATOMIC_SEQ_CST);
-	while (g.all_go != s->gen) {
-		if (++polls == BARRIER_POLLS_PER_TSC_READ) {
-			polls = 0;
-			if (g.all_abort == s->gen || tsc_rdtsc() - start > s->timeout) {
-				s->aborted = 1;
-				return;
-			}
-		}
-		compiler_barrier();
-	}
-	g.all_fn(s->arg);
-}
-
-bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles)
-{
-	uint64_t gen = g.all_gen + 1, start;
-	unsigned posted = 1;
-	bool ok = true;
-
-	if (n == 0 || n > smp_cpus_online())
-		return false;
-	g.all_gen = gen;
-	g.all_fn = fn;
-	g.all_ready = 0;
-	for (unsigned i = 1; i < n; i++) {
-		g.slots[i] = (struct barrier_slot){ args[i], gen, timeout_cycles, 0 };
-		if (!smp_run(i, barrier_job, &g.slots[i]))
-			break;
-		posted++;
-	}
-	start = tsc_rdtsc();
-	while (posted == n && g.all_ready != n - 1) {
-		if (tsc_rdtsc() - start > timeout_cycles)
-			break;
-		cpu_relax();
-	}
-	if (posted != n || g.all_ready != n - 1) {
-		g.all_abort = gen; /* the ones waiting give up without running fn */
-		for (unsigned i = 1; i < posted; i++)
-			(void)smp_wait(i, timeout_cycles);
-		return false;
-	}
-	g.release_tsc = tsc_rdtsc();
-	g.all_go = gen;
-	fn(args[0]);
-	for (unsigned i = 1; i < n; i++)
-		ok = smp_wait(i, timeout_cycles) && !g.slots[i].aborted && ok;
-	return ok;
-}
-
-uint64_t smp_release_tsc(void)
-{
-	return g.release_tsc;
 }

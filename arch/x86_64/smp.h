@@ -49,6 +49,7 @@ struct smp_failure {
 
 struct smp_report {
 	const char *reason;     /* set when no AP was started at all: why */
+	const char *how;        /* how the CPUs were started ("init-sipi", "threads"), NULL if not */
 	unsigned cpus_madt;     /* enabled processors in the MADT (BSP included) */
 	unsigned cpus_online;   /* BSP included */
 	unsigned hotplug;       /* online-capable but not enabled MADT entries: not started */
@@ -79,8 +80,9 @@ enum smp_cpu_status {
  * Once per boot: a second call returns the count and starts nothing. */
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
 		       unsigned max_cpus, uint64_t tsc_hz);
-/* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id and `reason`. */
-void smp_start_none(const char *reason);
+/* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id, the MADT's counts
+ * (madt may be NULL) and `reason`. */
+void smp_start_none(const struct madt_info *madt, const char *reason);
 const struct smp_report *smp_report(void);
 
 unsigned smp_cpus_online(void);

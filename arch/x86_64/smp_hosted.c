@@ -1,75 +1,234 @@
-/* The SMP interface in the hosted build: one CPU (the one the process is pinned to). Multi-core
- * runs under Linux would need threads pinned per core; until then probes see one CPU and say so. */
-#include "arch/smp.h"
+/* The SMP interface in the hosted build: one worker thread per other allowed CPU, each pinned to
+ * its CPU, so the multi-processor probes (smp_hello, membw_mc) run under Linux as they do on bare
+ * metal and the two can be compared on one machine. CPU 0 is the calling (main) thread, already
+ * pinned by the hosted setup. An idle worker spins for SMP_IDLE_SPIN_US and then sleeps on a
+ * futex, so idle workers cost the measured CPU nothing. Workers are never cancelled: the process
+ * exit ends them. The APIC id of each CPU is CPUID's (leaf 0xB where given, else leaf 1), as the
+ * firmware's would be. */
+#define _GNU_SOURCE
+#include "arch/x86_64/smp_hosted.h"
 
-static const struct smp_report hosted_report = {
-	.reason = "hosted build: multi-core runs are not implemented (one pinned CPU)",
-	.cpus_madt = 1,
-	.cpus_online = 1,
-};
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/tsc.h"
+
+#define US_PER_S 1000000ull
+#define CPUID_LEAF_FEATURES 1
+#define CPUID_1_EBX_APIC_ID_SHIFT 24
+#define CPUID_LEAF_TOPOLOGY 0xB
+#define START_TIMEOUT_US 2000000ull /* a worker must be pinned and waiting within 2 s */
+#define FALLBACK_TSC_HZ 5000000000ull
+
+struct worker {
+	pthread_t thread;
+	int os_cpu;
+	uint32_t apic_id;
+	volatile uint32_t ready;   /* pinned and waiting for work */
+	volatile uint32_t failed;  /* could not pin: not used */
+	volatile uint32_t posted;  /* jobs posted (the futex word) */
+	volatile uint32_t done;    /* jobs finished */
+	void (*volatile fn)(void *);
+	void *volatile arg;
+} __attribute__((aligned(128)));
+
+static struct {
+	struct smp_report rep;
+	struct worker w[SMP_MAX_CPUS]; /* [0] is the main thread */
+	unsigned n_online;
+	uint64_t idle_cycles;
+	char reason[160];
+} g = { .rep = { .reason = "hosted: multi-processor threads not started" }, .n_online = 1 };
+
+static uint32_t cpuid_apic_id(void)
+{
+	uint32_t a, b, c, d;
+
+	cpu_cpuid(0, 0, &a, &b, &c, &d);
+	if (a >= CPUID_LEAF_TOPOLOGY) {
+		cpu_cpuid(CPUID_LEAF_TOPOLOGY, 0, &a, &b, &c, &d);
+		if (b) /* a leaf 0xB with no logical processors at level 0 is not implemented */
+			return d;
+	}
+	cpu_cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
+	return b >> CPUID_1_EBX_APIC_ID_SHIFT;
+}
+
+static long futex(volatile uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, (uint32_t *)word, op, val, 0, 0, 0);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(w->os_cpu, &one);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) {
+		w->failed = 1;
+		return 0;
+	}
+	w->apic_id = cpuid_apic_id();
+	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
+	for (;;) {
+		uint32_t seen = w->done;
+		uint64_t start = tsc_rdtsc();
+
+		while (__atomic_load_n(&w->posted, __ATOMIC_ACQUIRE) == seen) {
+			if (tsc_rdtsc() - start > g.idle_cycles) {
+				futex(&w->posted, FUTEX_WAIT_PRIVATE, seen);
+				start = tsc_rdtsc();
+			}
+			cpu_relax();
+		}
+		w->fn(w->arg);
+		__atomic_store_n(&w->done, seen + 1, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_cpus, uint64_t tsc_hz)
+{
+	uint64_t hz = tsc_hz ? tsc_hz : FALLBACK_TSC_HZ, t0 = tsc_rdtsc();
+	unsigned n = 1, candidates = 0;
+
+	g.rep = (struct smp_report){ 0 };
+	g.w[0].os_cpu = main_cpu;
+	g.w[0].apic_id = cpuid_apic_id();
+	g.rep.bsp_apic_id = g.w[0].apic_id;
+	g.idle_cycles = SMP_IDLE_SPIN_US * (hz / US_PER_S);
+	if (max_cpus > SMP_MAX_CPUS)
+		max_cpus = SMP_MAX_CPUS;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		struct worker *w;
+
+		if (!CPU_ISSET(cpu, allowed) || cpu == main_cpu)
+			continue;
+		candidates++;
+		if (n >= max_cpus) {
+			g.rep.not_started++;
+			continue;
+		}
+		w = &g.w[n];
+		*w = (struct worker){ .os_cpu = cpu };
+		if (pthread_create(&w->thread, 0, worker_main, w) != 0) {
+			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){ (uint32_t)cpu, 0, "thread_create" };
+			continue;
+		}
+		while (!w->ready && !w->failed && tsc_rdtsc() - t0 < START_TIMEOUT_US * (hz / US_PER_S))
+			cpu_relax();
+		if (!w->ready) {
+			/* failed to pin, or too slow: leave it out (a late one waits on a job never posted) */
+			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){
+				(uint32_t)cpu, 0, w->failed ? "affinity" : "timeout" };
+			continue;
+		}
+		n++;
+	}
+	g.n_online = n;
+	g.rep.cpus_madt = candidates + 1; /* the CPUs this process may run on */
+	g.rep.cpus_online = n;
+	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.how = "threads";
+	if (n == 1) {
+		snprintf(g.reason, sizeof(g.reason), "%s", candidates ? "no worker thread could be pinned to another CPU"
+								     : "the process may run on one CPU only");
+		g.rep.reason = g.reason;
+	}
+	return n;
+}
+
+void smp_start_none(const struct madt_info *madt, const char *reason)
+{
+	(void)madt;
+	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1 };
+	g.rep.bsp_apic_id = g.w[0].apic_id = cpuid_apic_id();
+	g.n_online = 1;
+}
 
 const struct smp_report *smp_report(void)
 {
-	return &hosted_report;
+	return &g.rep;
 }
 
 unsigned smp_cpus_online(void)
 {
-	return 1;
+	return g.n_online;
+}
+
+uint32_t smp_cpu_apic_id(unsigned cpu)
+{
+	return cpu < g.n_online ? g.w[cpu].apic_id : 0;
+}
+
+uint32_t smp_self_apic_id(void)
+{
+	return cpuid_apic_id();
+}
+
+static struct worker *worker(unsigned cpu)
+{
+	return cpu > 0 && cpu < g.n_online ? &g.w[cpu] : 0;
 }
 
 bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
 {
-	if (cpu != 0)
+	struct worker *w = worker(cpu);
+
+	if (cpu == 0) {
+		fn(arg);
+		return true;
+	}
+	if (!w || w->posted != w->done)
 		return false;
-	fn(arg);
+	w->fn = fn;
+	w->arg = arg;
+	__atomic_store_n(&w->posted, w->posted + 1, __ATOMIC_RELEASE);
+	futex(&w->posted, FUTEX_WAKE_PRIVATE, 1);
 	return true;
 }
 
 bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
 {
-	(void)timeout_cycles;
-	return cpu == 0;
-}
+	struct worker *w = worker(cpu);
+	uint64_t start = tsc_rdtsc();
 
-bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles)
-{
-	(void)timeout_cycles;
-	if (n != 1)
+	if (cpu == 0)
+		return true;
+	if (!w)
 		return false;
-	fn(args[0]);
+	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted) {
+		if (tsc_rdtsc() - start > timeout_cycles)
+			return false;
+		cpu_relax();
+	}
 	return true;
-}
-
-void smp_start_none(const char *reason)
-{
-	(void)reason;
-}
-
-uint32_t smp_cpu_apic_id(unsigned cpu)
-{
-	(void)cpu;
-	return 0;
-}
-
-uint32_t smp_self_apic_id(void)
-{
-	return 0;
 }
 
 enum smp_cpu_status smp_cpu_status(unsigned cpu)
 {
-	return cpu == 0 ? SMP_CPU_IDLE : SMP_CPU_NONE;
+	struct worker *w = worker(cpu);
+
+	if (cpu == 0)
+		return SMP_CPU_IDLE;
+	if (!w)
+		return SMP_CPU_NONE;
+	return w->done != w->posted ? SMP_CPU_BUSY : SMP_CPU_IDLE;
 }
 
+/* A fault in a worker is a signal that ends the process (hosted faults are fatal): none to read. */
 bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
 {
 	(void)cpu;
 	(void)out;
 	return false;
-}
-
-uint64_t smp_release_tsc(void)
-{
-	return 0;
 }

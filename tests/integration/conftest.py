@@ -47,6 +47,43 @@ def check_timer_sets(b):
     return methods
 
 
+def _raw(b, s):
+    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
+
+
+MC_KERNELS = ("read", "write", "copy")
+
+
+def check_membw_mc(b, n):
+    """membw_mc on n CPUs (a QEMU Boot or a hosted Run): per kernel, for k = 1..n cores, k
+    per-core sets and one aggregate; one pass count per group; the byte accounting adds up; the
+    aggregate window (earliest start .. latest end) spans every core's own timing."""
+    samples = b.summary["cfg"]["samples"]
+    sets = b.sets("membw_mc")
+    # per kernel: for k = 1..n cores, k per-core sets and one aggregate
+    assert len(sets) == len(MC_KERNELS) * sum(k + 1 for k in range(1, n + 1))
+    for kernel in MC_KERNELS:
+        for k in range(1, n + 1):
+            group = b.sets("membw_mc", kernel=kernel, cpus=k)
+            per_core = {s["params"]["cpu"]: s for s in group if s["params"]["cpu"] != "all"}
+            (agg,) = [s for s in group if s["params"]["cpu"] == "all"]
+            assert sorted(per_core) == list(range(k))
+            passes = {s["iters"] for s in group}
+            assert len(passes) == 1 and passes.pop() >= 1  # one pass count for every core
+            size = agg["params"]["size"]
+            rw = 2 if kernel == "copy" else 1
+            for s in group:
+                assert s["n"] == samples and s["received"] == samples and s["complete"]
+                assert s["params"]["size"] == size >= 4 << 20
+            for s in per_core.values():
+                assert s["params"]["bytes_per_op"] == rw * size
+            assert agg["params"]["bytes_per_op"] == k * rw * size
+            # the aggregate window (earliest start .. latest end) spans each core's own timing
+            agg_v = _raw(b, agg)
+            for s in per_core.values():
+                assert all(a >= c > 0 for a, c in zip(agg_v, _raw(b, s)))
+
+
 def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):
     if not os.path.exists(IMAGE):
         pytest.fail("%s is missing: run `make image` (make integration does)" % IMAGE)

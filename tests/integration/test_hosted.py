@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
 from bmharness import parse  # noqa: E402
-from conftest import check_timer_sets  # noqa: E402
+from conftest import check_membw_mc, check_timer_sets  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 CPU_SYSFS = "/sys/devices/system/cpu"
@@ -327,3 +327,31 @@ def test_help(hosted_bin):
     p = subprocess.run([hosted_bin, "--help"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0
     assert "probes=" in p.stdout and "BAREMETRIC_CPU" in p.stdout and "@BM" not in p.stdout
+
+
+def test_multicore_probes_run_hosted(hosted_bin, tmp_path_factory):
+    """One pinned worker thread per other allowed CPU stands in for the APs: smp_hello and
+    membw_mc run as on bare metal (structure only: this machine's numbers are real silicon's);
+    with smp=0 or one allowed CPU both are skips with the reason."""
+    args = ["probes=smp_hello,membw_mc", "samples=3", "mem_max_mb=4", "arena_mb=128",
+            "tsc_cal_windows=1", "tsc_cal_ms=20"]
+    r = run_hosted(hosted_bin, tmp_path_factory, "multicore", args)
+    assert_complete_ok(r)
+    smp = r.plat("smp")
+    allowed = len(os.sched_getaffinity(0))
+    assert smp["how"] == "threads" and smp["cpus_madt"] == allowed
+    if allowed < 2:
+        assert smp["cpus_online"] == 1 and smp["reason"]
+        assert {k["probe"] for k in r.summary["skips"]} == {"smp_hello", "membw_mc"}
+    else:
+        n = min(allowed, 64)
+        assert smp["cpus_online"] == n and smp["failed"] == "none"
+        ids = str(smp["apic_ids"]).split(",")
+        assert len(set(ids)) == n  # CPUID's APIC ids, one per pinned thread
+        (hello,) = r.sets("smp_hello")
+        assert hello["received"] == n
+        check_membw_mc(r, n)
+    off = run_hosted(hosted_bin, tmp_path_factory, "multicore_off", args + ["smp=0"])
+    assert_complete_ok(off)
+    assert off.plat("smp")["cpus_online"] == 1 and "smp=0" in off.plat("smp")["reason"]
+    assert sorted(k["probe"] for k in off.summary["skips"]) == ["membw_mc", "smp_hello"]

@@ -12,14 +12,13 @@ import os
 
 import pytest
 
-from conftest import boot
-from bmharness import multicore, parse
+from conftest import boot, check_membw_mc
+from bmharness import multicore
 
 # A quick single-core sweep beside the multi-core probes (idle APs must not disturb it), and
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
 HELLO = {"probes": "smp_hello,membw_mc,membw,latency,spin", "samples": 4, "mem_max_mb": 1,
          "mem_kernels": "read,copy"}
-MC_KERNELS = ("read", "write", "copy")
 
 
 def assert_complete_ok(b):
@@ -106,40 +105,13 @@ def test_one_cpu_skips(smp1):
     assert smp1.summary["end"]["skips"] >= 2
 
 
-def raw(b, s):
-    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
-
-
 @pytest.mark.parametrize("fixture,n", [("smp2_hello", 2), ("smp4_hello", 4)])
 def test_multicore_bandwidth_on_every_core_count(request, fixture, n):
     b = request.getfixturevalue(fixture)
     assert_complete_ok(b)
-    samples = b.summary["cfg"]["samples"]
-    sets = b.sets("membw_mc")
-    # per kernel: for k = 1..n cores, k per-core sets and one aggregate
-    assert len(sets) == len(MC_KERNELS) * sum(k + 1 for k in range(1, n + 1))
-    for kernel in MC_KERNELS:
-        for k in range(1, n + 1):
-            group = b.sets("membw_mc", kernel=kernel, cpus=k)
-            per_core = {s["params"]["cpu"]: s for s in group if s["params"]["cpu"] != "all"}
-            (agg,) = [s for s in group if s["params"]["cpu"] == "all"]
-            assert sorted(per_core) == list(range(k))
-            passes = {s["iters"] for s in group}
-            assert len(passes) == 1 and passes.pop() >= 1  # one pass count for every core
-            size = agg["params"]["size"]
-            rw = 2 if kernel == "copy" else 1
-            for s in group:
-                assert s["n"] == samples and s["received"] == samples and s["complete"]
-                assert s["params"]["size"] == size >= 4 << 20
-            for s in per_core.values():
-                assert s["params"]["bytes_per_op"] == rw * size
-            assert agg["params"]["bytes_per_op"] == k * rw * size
-            # the aggregate window (earliest start .. latest end) spans each core's own timing
-            agg_v = raw(b, agg)
-            for s in per_core.values():
-                assert all(a >= c > 0 for a, c in zip(agg_v, raw(b, s)))
+    check_membw_mc(b, n)
     rows = multicore.analyse(b.summary, os.path.join(b.out_dir, "parsed"))["rows"]
-    assert len(rows) == len(MC_KERNELS) * n
+    assert len(rows) == 3 * n  # read, write, copy
     for r in rows:
         assert r["agg"]["gbps"] > 0 and r["missing_cores"] == 0
         assert r["scaling"] > 0

@@ -1,0 +1,14 @@
+/* Hosted (Linux) start of the SMP interface (arch/x86_64/smp.h): worker threads pinned one per
+ * allowed CPU, standing in for the application processors the firmware starts on bare metal. */
+#ifndef ARCH_X86_64_SMP_HOSTED_H
+#define ARCH_X86_64_SMP_HOSTED_H
+
+#include <sched.h>
+
+#include "arch/x86_64/smp.h"
+
+/* main_cpu: the CPU the calling thread is pinned to (CPU 0 of the interface); one worker for each
+ * other CPU in `allowed`, up to max_cpus CPUs in all. Once per process. Returns the CPUs online. */
+unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_cpus, uint64_t tsc_hz);
+
+#endif
