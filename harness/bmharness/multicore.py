@@ -20,9 +20,10 @@ def _int(x):
 
 
 def analyse(summary, out_dir=None):
-    """{"rows": [...], "skips": [...]}; a row per (kernel, width, cpus), ordered by kernel then
+    """{"rows": [...], "skips": [...], "peak_gbps", "peak_reason"}; a row per (kernel, width, cpus), ordered by kernel then
     cores: agg (point of the cpu=all set), cores (points of cpu=K, by K), core_min/core_max
-    (GB/s), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores)."""
+    (GB/s), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores), pct_peak
+    (aggregate as a percentage of the SMBIOS DRAM peak, None when unknown)."""
     plat_hz = memory.num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
     groups = {}
     for s in summary.get("sets") or []:
@@ -56,7 +57,12 @@ def analyse(summary, out_dir=None):
                      "efficiency": scaling / cpus if scaling is not None else None,
                      "missing_cores": cpus - len(cores)})
     skips = [k for k in summary.get("skips") or [] if k.get("probe") == MEMBW_MC]
-    return {"rows": rows, "skips": skips}
+    # All cores together are what can approach the DRAM peak SMBIOS implies (one core rarely does).
+    peak = memory.dram([], [], summary)
+    for r in rows:
+        gbps = (r["agg"] or {}).get("gbps")
+        r["pct_peak"] = 100.0 * gbps / peak["peak_gbps"] if gbps and peak["peak_gbps"] else None
+    return {"rows": rows, "skips": skips, "peak_gbps": peak["peak_gbps"], "peak_reason": peak["reason"]}
 
 
 def section(doc, mc):
@@ -81,7 +87,12 @@ def section(doc, mc):
                      memory._range(agg.get("gbps_lo"), agg.get("gbps_hi"), fnum),
                      memory._range(r["core_min"], r["core_max"], fnum), fnum(r["core_sum"]),
                      fnum(r["scaling"]), fnum(r["efficiency"]),
+                     "%.0f%%" % r["pct_peak"] if r["pct_peak"] is not None else "-",
                      "%d missing" % r["missing_cores"] if r["missing_cores"] else "ok"])
     doc.table(["kernel", "width", "buffer/core", "cores", "aggregate GB/s", "CI95",
-               "per core GB/s", "sum", "scaling", "efficiency", "sets"], rows)
+               "per core GB/s", "sum", "scaling", "efficiency", "of DRAM peak", "sets"], rows)
+    if mc["peak_gbps"]:
+        doc.p("DRAM peak (SMBIOS): %s GB/s" % fnum(mc["peak_gbps"]))
+    else:
+        doc.p("of DRAM peak: %s" % mc["peak_reason"])
     doc.list("skipped: %s" % (k.get("reason") or "no reason given") for k in mc["skips"])

@@ -43,6 +43,16 @@ def test_rates_scaling_and_efficiency():
     assert two["missing_cores"] == 0
 
 
+def test_aggregate_against_dram_peak():
+    s = summary(two_core_read())
+    mc = multicore.analyse(s)
+    assert mc["peak_gbps"] is None and "no dram_peak" in mc["peak_reason"]
+    assert all(r["pct_peak"] is None for r in mc["rows"])
+    s["platform"]["dram_peak"] = {"status": "ok", "mbps": 4000}  # 4 GB/s
+    two = multicore.analyse(s)["rows"][1]
+    assert abs(two["pct_peak"] - 100 * (2 * (1 << 20) / 1300) / 4.0) < 1e-9
+
+
 def test_missing_core_is_counted_not_invented():
     sets = [s for s in two_core_read() if not (s["params"]["cpus"] == 2 and s["params"]["cpu"] == 1)]
     two = multicore.analyse(summary(sets))["rows"][1]
