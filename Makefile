@@ -27,7 +27,8 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_L
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
 	arch/x86_64/probe_ops.S \
-	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c
+	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
+	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
@@ -42,9 +43,10 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
 	tests/unit/test_record.c tests/unit/test_config.c tests/unit/test_calibrate.c \
 	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
-	tests/unit/test_memory.c
+	tests/unit/test_memory.c tests/unit/test_pmu.c tests/unit/pmu_model.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
-	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c drivers/acpi.c drivers/smbios.c
+	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c drivers/acpi.c drivers/smbios.c \
+	arch/x86_64/pmu.c arch/x86_64/pmu_events.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help
@@ -90,7 +92,7 @@ $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 run: image | deps-run
 	$(PY) $(HARNESS) run
 
-$(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h)
+$(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h arch/*.h arch/x86_64/*.h)
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@

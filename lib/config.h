@@ -48,10 +48,13 @@ struct config {
 	uint64_t mem_max_mb;  /* largest buffer; 0 = auto (>= 4x the last-level cache, >= 256 MiB) */
 	char mem_kernels[CONFIG_PROBES_MAX]; /* bandwidth kernels to run, or "all" */
 	uint64_t seed;        /* seed of the pointer-chain shuffles */
+	char pmu_events[CONFIG_PROBES_MAX]; /* counters per runner sample: auto, none or event names */
 };
 
 /* Bandwidth kernel names (the membw probe's `kernel` parameter). */
 extern const char *const config_kernel_names[];
+/* Counter event names pmu_events= accepts (the generic names of the arch event tables). */
+extern const char *const config_pmu_event_names[];
 
 #define CONFIG_WAIT_KEY_MAX_S 3600
 
