@@ -5,15 +5,16 @@
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
-extern const struct probe_desc probe_timer, probe_spin, probe_membw, probe_latency, probe_cachefill,
-	probe_fault_ud2, probe_fault_gp;
+extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
+	probe_latency, probe_cachefill, probe_fault_ud2, probe_fault_gp;
 
 const struct probe_desc *const probe_table[] = {
-	&probe_timer, &probe_spin, &probe_membw, &probe_latency, &probe_cachefill,
-	&probe_fault_ud2, &probe_fault_gp, 0,
+	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
+	&probe_cachefill, &probe_fault_ud2, &probe_fault_gp, 0,
 };
 
-const char *const probe_names[] = { "timer", "spin", "membw", "latency", "cachefill", "fault_ud2", "fault_gp", 0 };
+const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
+				    "fault_ud2", "fault_gp", 0 };
 
 static struct {
 	struct probe_env *env;

@@ -53,7 +53,7 @@ static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "res
 
 void config_defaults(struct config *cfg)
 {
-	str_copy(cfg->probes, "timer,spin,membw,latency,cachefill", sizeof(cfg->probes));
+	str_copy(cfg->probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill", sizeof(cfg->probes));
 	cfg->samples = 16;
 	cfg->timer_samples = 4096;
 	cfg->target_ns = 0;

@@ -168,7 +168,6 @@ static void discover_intel(struct pmu_info *pi, const struct cpu_info *ci, const
 
 static void discover_amd(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id)
 {
-	pi->gp_width = AMD_COUNTER_WIDTH;
 	if (ci->max_ext_leaf >= PMU_LEAF_AMD_PERFMON && (id->ext22[0] & AMD_PERFMON_EAX_V2)) {
 		pi->kind = PMU_AMD_V2;
 		pi->version = 3;
@@ -205,6 +204,7 @@ static void discover_amd(struct pmu_info *pi, const struct cpu_info *ci, const s
 	}
 	if (pi->num_gp > PMU_MAX_GP)
 		pi->num_gp = PMU_MAX_GP;
+	pi->gp_width = AMD_COUNTER_WIDTH;
 	pi->present = true;
 }
 

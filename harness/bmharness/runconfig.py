@@ -7,7 +7,7 @@ for a quick QEMU run; `--set key=value` options override them.
 
 import re
 
-PROBES = ("timer", "spin", "membw", "latency", "cachefill", "fault_ud2", "fault_gp")
+PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "fault_ud2", "fault_gp")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -49,6 +49,19 @@ def _kernels(value):
 
 
 # key -> value check (returns an error string or None)
+# Counter events pmu_events= accepts (lib/config.c config_pmu_event_names).
+PMU_EVENTS = ("cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches",
+              "branch_misses", "l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses",
+              "stall_cycles", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
+
+
+def _pmu_events(value):
+    if value in ("auto", "none"):
+        return None
+    bad = [e for e in value.split(",") if e not in PMU_EVENTS]
+    return "unknown event(s) %s (known: auto, none, %s)" % (", ".join(bad), ", ".join(PMU_EVENTS)) if bad else None
+
+
 KEYS = {
     "probes": _check_probes,
     "samples": _uint,
@@ -67,6 +80,7 @@ KEYS = {
     "mem_max_mb": _uint,
     "mem_kernels": _kernels,
     "seed": _uint,
+    "pmu_events": _pmu_events,
 }
 
 QEMU_DEFAULTS = {
