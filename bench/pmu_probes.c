@@ -24,7 +24,8 @@
 #define CHECK_REPS 15
 #define SPIN_INSNS_PER_ITER 2
 
-static uint64_t count_spin(const struct pmu_info *pi, const struct pmu_group *g, uint64_t iters)
+/* Out of line, so every call site passes `iters` the same way: only the loop differs. */
+static __attribute__((noinline)) uint64_t count_spin(const struct pmu_info *pi, const struct pmu_group *g, uint64_t iters)
 {
 	uint64_t a, b;
 
