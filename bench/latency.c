@@ -4,6 +4,7 @@
  * dependent load; the runner calibrates how many a sample takes. */
 #include "arch/membw.h"
 #include "bench/chain.h"
+#include "bench/counters.h"
 #include "bench/mem_buffers.h"
 #include "bench/runner.h"
 #include "lib/emit.h"
@@ -49,7 +50,8 @@ static enum probe_status latency_run(struct probe_env *env)
 			const char *params[] = { "pattern", patterns[pi], "size", size, "line", lines, "nodes", nn,
 						 "stride", lines, "seed", seed, "page", m.page, 0 };
 			struct chase_arg a;
-			struct bench_op op = { .probe = "latency", .run = chase_op, .arg = &a, .params = params };
+			struct bench_op op = { .probe = "latency", .run = chase_op, .arg = &a, .params = params,
+					       .ctr_set = ctr_latency_set(env->cpu, m.sizes[si]) };
 			struct sbuf sb;
 			enum probe_status st;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch/membw.h"
+#include "bench/counters.h"
 #include "bench/mem_buffers.h"
 #include "bench/runner.h"
 #include "lib/emit.h"
@@ -105,7 +106,8 @@ static enum probe_status membw_run(struct probe_env *env)
 						 "bytes_per_op", bytes, "convention", "rw", "read_bytes", rb,
 						 "write_bytes", wb, "page", m.page, "cpus", "1", 0 };
 			struct membw_arg a = { k, m.dst ? m.dst : m.src, m.src, m.sizes[si] };
-			struct bench_op op = { .probe = "membw", .run = membw_op, .arg = &a, .params = params };
+			struct bench_op op = { .probe = "membw", .run = membw_op, .arg = &a, .params = params,
+					       .ctr_set = CTR_SET_BANDWIDTH };
 			struct sbuf sb;
 			size_t mark = arena_mark(env->arena);
 			enum probe_status st;

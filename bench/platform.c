@@ -3,8 +3,10 @@
 
 #include "arch/cycles.h"
 #include "arch/membw.h"
+#include "arch/pmu.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
+#include "lib/fmt.h"
 #include "lib/sort.h"
 
 #define TSC_CAL_MAX_WINDOWS 32
@@ -71,13 +73,43 @@ void platform_emit_cpu(const struct cpu_info *ci)
 	}
 	if (!ci->num_caches)
 		emit_msg(MSG_INFO, "CPUID describes no caches (leaf 4, 0x8000001D, 0x80000005/6 absent)");
+}
 
+void platform_pmu(const struct cpu_info *ci, struct pmu_info *pi)
+{
+	struct pmu_cpuid id;
+	struct record *r;
+	char family[24];
+	struct sbuf sb;
+
+	pmu_read_cpuid(ci, &id);
+	pmu_discover(pi, ci, &id, &pmu_hw_ops);
 	r = emit_start("plat");
 	rec_str(r, "kind", "pmu");
-	rec_bool(r, "present", ci->pmu_present);
-	rec_str(r, "reason", ci->pmu_reason ? ci->pmu_reason : "unknown");
-	rec_u64(r, "vendor_version", ci->pmu_version);
+	rec_bool(r, "present", pi->present);
+	rec_str(r, "reason", pi->reason ? pi->reason : "unknown");
+	rec_u64(r, "vendor_version", pi->version);
+	rec_str(r, "pmu", pmu_kind_name(pi->kind));
+	rec_u64(r, "gp", pi->num_gp);
+	rec_u64(r, "gp_width", pi->gp_width);
+	rec_u64(r, "fixed", pi->num_fixed);
+	rec_u64(r, "fixed_width", pi->fixed_width);
+	rec_hex(r, "fixed_mask", pi->fixed_avail);
+	rec_hex(r, "arch_events", pi->arch_events);
+	rec_bool(r, "full_width", pi->full_width);
+	rec_bool(r, "global_ctrl", pi->global_ctrl);
+	rec_bool(r, "status_reset", pi->status_reset);
+	sb_init(&sb, family, sizeof(family));
+	sb_puts(&sb, pi->family ? pi->family->name : "none");
+	rec_str(r, "family_events", family);
+	rec_bool(r, "aperf_mperf", pi->aperf_mperf);
+	rec_bool(r, "rapl", pi->rapl);
+	rec_u64(r, "rapl_esu", pi->rapl_esu);
+	rec_bool(r, "rapl_pkg", pi->rapl_pkg_msr != 0);
+	rec_bool(r, "rapl_dram", pi->rapl_dram_msr != 0);
+	rec_bool(r, "rapl_core", pi->rapl_core_msr != 0);
 	emit_finish();
+	summary_line(pi->present ? "PMU: counters attached to the probes" : "PMU: absent (see the pmu record)");
 }
 
 void platform_emit_simd(void)

@@ -5,9 +5,12 @@
 #define BENCH_PLATFORM_H
 
 #include "arch/cpu_info.h"
+#include "arch/pmu.h"
 #include "bench/tsc_cal.h"
 
 void platform_emit_cpu(const struct cpu_info *ci);
+/* Discover the PMU (needs traps for the MSR reads on bare metal) and emit `plat kind=pmu`. */
+void platform_pmu(const struct cpu_info *ci, struct pmu_info *pi);
 /* Which vector widths the memory kernels can use now (after the OS or the firmware enabled them). */
 void platform_emit_simd(void);
 

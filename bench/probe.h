@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
+#include "arch/pmu.h"
 #include "bench/arena.h"
 #include "lib/config.h"
 #include "lib/record.h"
@@ -26,6 +27,7 @@ struct probe_env {
 	const char *page_size;    /* page size mapping the arena ("4K", "2M", ...), NULL = unknown */
 	struct arena *exec_arena; /* executable memory for generated code (I-cache fill), or NULL */
 	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
+	const struct pmu_info *pmu; /* discovered PMU (present or why not); NULL = not discovered */
 };
 
 struct probe_desc {

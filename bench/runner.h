@@ -1,6 +1,8 @@
 /* The runner (hbench-OS 2.2.1/2.2.2): for an operation a probe hands it, calibrate the iteration
  * count so one sample lasts at least the target time, run one warm-up sample, take N samples, and
- * emit the raw samples. The timer overhead is measured once per boot and stated in every probe
+ * emit the raw samples. With a counter set (the op's default or pmu_events=), every sample also
+ * carries the counter deltas read around it (bench/counters.h); more events than counters repeat
+ * the N samples once per further group. The timer overhead is measured once per boot and stated in every probe
  * record, not silently subtracted: the harness subtracts it. */
 #ifndef BENCH_RUNNER_H
 #define BENCH_RUNNER_H
@@ -15,6 +17,7 @@ struct bench_op {
 	void *arg;
 	const char *const *params; /* key, value, key, value, ..., NULL: the parameter set */
 	uint64_t max_iters;        /* 0 = no bound but the runner's own */
+	const char *ctr_set;       /* default counter set (bench/counters.h), NULL = none */
 };
 
 /* Timer overhead (median of RUNNER_OVERHEAD_SAMPLES empty begin/end pairs, after a warm-up). */

@@ -2,6 +2,7 @@
  * runner. It shows the runner at work (calibration, warm-up, repetitions), gives the cycles per
  * loop iteration, and is the "fluid" loop the displacement method (Woodside et al.) builds on. */
 #include "arch/cycles.h"
+#include "bench/counters.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
 
@@ -14,7 +15,7 @@ static void spin_op(void *arg, uint64_t iters)
 static enum probe_status spin_run(struct probe_env *env)
 {
 	static const char *const params[] = { "loop", "dec_jnz", "insns_per_iter", "2", 0 };
-	struct bench_op op = { .probe = "spin", .run = spin_op, .params = params };
+	struct bench_op op = { .probe = "spin", .run = spin_op, .params = params, .ctr_set = CTR_SET_SPIN };
 
 	return runner_measure(env, &op);
 }

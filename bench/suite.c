@@ -5,16 +5,18 @@
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
-extern const struct probe_desc probe_timer, probe_spin, probe_membw, probe_latency, probe_cachefill,
-	probe_smp_hello, probe_membw_mc, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2;
+extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
+	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_fault_ud2, probe_fault_gp,
+	probe_fault_ap_ud2;
 
 const struct probe_desc *const probe_table[] = {
-	&probe_timer, &probe_spin, &probe_membw, &probe_latency, &probe_cachefill,
-	&probe_smp_hello, &probe_membw_mc, &probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, 0,
+	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
+	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_fault_ud2, &probe_fault_gp,
+	&probe_fault_ap_ud2, 0,
 };
 
-const char *const probe_names[] = { "timer", "spin", "membw", "latency", "cachefill", "smp_hello", "membw_mc",
-				    "fault_ud2", "fault_gp", "fault_ap_ud2", 0 };
+const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
+				    "smp_hello", "membw_mc", "fault_ud2", "fault_gp", "fault_ap_ud2", 0 };
 
 static struct {
 	struct probe_env *env;

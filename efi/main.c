@@ -47,6 +47,7 @@ static struct {
 	struct acpi_info acpi;
 	struct uart uart;
 	struct cpu_info cpu;
+	struct pmu_info pmu;
 	struct arena arena;
 	struct arena exec_arena;
 	struct probe_env env;
@@ -195,6 +196,7 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	facts_emit_memmap(&m.memmap);
 	arch_cpu_identify_privileged(&m.cpu);
 	platform_emit_cpu(&m.cpu);
+	platform_pmu(&m.cpu, &m.pmu);
 	tsc_init(m.cpu.rdtscp);
 	simd_enable();
 	platform_emit_simd();
@@ -205,6 +207,7 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
+	m.env.pmu = &m.pmu;
 	m.env.arena = &m.arena;
 	m.env.traps = true;
 	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;

@@ -40,6 +40,7 @@ static struct {
 	struct hosted_pin pin;
 	struct hosted_arena harena;
 	struct cpu_info cpu;
+	struct pmu_info pmu;
 	struct arena arena, exec_arena;
 	struct probe_env env;
 	bool mlocked;
@@ -204,6 +205,7 @@ int main(int argc, char **argv)
 	arch_cpu_identify(&m.cpu);
 	arch_cpu_identify_privileged(&m.cpu); /* the MSR stubs refuse: microcode "unreadable" */
 	platform_emit_cpu(&m.cpu);
+	platform_pmu(&m.cpu, &m.pmu); /* absent here: user space reads no MSRs */
 	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */
 	facts_emit_os(&m.pin, m.mlocked, m.mlock_err);
 	caches = facts_emit_cache_sysfs(m.pin.cpu);
@@ -219,6 +221,7 @@ int main(int argc, char **argv)
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
+	m.env.pmu = &m.pmu;
 	m.env.arena = &m.arena;
 	m.env.traps = false;
 	m.env.page_size = hosted_arena_page(&m.harena);

@@ -4,7 +4,7 @@
 
 #include "lib/fmt.h"
 
-enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS };
+enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS };
 
 struct option_desc {
 	const char *key;
@@ -35,10 +35,17 @@ static const struct option_desc options[] = {
 	{ "mem_kernels", OPT_KERNELS, 0, 0, 0, "all, or a comma list of bandwidth kernels" },
 	{ "seed", OPT_U64, FIELD(seed), 0, UINT64_MAX, "an unsigned integer" },
 	{ "smp", OPT_BOOL, FIELD(smp), 0, 1, "0 or 1" },
+	{ "pmu_events", OPT_EVENTS, 0, 0, 0, "auto, none, or a comma list of counter events" },
 };
 
 const char *const config_kernel_names[] = {
 	"read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "rep_stosb", "rep_movsb", 0,
+};
+
+const char *const config_pmu_event_names[] = {
+	"cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches", "branch_misses",
+	"l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses", "stall_cycles",
+	"aperf", "mperf", "energy_pkg", "energy_dram", "energy_core", 0,
 };
 
 #define NUM_OPTIONS (sizeof(options) / sizeof(options[0]))
@@ -47,7 +54,7 @@ static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "res
 
 void config_defaults(struct config *cfg)
 {
-	str_copy(cfg->probes, "timer,spin,membw,latency,cachefill,smp_hello,membw_mc", sizeof(cfg->probes));
+	str_copy(cfg->probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc", sizeof(cfg->probes));
 	cfg->samples = 16;
 	cfg->timer_samples = 4096;
 	cfg->target_ns = 0;
@@ -66,6 +73,7 @@ void config_defaults(struct config *cfg)
 	str_copy(cfg->mem_kernels, "all", sizeof(cfg->mem_kernels));
 	cfg->seed = 1;
 	cfg->smp = true;
+	str_copy(cfg->pmu_events, "auto", sizeof(cfg->pmu_events));
 }
 
 bool config_list_has(const char *list, const char *name)
@@ -227,6 +235,12 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 			return true;
 		}
 		return set_list(p, key, value, origin, config_kernel_names, p->cfg->mem_kernels);
+	case OPT_EVENTS:
+		if (str_eq(value, "auto") || str_eq(value, "none")) {
+			str_copy(p->cfg->pmu_events, value, sizeof(p->cfg->pmu_events));
+			return true;
+		}
+		return set_list(p, key, value, origin, config_pmu_event_names, p->cfg->pmu_events);
 	case OPT_SERIAL:
 		ok = set_serial(p->cfg, value);
 		break;
@@ -359,6 +373,9 @@ void config_to_record(const struct config *cfg, struct record *r)
 			break;
 		case OPT_KERNELS:
 			rec_str(r, o->key, cfg->mem_kernels);
+			break;
+		case OPT_EVENTS:
+			rec_str(r, o->key, cfg->pmu_events);
 			break;
 		case OPT_SERIAL:
 			sb_init(&sb, buf, sizeof(buf));

@@ -49,10 +49,13 @@ struct config {
 	char mem_kernels[CONFIG_PROBES_MAX]; /* bandwidth kernels to run, or "all" */
 	uint64_t seed;        /* seed of the pointer-chain shuffles */
 	bool smp;             /* start the application processors (bare metal) */
+	char pmu_events[CONFIG_PROBES_MAX]; /* counters per runner sample: auto, none or event names */
 };
 
 /* Bandwidth kernel names (the membw probe's `kernel` parameter). */
 extern const char *const config_kernel_names[];
+/* Counter event names pmu_events= accepts (the generic names of the arch event tables). */
+extern const char *const config_pmu_event_names[];
 
 #define CONFIG_WAIT_KEY_MAX_S 3600
 

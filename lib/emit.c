@@ -84,15 +84,22 @@ size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, siz
 
 void emit_samples(uint32_t set, const uint64_t *values, size_t n)
 {
+	emit_values("samples", set, 0, values, n);
+}
+
+void emit_values(const char *type, uint32_t set, const char *const *fields, const uint64_t *values, size_t n)
+{
 	size_t i = 0;
 
 	while (i < n) {
-		struct record *r = emit_start("samples");
+		struct record *r = emit_start(type);
 		char list[REC_MAX_LINE];
 		struct sbuf sb;
 		size_t used;
 
 		rec_u64(r, "set", set);
+		for (const char *const *f = fields; f && f[0] && f[1]; f += 2)
+			rec_str(r, f[0], f[1]);
 		rec_u64(r, "i", i);
 		/* The count field comes before the list, so encode the list first into a side buffer
 		 * sized to what the record has left (minus room for " n=NNN v="). */

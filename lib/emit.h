@@ -28,6 +28,9 @@ void emit_msg(enum msg_level level, const char *text);
 void emit_skip(const char *probe, const char *reason);
 /* Emit values[0..n) of sample set `set` as samples records, chunked and run-length encoded. */
 void emit_samples(uint32_t set, const uint64_t *values, size_t n);
+/* The same chunking for any per-sample value list: records of `type` carrying set, then the
+ * key/value string pairs of `fields` (NULL-terminated, may be NULL), then i, n and v. */
+void emit_values(const char *type, uint32_t set, const char *const *fields, const uint64_t *values, size_t n);
 
 /* Append a run-length encoded list of values[0..n) to r as long as it fits in `room` bytes;
  * returns how many values were consumed (at least one if any room). Exposed for unit tests. */

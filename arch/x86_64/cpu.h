@@ -52,6 +52,16 @@ static inline void cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t 
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
+/* Read performance counter `index` (Intel: bit 30 selects the fixed counters). Not ordered with
+ * the surrounding instructions by itself: callers fence it (pmu_hw.c). */
+static inline uint64_t cpu_rdpmc(uint32_t index)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index));
+	return ((uint64_t)hi << 32) | lo;
+}
+
 /* Write back and invalidate every cache level (privileged): a cold start for cache probes. */
 static inline void cpu_wbinvd(void) { __asm__ volatile("wbinvd" ::: "memory"); }
 

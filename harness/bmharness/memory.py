@@ -271,7 +271,8 @@ def analyse(summary, out_dir=None):
     """Everything the Memory section and plots need; {"measured": False} without memory sets.
     With out_dir (the parse directory) the CIs come from the raw files."""
     cvs = curves(summary, out_dir)
-    skips = [s for s in summary.get("skips") or [] if s.get("probe") in PROBES]
+    # counter skips (ctr_set) are the Counters section's: the measurement itself was made
+    skips = [s for s in summary.get("skips") or [] if s.get("probe") in PROBES and not s.get("ctr_set")]
     levels = cpuid_levels(summary)
     mem = {"measured": bool(cvs), "curves": cvs, "skips": skips, "cpuid": levels}
     if cvs:

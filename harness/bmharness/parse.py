@@ -20,11 +20,15 @@ SINGLE_KINDS = {"firmware", "cpu", "features", "memmap", "dram_peak", "acpi", "a
                 "serial", "pmu", "tsc", "ebs", "alloc", "simd", "os", "smp"}
 LIST_KINDS = {"cache", "memdev", "tsc_cal"}
 PROBE_STD = ("name", "set", "unit", "n", "iters", "overhead", "tsc_hz")
-KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "skip", "fault", "end"}
+# Counter declaration fields of a probe record: kept under the set's "counters", not its params.
+CTR_KEYS = ("ctr_set", "ctr_events", "ctr_passes", "ctr_refused")
+KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "ctr", "check", "skip", "fault",
+               "end"}
 # Free-text fields stay strings even when they look like numbers (a part number "0123" etc.).
 STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
-               "smbios", "rev", "fw_rev", "ucode"}
+               "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
+               "ctr_refused", "pmu_events"}
 MAX_SET = 1 << 24  # larger n or i values are damage, not data (and would exhaust memory)
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
@@ -185,6 +189,51 @@ def _assemble_set(pid, probe, chunks, prob):
             "problems": issues}, values
 
 
+def _assemble_counters(pid, probe, chunks, prob):
+    """A set's counter values: the events its probe record declares (ctr_events, ctr_passes),
+    each with its pass, overhead, wraps and n values assembled like samples (`tsc` of the
+    repeated passes too). Returns None when the set declares no counters and has no ctr records."""
+    f = probe["fields"]
+    declared = [e for e in f.get("ctr_events", "").split(",") if e]
+    if not declared and not chunks:
+        return None
+    passes = _int(f.get("ctr_passes", "1")) or 1
+    by_key = {}
+    for ch in chunks:
+        cf = ch["fields"]
+        by_key.setdefault((cf.get("event", "?"), cf.get("pass", "0")), []).append(ch)
+    events, complete = {}, True
+    if chunks and not declared:
+        prob.add("ctr_undeclared", "set %s: ctr records but the probe record declares no "
+                 "ctr_events" % pid, probe["line"], probe["seq"])
+        complete = False
+    for (event, pas), chs in sorted(by_key.items()):
+        p = _int(pas)
+        if p is None or not 0 <= p < passes or (event not in declared and not
+                                                 (event == "tsc" and p and p > 0)):
+            prob.add("ctr_unknown", "set %s: ctr record for event %s pass %s not declared "
+                     "(ctr_events=%s, ctr_passes=%d)" % (pid, event, pas, ",".join(declared),
+                                                         passes), chs[0]["line"], chs[0]["seq"])
+            complete = False
+            continue
+        info, values = _assemble_set("%s ctr %s" % (pid, event), probe, chs, prob)
+        first = chs[0]["fields"]
+        key = event if event != "tsc" else "tsc.%d" % p
+        events[key] = {"event": event, "pass": p, "overhead": _int(first.get("overhead", "0")) or 0,
+                       "wraps": sum(_int(c["fields"].get("wraps", "0")) or 0 for c in chs),
+                       "values": values, "received": info["received"],
+                       "complete": info["complete"]}
+        complete = complete and info["complete"]
+    for e in declared:
+        if e not in events:
+            prob.add("ctr_missing", "set %s: event %s declared but no ctr records" % (pid, e),
+                     probe["line"], probe["seq"])
+            complete = False
+    return {"set": f.get("ctr_set"), "events_declared": declared, "passes": passes,
+            "refused": [e for e in f.get("ctr_refused", "").split(",") if e],
+            "events": events, "complete": complete}
+
+
 def _raw_name(name, pid, params):
     base = "%s-set%s" % (name, pid) + "".join("-%s=%s" % kv for kv in params.items())
     return re.sub(r"[^A-Za-z0-9._=+-]", "_", base)[:180] + ".txt"
@@ -260,7 +309,7 @@ def analyse_boot(boot, prob):
         prob.add("end_mismatch", "end says records=%s but its seq is %d" % (
             end["fields"].get("records"), end["seq"]), end["line"], end["seq"])
 
-    probes, chunks = {}, {}
+    probes, chunks, ctr_chunks = {}, {}, {}
     for r in records:
         if r["type"] == "probe":
             pid = r["fields"].get("set", "?")
@@ -270,11 +319,13 @@ def analyse_boot(boot, prob):
             probes[pid] = r
         elif r["type"] == "samples":
             chunks.setdefault(r["fields"].get("set", "?"), []).append(r)
+        elif r["type"] == "ctr":
+            ctr_chunks.setdefault(r["fields"].get("set", "?"), []).append(r)
     sets, raw = [], []
     for pid, p in probes.items():
         info, values = _assemble_set(pid, p, chunks.get(pid, []), prob)
         t = typed(p["fields"])
-        params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD}
+        params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD and k not in CTR_KEYS}
         overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
         if overhead is None or overhead < 0 or iters is None or iters < 1:
             prob.add("bad_field", "set %s: unusable iters=%r / overhead=%r (using 1 / 0)" % (
@@ -286,6 +337,10 @@ def analyse_boot(boot, prob):
                  "tsc_hz": t.get("tsc_hz"), "params": typed(params), "probe": t,
                  "seq": p["seq"], "line": p["line"]}
         entry.update(info)
+        ctr = _assemble_counters(pid, p, ctr_chunks.get(pid, []), prob)
+        if ctr is not None:
+            entry["counters"] = ctr
+            entry["complete"] = entry["complete"] and ctr["complete"]
         entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
         entry["stats"] = stats.set_stats(values, overhead, iters)
         sets.append(entry)
@@ -299,6 +354,11 @@ def analyse_boot(boot, prob):
             prob.add("orphan_samples", "set %s: %d samples without a probe record"
                      % (pid, len(values)), chunks[pid][0]["line"], chunks[pid][0]["seq"])
             raw.append((dict(orphans[-1], name="unknown", **info), {"set": pid}, values))
+    for pid in ctr_chunks:
+        if pid not in probes:
+            prob.add("orphan_ctr", "set %s: %d ctr records without a probe record"
+                     % (pid, len(ctr_chunks[pid])), ctr_chunks[pid][0]["line"],
+                     ctr_chunks[pid][0]["seq"])
     part = {"corrupt": corrupt, "unknown_version": versions, "duplicates": list(dups.values()),
             "conflicts": conflicts, "missing": missing, "orphan_sets": orphans,
             "begin": begin, "end": end, "notes": notes}
@@ -308,7 +368,7 @@ def analyse_boot(boot, prob):
 def _collect(records):
     """Everything other than sets, grouped for the summary."""
     out = {"cfg": None, "platform": {}, "messages": [], "faults": [], "skips": [],
-           "unknown_records": [], "notes": []}
+           "checks": [], "unknown_records": [], "notes": []}
     for r in records:
         t, f = r["type"], r["fields"]
         where = {"seq": r["seq"], "line": r["line"]}
@@ -331,6 +391,8 @@ def _collect(records):
             out["faults"].append({**typed(f), **where})
         elif t == "skip":
             out["skips"].append({**typed(f), **where})
+        elif t == "check":
+            out["checks"].append({**typed(f), **where})
         elif t not in KNOWN_TYPES:
             out["unknown_records"].append(dict(where, type=t, fields=f))
     return out
@@ -389,7 +451,7 @@ def analyse(data, source=None):
         "ok": validation["ok"], "validation": validation,
         "begin": typed(begin["fields"]) if begin else None,
         "cfg": other["cfg"], "platform": other["platform"], "messages": other["messages"],
-        "faults": other["faults"], "skips": other["skips"],
+        "faults": other["faults"], "skips": other["skips"], "checks": other["checks"],
         "end": dict(typed(end["fields"]), seq=end["seq"], line=end["line"]) if end else None,
         "sets": sets, "unknown_records": other["unknown_records"],
     }

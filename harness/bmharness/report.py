@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-from . import memory, multicore, plots
+from . import counters, memory, multicore, plots
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -338,12 +338,21 @@ def _probes(doc, summary, tsc_hz):
 def _events(doc, summary):
     doc.h("Skips, faults and messages")
     skips = summary.get("skips") or []
-    if skips:
+    # Counter sets that could not be read (one skip per sample set): one row per probe, set and reason.
+    per_set = [s for s in skips if s.get("ctr_set") and "event" not in s and "set" in s]
+    grouped = {}
+    for s in per_set:
+        key = (s.get("probe"), s.get("ctr_set"), s.get("events"), s.get("reason"))
+        grouped[key] = grouped.get(key, 0) + 1
+    skips = [s for s in skips if s not in per_set]
+    if skips or grouped:
         std = ("probe", "set", "reason", "seq", "line")
         doc.table(["probe", "set", "detail", "reason"],
                   [[s.get("probe"), s.get("set", "-"),
                     kv_text({k: v for k, v in s.items() if k not in std}) or "-", s.get("reason")]
-                   for s in skips])
+                   for s in skips] +
+                  [[probe, "%d sets" % n, "counters %s: %s" % (cs, ev), reason]
+                   for (probe, cs, ev, reason), n in sorted(grouped.items(), key=str)])
     else:
         doc.p("skips: none")
     faults = summary.get("faults") or []
@@ -427,6 +436,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None):
     memory.section(doc, mem if mem is not None else memory.analyse(summary, out_dir), out_dir,
                    None if plot_info is None else plot_info.get("memory", {}))
     multicore.section(doc, multicore.analyse(summary, out_dir))
+    counters.section(doc, counters.analyse(summary), summary)
     _events(doc, summary)
     _validation(doc, summary, run)
     ok, reasons = status_lines(summary, run)

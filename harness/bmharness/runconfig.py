@@ -7,8 +7,8 @@ for a quick QEMU run; `--set key=value` options override them.
 
 import re
 
-PROBES = ("timer", "spin", "membw", "latency", "cachefill", "smp_hello", "membw_mc", "fault_ud2", "fault_gp",
-          "fault_ap_ud2")
+PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "smp_hello",
+          "membw_mc", "fault_ud2", "fault_gp", "fault_ap_ud2")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -50,6 +50,19 @@ def _kernels(value):
 
 
 # key -> value check (returns an error string or None)
+# Counter events pmu_events= accepts (lib/config.c config_pmu_event_names).
+PMU_EVENTS = ("cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches",
+              "branch_misses", "l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses",
+              "stall_cycles", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
+
+
+def _pmu_events(value):
+    if value in ("auto", "none"):
+        return None
+    bad = [e for e in value.split(",") if e not in PMU_EVENTS]
+    return "unknown event(s) %s (known: auto, none, %s)" % (", ".join(bad), ", ".join(PMU_EVENTS)) if bad else None
+
+
 KEYS = {
     "probes": _check_probes,
     "samples": _uint,
@@ -69,6 +82,7 @@ KEYS = {
     "mem_kernels": _kernels,
     "seed": _uint,
     "smp": _choice(("0", "1")),
+    "pmu_events": _pmu_events,
 }
 
 QEMU_DEFAULTS = {

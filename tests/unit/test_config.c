@@ -48,7 +48,7 @@ static void bad_input_keeps_default(void)
 
 	config_parse_file(&p, text, sizeof(text) - 1);
 	CHECK_EQ_U64(c.samples, 16);
-	CHECK_STR(c.probes, "timer,spin,membw,latency,cachefill,smp_hello,membw_mc");
+	CHECK_STR(c.probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc");
 	CHECK(c.shutdown == SHUTDOWN_AUTO);
 	CHECK_EQ_U64(c.tsc_cal_ms, 100);
 	CHECK_EQ_U64(nmsgs, 7);
@@ -92,7 +92,7 @@ static void record_lists_every_option(void)
 	rec_start(&r, 3, "cfg");
 	config_to_record(&c, &r);
 	rec_finish(&r);
-	CHECK(strstr(r.buf, " probes=timer,spin,membw,latency,cachefill,smp_hello,membw_mc ") != 0);
+	CHECK(strstr(r.buf, " probes=timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc ") != 0);
 	CHECK(strstr(r.buf, " serial=auto ") != 0);
 	CHECK(strstr(r.buf, " shutdown=auto ") != 0);
 	CHECK(strstr(r.buf, " arena_mb=640 ") != 0);
@@ -108,7 +108,23 @@ static void list_membership(void)
 	CHECK(!config_list_has("", "timer"));
 }
 
+static void pmu_events_option(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+
+	CHECK_STR(c.pmu_events, "auto");
+	CHECK(config_set(&p, "pmu_events", "cycles,l2_misses,energy_pkg", "test"));
+	CHECK_STR(c.pmu_events, "cycles,l2_misses,energy_pkg");
+	CHECK(!config_set(&p, "pmu_events", "cycles,l3_misses", "test")); /* one bad name refuses all */
+	CHECK_STR(c.pmu_events, "cycles,l2_misses,energy_pkg");
+	CHECK(strstr(last_msg, "unknown name 'l3_misses' in 'pmu_events'") != 0);
+	CHECK(config_set(&p, "pmu_events", "none", "test"));
+	CHECK_STR(c.pmu_events, "none");
+}
+
 TEST_SUITE(config) = {
+	{ "pmu_events_option", pmu_events_option },
 	{ "file_syntax", file_syntax },
 	{ "bad_input_keeps_default", bad_input_keeps_default },
 	{ "messages_are_clear", messages_are_clear },

@@ -1,0 +1,96 @@
+/* Event tables (see pmu_events.h). Sources: Intel SDM vol. 3B table "UMask and Event Select
+ * Encodings for Pre-Defined Architectural Performance Events" and the Skylake event list of
+ * vol. 3B ch. 19 (perfmon event files); AMD PPR for family 17h/19h, "Core Performance Monitor
+ * Counters" (PMCxNNN), and the APM's events common to every AMD family since K8. */
+#include "arch/x86_64/pmu_events.h"
+
+#include "arch/x86_64/pmu_regs.h"
+
+#define TABLE(tname, array) { tname, array, sizeof(array) / sizeof(array[0]) }
+
+/* Architectural events: the same encoding on every Intel CPU that announces them in CPUID 0xA. */
+static const struct pmu_event intel_arch[] = {
+	{ "cycles", 0x3C, 0x00, 0, 0, FIXED_CTR_CORE_CYCLES, ARCH_EVENT_CORE_CYCLES, "CPU_CLK_UNHALTED.THREAD_P" },
+	{ "instructions", 0xC0, 0x00, 0, 0, FIXED_CTR_INSTRUCTIONS, ARCH_EVENT_INSTRUCTIONS, "INST_RETIRED.ANY_P" },
+	{ "ref_cycles", 0x3C, 0x01, 0, 0, FIXED_CTR_REF_CYCLES, ARCH_EVENT_REF_CYCLES, "CPU_CLK_UNHALTED.REF_XCLK" },
+	{ "llc_references", 0x2E, 0x4F, 0, 0, PMU_NO_FIXED, ARCH_EVENT_LLC_REFERENCES, "LONGEST_LAT_CACHE.REFERENCE" },
+	{ "llc_misses", 0x2E, 0x41, 0, 0, PMU_NO_FIXED, ARCH_EVENT_LLC_MISSES, "LONGEST_LAT_CACHE.MISS" },
+	{ "branches", 0xC4, 0x00, 0, 0, PMU_NO_FIXED, ARCH_EVENT_BRANCHES, "BR_INST_RETIRED.ALL_BRANCHES" },
+	{ "branch_misses", 0xC5, 0x00, 0, 0, PMU_NO_FIXED, ARCH_EVENT_BRANCH_MISSES, "BR_MISP_RETIRED.ALL_BRANCHES" },
+};
+
+/* Skylake client/server and its derivatives (Kaby, Coffee, Whiskey, Comet Lake; Cascade Lake). */
+static const struct pmu_event intel_skylake[] = {
+	{ "l1d_misses", 0x51, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L1D.REPLACEMENT" },
+	{ "l1i_misses", 0x83, 0x02, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "ICACHE_64B.IFTAG_MISS" },
+	{ "l2_misses", 0x24, 0x3F, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2_RQSTS.MISS" },
+	{ "dtlb_misses", 0x08, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK" },
+	{ "itlb_misses", 0x85, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "ITLB_MISSES.MISS_CAUSES_A_WALK" },
+	/* cycles with no uop executed and a load outstanding: a counter-mask event */
+	{ "stall_cycles", 0xA3, 0x04, 4, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "CYCLE_ACTIVITY.STALLS_TOTAL" },
+};
+
+/* Events every AMD family since K8 counts the same way. */
+static const struct pmu_event amd_core[] = {
+	{ "cycles", 0x076, 0x00, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "CPU clocks not halted (PMCx076)" },
+	{ "instructions", 0x0C0, 0x00, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "Retired instructions (PMCx0C0)" },
+	{ "branches", 0x0C2, 0x00, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "Retired branch instructions (PMCx0C2)" },
+	{ "branch_misses", 0x0C3, 0x00, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "Retired branch instructions mispredicted (PMCx0C3)" },
+};
+
+/* Zen 1..4 (families 17h and 19h). The L3 is counted by the separate L3 PMU, not the core
+ * counters, so there is no llc_* event here: such a request is refused, not approximated. */
+static const struct pmu_event amd_zen[] = {
+	{ "l1d_misses", 0x060, 0xC8, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2RequestG1 DC misses (PMCx060 RdBlkL|RdBlkX|ChangeToX)" },
+	{ "l1i_misses", 0x060, 0x10, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2RequestG1 CacheableIcRead (PMCx060)" },
+	{ "l2_misses", 0x064, 0x09, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2CacheReqStat IcFillMiss|LsRdBlkC (PMCx064)" },
+	{ "dtlb_misses", 0x045, 0xF0, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "LsL1DTlbMiss L2 TLB misses (PMCx045)" },
+	{ "itlb_misses", 0x085, 0x07, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "BpL1TlbMissL2TlbMiss (PMCx085)" },
+};
+
+const struct pmu_event_table pmu_intel_arch_events = TABLE("intel_arch", intel_arch);
+const struct pmu_event_table pmu_intel_skylake_events = TABLE("intel_skylake", intel_skylake);
+const struct pmu_event_table pmu_amd_core_events = TABLE("amd_core", amd_core);
+const struct pmu_event_table pmu_amd_zen_events = TABLE("amd_zen", amd_zen);
+
+/* Family 6 display models of the Skylake family (SDM vol. 4, table 2-1). */
+static const uint8_t skylake_models[] = { 0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5, 0xA6 };
+
+#define AMD_FAMILY_ZEN 0x17
+#define AMD_FAMILY_ZEN3 0x19
+
+const struct pmu_event_table *pmu_family_events(bool intel, bool amd, unsigned family, unsigned model)
+{
+	if (intel && family == 6) {
+		for (unsigned i = 0; i < sizeof(skylake_models); i++)
+			if (skylake_models[i] == model)
+				return &pmu_intel_skylake_events;
+	}
+	if (amd && (family == AMD_FAMILY_ZEN || family == AMD_FAMILY_ZEN3))
+		return &pmu_amd_zen_events;
+	return 0;
+}
+
+const struct pmu_event_table *pmu_base_events(bool intel, bool amd)
+{
+	return intel ? &pmu_intel_arch_events : amd ? &pmu_amd_core_events : 0;
+}
+
+static bool name_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+const struct pmu_event *pmu_table_find(const struct pmu_event_table *t, const char *name)
+{
+	if (!t)
+		return 0;
+	for (unsigned i = 0; i < t->n; i++)
+		if (name_eq(t->events[i].name, name))
+			return &t->events[i];
+	return 0;
+}

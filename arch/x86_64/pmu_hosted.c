@@ -1,0 +1,31 @@
+/* The PMU operations of the hosted (Linux user-space) build: counters need ring 0 (the MSRs) and
+ * this build deliberately does not go through perf_event, so the PMU reports absent with this
+ * reason and nothing is ever read. Replaces pmu_hw.c there (mk/hosted.mk). */
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/pmu.h"
+
+static int no_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
+{
+	(void)ctx;
+	(void)msr;
+	*value = 0;
+	return MSR_NO_TRAPS;
+}
+
+static int no_wrmsr(void *ctx, uint32_t msr, uint64_t value)
+{
+	(void)ctx;
+	(void)msr;
+	(void)value;
+	return MSR_NO_TRAPS;
+}
+
+static uint64_t no_rdpmc(void *ctx, uint32_t index)
+{
+	(void)ctx;
+	(void)index;
+	return 0;
+}
+
+const struct pmu_ops pmu_hw_ops = { no_rdmsr, no_wrmsr, no_rdpmc, 0,
+				    "hosted build: counters need ring 0; perf_event not used" };

@@ -1,0 +1,322 @@
+/* Probes about the counters themselves.
+ *
+ * `pmu_check`: the consistency check of the counters against known work. arch_spin(n) retires
+ * exactly 2n + 3 instructions (test, jz, n x (dec, jnz), ret) and arch_spin(0) exactly 3, with the
+ * same call around both, so instructions(n) - instructions(0) must be exactly 2n: the empty call
+ * measures the counter overhead (the reads' own share), whose spread over repetitions is the
+ * tolerance. A `check` record states expected, measured, overhead and pass/fail. Where no PMU
+ * can be read, a `skip` with the reason.
+ *
+ * `pmu_cost`: what reading the counters costs (Schaelicke et al., Table 2), so analyses can
+ * subtract it: TSC cycles of one read of the group, of a start/stop and of a start/read/stop
+ * sequence, the counter deltas one read causes, and the cache lines a start/read/stop sequence
+ * displaces from an application's point of view — misses when re-touching an L1D- (L2-) sized
+ * buffer after the sequence, next to the same re-touch without it (`after=none`). */
+#include "arch/cycles.h"
+#include "arch/pmu.h"
+#include "bench/counters.h"
+#include "bench/probe.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+#define CHECK_SHORT_ITERS 1000ull
+#define CHECK_LONG_ITERS 1001000ull
+#define CHECK_REPS 15
+#define SPIN_INSNS_PER_ITER 2
+
+/* Out of line, so every call site passes `iters` the same way: only the loop differs. */
+static __attribute__((noinline)) uint64_t count_spin(const struct pmu_info *pi, const struct pmu_group *g, uint64_t iters)
+{
+	uint64_t a, b;
+
+	pmu_read(pi, g, &a);
+	arch_spin(iters);
+	pmu_read(pi, g, &b);
+	return pmu_delta(a, b, g->c[0].mask);
+}
+
+static void min_max(const uint64_t *v, unsigned n, uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = v[0];
+	for (unsigned i = 1; i < n; i++) {
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+	}
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static enum probe_status pmu_check_run(struct probe_env *env)
+{
+	static const char *const names[] = { "instructions" };
+	const struct pmu_info *pi = env->pmu;
+	struct pmu_plan *plan;
+	const struct pmu_group *g;
+	uint64_t d0[CHECK_REPS], ds[CHECK_REPS], dl[CHECK_REPS];
+	uint64_t lo0, hi0, los, his, lol, hil, tol, got_s, got_l;
+	bool pass;
+	struct record *r;
+
+	if (!pi || !pi->present) {
+		emit_skip("pmu_check", pi ? pi->reason : "PMU not discovered in this build");
+		return PROBE_SKIPPED;
+	}
+	plan = arena_alloc(env->arena, sizeof(*plan), 64);
+	if (!plan) {
+		emit_skip("pmu_check", "no room in the arena for the counter plan");
+		return PROBE_SKIPPED;
+	}
+	pmu_plan_events(pi, names, 1, plan);
+	if (plan->npasses != 1 || plan->pass[0].n != 1) {
+		emit_skip("pmu_check", plan->nrefused ? plan->refused_why[0] : "instructions cannot be counted");
+		return PROBE_SKIPPED;
+	}
+	g = &plan->pass[0];
+	pmu_program(pi, g);
+	pmu_start(pi, g);
+	count_spin(pi, g, CHECK_LONG_ITERS); /* warm-up */
+	for (unsigned k = 0; k < CHECK_REPS; k++) {
+		d0[k] = count_spin(pi, g, 0);
+		ds[k] = count_spin(pi, g, CHECK_SHORT_ITERS);
+		dl[k] = count_spin(pi, g, CHECK_LONG_ITERS);
+	}
+	pmu_stop(pi, g);
+	pmu_release(pi, g);
+	/* Minimums: an interrupt or SMM visit can only add instructions, never remove them. */
+	min_max(d0, CHECK_REPS, &lo0, &hi0);
+	min_max(ds, CHECK_REPS, &los, &his);
+	min_max(dl, CHECK_REPS, &lol, &hil);
+	tol = hi0 - lo0;
+	got_s = los >= lo0 ? los - lo0 : 0;
+	got_l = lol >= lo0 ? lol - lo0 : 0;
+	pass = absdiff(got_s, SPIN_INSNS_PER_ITER * CHECK_SHORT_ITERS) <= tol &&
+	       absdiff(got_l, SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS) <= tol;
+
+	r = emit_start("check");
+	rec_str(r, "name", "instructions_retired");
+	rec_str(r, "probe", "pmu_check");
+	rec_str(r, "event", "instructions");
+	rec_str(r, "counter", g->c[0].kind == PMU_CTR_FIXED ? "fixed" : "gp");
+	rec_str(r, "loop", "dec_jnz");
+	rec_u64(r, "insns_per_iter", SPIN_INSNS_PER_ITER);
+	rec_u64(r, "iters", CHECK_LONG_ITERS);
+	rec_u64(r, "expected", SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS);
+	rec_u64(r, "measured", got_l);
+	rec_u64(r, "short_iters", CHECK_SHORT_ITERS);
+	rec_u64(r, "short_expected", SPIN_INSNS_PER_ITER * CHECK_SHORT_ITERS);
+	rec_u64(r, "short_measured", got_s);
+	rec_u64(r, "overhead", lo0);
+	rec_u64(r, "tolerance", tol);
+	rec_u64(r, "reps", CHECK_REPS);
+	rec_str(r, "status", pass ? "pass" : "fail");
+	emit_finish();
+	if (!pass)
+		emit_msg(MSG_ERROR, "pmu_check: instructions retired by a loop of known length do not match");
+	return pass ? PROBE_OK : PROBE_FAILED;
+}
+
+/* ---- pmu_cost ---------------------------------------------------------------------------------- */
+
+enum cost_op { COST_READ, COST_START_STOP, COST_START_READ_STOP, COST_NUM_TIMED };
+
+struct cost_ctx {
+	struct ctr_run *cr;
+	const struct pmu_group *g; /* the group the sequence works on */
+	uint8_t *buf;
+	uint64_t lines, line;
+	bool sequence;             /* displacement: run the sequence before the re-touch */
+};
+
+static void sequence(const struct cost_ctx *c)
+{
+	uint64_t tmp[PMU_MAX_EVENTS];
+
+	/* start/read/stop on the counting group, leaving it counting for what follows */
+	pmu_stop(c->cr->env->pmu, c->g);
+	pmu_start(c->cr->env->pmu, c->g);
+	pmu_read(c->cr->env->pmu, c->g, tmp);
+}
+
+static uint64_t touch(const struct cost_ctx *c)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < c->lines; i++)
+		sum += ((volatile uint8_t *)c->buf)[i * c->line];
+	return sum;
+}
+
+/* Runs before each displacement sample's first counter read: warm the buffer, then (or not) the
+ * sequence under test. */
+static void displace_prepare(void *ctx)
+{
+	const struct cost_ctx *c = ctx;
+
+	touch(c);
+	touch(c);
+	if (c->sequence)
+		sequence(c);
+}
+
+static uint64_t displace_timed(void *ctx, uint64_t iters)
+{
+	uint64_t t0 = tsc_begin();
+
+	(void)iters;
+	touch(ctx);
+	return tsc_end() - t0;
+}
+
+static uint64_t read_timed(void *ctx, uint64_t iters)
+{
+	const struct cost_ctx *c = ctx;
+	uint64_t tmp[PMU_MAX_EVENTS], t0;
+
+	(void)iters;
+	t0 = tsc_begin();
+	pmu_read(c->cr->env->pmu, &c->cr->plan.pass[c->cr->pass], tmp);
+	return tsc_end() - t0;
+}
+
+static uint64_t time_sequence(const struct pmu_info *pi, const struct pmu_group *g, enum cost_op op)
+{
+	uint64_t tmp[PMU_MAX_EVENTS], t0 = tsc_begin();
+
+	pmu_start(pi, g);
+	if (op == COST_START_READ_STOP)
+		pmu_read(pi, g, tmp);
+	pmu_stop(pi, g);
+	return tsc_end() - t0;
+}
+
+/* One set measured with counters through ctr_*: samples = fn's cycles. */
+static void cost_set(struct probe_env *env, struct cost_ctx *c, const char *op, const char *level,
+		     const char *after, ctr_timed_fn fn, void (*prepare)(void *), uint64_t iters)
+{
+	uint64_t n = env->cfg->samples;
+	uint64_t *samples = probe_sample_buffer(env, n);
+	unsigned passes = samples ? ctr_prepare(c->cr, env, "pmu_cost", CTR_SET_COST, n) : 0;
+	struct record *r;
+	uint32_t set;
+
+	if (!passes) {
+		emit_skip("pmu_cost", "no counters or no room for the samples");
+		return;
+	}
+	c->cr->prepare = prepare;
+	for (unsigned p = 0; p < passes; p++) {
+		ctr_pass_begin(c->cr, p);
+		c->g = &c->cr->plan.pass[p];
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t t = ctr_sample(c->cr, p, i, fn, c, 1);
+
+			if (p == 0)
+				samples[i] = t;
+		}
+		ctr_pass_end(c->cr, p);
+	}
+	set = probe_declare_set(env, &r, "pmu_cost", n, iters, env->timer_overhead);
+	rec_str(r, "op", op);
+	if (level) {
+		rec_str(r, "level", level);
+		rec_str(r, "after", after);
+		rec_u64(r, "lines", c->lines);
+	}
+	ctr_describe(c->cr, r);
+	emit_finish();
+	emit_samples(set, samples, n);
+	ctr_emit(c->cr, set);
+}
+
+static uint64_t cache_size(const struct cpu_info *ci, unsigned level, unsigned *line)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++)
+		if (ci->caches[i].level == level && ci->caches[i].type != CACHE_INST && ci->caches[i].line) {
+			*line = ci->caches[i].line;
+			return ci->caches[i].size;
+		}
+	return 0;
+}
+
+static enum probe_status pmu_cost_run(struct probe_env *env)
+{
+	static const char *const timed_names[] = { "read", "start_stop", "start_read_stop" };
+	const struct pmu_info *pi = env->pmu;
+	struct ctr_run *cr;
+	struct cost_ctx c = { 0 };
+	uint64_t n = env->cfg->samples;
+
+	if (!pi || !pi->present) {
+		emit_skip("pmu_cost", pi ? pi->reason : "PMU not discovered in this build");
+		return PROBE_SKIPPED;
+	}
+	cr = arena_alloc(env->arena, sizeof(*cr), 64);
+	if (!cr) {
+		emit_skip("pmu_cost", "no room in the arena for the counter state");
+		return PROBE_SKIPPED;
+	}
+	c.cr = cr;
+	/* The read, with its counter deltas (overhead = the empty interval's). */
+	cost_set(env, &c, "read", 0, 0, read_timed, 0, 1);
+
+	/* Start/stop sequences, TSC-timed only (counting stops inside them). */
+	if (ctr_prepare(cr, env, "pmu_cost", CTR_SET_COST, n)) {
+		const struct pmu_group *g = &cr->plan.pass[0];
+
+		pmu_program(pi, g);
+		for (unsigned op = COST_START_STOP; op < COST_NUM_TIMED; op++) {
+			uint64_t *v = probe_sample_buffer(env, n);
+			struct record *r;
+			uint32_t set;
+
+			if (!v)
+				break;
+			time_sequence(pi, g, (enum cost_op)op); /* warm-up */
+			for (uint64_t i = 0; i < n; i++)
+				v[i] = time_sequence(pi, g, (enum cost_op)op);
+			set = probe_declare_set(env, &r, "pmu_cost", n, 1, env->timer_overhead);
+			rec_str(r, "op", timed_names[op]);
+			rec_u64(r, "counters", g->n);
+			emit_finish();
+			emit_samples(set, v, n);
+		}
+		pmu_release(pi, g);
+	}
+
+	/* Lines displaced by a start/read/stop sequence, per data cache level. */
+	for (unsigned level = 1; level <= 2; level++) {
+		static const char *const level_names[] = { "", "L1d", "L2" };
+		unsigned line = 0;
+		uint64_t size = cache_size(env->cpu, level, &line);
+
+		if (!size || !(c.buf = arena_alloc(env->arena, size, 4096))) {
+			emit_skip("pmu_cost", "cache size unknown or no room for the displacement buffer");
+			continue;
+		}
+		c.line = line;
+		c.lines = size / line;
+		c.sequence = false;
+		cost_set(env, &c, "displacement", level_names[level], "none", displace_timed, displace_prepare, c.lines);
+		c.sequence = true;
+		cost_set(env, &c, "displacement", level_names[level], "start_read_stop", displace_timed,
+			 displace_prepare, c.lines);
+	}
+	return PROBE_OK;
+}
+
+const struct probe_desc probe_pmu_check = {
+	.name = "pmu_check",
+	.what = "instructions retired by a loop of known length, counted exactly (PMU consistency check)",
+	.run = pmu_check_run,
+};
+
+const struct probe_desc probe_pmu_cost = {
+	.name = "pmu_cost",
+	.what = "cost of reading and starting/stopping the counters (cycles, events, displaced lines)",
+	.run = pmu_cost_run,
+};

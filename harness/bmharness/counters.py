@@ -1,0 +1,161 @@
+"""Performance-counter figures derived from the per-sample counter deltas (`ctr` records) that
+parse.py attaches to each set as set["counters"].
+
+Every delta is per sample; the stated counter overhead (the deltas of an empty sample read the
+same way) is subtracted, clamped at 0, before anything is divided. Figures per set (medians over
+the samples of the pass that carries the events):
+
+- per-event counts per operation ((delta - overhead) / iters);
+- IPC = instructions / cycles;
+- misses per KiB moved (bandwidth sets: bytes_per_op x iters per sample) and per load (latency);
+- effective frequency = TSC Hz x APERF / MPERF (MPERF ticks at the TSC / P0 rate);
+- energy per byte moved from RAPL: the sum of the energy deltas (x 2^-ESU J, plat kind=pmu
+  rapl_esu) over the bytes of all samples, and the package power over the set's time.
+
+Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
+and the skip records), and nothing is made up.
+"""
+
+MISS_EVENTS = ("l1d_misses", "l1i_misses", "l2_misses", "llc_misses", "dtlb_misses", "itlb_misses")
+
+
+def _median(xs):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    m = len(xs) // 2
+    return float(xs[m]) if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2.0
+
+
+def _net(ev):
+    """Per-sample deltas with the event's stated overhead removed (never below 0)."""
+    ov = ev.get("overhead") or 0
+    return [max(0, v - ov) for v in ev.get("values") or []]
+
+
+def _ratio_median(num, den):
+    pairs = [a / b for a, b in zip(num, den) if b > 0]
+    return _median(pairs)
+
+
+def set_figures(s, esu=None, tsc_hz=None):
+    """Derived figures of one parsed set (None when it has no counter values)."""
+    ctr = s.get("counters")
+    if not ctr or not ctr.get("events"):
+        return None
+    ev = ctr["events"]
+    iters = s.get("iters") or 1
+    params = s.get("params") or {}
+    out = {"set": s.get("set"), "name": s.get("name"), "ctr_set": ctr.get("set"),
+           "passes": ctr.get("passes"), "refused": ctr.get("refused") or [],
+           "complete": ctr.get("complete"), "per_op": {}}
+    net = {name: _net(e) for name, e in ev.items() if not name.startswith("tsc.")}
+    for name, vals in net.items():
+        m = _median(vals)
+        out["per_op"][name] = m / iters if m is not None else None
+    if "instructions" in net and "cycles" in net and ev["instructions"]["pass"] == ev["cycles"]["pass"]:
+        out["ipc"] = _ratio_median(net["instructions"], net["cycles"])
+    bpo = params.get("bytes_per_op")
+    if isinstance(bpo, (int, float)) and bpo > 0:
+        kib = bpo * iters / 1024.0
+        out["misses_per_kib"] = {e: _median([v / kib for v in net[e]]) for e in MISS_EVENTS if e in net}
+        energy = [e for e in ("energy_pkg", "energy_dram") if e in net]
+        if energy and esu is not None:
+            joules_per_unit = 2.0 ** -esu
+            nbytes = bpo * iters * len(net[energy[0]])
+            out["nj_per_byte"] = {e: sum(net[e]) * joules_per_unit / nbytes * 1e9 for e in energy}
+            raw = (s.get("stats") or {}).get("raw") or {}
+            if raw.get("mean") and tsc_hz:
+                secs = raw["mean"] * raw.get("n", 0) / float(tsc_hz)  # the timed samples' total
+                out["watts"] = {e: sum(net[e]) * joules_per_unit / secs for e in energy if secs > 0}
+    elif s.get("name") == "latency":
+        out["misses_per_load"] = {e: (_median(net[e]) or 0) / iters for e in MISS_EVENTS if e in net}
+    if "aperf" in net and "mperf" in net and tsc_hz:
+        r = _ratio_median(net["aperf"], net["mperf"])
+        out["eff_hz"] = r * tsc_hz if r is not None else None
+    tsc_repeats = {k: _median(e.get("values") or []) for k, e in ev.items() if k.startswith("tsc.")}
+    if tsc_repeats:
+        med0 = (s.get("stats") or {}).get("raw", {}).get("median")
+        out["repeat_tsc_ratio"] = {k: (v / med0 if med0 and v else None) for k, v in tsc_repeats.items()}
+    return out
+
+
+def status(summary):
+    """(present, text): the PMU as the platform record states it, and how many counter
+    requests became skips."""
+    pmu = (summary.get("platform") or {}).get("pmu") or {}
+    skips = [k for k in summary.get("skips") or [] if k.get("ctr_set")]
+    present = bool(pmu.get("present"))
+    if present:
+        text = "present: %s v%s, %s general-purpose counters (%s bits), %s fixed, families: %s" % (
+            pmu.get("pmu"), pmu.get("vendor_version"), pmu.get("gp"), pmu.get("gp_width"),
+            pmu.get("fixed"), pmu.get("family_events"))
+    else:
+        text = "absent: %s" % (pmu.get("reason") or "no plat kind=pmu record")
+    if skips:
+        text += "; %d counter request(s) skipped" % len(skips)
+    return present, text
+
+
+def analyse(summary):
+    """{"present", "status", "sets": [figures...], "checks": [...], "cost": [...]}."""
+    pmu = (summary.get("platform") or {}).get("pmu") or {}
+    esu = pmu.get("rapl_esu") if pmu.get("rapl") else None
+    tsc_hz = ((summary.get("platform") or {}).get("tsc") or {}).get("hz")
+    present, text = status(summary)
+    figs = []
+    for s in summary.get("sets") or []:
+        f = set_figures(s, esu, tsc_hz)
+        if f is not None:
+            figs.append(f)
+    cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]
+    return {"present": present, "status": text, "sets": figs,
+            "checks": summary.get("checks") or [], "cost": cost}
+
+
+def _fmt(x, digits=3):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return "%.*g" % (digits, x)
+    return str(x)
+
+
+def section(doc, an, summary):
+    """The report's Counters section."""
+    doc.h("Counters")
+    doc.kv([("PMU", an["status"])])
+    for c in an["checks"]:
+        doc.p("check %s: %s (expected %s, measured %s, counter overhead %s, tolerance %s)" % (
+            c.get("name"), str(c.get("status")).upper(), c.get("expected"), c.get("measured"),
+            c.get("overhead"), c.get("tolerance")))
+    skipped_checks = [k for k in summary.get("skips") or [] if k.get("probe") in ("pmu_check", "pmu_cost")]
+    for k in skipped_checks:
+        doc.p("%s skipped: %s" % (k.get("probe"), k.get("reason")))
+    if an["cost"]:
+        rows = []
+        for s in an["cost"]:
+            p = s.get("params") or {}
+            st = (s.get("stats") or {}).get("per_op") or {}
+            extra = ", ".join("%s %s" % (k, _fmt(v.get("overhead"))) for k, v in
+                              ((s.get("counters") or {}).get("events") or {}).items())
+            rows.append([p.get("op"), p.get("level", "-"), p.get("after", "-"), _fmt(st.get("median")),
+                         extra or "-"])
+        doc.p("cost of the counters themselves (Schaelicke Table 2): cycles per operation, and the "
+              "counter overhead each read adds")
+        doc.table(["op", "level", "after", "cycles/op (median)", "counter overhead per read"], rows)
+    if not an["sets"]:
+        doc.p("no counter values in this run")
+        return
+    rows = []
+    for f in an["sets"][:60]:
+        mk = f.get("misses_per_kib") or f.get("misses_per_load") or {}
+        rows.append([f["set"], f["name"], f.get("ctr_set"), f.get("passes"), _fmt(f.get("ipc")),
+                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in mk.items()) or "-",
+                     _fmt(f["eff_hz"] / 1e9 if f.get("eff_hz") else None),
+                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in (f.get("nj_per_byte") or {}).items()) or "-"])
+    doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
+          "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
+    doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses", "eff GHz", "nJ/B"], rows)
+    if len(an["sets"]) > 60:
+        doc.p("(%d more sets in summary.json)" % (len(an["sets"]) - 60))

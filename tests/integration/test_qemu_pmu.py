@@ -1,0 +1,144 @@
+"""Performance counters end to end. Under QEMU TCG there is no PMU (CPUID 0xA is 0 on Intel models,
+no PerfCtrExtCore on AMD ones, and MSRs that only pretend): the `pmu` record must say absent and
+why, every probe that asked for counters must still produce its timing samples plus one `skip` per
+set carrying the reason, nothing may print counts, and nothing may fault. The same assertions
+accept a machine that has a PMU (the hardware path): then every such set carries a complete
+counter value per sample and event, and pmu_check's instructions-retired count must have passed.
+The hosted build (ring 3, no perf_event) reports the PMU absent with its own reason."""
+
+import os
+import subprocess
+
+import pytest
+
+from bmharness import parse
+from conftest import ROOT, boot
+
+SETTINGS = {"probes": "spin,pmu_check,pmu_cost,membw,latency", "mem_max_mb": 1,
+            "mem_kernels": "read", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
+RUNNER_PROBES = ("spin", "membw", "latency")
+HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
+
+
+@pytest.fixture(scope="module")
+def amd(tmp_path_factory):
+    """qemu64 (AuthenticAMD): the AMD discovery path."""
+    return boot(tmp_path_factory, "pmu_amd", SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def intel(tmp_path_factory):
+    """An Intel model: the CPUID 0xA path. pmu_events=none plus a bad list after it: the bad
+    value is reported and `none` stays."""
+    return boot(tmp_path_factory, "pmu_intel", dict(SETTINGS, pmu_events="none"),
+                cpu="Skylake-Client", extra_config="pmu_events = cycles,l3_bogus\n")
+
+
+def counter_skips(summary):
+    return [k for k in summary["skips"] if k.get("ctr_set")]
+
+
+def check_counters_or_skips(b):
+    s = b.summary
+    assert s["validation"]["complete"] and s["ok"], s["validation"]["problems"]
+    assert s["end"]["status"] == "ok" and b.run["firmware_status"] == 0
+    assert s["faults"] == [] and s["end"]["faults"] == 0
+    pmu = b.plat("pmu")
+    for key in ("present", "reason", "pmu", "gp", "gp_width", "fixed", "full_width", "global_ctrl",
+                "aperf_mperf", "rapl"):
+        assert key in pmu, key
+    assert pmu["reason"]
+    sets = [x for x in s["sets"] if x["name"] in RUNNER_PROBES]
+    assert {x["name"] for x in sets} == set(RUNNER_PROBES)
+    per_set = {k["set"]: k for k in counter_skips(s) if "event" not in k}
+    for x in sets:
+        # the timing samples are there either way
+        assert x["complete"] and x["received"] == s["cfg"]["samples"], x["set"]
+        if pmu["present"]:
+            c = x["counters"]
+            assert c["complete"] and c["events"], x["set"]
+            for ev in c["events"].values():
+                assert len(ev["values"]) == x["n"]
+        else:
+            assert "counters" not in x, "counter values without a PMU (set %s)" % x["set"]
+            k = per_set[x["set"]]
+            assert k["probe"] == x["name"] and k["reason"] == pmu["reason"]
+            assert k["ctr_set"] and k["events"]
+    if not pmu["present"]:
+        assert len(per_set) == len(sets)
+        assert not any(r["type"] == "ctr" for r in _records(b))
+    return pmu
+
+
+def _records(b):
+    import json
+
+    with open(os.path.join(b.out_dir, "parsed", "records.jsonl")) as fh:
+        return [json.loads(line) for line in fh]
+
+
+def check_consistency(b, pmu):
+    """pmu_check: instructions retired by a loop of known length, exact within the counter
+    overhead where a PMU exists; a skip with the reason where none does (QEMU: always)."""
+    s = b.summary
+    checks = [c for c in s["checks"] if c.get("probe") == "pmu_check"]
+    skips = [k for k in s["skips"] if k["probe"] == "pmu_check"]
+    if pmu["present"]:
+        (c,) = checks
+        assert c["status"] == "pass", c
+        assert abs(c["measured"] - c["expected"]) <= c["tolerance"]
+    else:
+        assert checks == []
+        (k,) = skips
+        assert k["reason"] == pmu["reason"]
+        (cost,) = [k for k in s["skips"] if k["probe"] == "pmu_cost"]
+        assert cost["reason"] == pmu["reason"]
+
+
+def test_amd_model_counters_or_skips(amd):
+    pmu = check_counters_or_skips(amd)
+    assert amd.plat("cpu")["vendor"] == "AuthenticAMD"
+    if not pmu["present"]:
+        assert "PerfCtrExtCore" in pmu["reason"] or "do not count" in pmu["reason"]
+    check_consistency(amd, pmu)
+
+
+def test_latency_sets_name_their_level(amd):
+    if amd.plat("pmu")["present"]:
+        pytest.skip("counter sets are checked through their ctr records on this machine")
+    sets = {k["ctr_set"] for k in counter_skips(amd.summary) if k["probe"] == "latency"}
+    assert sets and sets <= {"latency_l1", "latency_l2", "latency_l3", "latency_mem"}
+    bw = {k["ctr_set"] for k in counter_skips(amd.summary) if k["probe"] == "membw"}
+    assert bw == {"bandwidth"}
+
+
+def test_intel_model_absent_and_none_honoured(intel):
+    s = intel.summary
+    assert s["validation"]["complete"] and s["end"]["status"] == "ok"
+    assert intel.plat("cpu")["vendor"] == "GenuineIntel"
+    pmu = intel.plat("pmu")
+    assert pmu["present"] == 0 and "CPUID 0xA" in pmu["reason"]
+    assert s["cfg"]["pmu_events"] == "none"
+    assert counter_skips(s) == []  # none asked for: nothing to skip
+    warns = [m["text"] for m in s["messages"] if m["level"] == "warn"]
+    assert any("unknown name 'l3_bogus' in 'pmu_events'" in w for w in warns), warns
+    check_consistency(intel, pmu)
+    assert all(x["complete"] for x in s["sets"])
+
+
+def test_hosted_reports_absent_with_reason(tmp_path):
+    if not os.access(HOSTED_BIN, os.X_OK):
+        pytest.fail("%s is missing: run `make hosted`" % HOSTED_BIN)
+    p = subprocess.run([HOSTED_BIN, "probes=spin,pmu_check", "samples=4", "tsc_cal_windows=1",
+                        "tsc_cal_ms=20"], capture_output=True, timeout=120)
+    log = tmp_path / "hosted.log"
+    log.write_bytes(p.stdout)
+    s = parse.parse_log(str(log), str(tmp_path / "parsed"))
+    assert p.returncode == 0 and s["ok"], s["validation"]["problems"]
+    pmu = s["platform"]["pmu"]
+    assert pmu["present"] == 0
+    assert pmu["reason"] == "hosted build: counters need ring 0; perf_event not used"
+    (spin,) = [x for x in s["sets"] if x["name"] == "spin"]
+    assert spin["complete"] and "counters" not in spin
+    assert [k["reason"] for k in s["skips"] if k["probe"] == "spin"] == [pmu["reason"]]
+    assert [k["reason"] for k in s["skips"] if k["probe"] == "pmu_check"] == [pmu["reason"]]

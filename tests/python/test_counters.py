@@ -1,0 +1,159 @@
+"""Counter records (ctr, check, counter skips): the parser keeps and validates them, tolerates their
+absence, and the derived figures (IPC, misses per KiB, effective frequency, energy per byte) come
+out of known synthetic values."""
+
+import pytest
+
+import synth
+from bmharness import counters, parse, report
+from bmharness.protocol import encode_values
+
+N = 8
+ITERS = 10
+BYTES = 65536  # bytes_per_op of the synthetic bandwidth set
+
+
+def ctr(s, set_id, event, values, pas=0, overhead=0, wraps=0, chunk=96):
+    for i in range(0, len(values), chunk):
+        part = values[i:i + chunk]
+        s.add("ctr", set=set_id, event=event, **{"pass": pas}, overhead=overhead, wraps=wraps,
+              i=i, n=len(part), v=encode_values(part))
+
+
+def stream(drop=None, extra=None, passes=2):
+    """A boot with a PMU: one bandwidth set whose events need two passes, a pmu_check pass and a
+    refused event."""
+    s = synth.Stream().begin()
+    s.add("cfg", probes="membw,pmu_check", samples=N, pmu_events="auto")
+    s.add("plat", kind="pmu", present=1, reason="architectural PMU (CPUID 0xA)", vendor_version=4,
+          pmu="intel_arch", gp=2, gp_width=48, fixed=3, fixed_width=48, fixed_mask="0x7",
+          arch_events="0x7f", full_width=1, global_ctrl=1, status_reset=1,
+          family_events="intel_skylake", aperf_mperf=1, rapl=1, rapl_esu=14, rapl_pkg=1,
+          rapl_dram=1, rapl_core=0)
+    s.add("plat", kind="tsc", hz=2000000000, source="hpet", invariant=1)
+    events = "cycles,instructions,llc_misses,l1d_misses,aperf,mperf,energy_pkg,l2_misses"
+    s.add("probe", dict(name="membw", set=0, unit="cycles", n=N, iters=ITERS, overhead=40,
+                        tsc_hz=2000000000, kernel="read", width=256, size=BYTES,
+                        bytes_per_op=BYTES, ctr_set="bandwidth", ctr_events=events,
+                        ctr_passes=passes, ctr_refused="energy_dram"))
+    s.add("samples", set=0, i=0, n=N, v=encode_values([20040] * N))
+    vals = {
+        "cycles": [20000 + 30] * N,         # overhead 30 -> 20000 per sample
+        "instructions": [50000 + 20] * N,   # -> 50000: IPC 2.5
+        "llc_misses": [1024 * 10 + 2] * N,  # -> 10240 per 640 KiB: 16 per KiB
+        "l1d_misses": [10240 * 2] * N,      # no overhead: 20480 -> 32 per KiB
+        "aperf": [3000] * N,
+        "mperf": [2000] * N,                # 1.5 x TSC
+        "energy_pkg": [16384] * N,          # 1 J per sample at ESU 14
+    }
+    ov = {"cycles": 30, "instructions": 20, "llc_misses": 2}
+    for ev, v in vals.items():
+        if ev != drop:
+            ctr(s, 0, ev, v, 0, ov.get(ev, 0))
+    if passes > 1:
+        ctr(s, 0, "tsc", [20100] * N, 1, 40)
+        ctr(s, 0, "l2_misses", [5120] * N, 1, 0)
+    if extra:
+        extra(s)
+    s.add("skip", probe="membw", set=0, ctr_set="bandwidth", event="energy_dram",
+          reason="no RAPL DRAM energy counter on this CPU")
+    s.add("check", name="instructions_retired", probe="pmu_check", event="instructions",
+          counter="fixed", loop="dec_jnz", insns_per_iter=2, iters=1001000, expected=2002000,
+          measured=2002000, overhead=41, tolerance=0, status="pass")
+    return s.end(probes=2, skips=0)
+
+
+def parse_stream(s):
+    return parse.analyse(s.data())["summary"]
+
+
+def test_counters_kept_and_valid():
+    summ = parse_stream(stream())
+    assert summ["ok"], summ["validation"]["problems"]
+    (st,) = summ["sets"]
+    c = st["counters"]
+    assert c["set"] == "bandwidth" and c["passes"] == 2 and c["refused"] == ["energy_dram"]
+    assert set(c["events"]) == {"cycles", "instructions", "llc_misses", "l1d_misses", "aperf",
+                                "mperf", "energy_pkg", "l2_misses", "tsc.1"}
+    assert c["events"]["cycles"]["values"] == [20030] * N and c["events"]["cycles"]["overhead"] == 30
+    assert c["events"]["l2_misses"]["pass"] == 1
+    # the declaration is not a parameter of the set (compare/memory key on params)
+    assert "ctr_set" not in st["params"] and st["params"]["kernel"] == "read"
+    assert summ["checks"][0]["status"] == "pass" and summ["checks"][0]["measured"] == 2002000
+
+
+def test_missing_event_or_values_make_the_set_incomplete():
+    summ = parse_stream(stream(drop="l1d_misses"))
+    kinds = {p["kind"] for p in summ["validation"]["problems"]}
+    assert "ctr_missing" in kinds and not summ["sets"][0]["complete"] and not summ["ok"]
+
+    def short(s):
+        ctr(s, 0, "l1d_misses", [1] * (N - 2), 0)
+    summ = parse_stream(stream(drop="l1d_misses", extra=short))
+    assert any(p["kind"] == "set_count" and "ctr l1d_misses" in p["message"]
+               for p in summ["validation"]["problems"])
+
+
+def test_undeclared_and_orphan_counters_reported():
+    def bad(s):
+        ctr(s, 0, "branches", [1] * N, 0)       # not in ctr_events
+        ctr(s, 0, "cycles", [1] * N, 5)         # pass beyond ctr_passes
+        ctr(s, 9, "cycles", [1] * N, 0)         # no such set
+    summ = parse_stream(stream(extra=bad))
+    kinds = [p["kind"] for p in summ["validation"]["problems"]]
+    assert kinds.count("ctr_unknown") == 2 and "orphan_ctr" in kinds
+
+
+def test_no_counters_is_fine():
+    summ = parse.analyse(synth.full_stream().data())["summary"]
+    assert summ["ok"] and all("counters" not in s for s in summ["sets"]) and summ["checks"] == []
+    an = counters.analyse(summ)
+    assert not an["present"] and an["sets"] == [] and "absent" in an["status"]
+
+
+def test_derived_figures():
+    summ = parse_stream(stream())
+    an = counters.analyse(summ)
+    assert an["present"] and "intel_arch v4" in an["status"]
+    (f,) = an["sets"]
+    assert f["ipc"] == pytest.approx(2.5)
+    assert f["per_op"]["cycles"] == pytest.approx(2000)
+    kib = BYTES * ITERS / 1024.0
+    assert f["misses_per_kib"]["llc_misses"] == pytest.approx(10240 / kib)
+    assert f["misses_per_kib"]["l1d_misses"] == pytest.approx(20480 / kib)
+    assert f["misses_per_kib"]["l2_misses"] == pytest.approx(5120 / kib)
+    assert f["eff_hz"] == pytest.approx(3e9)
+    # 1 J per sample over BYTES * ITERS bytes
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS))
+    # 1 J per 20040-cycle sample at 2 GHz
+    assert f["watts"]["energy_pkg"] == pytest.approx(2e9 / 20040)
+    assert f["repeat_tsc_ratio"]["tsc.1"] == pytest.approx(20100 / 20040)
+
+
+def test_counter_skips_grouped_in_report(tmp_path):
+    s = synth.Stream().begin()
+    s.add("plat", kind="pmu", present=0, reason="CPUID 0xA reports no counters", vendor_version=0)
+    for k in range(3):
+        s.probe("spin", k, [1000] * 4, iters=10, overhead=40, loop="dec_jnz")
+        s.add("skip", probe="spin", set=k, ctr_set="spin", events="cycles,instructions",
+              reason="CPUID 0xA reports no counters")
+    s.add("skip", probe="pmu_check", reason="CPUID 0xA reports no counters")
+    s.end(probes=2, skips=1)
+    log = tmp_path / "serial.log"
+    log.write_bytes(s.data())
+    parse.parse_log(str(log), str(tmp_path))
+    text, ok = report.write_report(str(tmp_path), plot=False)
+    assert ok
+    assert "3 sets" in text and "counters spin: cycles,instructions" in text
+    assert "absent: CPUID 0xA reports no counters; 3 counter request(s) skipped" in text
+    assert "pmu_check skipped" in text
+
+
+def test_report_counters_section(tmp_path):
+    log = tmp_path / "serial.log"
+    log.write_bytes(stream().data())
+    parse.parse_log(str(log), str(tmp_path))
+    text, ok = report.write_report(str(tmp_path), plot=False)
+    assert ok
+    assert "COUNTERS" in text and "check instructions_retired: PASS" in text
+    assert "2.5" in text and "bandwidth" in text

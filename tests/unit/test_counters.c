@@ -1,0 +1,201 @@
+/* The runner with counters attached (bench/runner.c + bench/counters.c) over the PMU register
+ * model: every sample carries a delta per event, the probe record declares the set, events beyond
+ * the counters become further passes, refused events and a missing PMU become skip records while
+ * the timing samples stay exactly as without counters. */
+#include <stdlib.h>
+
+#include "arch/cycles.h"
+#include "arch/x86_64/pmu_regs.h"
+#include "bench/counters.h"
+#include "bench/runner.h"
+#include "lib/emit.h"
+#include "tests/unit/pmu_model.h"
+#include "tests/unit/test.h"
+
+#define MAX_LINES 256
+
+static char lines[MAX_LINES][REC_MAX_LINE];
+static unsigned nlines;
+static struct pmu_model M;
+static struct pmu_info P;
+static struct config cfg;
+static struct cpu_info ci;
+static struct arena arena;
+static struct probe_env env;
+
+static void sink(const char *line, unsigned len)
+{
+	if (nlines < MAX_LINES) {
+		memcpy(lines[nlines], line, len);
+		lines[nlines++][len] = '\0';
+	}
+}
+
+/* Stand-ins for the two suite.c helpers the runner uses (suite.c drags in every probe). */
+uint32_t probe_declare_set(struct probe_env *e, struct record **r, const char *name, uint64_t n,
+			   uint64_t iters, uint64_t overhead)
+{
+	uint32_t set = e->next_set++;
+
+	*r = emit_start("probe");
+	rec_str(*r, "name", name);
+	rec_u64(*r, "set", set);
+	rec_u64(*r, "n", n);
+	rec_u64(*r, "iters", iters);
+	rec_u64(*r, "overhead", overhead);
+	return set;
+}
+
+uint64_t *probe_sample_buffer(struct probe_env *e, uint64_t n)
+{
+	return arena_alloc(e->arena, n * sizeof(uint64_t), 64);
+}
+
+static void busy(void *arg, uint64_t iters)
+{
+	(void)arg;
+	for (volatile uint64_t i = 0; i < iters; i++)
+		;
+}
+
+static unsigned count(const char *needle)
+{
+	unsigned c = 0;
+
+	for (unsigned i = 0; i < nlines; i++)
+		c += strstr(lines[i], needle) != 0;
+	return c;
+}
+
+static const char *find(const char *needle)
+{
+	for (unsigned i = 0; i < nlines; i++)
+		if (strstr(lines[i], needle))
+			return lines[i];
+	return "";
+}
+
+static void setup(unsigned num_gp, bool pmu)
+{
+	static void *mem;
+	struct pmu_cpuid id = { 0 };
+
+	if (!mem)
+		mem = malloc(8 << 20);
+	arena_init(&arena, mem, 8 << 20);
+	config_defaults(&cfg);
+	cfg.samples = 5;
+	ci = (struct cpu_info){ .is_intel = true, .family = 6, .model = 0x5E, .max_leaf = 0x16 };
+	id.leaf_a[0] = 4 | num_gp << 8 | 48u << 16 | 7u << 24;
+	id.leaf_a[3] = 3 | 48u << 5;
+	id.leaf1_ecx = CPUID1_ECX_PDCM;
+	id.leaf6_ecx = CPUID6_ECX_APERFMPERF;
+	model_intel(&M, 4, num_gp, 48, 3, 48, true);
+	model_add(&M, MSR_IA32_APERF, 0);
+	model_add(&M, MSR_IA32_MPERF, 0);
+	model_add(&M, MSR_RAPL_POWER_UNIT, 0xA1003);
+	model_add(&M, MSR_PKG_ENERGY_STATUS, 0);
+	if (!pmu)
+		model_dead(&M);
+	pmu_discover(&P, &ci, &id, &M.ops);
+	env = (struct probe_env){ .cfg = &cfg, .cpu = &ci, .arena = &arena, .timer_overhead = 40,
+				  .target_cycles = 2000, .pmu = &P };
+	tsc_init(false);
+	nlines = 0;
+	emit_init(sink);
+}
+
+static void measure(const char *ctr_set)
+{
+	static const char *const params[] = { "what", "test", 0 };
+	struct bench_op op = { .probe = "t", .run = busy, .params = params, .ctr_set = ctr_set };
+
+	CHECK(runner_measure(&env, &op) == PROBE_OK);
+}
+
+static void every_sample_carries_deltas(void)
+{
+	setup(4, true);
+	CHECK(P.present);
+	measure(CTR_SET_BANDWIDTH);
+	CHECK(strstr(find(" probe "), " ctr_set=bandwidth ctr_events=cycles,instructions,llc_misses,l1d_misses,"
+				       "l2_misses,aperf,mperf,energy_pkg ctr_passes=1 ctr_refused=energy_dram ") != 0);
+	CHECK_EQ_U64(count(" samples set=0 i=0 n=5 "), 1);
+	/* one ctr record per event, aligned with the 5 samples, pass 0, overhead stated */
+	CHECK_EQ_U64(count(" ctr set=0 event="), 8);
+	CHECK_EQ_U64(count(" pass=0 overhead="), 8);
+	CHECK_EQ_U64(count(" i=0 n=5 v="), 9);
+	CHECK(strstr(find("event=cycles"), " wraps=0 i=0 n=5 v=") != 0);
+	/* the refused event: one skip naming it, with the reason */
+	CHECK(strstr(find(" skip "), "probe=t set=0 ctr_set=bandwidth event=energy_dram reason=no%20RAPL%20DRAM") != 0);
+	/* measured again: the refusal is not repeated, the set is */
+	measure(CTR_SET_BANDWIDTH);
+	CHECK_EQ_U64(count(" skip "), 1);
+	CHECK_EQ_U64(count(" ctr set=1 "), 8);
+	/* the PMU is left stopped and the selects disabled */
+	{
+		uint64_t v = 1;
+
+		model_get(&M, MSR_IA32_PERF_GLOBAL_CTRL, &v);
+		CHECK_EQ_U64(v, 0);
+		model_get(&M, MSR_IA32_PERFEVTSEL0, &v);
+		CHECK_EQ_U64(v, 0);
+	}
+}
+
+static void more_events_than_counters_repeat(void)
+{
+	setup(2, true);
+	measure(CTR_SET_BANDWIDTH); /* llc, l1d, l2 on 2 counters: a second pass */
+	CHECK(strstr(find(" probe "), " ctr_passes=2 ") != 0);
+	CHECK_EQ_U64(count(" ctr set=0 event=tsc pass=1 overhead=40 "), 1);
+	CHECK_EQ_U64(count(" event=l2_misses pass=1 "), 1);
+	CHECK_EQ_U64(count(" pass=0 "), 7);
+	CHECK_EQ_U64(count(" samples set=0 "), 1);
+}
+
+static void absent_pmu_skips_and_keeps_samples(void)
+{
+	setup(4, false); /* TCG-like: CPUID claims a PMU, nothing counts */
+	CHECK(!P.present);
+	measure(CTR_SET_SPIN);
+	CHECK(strstr(find(" probe "), "ctr_") == 0); /* the probe record is as without counters */
+	CHECK_EQ_U64(count(" samples set=0 i=0 n=5 "), 1);
+	CHECK_EQ_U64(count(" ctr "), 0);
+	CHECK(strstr(find(" skip "), "probe=t set=0 ctr_set=spin events=cycles,instructions reason=counter%20MSRs") != 0);
+
+	str_copy(cfg.pmu_events, "none", sizeof(cfg.pmu_events));
+	nlines = 0;
+	measure(CTR_SET_SPIN);
+	CHECK_EQ_U64(count(" skip "), 0); /* none asked for: nothing said */
+	CHECK_EQ_U64(nlines, 2);
+
+	str_copy(cfg.pmu_events, "branches,itlb_misses", sizeof(cfg.pmu_events));
+	nlines = 0;
+	measure(0); /* the configured list applies to every probe */
+	CHECK(strstr(find(" skip "), "ctr_set=config events=branches,itlb_misses ") != 0);
+}
+
+static void latency_set_follows_the_level(void)
+{
+	struct cpu_info c = { 0 };
+
+	c.num_caches = 3;
+	c.caches[0] = (struct cache_desc){ .level = 1, .type = CACHE_DATA, .size = 32 << 10 };
+	c.caches[1] = (struct cache_desc){ .level = 2, .type = CACHE_UNIFIED, .size = 1 << 20 };
+	c.caches[2] = (struct cache_desc){ .level = 3, .type = CACHE_UNIFIED, .size = 32 << 20 };
+	CHECK_STR(ctr_latency_set(&c, 16 << 10), CTR_SET_LATENCY_L1);
+	CHECK_STR(ctr_latency_set(&c, 32 << 10), CTR_SET_LATENCY_L1);
+	CHECK_STR(ctr_latency_set(&c, 512 << 10), CTR_SET_LATENCY_L2);
+	CHECK_STR(ctr_latency_set(&c, 8 << 20), CTR_SET_LATENCY_L3);
+	CHECK_STR(ctr_latency_set(&c, 64 << 20), CTR_SET_LATENCY_MEM);
+	CHECK(strstr(ctr_set_events(CTR_SET_LATENCY_L2), "l1d_misses,l2_misses") != 0);
+}
+
+TEST_SUITE(counters) = {
+	{ "every_sample_carries_deltas", every_sample_carries_deltas },
+	{ "more_events_than_counters_repeat", more_events_than_counters_repeat },
+	{ "absent_pmu_skips_and_keeps_samples", absent_pmu_skips_and_keeps_samples },
+	{ "latency_set_follows_the_level", latency_set_follows_the_level },
+	{ 0, 0 },
+};
