@@ -4,6 +4,7 @@
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "bench/chain.h"
+#include "bench/counters.h"
 #include "bench/probe.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -74,13 +75,88 @@ static void time_fills(const struct evictor *ev, void (*fill)(const struct cache
 	}
 }
 
-static void emit_pair(struct probe_env *env, const struct cache_desc *c, const char *type,
-		      uint64_t size, uint64_t nodes, uint64_t *cold, uint64_t *warm, const char *evict_how)
+enum { STATE_COLD, STATE_WARM, NUM_STATES };
+
+struct fill_ctx {
+	const struct evictor *ev;
+	void (*fill)(const struct cache_fill *);
+	const struct cache_fill *f;
+	int state;
+};
+
+static uint64_t timed_fill(void *ctx, uint64_t iters)
+{
+	const struct fill_ctx *c = ctx;
+	uint64_t t0 = tsc_begin();
+
+	(void)iters;
+	c->fill(c->f);
+	return tsc_end() - t0;
+}
+
+/* Before each counted sample, outside the counted window: cold = evict; warm = one more fill,
+ * so the timed one comes right after a fill, as in time_fills. */
+static void fill_prepare(void *ctx)
+{
+	const struct fill_ctx *c = ctx;
+
+	if (c->state == STATE_COLD)
+		evict(c->ev);
+	else
+		c->fill(c->f);
+}
+
+/* The cold and warm samples of one level into out[state]. With counters each state is a run of
+ * its own (its deltas then belong to it alone: the eviction and the preceding fill stay outside
+ * the counted window); without, the paired loop above. */
+static void measure_fills(struct probe_env *env, const struct evictor *ev, void (*fill)(const struct cache_fill *),
+			  const struct cache_fill *f, struct ctr_run *cr[NUM_STATES], const char *ctr_set,
+			  uint64_t *out[NUM_STATES])
+{
+	uint64_t n = env->cfg->samples;
+	unsigned passes[NUM_STATES] = { 0, 0 };
+
+	for (int s = 0; s < NUM_STATES; s++)
+		passes[s] = cr[s] ? ctr_prepare(cr[s], env, "cachefill", ctr_set, n) : 0;
+	if (!passes[STATE_COLD] || !passes[STATE_WARM]) {
+		for (int s = 0; s < NUM_STATES; s++)
+			if (cr[s])
+				cr[s]->active = false; /* both or neither: the records stay paired */
+		time_fills(ev, fill, f, n, out[STATE_COLD], out[STATE_WARM]);
+		return;
+	}
+	for (int s = 0; s < NUM_STATES; s++) {
+		struct fill_ctx c = { ev, fill, f, s };
+
+		cr[s]->prepare = fill_prepare;
+		for (unsigned p = 0; p < passes[s]; p++) {
+			ctr_pass_begin(cr[s], p);
+			fill(f); /* warm-up */
+			for (uint64_t i = 0; i < n; i++) {
+				uint64_t t = ctr_sample(cr[s], p, i, timed_fill, &c, 1);
+
+				if (p == 0)
+					out[s][i] = t;
+			}
+			ctr_pass_end(cr[s], p);
+		}
+	}
+}
+
+/* Counter state per fill state, from the arena (released with the level); NULL when there is no
+ * room: that state is then measured without counters, as when none were asked for. */
+static void alloc_ctr(struct probe_env *env, struct ctr_run *cr[NUM_STATES])
+{
+	for (int s = 0; s < NUM_STATES; s++)
+		cr[s] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
+}
+
+static void emit_pair(struct probe_env *env, const struct cache_desc *c, const char *type, uint64_t size,
+		      uint64_t nodes, uint64_t *out[NUM_STATES], struct ctr_run *cr[NUM_STATES], const char *evict_how)
 {
 	static const char *const states[] = { "cold", "warm" };
-	uint64_t *sets[] = { cold, warm };
 
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < NUM_STATES; s++) {
 		struct record *r;
 		uint32_t set = probe_declare_set(env, &r, "cachefill", env->cfg->samples, nodes, env->timer_overhead);
 
@@ -90,8 +166,12 @@ static void emit_pair(struct probe_env *env, const struct cache_desc *c, const c
 		rec_u64(r, "line", c->line);
 		rec_str(r, "state", states[s]);
 		rec_str(r, "evict", evict_how);
+		if (cr[s])
+			ctr_describe(cr[s], r);
 		emit_finish();
-		emit_samples(set, sets[s], env->cfg->samples);
+		emit_samples(set, out[s], env->cfg->samples);
+		if (cr[s])
+			ctr_emit(cr[s], set);
 	}
 }
 
@@ -99,12 +179,12 @@ static enum probe_status cachefill_run(struct probe_env *env)
 {
 	const struct cpu_info *ci = env->cpu;
 	uint64_t n = env->cfg->samples, largest = 0;
-	uint64_t *cold = probe_sample_buffer(env, n), *warm = probe_sample_buffer(env, n);
+	uint64_t *out[NUM_STATES] = { probe_sample_buffer(env, n), probe_sample_buffer(env, n) };
 	struct evictor ev = { 0, 0, env->traps };
 	struct rand_state rng;
 	unsigned done = 0;
 
-	if (!cold || !warm) {
+	if (!out[STATE_COLD] || !out[STATE_WARM]) {
 		emit_skip("cachefill", "sample buffers do not fit in the arena");
 		return PROBE_SKIPPED;
 	}
@@ -128,6 +208,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		const struct cache_desc *c = &ci->caches[i];
 		struct cache_fill f;
 		size_t mark = arena_mark(env->arena);
+		struct ctr_run *cr[NUM_STATES];
 		void *buf;
 
 		if (!c->line || c->size % c->line) {
@@ -147,9 +228,11 @@ static enum probe_status cachefill_run(struct probe_env *env)
 				arena_release(env->exec_arena, emark);
 				continue;
 			}
-			time_fills(&ev, cachefill_inst_run, &f, n, cold, warm);
-			emit_pair(env, c, "inst", c->size, f.nodes, cold, warm, ev.wbinvd ? "wbinvd" : "walk");
+			alloc_ctr(env, cr);
+			measure_fills(env, &ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
+			emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev.wbinvd ? "wbinvd" : "walk");
 			arena_release(env->exec_arena, emark);
+			arena_release(env->arena, mark);
 			done++;
 			continue;
 		}
@@ -159,8 +242,9 @@ static enum probe_status cachefill_run(struct probe_env *env)
 			continue;
 		}
 		cachefill_data_prepare(&f, buf, c->size, c->line, &rng);
-		time_fills(&ev, cachefill_data_touch, &f, n, cold, warm);
-		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, cold, warm,
+		alloc_ctr(env, cr);
+		measure_fills(env, &ev, cachefill_data_touch, &f, cr, ctr_latency_set(ci, c->size), out);
+		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr,
 			  ev.wbinvd ? "wbinvd" : "walk");
 		arena_release(env->arena, mark);
 		done++;

@@ -22,6 +22,7 @@
 #define CTR_SET_LATENCY_L3 "latency_l3"
 #define CTR_SET_LATENCY_MEM "latency_mem"
 #define CTR_SET_COST "pmu_cost"
+#define CTR_SET_ICACHE "icache" /* the instruction-cache fill */
 #define CTR_SET_CONFIG "config" /* the pmu_events= list */
 
 #define CTR_OVERHEAD_SAMPLES 33

@@ -14,9 +14,10 @@ import pytest
 from bmharness import parse
 from conftest import ROOT, boot
 
-SETTINGS = {"probes": "spin,pmu_check,pmu_cost,membw,latency", "mem_max_mb": 1,
+SETTINGS = {"probes": "spin,pmu_check,pmu_cost,membw,latency,cachefill", "mem_max_mb": 1,
             "mem_kernels": "read", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
-RUNNER_PROBES = ("spin", "membw", "latency")
+# Probes whose every sample carries counter deltas where a PMU exists.
+RUNNER_PROBES = ("spin", "membw", "latency", "cachefill")
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 
 
