@@ -4,6 +4,7 @@
 #define ARCH_PMU_H
 
 #if defined(__x86_64__)
+#include "arch/x86_64/insn_count.h"
 #include "arch/x86_64/pmu.h"
 #else
 #error "no PMU support for this architecture yet"

@@ -5,7 +5,8 @@
  * same call around both, so instructions(n) - instructions(0) must be exactly 2n: the empty call
  * measures the counter overhead (the reads' own share), whose spread over repetitions is the
  * tolerance. A `check` record states expected, measured, overhead and pass/fail. Where no PMU
- * can be read, a `skip` with the reason.
+ * can be read, a `skip` with the reason. The count comes from insn_count.h: the PMU programmed
+ * directly on bare metal, perf_event (user mode) in the hosted build.
  *
  * `pmu_cost`: what reading the counters costs (Schaelicke et al., Table 2), so analyses can
  * subtract it: TSC cycles of one read of the group, of a start/stop and of a start/read/stop
@@ -25,14 +26,14 @@
 #define SPIN_INSNS_PER_ITER 2
 
 /* Out of line, so every call site passes `iters` the same way: only the loop differs. */
-static __attribute__((noinline)) uint64_t count_spin(const struct pmu_info *pi, const struct pmu_group *g, uint64_t iters)
+static __attribute__((noinline)) uint64_t count_spin(const struct insn_count *ic, uint64_t iters)
 {
 	uint64_t a, b;
 
-	pmu_read(pi, g, &a);
+	a = insn_count_read(ic);
 	arch_spin(iters);
-	pmu_read(pi, g, &b);
-	return pmu_delta(a, b, g->c[0].mask);
+	b = insn_count_read(ic);
+	return insn_count_delta(ic, a, b);
 }
 
 static void min_max(const uint64_t *v, unsigned n, uint64_t *lo, uint64_t *hi)
@@ -53,40 +54,30 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 
 static enum probe_status pmu_check_run(struct probe_env *env)
 {
-	static const char *const names[] = { "instructions" };
-	const struct pmu_info *pi = env->pmu;
 	struct pmu_plan *plan;
-	const struct pmu_group *g;
+	struct insn_count ic;
 	uint64_t d0[CHECK_REPS], ds[CHECK_REPS], dl[CHECK_REPS];
 	uint64_t lo0, hi0, los, his, lol, hil, tol, got_s, got_l;
+	const char *why = 0;
 	bool pass;
 	struct record *r;
 
-	if (!pi || !pi->present) {
-		emit_skip("pmu_check", pi ? pi->reason : "PMU not discovered in this build");
-		return PROBE_SKIPPED;
-	}
 	plan = arena_alloc(env->arena, sizeof(*plan), 64);
 	if (!plan) {
 		emit_skip("pmu_check", "no room in the arena for the counter plan");
 		return PROBE_SKIPPED;
 	}
-	pmu_plan_events(pi, names, 1, plan);
-	if (plan->npasses != 1 || plan->pass[0].n != 1) {
-		emit_skip("pmu_check", plan->nrefused ? plan->refused_why[0] : "instructions cannot be counted");
+	if (!insn_count_open(&ic, env->pmu, plan, &why)) {
+		emit_skip("pmu_check", why);
 		return PROBE_SKIPPED;
 	}
-	g = &plan->pass[0];
-	pmu_program(pi, g);
-	pmu_start(pi, g);
-	count_spin(pi, g, CHECK_LONG_ITERS); /* warm-up */
+	count_spin(&ic, CHECK_LONG_ITERS); /* warm-up */
 	for (unsigned k = 0; k < CHECK_REPS; k++) {
-		d0[k] = count_spin(pi, g, 0);
-		ds[k] = count_spin(pi, g, CHECK_SHORT_ITERS);
-		dl[k] = count_spin(pi, g, CHECK_LONG_ITERS);
+		d0[k] = count_spin(&ic, 0);
+		ds[k] = count_spin(&ic, CHECK_SHORT_ITERS);
+		dl[k] = count_spin(&ic, CHECK_LONG_ITERS);
 	}
-	pmu_stop(pi, g);
-	pmu_release(pi, g);
+	insn_count_close(&ic);
 	/* Minimums: an interrupt or SMM visit can only add instructions, never remove them. */
 	min_max(d0, CHECK_REPS, &lo0, &hi0);
 	min_max(ds, CHECK_REPS, &los, &his);
@@ -101,7 +92,7 @@ static enum probe_status pmu_check_run(struct probe_env *env)
 	rec_str(r, "name", "instructions_retired");
 	rec_str(r, "probe", "pmu_check");
 	rec_str(r, "event", "instructions");
-	rec_str(r, "counter", g->c[0].kind == PMU_CTR_FIXED ? "fixed" : "gp");
+	rec_str(r, "counter", ic.source);
 	rec_str(r, "loop", "dec_jnz");
 	rec_u64(r, "insns_per_iter", SPIN_INSNS_PER_ITER);
 	rec_u64(r, "iters", CHECK_LONG_ITERS);

@@ -1,6 +1,8 @@
-/* The PMU operations of the hosted (Linux user-space) build: counters need ring 0 (the MSRs) and
- * this build deliberately does not go through perf_event, so the PMU reports absent with this
- * reason and nothing is ever read. Replaces pmu_hw.c there (mk/hosted.mk). */
+/* The PMU operations of the hosted (Linux user-space) build: counters need ring 0 (the MSRs), so
+ * the PMU reports absent with this reason and nothing is ever read through it. Per-sample counter
+ * sets are not mapped onto perf_event (its multiplexing and kernel-side reads are not the direct
+ * programming this project measures); only pmu_check's instruction count uses perf_event
+ * (insn_count_hosted.c). Replaces pmu_hw.c there (mk/hosted.mk). */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu.h"
 
@@ -28,4 +30,4 @@ static uint64_t no_rdpmc(void *ctx, uint32_t index)
 }
 
 const struct pmu_ops pmu_hw_ops = { no_rdmsr, no_wrmsr, no_rdpmc, 0,
-				    "hosted build: counters need ring 0; perf_event not used" };
+				    "hosted build: counters need ring 0 (perf_event serves only pmu_check)" };

@@ -111,7 +111,7 @@ static void intel_absent_and_emulated(void)
 {
 	struct cpu_info ci = cpu(true, 6, 0x5E);
 	struct pmu_cpuid id = { 0 };
-	static const struct pmu_ops refusing = { 0, 0, 0, 0, "hosted build: counters need ring 0; perf_event not used" };
+	static const struct pmu_ops refusing = { 0, 0, 0, 0, "hosted build: counters need ring 0 (perf_event serves only pmu_check)" };
 
 	ci.hypervisor = true;
 	model_intel(&M, 2, 4, 48, 3, 48, false);
@@ -132,7 +132,7 @@ static void intel_absent_and_emulated(void)
 
 	pmu_discover(&P, &ci, &id, &refusing);
 	CHECK(!P.present);
-	CHECK_STR(P.reason, "hosted build: counters need ring 0; perf_event not used");
+	CHECK_STR(P.reason, "hosted build: counters need ring 0 (perf_event serves only pmu_check)");
 	CHECK_EQ_U64(P.version, 2); /* the CPUID facts are still reported */
 }
 
