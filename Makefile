@@ -30,7 +30,8 @@ ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
 	arch/x86_64/smp.c arch/x86_64/ap_start.S
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
-	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c
+	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
+	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
@@ -44,10 +45,10 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
 	tests/unit/test_record.c tests/unit/test_config.c tests/unit/test_calibrate.c \
 	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
-	tests/unit/test_memory.c tests/unit/test_madt.c
+	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c drivers/acpi.c drivers/smbios.c \
-	drivers/madt.c
+	drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/hpet.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help
