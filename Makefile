@@ -28,16 +28,18 @@ LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
 	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
-	arch/x86_64/smp.c arch/x86_64/ap_start.S
+	arch/x86_64/smp.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
-	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c
+	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c
+# The interrupt probes: bare metal only (the hosted build has bench/irq_hosted.c instead).
+IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
-	bench/smp_probe.c bench/membw_mc.c
+	bench/smp_probe.c bench/membw_mc.c $(IRQ_BENCH_SRC)
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
-	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c
+	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 

@@ -13,6 +13,8 @@
 
 enum probe_status { PROBE_OK, PROBE_SKIPPED, PROBE_FAILED };
 
+struct irq_platform;
+
 struct probe_env {
 	const struct config *cfg;
 	const struct cpu_info *cpu;
@@ -26,6 +28,7 @@ struct probe_env {
 	const char *page_size;    /* page size mapping the arena ("4K", "2M", ...), NULL = unknown */
 	struct arena *exec_arena; /* executable memory for generated code (I-cache fill), or NULL */
 	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
+	struct irq_platform *irq; /* interrupt sources (bare metal), NULL when there are none */
 };
 
 struct probe_desc {

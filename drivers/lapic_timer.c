@@ -75,6 +75,28 @@ uint32_t lapic_timer_current(const struct lapic *l)
 	return lapic_read(l, LAPIC_REG_TIMER_CURRENT);
 }
 
+/* floor(a * b / c) without a 128-by-64 library division (the firmware links no libgcc): the
+ * 128-bit product is divided by restoring long division. Saturates when the result overflows. */
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	unsigned __int128 n = (unsigned __int128)a * b, rem = 0;
+	uint64_t q = 0;
+
+	if (!c)
+		return 0;
+	if ((uint64_t)(n >> 64) >= c)
+		return UINT64_MAX;
+	for (int bit = 127; bit >= 0; bit--) {
+		rem = (rem << 1) | (uint64_t)((n >> bit) & 1);
+		if (rem >= c) {
+			rem -= c;
+			if (bit < 64)
+				q |= 1ull << bit;
+		}
+	}
+	return q;
+}
+
 uint64_t lapic_timer_hz_from(uint32_t count_a, uint32_t count_b, uint64_t tsc_cycles, uint64_t tsc_hz)
 {
 	uint64_t ticks = (uint64_t)count_a - count_b; /* the counter counts down */
@@ -82,14 +104,14 @@ uint64_t lapic_timer_hz_from(uint32_t count_a, uint32_t count_b, uint64_t tsc_cy
 	if (count_b >= count_a || !tsc_cycles || !tsc_hz)
 		return 0;
 	/* ticks * tsc_hz overflows 64 bits past ~4e9 ticks at 5 GHz: use 128 bits. */
-	return (uint64_t)((unsigned __int128)ticks * tsc_hz / tsc_cycles);
+	return mul_div(ticks, tsc_hz, tsc_cycles);
 }
 
 uint64_t lapic_ratio_q32(uint64_t tsc_hz, uint64_t timer_hz)
 {
 	if (!timer_hz)
 		return 0;
-	return (uint64_t)(((unsigned __int128)tsc_hz << 32) / timer_hz);
+	return mul_div(tsc_hz, 1ull << 32, timer_hz);
 }
 
 uint64_t lapic_ticks_to_tsc(uint64_t ticks, uint64_t ratio_q32)
@@ -101,7 +123,7 @@ uint64_t lapic_tsc_to_ticks(uint64_t cycles, uint64_t ratio_q32)
 {
 	if (!ratio_q32)
 		return 0;
-	return (uint64_t)(((unsigned __int128)cycles << 32) / ratio_q32);
+	return mul_div(cycles, 1ull << 32, ratio_q32);
 }
 
 void lapic_eoi(const struct lapic *l)

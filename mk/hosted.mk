@@ -13,10 +13,13 @@ HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
 # traps.c/entry.S are the firmware's IDT and recovery points: replaced by traps_hosted.c.
 # probe_ops.S (arch_spin, the provoke routines) is listed once whether or not ARCH_SRC has it.
 # smp.c/ap_start.S start processors through the APIC: replaced by smp_hosted.c (one CPU).
+# irq.c/irq_entry.S take interrupts: replaced by irq_hosted.c (no interrupts, no masking).
 HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86_64/probe_ops.S \
-	arch/x86_64/smp.c arch/x86_64/ap_start.S,$(ARCH_SRC)) \
-	arch/x86_64/probe_ops.S arch/x86_64/traps_hosted.c arch/x86_64/smp_hosted.c
-HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) hosted/main.c hosted/setup.c hosted/facts.c
+	arch/x86_64/smp.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S,$(ARCH_SRC)) \
+	arch/x86_64/probe_ops.S arch/x86_64/traps_hosted.c arch/x86_64/smp_hosted.c arch/x86_64/irq_hosted.c
+# The interrupt probes (IRQ_BENCH_SRC) need the bare machine: bench/irq_hosted.c skips them.
+HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(filter-out $(IRQ_BENCH_SRC),$(BENCH_SRC)) bench/irq_hosted.c \
+	hosted/main.c hosted/setup.c hosted/facts.c
 HOSTED_OBJ    := $(patsubst %,$(HOSTED_OUT)/obj/%.o,$(HOSTED_SRC))
 
 .PHONY: hosted hosted-test run-hosted
