@@ -118,6 +118,12 @@ enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s)
 	return IRQ_NUM_SOURCES;
 }
 
+void irq_work_touch(volatile uint8_t *buf, unsigned lines, unsigned line)
+{
+	for (unsigned i = 0; i < lines; i++)
+		buf[(uint64_t)i * line]++;
+}
+
 void irq_tally_begin(struct irq_tally *t)
 {
 	*t = (struct irq_tally){ 0 };

@@ -57,6 +57,9 @@ bool irq_wait_taken(struct irq_hit *h, uint32_t hits_before, enum irq_wait w, co
 /* The guard source for a hlt wait on source s (another timer), or IRQ_NUM_SOURCES if none. */
 enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s);
 
+/* Known handler work: touch (write) `lines` lines of buf at `line` stride. */
+void irq_work_touch(volatile uint8_t *buf, unsigned lines, unsigned line);
+
 void irq_tally_begin(struct irq_tally *t);
 void irq_tally_end(struct irq_tally *t);
 /* armed, taken, lost, early, extra, spurious, unexpected (+ guards) into a probe record. */

@@ -47,6 +47,9 @@ const struct probe_desc *probe_find(const char *name);
  * tsc_hz are filled in; the caller adds parameters and calls emit_finish(). Returns the set id. */
 uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
 			   uint64_t iters, uint64_t overhead);
+/* The same with another unit than cycles (e.g. `count`: event counts per sample). */
+uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const char *name, const char *unit,
+				uint64_t n, uint64_t iters, uint64_t overhead);
 
 /* Sample storage from the arena, or NULL (the caller then emits a skip: out of memory). */
 uint64_t *probe_sample_buffer(struct probe_env *env, uint64_t n);
