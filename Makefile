@@ -37,7 +37,7 @@ IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c be
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
-	bench/smp_probe.c bench/membw_mc.c $(IRQ_BENCH_SRC)
+	bench/smp_probe.c bench/membw_mc.c bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC)
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
@@ -47,9 +47,10 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
 	tests/unit/test_record.c tests/unit/test_config.c tests/unit/test_calibrate.c \
 	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
-	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c
+	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
+	tests/unit/test_gap_detect.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
-	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c drivers/acpi.c drivers/smbios.c \
+	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c drivers/smbios.c \
 	drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/hpet.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
