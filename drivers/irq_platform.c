@@ -109,6 +109,11 @@ bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, str
 	}
 	p->apic_id = lapic_id(&p->lapic);
 	p->apic_version = lapic_read(&p->lapic, LAPIC_REG_VERSION);
+	/* Spurious interrupts to our vector 0xFF (counted, never EOI'd), whatever the firmware chose:
+	 * a low spurious vector would land on an exception gate. */
+	p->svr_found = lapic_read(&p->lapic, LAPIC_REG_SVR);
+	lapic_write(&p->lapic, LAPIC_REG_SVR,
+		    (p->svr_found & ~LAPIC_SVR_VECTOR_MASK) | LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR);
 	/* Everything the firmware may have left able to interrupt us: masked first. */
 	pic_mask_all(0, &p->pic);
 	lapic_lvt_mask_all(&p->lapic, &p->lvt);

@@ -40,6 +40,7 @@ struct irq_platform {
 	struct lapic_lvt_state lvt;
 	uint32_t apic_id;
 	uint32_t apic_version;
+	uint32_t svr_found;       /* spurious-vector register as the firmware left it */
 	bool cpu_x2apic;          /* CPUID offers x2APIC (the mode in use is lapic.x2apic) */
 	bool tsc_deadline;        /* CPUID.1:ECX.TSC_Deadline */
 	uint64_t tsc_hz;

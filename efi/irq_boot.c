@@ -26,6 +26,8 @@ static void emit_apic(const struct irq_platform *p)
 		rec_u64(r, "apic_id", p->apic_id);
 		rec_hex(r, "version", p->apic_version);
 		rec_u64(r, "maxlvt", p->lvt.maxlvt);
+		rec_hex(r, "svr_found", p->svr_found);
+		rec_u64(r, "spurious_vector", LAPIC_SPURIOUS_VECTOR);
 	}
 	rec_bool(r, "x2apic_cpu", p->cpu_x2apic);
 	rec_bool(r, "tsc_deadline", p->tsc_deadline);
