@@ -103,6 +103,7 @@ bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, str
 		p->reason = "TSC frequency unknown: deadlines cannot be converted";
 		return false;
 	}
+	p->lapic.io = p->lapic_io;
 	if (!lapic_init(&p->lapic, madt && madt->valid ? madt->lapic_base : 0, cpu_x2apic)) {
 		p->reason = p->lapic.reason;
 		return false;
@@ -115,14 +116,14 @@ bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, str
 	lapic_write(&p->lapic, LAPIC_REG_SVR,
 		    (p->svr_found & ~LAPIC_SVR_VECTOR_MASK) | LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR);
 	/* Everything the firmware may have left able to interrupt us: masked first. */
-	pic_mask_all(0, &p->pic);
+	pic_mask_all(p->pic_io, &p->pic);
 	lapic_lvt_mask_all(&p->lapic, &p->lvt);
 	p->num_ioapics = 0;
 	p->ioapic_live_found = 0;
 	for (unsigned i = 0; madt && madt->valid && i < madt->num_ioapics; i++) {
 		struct ioapic *a = &p->ioapics[p->num_ioapics];
 
-		a->io = 0;
+		a->io = p->ioapic_io;
 		if (!ioapic_init(a, madt->ioapics[i].address, madt->ioapics[i].gsi_base))
 			continue;
 		p->ioapic_live_found += ioapic_mask_all(a);

@@ -34,6 +34,10 @@ enum irq_source {
 };
 
 struct irq_platform {
+	/* Register access for host tests (all NULL on the machine): set before irq_platform_init. */
+	const struct lapic_io *lapic_io;
+	const struct ioapic_io *ioapic_io;
+	const struct pic_io *pic_io;
 	bool ready;
 	const char *reason;       /* why not ready */
 	struct lapic lapic;
