@@ -4,6 +4,7 @@
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/x86_64/io.h"
+#include "arch/x86_64/traps.h"
 #include "bench/chain.h"
 
 static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2" };
@@ -11,6 +12,24 @@ static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2
 const char *irq_wait_name(enum irq_wait w)
 {
 	return w < IRQ_NUM_WAITS ? wait_names[w] : "unknown";
+}
+
+void irq_probe_cleanup(struct probe_env *env)
+{
+	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
+
+	irq_disable();
+	if (env->irq && env->irq->ready) {
+		irq_source_release(env->irq, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_APIC_DEADLINE))
+			irq_source_release(env->irq, IRQ_SRC_APIC_DEADLINE, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_HPET))
+			irq_source_release(env->irq, IRQ_SRC_HPET, IRQ_VEC_MEASURE);
+	}
+	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
+		irq_unregister(vectors[i]);
+	irq_set_exception_hook(X86_VEC_BP, IRQ_HOOK_NONE);
+	irq_set_exception_hook(X86_VEC_UD, IRQ_HOOK_NONE);
 }
 
 const char *irq_probe_unavailable(const struct probe_env *env)

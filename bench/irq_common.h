@@ -38,6 +38,10 @@ struct irq_tally {
 };
 
 const char *irq_wait_name(enum irq_wait w);
+/* The interrupt probes' cleanup (probe_desc.cleanup): interrupts masked, every source a probe
+ * may arm stopped and masked, the probe vectors' handlers and the exception hooks removed, so a
+ * probe abandoned after a fault leaves nothing that could fire into a dead stack frame. */
+void irq_probe_cleanup(struct probe_env *env);
 /* Why the probes cannot run (NULL if they can): hosted, no platform, ... */
 const char *irq_probe_unavailable(const struct probe_env *env);
 /* Build the L1D and L2 chains from CPUID's caches (missing levels stay NULL). */

@@ -155,4 +155,5 @@ const struct probe_desc probe_irq_displace = {
 	.name = "irq_displace",
 	.what = "handler cost by displacement of a fluid loop (Woodside) and directly (entry/exit TSC)",
 	.run = irq_displace_run,
+	.cleanup = irq_probe_cleanup,
 };

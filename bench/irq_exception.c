@@ -66,4 +66,5 @@ const struct probe_desc probe_irq_exception = {
 	.name = "irq_exception",
 	.what = "exception round trip (int3, ud2) through our own IDT",
 	.run = irq_exception_run,
+	.cleanup = irq_probe_cleanup,
 };

@@ -258,4 +258,5 @@ const struct probe_desc probe_irq_footprint = {
 	.name = "irq_footprint",
 	.what = "cache lines one interrupt displaces (L1D, L2, L1I), known-K handlers, idle baseline",
 	.run = irq_footprint_run,
+	.cleanup = irq_probe_cleanup,
 };

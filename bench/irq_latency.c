@@ -354,4 +354,5 @@ const struct probe_desc probe_irq_latency = {
 	.name = "irq_latency",
 	.what = "interrupt latency: APIC timer (one-shot, TSC-deadline, periodic), self-IPI, HPET; hlt/spin/L1D/L2",
 	.run = irq_latency_run,
+	.cleanup = irq_probe_cleanup,
 };

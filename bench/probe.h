@@ -36,6 +36,9 @@ struct probe_desc {
 	const char *what;
 	enum probe_status (*run)(struct probe_env *env);
 	bool expects_fault; /* a test probe that must end in an exception */
+	/* Run after the probe however it ended (also after a fault abandoned it): put back what it
+	 * may have left armed. NULL: nothing to do. */
+	void (*cleanup)(struct probe_env *env);
 };
 
 /* The probe registry, in the order `make run` presents them; NULL-terminated name list for config. */

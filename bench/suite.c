@@ -150,6 +150,8 @@ enum run_status suite_run(void)
 		suite.env->current = p->name;
 		mark = arena_mark(suite.env->arena);
 		st = run_protected(p);
+		if (p->cleanup)
+			p->cleanup(suite.env);
 		arena_release(suite.env->arena, mark);
 		suite.current = 0;
 		suite.env->current = 0;
