@@ -55,7 +55,7 @@ uint64_t hpet_read(void *ctx)
 	const struct hpet *h = ctx;
 	uint64_t v = hpet_reg_read(h, HPET_REG_MAIN_COUNTER);
 
-	return h->counter_64bit ? v : (v & 0xFFFFFFFFu);
+	return h->counter_64bit ? v : (v & HPET_COUNTER32_MASK);
 }
 
 uint32_t hpet_route_cap(const struct hpet *h, unsigned n)

@@ -38,6 +38,7 @@
 #define HPET_TN_FSB_CAP (1ull << 15)      /* Tn_FSB_INT_DEL_CAP */
 #define HPET_TN_ROUTE_CAP_SHIFT 32        /* Tn_INT_ROUTE_CAP, bits 63:32: one bit per I/O APIC input */
 #define HPET_MAX_ROUTE 31
+#define HPET_COUNTER32_MASK 0xFFFFFFFFull /* a 32-bit main counter or comparator */
 
 struct hpet_io {
 	uint64_t (*read64)(void *ctx, uint64_t addr);

@@ -38,7 +38,7 @@ bool ioapic_init(struct ioapic *a, uint64_t base, uint32_t gsi_base)
 	ver = ioapic_read(a, IOAPIC_REG_VERSION);
 	if (ver == IOAPIC_ABSENT)
 		return false;
-	a->id = (ioapic_read(a, IOAPIC_REG_ID) >> 24) & 0xF;
+	a->id = (ioapic_read(a, IOAPIC_REG_ID) >> IOAPIC_ID_SHIFT) & IOAPIC_ID_MASK;
 	a->pins = ((ver >> IOAPIC_VERSION_MAXREDIR_SHIFT) & IOAPIC_VERSION_MAXREDIR_MASK) + 1;
 	if (a->pins > IOAPIC_MAX_PINS)
 		a->pins = IOAPIC_MAX_PINS;
@@ -92,5 +92,5 @@ uint64_t ioapic_entry(uint8_t vector, uint32_t dest_apic_id, bool level, bool ac
 {
 	return (uint64_t)vector | IOAPIC_RTE_DELIVERY_FIXED | IOAPIC_RTE_DEST_PHYSICAL |
 	       (active_low ? IOAPIC_RTE_ACTIVE_LOW : 0) | (level ? IOAPIC_RTE_LEVEL : 0) |
-	       (masked ? IOAPIC_RTE_MASKED : 0) | ((uint64_t)(dest_apic_id & 0xFF) << IOAPIC_RTE_DEST_SHIFT);
+	       (masked ? IOAPIC_RTE_MASKED : 0) | ((uint64_t)(dest_apic_id & IOAPIC_RTE_DEST_MASK) << IOAPIC_RTE_DEST_SHIFT);
 }

@@ -15,6 +15,8 @@
 #define IOAPIC_REG_ID 0x00
 #define IOAPIC_REG_VERSION 0x01
 #define IOAPIC_REG_REDTBL 0x10 /* + 2 * pin: low half; + 1: high half */
+#define IOAPIC_ID_SHIFT 24 /* ID register: the id in bits 27:24 */
+#define IOAPIC_ID_MASK 0xFu
 #define IOAPIC_VERSION_MAXREDIR_SHIFT 16 /* entries - 1, bits 23:16 */
 #define IOAPIC_VERSION_MAXREDIR_MASK 0xFFu
 #define IOAPIC_MAX_PINS 240
@@ -29,6 +31,7 @@
 #define IOAPIC_RTE_LEVEL (1ull << 15)
 #define IOAPIC_RTE_MASKED (1ull << 16)
 #define IOAPIC_RTE_DEST_SHIFT 56 /* physical mode: the APIC id in bits 63:56 */
+#define IOAPIC_RTE_DEST_MASK 0xFFu
 
 struct ioapic_io {
 	uint32_t (*read32)(void *ctx, uint64_t addr);

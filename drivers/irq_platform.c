@@ -5,7 +5,7 @@
 
 #define US_PER_S 1000000ull
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
-#define APIC_MAX_COUNT 0xFFFFFFFFull
+#define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 
 static const char *const source_names[IRQ_NUM_SOURCES] = {
 	"lapic_oneshot", "lapic_tsc_deadline", "lapic_periodic", "self_ipi", "hpet",
@@ -212,7 +212,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		t0 = tsc_rdtsc();
 		h = hpet_read(p->hpet);
 		hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi,
-					p->hpet->counter_64bit ? h + ticks : (h + ticks) & 0xFFFFFFFFu);
+					p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK);
 		deadline = t0 + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
 		break;
 	default:
