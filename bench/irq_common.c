@@ -6,6 +6,8 @@
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/traps.h"
 #include "bench/chain.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
 
 static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2" };
 
@@ -43,6 +45,25 @@ const char *irq_probe_unavailable(const struct probe_env *env)
 	if (!env->tsc_hz)
 		return "TSC frequency unknown";
 	return 0;
+}
+
+bool irq_probe_begin(struct probe_env *env, const char *probe)
+{
+	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
+	bool quiet = irq_platform_quiet(env->irq);
+
+	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
+		quiet = quiet && !irq_registered(vectors[i]);
+	if (!quiet) {
+		char text[160];
+		struct sbuf sb;
+
+		sb_init(&sb, text, sizeof(text));
+		sb_puts(&sb, probe);
+		sb_puts(&sb, ": an interrupt source or handler was left armed before this probe");
+		emit_msg(MSG_ERROR, text);
+	}
+	return quiet;
 }
 
 uint64_t irq_us_to_cycles(const struct probe_env *env, uint64_t us)

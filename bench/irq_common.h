@@ -44,6 +44,9 @@ const char *irq_wait_name(enum irq_wait w);
 void irq_probe_cleanup(struct probe_env *env);
 /* Why the probes cannot run (NULL if they can): hosted, no platform, ... */
 const char *irq_probe_unavailable(const struct probe_env *env);
+/* At the start of each interrupt probe: false (and an error message) when a source is still
+ * armed or a probe vector still has a handler: an earlier probe left them (the cleanup failed). */
+bool irq_probe_begin(struct probe_env *env, const char *probe);
 /* Build the L1D and L2 chains from CPUID's caches (missing levels stay NULL). */
 void irq_touch_prepare(struct probe_env *env, struct irq_touch *t);
 /* One lap over a chain (fills the level before a measurement). */

@@ -94,6 +94,8 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 		emit_skip("irq_displace", why);
 		return PROBE_SKIPPED;
 	}
+	if (!irq_probe_begin(env, "irq_displace"))
+		return PROBE_FAILED;
 	calib = probe_sample_buffer(env, n);
 	buf = arena_alloc(env->arena, WORK_BUF_LINES * LINE, 4096);
 	for (unsigned h = 0; h < NUM_HANDLERS; h++) {

@@ -68,3 +68,40 @@ const struct probe_desc probe_irq_exception = {
 	.run = irq_exception_run,
 	.cleanup = irq_probe_cleanup,
 };
+
+/* Test probe `fault_irq` (not in the default list): leaves the periodic APIC timer running with
+ * a handler whose context lives in this frame, then takes a #UD that abandons the probe. The
+ * suite's cleanup (irq_probe_cleanup) must stop the timer and drop the handler, so the probes
+ * after it see no unexpected or stale interrupt. */
+struct fault_irq_ctx {
+	volatile uint64_t hits;
+};
+
+static void fault_irq_handler(void *ctx, uint64_t entry_tsc)
+{
+	(void)entry_tsc;
+	((struct fault_irq_ctx *)ctx)->hits++;
+}
+
+static enum probe_status fault_irq_run(struct probe_env *env)
+{
+	struct fault_irq_ctx ctx = { 0 };
+	const char *why = irq_probe_unavailable(env);
+
+	if (why) {
+		emit_skip("fault_irq", why);
+		return PROBE_SKIPPED;
+	}
+	irq_register(IRQ_VEC_MEASURE, fault_irq_handler, &ctx);
+	(void)irq_periodic_start(env->irq, IRQ_VEC_MEASURE, irq_us_to_cycles(env, env->cfg->irq_delay_us));
+	irq_raise_ud2(); /* no hook: a real fault, this frame is abandoned */
+	return PROBE_FAILED;
+}
+
+const struct probe_desc probe_fault_irq = {
+	.name = "fault_irq",
+	.what = "test: fault inside an interrupt probe with a timer armed (cleanup must disarm it)",
+	.run = fault_irq_run,
+	.expects_fault = true,
+	.cleanup = irq_probe_cleanup,
+};

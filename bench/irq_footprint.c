@@ -211,6 +211,8 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 		emit_skip("irq_footprint", why);
 		return PROBE_SKIPPED;
 	}
+	if (!irq_probe_begin(env, "irq_footprint"))
+		return PROBE_FAILED;
 	for (unsigned i = 0; i < 2 + NUM_VARIANTS; i++)
 		if (!(v[i] = probe_sample_buffer(env, env->cfg->irq_fp_samples)))
 			why = "sample buffers do not fit in the arena";

@@ -312,6 +312,8 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 		emit_skip("irq_latency", why);
 		return PROBE_SKIPPED;
 	}
+	if (!irq_probe_begin(env, "irq_latency"))
+		return PROBE_FAILED;
 	samples = probe_sample_buffer(env, cap < MASKED_SAMPLES ? MASKED_SAMPLES : cap);
 	arms = probe_sample_buffer(env, cap);
 	if (!samples || !arms) {

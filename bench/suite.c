@@ -7,19 +7,19 @@
 
 extern const struct probe_desc probe_timer, probe_spin, probe_membw, probe_latency, probe_cachefill,
 	probe_smp_hello, probe_membw_mc, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2,
-	probe_irq_latency, probe_irq_exception, probe_irq_displace, probe_irq_footprint, probe_noise;
+	probe_irq_latency, probe_irq_exception, probe_irq_displace, probe_irq_footprint, probe_noise, probe_fault_irq;
 
 const struct probe_desc *const probe_table[] = {
 	&probe_timer, &probe_spin, &probe_membw, &probe_latency, &probe_cachefill,
 	&probe_smp_hello, &probe_membw_mc, &probe_irq_latency, &probe_irq_exception, &probe_irq_displace,
 	&probe_irq_footprint, &probe_noise,
-	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, 0,
+	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, 0,
 };
 
 const char *const probe_names[] = { "timer", "spin", "membw", "latency", "cachefill", "smp_hello", "membw_mc",
 				    "irq_latency", "irq_exception", "irq_displace", "irq_footprint",
 				    "noise",
-				    "fault_ud2", "fault_gp", "fault_ap_ud2", 0 };
+				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", 0 };
 
 static struct {
 	struct probe_env *env;

@@ -282,6 +282,20 @@ uint64_t irq_periodic_last_expiry(const struct irq_platform *p)
 	return t - lapic_ticks_to_tsc(elapsed, p->timer_ratio_q32);
 }
 
+bool irq_platform_quiet(const struct irq_platform *p)
+{
+	struct ioapic *a;
+
+	if (!(lapic_read(&p->lapic, LAPIC_REG_LVT_TIMER) & LVT_MASKED))
+		return false;
+	if (!p->hpet_irq)
+		return true;
+	if (hpet_reg_read(p->hpet, HPET_TN_CONF(p->hpet_timer)) & HPET_TN_INT_ENB)
+		return false;
+	a = ioapic_for((struct irq_platform *)p, p->hpet_gsi);
+	return !a || (ioapic_read_entry(a, p->hpet_gsi - a->gsi_base) & IOAPIC_RTE_MASKED);
+}
+
 void irq_platform_eoi(void *ctx)
 {
 	const struct irq_platform *p = ctx;

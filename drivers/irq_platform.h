@@ -91,6 +91,10 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
  * current count read after the TSC (so never later than the true expiry). */
 uint64_t irq_periodic_last_expiry(const struct irq_platform *p);
 
+/* Nothing armed: the APIC timer's LVT masked, the HPET comparator's interrupt off and its I/O
+ * APIC input masked. What every probe finds and leaves. */
+bool irq_platform_quiet(const struct irq_platform *p);
+
 /* The EOI callback for irq_set_eoi (ctx = the platform). */
 void irq_platform_eoi(void *ctx);
 

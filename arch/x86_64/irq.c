@@ -66,6 +66,11 @@ void irq_unregister(unsigned vector)
 		irq.fn[vector] = 0;
 }
 
+bool irq_registered(unsigned vector)
+{
+	return vector < IRQ_NUM_VECTORS && irq.fn[vector];
+}
+
 void irq_get_counts(struct irq_counts *out)
 {
 	out->taken = irq.taken;

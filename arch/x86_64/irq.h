@@ -39,6 +39,7 @@ bool irq_available(void);
 void irq_set_eoi(void (*eoi)(void *ctx), void *ctx);
 void irq_register(unsigned vector, irq_handler_fn fn, void *ctx);
 void irq_unregister(unsigned vector);
+bool irq_registered(unsigned vector);
 void irq_get_counts(struct irq_counts *out);
 uint64_t irq_vector_count(unsigned vector);
 /* TSC read by the stub right before the iretq of the last interrupt. */

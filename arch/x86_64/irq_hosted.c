@@ -7,6 +7,7 @@ bool irq_available(void) { return false; }
 void irq_set_eoi(void (*eoi)(void *ctx), void *ctx) { (void)eoi; (void)ctx; }
 void irq_register(unsigned vector, irq_handler_fn fn, void *ctx) { (void)vector; (void)fn; (void)ctx; }
 void irq_unregister(unsigned vector) { (void)vector; }
+bool irq_registered(unsigned vector) { (void)vector; return false; }
 
 void irq_get_counts(struct irq_counts *out)
 {
