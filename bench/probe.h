@@ -14,6 +14,8 @@
 
 enum probe_status { PROBE_OK, PROBE_SKIPPED, PROBE_FAILED };
 
+struct irq_platform;
+
 struct probe_env {
 	const struct config *cfg;
 	const struct cpu_info *cpu;
@@ -28,6 +30,7 @@ struct probe_env {
 	struct arena *exec_arena; /* executable memory for generated code (I-cache fill), or NULL */
 	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
 	const struct pmu_info *pmu; /* discovered PMU (present or why not); NULL = not discovered */
+	struct irq_platform *irq; /* interrupt sources (bare metal), NULL when there are none */
 };
 
 struct probe_desc {
@@ -35,6 +38,9 @@ struct probe_desc {
 	const char *what;
 	enum probe_status (*run)(struct probe_env *env);
 	bool expects_fault; /* a test probe that must end in an exception */
+	/* Run after the probe however it ended (also after a fault abandoned it): put back what it
+	 * may have left armed. NULL: nothing to do. */
+	void (*cleanup)(struct probe_env *env);
 };
 
 /* The probe registry, in the order `make run` presents them; NULL-terminated name list for config. */
@@ -46,6 +52,9 @@ const struct probe_desc *probe_find(const char *name);
  * tsc_hz are filled in; the caller adds parameters and calls emit_finish(). Returns the set id. */
 uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
 			   uint64_t iters, uint64_t overhead);
+/* The same with another unit than cycles (e.g. `count`: event counts per sample). */
+uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const char *name, const char *unit,
+				uint64_t n, uint64_t iters, uint64_t overhead);
 
 /* Sample storage from the arena, or NULL (the caller then emits a skip: out of memory). */
 uint64_t *probe_sample_buffer(struct probe_env *env, uint64_t n);

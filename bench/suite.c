@@ -6,17 +6,21 @@
 #include "lib/fmt.h"
 
 extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
-	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_fault_ud2, probe_fault_gp,
-	probe_fault_ap_ud2;
+	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_irq_latency, probe_irq_exception,
+	probe_irq_displace, probe_irq_footprint, probe_noise, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2,
+	probe_fault_irq;
 
 const struct probe_desc *const probe_table[] = {
 	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
-	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_fault_ud2, &probe_fault_gp,
-	&probe_fault_ap_ud2, 0,
+	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_irq_latency, &probe_irq_exception,
+	&probe_irq_displace, &probe_irq_footprint, &probe_noise,
+	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, 0,
 };
 
 const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
-				    "smp_hello", "membw_mc", "fault_ud2", "fault_gp", "fault_ap_ud2", 0 };
+				    "smp_hello", "membw_mc", "irq_latency", "irq_exception", "irq_displace",
+				    "irq_footprint", "noise",
+				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", 0 };
 
 static struct {
 	struct probe_env *env;
@@ -36,12 +40,18 @@ const struct probe_desc *probe_find(const char *name)
 uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
 			   uint64_t iters, uint64_t overhead)
 {
+	return probe_declare_set_unit(env, r, name, "cycles", n, iters, overhead);
+}
+
+uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const char *name, const char *unit,
+				uint64_t n, uint64_t iters, uint64_t overhead)
+{
 	uint32_t set = env->next_set++;
 
 	*r = emit_start("probe");
 	rec_str(*r, "name", name);
 	rec_u64(*r, "set", set);
-	rec_str(*r, "unit", "cycles");
+	rec_str(*r, "unit", unit);
 	rec_u64(*r, "n", n);
 	rec_u64(*r, "iters", iters);
 	rec_u64(*r, "overhead", overhead);
@@ -141,6 +151,8 @@ enum run_status suite_run(void)
 		suite.env->current = p->name;
 		mark = arena_mark(suite.env->arena);
 		st = run_protected(p);
+		if (p->cleanup)
+			p->cleanup(suite.env);
 		arena_release(suite.env->arena, mark);
 		suite.current = 0;
 		suite.env->current = 0;

@@ -31,7 +31,18 @@
 #define LAPIC_REG_ESR 0x280
 #define LAPIC_REG_ICR_LOW 0x300
 #define LAPIC_REG_ICR_HIGH 0x310
+#define LAPIC_REG_LVT_CMCI 0x2F0
+#define LAPIC_REG_LVT_TIMER 0x320
+#define LAPIC_REG_LVT_THERMAL 0x330
+#define LAPIC_REG_LVT_PERF 0x340
+#define LAPIC_REG_LVT_LINT0 0x350
+#define LAPIC_REG_LVT_LINT1 0x360
+#define LAPIC_REG_LVT_ERROR 0x370
+#define LAPIC_REG_TIMER_INITIAL 0x380
+#define LAPIC_REG_TIMER_CURRENT 0x390
+#define LAPIC_REG_TIMER_DIVIDE 0x3E0
 #define X2APIC_MSR_BASE 0x800u
+#define X2APIC_MSR_SELF_IPI 0x83Fu /* x2APIC only: write the vector to interrupt this CPU */
 #define X2APIC_MSR_ICR 0x830u /* one 64-bit register: destination in bits 63:32 */
 
 #define LAPIC_ID_SHIFT 24           /* xAPIC: the id is bits 31:24 of the ID register */
@@ -39,6 +50,10 @@
 #define LAPIC_SVR_ENABLE (1u << 8)  /* APIC software enable */
 #define LAPIC_SVR_VECTOR_MASK 0xFFu
 #define LAPIC_SPURIOUS_VECTOR 0xFFu /* used only if we have to software-enable the APIC */
+
+/* Version register: the number of LVT entries minus one in bits 23:16. */
+#define LAPIC_VERSION_MAXLVT_SHIFT 16
+#define LAPIC_VERSION_MAXLVT_MASK 0xFFu
 
 /* Interrupt Command Register, low half */
 #define ICR_VECTOR_MASK 0xFFu
@@ -51,6 +66,7 @@
 #define ICR_LEVEL_ASSERT (1u << 14)
 #define ICR_TRIGGER_LEVEL (1u << 15)
 #define ICR_SHORTHAND_NONE (0u << 18)
+#define ICR_SHORTHAND_SELF (1u << 18)
 #define ICR_XAPIC_DEST_SHIFT 24 /* in ICR high */
 #define ICR_X2APIC_DEST_SHIFT 32
 
@@ -63,7 +79,18 @@
 /* Upper bound on one IPI's delivery (the ICR's delivery-status bit). */
 #define LAPIC_SEND_TIMEOUT_US 1000
 
+/* Register access, replaceable so host unit tests can put a register model behind it. NULL in
+ * struct lapic means the hardware: MMIO loads/stores and rdmsr_safe/wrmsr_safe. */
+struct lapic_io {
+	uint32_t (*mmio_read32)(void *ctx, uint64_t addr);
+	void (*mmio_write32)(void *ctx, uint64_t addr, uint32_t v);
+	int (*rdmsr)(void *ctx, uint32_t msr, uint64_t *v);  /* 0 = ok, as rdmsr_safe */
+	int (*wrmsr)(void *ctx, uint32_t msr, uint64_t v);
+	void *ctx;
+};
+
 struct lapic {
+	const struct lapic_io *io; /* NULL: the hardware */
 	bool present;
 	bool x2apic;         /* registers are MSRs */
 	uint64_t base;       /* xAPIC MMIO base */
@@ -85,6 +112,9 @@ bool lapic_init(struct lapic *l, uint64_t madt_base, bool cpu_x2apic);
 
 uint32_t lapic_read(const struct lapic *l, unsigned reg);
 void lapic_write(const struct lapic *l, unsigned reg, uint32_t v);
+/* MSR access through the same io (the TSC-deadline and x2APIC MSRs); 0 = ok. */
+int lapic_rdmsr(const struct lapic *l, uint32_t msr, uint64_t *v);
+int lapic_wrmsr(const struct lapic *l, uint32_t msr, uint64_t v);
 /* This CPU's APIC id (any CPU: the registers are per processor at the same address). */
 uint32_t lapic_id(const struct lapic *l);
 /* Clear and read the ESR. */

@@ -13,6 +13,15 @@
 #define LAPIC_OFF_UID 2
 #define LAPIC_OFF_ID 3
 #define LAPIC_OFF_FLAGS 4
+/* I/O APIC (type 1) */
+#define IOAPIC_OFF_ID 2
+#define IOAPIC_OFF_ADDRESS 4
+#define IOAPIC_OFF_GSI_BASE 8
+/* Interrupt Source Override (type 2) */
+#define ISO_OFF_BUS 2
+#define ISO_OFF_SOURCE 3
+#define ISO_OFF_GSI 4
+#define ISO_OFF_FLAGS 8
 /* Local APIC Address Override (type 5) */
 #define LAPIC_OVR_OFF_ADDRESS 4
 /* Processor Local x2APIC (type 9) */
@@ -105,6 +114,31 @@ bool madt_parse(uint64_t addr, struct madt_info *info)
 			add_cpu(info, rd32(e + X2APIC_OFF_ID), rd32(e + X2APIC_OFF_UID),
 				rd32(e + X2APIC_OFF_FLAGS), true);
 			break;
+		case MADT_TYPE_IO_APIC:
+			if (elen < MADT_LEN_IO_APIC) {
+				info->num_malformed++;
+				break;
+			}
+			if (info->num_ioapics >= MADT_MAX_IOAPICS) {
+				info->num_dropped_io++;
+				break;
+			}
+			info->ioapics[info->num_ioapics++] = (struct madt_ioapic){
+				e[IOAPIC_OFF_ID], rd32(e + IOAPIC_OFF_ADDRESS), rd32(e + IOAPIC_OFF_GSI_BASE) };
+			break;
+		case MADT_TYPE_ISO:
+			if (elen < MADT_LEN_ISO) {
+				info->num_malformed++;
+				break;
+			}
+			if (info->num_isos >= MADT_MAX_ISOS) {
+				info->num_dropped_io++;
+				break;
+			}
+			info->isos[info->num_isos++] = (struct madt_iso){
+				e[ISO_OFF_BUS], e[ISO_OFF_SOURCE], rd32(e + ISO_OFF_GSI),
+				(uint16_t)(e[ISO_OFF_FLAGS] | e[ISO_OFF_FLAGS + 1] << 8) };
+			break;
 		case MADT_TYPE_LOCAL_APIC_OVERRIDE:
 			if (elen < MADT_LEN_LOCAL_APIC_OVERRIDE) {
 				info->num_malformed++;
@@ -114,8 +148,22 @@ bool madt_parse(uint64_t addr, struct madt_info *info)
 			info->lapic_override = true;
 			break;
 		default:
-			break; /* I/O APICs, overrides, NMI sources, GIC...: not needed here */
+			break; /* NMI sources, GIC...: not needed here */
 		}
 	}
 	return true;
+}
+
+uint32_t madt_isa_gsi(const struct madt_info *info, uint8_t irq, uint16_t *flags)
+{
+	for (unsigned i = 0; i < info->num_isos; i++) {
+		if (info->isos[i].bus == 0 && info->isos[i].source == irq) {
+			if (flags)
+				*flags = info->isos[i].flags;
+			return info->isos[i].gsi;
+		}
+	}
+	if (flags)
+		*flags = 0;
+	return irq;
 }

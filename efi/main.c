@@ -24,6 +24,7 @@
 #include "efi/exit_bs.h"
 #include "efi/facts.h"
 #include "efi/finish.h"
+#include "efi/irq_boot.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -53,6 +54,7 @@ static struct {
 	struct probe_env env;
 	struct pm_timer pm;
 	struct hpet hpet;
+	bool hpet_ok;
 	struct memmap_summary memmap;
 	struct finish_ctx fin;
 	char fw_vendor[64];
@@ -175,6 +177,7 @@ static void calibrate_tsc(void)
 	if (m.acpi.hpet_present)
 		hpet_ok = hpet_init(&m.hpet, m.acpi.hpet_base);
 	facts_emit_hpet(&m.acpi, &m.hpet, hpet_ok);
+	m.hpet_ok = hpet_ok;
 	if (hpet_ok)
 		refs[n++] = (struct ref_clock){ "hpet", m.hpet.hz,
 						m.hpet.counter_64bit ? ~0ull : 0xFFFFFFFFull, hpet_read, &m.hpet };
@@ -204,6 +207,8 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	/* After the TSC is known (every wait of the start-up is bounded by it) and before the probes;
 	 * the APs idle halted, costing the BSP's measurements nothing. */
 	smp_boot_start(m.env.tsc_hz);
+	/* Firmware interrupt sources masked from here on; the probes arm their own. */
+	m.env.irq = irq_boot_setup(&m.acpi, m.hpet_ok ? &m.hpet : 0, &m.cpu, m.env.tsc_hz);
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;

@@ -36,6 +36,15 @@ static const struct option_desc options[] = {
 	{ "seed", OPT_U64, FIELD(seed), 0, UINT64_MAX, "an unsigned integer" },
 	{ "smp", OPT_BOOL, FIELD(smp), 0, 1, "0 or 1" },
 	{ "pmu_events", OPT_EVENTS, 0, 0, 0, "auto, none, or a comma list of counter events" },
+	{ "irq_samples", OPT_U64, FIELD(irq_samples), 1, 1000000, "integer 1..1000000" },
+	{ "irq_set_ms", OPT_U64, FIELD(irq_set_ms), 1, 600000, "milliseconds 1..600000" },
+	{ "irq_delay_us", OPT_U64, FIELD(irq_delay_us), 1, 1000000, "microseconds 1..1000000" },
+	{ "irq_disp_samples", OPT_U64, FIELD(irq_disp_samples), 1, 10000, "integer 1..10000" },
+	{ "irq_disp_ms", OPT_U64, FIELD(irq_disp_ms), 1, 10000, "milliseconds 1..10000" },
+	{ "irq_disp_period_us", OPT_U64, FIELD(irq_disp_period_us), 10, 1000000, "microseconds 10..1000000" },
+	{ "irq_fp_samples", OPT_U64, FIELD(irq_fp_samples), 1, 100000, "integer 1..100000" },
+	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
+	{ "noise_threshold_ns", OPT_U64, FIELD(noise_threshold_ns), 0, 1000000000, "nanoseconds 0..10^9 (0 = 10x the median loop)" },
 };
 
 const char *const config_kernel_names[] = {
@@ -54,7 +63,7 @@ static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "res
 
 void config_defaults(struct config *cfg)
 {
-	str_copy(cfg->probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc", sizeof(cfg->probes));
+	str_copy(cfg->probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,irq_footprint,noise", sizeof(cfg->probes));
 	cfg->samples = 16;
 	cfg->timer_samples = 4096;
 	cfg->target_ns = 0;
@@ -74,6 +83,15 @@ void config_defaults(struct config *cfg)
 	cfg->seed = 1;
 	cfg->smp = true;
 	str_copy(cfg->pmu_events, "auto", sizeof(cfg->pmu_events));
+	cfg->irq_samples = 10000;
+	cfg->irq_set_ms = 1000;
+	cfg->irq_delay_us = 50;
+	cfg->irq_disp_samples = 16;
+	cfg->irq_disp_ms = 20;
+	cfg->irq_disp_period_us = 200;
+	cfg->irq_fp_samples = 64;
+	cfg->noise_ms = 5000;
+	cfg->noise_threshold_ns = 0;
 }
 
 bool config_list_has(const char *list, const char *name)

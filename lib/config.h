@@ -50,6 +50,16 @@ struct config {
 	uint64_t seed;        /* seed of the pointer-chain shuffles */
 	bool smp;             /* start the application processors (bare metal) */
 	char pmu_events[CONFIG_PROBES_MAX]; /* counters per runner sample: auto, none or event names */
+	/* interrupt probes */
+	uint64_t irq_samples;        /* latency / exception samples per set */
+	uint64_t irq_set_ms;         /* time bound of one latency set */
+	uint64_t irq_delay_us;       /* distance of a one-shot deadline */
+	uint64_t irq_disp_samples;   /* displacement windows per handler */
+	uint64_t irq_disp_ms;        /* length of one displacement window */
+	uint64_t irq_disp_period_us; /* interrupt period during a displacement window */
+	uint64_t irq_fp_samples;     /* footprint samples per set */
+	uint64_t noise_ms;           /* platform-noise window */
+	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */
 };
 
 /* Bandwidth kernel names (the membw probe's `kernel` parameter). */

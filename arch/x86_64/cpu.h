@@ -10,6 +10,12 @@
 static inline void cpu_cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void cpu_sti(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void cpu_hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
+/* sti's interrupt shadow covers the hlt: a pending interrupt wakes it rather than slipping in
+ * between the two. */
+static inline void cpu_sti_hlt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
+/* Deliberate exceptions (the exception round-trip probe): exactly one instruction each. */
+static inline void cpu_int3(void) { __asm__ volatile("int3" ::: "memory"); }
+static inline void cpu_ud2(void) { __asm__ volatile("ud2" ::: "memory"); }
 static inline void cpu_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void cpu_mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }

@@ -52,10 +52,15 @@ struct __attribute__((packed)) table_register {
 
 static uint64_t gdt[TRAPS_GDT_ENTRIES] __attribute__((aligned(16)));
 static struct tss64 tss __attribute__((aligned(16)));
-static struct idt_gate idt[X86_NUM_EXCEPTIONS] __attribute__((aligned(16)));
+/* All 256 vectors: 0-31 exceptions (entry.S), 32-255 interrupts (irq_entry.S). */
+#define IDT_VECTORS 256
+#define IRQ_STUB_SPACING 16
+static struct idt_gate idt[IDT_VECTORS] __attribute__((aligned(16)));
 static uint8_t ist_stacks[TRAPS_AP_IST_BYTES] __attribute__((aligned(16)));
 
 extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
+extern const uint8_t x86_irq_stubs[];
+bool x86_exception_hook(struct trap_frame *f);
 extern const int64_t x86_extable[];
 extern const uint64_t x86_extable_entries;
 extern void x86_load_segments(uint16_t code_sel, uint16_t data_sel, uint16_t tss_sel);
@@ -145,6 +150,8 @@ void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 
 		set_gate(v, base + (uint64_t)x86_trap_stub_offsets[v], ist);
 	}
+	for (v = X86_NUM_EXCEPTIONS; v < IDT_VECTORS; v++)
+		set_gate(v, (uint64_t)(uintptr_t)(x86_irq_stubs + IRQ_STUB_SPACING * (v - X86_NUM_EXCEPTIONS)), 0);
 	load_tables(gdt);
 	traps.installed = true;
 }
@@ -270,6 +277,9 @@ void x86_trap_handler(struct trap_frame *f)
 		ap_trap(f, (struct traps_ap_tables *)(uintptr_t)g);
 		return;
 	}
+	/* The exception round-trip probe's #BP/#UD: resumed without a report. */
+	if ((v == X86_VEC_BP || v == X86_VEC_UD) && x86_exception_hook(f))
+		return;
 	traps.depth++;
 	fill_info(f, &info);
 	/* A fault while handling a fault means the reporting path itself is broken: stop. */

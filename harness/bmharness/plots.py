@@ -6,7 +6,7 @@ import math
 import os
 import re
 
-from . import memory, parse, stats
+from . import irq, memory, parse, stats
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
 
@@ -27,13 +27,13 @@ def draw(summary, out_dir):
     info = {"files": [], "notes": [], "error": None}
     by_name, mem_sets = {}, 0
     for s in summary.get("sets") or []:
-        if s.get("name") in memory.SECTION_PROBES:  # curves and tables instead
+        if s.get("name") in memory.SECTION_PROBES + irq.SECTION_PROBES:  # curves and tables instead
             mem_sets += 1
             continue
         by_name.setdefault(s.get("name") or "unknown", []).append(s)
     if mem_sets:
-        info["notes"].append("%d membw/latency/membw_mc set(s): no histograms (see the Memory and "
-                             "Multi-core bandwidth sections)" % mem_sets)
+        info["notes"].append("%d membw/latency/membw_mc/interrupt set(s): no histograms here (see the "
+                             "Memory, Multi-core bandwidth and Interrupts sections)" % mem_sets)
     if not by_name:
         return info
     plt, err = _matplotlib()

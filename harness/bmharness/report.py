@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-from . import counters, memory, multicore, plots
+from . import counters, irq, irq_plots, memory, multicore, plots
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -285,14 +285,15 @@ def _probes(doc, summary, tsc_hz):
         return
     mem = {}
     for s in sets:
-        if s.get("name") in memory.SECTION_PROBES:
+        if s.get("name") in memory.SECTION_PROBES + irq.SECTION_PROBES:
             mem[s["name"]] = mem.get(s["name"], 0) + 1
-    for where, names in (("Memory", memory.PROBES), ("Multi-core bandwidth", ("membw_mc",))):
+    for where, names in (("Memory", memory.PROBES), ("Multi-core bandwidth", ("membw_mc",)),
+                         ("Interrupts", irq.SECTION_PROBES)):
         here = ["%d %s set(s)" % (n, name) for name, n in sorted(mem.items()) if name in names]
         if here:
             doc.p("%s: in the %s section" % (", ".join(here), where))
     if mem:
-        sets = [s for s in sets if s.get("name") not in memory.SECTION_PROBES]
+        sets = [s for s in sets if s.get("name") not in memory.SECTION_PROBES + irq.SECTION_PROBES]
         if not sets:
             return
     rows_c, rows_ns, notes = [], [], []
@@ -437,6 +438,8 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None):
                    None if plot_info is None else plot_info.get("memory", {}))
     multicore.section(doc, multicore.analyse(summary, out_dir))
     counters.section(doc, counters.analyse(summary), summary)
+    irq_res = irq.analyse(summary, out_dir)
+    irq.section(doc, irq_res, out_dir, None if plot_info is None else irq_plots.draw(irq_res, out_dir))
     _events(doc, summary)
     _validation(doc, summary, run)
     ok, reasons = status_lines(summary, run)

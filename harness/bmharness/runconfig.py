@@ -8,7 +8,8 @@ for a quick QEMU run; `--set key=value` options override them.
 import re
 
 PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "smp_hello",
-          "membw_mc", "fault_ud2", "fault_gp", "fault_ap_ud2")
+          "membw_mc", "irq_latency", "irq_exception", "irq_displace", "irq_footprint", "noise", "fault_ud2",
+          "fault_gp", "fault_ap_ud2", "fault_irq")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -83,6 +84,15 @@ KEYS = {
     "seed": _uint,
     "smp": _choice(("0", "1")),
     "pmu_events": _pmu_events,
+    "irq_samples": _uint,
+    "irq_set_ms": _uint,
+    "irq_delay_us": _uint,
+    "irq_disp_samples": _uint,
+    "irq_disp_ms": _uint,
+    "irq_disp_period_us": _uint,
+    "irq_fp_samples": _uint,
+    "noise_ms": _uint,
+    "noise_threshold_ns": _uint,
 }
 
 QEMU_DEFAULTS = {

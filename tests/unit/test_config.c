@@ -48,7 +48,7 @@ static void bad_input_keeps_default(void)
 
 	config_parse_file(&p, text, sizeof(text) - 1);
 	CHECK_EQ_U64(c.samples, 16);
-	CHECK_STR(c.probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc");
+	CHECK_STR(c.probes, "timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,irq_footprint,noise");
 	CHECK(c.shutdown == SHUTDOWN_AUTO);
 	CHECK_EQ_U64(c.tsc_cal_ms, 100);
 	CHECK_EQ_U64(nmsgs, 7);
@@ -92,7 +92,7 @@ static void record_lists_every_option(void)
 	rec_start(&r, 3, "cfg");
 	config_to_record(&c, &r);
 	rec_finish(&r);
-	CHECK(strstr(r.buf, " probes=timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc ") != 0);
+	CHECK(strstr(r.buf, " probes=timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,irq_footprint,noise ") != 0);
 	CHECK(strstr(r.buf, " serial=auto ") != 0);
 	CHECK(strstr(r.buf, " shutdown=auto ") != 0);
 	CHECK(strstr(r.buf, " arena_mb=640 ") != 0);

@@ -228,7 +228,69 @@ static void bad_tables_rejected(void)
 	CHECK(!madt_parse(0, &m));
 }
 
+static void ioapic(uint8_t id, uint32_t addr, uint32_t gsi_base)
+{
+	uint8_t *e = entry(MADT_TYPE_IO_APIC, MADT_LEN_IO_APIC);
+
+	e[2] = id;
+	put32(e + 4, addr);
+	put32(e + 8, gsi_base);
+}
+
+static void iso(uint8_t source, uint32_t gsi, uint16_t flags)
+{
+	uint8_t *e = entry(MADT_TYPE_ISO, MADT_LEN_ISO);
+
+	e[2] = 0;
+	e[3] = source;
+	put32(e + 4, gsi);
+	e[8] = (uint8_t)flags;
+	e[9] = (uint8_t)(flags >> 8);
+}
+
+/* q35's shape: one I/O APIC at 0xFEC00000 from GSI 0; IRQ0 -> GSI2, IRQ9 level/active-high, and
+ * a short override that must be skipped. */
+static void ioapics_and_overrides(void)
+{
+	struct madt_info m;
+	uint16_t fl = 0xFFFF;
+
+	begin(0xFEE00000u, MADT_FLAG_PCAT_COMPAT);
+	lapic(0, 0, MADT_LAPIC_ENABLED);
+	ioapic(0, 0xFEC00000u, 0);
+	iso(0, 2, 0);
+	iso(9, 9, MADT_INTI_POLARITY_HIGH | MADT_INTI_TRIGGER_LEVEL);
+	entry(MADT_TYPE_ISO, 6);
+	CHECK(madt_parse(finish(), &m));
+	CHECK_EQ_U64(m.num_ioapics, 1);
+	CHECK_EQ_U64(m.ioapics[0].address, 0xFEC00000u);
+	CHECK_EQ_U64(m.ioapics[0].gsi_base, 0);
+	CHECK_EQ_U64(m.num_isos, 2);
+	CHECK_EQ_U64(m.num_malformed, 1);
+	CHECK_EQ_U64(madt_isa_gsi(&m, 0, &fl), 2);
+	CHECK_EQ_U64(fl, 0);
+	CHECK_EQ_U64(madt_isa_gsi(&m, 9, &fl), 9);
+	CHECK_EQ_U64(fl & MADT_INTI_TRIGGER_MASK, MADT_INTI_TRIGGER_LEVEL);
+	CHECK_EQ_U64(madt_isa_gsi(&m, 4, &fl), 4); /* no override: identity */
+	CHECK_EQ_U64(m.num_cpus, 1);
+}
+
+static void ioapic_capacity(void)
+{
+	struct madt_info m;
+
+	begin(0xFEE00000u, 0);
+	for (unsigned i = 0; i < MADT_MAX_IOAPICS + 2; i++)
+		ioapic((uint8_t)i, 0xFEC00000u + i * 0x1000, i * 24);
+	CHECK(madt_parse(finish(), &m));
+	CHECK_EQ_U64(m.num_ioapics, MADT_MAX_IOAPICS);
+	CHECK_EQ_U64(m.num_dropped_io, 2);
+	CHECK_EQ_U64(m.ioapics[3].gsi_base, 72);
+}
+
 TEST_SUITE(madt) = {
+	{ "ioapics_and_overrides", ioapics_and_overrides },
+	{ "ioapic_capacity", ioapic_capacity },
 	{ "qemu_shape", qemu_shape },
 	{ "flags_sort_processors", flags_sort_processors },
 	{ "x2apic_entries_and_duplicates", x2apic_entries_and_duplicates },

@@ -1,0 +1,192 @@
+/* Shared parts of the interrupt probes (see irq_common.h). */
+#include "bench/irq_common.h"
+
+#include "arch/cycles.h"
+#include "arch/membw.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/traps.h"
+#include "bench/chain.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2" };
+
+const char *irq_wait_name(enum irq_wait w)
+{
+	return w < IRQ_NUM_WAITS ? wait_names[w] : "unknown";
+}
+
+void irq_probe_cleanup(struct probe_env *env)
+{
+	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
+
+	irq_disable();
+	if (env->irq && env->irq->ready) {
+		irq_source_release(env->irq, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_APIC_DEADLINE))
+			irq_source_release(env->irq, IRQ_SRC_APIC_DEADLINE, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_HPET))
+			irq_source_release(env->irq, IRQ_SRC_HPET, IRQ_VEC_MEASURE);
+	}
+	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
+		irq_unregister(vectors[i]);
+	irq_set_exception_hook(X86_VEC_BP, IRQ_HOOK_NONE);
+	irq_set_exception_hook(X86_VEC_UD, IRQ_HOOK_NONE);
+}
+
+const char *irq_probe_unavailable(const struct probe_env *env)
+{
+	if (!irq_available())
+		return "no interrupt entry of ours here (hosted build: user space cannot take interrupts)";
+	if (!env->irq)
+		return "interrupt sources not set up";
+	if (!env->irq->ready)
+		return env->irq->reason ? env->irq->reason : "interrupt sources unusable";
+	if (!env->tsc_hz)
+		return "TSC frequency unknown";
+	return 0;
+}
+
+bool irq_probe_begin(struct probe_env *env, const char *probe)
+{
+	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
+	bool quiet = irq_platform_quiet(env->irq);
+
+	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
+		quiet = quiet && !irq_registered(vectors[i]);
+	if (!quiet) {
+		char text[160];
+		struct sbuf sb;
+
+		sb_init(&sb, text, sizeof(text));
+		sb_puts(&sb, probe);
+		sb_puts(&sb, ": an interrupt source or handler was left armed before this probe");
+		emit_msg(MSG_ERROR, text);
+	}
+	return quiet;
+}
+
+uint64_t irq_us_to_cycles(const struct probe_env *env, uint64_t us)
+{
+	return us * (env->tsc_hz / 1000000ull);
+}
+
+static const struct cache_desc *find_cache(const struct cpu_info *ci, unsigned level)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+
+		if (c->level == level && c->type != CACHE_INST && c->line >= 8 && c->size >= c->line)
+			return c;
+	}
+	return 0;
+}
+
+void irq_touch_prepare(struct probe_env *env, struct irq_touch *t)
+{
+	struct rand_state rng;
+
+	*t = (struct irq_touch){ { 0 }, { 0 } };
+	rand_seed(&rng, env->cfg->seed);
+	for (unsigned level = 1; level <= 2; level++) {
+		const struct cache_desc *c = find_cache(env->cpu, level);
+		enum irq_wait w = level == 1 ? IRQ_WAIT_L1D : IRQ_WAIT_L2;
+		void *buf;
+
+		if (!c)
+			continue;
+		buf = arena_alloc(env->arena, c->size, 4096);
+		if (!buf)
+			continue;
+		t->head[w] = chain_build_random(buf, (size_t)(c->size / c->line), c->line, &rng);
+		t->bytes[w] = c->size;
+	}
+}
+
+void irq_touch_lap(const struct irq_touch *t, enum irq_wait w)
+{
+	if (w < IRQ_NUM_WAITS && t->head[w])
+		(void)arch_chase(t->head[w], t->bytes[w] / 64 + 1);
+}
+
+void irq_hit_handler(void *ctx, uint64_t entry_tsc)
+{
+	struct irq_hit *h = ctx;
+
+	h->entry = entry_tsc;
+	h->hits++;
+}
+
+void irq_guard_handler(void *ctx, uint64_t entry_tsc)
+{
+	struct irq_hit *h = ctx;
+
+	(void)entry_tsc;
+	h->guards++;
+}
+
+bool irq_wait_taken(struct irq_hit *h, uint32_t hits_before, enum irq_wait w, const struct irq_touch *t,
+		    uint64_t limit)
+{
+	uint32_t guards = h->guards;
+	void *p = t && w < IRQ_NUM_WAITS ? t->head[w] : 0;
+
+	if (w == IRQ_WAIT_HLT) {
+		/* Each hlt ends with an interrupt: the measured one, or the guard armed by the caller. */
+		while (h->hits == hits_before && h->guards == guards && tsc_rdtsc() < limit)
+			irq_enable_halt_disable();
+		return h->hits != hits_before;
+	}
+	irq_enable();
+	if (p) {
+		while (h->hits == hits_before && tsc_rdtsc() < limit)
+			p = arch_chase(p, IRQ_CHASE_CHUNK);
+	} else {
+		while (h->hits == hits_before && tsc_rdtsc() < limit)
+			cpu_relax();
+	}
+	irq_disable();
+	return h->hits != hits_before;
+}
+
+enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s)
+{
+	if (s == IRQ_SRC_HPET)
+		return IRQ_SRC_APIC_ONESHOT;
+	if ((s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_DEADLINE) && !irq_source_unavailable(p, IRQ_SRC_HPET))
+		return IRQ_SRC_HPET;
+	return IRQ_NUM_SOURCES;
+}
+
+void irq_work_touch(volatile uint8_t *buf, unsigned lines, unsigned line)
+{
+	for (unsigned i = 0; i < lines; i++)
+		buf[(uint64_t)i * line]++;
+}
+
+void irq_tally_begin(struct irq_tally *t)
+{
+	*t = (struct irq_tally){ 0 };
+	irq_get_counts(&t->before);
+}
+
+void irq_tally_end(struct irq_tally *t)
+{
+	struct irq_counts now;
+
+	irq_get_counts(&now);
+	t->spurious = now.spurious - t->before.spurious;
+	t->unexpected = now.unexpected - t->before.unexpected;
+}
+
+void irq_tally_fields(struct record *r, const struct irq_tally *t)
+{
+	rec_u64(r, "armed", t->armed);
+	rec_u64(r, "taken", t->taken);
+	rec_u64(r, "lost", t->lost);
+	rec_u64(r, "early", t->early);
+	rec_u64(r, "extra", t->extra);
+	rec_u64(r, "spurious", t->spurious);
+	rec_u64(r, "unexpected", t->unexpected);
+	rec_u64(r, "guard_wakeups", t->guards);
+}

@@ -1,0 +1,360 @@
+/* Probe `irq_latency`: interrupt latency per source and wait mode, and an interrupt arriving
+ * while a probe has interrupts masked.
+ *
+ * One sample: arm one interrupt due at a known TSC value (the deadline: TSC-deadline mode where
+ * the CPU has it, else a one-shot count whose expiry follows from the calibrated APIC-timer/TSC
+ * ratio, an HPET comparator converted the same way, or the TSC at a self-IPI's send), open the
+ * interrupt window and wait (hlt, spin, or touching an L1D/L2-sized chain), and keep
+ * entry - deadline, where entry is the TSC read by the stub's first instructions. The periodic
+ * APIC timer's samples are entry minus the period start the handler reads back from the current
+ * count. Every wait is bounded by the TSC; a hlt wait also by a second, independent timer (the
+ * guard). Samples are kept raw and emitted after the set; statistics are the harness's. */
+#include "arch/cycles.h"
+#include "arch/x86_64/io.h"
+#include "bench/irq_common.h"
+#include "lib/emit.h"
+#include "lib/sort.h"
+
+#define MASKED_SPIN_DELAYS 20   /* the masked window lasts this many deadline distances */
+#define MASKED_SAMPLES 1024     /* back-to-back TSC deltas recorded in the masked window */
+#define PERIODIC_DELAYS 20      /* the periodic period in deadline distances */
+
+struct lat_set {
+	enum irq_source src;
+	enum irq_wait wait;
+};
+
+static const struct lat_set one_shot_sets[] = {
+	{ IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_HLT }, { IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_SPIN },
+	{ IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_L1D }, { IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_L2 },
+	{ IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_HLT }, { IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_SPIN },
+	{ IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_L1D }, { IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_L2 },
+	{ IRQ_SRC_SELF_IPI, IRQ_WAIT_SPIN }, { IRQ_SRC_SELF_IPI, IRQ_WAIT_L1D }, { IRQ_SRC_SELF_IPI, IRQ_WAIT_L2 },
+	{ IRQ_SRC_HPET, IRQ_WAIT_HLT }, { IRQ_SRC_HPET, IRQ_WAIT_SPIN },
+	{ IRQ_SRC_HPET, IRQ_WAIT_L1D }, { IRQ_SRC_HPET, IRQ_WAIT_L2 },
+};
+
+static const char *deadline_kind(enum irq_source s)
+{
+	switch (s) {
+	case IRQ_SRC_APIC_DEADLINE:
+		return "tsc_deadline";
+	case IRQ_SRC_APIC_ONESHOT:
+		return "apic_count_ratio";
+	case IRQ_SRC_HPET:
+		return "hpet_count_ratio";
+	case IRQ_SRC_SELF_IPI:
+		return "send_tsc";
+	default:
+		return "period_start";
+	}
+}
+
+static void source_fields(struct record *r, struct probe_env *env, enum irq_source s)
+{
+	const struct irq_platform *p = env->irq;
+
+	rec_str(r, "source", irq_source_name(s));
+	rec_str(r, "deadline", deadline_kind(s));
+	rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
+	rec_u64(r, "vector", IRQ_VEC_MEASURE);
+	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
+		rec_u64(r, "timer_hz", p->timer_hz);
+	if (s == IRQ_SRC_HPET) {
+		rec_u64(r, "hpet_hz", p->hpet->hz);
+		rec_u64(r, "hpet_timer", p->hpet_timer);
+		rec_u64(r, "gsi", p->hpet_gsi);
+	}
+}
+
+/* Arm the guard that ends a hlt wait if the measured interrupt never comes. */
+static void guard_arm(struct probe_env *env, enum irq_source g, uint64_t delay)
+{
+	if (g != IRQ_NUM_SOURCES)
+		(void)irq_source_arm(env->irq, g, IRQ_VEC_GUARD, delay, 0);
+}
+
+static enum probe_status one_shot_set(struct probe_env *env, const struct lat_set *ls, const struct irq_touch *t,
+				      uint64_t *samples, uint64_t *arms)
+{
+	struct irq_platform *p = env->irq;
+	uint64_t cap = env->cfg->irq_samples, delay = irq_us_to_cycles(env, env->cfg->irq_delay_us);
+	uint64_t timeout = irq_us_to_cycles(env, IRQ_TIMEOUT_US), n = 0, start, budget;
+	enum irq_source guard = IRQ_NUM_SOURCES;
+	struct irq_hit hit = { 0 };
+	struct irq_tally tally;
+	struct record *r;
+	uint32_t set;
+	bool truncated = false;
+
+	if (ls->wait == IRQ_WAIT_HLT) {
+		guard = irq_guard_for(p, ls->src);
+		if (guard == IRQ_NUM_SOURCES) {
+			emit_skip("irq_latency", "hlt wait needs an independent timer to bound it; none here");
+			return PROBE_SKIPPED;
+		}
+	}
+	if ((ls->wait == IRQ_WAIT_L1D || ls->wait == IRQ_WAIT_L2) && !t->head[ls->wait]) {
+		emit_skip("irq_latency", "CPUID describes no such cache level to touch");
+		return PROBE_SKIPPED;
+	}
+	irq_register(IRQ_VEC_MEASURE, irq_hit_handler, &hit);
+	irq_register(IRQ_VEC_GUARD, irq_guard_handler, &hit);
+	irq_source_prepare(p, ls->src, IRQ_VEC_MEASURE);
+	if (guard != IRQ_NUM_SOURCES)
+		irq_source_prepare(p, guard, IRQ_VEC_GUARD);
+	irq_tally_begin(&tally);
+	start = tsc_rdtsc();
+	budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000);
+	for (uint64_t i = 0; i < cap + IRQ_WARMUP; i++) {
+		uint32_t before = hit.hits;
+		uint64_t deadline, arm;
+		bool taken;
+
+		if (i >= IRQ_WARMUP && tsc_rdtsc() - start > budget) {
+			truncated = true;
+			break;
+		}
+		irq_touch_lap(t, ls->wait); /* the interrupted code's working set, warm */
+		if (ls->wait == IRQ_WAIT_HLT)
+			guard_arm(env, guard, delay + timeout);
+		deadline = irq_source_arm(p, ls->src, IRQ_VEC_MEASURE, delay, &arm);
+		tally.armed++;
+		taken = irq_wait_taken(&hit, before, ls->wait, t, deadline + timeout);
+		if (ls->wait == IRQ_WAIT_HLT)
+			irq_source_disarm(p, guard, IRQ_VEC_GUARD);
+		if (!taken) {
+			irq_source_disarm(p, ls->src, IRQ_VEC_MEASURE);
+			tally.lost++;
+			continue;
+		}
+		tally.taken++;
+		if (hit.entry < deadline) {
+			tally.early++; /* kept out of the samples: they are latencies >= 0 */
+			continue;
+		}
+		if (i >= IRQ_WARMUP) {
+			samples[n] = hit.entry - deadline;
+			arms[n] = arm;
+			n++;
+		}
+	}
+	/* Anything still pending arrives now and is counted as extra. */
+	irq_enable();
+	{
+		uint64_t t0 = tsc_rdtsc();
+
+		while (tsc_rdtsc() - t0 < delay * 2)
+			;
+	}
+	irq_disable();
+	irq_source_release(p, ls->src, IRQ_VEC_MEASURE);
+	if (guard != IRQ_NUM_SOURCES)
+		irq_source_release(p, guard, IRQ_VEC_GUARD);
+	irq_unregister(IRQ_VEC_MEASURE);
+	irq_unregister(IRQ_VEC_GUARD);
+	tally.guards = hit.guards;
+	tally.extra = hit.hits - tally.taken;
+	irq_tally_end(&tally);
+
+	set = probe_declare_set(env, &r, "irq_latency", n, 1, 0);
+	source_fields(r, env, ls->src);
+	rec_str(r, "mode", ls->src == IRQ_SRC_APIC_DEADLINE ? "tsc_deadline" : ls->src == IRQ_SRC_SELF_IPI ?
+		"ipi" : "oneshot");
+	rec_str(r, "wait", irq_wait_name(ls->wait));
+	rec_u64(r, "delay_cycles", ls->src == IRQ_SRC_SELF_IPI ? 0 : delay);
+	rec_u64(r, "requested", cap);
+	rec_bool(r, "truncated_by_time", truncated);
+	rec_u64(r, "warmup", IRQ_WARMUP);
+	if (ls->wait == IRQ_WAIT_L1D || ls->wait == IRQ_WAIT_L2)
+		rec_u64(r, "touch_bytes", t->bytes[ls->wait]);
+	if (guard != IRQ_NUM_SOURCES)
+		rec_str(r, "guard", irq_source_name(guard));
+	rec_u64(r, "arm_cycles_median", n ? median_u64(arms, n) : 0);
+	irq_tally_fields(r, &tally);
+	emit_finish();
+	emit_samples(set, samples, n);
+	return tally.lost || tally.early || tally.extra || tally.unexpected ? PROBE_FAILED : PROBE_OK;
+}
+
+struct periodic_state {
+	struct irq_platform *p;
+	uint64_t *samples;
+	volatile uint64_t n;
+	uint64_t cap;
+	volatile uint64_t hits;
+};
+
+static void periodic_handler(void *ctx, uint64_t entry_tsc)
+{
+	struct periodic_state *st = ctx;
+	uint64_t start = irq_periodic_last_expiry(st->p);
+
+	st->hits++;
+	if (st->n < st->cap)
+		st->samples[st->n++] = entry_tsc >= start ? entry_tsc - start : 0;
+}
+
+static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples)
+{
+	uint64_t delay = irq_us_to_cycles(env, env->cfg->irq_delay_us) * PERIODIC_DELAYS;
+	uint64_t budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000), t0, t1, period;
+	struct periodic_state st = { env->irq, samples, 0, env->cfg->irq_samples + IRQ_WARMUP, 0 };
+	struct irq_tally tally;
+	struct record *r;
+	uint32_t set;
+	uint64_t n;
+
+	irq_register(IRQ_VEC_MEASURE, periodic_handler, &st);
+	irq_tally_begin(&tally);
+	period = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, delay);
+	if (!period) {
+		irq_unregister(IRQ_VEC_MEASURE);
+		emit_skip("irq_latency", "periodic period does not fit the APIC timer's count");
+		return PROBE_SKIPPED;
+	}
+	t0 = tsc_rdtsc();
+	irq_enable();
+	while (st.n < st.cap && tsc_rdtsc() - t0 < budget)
+		cpu_relax();
+	irq_disable();
+	t1 = tsc_rdtsc();
+	irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
+	irq_unregister(IRQ_VEC_MEASURE);
+	irq_tally_end(&tally);
+	tally.taken = st.hits;
+	tally.armed = (t1 - t0) / period; /* periods elapsed in the window */
+	n = st.n > IRQ_WARMUP ? st.n - IRQ_WARMUP : 0;
+	set = probe_declare_set(env, &r, "irq_latency", n, 1, 0);
+	source_fields(r, env, IRQ_SRC_APIC_PERIODIC);
+	rec_str(r, "mode", "periodic");
+	rec_str(r, "wait", "spin");
+	rec_u64(r, "period_cycles", period);
+	rec_u64(r, "requested", env->cfg->irq_samples);
+	rec_bool(r, "truncated_by_time", st.n < st.cap);
+	rec_u64(r, "warmup", IRQ_WARMUP);
+	irq_tally_fields(r, &tally);
+	emit_finish();
+	emit_samples(set, samples + (st.n - n), n);
+	return tally.unexpected ? PROBE_FAILED : PROBE_OK;
+}
+
+/* An interrupt due while interrupts are masked must be neither lost nor disturb the masked code:
+ * arm a one-shot, record back-to-back TSC deltas with interrupts masked for well past its
+ * deadline, then open the window: it must arrive exactly once, right after the unmask. */
+static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
+{
+	struct irq_platform *p = env->irq;
+	uint64_t delay = irq_us_to_cycles(env, env->cfg->irq_delay_us);
+	uint64_t window = delay * MASKED_SPIN_DELAYS, timeout = irq_us_to_cycles(env, IRQ_TIMEOUT_US);
+	uint64_t deadline, t0, prev, unmask;
+	struct irq_hit hit = { 0 };
+	struct irq_tally tally;
+	uint32_t during, set;
+	struct record *r;
+	bool taken;
+
+	irq_register(IRQ_VEC_MEASURE, irq_hit_handler, &hit);
+	irq_source_prepare(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+	irq_tally_begin(&tally);
+	deadline = irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE, delay, 0);
+	tally.armed = 1;
+	t0 = prev = tsc_rdtsc();
+	for (unsigned i = 0; i < MASKED_SAMPLES; i++) {
+		uint64_t now = tsc_rdtsc();
+
+		samples[i] = now - prev;
+		prev = now;
+	}
+	while (tsc_rdtsc() - t0 < window)
+		;
+	during = hit.hits; /* must be 0: masked */
+	unmask = tsc_rdtsc();
+	taken = irq_wait_taken(&hit, during, IRQ_WAIT_SPIN, 0, unmask + timeout);
+	/* A second delivery would show up in this extra window. */
+	irq_enable();
+	t0 = tsc_rdtsc();
+	while (tsc_rdtsc() - t0 < delay * 4)
+		;
+	irq_disable();
+	irq_source_release(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+	irq_unregister(IRQ_VEC_MEASURE);
+	irq_tally_end(&tally);
+	tally.taken = hit.hits;
+	tally.lost = taken ? 0 : 1;
+	tally.extra = hit.hits > 1 ? hit.hits - 1 : 0;
+
+	set = probe_declare_set(env, &r, "irq_masked", MASKED_SAMPLES, 1, 0);
+	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_ONESHOT));
+	rec_str(r, "what", "masked_tsc_deltas");
+	rec_u64(r, "masked_cycles", unmask - (deadline - delay));
+	rec_u64(r, "delay_cycles", delay);
+	rec_u64(r, "taken_masked", during);
+	rec_u64(r, "taken_after_unmask", hit.hits - during);
+	rec_u64(r, "after_unmask_cycles", taken && hit.entry >= unmask ? hit.entry - unmask : 0);
+	rec_bool(r, "arrived_after_deadline", taken && hit.entry >= deadline);
+	irq_tally_fields(r, &tally);
+	emit_finish();
+	emit_samples(set, samples, MASKED_SAMPLES);
+	return during || !taken || tally.extra ? PROBE_FAILED : PROBE_OK;
+}
+
+static enum probe_status irq_latency_run(struct probe_env *env)
+{
+	const char *why = irq_probe_unavailable(env);
+	uint64_t cap = env->cfg->irq_samples + IRQ_WARMUP;
+	uint64_t *samples, *arms;
+	struct irq_touch touch;
+	unsigned ok = 0, failed = 0;
+	bool skipped_deadline = false;
+
+	if (why) {
+		emit_skip("irq_latency", why);
+		return PROBE_SKIPPED;
+	}
+	if (!irq_probe_begin(env, "irq_latency"))
+		return PROBE_FAILED;
+	samples = probe_sample_buffer(env, cap < MASKED_SAMPLES ? MASKED_SAMPLES : cap);
+	arms = probe_sample_buffer(env, cap);
+	if (!samples || !arms) {
+		emit_skip("irq_latency", "sample buffers do not fit in the arena (lower irq_samples)");
+		return PROBE_SKIPPED;
+	}
+	irq_touch_prepare(env, &touch);
+	for (unsigned i = 0; i < sizeof(one_shot_sets) / sizeof(one_shot_sets[0]); i++) {
+		const struct lat_set *ls = &one_shot_sets[i];
+		const char *no = irq_source_unavailable(env->irq, ls->src);
+		enum probe_status st;
+
+		if (no) {
+			if (ls->src != IRQ_SRC_APIC_DEADLINE || !skipped_deadline) {
+				struct record *r = emit_start("skip");
+
+				rec_str(r, "probe", "irq_latency");
+				rec_str(r, "source", irq_source_name(ls->src));
+				rec_str(r, "reason", no);
+				emit_finish();
+			}
+			skipped_deadline |= ls->src == IRQ_SRC_APIC_DEADLINE;
+			continue;
+		}
+		st = one_shot_set(env, ls, &touch, samples, arms);
+		ok += st == PROBE_OK;
+		failed += st == PROBE_FAILED;
+	}
+	ok += periodic_set(env, samples) == PROBE_OK;
+	if (masked_set(env, samples) == PROBE_OK)
+		ok++;
+	else
+		failed++;
+	if (failed)
+		emit_msg(MSG_ERROR, "irq_latency: an armed interrupt was lost, early, repeated or unexpected");
+	return failed ? PROBE_FAILED : ok ? PROBE_OK : PROBE_SKIPPED;
+}
+
+const struct probe_desc probe_irq_latency = {
+	.name = "irq_latency",
+	.what = "interrupt latency: APIC timer (one-shot, TSC-deadline, periodic), self-IPI, HPET; hlt/spin/L1D/L2",
+	.run = irq_latency_run,
+	.cleanup = irq_probe_cleanup,
+};

@@ -1,0 +1,101 @@
+/* The PC's interrupt sources brought together for the probes (bare metal only): the local APIC
+ * (xAPIC or x2APIC, as the firmware left it) with its timer calibrated against the TSC, the
+ * I/O APIC(s) from the MADT, the HPET's comparators routed through the I/O APIC, and the legacy
+ * PIC. Init masks every source the firmware may have left live (PIC, all I/O APIC inputs, HPET
+ * comparator interrupts, the LVT entries) and records what it found; a probe then prepares one
+ * source, arms it interrupt by interrupt, and releases (re-masks) it when done.
+ *
+ * Deadlines: irq_source_arm returns the TSC value before which the interrupt cannot be due (the
+ * TSC read before the arming write plus the delay converted with the calibrated ratio), so a
+ * latency entry - deadline is an upper bound and an interrupt earlier than it is "early". */
+#ifndef DRIVERS_IRQ_PLATFORM_H
+#define DRIVERS_IRQ_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/hpet.h"
+#include "drivers/ioapic.h"
+#include "drivers/lapic.h"
+#include "drivers/lapic_timer.h"
+#include "drivers/madt.h"
+#include "drivers/pic.h"
+
+#define IRQP_CAL_WINDOWS 3
+#define IRQP_CAL_WINDOW_US 10000
+
+enum irq_source {
+	IRQ_SRC_APIC_ONESHOT,  /* local APIC timer, one-shot count */
+	IRQ_SRC_APIC_DEADLINE, /* local APIC timer, TSC-deadline mode */
+	IRQ_SRC_APIC_PERIODIC, /* local APIC timer, periodic */
+	IRQ_SRC_SELF_IPI,      /* ICR self shorthand / SELF IPI MSR */
+	IRQ_SRC_HPET,          /* HPET comparator, one-shot, through the I/O APIC */
+	IRQ_NUM_SOURCES,
+};
+
+struct irq_platform {
+	/* Register access for host tests (all NULL on the machine): set before irq_platform_init. */
+	const struct lapic_io *lapic_io;
+	const struct ioapic_io *ioapic_io;
+	const struct pic_io *pic_io;
+	bool ready;
+	const char *reason;       /* why not ready */
+	struct lapic lapic;
+	struct lapic_lvt_state lvt;
+	uint32_t apic_id;
+	uint32_t apic_version;
+	uint32_t svr_found;       /* spurious-vector register as the firmware left it */
+	bool cpu_x2apic;          /* CPUID offers x2APIC (the mode in use is lapic.x2apic) */
+	bool tsc_deadline;        /* CPUID.1:ECX.TSC_Deadline */
+	uint64_t tsc_hz;
+	uint64_t timer_hz;        /* APIC timer ticks per second at divide 1 (median window) */
+	uint64_t timer_hz_win[IRQP_CAL_WINDOWS];
+	uint64_t timer_ratio_q32; /* TSC cycles per timer tick, 32.32 */
+	struct pic_state pic;
+	unsigned num_ioapics;
+	struct ioapic ioapics[MADT_MAX_IOAPICS];
+	unsigned ioapic_live_found; /* inputs the firmware had unmasked (now masked) */
+	struct hpet *hpet;
+	bool hpet_irq;
+	const char *hpet_reason;  /* why HPET interrupts are unavailable */
+	unsigned hpet_timer, hpet_gsi;
+	unsigned hpet_live_found; /* comparators the firmware had enabled (now disabled) */
+	uint64_t hpet_ratio_q32;  /* TSC cycles per HPET tick, 32.32 */
+	/* periodic state */
+	uint32_t periodic_ticks;
+};
+
+/* madt: parsed MADT (valid or not); hpet: a working HPET or NULL. Traps must be installed and
+ * interrupts masked. Returns p->ready. */
+bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
+		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t tsc_hz);
+
+const char *irq_source_name(enum irq_source s);
+/* NULL when the source can be used, else why not. */
+const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s);
+/* Route/program the source for `vector` (masked until armed). */
+void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vector);
+/* One interrupt `delay_cycles` of TSC from now (the IPI: now). Returns the deadline TSC;
+ * *arm_cycles: how long the arming write took (the deadline's uncertainty). */
+uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
+			uint64_t *arm_cycles);
+/* Cancel a pending arm (a wait that timed out). */
+void irq_source_disarm(struct irq_platform *p, enum irq_source s, uint8_t vector);
+/* Stop and mask the source again. */
+void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vector);
+
+/* Periodic APIC timer: start with a period of about period_cycles; returns the period in TSC
+ * cycles as programmed (whole timer ticks), 0 if not possible. */
+uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t period_cycles);
+/* From inside the handler: the TSC at which the current period began (the last expiry), from the
+ * current count read after the TSC (so never later than the true expiry). */
+uint64_t irq_periodic_last_expiry(const struct irq_platform *p);
+
+/* Nothing armed: the APIC timer's LVT masked, the HPET comparator's interrupt off and its I/O
+ * APIC input masked. What every probe finds and leaves. */
+bool irq_platform_quiet(const struct irq_platform *p);
+
+/* The EOI callback for irq_set_eoi (ctx = the platform). */
+void irq_platform_eoi(void *ctx);
+
+#endif

@@ -1,0 +1,279 @@
+"""Interrupt probes: latency distributions per source and wait mode, exception round trips,
+handler cost by displacement next to the direct measurement, the cache footprint of one interrupt
+against handlers of known footprint, and platform noise; the report's Interrupts section.
+
+`analyse(summary, out_dir)` reads summary.json and the raw files (every sample is needed: the
+tails are the point). The arithmetic of the methods lives here, in plain functions the tests
+check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their error terms),
+`footprint_lines` (Schaelicke's conversion of extra re-touch time into lines) and `noise_summary`.
+"""
+
+import math
+import os
+
+from . import parse, stats
+
+LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
+DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
+SECTION_PROBES = (LATENCY, MASKED, EXCEPTION, DISPLACE, FOOTPRINT, NOISE)
+PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))
+MIN_LINE_COST = 0.5  # cycles: below this per-line miss cost the level shows no cache effect
+MIN_LINE_RATIO = 0.1  # ... or below this fraction of a warm lap's per-line time
+AGREE_LIMIT = 0.02   # displacement vs direct, the icount test's bound
+
+
+def num(x):
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def latency_stats(values):
+    """min, median, p99, p99.9, max (and n) of raw values; None entries when there are none."""
+    s = sorted(values)
+    out = {"n": len(s)}
+    for key, p in PERCENTILES:
+        out[key] = stats.percentile(s, p) if s else None
+    return out
+
+
+def _mean(xs):
+    return math.fsum(xs) / len(xs) if xs else None
+
+
+def _sd(xs):
+    if len(xs) < 2:
+        return 0.0
+    m = _mean(xs)
+    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def displacement(calib, loaded, counts, lf1, lf2=None, overhead=0, resolution=1.0):
+    """Woodside et al.: per-interrupt CPU cost from a fluid loop's displacement.
+
+    calib: T_F(1) per calibration window (L_F(1) = lf1 iterations, interrupts masked);
+    loaded: T_F(2) per loaded window (lf2 iterations, default lf1); counts: interrupts taken per
+    loaded window (L_PUT(2)). overhead S (start/stop cost inside every window) is subtracted from
+    both, which removes the paper's e_start = S / L_PUT(2) (reported for reference).
+
+    tau_F = (mean T_F(1) - S) / L_F(1); T_PUT = sum(T_F(2) - S - L_F(2) tau_F);
+    tau_PUT = T_PUT / sum L_PUT(2).
+    Error terms per window (section 3): e_res = resolution (1 + L_F(2)/L_F(1)) / (2 L_PUT(2));
+    e_daemons is bounded by the calibration's spread: sd(T_F(1)) * (L_F(2)/L_F(1)) / L_PUT(2).
+    """
+    lf2 = lf2 or lf1
+    if not calib or not loaded or len(loaded) != len(counts) or not lf1:
+        return None
+    total = sum(counts)
+    tau_f = (_mean(calib) - overhead) / lf1
+    t_put = math.fsum(t - overhead - lf2 * tau_f for t in loaded)
+    per_window = total / len(loaded)
+    res = {"tau_f": tau_f, "windows": len(loaded), "calib_windows": len(calib), "interrupts": total,
+           "t_put": t_put, "lf1": lf1, "lf2": lf2, "overhead": overhead,
+           "cost": t_put / total if total else None}
+    if per_window:
+        res["e_res"] = resolution * (1 + lf2 / lf1) / (2 * per_window)
+        res["e_start"] = overhead / per_window
+        res["e_daemons"] = _sd(calib) * (lf2 / lf1) / per_window
+    else:
+        res.update(e_res=None, e_start=None, e_daemons=None)
+    return res
+
+
+def footprint_lines(cold, warm, nodes, baseline, retouch):
+    """Schaelicke's footprint by time: per-line cost of a miss at the level = (median cold lap -
+    median warm lap) / nodes; lines displaced = (median re-touch after the interrupt - median idle
+    baseline re-touch) / per-line cost. Returns (per_line, lines or None, extra cycles)."""
+    if not cold or not warm or not nodes or not baseline or not retouch:
+        return None, None, None
+    warm_med = stats.percentile(sorted(warm), 50)
+    per_line = (stats.percentile(sorted(cold), 50) - warm_med) / nodes
+    extra = stats.percentile(sorted(retouch), 50) - stats.percentile(sorted(baseline), 50)
+    if per_line < MIN_LINE_COST or per_line < MIN_LINE_RATIO * warm_med / nodes:
+        return per_line, None, extra
+    return per_line, extra / per_line, extra
+
+
+def noise_summary(fields, starts, lens, hz):
+    """count, total stolen time, longest gap, share of the window, threshold and SMIs."""
+    window = num(fields.get("window_cycles")) or 0
+    total = num(fields.get("total_cycles")) or 0
+    out = {"count": fields.get("count"), "total_cycles": total, "longest_cycles": fields.get("longest_cycles"),
+           "window_cycles": window, "stored": len(lens), "dropped": fields.get("dropped"),
+           "threshold_cycles": fields.get("threshold_cycles"), "median_step": fields.get("median_step_cycles"),
+           "masked": fields.get("irq_masked"), "smi": fields.get("smi_count", fields.get("smi")),
+           "share": total / window if window else None, "starts": starts, "lens": lens, "hz": hz,
+           "consistent": len(lens) + (fields.get("dropped") or 0) == fields.get("count")
+           and sum(lens) <= total + 1e-9 * total}
+    return out
+
+
+def _raw(s, out_dir):
+    if not out_dir or not s.get("raw_file"):
+        return []
+    try:
+        return parse.read_raw(os.path.join(out_dir, s["raw_file"]))[1]
+    except (OSError, ValueError):
+        return []
+
+
+def _hz(summary, s):
+    return num(s.get("tsc_hz")) or num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
+
+
+def analyse(summary, out_dir=None):
+    res = {"latency": [], "masked": [], "exceptions": [], "displace": [], "footprint": [], "noise": None,
+           "skips": [k for k in summary.get("skips") or [] if k.get("probe") in SECTION_PROBES],
+           "apic": (summary.get("platform") or {}).get("apic")}
+    disp, fp, noise = {}, {}, {}
+    for s in summary.get("sets") or []:
+        name, p = s.get("name"), s.get("params") or {}
+        if name not in SECTION_PROBES:
+            continue
+        vals, hz = _raw(s, out_dir), _hz(summary, s)
+        if name == LATENCY:
+            row = dict(latency_stats(vals), set=s.get("set"), source=p.get("source"), mode=p.get("mode"),
+                       wait=p.get("wait"), deadline=p.get("deadline"), hz=hz, values=vals, params=p)
+            res["latency"].append(row)
+        elif name == MASKED:
+            res["masked"].append(dict(p, n=s.get("received"), set=s.get("set")))
+        elif name == EXCEPTION:
+            per = [v - (s.get("overhead") or 0) for v in vals]
+            res["exceptions"].append(dict(latency_stats(per), kind=p.get("kind"), hz=hz, set=s.get("set")))
+        elif name == DISPLACE:
+            disp.setdefault(p.get("handler"), {})[p.get("what")] = (s, vals)
+        elif name == FOOTPRINT:
+            key = (p.get("level"), p.get("type"))
+            fp.setdefault(key, {})[p.get("variant") or p.get("what")] = (s, vals)
+        elif name == NOISE:
+            noise[p.get("what")] = (s, vals)
+    calib = disp.get(None, {}).get("calib")
+    def by_work(kv):
+        loaded = kv[1].get("loaded")
+        return (loaded[0].get("params") or {}).get("work_lines", 0) if loaded else -1
+    for handler, d in sorted(disp.items(), key=by_work):
+        if handler is None or "loaded" not in d or not calib:
+            continue
+        ls, lv = d["loaded"]
+        cv = d.get("count", (None, []))[1]
+        dv = d.get("direct", (None, []))[1]
+        r = displacement(calib[1], lv, cv, calib[0].get("iters"), ls.get("iters"), calib[0].get("overhead") or 0)
+        direct = _mean(dv)
+        row = {"handler": handler, "work_lines": (ls.get("params") or {}).get("work_lines"), "disp": r,
+               "direct_mean": direct, "direct_median": stats.percentile(sorted(dv), 50) if dv else None,
+               "direct_n": len(dv), "ratio": (r or {}).get("cost") / direct if r and r.get("cost") is not None
+               and direct else None, "hz": _hz(summary, ls), "period": (ls.get("params") or {}).get("period_cycles")}
+        res["displace"].append(row)
+    for (level, ctype), d in sorted(fp.items(), key=lambda kv: (kv[0][0] or 0, str(kv[0][1]))):
+        cold, warm, base = d.get("cold"), d.get("warm"), d.get("baseline")
+        if not cold or not warm or not base:
+            continue
+        nodes = (cold[0].get("params") or {}).get("nodes")
+        rows, k0 = [], None
+        for variant in ("k0", "k16", "k64", "k256"):
+            if variant not in d:
+                continue
+            per_line, lines, extra = footprint_lines(cold[1], warm[1], nodes, base[1], d[variant][1])
+            k = int(variant[1:])
+            if k == 0:
+                k0 = lines
+            rows.append({"k": k, "lines": lines, "extra_cycles": extra, "per_line": per_line,
+                         "net": lines - k0 if lines is not None and k0 is not None else None,
+                         "taken": (d[variant][0].get("params") or {}).get("taken"), "n": len(d[variant][1])})
+        res["footprint"].append({"level": level, "type": ctype, "nodes": nodes, "rows": rows,
+                                 "per_line": rows[0]["per_line"] if rows else None,
+                                 "method": (cold[0].get("params") or {}).get("method")})
+    if "gap_len" in noise:
+        s, lens = noise["gap_len"]
+        starts = noise.get("gap_start", (None, []))[1]
+        res["noise"] = noise_summary(s.get("params") or {}, starts, lens, _hz(summary, s))
+    return res
+
+
+def _ns(cycles, hz):
+    return cycles / hz * 1e9 if cycles is not None and hz else None
+
+
+def section(doc, irq, out_dir, plot_info=None):
+    """The report's Interrupts section (nothing when the run had no interrupt probe)."""
+    from .report import fnum  # late: report imports this module
+    if not any(irq[k] for k in ("latency", "masked", "exceptions", "displace", "footprint", "noise", "skips")):
+        return
+    doc.h("Interrupts")
+    apic = irq.get("apic")
+    if isinstance(apic, dict):
+        doc.kv([("local APIC", "%s, timer %s Hz calibrated against the TSC, TSC-deadline %s" % (
+            apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
+    if irq["latency"]:
+        doc.h("Latency", 3)
+        doc.p("entry - deadline in ns (cycles at the TSC rate); the deadline is the earliest TSC the "
+              "interrupt could be due (deadline column says how it is known). armed/taken/lost/early/"
+              "extra/spurious: every armed interrupt must be taken exactly once.")
+        rows = []
+        for r in irq["latency"]:
+            p = r["params"]
+            rows.append([r["source"], r["mode"], r["wait"], r["n"]] +
+                        [fnum(_ns(r[k], r["hz"])) for k, _ in PERCENTILES] +
+                        ["%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
+                            "armed", "taken", "lost", "early", "extra", "spurious")), r["deadline"]])
+        doc.table(["source", "mode", "wait", "N", "min ns", "median", "p99", "p99.9", "max",
+                   "armed/taken/lost/early/extra/spur", "deadline"], rows)
+    for m in irq["masked"]:
+        doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
+                 "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
+                     fnum(m.get("taken_masked")), fnum(m.get("taken_after_unmask")),
+                     fnum(m.get("after_unmask_cycles")), fnum(m.get("n")), fnum(m.get("n"))))])
+    if irq["exceptions"]:
+        doc.h("Exception round trip", 3)
+        doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median cycles"],
+                  [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
+                   [fnum(e["median"])] for e in irq["exceptions"]])
+    if irq["displace"]:
+        doc.h("Handler cost: displacement vs direct", 3)
+        doc.p("displacement (Woodside): (T_F(2) - S - L_F(2) tau_F) / interrupts, tau_F from masked "
+              "windows; direct: stub entry to exit TSC per interrupt (excludes delivery, the stub's first "
+              "and last instructions and iretq). Cycles per interrupt; errors per the paper (section 3).")
+        rows = []
+        for r in irq["displace"]:
+            d = r["disp"] or {}
+            rows.append([r["handler"], fnum(r["work_lines"]), fnum(d.get("interrupts")), fnum(d.get("tau_f")),
+                         fnum(d.get("cost")), fnum(r["direct_mean"]), fnum(r["direct_median"]), fnum(r["ratio"]),
+                         fnum(d.get("e_res")), fnum(d.get("e_daemons")), fnum(d.get("e_start"))])
+        doc.table(["handler", "K lines", "interrupts", "tau_F", "displacement", "direct mean",
+                   "direct median", "ratio", "e_res", "e_daemons", "e_start (removed)"], rows)
+    if irq["footprint"]:
+        doc.h("Cache footprint of one interrupt", 3)
+        doc.p("lines displaced = (median re-touch after the interrupt - median idle baseline) / per-line "
+              "miss cost (cold lap - warm lap, per line, measured here). net = lines - lines(K=0): "
+              "should recover K. Method: %s." % (irq["footprint"][0].get("method") or "time"))
+        rows = []
+        for lv in irq["footprint"]:
+            for r in lv["rows"]:
+                rows.append(["L%s %s" % (lv["level"], lv["type"]), r["k"], fnum(r["per_line"]),
+                             fnum(r["extra_cycles"]), fnum(r["lines"]) if r["lines"] is not None else
+                             "no cache effect", fnum(r["net"]), fnum(r["taken"])])
+        doc.table(["level", "K", "cycles/line", "extra cycles", "measured lines", "net vs K=0", "taken"], rows)
+        if any(r["lines"] is None for lv in irq["footprint"] for r in lv["rows"]):
+            doc.p("no cache effect: the per-line miss cost is below %.1f cycles or %d%% of a warm "
+                  "line's time (no cache hierarchy, e.g. under QEMU's TCG): lines cannot be recovered "
+                  "there." % (MIN_LINE_COST, 100 * MIN_LINE_RATIO))
+        doc.p("The method is validated where net recovers K = 16 < 64 < 256; on a machine without "
+              "caches (emulation) the numbers are timing noise, not footprints.")
+    nz = irq["noise"]
+    if nz:
+        hz = nz["hz"]
+        doc.h("Platform noise", 3)
+        doc.kv([("gaps", "%s over %s s (threshold %s cycles, median loop step %s cycles)" % (
+            fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
+            fnum(nz["median_step"]))),
+            ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
+                fnum(_ns(nz["total_cycles"], hz) / 1e6 if hz else None),
+                "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
+                fnum(_ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
+                     else None))),
+            ("interrupts masked", fnum(bool(nz["masked"]))), ("SMIs", fnum(nz["smi"]))])
+    for name, path, caption in (plot_info or {}).get("files", []):
+        doc.img(os.path.relpath(path, out_dir), caption)
+    if (plot_info or {}).get("error"):
+        doc.p("plots: %s" % plot_info["error"])
+    if irq["skips"]:
+        doc.list("skipped %s%s: %s" % (k.get("probe"), " (%s)" % k["source"] if k.get("source") else "",
+                                       k.get("reason")) for k in irq["skips"])

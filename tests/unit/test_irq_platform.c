@@ -1,0 +1,172 @@
+/* The interrupt platform against one register model of a q35-like PC (xAPIC, one 24-input
+ * I/O APIC, QEMU's HPET, the PIC): init masks every firmware source and calibrates the APIC timer;
+ * arming writes exactly the one register that starts the count; the HPET comparator is routed
+ * through its I/O APIC input to our vector and CPU, and masked again on release. */
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/tsc.h"
+#include "drivers/irq_platform.h"
+#include "tests/unit/regmodel.h"
+#include "tests/unit/test.h"
+
+#define XAPIC_BASE 0xFEE00000ull
+#define IOAPIC_BASE 0xFEC00000ull
+#define HPET_BASE 0xFED00000ull
+#define TSC_HZ 2000000000ull
+#define APIC_ID 3
+#define VEC 0x40
+
+static struct regmodel pm;
+static uint32_t ccr = 0xFFFFFFFFu;
+
+/* The current-count register runs down 100 ticks per read: a timer the calibration sees move. */
+static uint32_t rd32(void *c, uint64_t a)
+{
+	(void)c;
+	if (a == XAPIC_BASE + LAPIC_REG_TIMER_CURRENT)
+		return ccr -= 100;
+	return (uint32_t)regmodel_read(&pm, SPACE_MMIO, a);
+}
+
+static void wr32(void *c, uint64_t a, uint32_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
+static uint64_t rd64(void *c, uint64_t a) { (void)c; return regmodel_read(&pm, SPACE_MMIO, a); }
+static void wr64(void *c, uint64_t a, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
+static int rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&pm, SPACE_MSR, r); return 0; }
+static int wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MSR, r, v); return 0; }
+static uint8_t inb_(void *c, uint16_t p) { (void)c; return (uint8_t)regmodel_read(&pm, SPACE_PORT, p); }
+static void outb_(void *c, uint16_t p, uint8_t v) { (void)c; regmodel_write(&pm, SPACE_PORT, p, v); }
+
+static const struct lapic_io lio = { rd32, wr32, rdmsr, wrmsr, 0 };
+static const struct ioapic_io iio = { rd32, wr32, 0 };
+static const struct pic_io pio = { inb_, outb_, 0 };
+static const struct hpet_io hio = { rd64, wr64, 0 };
+
+static struct hpet hpet;
+static struct madt_info madt;
+
+static void machine(struct irq_platform *p)
+{
+	regmodel_reset(&pm);
+	pm.sel_addr = IOAPIC_BASE + IOAPIC_IOREGSEL;
+	pm.win_addr = IOAPIC_BASE + IOAPIC_IOWIN;
+	regmodel_set(&pm, SPACE_MSR, MSR_IA32_APIC_BASE, XAPIC_BASE | APIC_BASE_ENABLE | APIC_BASE_BSP);
+	regmodel_set(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_ID, (uint32_t)APIC_ID << 24);
+	regmodel_set(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_VERSION, (5u << 16) | 0x14);
+	regmodel_set(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_SVR, LAPIC_SVR_ENABLE | 0x0F); /* odd vector */
+	regmodel_set(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_LVT_LINT0, LVT_DELIVERY_EXTINT);
+	regmodel_set(&pm, 'i', IOAPIC_REG_VERSION, (23u << 16) | 0x20);
+	for (unsigned pin = 0; pin < 24; pin++)
+		regmodel_set(&pm, 'i', IOAPIC_REG_REDTBL + 2 * pin, IOAPIC_RTE_MASKED);
+	regmodel_set(&pm, 'i', IOAPIC_REG_REDTBL + 2 * 4, 0x34); /* a live input left by firmware */
+	regmodel_set(&pm, SPACE_PORT, PIC1_DATA, 0xB8);
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_CAP_ID, (10000000ull << 32) | HPET_CAP_COUNT_SIZE_64 | (2ull << 8));
+	for (unsigned n = 0; n < 3; n++)
+		regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(n), (0xff0104ull << 32) | HPET_TN_SIZE_64_CAP);
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER, 5000);
+	hpet = (struct hpet){ .io = &hio, .base = HPET_BASE, .hz = 100000000, .comparators = 3, .counter_64bit = true };
+	madt = (struct madt_info){ .valid = true, .lapic_base = XAPIC_BASE, .num_ioapics = 1 };
+	madt.ioapics[0] = (struct madt_ioapic){ 0, (uint32_t)IOAPIC_BASE, 0 };
+	*p = (struct irq_platform){ .lapic_io = &lio, .ioapic_io = &iio, .pic_io = &pio };
+	ccr = 0xFFFFFFFFu;
+}
+
+static void init_masks_everything(void)
+{
+	static struct irq_platform p;
+
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(p.ready);
+	CHECK_EQ_U64(p.apic_id, APIC_ID);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_PORT, PIC1_DATA), 0xFF);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_PORT, PIC2_DATA), 0xFF);
+	CHECK_EQ_U64(p.pic.found1, 0xB8);
+	CHECK(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_LVT_LINT0) & LVT_MASKED);
+	CHECK_EQ_U64(p.ioapic_live_found, 1);
+	CHECK(regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 8) & IOAPIC_RTE_MASKED);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_SVR), LAPIC_SVR_ENABLE | 0xFF);
+	CHECK_EQ_U64(p.svr_found & 0xFF, 0x0F);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_TPR), 0);
+	CHECK(p.timer_hz > 0);            /* the model's counter moved */
+	CHECK(p.hpet_irq);
+	CHECK_EQ_U64(p.hpet_gsi, 23);
+	CHECK_EQ_U64(p.hpet_timer, 2);
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE) != 0); /* CPUID said no */
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_HPET) == 0);
+}
+
+static void arming_writes(void)
+{
+	static struct irq_platform p;
+	uint64_t arm, t_before, deadline;
+	int i;
+
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, true, TSC_HZ));
+	/* pin the ratio: a 1 GHz timer against the 2 GHz TSC */
+	p.timer_hz = 1000000000ull;
+	p.timer_ratio_q32 = lapic_ratio_q32(TSC_HZ, p.timer_hz);
+
+	irq_source_prepare(&p, IRQ_SRC_APIC_ONESHOT, VEC);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_LVT_TIMER), VEC | LVT_TIMER_ONESHOT);
+	pm.nlog = 0;
+	t_before = tsc_rdtsc();
+	deadline = irq_source_arm(&p, IRQ_SRC_APIC_ONESHOT, VEC, 100000, &arm); /* 50 us */
+	CHECK_EQ_U64(pm.nlog, 1); /* only the initial count: the arming window is one write */
+	CHECK_EQ_U64(pm.log[0].addr, XAPIC_BASE + LAPIC_REG_TIMER_INITIAL);
+	CHECK(pm.log[0].value == 50000 || pm.log[0].value == 49999);
+	CHECK(deadline + 2 >= t_before + 100000 && deadline <= tsc_rdtsc() + 100000);
+
+	irq_source_prepare(&p, IRQ_SRC_APIC_DEADLINE, VEC);
+	pm.nlog = 0;
+	deadline = irq_source_arm(&p, IRQ_SRC_APIC_DEADLINE, VEC, 1000, 0);
+	CHECK_EQ_U64(pm.nlog, 1);
+	CHECK_EQ_U64(pm.log[0].space, SPACE_MSR);
+	CHECK_EQ_U64(pm.log[0].addr, MSR_IA32_TSC_DEADLINE);
+	CHECK_EQ_U64(pm.log[0].value, deadline); /* the deadline is the value written */
+	irq_source_release(&p, IRQ_SRC_APIC_DEADLINE, VEC);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MSR, MSR_IA32_TSC_DEADLINE), 0);
+	CHECK(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_LVT_TIMER) & LVT_MASKED);
+
+	/* HPET: routed through input 23 to VEC on this CPU, edge, unmasked; comparator = now + ticks */
+	irq_source_prepare(&p, IRQ_SRC_HPET, VEC);
+	CHECK_EQ_U64(regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 46), VEC);
+	CHECK_EQ_U64(regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 47), (uint32_t)APIC_ID << 24);
+	pm.nlog = 0;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0); /* 50 us = 5000 HPET ticks */
+	i = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), 0);
+	CHECK(i >= 0);
+	if (i >= 0)
+		CHECK(pm.log[i].value == 5000 + 5000 || pm.log[i].value == 5000 + 4999);
+	CHECK(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB);
+	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+	CHECK(!(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB));
+	CHECK(regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 46) & IOAPIC_RTE_MASKED);
+
+	/* self-IPI: the deadline is the send time, one ICR write */
+	pm.nlog = 0;
+	(void)irq_source_arm(&p, IRQ_SRC_SELF_IPI, VEC, 0, 0);
+	CHECK_EQ_U64(pm.nlog, 1);
+	CHECK_EQ_U64(pm.log[0].addr, XAPIC_BASE + LAPIC_REG_ICR_LOW);
+}
+
+static void no_timer_no_platform(void)
+{
+	static struct irq_platform p;
+
+	machine(&p);
+	CHECK(!irq_platform_init(&p, &madt, &hpet, false, false, 0));
+	CHECK(p.reason != 0);
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_SELF_IPI) != 0);
+	machine(&p);
+	madt.num_ioapics = 0;
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(!p.hpet_irq);
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_HPET) != 0);
+}
+
+TEST_SUITE(irq_platform) = {
+	{ "init_masks_everything", init_masks_everything },
+	{ "arming_writes", arming_writes },
+	{ "no_timer_no_platform", no_timer_no_platform },
+	{ 0, 0 },
+};
