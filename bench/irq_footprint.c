@@ -11,13 +11,16 @@
  * size, so the lines come from the next level) minus a warm lap, per line. Raw lap times are
  * emitted; the conversion is the harness's.
  *
- * No PMU is used yet: see footprint_pmu_misses(). Variants are interleaved per sample so drift
- * affects them alike. */
+ * Where a PMU counts the level's misses, every re-touch also carries its miss count (a `ctr`
+ * record per re-touch set, counter set footprint_l1d / _l1i / _l2): displaced lines = misses after
+ * the interrupt minus the idle baseline's, with no time conversion at all (method=pmu). Variants
+ * are interleaved per sample so drift affects them alike. */
 #include "arch/cycles.h"
 #include "arch/icache.h"
 #include "arch/membw.h"
 #include "arch/x86_64/io.h"
 #include "bench/chain.h"
+#include "bench/counters.h"
 #include "bench/irq_common.h"
 #include "lib/emit.h"
 
@@ -26,14 +29,6 @@ static const unsigned known_k[] = { 0, 16, 64, 256 };
 #define NUM_K (sizeof(known_k) / sizeof(known_k[0]))
 #define NUM_VARIANTS (NUM_K + 1) /* variant 0: the idle baseline (no interrupt) */
 #define MAX_K 256
-
-/* TODO(pmu): once arch/pmu.h (the PMU branch) lands, count the level's misses around the
- * re-touch here and emit them next to the time-based estimate; until then there is no counter
- * interface and the footprint is measured by time only. */
-static bool footprint_pmu_misses(void)
-{
-	return false;
-}
 
 struct fp_level {
 	const struct cache_desc *c;
@@ -87,6 +82,41 @@ static uint64_t timed_lap(const struct fp_level *lv)
 	return tsc_end() - t0;
 }
 
+static uint64_t timed_lap_ctr(void *ctx, uint64_t iters)
+{
+	(void)iters;
+	return timed_lap(ctx);
+}
+
+static const char *fp_ctr_set(const struct fp_level *lv)
+{
+	if (lv->inst)
+		return CTR_SET_FOOTPRINT_L1I;
+	return lv->c->level == 1 ? CTR_SET_FOOTPRINT_L1D : CTR_SET_FOOTPRINT_L2;
+}
+
+/* Counter state per re-touch variant. All count the same single event on the same counter, so
+ * programming them one after the other leaves that counter counting for every one of them; each
+ * keeps its own values and measured overhead. True when the misses are counted. */
+static bool fp_counters(struct probe_env *env, const struct fp_level *lv, struct ctr_run *cr[NUM_VARIANTS])
+{
+	bool all = true;
+
+	for (unsigned var = 0; var < NUM_VARIANTS; var++) {
+		cr[var] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
+		all = cr[var] && ctr_prepare(cr[var], env, "irq_footprint", fp_ctr_set(lv), env->cfg->irq_fp_samples) == 1 && all;
+	}
+	for (unsigned var = 0; var < NUM_VARIANTS; var++) {
+		if (!cr[var])
+			continue;
+		if (!all)
+			cr[var]->active = false; /* all or none: the variants are compared with each other */
+		else
+			ctr_pass_begin(cr[var], 0);
+	}
+	return all;
+}
+
 static bool prepare(struct probe_env *env, struct fp_level *lv, const struct cache_desc *c, bool inst,
 		    struct rand_state *rng)
 {
@@ -125,7 +155,7 @@ static bool prepare(struct probe_env *env, struct fp_level *lv, const struct cac
 }
 
 static void emit_fp(struct probe_env *env, const struct fp_level *lv, const char *what, const char *variant,
-		    int k, uint64_t *v, uint64_t n, uint64_t taken)
+		    int k, uint64_t *v, uint64_t n, uint64_t taken, struct ctr_run *cr)
 {
 	struct record *r;
 	uint32_t set = probe_declare_set(env, &r, "irq_footprint", n, 1, env->timer_overhead);
@@ -142,10 +172,14 @@ static void emit_fp(struct probe_env *env, const struct fp_level *lv, const char
 		rec_u64(r, "k", (uint64_t)k);
 		rec_u64(r, "taken", taken);
 	}
-	rec_str(r, "method", footprint_pmu_misses() ? "pmu" : "time");
+	rec_str(r, "method", cr && cr->active ? "pmu" : "time");
 	rec_str(r, "source", "self_ipi");
+	if (cr)
+		ctr_describe(cr, r);
 	emit_finish();
 	emit_samples(set, v, n);
+	if (cr)
+		ctr_emit(cr, set);
 }
 
 static const char *const variant_names[NUM_VARIANTS] = { "baseline", "k0", "k16", "k64", "k256" };
@@ -155,7 +189,8 @@ static bool run_level(struct probe_env *env, struct fp_level *lv, volatile uint8
 	uint64_t n = env->cfg->irq_fp_samples, taken[NUM_VARIANTS] = { 0 };
 	struct fp_handler h = { lv, kbuf, 0, 0 };
 	struct irq_platform *p = env->irq;
-	bool ok = true;
+	struct ctr_run *cr[NUM_VARIANTS];
+	bool ok = true, counted = fp_counters(env, lv, cr);
 
 	irq_register(IRQ_VEC_IPI, fp_handler_fn, &h);
 	for (uint64_t s = 0; s <= n; s++) { /* s == 0: warm-up, not kept */
@@ -180,7 +215,7 @@ static bool run_level(struct probe_env *env, struct fp_level *lv, volatile uint8
 			irq_enable();
 			cpu_relax();
 			irq_disable();
-			t = timed_lap(lv);
+			t = counted && s ? ctr_sample(cr[var], 0, s - 1, timed_lap_ctr, (void *)lv, 1) : timed_lap(lv);
 			if (h.hits - before != (var ? 1u : 0u))
 				ok = false;
 			if (s) {
@@ -190,11 +225,13 @@ static bool run_level(struct probe_env *env, struct fp_level *lv, volatile uint8
 		}
 	}
 	irq_unregister(IRQ_VEC_IPI);
-	emit_fp(env, lv, "cold", 0, -1, v[0], n, 0);
-	emit_fp(env, lv, "warm", 0, -1, v[1], n, 0);
+	for (unsigned var = 0; counted && var < NUM_VARIANTS; var++)
+		ctr_pass_end(cr[var], 0);
+	emit_fp(env, lv, "cold", 0, -1, v[0], n, 0, 0);
+	emit_fp(env, lv, "warm", 0, -1, v[1], n, 0, 0);
 	for (unsigned var = 0; var < NUM_VARIANTS; var++)
 		emit_fp(env, lv, "retouch", variant_names[var], var ? (int)known_k[var - 1] : 0, v[2 + var], n,
-			taken[var]);
+			taken[var], cr[var]);
 	return ok;
 }
 

@@ -92,6 +92,26 @@ def footprint_lines(cold, warm, nodes, baseline, retouch):
     return per_line, extra / per_line, extra
 
 
+def _miss_values(s):
+    """The miss counts a footprint re-touch set carries where a PMU counted them (its one
+    `*_misses` event), else None."""
+    events = ((s or {}).get("counters") or {}).get("events") or {}
+    for name, ev in sorted(events.items()):
+        if name.endswith("_misses") and ev.get("values"):
+            return ev["values"]
+    return None
+
+
+def footprint_pmu_lines(baseline_misses, retouch_misses):
+    """Schaelicke's footprint by counters: lines displaced = median misses of the re-touch after
+    the interrupt - median misses of the idle baseline re-touch (the counter overhead is in both
+    and cancels). None without counts on both sides."""
+    if not baseline_misses or not retouch_misses:
+        return None
+    return (stats.percentile(sorted(retouch_misses), 50) -
+            stats.percentile(sorted(baseline_misses), 50))
+
+
 def noise_summary(fields, starts, lens, hz):
     """count, total stolen time, longest gap, share of the window, threshold and SMIs."""
     window = num(fields.get("window_cycles")) or 0
@@ -167,20 +187,26 @@ def analyse(summary, out_dir=None):
         if not cold or not warm or not base:
             continue
         nodes = (cold[0].get("params") or {}).get("nodes")
-        rows, k0 = [], None
+        rows, k0, k0_pmu = [], None, None
+        base_misses = _miss_values(base[0])
         for variant in ("k0", "k16", "k64", "k256"):
             if variant not in d:
                 continue
             per_line, lines, extra = footprint_lines(cold[1], warm[1], nodes, base[1], d[variant][1])
+            pmu_lines = footprint_pmu_lines(base_misses, _miss_values(d[variant][0]))
             k = int(variant[1:])
             if k == 0:
-                k0 = lines
+                k0, k0_pmu = lines, pmu_lines
             rows.append({"k": k, "lines": lines, "extra_cycles": extra, "per_line": per_line,
                          "net": lines - k0 if lines is not None and k0 is not None else None,
+                         "pmu_lines": pmu_lines,
+                         "pmu_net": pmu_lines - k0_pmu if pmu_lines is not None and k0_pmu is not None
+                         else None,
                          "taken": (d[variant][0].get("params") or {}).get("taken"), "n": len(d[variant][1])})
         res["footprint"].append({"level": level, "type": ctype, "nodes": nodes, "rows": rows,
                                  "per_line": rows[0]["per_line"] if rows else None,
-                                 "method": (cold[0].get("params") or {}).get("method")})
+                                 "method": "pmu" if any(r["pmu_lines"] is not None for r in rows)
+                                 else "time"})
     if "gap_len" in noise:
         s, lens = noise["gap_len"]
         starts = noise.get("gap_start", (None, []))[1]
@@ -241,16 +267,20 @@ def section(doc, irq, out_dir, plot_info=None):
                    "direct median", "ratio", "e_res", "e_daemons", "e_start (removed)"], rows)
     if irq["footprint"]:
         doc.h("Cache footprint of one interrupt", 3)
+        pmu = any(lv["method"] == "pmu" for lv in irq["footprint"])
         doc.p("lines displaced = (median re-touch after the interrupt - median idle baseline) / per-line "
               "miss cost (cold lap - warm lap, per line, measured here). net = lines - lines(K=0): "
-              "should recover K. Method: %s." % (irq["footprint"][0].get("method") or "time"))
+              "should recover K. Method: %s." % ("time, and PMU miss counts (PMU lines = median misses "
+                                                 "of the re-touch - the baseline's)" if pmu else "time"))
         rows = []
         for lv in irq["footprint"]:
             for r in lv["rows"]:
                 rows.append(["L%s %s" % (lv["level"], lv["type"]), r["k"], fnum(r["per_line"]),
                              fnum(r["extra_cycles"]), fnum(r["lines"]) if r["lines"] is not None else
-                             "no cache effect", fnum(r["net"]), fnum(r["taken"])])
-        doc.table(["level", "K", "cycles/line", "extra cycles", "measured lines", "net vs K=0", "taken"], rows)
+                             "no cache effect", fnum(r["net"])] +
+                            ([fnum(r["pmu_lines"]), fnum(r["pmu_net"])] if pmu else []) + [fnum(r["taken"])])
+        doc.table(["level", "K", "cycles/line", "extra cycles", "measured lines", "net vs K=0"] +
+                  (["PMU lines", "PMU net"] if pmu else []) + ["taken"], rows)
         if any(r["lines"] is None for lv in irq["footprint"] for r in lv["rows"]):
             doc.p("no cache effect: the per-line miss cost is below %.1f cycles or %d%% of a warm "
                   "line's time (no cache hierarchy, e.g. under QEMU's TCG): lines cannot be recovered "

@@ -8,6 +8,7 @@ import pytest
 
 import synth
 from bmharness import irq, parse, report
+from bmharness.protocol import encode_values
 
 
 def test_latency_stats_percentiles():
@@ -147,3 +148,31 @@ def test_plots_drawn(tmp_path):
     for name in ("irq-latency-hist.png", "irq-latency-cdf.png", "irq-footprint.png", "noise-timeline.png"):
         assert (tmp_path / name).stat().st_size > 1000, name
     assert "irq-latency-cdf.png" in (tmp_path / "report.md").read_text()
+
+
+def test_footprint_by_pmu_miss_counts(tmp_path):
+    """Where a PMU counted the level's misses around each re-touch, the lines come straight from
+    the counts (re-touch median minus the baseline's), next to the time-based estimate."""
+    st = synth.Stream().begin()
+    fp = dict(level=1, type="data", nodes=100, method="pmu")
+    st.probe("irq_footprint", 0, [1100] * 4, what="cold", **fp)
+    st.probe("irq_footprint", 1, [100] * 4, what="warm", **fp)
+    variants = [("baseline", 0, 3)] + [("k%d" % k, k, 3 + 2 + k) for k in (0, 16, 64, 256)]
+    for sid, (variant, k, misses) in enumerate(variants, start=2):
+        st.add("probe", dict(name="irq_footprint", set=sid, unit="cycles", n=4, iters=1, overhead=0,
+                             tsc_hz=1000000000, what="retouch", variant=variant, k=k, taken=4,
+                             ctr_set="footprint_l1d", ctr_events="l1d_misses", ctr_passes=1, **fp))
+        st.add("samples", set=sid, i=0, n=4, v=encode_values([500 + 10 * (misses - 3)] * 4))
+        st.add("ctr", set=sid, event="l1d_misses", **{"pass": 0}, overhead=3, wraps=0, i=0, n=4,
+               v=encode_values([misses] * 4))
+    st.end()
+    log = tmp_path / "serial.log"
+    log.write_text("\n".join(st.lines) + "\n")
+    summary = parse.parse_log(str(log), str(tmp_path))
+    assert summary["ok"], summary["validation"]["problems"]
+    (lv,) = irq.analyse(summary, str(tmp_path))["footprint"]
+    assert lv["method"] == "pmu"
+    assert [r["pmu_lines"] for r in lv["rows"]] == pytest.approx([2, 18, 66, 258])
+    assert [r["pmu_net"] for r in lv["rows"]] == pytest.approx([0, 16, 64, 256])
+    text, ok = report.write_report(str(tmp_path), plot=False)
+    assert "PMU lines" in text and "PMU miss counts" in text
