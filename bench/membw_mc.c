@@ -2,10 +2,16 @@
  * own DRAM-sized buffers with the same kernel and pass count, all released by one common start
  * (smp_run_all); every core times itself. Per sample the records give each core's cycles and the
  * aggregate window (earliest start to latest end), so the harness shows per-core and aggregate
- * GB/s. Kernels: read, write and copy at the widest vector width every core can use. */
+ * GB/s. Kernels: read, write and copy at the widest vector width every core can use.
+ *
+ * Counters: each core programs and reads its own PMU (the bandwidth set, or pmu_events=) around
+ * its own passes, inside its job, so every per-core set carries that core's deltas as the
+ * runner's sets do; when the events need several passes, the whole common-start run is repeated
+ * per pass. The aggregate set carries none. Only the BSP emits records. */
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/smp.h"
+#include "bench/counters.h"
 #include "bench/probe.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -25,15 +31,45 @@ struct mc_job {
 	size_t bytes;
 	uint64_t passes;
 	uint64_t t0, t1;
+	/* counters: this core's run state, the pass and the sample index; NULL cr = not counted */
+	struct ctr_run *cr;
+	unsigned pass;
+	uint64_t sample;
 };
+
+static uint64_t mc_timed(void *arg, uint64_t iters)
+{
+	struct mc_job *j = arg;
+
+	j->t0 = tsc_begin();
+	j->fn(j->dst, j->src, j->bytes, iters);
+	j->t1 = tsc_end();
+	return j->t1 - j->t0;
+}
 
 static void mc_worker(void *arg)
 {
 	struct mc_job *j = arg;
 
-	j->t0 = tsc_begin();
-	j->fn(j->dst, j->src, j->bytes, j->passes);
-	j->t1 = tsc_end();
+	if (j->cr)
+		(void)ctr_sample(j->cr, j->pass, j->sample, mc_timed, j, j->passes);
+	else
+		(void)mc_timed(j, j->passes);
+}
+
+/* Counter pass begin / end on the core itself: the PMU is per CPU. */
+static void mc_pass_begin(void *arg)
+{
+	struct mc_job *j = arg;
+
+	ctr_pass_begin(j->cr, j->pass);
+}
+
+static void mc_pass_end(void *arg)
+{
+	struct mc_job *j = arg;
+
+	ctr_pass_end(j->cr, j->pass);
 }
 
 static void simd_job(void *arg)
@@ -55,7 +91,8 @@ static const struct mc_kernel mc_kernels[] = {
 };
 
 static void emit_set(struct probe_env *env, const char *kernel, unsigned width, uint64_t bytes_per_op,
-		     uint64_t size, unsigned cpus, int cpu, uint64_t passes, const uint64_t *v, uint64_t n)
+		     uint64_t size, unsigned cpus, int cpu, uint64_t passes, const uint64_t *v, uint64_t n,
+		     struct ctr_run *cr)
 {
 	struct record *r;
 	uint32_t set = probe_declare_set(env, &r, "membw_mc", n, passes, env->timer_overhead);
@@ -71,8 +108,67 @@ static void emit_set(struct probe_env *env, const char *kernel, unsigned width, 
 		rec_str(r, "cpu", "all");
 	else
 		rec_u64(r, "cpu", (uint64_t)cpu);
+	if (cr)
+		ctr_describe(cr, r);
 	emit_finish();
 	emit_samples(set, v, n);
+	if (cr)
+		ctr_emit(cr, set);
+}
+
+/* One kernel on `cpus` cores (jobs[0..cpus-1] filled in): per counter pass a warm-up and n
+ * samples, all with a common start; the times of pass 0 (or of the only run, without counters)
+ * go into samples (per core, then the aggregate window at ncpu * n). cr[c]: core c's counter
+ * state (NULL: no room, measured without). False when a core did not finish in time. */
+static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, struct mc_job *jobs, void **args,
+		       struct ctr_run **cr, uint64_t *samples, uint64_t timeout)
+{
+	uint64_t n = env->cfg->samples;
+	unsigned npasses = 1;
+	bool counted = true;
+
+	for (unsigned c = 0; c < cpus; c++) {
+		unsigned p = cr[c] ? ctr_prepare(cr[c], env, "membw_mc", CTR_SET_BANDWIDTH, n) : 0;
+
+		counted = counted && p;
+		npasses = p ? p : npasses;
+	}
+	if (!counted) {
+		npasses = 1;
+		for (unsigned c = 0; c < cpus; c++)
+			if (cr[c])
+				cr[c]->active = false; /* every core or none: the sets are compared */
+	}
+	for (unsigned pass = 0; pass < npasses; pass++) {
+		for (unsigned c = 0; c < cpus; c++) {
+			jobs[c].cr = 0; /* the warm-up is not counted */
+			jobs[c].pass = pass;
+		}
+		if (counted && !smp_run_all(cpus, mc_pass_begin, args, timeout))
+			return false;
+		smp_run_all(cpus, mc_worker, args, timeout); /* warm-up */
+		for (uint64_t s = 0; s < n; s++) {
+			uint64_t lo = UINT64_MAX, hi = 0;
+
+			for (unsigned c = 0; c < cpus; c++) {
+				jobs[c].cr = counted ? cr[c] : 0;
+				jobs[c].sample = s;
+			}
+			if (!smp_run_all(cpus, mc_worker, args, timeout))
+				return false;
+			if (pass)
+				continue; /* later passes only add counter values (and their own times) */
+			for (unsigned c = 0; c < cpus; c++) {
+				samples[c * n + s] = jobs[c].t1 - jobs[c].t0;
+				lo = jobs[c].t0 < lo ? jobs[c].t0 : lo;
+				hi = jobs[c].t1 > hi ? jobs[c].t1 : hi;
+			}
+			samples[ncpu * n + s] = hi - lo;
+		}
+		if (counted && !smp_run_all(cpus, mc_pass_end, args, timeout))
+			return false;
+	}
+	return true;
 }
 
 static enum probe_status membw_mc_run(struct probe_env *env)
@@ -83,6 +179,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	struct mc_job jobs[SMP_MAX_CPUS];
 	void *args[SMP_MAX_CPUS];
 	uint64_t *samples, timeout;
+	struct ctr_run *cr[SMP_MAX_CPUS];
 	uint8_t *bufs;
 
 	if (ncpu < 2) {
@@ -104,6 +201,9 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 			break;
 		}
 	samples = probe_sample_buffer(env, n * (ncpu + 1));
+	/* before the buffers take what is left: the counter state per core (NULL: measured without) */
+	for (unsigned c = 0; c < ncpu; c++)
+		cr[c] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
 	free_bytes = env->arena->size - env->arena->used;
 	size = free_bytes / ncpu / 2;
 	size = size > MC_MAX_BUFFER ? MC_MAX_BUFFER : size / MC_MIN_BUFFER * MC_MIN_BUFFER;
@@ -135,30 +235,20 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 			for (unsigned c = 0; c < cpus; c++) {
 				uint8_t *base = bufs + c * (2 * size + DST_SKEW);
 
-				jobs[c] = (struct mc_job){ mk->fn[width], base + size + DST_SKEW, base, size, passes, 0, 0 };
+				jobs[c] = (struct mc_job){ .fn = mk->fn[width], .dst = base + size + DST_SKEW, .src = base,
+							   .bytes = size, .passes = passes };
 				args[c] = &jobs[c];
 			}
-			smp_run_all(cpus, mc_worker, args, timeout); /* warm-up */
-			for (uint64_t s = 0; s < n; s++) {
-				uint64_t lo = UINT64_MAX, hi = 0;
-
-				if (!smp_run_all(cpus, mc_worker, args, timeout)) {
-					emit_msg(MSG_ERROR, "a core did not finish its multi-core bandwidth job in time");
-					return PROBE_FAILED;
-				}
-				for (unsigned c = 0; c < cpus; c++) {
-					samples[c * n + s] = jobs[c].t1 - jobs[c].t0;
-					lo = jobs[c].t0 < lo ? jobs[c].t0 : lo;
-					hi = jobs[c].t1 > hi ? jobs[c].t1 : hi;
-				}
-				samples[ncpu * n + s] = hi - lo;
+			if (!run_config(env, cpus, ncpu, jobs, args, cr, samples, timeout)) {
+				emit_msg(MSG_ERROR, "a core did not finish its multi-core bandwidth job in time");
+				return PROBE_FAILED;
 			}
 			for (unsigned c = 0; c < cpus; c++)
 				emit_set(env, mk->name, simd_bits((enum simd_width)width), size * (mk->reads + mk->writes),
-					 size, cpus, (int)c, passes, samples + c * n, n);
+					 size, cpus, (int)c, passes, samples + c * n, n, cr[c]);
 			emit_set(env, mk->name, simd_bits((enum simd_width)width),
 				 (uint64_t)cpus * size * (mk->reads + mk->writes), size, cpus, -1, passes,
-				 samples + ncpu * n, n);
+				 samples + ncpu * n, n, 0);
 		}
 	}
 	return PROBE_OK;

@@ -32,7 +32,7 @@
 #define SMP_LOWMEM_PAGES 2
 #define SMP_LOWMEM_LIMIT 0x100000ull
 /* Per-AP memory, reserved before ExitBootServices as well: IST stacks plus the AP's stack. */
-#define SMP_STACK_SIZE (32 * 1024)
+#define SMP_STACK_SIZE (64 * 1024) /* IST stacks, then 40 KiB for jobs (counter runs use ~5 KiB) */
 #define SMP_MIN_STACK_SIZE (TRAPS_AP_IST_BYTES + 8 * 1024)
 
 /* Delays of the start-up sequence (SDM vol. 3A, "MP Initialization Example") and our bounds. */

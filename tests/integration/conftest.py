@@ -82,6 +82,18 @@ def check_membw_mc(b, n):
             agg_v = _raw(b, agg)
             for s in per_core.values():
                 assert all(a >= c > 0 for a, c in zip(agg_v, _raw(b, s)))
+    # counters: every per-core set carries its core's deltas, or one counter skip with the PMU's
+    # reason; the aggregate set none
+    pmu = b.plat("pmu")
+    pmu = pmu[0] if isinstance(pmu, list) else pmu
+    ctr_skips = {k["set"]: k for k in b.summary["skips"] if k["probe"] == "membw_mc" and k.get("ctr_set")}
+    for s in sets:
+        if s["params"]["cpu"] == "all":
+            assert "counters" not in s and s["set"] not in ctr_skips
+        elif pmu["present"]:
+            assert s["counters"]["complete"] and s["counters"]["events"], s["set"]
+        else:
+            assert "counters" not in s and ctr_skips[s["set"]]["reason"] == pmu["reason"]
 
 
 def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):
