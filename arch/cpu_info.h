@@ -46,5 +46,8 @@ struct cpu_info {
 void arch_cpu_identify(struct cpu_info *ci);
 /* Facts that need privileged reads (microcode); call once traps are installed. */
 void arch_cpu_identify_privileged(struct cpu_info *ci);
+/* System-management interrupts since reset, where the CPU counts them readably (Intel's
+ * MSR_SMI_COUNT); false elsewhere (other vendors, no ring 0, a faulting read). */
+bool arch_smi_count(const struct cpu_info *ci, uint64_t *count);
 
 #endif

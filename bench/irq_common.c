@@ -3,8 +3,7 @@
 
 #include "arch/cycles.h"
 #include "arch/membw.h"
-#include "arch/x86_64/io.h"
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 #include "bench/chain.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 #include "bench/probe.h"
 #include "drivers/irq_platform.h"
 

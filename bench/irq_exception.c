@@ -4,7 +4,7 @@
  * trap handler, iretq); a hook in the handler resumes without emitting a fault record. One
  * exception per sample, warm-up first, count bounded by irq_samples and irq_set_ms. */
 #include "arch/cycles.h"
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 #include "bench/irq_common.h"
 #include "lib/emit.h"
 

@@ -18,7 +18,6 @@
 #include "arch/cycles.h"
 #include "arch/icache.h"
 #include "arch/membw.h"
-#include "arch/x86_64/io.h"
 #include "bench/chain.h"
 #include "bench/counters.h"
 #include "bench/irq_common.h"

@@ -10,7 +10,6 @@
  * count. Every wait is bounded by the TSC; a hlt wait also by a second, independent timer (the
  * guard). Samples are kept raw and emitted after the set; statistics are the harness's. */
 #include "arch/cycles.h"
-#include "arch/x86_64/io.h"
 #include "bench/irq_common.h"
 #include "lib/emit.h"
 #include "lib/sort.h"

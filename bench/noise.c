@@ -6,8 +6,8 @@
  * samples, and per gap its start (cycles from the window start) and length; count, total and
  * longest in the probe record. */
 #include "arch/cycles.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/msr.h"
+#include "arch/cpu_info.h"
+#include "arch/irq.h"
 #include "bench/gap_detect.h"
 #include "bench/probe.h"
 #include "lib/emit.h"
@@ -15,11 +15,10 @@
 
 #define CAL_STEPS 1024
 #define MAX_GAPS 65536
-#define MSR_SMI_COUNT 0x34u /* Intel: SMIs since reset, bits 31:0 */
 
 static bool read_smi(const struct probe_env *env, uint64_t *v)
 {
-	return env->cpu->is_intel && rdmsr_safe(MSR_SMI_COUNT, v) == MSR_OK;
+	return arch_smi_count(env->cpu, v);
 }
 
 static void emit_noise_set(struct probe_env *env, const char *what, const uint64_t *v, uint64_t n,

@@ -19,6 +19,8 @@ static inline void cpu_ud2(void) { __asm__ volatile("ud2" ::: "memory"); }
 static inline void cpu_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void cpu_mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
+/* Spin-wait hint (pause): cheaper on the sibling thread and on power while polling. */
+static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 
 static inline uint64_t cpu_read_rflags(void)
 {

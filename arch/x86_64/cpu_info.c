@@ -317,3 +317,16 @@ void arch_cpu_identify_privileged(struct cpu_info *ci)
 		}
 	}
 }
+
+#define MSR_SMI_COUNT 0x34u          /* Intel: SMIs since reset */
+#define SMI_COUNT_MASK 0xFFFFFFFFull /* bits 31:0; the rest is reserved */
+
+bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
+{
+	uint64_t v;
+
+	if (!ci->is_intel || rdmsr_safe(MSR_SMI_COUNT, &v) != MSR_OK)
+		return false;
+	*count = v & SMI_COUNT_MASK;
+	return true;
+}

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "arch/x86_64/cpu.h" /* cpu_relax, for the bounded polls of device registers */
+
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
@@ -37,6 +39,5 @@ static inline void mmio_write8(uintptr_t a, uint8_t v) { *(volatile uint8_t *)a 
 static inline void mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline void mmio_write64(uintptr_t a, uint64_t v) { *(volatile uint64_t *)a = v; }
 
-static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 
 #endif

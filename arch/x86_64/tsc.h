@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/x86_64/cpu.h" /* cpu_relax, for loops that wait on the TSC */
+
 static inline uint64_t tsc_rdtsc(void)
 {
 	uint32_t lo, hi;
