@@ -56,7 +56,8 @@ def analyse(summary, out_dir=None):
                      "scaling": scaling,
                      "efficiency": scaling / cpus if scaling is not None else None,
                      "missing_cores": cpus - len(cores)})
-    skips = [k for k in summary.get("skips") or [] if k.get("probe") == MEMBW_MC]
+    # counter skips (ctr_set) are the Counters section's: the bandwidth itself was measured
+    skips = [k for k in summary.get("skips") or [] if k.get("probe") == MEMBW_MC and not k.get("ctr_set")]
     # All cores together are what can approach the DRAM peak SMBIOS implies (one core rarely does).
     peak = memory.dram([], [], summary)
     for r in rows:

@@ -74,6 +74,9 @@ def test_section_only_when_there_is_something_to_say():
     doc = report.Doc()
     multicore.section(doc, multicore.analyse(summary([], [skip])))
     assert "only one CPU online" in doc.text()
+    counter_skip = {"probe": "membw_mc", "set": 0, "ctr_set": "bandwidth", "reason": "no PMU"}
+    mc = multicore.analyse(summary(two_core_read(), [counter_skip]))
+    assert mc["skips"] == []  # the Counters section reports those
     doc = report.Doc()
     multicore.section(doc, multicore.analyse(summary(two_core_read())))
     text = doc.text()
