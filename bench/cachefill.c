@@ -166,12 +166,7 @@ static void emit_pair(struct probe_env *env, const struct cache_desc *c, const c
 		rec_u64(r, "line", c->line);
 		rec_str(r, "state", states[s]);
 		rec_str(r, "evict", evict_how);
-		if (cr[s])
-			ctr_describe(cr[s], r);
-		emit_finish();
-		emit_samples(set, out[s], env->cfg->samples);
-		if (cr[s])
-			ctr_emit(cr[s], set);
+		ctr_finish_set(cr[s], r, set, out[s], env->cfg->samples);
 	}
 }
 

@@ -304,3 +304,13 @@ void ctr_emit(struct ctr_run *cr, uint32_t set)
 			emit_msg(MSG_WARN, "a counter overflowed its width during a pass (deltas are width-masked)");
 	}
 }
+
+void ctr_finish_set(struct ctr_run *cr, struct record *r, uint32_t set, const uint64_t *samples, uint64_t n)
+{
+	if (cr)
+		ctr_describe(cr, r);
+	emit_finish();
+	emit_samples(set, samples, n);
+	if (cr)
+		ctr_emit(cr, set);
+}

@@ -76,5 +76,8 @@ void ctr_describe(const struct ctr_run *cr, struct record *r);
 /* After the samples: `ctr` records, or `skip` records when counters were asked for but cannot be
  * read here; refused events are reported once per probe, set and event. */
 void ctr_emit(struct ctr_run *cr, uint32_t set);
+/* Finish a set's `probe` record r with its counter fields, then emit its samples and its counter
+ * records: the order every counted set follows. cr NULL: a set without counters. */
+void ctr_finish_set(struct ctr_run *cr, struct record *r, uint32_t set, const uint64_t *samples, uint64_t n);
 
 #endif

@@ -173,12 +173,7 @@ static void emit_fp(struct probe_env *env, const struct fp_level *lv, const char
 	}
 	rec_str(r, "method", cr && cr->active ? "pmu" : "time");
 	rec_str(r, "source", "self_ipi");
-	if (cr)
-		ctr_describe(cr, r);
-	emit_finish();
-	emit_samples(set, v, n);
-	if (cr)
-		ctr_emit(cr, set);
+	ctr_finish_set(cr, r, set, v, n);
 }
 
 static const char *const variant_names[NUM_VARIANTS] = { "baseline", "k0", "k16", "k64", "k256" };

@@ -108,12 +108,7 @@ static void emit_set(struct probe_env *env, const char *kernel, unsigned width, 
 		rec_str(r, "cpu", "all");
 	else
 		rec_u64(r, "cpu", (uint64_t)cpu);
-	if (cr)
-		ctr_describe(cr, r);
-	emit_finish();
-	emit_samples(set, v, n);
-	if (cr)
-		ctr_emit(cr, set);
+	ctr_finish_set(cr, r, set, v, n);
 }
 
 /* One kernel on `cpus` cores (jobs[0..cpus-1] filled in): per counter pass a warm-up and n

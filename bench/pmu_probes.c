@@ -218,10 +218,7 @@ static void cost_set(struct probe_env *env, struct cost_ctx *c, const char *op, 
 		rec_str(r, "after", after);
 		rec_u64(r, "lines", c->lines);
 	}
-	ctr_describe(c->cr, r);
-	emit_finish();
-	emit_samples(set, samples, n);
-	ctr_emit(c->cr, set);
+	ctr_finish_set(c->cr, r, set, samples, n);
 }
 
 static uint64_t cache_size(const struct cpu_info *ci, unsigned level, unsigned *line)

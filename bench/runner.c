@@ -76,12 +76,7 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 	rec_bool(r, "cal_capped", cal.capped);
 	for (p = op->params; p && p[0] && p[1]; p += 2)
 		rec_str(r, p[0], p[1]);
-	if (cr)
-		ctr_describe(cr, r);
-	emit_finish();
-	emit_samples(set, samples, n);
-	if (cr)
-		ctr_emit(cr, set);
+	ctr_finish_set(cr, r, set, samples, n);
 	arena_release(env->arena, mark);
 	return PROBE_OK;
 }
