@@ -154,7 +154,7 @@ def analyse(summary, out_dir=None):
                        wait=p.get("wait"), deadline=p.get("deadline"), hz=hz, values=vals, params=p)
             res["latency"].append(row)
         elif name == MASKED:
-            res["masked"].append(dict(p, n=s.get("received"), set=s.get("set")))
+            res["masked"].append(dict(p, n=s.get("n"), received=s.get("received"), set=s.get("set")))
         elif name == EXCEPTION:
             per = [v - (s.get("overhead") or 0) for v in vals]
             res["exceptions"].append(dict(latency_stats(per), kind=p.get("kind"), hz=hz, set=s.get("set")))
@@ -246,7 +246,7 @@ def section(doc, irq, out_dir, plot_info=None):
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
                  "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
                      fnum(m.get("taken_masked")), fnum(m.get("taken_after_unmask")),
-                     fnum(m.get("after_unmask_cycles")), fnum(m.get("n")), fnum(m.get("n"))))])
+                     fnum(m.get("after_unmask_cycles")), fnum(m.get("received")), fnum(m.get("n"))))])
     if irq["exceptions"]:
         doc.h("Exception round trip", 3)
         doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median cycles"],

@@ -176,3 +176,12 @@ def test_footprint_by_pmu_miss_counts(tmp_path):
     assert [r["pmu_net"] for r in lv["rows"]] == pytest.approx([0, 16, 64, 256])
     text, ok = report.write_report(str(tmp_path), plot=False)
     assert "PMU lines" in text and "PMU miss counts" in text
+
+
+def test_masked_window_reports_received_of_declared():
+    res = {"latency": [], "exceptions": [], "displace": [], "footprint": [], "noise": None, "skips": [],
+           "apic": None, "masked": [{"taken_masked": 0, "taken_after_unmask": 1, "after_unmask_cycles": 900,
+                                     "n": 1024, "received": 1000, "set": 3}]}
+    doc = report.Doc()
+    irq.section(doc, res, None)
+    assert "masked samples 1000/1024 complete" in doc.text()
