@@ -4,17 +4,15 @@ timeline."""
 
 import os
 
-from . import stats
+from . import plots, stats
 
 
-def _plt():
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        return plt, None
-    except Exception as exc:
-        return None, "matplotlib not importable (%s)" % exc
+def _save(plt, fig, info, out_dir, name, kind, caption, dpi=90):
+    fig.tight_layout()
+    path = os.path.join(out_dir, name)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    info["files"].append((kind, path, caption))
 
 
 def _label(r):
@@ -27,7 +25,7 @@ def draw(irq, out_dir):
     lat = [r for r in irq["latency"] if r["values"]]
     if not lat and not irq["footprint"] and not irq["noise"]:
         return info
-    plt, err = _plt()
+    plt, err = plots._matplotlib()
     if plt is None:
         info["error"] = err
         return info
@@ -40,11 +38,7 @@ def draw(irq, out_dir):
             ax.set_title("%s  N=%d  (above p99.5 not shown)" % (_label(r), len(ns)), fontsize=8)
             ax.set_xlabel("latency ns" if r["hz"] else "latency cycles", fontsize=8)
             ax.tick_params(labelsize=7)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "irq-latency-hist.png")
-        fig.savefig(path, dpi=80)
-        plt.close(fig)
-        info["files"].append(("hist", path, "interrupt latency histograms"))
+        _save(plt, fig, info, out_dir, "irq-latency-hist.png", "hist", "interrupt latency histograms", dpi=80)
         fig, ax = plt.subplots(figsize=(8, 5))
         for r in lat:
             ns = sorted(max(v, 1) / r["hz"] * 1e9 if r["hz"] else max(v, 1) for v in r["values"])
@@ -54,11 +48,7 @@ def draw(irq, out_dir):
         ax.set_ylabel("fraction <= x")
         ax.legend(fontsize=6)
         ax.grid(alpha=0.3)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "irq-latency-cdf.png")
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        info["files"].append(("cdf", path, "interrupt latency CDFs"))
+        _save(plt, fig, info, out_dir, "irq-latency-cdf.png", "cdf", "interrupt latency CDFs")
     if irq["footprint"]:
         fig, ax = plt.subplots(figsize=(6, 4))
         for lv in irq["footprint"]:
@@ -69,11 +59,7 @@ def draw(irq, out_dir):
         ax.set_xlabel("known K (lines the handler touches)")
         ax.set_ylabel("measured lines - K=0")
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "irq-footprint.png")
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        info["files"].append(("footprint", path, "footprint: measured vs known K"))
+        _save(plt, fig, info, out_dir, "irq-footprint.png", "footprint", "footprint: measured vs known K")
     nz = irq["noise"]
     if nz and nz["lens"]:
         hz = nz["hz"] or 1
@@ -82,9 +68,5 @@ def draw(irq, out_dir):
         ax.set_xlabel("time in window, s")
         ax.set_ylabel("gap us")
         ax.set_title("platform noise: %d gaps" % len(nz["lens"]), fontsize=9)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "noise-timeline.png")
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        info["files"].append(("noise", path, "noise timeline"))
+        _save(plt, fig, info, out_dir, "noise-timeline.png", "noise", "noise timeline")
     return info
