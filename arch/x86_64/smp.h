@@ -104,7 +104,5 @@ bool smp_cpu_fault(unsigned cpu, struct trap_info *out);
  * args[0] itself. False (and fn not run where it had not started) if an AP was not ready in time;
  * false if a job faulted or did not finish within timeout_cycles of the start. */
 bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles);
-/* TSC of the last smp_run_all release (BSP's clock). */
-uint64_t smp_release_tsc(void);
 
 #endif

@@ -21,7 +21,6 @@ static struct {
 	void (*volatile fn)(void *);
 	volatile uint64_t go, abort, gen;
 	volatile uint32_t ready;
-	uint64_t release_tsc;
 	struct barrier_slot slots[SMP_MAX_CPUS];
 } all;
 
@@ -77,15 +76,9 @@ bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t ti
 			(void)smp_wait(i, timeout_cycles);
 		return false;
 	}
-	all.release_tsc = tsc_rdtsc();
 	all.go = gen;
 	fn(args[0]);
 	for (unsigned i = 1; i < n; i++)
 		ok = smp_wait(i, timeout_cycles) && !all.slots[i].aborted && ok;
 	return ok;
-}
-
-uint64_t smp_release_tsc(void)
-{
-	return all.release_tsc;
 }

@@ -11,7 +11,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,7 +43,6 @@ static struct {
 	struct worker w[SMP_MAX_CPUS]; /* [0] is the main thread */
 	unsigned n_online;
 	uint64_t idle_cycles;
-	char reason[160];
 } g = { .rep = { .reason = "hosted: multi-processor threads not started" }, .n_online = 1 };
 
 static uint32_t cpuid_apic_id(void)
@@ -139,11 +137,9 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 	g.rep.cpus_online = n;
 	g.rep.bringup_cycles = tsc_rdtsc() - t0;
 	g.rep.how = "threads";
-	if (n == 1) {
-		snprintf(g.reason, sizeof(g.reason), "%s", candidates ? "no worker thread could be pinned to another CPU"
-								     : "the process may run on one CPU only");
-		g.rep.reason = g.reason;
-	}
+	if (n == 1)
+		g.rep.reason = candidates ? "no worker thread could be pinned to another CPU"
+					  : "the process may run on one CPU only";
 	return n;
 }
 
