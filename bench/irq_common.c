@@ -15,20 +15,68 @@ const char *irq_wait_name(enum irq_wait w)
 	return w < IRQ_NUM_WAITS ? wait_names[w] : "unknown";
 }
 
+static const unsigned probe_vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
+#define NUM_PROBE_VECTORS (sizeof(probe_vectors) / sizeof(probe_vectors[0]))
+
+static void drain_handler(void *ctx, uint64_t entry_tsc)
+{
+	(void)entry_tsc;
+	(*(volatile uint64_t *)ctx)++;
+}
+
+bool irq_drain(struct irq_platform *p, uint64_t tsc_hz, struct irq_drain_stats *st)
+{
+	volatile uint64_t taken = 0;
+	uint64_t t0, bound = IRQ_DRAIN_US * (tsc_hz / 1000000ull);
+
+	*st = (struct irq_drain_stats){ 0 };
+	irq_disable();
+	st->in_service = irq_platform_eoi_in_service(p);
+	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
+		irq_register(probe_vectors[i], drain_handler, (void *)&taken);
+	t0 = tsc_rdtsc();
+	/* Any other vector pending is taken too: the dispatcher counts it as unexpected and EOIs it. */
+	while (irq_platform_stale(p, false) && tsc_rdtsc() - t0 < bound) {
+		irq_enable();
+		cpu_relax();
+		irq_disable();
+	}
+	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
+		irq_unregister(probe_vectors[i]);
+	st->delivered = taken;
+	st->left = irq_platform_stale(p, false) + irq_platform_stale(p, true);
+	return st->left == 0;
+}
+
 void irq_probe_cleanup(struct probe_env *env)
 {
-	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
-
 	irq_disable();
 	if (env->irq && env->irq->ready) {
+		struct irq_drain_stats st;
+		struct record *r;
+		bool ok;
+
 		irq_source_release(env->irq, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
 		if (!irq_source_unavailable(env->irq, IRQ_SRC_APIC_DEADLINE))
 			irq_source_release(env->irq, IRQ_SRC_APIC_DEADLINE, IRQ_VEC_MEASURE);
 		if (!irq_source_unavailable(env->irq, IRQ_SRC_HPET))
 			irq_source_release(env->irq, IRQ_SRC_HPET, IRQ_VEC_MEASURE);
+		ok = irq_drain(env->irq, env->tsc_hz, &st);
+		r = emit_start("check");
+		rec_str(r, "name", "irq_cleanup");
+		rec_str(r, "probe", env->current ? env->current : "?");
+		rec_u64(r, "expected", 0);
+		rec_u64(r, "measured", st.left);
+		rec_u64(r, "in_service", st.in_service);
+		rec_u64(r, "delivered", st.delivered);
+		rec_u64(r, "left", st.left);
+		rec_str(r, "status", ok ? "pass" : "fail");
+		emit_finish();
+		if (!ok)
+			emit_msg(MSG_ERROR, "interrupt cleanup: a vector stayed pending or in service after the drain");
 	}
-	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
-		irq_unregister(vectors[i]);
+	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
+		irq_unregister(probe_vectors[i]);
 	irq_set_exception_hook(X86_VEC_BP, IRQ_HOOK_NONE);
 	irq_set_exception_hook(X86_VEC_UD, IRQ_HOOK_NONE);
 }
@@ -48,18 +96,18 @@ const char *irq_probe_unavailable(const struct probe_env *env)
 
 bool irq_probe_begin(struct probe_env *env, const char *probe)
 {
-	static const unsigned vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
 	bool quiet = irq_platform_quiet(env->irq);
 
-	for (unsigned i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
-		quiet = quiet && !irq_registered(vectors[i]);
+	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
+		quiet = quiet && !irq_registered(probe_vectors[i]);
 	if (!quiet) {
 		char text[160];
 		struct sbuf sb;
 
 		sb_init(&sb, text, sizeof(text));
 		sb_puts(&sb, probe);
-		sb_puts(&sb, ": an interrupt source or handler was left armed before this probe");
+		sb_puts(&sb, ": an interrupt source or handler was left armed, or a vector pending or in service,"
+			     " before this probe");
 		emit_msg(MSG_ERROR, text);
 	}
 	return quiet;

@@ -15,6 +15,7 @@
 #define IRQ_TIMEOUT_US 50000   /* an armed interrupt not taken within this is lost */
 #define IRQ_WARMUP 16          /* unrecorded samples before each set (first calls are cold) */
 #define IRQ_CHASE_CHUNK 64     /* loads between checks of the "taken" flag while touching */
+#define IRQ_DRAIN_US 2000      /* bound on taking what a probe left pending */
 
 enum irq_wait { IRQ_WAIT_HLT, IRQ_WAIT_SPIN, IRQ_WAIT_L1D, IRQ_WAIT_L2, IRQ_NUM_WAITS };
 
@@ -39,9 +40,23 @@ struct irq_tally {
 
 const char *irq_wait_name(enum irq_wait w);
 /* The interrupt probes' cleanup (probe_desc.cleanup): interrupts masked, every source a probe
- * may arm stopped and masked, the probe vectors' handlers and the exception hooks removed, so a
- * probe abandoned after a fault leaves nothing that could fire into a dead stack frame. */
+ * may arm stopped and masked, what they left pending or in service drained (irq_drain), the
+ * probe vectors' handlers and the exception hooks removed, so a probe abandoned after a fault
+ * leaves nothing that could fire into a dead stack frame or into the next probe's window. Emits
+ * a `check name=irq_cleanup` record saying what it drained (fail: something stayed pending). */
 void irq_probe_cleanup(struct probe_env *env);
+/* What a drain found: vectors in service (EOI sent for them), pending interrupts taken, and
+ * vectors still pending or in service when the bound ran out. */
+struct irq_drain_stats {
+	unsigned in_service;
+	uint64_t delivered;
+	unsigned left;
+};
+/* Bring the local APIC back to nothing in service and nothing pending, with every source
+ * already stopped and interrupts masked: EOI what is in service, then take what is pending in a
+ * window of at most IRQ_DRAIN_US with counting handlers on the probe vectors. True if nothing is
+ * left. Run by the cleanup after every interrupt probe and once after the platform's set-up. */
+bool irq_drain(struct irq_platform *p, uint64_t tsc_hz, struct irq_drain_stats *st);
 /* Why the probes cannot run (NULL if they can): hosted, no platform, ... */
 const char *irq_probe_unavailable(const struct probe_env *env);
 /* At the start of each interrupt probe: false (and an error message) when a source is still

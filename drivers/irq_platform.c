@@ -6,6 +6,7 @@
 #define US_PER_S 1000000ull
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
+#define IRQ_APIC_VECTORS 256
 
 static const char *const source_names[IRQ_NUM_SOURCES] = {
 	"lapic_oneshot", "lapic_tsc_deadline", "lapic_periodic", "self_ipi", "hpet",
@@ -282,11 +283,35 @@ uint64_t irq_periodic_last_expiry(const struct irq_platform *p)
 	return t - lapic_ticks_to_tsc(elapsed, p->timer_ratio_q32);
 }
 
+bool irq_vector_pending(const struct irq_platform *p, uint8_t vector)
+{
+	return lapic_vector_pending(&p->lapic, vector);
+}
+
+unsigned irq_platform_stale(const struct irq_platform *p, bool in_service)
+{
+	return lapic_vectors_set(&p->lapic, in_service);
+}
+
+unsigned irq_platform_eoi_in_service(struct irq_platform *p)
+{
+	unsigned n = 0;
+
+	/* Each EOI retires the highest-priority in-service vector; at most one per vector. */
+	while (n < IRQ_APIC_VECTORS && lapic_vectors_set(&p->lapic, true)) {
+		lapic_eoi(&p->lapic);
+		n++;
+	}
+	return n;
+}
+
 bool irq_platform_quiet(const struct irq_platform *p)
 {
 	struct ioapic *a;
 
 	if (!(lapic_read(&p->lapic, LAPIC_REG_LVT_TIMER) & LVT_MASKED))
+		return false;
+	if (lapic_vectors_set(&p->lapic, false) || lapic_vectors_set(&p->lapic, true))
 		return false;
 	if (!p->hpet_irq)
 		return true;

@@ -91,9 +91,21 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
  * current count read after the TSC (so never later than the true expiry). */
 uint64_t irq_periodic_last_expiry(const struct irq_platform *p);
 
-/* Nothing armed: the APIC timer's LVT masked, the HPET comparator's interrupt off and its I/O
- * APIC input masked. What every probe finds and leaves. */
+/* Nothing armed and nothing left over: the APIC timer's LVT masked, the HPET comparator's
+ * interrupt off and its I/O APIC input masked, no vector pending (IRR) or in service (ISR) at the
+ * local APIC. What every probe finds and leaves. */
 bool irq_platform_quiet(const struct irq_platform *p);
+
+/* Pending and in-service state at the local APIC. irq_vector_pending: the vector's IRR bit
+ * (accepted, not yet delivered: interrupts are masked, or something of higher priority is in
+ * service) — a probe checks it before opening a window for an interrupt it has just sent.
+ * irq_platform_stale: vectors with an IRR or ISR bit set, in_service selecting which. */
+bool irq_vector_pending(const struct irq_platform *p, uint8_t vector);
+unsigned irq_platform_stale(const struct irq_platform *p, bool in_service);
+/* EOI every vector still in service (a handler abandoned by a fault never sent its EOI, which
+ * blocks every vector of its priority class and below); returns how many were. Pending (IRR)
+ * vectors can only be cleared by taking them: that is the caller's window (irq_drain). */
+unsigned irq_platform_eoi_in_service(struct irq_platform *p);
 
 /* The EOI callback for irq_set_eoi (ctx = the platform). */
 void irq_platform_eoi(void *ctx);

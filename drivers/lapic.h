@@ -28,6 +28,11 @@
 #define LAPIC_REG_TPR 0x080
 #define LAPIC_REG_EOI 0x0B0
 #define LAPIC_REG_SVR 0x0F0
+#define LAPIC_REG_ISR0 0x100 /* in-service: 8 registers of 32 vectors, 0x10 apart */
+#define LAPIC_REG_TMR0 0x180 /* trigger mode, same layout */
+#define LAPIC_REG_IRR0 0x200 /* requested (pending), same layout */
+#define LAPIC_VEC_REG_STRIDE 0x10
+#define LAPIC_VEC_REGS 8
 #define LAPIC_REG_ESR 0x280
 #define LAPIC_REG_ICR_LOW 0x300
 #define LAPIC_REG_ICR_HIGH 0x310

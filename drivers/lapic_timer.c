@@ -143,3 +143,29 @@ void lapic_accept_all(const struct lapic *l)
 {
 	lapic_write(l, LAPIC_REG_TPR, 0);
 }
+
+static uint32_t vec_reg(const struct lapic *l, unsigned first, uint8_t vector)
+{
+	return lapic_read(l, first + (vector / 32u) * LAPIC_VEC_REG_STRIDE);
+}
+
+bool lapic_vector_pending(const struct lapic *l, uint8_t vector)
+{
+	return (vec_reg(l, LAPIC_REG_IRR0, vector) >> (vector % 32u)) & 1u;
+}
+
+bool lapic_vector_in_service(const struct lapic *l, uint8_t vector)
+{
+	return (vec_reg(l, LAPIC_REG_ISR0, vector) >> (vector % 32u)) & 1u;
+}
+
+unsigned lapic_vectors_set(const struct lapic *l, bool in_service)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < LAPIC_VEC_REGS; i++)
+		for (uint32_t v = lapic_read(l, (in_service ? LAPIC_REG_ISR0 : LAPIC_REG_IRR0) + i * LAPIC_VEC_REG_STRIDE);
+		     v; v &= v - 1) /* no popcount: libgcc is not linked into the firmware */
+			n++;
+	return n;
+}

@@ -72,6 +72,12 @@ uint64_t lapic_tsc_to_ticks(uint64_t cycles, uint64_t ratio_q32);
 
 /* End of interrupt (write 0 to EOI). Not for the spurious vector. */
 void lapic_eoi(const struct lapic *l);
+/* The vector's bit in the interrupt request register (accepted by the APIC, not yet delivered
+ * to the core) and in the in-service register (delivered, no EOI yet). */
+bool lapic_vector_pending(const struct lapic *l, uint8_t vector);
+bool lapic_vector_in_service(const struct lapic *l, uint8_t vector);
+/* Vectors with their IRR (in_service false) or ISR bit set, from the 8 registers. */
+unsigned lapic_vectors_set(const struct lapic *l, bool in_service);
 /* Interrupt this CPU with `vector`: the SELF IPI MSR in x2APIC mode, the ICR with the "self"
  * shorthand in xAPIC mode. Returns without waiting for delivery. */
 void lapic_self_ipi(const struct lapic *l, uint8_t vector);

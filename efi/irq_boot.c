@@ -2,6 +2,7 @@
 #include "efi/irq_boot.h"
 
 #include "arch/x86_64/irq.h"
+#include "bench/irq_common.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -10,7 +11,7 @@
 static struct irq_platform plat;
 static struct madt_info madt;
 
-static void emit_apic(const struct irq_platform *p)
+static void emit_apic(const struct irq_platform *p, const struct irq_drain_stats *drained)
 {
 	struct record *r = emit_start("plat");
 	char wins[LIST_MAX];
@@ -57,6 +58,11 @@ static void emit_apic(const struct irq_platform *p)
 			rec_hex(r, key, p->lvt.found[i]);
 		}
 		rec_str(r, "lvt_now", "masked");
+	}
+	if (p->ready) {
+		rec_u64(r, "stale_in_service", drained->in_service);
+		rec_u64(r, "stale_pending_taken", drained->delivered);
+		rec_u64(r, "stale_left", drained->left);
 	}
 	emit_finish();
 }
@@ -132,11 +138,16 @@ static void emit_hpet_irq(const struct irq_platform *p)
 struct irq_platform *irq_boot_setup(const struct acpi_info *acpi, struct hpet *hpet,
 				    const struct cpu_info *cpu, uint64_t tsc_hz)
 {
+	struct irq_drain_stats drained = { 0 };
+
 	if (!acpi->madt || !madt_parse(acpi->madt, &madt))
 		madt.valid = false;
-	if (irq_platform_init(&plat, &madt, hpet, cpu->x2apic, cpu->tsc_deadline, tsc_hz))
+	if (irq_platform_init(&plat, &madt, hpet, cpu->x2apic, cpu->tsc_deadline, tsc_hz)) {
 		irq_set_eoi(irq_platform_eoi, &plat);
-	emit_apic(&plat);
+		/* What the firmware left pending or in service before we masked its sources. */
+		(void)irq_drain(&plat, tsc_hz, &drained);
+	}
+	emit_apic(&plat, &drained);
 	if (plat.ready) {
 		emit_ioapic(&plat);
 		emit_hpet_irq(&plat);
