@@ -1,6 +1,7 @@
-/* The interrupt interface of irq.h in the hosted (Linux user-space) build: no IDT, no handlers,
- * no masking (user space cannot execute cli). Interrupt probes are skipped there; the noise probe
- * runs and says in its record that interrupts were not masked. */
+/* The interrupt interface of arch/x86_64/irq.h in the hosted (Linux user-space) build. This first
+ * version has no handlers and no masking (user space cannot execute cli): irq_available() is
+ * false, so the interrupt probes skip; the noise probe runs and says in its record that
+ * interrupts were not masked. (Signal-based handlers replace it.) */
 #include "arch/x86_64/irq.h"
 
 bool irq_available(void) { return false; }
