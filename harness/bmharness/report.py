@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-from . import counters, irq, irq_plots, memory, multicore, plots
+from . import checks, counters, irq, irq_plots, memory, multicore, plots
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -397,6 +397,10 @@ def status_lines(summary, run=None):
     elif end.get("status") != "ok":
         reasons.append("firmware status %s (unexpected faults: %s)" % (
             end.get("status"), fnum(end.get("unexpected_faults"))))
+    failed = checks.tally(summary)["failed"]
+    if failed:
+        reasons.append("%d check(s) failed: %s" % (len(failed), ", ".join(sorted(
+            {"%s (%s)" % (c.get("name"), c.get("probe")) for c in failed}))))
     v = summary.get("validation") or {}
     if not v.get("ok"):
         reasons.append("log has %d problem(s)" % len(v.get("problems") or []))
@@ -440,6 +444,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None):
     counters.section(doc, counters.analyse(summary), summary)
     irq_res = irq.analyse(summary, out_dir)
     irq.section(doc, irq_res, out_dir, None if plot_info is None else irq_plots.draw(irq_res, out_dir))
+    checks.section(doc, summary)
     _events(doc, summary)
     _validation(doc, summary, run)
     ok, reasons = status_lines(summary, run)
