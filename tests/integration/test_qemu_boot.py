@@ -148,6 +148,9 @@ def test_bad_options_reported_defaults_kept(faults):
     assert any("unknown key 'no_such_key'" in w for w in warns), warns
     assert any("bad value 'many' for 'tsc_cal_windows'" in w for w in warns), warns
     assert faults.summary["cfg"]["tsc_cal_windows"] == 3
+    # one unknown probe name is skipped and reported; the known ones run, not the default suite
+    assert any("unknown probe 'no_such_probe' in 'probes' skipped" in w for w in warns), warns
+    assert faults.summary["cfg"]["probes"] == "fault_ud2,spin,fault_gp,timer"
 
 
 def test_icount_timer_samples_identical(icount):
