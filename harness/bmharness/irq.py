@@ -11,7 +11,7 @@ check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their 
 import math
 import os
 
-from . import parse, stats
+from . import irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
@@ -27,12 +27,10 @@ def num(x):
 
 
 def latency_stats(values):
-    """min, median, p99, p99.9, max (and n) of raw values; None entries when there are none."""
-    s = sorted(values)
-    out = {"n": len(s)}
-    for key, p in PERCENTILES:
-        out[key] = stats.percentile(s, p) if s else None
-    return out
+    """min, median, p99, p99.9 (only where N x 0.001 >= 10), max (and n) of raw values, with
+    order-statistic CIs of the median and p99 (irq_lat.latency_summary); None entries when there
+    are none."""
+    return irq_lat.latency_summary(values)
 
 
 def _mean(xs):
@@ -230,18 +228,7 @@ def section(doc, irq, out_dir, plot_info=None):
             apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
     if irq["latency"]:
         doc.h("Latency", 3)
-        doc.p("entry - deadline in ns (cycles at the TSC rate); the deadline is the earliest TSC the "
-              "interrupt could be due (deadline column says how it is known). armed/taken/lost/early/"
-              "extra/spurious: every armed interrupt must be taken exactly once.")
-        rows = []
-        for r in irq["latency"]:
-            p = r["params"]
-            rows.append([r["source"], r["mode"], r["wait"], r["n"]] +
-                        [fnum(_ns(r[k], r["hz"])) for k, _ in PERCENTILES] +
-                        ["%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
-                            "armed", "taken", "lost", "early", "extra", "spurious")), r["deadline"]])
-        doc.table(["source", "mode", "wait", "N", "min ns", "median", "p99", "p99.9", "max",
-                   "armed/taken/lost/early/extra/spur", "deadline"], rows)
+        irq_lat.table(doc, irq["latency"], fnum)
     for m in irq["masked"]:
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
                  "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (

@@ -1,0 +1,79 @@
+/* Conditions of a latency set: SMIs and effective frequency (see irq_context.h). */
+#include "bench/irq_context.h"
+
+#include "arch/cpu_info.h"
+#include "arch/pmu.h"
+
+#define CTX_NAMES 2 /* aperf, mperf */
+
+static const char *const freq_names[CTX_NAMES] = { "aperf", "mperf" };
+static struct pmu_plan plan; /* one set at a time; too large for a probe's stack */
+
+static void read_freq(const struct probe_env *env, uint64_t *aperf, uint64_t *mperf)
+{
+	uint64_t v[PMU_MAX_EVENTS] = { 0 };
+
+	pmu_read(env->pmu, &plan.pass[0], v);
+	*aperf = v[0];
+	*mperf = v[1];
+}
+
+void irq_context_begin(struct probe_env *env, struct irq_context *c)
+{
+	*c = (struct irq_context){ 0 };
+	c->smi_ok = arch_smi_count(env->cpu, &c->smi0);
+	if (!env->pmu || !env->pmu->ops) {
+		c->freq_why = "PMU not discovered";
+	} else if (env->pmu->ops->unavailable) {
+		c->freq_why = env->pmu->ops->unavailable;
+	} else {
+		pmu_plan_events(env->pmu, freq_names, CTX_NAMES, &plan);
+		if (plan.nrefused || plan.pass[0].n != CTX_NAMES)
+			c->freq_why = plan.nrefused ? plan.refused_why[0] : "APERF/MPERF not planned";
+		else
+			c->freq_ok = true;
+	}
+	if (c->freq_ok)
+		read_freq(env, &c->aperf0, &c->mperf0);
+}
+
+void irq_context_end(struct probe_env *env, struct irq_context *c)
+{
+	if (c->freq_ok)
+		read_freq(env, &c->aperf1, &c->mperf1);
+	c->smi_ok = c->smi_ok && arch_smi_count(env->cpu, &c->smi1);
+}
+
+uint64_t irq_context_ppm(uint64_t aperf_delta, uint64_t mperf_delta)
+{
+	/* aperf_delta x 10^6 stays within 64 bits for ~1.8e13 core clocks (an hour at 5 GHz). */
+	return mperf_delta ? aperf_delta * IRQ_CTX_PPM / mperf_delta : 0;
+}
+
+uint64_t irq_context_eff_hz(uint64_t tsc_hz, uint64_t ppm)
+{
+	return tsc_hz / 1000 * ppm / (IRQ_CTX_PPM / 1000);
+}
+
+void irq_context_fields(const struct probe_env *env, struct record *r, const struct irq_context *c)
+{
+	if (c->smi_ok) {
+		rec_u64(r, "smi_before", c->smi0);
+		rec_u64(r, "smi_after", c->smi1);
+		rec_u64(r, "smi_count", c->smi1 - c->smi0);
+	} else {
+		rec_str(r, "smi", env->cpu->is_intel ? "unavailable: MSR_SMI_COUNT unreadable"
+			: "unavailable: MSR_SMI_COUNT is Intel-only");
+	}
+	if (c->freq_ok) {
+		uint64_t da = c->aperf1 - c->aperf0, dm = c->mperf1 - c->mperf0;
+		uint64_t ppm = irq_context_ppm(da, dm);
+
+		rec_u64(r, "aperf_delta", da);
+		rec_u64(r, "mperf_delta", dm);
+		rec_u64(r, "aperf_mperf_ppm", ppm);
+		rec_u64(r, "eff_hz", irq_context_eff_hz(env->tsc_hz, ppm)); /* C0 time only */
+	} else {
+		rec_str(r, "eff_freq", c->freq_why ? c->freq_why : "unreadable");
+	}
+}
