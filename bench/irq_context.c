@@ -5,6 +5,8 @@
 #include "arch/pmu.h"
 
 #define CTX_NAMES 2 /* aperf, mperf */
+/* Emulators read unknown MSRs as 0 (QEMU TCG): a zero count there proves nothing. */
+#define SMI_ZERO_NOTE "reads 0 under a hypervisor, which may not implement MSR_SMI_COUNT"
 
 static const char *const freq_names[CTX_NAMES] = { "aperf", "mperf" };
 static struct pmu_plan plan; /* one set at a time; too large for a probe's stack */
@@ -61,6 +63,8 @@ void irq_context_fields(const struct probe_env *env, struct record *r, const str
 		rec_u64(r, "smi_before", c->smi0);
 		rec_u64(r, "smi_after", c->smi1);
 		rec_u64(r, "smi_count", c->smi1 - c->smi0);
+		if (env->cpu->hypervisor && !c->smi1)
+			rec_str(r, "smi_note", SMI_ZERO_NOTE);
 	} else {
 		rec_str(r, "smi", env->cpu->is_intel ? "unavailable: MSR_SMI_COUNT unreadable"
 			: "unavailable: MSR_SMI_COUNT is Intel-only");
