@@ -3,12 +3,17 @@
  *
  * One sample: arm one interrupt due at a known TSC value (the deadline: TSC-deadline mode where
  * the CPU has it, else a one-shot count whose expiry follows from the calibrated APIC-timer/TSC
- * ratio, an HPET comparator converted the same way, or the TSC at a self-IPI's send), open the
- * interrupt window and wait (hlt, spin, or touching an L1D/L2-sized chain), and keep
- * entry - deadline, where entry is the TSC read by the stub's first instructions. The periodic
- * APIC timer's samples are entry minus the period start the handler reads back from the current
- * count. Every wait is bounded by the TSC; a hlt wait also by a second, independent timer (the
- * guard). Samples are kept raw and emitted after the set; statistics are the harness's. */
+ * ratio, an HPET comparator set from a TSC-bracketed counter read and the HPET/TSC ratio
+ * calibrated against the TSC, or the TSC at a self-IPI's send), open the interrupt window and
+ * wait (hlt, spin with and without `pause`, or touching an L1D/L2-sized chain), and keep
+ * entry - deadline, where entry is the TSC read by the stub's first instructions. Arrivals before
+ * the deadline by less than the source's stated bound (one APIC tick; the HPET arm's uncertainty)
+ * are counted apart, not as failures. The periodic APIC timer's samples are entry minus the
+ * period start the handler places from a TSC-bracketed current-count read; negative ones are
+ * invalid and counted. Every set records its deadline uncertainty and its context (SMIs,
+ * effective frequency: irq_context.h). Every wait is bounded by the TSC; a hlt wait also by a
+ * second, independent timer (the guard). Samples are kept raw and emitted after the set;
+ * statistics are the harness's. */
 #include "arch/cycles.h"
 #include "bench/irq_common.h"
 #include "bench/irq_context.h"
