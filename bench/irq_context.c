@@ -46,17 +46,6 @@ void irq_context_end(struct probe_env *env, struct irq_context *c)
 	c->smi_ok = c->smi_ok && arch_smi_count(env->cpu, &c->smi1);
 }
 
-uint64_t irq_context_ppm(uint64_t aperf_delta, uint64_t mperf_delta)
-{
-	/* aperf_delta x 10^6 stays within 64 bits for ~1.8e13 core clocks (an hour at 5 GHz). */
-	return mperf_delta ? aperf_delta * IRQ_CTX_PPM / mperf_delta : 0;
-}
-
-uint64_t irq_context_eff_hz(uint64_t tsc_hz, uint64_t ppm)
-{
-	return tsc_hz / 1000 * ppm / (IRQ_CTX_PPM / 1000);
-}
-
 void irq_context_fields(const struct probe_env *env, struct record *r, const struct irq_context *c)
 {
 	if (c->smi_ok) {

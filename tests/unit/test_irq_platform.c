@@ -4,6 +4,7 @@
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/tsc.h"
+#include "bench/irq_context.h"
 #include "drivers/irq_platform.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
@@ -272,6 +273,18 @@ static void periodic_expiry_bracketed(void)
 	CHECK(start + 600 <= tsc_rdtsc());
 }
 
+/* A latency set's effective frequency: TSC rate x APERF/MPERF, in ppm then Hz. */
+static void context_frequency_arithmetic(void)
+{
+	CHECK_EQ_U64(irq_context_ppm(3000, 2000), 1500000);      /* turbo: 1.5x */
+	CHECK_EQ_U64(irq_context_ppm(1, 3), 333333);             /* truncated, not rounded */
+	CHECK_EQ_U64(irq_context_ppm(5, 0), 0);                  /* MPERF did not move */
+	CHECK_EQ_U64(irq_context_eff_hz(2000000000ull, 1500000), 3000000000ull);
+	CHECK_EQ_U64(irq_context_eff_hz(2096033025ull, 1000000), 2096033000ull); /* kHz resolution */
+	/* a 10 s set at 5 GHz: 5e10 x 1e6 = 5e16 fits in 64 bits */
+	CHECK_EQ_U64(irq_context_ppm(50000000000ull, 25000000000ull), 2000000);
+}
+
 static void no_timer_no_platform(void)
 {
 	static struct irq_platform p;
@@ -294,5 +307,6 @@ TEST_SUITE(irq_platform) = {
 	{ "hpet_calibrated_against_tsc", hpet_calibrated_against_tsc },
 	{ "hpet_arm_bracketed", hpet_arm_bracketed },
 	{ "periodic_expiry_bracketed", periodic_expiry_bracketed },
+	{ "context_frequency_arithmetic", context_frequency_arithmetic },
 	{ 0, 0 },
 };
