@@ -3,6 +3,7 @@
 
 #include "arch/cpu_info.h"
 #include "arch/pmu.h"
+#include "lib/fmt.h"
 
 #define CTX_NAMES 2 /* aperf, mperf */
 /* Emulators read unknown MSRs as 0 (QEMU TCG): a zero count there proves nothing. */
@@ -16,8 +17,13 @@ static void read_freq(const struct probe_env *env, uint64_t *aperf, uint64_t *mp
 	uint64_t v[PMU_MAX_EVENTS] = { 0 };
 
 	pmu_read(env->pmu, &plan.pass[0], v);
-	*aperf = v[0];
-	*mperf = v[1];
+	/* by name: the plan's order is its own */
+	for (unsigned i = 0; i < plan.pass[0].n; i++) {
+		if (str_eq(plan.pass[0].c[i].name, freq_names[0]))
+			*aperf = v[i];
+		else if (str_eq(plan.pass[0].c[i].name, freq_names[1]))
+			*mperf = v[i];
+	}
 }
 
 void irq_context_begin(struct probe_env *env, struct irq_context *c)
