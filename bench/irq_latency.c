@@ -390,7 +390,7 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 	uint64_t *samples, *arms, *uncs;
 	struct irq_touch touch;
 	unsigned ok = 0, failed = 0;
-	bool skipped_deadline = false;
+	bool skipped[IRQ_NUM_SOURCES] = { false }; /* one skip record per source, not per wait */
 
 	if (why) {
 		emit_skip("irq_latency", why);
@@ -412,7 +412,7 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 		enum probe_status st;
 
 		if (no) {
-			if (ls->src != IRQ_SRC_APIC_DEADLINE || !skipped_deadline) {
+			if (!skipped[ls->src]) {
 				struct record *r = emit_start("skip");
 
 				rec_str(r, "probe", "irq_latency");
@@ -420,7 +420,7 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 				rec_str(r, "reason", no);
 				emit_finish();
 			}
-			skipped_deadline |= ls->src == IRQ_SRC_APIC_DEADLINE;
+			skipped[ls->src] = true;
 			continue;
 		}
 		st = one_shot_set(env, ls, &touch, samples, arms, uncs);
