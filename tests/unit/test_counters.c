@@ -94,7 +94,7 @@ static void setup(unsigned num_gp, bool pmu)
 	model_add(&M, MSR_IA32_APERF, 0);
 	model_add(&M, MSR_IA32_MPERF, 0);
 	model_add(&M, MSR_RAPL_POWER_UNIT, 0xA1003);
-	model_add(&M, MSR_PKG_ENERGY_STATUS, 0);
+	model_add(&M, MSR_PKG_ENERGY_STATUS, 12345); /* a running part: not 0 */
 	if (!pmu)
 		model_dead(&M);
 	pmu_discover(&P, &ci, &id, &M.ops);
