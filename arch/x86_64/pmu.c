@@ -213,16 +213,16 @@ static void selftest_counter(const struct pmu_info *pi, struct pmu_group *g, con
 /* Does the core PMU really count, through what the probes use? First general-purpose counter 0,
  * read back with rdmsr: an emulator may accept the MSRs and never count, and may raise #UD on
  * rdpmc (QEMU TCG), so rdpmc is not tried on a PMU that only pretends. Then every general-purpose
- * and fixed counter at once, read with rdpmc as pmu_read does: a faulting rdpmc (a hypervisor
- * intercepting it) makes the PMU unusable; a counter that does not move is dropped (general-
- * purpose counters from the first dead one on, fixed counters one by one: fixed_dead).
- * Returns NULL when the PMU counts, else the reason it cannot be used. */
+ * and fixed counter at once, read with rdpmc as pmu_read does. rdpmc faulting everywhere (a
+ * hypervisor intercepting it) makes the PMU unusable; a counter whose writes are refused, whose
+ * rdpmc faults or that does not move is dropped: general-purpose counters from the first such one
+ * on, fixed counters one by one (fixed_dead). Returns NULL when the PMU counts, else the reason. */
 static const char *selftest(struct pmu_info *pi)
 {
 	const struct pmu_event *ev = pmu_table_find(pi->base, "cycles");
 	struct pmu_group g = { 0 };
 	uint64_t a[PMU_MAX_EVENTS], b[PMU_MAX_EVENTS], v;
-	uint32_t bad;
+	uint32_t bad, unread, all;
 	unsigned gp_alive;
 
 	if (!ev || (pmu_is_intel(pi) && ev->arch_bit >= 0 && !(pi->arch_events & (1u << ev->arch_bit))))
@@ -244,17 +244,18 @@ static const char *selftest(struct pmu_info *pi)
 	for (unsigned j = 0; j < PMU_MAX_FIXED && pmu_is_intel(pi); j++)
 		if (pi->fixed_avail & (1u << j))
 			selftest_counter(pi, &g, ev, PMU_CTR_FIXED, j);
+	all = (uint32_t)((1ull << g.n) - 1);
 	bad = pmu_program(pi, &g, 0) | pmu_start(pi, &g, 0);
-	bad |= pmu_read(pi, &g, a);
+	unread = pmu_read(pi, &g, a);
 	selftest_spin();
-	bad |= pmu_read(pi, &g, b);
+	unread |= pmu_read(pi, &g, b);
 	pmu_stop(pi, &g);
 	pmu_release(pi, &g);
-	if (bad)
-		return "rdpmc faults or counter writes are refused (intercepted, e.g. by a hypervisor)";
+	if (unread == all)
+		return "rdpmc faults (intercepted, e.g. by a hypervisor): the counters cannot be read";
 	gp_alive = pi->num_gp;
 	for (unsigned k = g.n; k-- > 0;) {
-		if (pmu_delta(a[k], b[k], g.c[k].mask))
+		if (!((bad | unread) & (1u << k)) && pmu_delta(a[k], b[k], g.c[k].mask))
 			continue;
 		if (g.c[k].kind == PMU_CTR_GP) {
 			gp_alive = g.c[k].idx;
@@ -264,6 +265,8 @@ static const char *selftest(struct pmu_info *pi)
 		}
 	}
 	pi->num_gp = gp_alive;
+	if (!gp_alive)
+		return "general-purpose counter 0 does not count when read with rdpmc";
 	return 0;
 }
 

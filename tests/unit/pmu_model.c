@@ -164,7 +164,8 @@ static void tick_all(struct pmu_model *m)
 	}
 	/* fixed 0 instructions, 1 core cycles, 2 reference cycles at the TSC rate: OS field bit */
 	for (unsigned j = 0; m->intel && j < m->num_fixed; j++)
-		if (((get(m, MSR_IA32_FIXED_CTR_CTRL) >> (4 * j)) & FIXED_CTRL_EN_OS) && global_on(m, 32 + j))
+		if (((get(m, MSR_IA32_FIXED_CTR_CTRL) >> (4 * j)) & FIXED_CTRL_EN_OS) && global_on(m, 32 + j) &&
+		    !(m->fixed_stuck & (1u << j)))
 			tick(m, MSR_IA32_FIXED_CTR0 + j, m->fixed_width, 32 + j, m->step);
 	tick_rapl(m);
 }

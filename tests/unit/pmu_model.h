@@ -39,6 +39,7 @@ struct pmu_model {
 	unsigned version, num_gp, gp_width, num_fixed, fixed_width;
 	bool full_width, dead;
 	bool rdpmc_faults;    /* a hypervisor intercepts rdpmc */
+	uint32_t fixed_stuck; /* fixed counters that exist but never count (an unbacked virtual PMU) */
 	uint64_t step; /* events a running counter gains per access */
 	uint32_t itlb_walk_sizes; /* AMD PMCx085 unit-mask bits the modelled code's walks hit */
 	unsigned nrefused;
