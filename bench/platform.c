@@ -112,6 +112,7 @@ void platform_pmu(const struct cpu_info *ci, struct pmu_info *pi)
 	rec_hex(r, "fixed_dead", pi->fixed_dead);
 	rec_str(r, "lfence_serializing", pi->lfence_serializing ? pi->lfence_serializing : "unknown");
 	rec_str(r, "freeze_while_smm", pi->freeze_while_smm ? pi->freeze_while_smm : "unknown");
+	rec_str(r, "rdpmc", pi->rdpmc ? pi->rdpmc : "unknown");
 	emit_finish();
 	summary_line(pi->present ? "PMU: counters attached to the probes" : "PMU: absent (see the pmu record)");
 }

@@ -286,11 +286,18 @@ void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct p
 		/* The CPUID geometry stays in the record for information; nothing is counted. */
 		pi->present = false;
 		pi->reason = ops->unavailable;
-		pi->lfence_serializing = pi->freeze_while_smm = "unknown";
+		pi->lfence_serializing = pi->freeze_while_smm = pi->rdpmc = "unknown";
 		return;
 	}
-	/* Settings and free-running counters of their own: with or without a core PMU. */
+	/* Settings and free-running counters of their own: with or without a core PMU. rdpmc is
+	 * fault-safe: try it once, so the record says whether this machine lets it through. */
 	pmu_discover_quirks(pi, ci, id);
+	{
+		uint64_t v;
+		int st = ops->rdpmc(ops->ctx, 0, &v);
+
+		pi->rdpmc = st == MSR_OK ? "ok" : st == MSR_FAULT ? "faults" : "unknown";
+	}
 	pmu_discover_freerun(pi, ci, id);
 	if (!pi->present)
 		return;

@@ -80,6 +80,9 @@ struct pmu_info {
 	 * PDCM, or not Intel), "refused" (the DEBUGCTL write faulted or did not stick), "unknown". */
 	const char *lfence_serializing;
 	const char *freeze_while_smm;
+	/* One rdpmc of counter 0 at discovery, whatever the PMU: "ok", "faults" (#GP/#UD caught: an
+	 * emulator or a hypervisor intercepting it) or "unknown" (not attempted). */
+	const char *rdpmc;
 	const struct pmu_ops *ops;
 };
 

@@ -120,15 +120,16 @@ static void intel_absent_and_emulated(void)
 	CHECK_STR(P.reason, "CPUID 0xA reports no counters (hypervisor hides the PMU)");
 	CHECK_EQ_U64(M.nwrites, 0); /* nothing touched */
 
-	/* QEMU TCG with a CPUID that claims a PMU: MSRs read 0 and ignore writes -> absent, and the
-	 * check used rdmsr only (rdpmc would be #UD there) */
+	/* QEMU TCG with a CPUID that claims a PMU: MSRs read 0 and ignore writes -> absent; the
+	 * liveness check used rdmsr only; the one fault-safe rdpmc of discovery faulted (#UD there) */
 	id = intel_cpuid(2, 4, 48, 3, 48, 0, false);
 	model_intel(&M, 2, 4, 48, 3, 48, false);
 	model_dead(&M);
 	pmu_discover(&P, &ci, &id, &M.ops);
 	CHECK(!P.present);
 	CHECK(strstr(P.reason, "do not count") != 0);
-	CHECK_EQ_U64(M.nrdpmc, 0);
+	CHECK_EQ_U64(M.nrdpmc, 1);
+	CHECK_STR(P.rdpmc, "faults");
 
 	pmu_discover(&P, &ci, &id, &refusing);
 	CHECK(!P.present);

@@ -368,6 +368,7 @@ static void selftest_uses_fixed_counters_and_rdpmc(void)
 	model_intel(&M, 4, 4, 48, 3, 48, true);
 	intel_model(0x5E);
 	CHECK(P.present && P.fixed_avail == 7 && P.num_gp == 4 && !P.fixed_dead);
+	CHECK_STR(P.rdpmc, "ok");
 	for (unsigned i = 0; i < M.nrdpmc; i++) {
 		if (M.rdpmc_idx[i] & 0x40000000u)
 			fixed_seen[M.rdpmc_idx[i] & 3] = true;
@@ -398,6 +399,7 @@ static void rdpmc_intercepted_at_discovery(void)
 	intel_model(0x5E);
 	CHECK(!P.present);
 	CHECK(strstr(P.reason, "rdpmc faults") != 0);
+	CHECK_STR(P.rdpmc, "faults");
 	CHECK(M.nrdpmc > 0); /* tried, faulted, went on */
 
 	/* AMD the same */
