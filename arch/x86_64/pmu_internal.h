@@ -1,4 +1,4 @@
-/* Helpers shared by the PMU units (pmu.c, pmu_plan.c): not an interface of their own. */
+/* Helpers shared by the PMU units (pmu.c, pmu_plan.c, pmu_quirks.c): not an interface of their own. */
 #ifndef ARCH_X86_64_PMU_INTERNAL_H
 #define ARCH_X86_64_PMU_INTERNAL_H
 

@@ -11,6 +11,7 @@
 #include "arch/x86_64/pmu.h"
 
 #include "arch/x86_64/msr.h"
+#include "arch/x86_64/pmu_internal.h"
 #include "arch/x86_64/pmu_regs.h"
 
 /* Set `bit` in `msr` unless already set; "already", "set", "refused" or "unknown". */
@@ -42,11 +43,11 @@ static const char *lfence_state(const struct pmu_info *pi, const struct cpu_info
 	if (ci->family == AMD_FAMILY_K8 || ci->family == AMD_FAMILY_11H)
 		return "yes";
 	s = set_bit_checked(pi->ops, MSR_AMD_DE_CFG, DE_CFG_LFENCE_SERIALIZE);
-	if (s[0] == 'a') /* already */
+	if (pmu_str_same(s, "already"))
 		return "yes";
-	if (s[0] == 'r') /* refused */
+	if (pmu_str_same(s, "refused"))
 		return "no";
-	return s;        /* "set" or "unknown" */
+	return s; /* "set" or "unknown" */
 }
 
 static const char *freeze_state(const struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id)
@@ -69,22 +70,13 @@ void pmu_discover_quirks(struct pmu_info *pi, const struct cpu_info *ci, const s
 	pi->freeze_while_smm = freeze_state(pi, ci, id);
 }
 
-static bool str_is(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 void pmu_cpu_prepare(const struct pmu_info *pi)
 {
 	if (!pi || !pi->ops || pi->ops->unavailable)
 		return;
 	/* Only what discovery set on the boot CPU: the other CPUs get the same state. */
-	if (pi->lfence_serializing && str_is(pi->lfence_serializing, "set"))
+	if (pi->lfence_serializing && pmu_str_same(pi->lfence_serializing, "set"))
 		(void)set_bit_checked(pi->ops, MSR_AMD_DE_CFG, DE_CFG_LFENCE_SERIALIZE);
-	if (pi->freeze_while_smm && (str_is(pi->freeze_while_smm, "set") || str_is(pi->freeze_while_smm, "already")))
+	if (pi->freeze_while_smm && (pmu_str_same(pi->freeze_while_smm, "set") || pmu_str_same(pi->freeze_while_smm, "already")))
 		(void)set_bit_checked(pi->ops, MSR_IA32_DEBUGCTL, DEBUGCTL_FREEZE_WHILE_SMM);
 }

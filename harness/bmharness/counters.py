@@ -99,6 +99,14 @@ def status(summary):
             pmu.get("fixed"), pmu.get("family_events"))
     else:
         text = "absent: %s" % (pmu.get("reason") or "no plat kind=pmu record")
+        freerun = [n for n, k in (("aperf/mperf", "aperf_mperf"), ("rapl", "rapl")) if pmu.get(k)]
+        if freerun:
+            text += " (free-running counters still read: %s)" % ", ".join(freerun)
+    # per-CPU settings discovery made (or could not make): they qualify every counted sample
+    notes = ["%s %s" % (k, pmu[k]) for k in ("lfence_serializing", "freeze_while_smm", "rdpmc")
+             if pmu.get(k) not in (None, "yes", "set", "already", "ok", "not_offered")]
+    if notes:
+        text += "; " + ", ".join(notes)
     if skips:
         text += "; %d counter request(s) skipped" % len(skips)
     return present, text

@@ -180,3 +180,16 @@ def test_dram_energy_uses_its_own_unit():
     assert f["watts"]["energy_dram"] == pytest.approx(2e9 / 20040)
     (old,) = counters.analyse(parse_stream(stream(dram_esu=0)))["sets"]
     assert old["nj_per_byte"]["energy_dram"] == pytest.approx(4e9 / (BYTES * ITERS))
+
+
+def test_status_names_unmade_settings_and_free_running_counters():
+    """The Counters status line says when lfence could not be made serialising or rdpmc faults,
+    and which free-running counters are still read without a core PMU."""
+    summ = {"platform": {"pmu": {"present": 0, "reason": "CPUID 0xA reports no counters",
+                                 "aperf_mperf": 1, "rapl": 1, "lfence_serializing": "no",
+                                 "freeze_while_smm": "not_offered", "rdpmc": "faults"}}}
+    present, text = counters.status(summ)
+    assert not present
+    assert "free-running counters still read: aperf/mperf, rapl" in text
+    assert "lfence_serializing no" in text and "rdpmc faults" in text
+    assert "freeze_while_smm" not in text
