@@ -222,14 +222,16 @@ def make_parser():
     p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
-    p = sub.add_parser("compare", help="compare two runs set by set (medians, Welch's t-test)")
+    p = sub.add_parser("compare", help="compare two runs set by set (shift, Mann-Whitney, "
+                       "Benjamini-Hochberg)")
     p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json) or serial log")
     p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it")
     p.add_argument("--out", metavar="DIR", help="write compare.md here instead")
     p.add_argument("--alpha", type=float, default=compare.ALPHA,
-                   help="significance level (default %(default)s)")
+                   help="false discovery rate over all sets, Benjamini-Hochberg "
+                   "(default %(default)s)")
     p.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT",
-                   help="practical threshold: smallest median difference that matters, in %% "
+                   help="practical threshold: smallest shift that matters, in %% of A's median "
                    "(default %(default)s)")
     p.set_defaults(func=cmd_compare)
     return ap
