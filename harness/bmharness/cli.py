@@ -27,6 +27,9 @@ def run_id():
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
 
 
+PRINT_PROBLEMS = 25  # problems printed by parse; summary.json keeps more, counted per kind
+
+
 def _print_validation(summary):
     v = summary["validation"]
     c = v["counts"]
@@ -34,9 +37,22 @@ def _print_validation(summary):
           "%d missing, %d set(s) (%d complete)" % (
               c["lines"], c["records_analysed"], c["corrupt"], c["duplicates"], c["missing"],
               c["sets"], c["sets_complete"]))
-    for p in v["problems"]:
+    counts = v.get("problem_counts") or {}
+    if counts:
+        print("problems by kind: " + ", ".join("%s %d" % kv for kv in sorted(
+            counts.items(), key=lambda kv: -kv[1])))
+    for p in v["problems"][:PRINT_PROBLEMS]:
         print("  problem: %s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p["line"] else "",
                                        p["message"]))
+    more = c.get("problems", len(v["problems"])) - min(len(v["problems"]), PRINT_PROBLEMS)
+    if more > 0:
+        print("  ... and %d more problem(s) (summary.json keeps %s)" % (
+            more, v.get("problems_shown", "them")))
+    if len(v.get("boots") or []) > 1:
+        print("analysed boot %s: %s" % (v.get("analysed_boot"), v.get("analysed_why")))
+    for n in (v.get("notes") or [])[:PRINT_PROBLEMS]:
+        if n.startswith("log decoded as"):
+            print("note: " + n)
     print("log %s" % ("complete and valid" if v["ok"] else
                       "INCOMPLETE" if not v["complete"] else "has problems"))
 
