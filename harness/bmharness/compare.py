@@ -186,6 +186,7 @@ def _values(run, s):
         _, raw = parse.read_raw(os.path.join(run["dir"], s.get("raw_file") or ""))
     except (OSError, ValueError):
         return None
+    raw = parse.usable(raw)  # as the summary's statistics: wrapped samples left out
     return stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1) if raw else None
 
 

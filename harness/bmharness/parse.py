@@ -33,6 +33,7 @@ STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "ba
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
                "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
                "ctr_refused", "pmu_events"}
+WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
 MAX_SET = 1 << 24  # larger n or i values are damage, not data (and would exhaust memory)
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
@@ -57,6 +58,11 @@ def _int(value):
         return int(value, 0) if value.startswith("0x") else int(value)
     except (ValueError, AttributeError):
         return None
+
+
+def usable(values):
+    """The samples the statistics use: those below WRAP_LIMIT (the raw files keep them all)."""
+    return [v for v in values if v < WRAP_LIMIT]
 
 
 def ranges(indices):
@@ -345,7 +351,14 @@ def analyse_boot(boot, prob):
             entry["counters"] = ctr
             entry["complete"] = entry["complete"] and ctr["complete"]
         entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
-        entry["stats"] = stats.set_stats(values, overhead, iters)
+        kept = usable(values)
+        entry["wrapped"] = len(values) - len(kept)
+        if entry["wrapped"]:
+            prob.add("wrapped", "set %s: %d sample(s) >= 2^63 (a negative or wrapped cycle "
+                     "delta), e.g. %d: excluded from the statistics" % (
+                         pid, entry["wrapped"], next(v for v in values if v >= WRAP_LIMIT)),
+                     p["line"], p["seq"])
+        entry["stats"] = stats.set_stats(kept, overhead, iters)
         sets.append(entry)
         raw.append((entry, p["fields"], values))
     orphans = []
@@ -503,6 +516,9 @@ def write_outputs(result, out_dir):
                 fh.write("# %s: %s\n" % (k, v))
             fh.write("# received: %d\n# complete: %s\n" % (
                 len(values), "yes" if entry.get("complete") else "no"))
+            if entry.get("wrapped"):
+                fh.write("# wrapped: %d (>= 2^63, excluded from the statistics)\n"
+                         % entry["wrapped"])
             if entry.get("missing_indices"):
                 fh.write("# missing_indices: %s\n"
                          % _fmt_ranges(entry["missing_indices"], limit=10 ** 6))
