@@ -297,9 +297,9 @@ def build_doc(run_a, run_b, res):
     doc.p("cycles per operation; diff = median B - median A; shift = median of all pairwise "
           "differences B - A (Hodges-Lehmann; positive: B slower); p = Mann-Whitney U test of the "
           "same shift (two-sided, normal approximation with tie correction) on the per-operation "
-          "values; q = p adjusted by %s over the %d tested sets: significant at q < %g (false "
-          "discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's direction is "
-          "the shift's sign" % (res["correction"], res["tests"], res["alpha"], 100 * res["alpha"],
+          "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
+          "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
+          "direction is the shift's sign" % (res["correction"], res["tests"], res["alpha"], 100 * res["alpha"],
                                 res["threshold_pct"]))
     shown = _shown_params(_all_sets(run_a, run_b))
     if rows:

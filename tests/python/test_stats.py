@@ -137,7 +137,8 @@ def _default_samples():
 
 def _rate(gen, n, trials, seed, quantum=None):
     r = random.Random(seed)
-    return sum(S.detect_modes(sorted(gen(r, n)), quantum)["bimodal"] for _ in range(trials)) / trials
+    hits = sum(S.detect_modes(sorted(gen(r, n)), quantum)["bimodal"] for _ in range(trials))
+    return hits / trials
 
 
 def _mix(r, n, apart=4.0):
