@@ -3,7 +3,8 @@ and ends on 1 MiB boundaries clear of the backup GPT, the FAT32 file system is e
 its partition (it must not run over the backup GPT), the BPB's hidden-sectors field is the
 partition's start LBA, `sgdisk -v` and `fsck.fat -n` find nothing wrong, and the boot file is
 there. The script runs on a small stand-in .efi (no firmware build needed); the real image from
-`make image` is checked the same way when it exists."""
+`make image` is checked the same way by tests/integration/test_image_layout.py (make integration
+builds it first)."""
 
 import os
 import shutil
@@ -15,7 +16,6 @@ import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MKIMAGE = os.path.join(REPO, "scripts", "mkimage.sh")
-BUILT_IMAGE = os.path.join(REPO, "build", "x86_64", "baremetric.img")
 SECTOR = 512
 MIB_SECTORS = 2048
 GPT_BACKUP_SECTORS = 33
@@ -125,10 +125,3 @@ def test_mkimage_refuses_too_small(tmp_path):
                          capture_output=True, text=True)
     assert res.returncode != 0 and "too small" in res.stderr
     assert not os.path.exists(tmp_path / "x.img")
-
-
-def test_built_image(tmp_path):
-    """build/x86_64/baremetric.img as `make image` left it (make test builds it first)."""
-    if not os.path.exists(BUILT_IMAGE):
-        pytest.skip("%s not built (make image)" % BUILT_IMAGE)
-    check_image(BUILT_IMAGE, tmp_path)
