@@ -57,7 +57,7 @@ def stream(drop=None, extra=None, passes=2, dram_esu=None):
         vals["energy_dram"] = [65536] * N   # 1 J per sample in the servers' fixed 2^-16 J
     ov = {"cycles": 30, "instructions": 20, "llc_misses": 2}
     for ev, v in vals.items():
-        if ev != drop:
+        if ev not in ((drop,) if isinstance(drop, str) else drop or ()):
             ctr(s, 0, ev, v, 0, ov.get(ev, 0))
     if passes > 1:
         ctr(s, 0, "tsc", [20100] * N, 1, 40)
@@ -193,3 +193,49 @@ def test_status_names_unmade_settings_and_free_running_counters():
     assert "free-running counters still read: aperf/mperf, rapl" in text
     assert "lfence_serializing no" in text and "rdpmc faults" in text
     assert "freeze_while_smm" not in text
+
+
+# --- wrapped and clamped deltas (issue 10) -----------------------------------------------------
+
+WRAPPED = (1 << 64) - 5  # a counter that went 5 backwards, seen as unsigned
+
+
+def test_wrapped_counter_deltas_are_flagged_and_excluded():
+    def wrap(s):
+        ctr(s, 0, "energy_pkg", [16384] * (N - 1) + [WRAPPED], 0)
+        ctr(s, 0, "cycles", [WRAPPED] + [20000 + 30] * (N - 1), 0, 30)
+    (f,) = counters.analyse(parse_stream(stream(drop=("energy_pkg", "cycles"),
+                                                extra=wrap)))["sets"]
+    # the wrapped samples are left out: still 1 J per sample, not ~2^64 units
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS))
+    assert f["watts"]["energy_pkg"] == pytest.approx(2e9 / 20040)
+    assert f["excluded"] == {"energy_pkg": {"wrapped": 1, "below_overhead": 0},
+                             "cycles": {"wrapped": 1, "below_overhead": 0}}
+    # and the other event's samples stay aligned: IPC over the 7 good pairs
+    assert f["ipc"] == pytest.approx(2.5) and f["per_op"]["cycles"] == pytest.approx(2000)
+
+
+def test_deltas_below_overhead_do_not_bias_energy_upward():
+    # 1 J per sample (16384 units) plus an overhead of 100, with read noise that is symmetric:
+    # two samples fall below the overhead; clamping them at 0 would raise the mean
+    vals = [16384 + 100 + d for d in (-16450, 16450, -16420, 16420, 0, 0, -5000, 5000)]
+    assert sum(vals) == N * (16384 + 100) and sum(1 for v in vals if v < 100) == 2
+    (f,) = counters.analyse(parse_stream(stream(drop="energy_pkg", extra=lambda s: ctr(
+        s, 0, "energy_pkg", vals, 0, 100))))["sets"]
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS), rel=1e-9)
+    assert f["watts"]["energy_pkg"] == pytest.approx(2e9 / 20040, rel=1e-9)
+    assert f["excluded"]["energy_pkg"] == {"wrapped": 0, "below_overhead": 2}
+
+
+def test_wrapped_samples_excluded_from_set_statistics(tmp_path):
+    s = synth.Stream().begin()
+    s.probe("spin", 1, [1000, 1002, 1004, WRAPPED, 1006], iters=1, overhead=0)
+    log = tmp_path / "serial.log"
+    log.write_bytes(s.end(probes=1, skips=0).data())
+    summ = parse.parse_log(str(log), str(tmp_path / "p"))
+    st = summ["sets"][0]
+    assert st["wrapped"] == 1 and st["stats"]["raw"]["n"] == 4
+    assert st["stats"]["per_op"]["mean"] == pytest.approx(1003)
+    assert any(p["kind"] == "wrapped" for p in summ["validation"]["problems"])
+    header, values = parse.read_raw(str(tmp_path / "p" / st["raw_file"]))
+    assert len(values) == 5 and header["wrapped"].startswith("1 ")

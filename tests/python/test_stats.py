@@ -1,7 +1,9 @@
 """Statistics: known values, degenerate inputs, confidence intervals, mode detection."""
 
 import math
+import os
 import random
+import re
 
 import pytest
 
@@ -115,8 +117,56 @@ def test_timer_like_and_lognormal_not_bimodal():
 
 
 def test_small_n_not_tested():
-    d = S.describe(_clusters(1, 10, 0.5))
+    d = S.describe(_clusters(1, S.SMALL_MIN_N - 1, 0.5))
     assert d["bimodal"] is False and "not tested" in d["bimodal_explanation"]
+
+
+def test_small_n_gap_test_finds_separated_clusters():
+    d = S.describe(_clusters(1, 10, 0.5), quantum=1.0)
+    assert d["bimodal"] is True and "small-N gap test" in d["bimodal_explanation"]
+    assert [round(m["at"], -1) for m in d["modes"]] == [100, 200]
+    # two adjacent integer values are not two modes
+    assert S.describe([44] * 8 + [45] * 8, quantum=1.0)["bimodal"] is False
+
+
+def _default_samples():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "lib", "config.c")) as fh:
+        return int(re.search(r"cfg->samples = (\d+);", fh.read()).group(1))
+
+
+def _rate(gen, n, trials, seed, quantum=None):
+    r = random.Random(seed)
+    hits = sum(S.detect_modes(sorted(gen(r, n)), quantum)["bimodal"] for _ in range(trials))
+    return hits / trials
+
+
+def _mix(r, n, apart=4.0):
+    return [r.gauss(0, 1) if r.random() < 0.5 else r.gauss(apart, 1) for _ in range(n)]
+
+
+def test_default_run_tests_bimodality():
+    n = _default_samples()
+    d = S.describe(_clusters(4, n, 0.5), quantum=1.0)
+    assert "not tested" not in d["bimodal_explanation"] and d["bimodal"] is True
+    # well separated modes are found at the default N, unimodal data stay quiet
+    assert _rate(lambda r, k: _mix(r, k, 8.0), n, 200, 1) >= 0.5
+    for gen in (lambda r, k: [r.gauss(0, 1) for _ in range(k)],
+                lambda r, k: [r.lognormvariate(0, 0.5) for _ in range(k)],
+                lambda r, k: [r.expovariate(1) for _ in range(k)]):
+        assert _rate(gen, n, 400, 2) <= 0.05
+
+
+def test_mixture_4_sigma_apart_found_at_200():
+    assert _rate(_mix, 200, 200, 11) >= 0.90  # was 0.41
+
+
+def test_unimodal_false_positive_rate():
+    for gen in (lambda r, k: [r.gauss(0, 1) for _ in range(k)],
+                lambda r, k: [r.lognormvariate(0, 0.5) for _ in range(k)],
+                lambda r, k: [r.expovariate(1) for _ in range(k)]):
+        for n in (20, 50, 200):
+            assert _rate(gen, n, 200, 12) <= 0.05, n
 
 
 def test_close_modes_behind_heavy_outliers():
