@@ -208,8 +208,11 @@ void ctr_describe(const struct ctr_run *cr, struct record *r)
 	char buf[CONFIG_PROBES_MAX];
 	struct sbuf sb;
 
-	if (!cr->active)
+	if (!cr->active) {
+		if (cr->requested)
+			rec_str(r, "ctr_skipped", cr->set_name); /* the skip record says why, once */
 		return;
+	}
 	for (unsigned i = 0; i < cr->plan.nrefused; i++)
 		refused[nr++] = cr->plan.refused[i];
 	for (unsigned p = 0; p < cr->plan.npasses; p++)
@@ -254,11 +257,39 @@ static bool first_refusal(const char *probe, const char *set, const char *event)
 	return true;
 }
 
+/* A set whose counters cannot be read at all is reported once per probe, counter set and reason
+ * (without a PMU every set of a sweep would otherwise carry its own identical skip); each set's
+ * probe record names the counter set it went without (ctr_skipped). */
+#define SET_SKIP_MEMORY 32
+static struct {
+	const char *probe, *set, *reason;
+} set_skip_seen[SET_SKIP_MEMORY];
+static unsigned n_set_skip_seen;
+
+static bool first_set_skip(const char *probe, const char *set, const char *reason)
+{
+	reason = reason ? reason : "";
+	for (unsigned i = 0; i < n_set_skip_seen; i++)
+		if (str_eq(set_skip_seen[i].probe, probe) && str_eq(set_skip_seen[i].set, set) &&
+		    str_eq(set_skip_seen[i].reason, reason))
+			return false;
+	if (n_set_skip_seen < SET_SKIP_MEMORY) {
+		set_skip_seen[n_set_skip_seen].probe = probe;
+		set_skip_seen[n_set_skip_seen].set = set;
+		set_skip_seen[n_set_skip_seen++].reason = reason;
+	}
+	return true;
+}
+
 static void skip_set(const struct ctr_run *cr, uint32_t set, const char *reason)
 {
-	struct record *r = emit_start("skip");
+	struct record *r;
 	char buf[CONFIG_PROBES_MAX];
 	struct sbuf sb;
+
+	if (!first_set_skip(cr->probe, cr->set_name, reason))
+		return;
+	r = emit_start("skip");
 
 	sb_init(&sb, buf, sizeof(buf));
 	join(&sb, cr->names, cr->nnames);

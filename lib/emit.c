@@ -6,6 +6,7 @@
 static struct {
 	emit_sink_fn sink;
 	uint32_t seq;
+	uint32_t skips; /* skip records emitted: what end skips= counts */
 	struct record rec;
 } stream;
 
@@ -13,11 +14,14 @@ void emit_init(emit_sink_fn sink)
 {
 	stream.sink = sink;
 	stream.seq = 0;
+	stream.skips = 0;
 }
 
 struct record *emit_start(const char *type)
 {
 	rec_start(&stream.rec, stream.seq, type);
+	if (str_eq(type, "skip"))
+		stream.skips++;
 	return &stream.rec;
 }
 
@@ -33,6 +37,11 @@ void emit_finish(void)
 uint32_t emit_count(void)
 {
 	return stream.seq;
+}
+
+uint32_t emit_skip_count(void)
+{
+	return stream.skips;
 }
 
 void emit_msg(enum msg_level level, const char *text)

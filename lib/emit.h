@@ -23,6 +23,8 @@ struct record *emit_start(const char *type);
 void emit_finish(void);
 /* Records sent so far (= the seq the next record gets). */
 uint32_t emit_count(void);
+/* Skip records emitted so far (probe skips, partial skips, counter skips alike). */
+uint32_t emit_skip_count(void);
 
 void emit_msg(enum msg_level level, const char *text);
 void emit_skip(const char *probe, const char *reason);

@@ -86,14 +86,14 @@ def check_membw_mc(b, n):
     # reason; the aggregate set none
     pmu = b.plat("pmu")
     pmu = pmu[0] if isinstance(pmu, list) else pmu
-    ctr_skips = {k["set"]: k for k in b.summary["skips"] if k["probe"] == "membw_mc" and k.get("ctr_set")}
+    ctr_skips = {k["ctr_set"]: k for k in b.summary["skips"] if k["probe"] == "membw_mc" and k.get("ctr_set")}
     for s in sets:
         if s["params"]["cpu"] == "all":
-            assert "counters" not in s and s["set"] not in ctr_skips
+            assert "counters" not in s and "ctr_skipped" not in s["params"]
         elif pmu["present"]:
             assert s["counters"]["complete"] and s["counters"]["events"], s["set"]
         else:
-            assert "counters" not in s and ctr_skips[s["set"]]["reason"] == pmu["reason"]
+            assert "counters" not in s and ctr_skips[s["params"]["ctr_skipped"]]["reason"] == pmu["reason"]
 
 
 def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):

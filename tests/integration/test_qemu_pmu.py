@@ -52,7 +52,11 @@ def check_counters_or_skips(b):
     assert pmu["reason"]
     sets = [x for x in s["sets"] if x["name"] in RUNNER_PROBES]
     assert {x["name"] for x in sets} == set(RUNNER_PROBES)
-    per_set = {k["set"]: k for k in counter_skips(s) if "event" not in k}
+    # one skip per probe, counter set and reason (not one per set); every set names the counter
+    # set it went without
+    set_skips = [k for k in counter_skips(s) if "event" not in k]
+    keyed = {(k["probe"], k["ctr_set"], k["reason"]) for k in set_skips}
+    assert len(keyed) == len(set_skips), "repeated identical counter skips"
     for x in sets:
         # the timing samples are there either way
         assert x["complete"] and x["received"] == s["cfg"]["samples"], x["set"]
@@ -63,12 +67,14 @@ def check_counters_or_skips(b):
                 assert len(ev["values"]) == x["n"]
         else:
             assert "counters" not in x, "counter values without a PMU (set %s)" % x["set"]
-            k = per_set[x["set"]]
-            assert k["probe"] == x["name"] and k["reason"] == pmu["reason"]
-            assert k["ctr_set"] and k["events"]
+            cs = x["params"]["ctr_skipped"]
+            assert (x["name"], cs, pmu["reason"]) in keyed, (x["set"], cs)
     if not pmu["present"]:
-        assert len(per_set) == len(sets)
+        assert len(set_skips) < len(sets), "one skip per set again"
+        assert all(k["events"] for k in set_skips)
         assert not any(r["type"] == "ctr" for r in _records(b))
+    # end skips= counts every skip record the stream carries
+    assert s["end"]["skips"] == len(s["skips"]), (s["end"]["skips"], len(s["skips"]))
     return pmu
 
 

@@ -159,10 +159,16 @@ static void absent_pmu_skips_and_keeps_samples(void)
 	setup(4, false); /* TCG-like: CPUID claims a PMU, nothing counts */
 	CHECK(!P.present);
 	measure(CTR_SET_SPIN);
-	CHECK(strstr(find(" probe "), "ctr_") == 0); /* the probe record is as without counters */
+	/* the probe record names the counter set it went without, and nothing else of counters */
+	CHECK(strstr(find(" probe "), " ctr_skipped=spin ") != 0);
+	CHECK(strstr(strstr(find(" probe "), "ctr_skipped") + 1, "ctr_") == 0);
 	CHECK_EQ_U64(count(" samples set=0 i=0 n=5 "), 1);
 	CHECK_EQ_U64(count(" ctr "), 0);
 	CHECK(strstr(find(" skip "), "probe=t set=0 ctr_set=spin events=cycles,instructions reason=counter%20MSRs") != 0);
+	nlines = 0;
+	measure(CTR_SET_SPIN); /* the next set of the same probe: no second identical skip */
+	CHECK_EQ_U64(count(" skip "), 0);
+	CHECK(strstr(find(" probe "), " ctr_skipped=spin") != 0);
 
 	str_copy(cfg.pmu_events, "none", sizeof(cfg.pmu_events));
 	nlines = 0;
