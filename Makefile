@@ -53,7 +53,8 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
 	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_pmu.c tests/unit/pmu_model.c \
 	tests/unit/test_counters.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
-	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c
+	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c \
+	tests/unit/test_lapic_mode.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
