@@ -47,6 +47,10 @@ void smp_facts_emit(void)
 	rec_u64(r, "not_started", rep->not_started);
 	if (rep->lapic_base || rep->x2apic) {
 		rec_str(r, "lapic_mode", rep->x2apic ? "x2apic" : "xapic");
+		if (rep->lapic_mode_how)
+			rec_str(r, "lapic_mode_how", rep->lapic_mode_how);
+		if (rep->x2apic)
+			rec_u64(r, "aps_switched", rep->aps_switched);
 		rec_hex(r, "lapic_base", rep->lapic_base);
 	}
 	if (rep->lowpage) {

@@ -4,11 +4,11 @@
  * inter-processor interrupts through the ICR, each send bounded by the TSC.
  *
  * Access mode: xAPIC registers are memory-mapped at the base from IA32_APIC_BASE (or the MADT's
- * address when that MSR cannot be read). x2APIC registers are MSRs; they are used only when the
- * firmware left the APIC in x2APIC mode (IA32_APIC_BASE.EXTD set; MMIO is then dead) and CPUID
- * confirms x2APIC. We never switch modes ourselves: under QEMU 7.2 TCG there is no x2APIC to
- * test it on, and a processor with an APIC id above 254 is only ever in x2APIC mode already.
- * The x2APIC path is therefore untested here. */
+ * address when that MSR cannot be read). x2APIC registers are MSRs; they are used when the APIC
+ * is in x2APIC mode (IA32_APIC_BASE.EXTD set; MMIO is then dead) and CPUID confirms x2APIC: as
+ * the firmware handed over (real machines with APIC ids above 254), or after option
+ * apic_mode=x2apic switched it (drivers/lapic_mode.c). The x2APIC paths run for real under QEMU 10
+ * with -cpu max (tests/integration/test_qemu10_x2apic.py); QEMU 7.2 has no x2APIC. */
 #ifndef DRIVERS_LAPIC_H
 #define DRIVERS_LAPIC_H
 

@@ -3,6 +3,7 @@
 
 #include "arch/x86_64/irq.h"
 #include "bench/irq_common.h"
+#include "drivers/lapic_mode.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -23,6 +24,8 @@ static void emit_apic(const struct irq_platform *p, const struct irq_drain_stats
 		rec_str(r, "reason", p->reason);
 	if (p->lapic.present) {
 		rec_str(r, "mode", p->lapic.x2apic ? "x2apic" : "xapic");
+		rec_str(r, "lapic_mode_how", lapic_mode_how(lapic_mode_bsp()));
+		rec_str(r, "lapic_mode_request", lapic_mode_request_name(lapic_mode_bsp()->request));
 		rec_hex(r, "base", p->lapic.base);
 		rec_u64(r, "apic_id", p->apic_id);
 		rec_hex(r, "version", p->apic_version);

@@ -18,6 +18,7 @@
 #include "drivers/hpet.h"
 #include "drivers/pm_timer.h"
 #include "drivers/uart16550.h"
+#include "efi/apic_mode_boot.h"
 #include "efi/boot_options.h"
 #include "efi/discover.h"
 #include "efi/efi_util.h"
@@ -204,6 +205,8 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	simd_enable();
 	platform_emit_simd();
 	calibrate_tsc();
+	/* Option apic_mode: the BSP's APIC mode is settled before anything uses the APIC. */
+	apic_mode_boot(m.cfg.apic_mode, m.cpu.x2apic);
 	/* After the TSC is known (every wait of the start-up is bounded by it) and before the probes;
 	 * the APs idle halted, costing the BSP's measurements nothing. */
 	smp_boot_start(m.env.tsc_hz);

@@ -4,7 +4,8 @@
 
 #include "lib/fmt.h"
 
-enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS };
+enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS,
+		OPT_APIC_MODE };
 
 struct option_desc {
 	const char *key;
@@ -35,6 +36,7 @@ static const struct option_desc options[] = {
 	{ "mem_kernels", OPT_KERNELS, 0, 0, 0, "all, or a comma list of bandwidth kernels" },
 	{ "seed", OPT_U64, FIELD(seed), 0, UINT64_MAX, "an unsigned integer" },
 	{ "smp", OPT_BOOL, FIELD(smp), 0, 1, "0 or 1" },
+	{ "apic_mode", OPT_APIC_MODE, FIELD(apic_mode), 0, 0, "auto, xapic or x2apic" },
 	{ "pmu_events", OPT_EVENTS, 0, 0, 0, "auto, none, or a comma list of counter events" },
 	{ "irq_samples", OPT_U64, FIELD(irq_samples), 1, 1000000, "integer 1..1000000" },
 	{ "irq_set_ms", OPT_U64, FIELD(irq_set_ms), 1, 600000, "milliseconds 1..600000" },
@@ -61,6 +63,7 @@ const char *const config_pmu_event_names[] = {
 #define NUM_OPTIONS (sizeof(options) / sizeof(options[0]))
 
 static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "reset", "halt" };
+static const char *const apic_mode_names[] = { "auto", "xapic", "x2apic" }; /* enum apic_mode */
 
 void config_defaults(struct config *cfg)
 {
@@ -83,6 +86,7 @@ void config_defaults(struct config *cfg)
 	str_copy(cfg->mem_kernels, "all", sizeof(cfg->mem_kernels));
 	cfg->seed = 1;
 	cfg->smp = true;
+	cfg->apic_mode = APIC_MODE_AUTO;
 	str_copy(cfg->pmu_events, "auto", sizeof(cfg->pmu_events));
 	cfg->irq_samples = 10000;
 	cfg->irq_set_ms = 1000;
@@ -284,6 +288,11 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 	case OPT_SHUTDOWN:
 		ok = set_shutdown(p->cfg, value);
 		break;
+	case OPT_APIC_MODE:
+		for (i = 0; i < sizeof(apic_mode_names) / sizeof(apic_mode_names[0]) && !ok; i++)
+			if ((ok = str_eq(value, apic_mode_names[i])))
+				p->cfg->apic_mode = (enum apic_mode)i;
+		break;
 	}
 	if (!ok) {
 		char buf[160];
@@ -426,6 +435,9 @@ void config_to_record(const struct config *cfg, struct record *r)
 			break;
 		case OPT_SHUTDOWN:
 			rec_str(r, o->key, shutdown_names[cfg->shutdown]);
+			break;
+		case OPT_APIC_MODE:
+			rec_str(r, o->key, apic_mode_names[cfg->apic_mode]);
 			break;
 		}
 	}

@@ -29,6 +29,12 @@ enum serial_kind {
 	SERIAL_NONE,
 };
 
+enum apic_mode {
+	APIC_MODE_AUTO,   /* the local APIC's mode as the firmware handed over */
+	APIC_MODE_XAPIC,
+	APIC_MODE_X2APIC, /* switch to x2APIC where CPUID offers it */
+};
+
 struct config {
 	char probes[CONFIG_PROBES_MAX]; /* comma-separated probe names, run in this order */
 	uint64_t samples;               /* repetitions per runner probe */
@@ -49,6 +55,7 @@ struct config {
 	char mem_kernels[CONFIG_PROBES_MAX]; /* bandwidth kernels to run, or "all" */
 	uint64_t seed;        /* seed of the pointer-chain shuffles */
 	bool smp;             /* start the application processors (bare metal) */
+	enum apic_mode apic_mode; /* local APIC mode on every processor (bare metal) */
 	char pmu_events[CONFIG_PROBES_MAX]; /* counters per runner sample: auto, none or event names */
 	/* interrupt probes */
 	uint64_t irq_samples;        /* latency / exception samples per set */

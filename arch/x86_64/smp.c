@@ -7,6 +7,7 @@
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/tsc.h"
 #include "drivers/lapic.h"
+#include "drivers/lapic_mode.h"
 
 #define US_PER_S 1000000ull
 #define PAGE_MASK 0xFFFull
@@ -29,6 +30,8 @@ struct smp_cpu {
 	uint8_t *ist;
 	uint64_t stack_top;
 	volatile uint32_t online;      /* set by the AP in its C entry */
+	volatile uint32_t mode_failed; /* the AP could not enter the BSP's x2APIC mode */
+	volatile uint32_t mode_switched; /* the AP set its own IA32_APIC_BASE.EXTD */
 	volatile uint32_t dead;        /* the AP stopped after an exception outside a job */
 	volatile uint32_t parked;      /* the AP is (about to be) halted: wake it with an NMI */
 	volatile uint64_t posted;      /* jobs posted by the BSP */
@@ -152,6 +155,21 @@ static void ap_wait_for_work(struct smp_cpu *c, uint64_t seen)
 	}
 }
 
+/* The APIC mode is per processor and an AP comes out of INIT-SIPI in the mode it had: when the
+ * BSP runs in x2APIC mode, the AP switches itself before it touches its APIC (the BSP's MSR
+ * accessors would #GP on an xAPIC-mode AP). False when it could not. */
+static bool ap_follow_mode(struct smp_cpu *c)
+{
+	struct lapic_mode_result r;
+
+	if (!g.lapic.x2apic)
+		return true;
+	if (!lapic_mode_apply(0, LAPIC_MODE_X2APIC, cpu_has_x2apic(), &r) || !r.x2apic)
+		return false;
+	c->mode_switched = r.switched;
+	return true;
+}
+
 static __attribute__((noreturn)) void ap_entry(void *arg)
 {
 	struct smp_cpu *c = arg;
@@ -159,7 +177,9 @@ static __attribute__((noreturn)) void ap_entry(void *arg)
 	traps_load_ap(&c->tables, c->ist, ap_trap);
 	if (g.pat_valid)
 		(void)wrmsr_safe(MSR_IA32_PAT, g.pat);
-	c->seen_apic_id = g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
+	if (!ap_follow_mode(c))
+		c->mode_failed = 1; /* online all the same: the BSP sees why, and parks it with INIT */
+	c->seen_apic_id = g.lapic.present && !c->mode_failed ? lapic_id(&g.lapic) : cpuid_apic_id();
 	c->online_tsc = tsc_rdtsc();
 	cpu_mfence();
 	c->online = 1;
@@ -238,12 +258,19 @@ static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t ve
 		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
 		return false;
 	}
+	if (c->mode_failed) {
+		fail(c->apic_id, p->stage, "x2apic_switch");
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		return false;
+	}
 	if (c->seen_apic_id != c->apic_id) {
 		/* Running, but not the processor the MADT named: keep it out of the numbering. */
 		fail(c->apic_id, p->stage, "id_mismatch");
 		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
 		return false;
 	}
+	if (c->mode_switched)
+		g.rep.aps_switched++;
 	if (c->online_tsc - c->sipi_tsc > g.rep.ap_max_cycles)
 		g.rep.ap_max_cycles = c->online_tsc - c->sipi_tsc;
 	return true;
@@ -345,6 +372,7 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 	}
 	cpus[0].apic_id = cpus[0].seen_apic_id = g.rep.bsp_apic_id = lapic_id(&g.lapic);
 	g.rep.x2apic = g.lapic.x2apic;
+	g.rep.lapic_mode_how = lapic_mode_how(lapic_mode_bsp());
 	g.rep.lapic_base = g.lapic.base;
 	g.rep.lowpage = lp;
 	g.tsc_hz = tsc_hz;

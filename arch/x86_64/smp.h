@@ -44,7 +44,8 @@
 struct smp_failure {
 	uint32_t apic_id;
 	unsigned stage;     /* AP_STAGE_* reached in the trampoline (0: it never ran) */
-	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch" */
+	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch",
+			     * "x2apic_switch" (the AP could not follow the BSP into x2APIC mode) */
 };
 
 struct smp_report {
@@ -58,6 +59,8 @@ struct smp_report {
 	struct smp_failure failed[SMP_MAX_CPUS];
 	uint32_t bsp_apic_id;
 	bool x2apic;            /* the APIC is in x2APIC mode (MSR access) */
+	const char *lapic_mode_how; /* "firmware" or "switched" (option apic_mode, on the BSP) */
+	unsigned aps_switched;  /* online APs that switched themselves to x2APIC mode */
 	uint64_t lapic_base;
 	uint64_t lowpage;
 	bool pml4_copy;         /* the BSP's CR3 was above 4 GiB: the trampoline used a copy */

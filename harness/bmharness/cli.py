@@ -92,7 +92,8 @@ def _run_qemu(args, out_dir):
         settings = runconfig.parse_set_args(args.set)
         return qemu.run_qemu(out_dir, image=args.image, settings=settings, smp=args.smp,
                              mem=args.mem, icount=args.icount, timeout=args.timeout,
-                             cpu=args.cpu, usb=not args.no_usb, efi=args.efi), EXIT_OK
+                             cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
+                             qemu=args.qemu, qemu_datadir=args.qemu_datadir), EXIT_OK
     except runconfig.ConfigError as exc:
         return None, _err(str(exc))
     except qemu.HarnessError as exc:
@@ -197,6 +198,10 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--mem", type=int, default=1024, help="memory in MiB")
     p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
     p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
+    p.add_argument("--qemu", metavar="PATH", help="QEMU binary to run (default: %s from PATH; "
+                   "e.g. QEMU 10 from scripts/qemu10.sh: ROOT/usr/bin/qemu-system-x86_64)" % qemu.QEMU)
+    p.add_argument("--qemu-datadir", metavar="DIR",
+                   help="its data directory, passed as -L (e.g. ROOT/usr/share/qemu)")
     p.add_argument("--timeout", type=float, help="seconds before QEMU is killed "
                    "(default %d, %d with --icount)" % (qemu.DEFAULT_TIMEOUT,
                                                        qemu.DEFAULT_TIMEOUT_ICOUNT))

@@ -34,11 +34,12 @@ class HarnessError(Exception):
     """Setup problem (missing tool or file, mtools failure): the CLI reports it and exits 2."""
 
 
-def missing_tools(need_mtools=True):
-    """[(what is missing, Debian package), ...] for QEMU, OVMF and (optionally) mtools."""
+def missing_tools(need_mtools=True, qemu=None):
+    """[(what is missing, Debian package), ...] for QEMU (the system's, or the binary `qemu`),
+    OVMF and (optionally) mtools."""
     missing = []
-    if shutil.which(QEMU) is None:
-        missing.append((QEMU, "qemu-system-x86"))
+    if shutil.which(qemu or QEMU) is None:
+        missing.append((qemu or QEMU, "qemu-system-x86"))
     for path in (OVMF_CODE, OVMF_VARS):
         if not os.path.isfile(path):
             missing.append((path, "ovmf"))
@@ -55,8 +56,8 @@ def apt_hint(missing):
     return "sudo apt-get install " + " ".join(pkgs)
 
 
-def check_tools(need_mtools=True):
-    missing = missing_tools(need_mtools)
+def check_tools(need_mtools=True, qemu=None):
+    missing = missing_tools(need_mtools, qemu)
     if missing:
         raise HarnessError("missing: %s\ninstall with: %s" % (
             ", ".join(m for m, _ in missing), apt_hint(missing)))
@@ -86,9 +87,13 @@ def decode_exit(code, timed_out=False, interrupted=False):
 
 
 def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
-                  exit_port="0xf4"):
-    """The QEMU argument list for a prepared out_dir."""
-    cmd = [QEMU, "-machine", "q35", "-m", str(mem), "-smp", str(smp)]
+                  exit_port="0xf4", qemu=None, qemu_datadir=None):
+    """The QEMU argument list for a prepared out_dir. qemu: another QEMU binary (e.g. QEMU 10
+    unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps)."""
+    cmd = [qemu or QEMU]
+    if qemu_datadir:
+        cmd += ["-L", qemu_datadir]
+    cmd += ["-machine", "q35", "-m", str(mem), "-smp", str(smp)]
     if cpu:
         cmd += ["-cpu", cpu]
     cmd += ["-nographic", "-no-reboot",
@@ -171,13 +176,17 @@ def _run(cmd, timeout, out_dir):
 
 
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
-             cpu=None, usb=True, efi=None, extra_args=None, extra_config=""):
+             cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
+             qemu_datadir=None):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) merged over runconfig.QEMU_DEFAULTS;
-    extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args.
+    extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args;
+    qemu, qemu_datadir: another QEMU binary and its -L data directory (default: the system's).
     Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
-    check_tools(need_mtools=True)
+    check_tools(need_mtools=True, qemu=qemu)
+    if qemu_datadir and not os.path.isdir(qemu_datadir):
+        raise HarnessError("QEMU data directory not found: %s" % qemu_datadir)
     out_dir = os.path.abspath(out_dir)
     settings, cfg_text = prepare(out_dir, image, settings, usb, efi, extra_config)
     if timeout is None:
@@ -185,7 +194,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     # The exit device sits where the firmware is told to write its status.
     port = settings.get("debug_exit_port", "0xf4")
     port = port if port.startswith("0x") else hex(int(port))
-    cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port)
+    cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
+                        qemu=qemu, qemu_datadir=qemu_datadir)
     serial = os.path.join(out_dir, "serial.log")
     if os.path.exists(serial):
         os.remove(serial)
@@ -207,7 +217,7 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         "qemu_stderr": stderr[-4000:], "serial_log": serial, "serial_bytes": serial_bytes,
         "image": os.path.abspath(image or DEFAULT_IMAGE), "boot": "usb" if usb else "fat",
         "efi": os.path.abspath(efi) if efi else None,
-        "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu,
+        "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu, "qemu": cmd[0],
         "config": settings, "config_text": cfg_text,
     }
     if result["qemu_error"]:

@@ -83,6 +83,7 @@ KEYS = {
     "mem_kernels": _kernels,
     "seed": _uint,
     "smp": _choice(("0", "1")),
+    "apic_mode": _choice(("auto", "xapic", "x2apic")),
     "pmu_events": _pmu_events,
     "irq_samples": _uint,
     "irq_set_ms": _uint,

@@ -1,0 +1,190 @@
+"""x2APIC mode for real: the SMP and interrupt probes on QEMU 10 (`-cpu max`, which implements
+x2APIC under TCG) with option apic_mode=x2apic, and the refusal on QEMU 7.2 (no x2APIC).
+
+OVMF hands over in xAPIC mode; with apic_mode=x2apic the BSP sets IA32_APIC_BASE.EXTD and every
+AP sets its own in its start-up path. From then on every APIC access is an MSR: the APs are
+started with INIT/STARTUP through the one 64-bit ICR write, woken from their halt with NMIs the
+same way, and the interrupt probes use the timer (one-shot, periodic), the SELF IPI MSR, EOI and
+the IRR/ISR reads of the cleanup in x2APIC encoding. One boot runs them all; it asserts the mode
+was switched (not found), both CPUs came online and each read its own id through its x2APIC,
+every armed interrupt was taken exactly once, every cleanup check passed and the only fault was
+fault_irq's deliberate #UD. Latencies are emulation numbers: nothing is asserted about them.
+A boot whose only anomaly is one or two timer interrupts lost (QEMU's timer thread starved by
+the host's load: see host_starved) is repeated once, with a warning; the same anomaly again fails.
+
+QEMU 10 comes from Debian bookworm-backports through scripts/qemu10.sh (unpacked under
+build/qemu10, cached: ~13 MB on the first run, nothing after). Where the archive cannot be
+reached the QEMU 10 tests are skipped with the script's reason; the QEMU 7.2 test always runs."""
+
+import os
+import subprocess
+import warnings
+
+import pytest
+
+from conftest import ROOT, boot, check_membw_mc
+
+QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
+FETCH_TIMEOUT_S = 300
+N_LAT = 20
+N_DISP = 2
+WARMUP = 16
+# Two irq_latency runs: one on a clean platform, one after fault_irq abandoned a periodic timer.
+SETTINGS = {"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,fault_irq,irq_latency",
+            "apic_mode": "x2apic", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy",
+            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_disp_samples": N_DISP, "irq_disp_ms": 5}
+ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
+    [("self_ipi", w) for w in ("spin", "l1d", "l2")] + [("hpet", w) for w in ("hlt", "spin", "l1d", "l2")]
+NEVER = ("lost", "early", "extra", "spurious", "unexpected")
+
+
+def single(fact):
+    if isinstance(fact, list):
+        assert len(fact) == 1, fact
+        return fact[0]
+    return fact
+
+
+@pytest.fixture(scope="module")
+def qemu10():
+    """(binary, data directory) of QEMU 10, fetched once; a skip when backports is unreachable."""
+    try:
+        proc = subprocess.run([QEMU10_SCRIPT], capture_output=True, text=True, timeout=FETCH_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        pytest.skip("qemu10: fetching QEMU 10 from bookworm-backports took over %d s" % FETCH_TIMEOUT_S)
+    reason = [l for l in proc.stderr.splitlines() if l.startswith("qemu10: ")]
+    if proc.returncode == 2:
+        pytest.skip(reason[-1] if reason else proc.stderr.strip()[-300:])
+    assert proc.returncode == 0, proc.stderr
+    root = proc.stdout.strip().splitlines()[-1]
+    return os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu")
+
+
+def host_starved(b):
+    """The one failure a loaded host causes: an armed timer interrupt not delivered within the
+    firmware's 50 ms bound and never delivered after it (lost, with nothing early, extra,
+    spurious or unexpected anywhere). QEMU fires its timers (APIC timer, HPET) from a host thread;
+    on this shared 2-core machine that thread was seen starved for over 40 ms (latency maxima of
+    32-44 ms in passing boots), and one boot in about 20 lost 2 HPET interrupts this way. Every
+    other defect (a wrong EOI, ICR or IRR path) shows as early/extra/unexpected or loses every
+    interrupt, and is not retried."""
+    sets = b.sets("irq_latency") + b.sets("irq_masked")
+    lost = sum(s["params"]["lost"] for s in sets)
+    other = sum(s["params"][k] for s in sets for k in ("early", "extra", "spurious", "unexpected"))
+    return 0 < lost <= 2 and other == 0 and not b.run["timed_out"]
+
+
+@pytest.fixture(scope="module")
+def x2(tmp_path_factory, qemu10):
+    binary, datadir = qemu10
+    kw = dict(smp=2, cpu="max", qemu=binary, qemu_datadir=datadir, timeout=120)
+    b = boot(tmp_path_factory, "qemu10_x2apic", SETTINGS, **kw)
+    if host_starved(b):
+        # One repeat, said aloud; a second loss fails the tests on the second boot.
+        warnings.warn("QEMU 10 x2APIC boot lost a timer interrupt without any other anomaly "
+                      "(host starvation, see host_starved); booted once more. First boot: %s" % b.out_dir)
+        b = boot(tmp_path_factory, "qemu10_x2apic_again", SETTINGS, **kw)
+    return b
+
+
+def test_boot_ok_only_the_deliberate_fault(x2):
+    assert not x2.run["timed_out"], "QEMU had to be killed"
+    assert x2.run["qemu"].endswith(os.path.join("qemu10", "root", "usr", "bin", "qemu-system-x86_64"))
+    assert x2.summary["ok"], x2.summary["validation"]["problems"]
+    assert x2.summary["end"]["status"] == "ok", x2.summary["messages"]
+    assert x2.run["firmware_status"] == 0
+    assert x2.summary["end"]["unexpected_faults"] == 0
+    assert [(f["probe"], f["name"], f["expected"]) for f in x2.summary["faults"]] == [("fault_irq", "#UD", 1)]
+
+
+def test_bsp_switched_to_x2apic(x2):
+    assert single(x2.plat("features"))["x2apic"] == 1
+    apic = single(x2.plat("apic"))
+    assert apic["ready"] == 1 and apic["x2apic_cpu"] == 1
+    # switched by us (OVMF hands over in xAPIC mode), not found so
+    assert apic["mode"] == "x2apic" and apic["lapic_mode_how"] == "switched"
+    assert apic["lapic_mode_request"] == "x2apic"
+    # the timer was calibrated through the current-count MSR: it counts
+    assert apic["timer_hz"] > 0 and apic["lvt_now"] == "masked"
+    assert apic["stale_left"] == 0
+    msgs = [m["text"] for m in x2.summary["messages"] if m["text"].startswith("apic_mode=")]
+    assert len(msgs) == 1 and "switched from xAPIC to x2APIC" in msgs[0]
+
+
+def test_both_cpus_online_through_x2apic_init_sipi(x2):
+    smp = single(x2.plat("smp"))
+    assert smp["cpus_madt"] == 2 and smp["cpus_online"] == 2 and smp["failed"] == "none"
+    assert smp["lapic_mode"] == "x2apic" and smp["lapic_mode_how"] == "switched"
+    assert smp["how"] == "init-sipi"
+    assert smp["aps_switched"] == 1  # the AP set its own EXTD
+    assert str(smp["apic_ids"]) == "0,1"
+    # smp_hello: each CPU read its own id from its x2APIC ID MSR and it matched the MADT's; the
+    # AP, halted between jobs, was woken by NMIs sent through the x2APIC ICR
+    (hello,) = x2.sets("smp_hello")
+    assert hello["complete"] and str(hello["params"]["apic_ids"]) == "0,1"
+    check_membw_mc(x2, 2)
+
+
+def test_every_armed_interrupt_taken_exactly_once(x2):
+    for src, wait in ONE_SHOT:
+        sets = x2.sets("irq_latency", source=src, wait=wait)
+        assert len(sets) == 2, (src, wait)
+        for s in sets:
+            p = s["params"]
+            assert p["lapic_mode"] == "x2apic"
+            assert s["n"] == N_LAT and s["complete"] and p["truncated_by_time"] == 0, (src, wait)
+            assert p["armed"] == p["taken"] == N_LAT + WARMUP, (src, wait, p)
+            for k in NEVER:
+                assert p[k] == 0, (src, wait, k, p)
+    for s in x2.sets("irq_latency", source="lapic_periodic"):
+        p = s["params"]
+        assert s["complete"] and N_LAT + WARMUP <= p["taken"] <= p["armed"] + 1
+        assert p["unexpected"] == 0 and p["spurious"] == 0
+    masked = x2.sets("irq_masked")
+    assert len(masked) == 2
+    for s in masked:
+        assert s["params"]["taken_masked"] == 0 and s["params"]["taken_after_unmask"] == 1
+    # QEMU 10 still has no TSC-deadline mode: a skip with the reason, never a fake set
+    skips = [k for k in x2.summary["skips"] if k.get("source") == "lapic_tsc_deadline"]
+    assert len(skips) == 2 and all("TSC_Deadline" in k["reason"] for k in skips)
+
+
+def test_exceptions_and_displacement(x2):
+    for kind in ("int3", "ud2"):
+        (s,) = x2.sets("irq_exception", kind=kind)
+        assert s["n"] == N_LAT and s["complete"]
+    loaded = x2.sets("irq_displace", what="loaded")
+    assert {s["params"]["handler"] for s in loaded} == {"min", "k64", "k256"}
+    for s in loaded:
+        p = s["params"]
+        assert p["taken"] > 0 and p["taken"] <= p["armed"] + 1, p
+        for k in NEVER:
+            assert p[k] == 0, (k, p)
+
+
+def test_cleanup_checks_pass(x2):
+    cleanups = [c for c in x2.summary["checks"] if c["name"] == "irq_cleanup"]
+    assert {c["probe"] for c in cleanups} >= {"irq_latency", "fault_irq", "irq_exception", "irq_displace"}
+    assert all(c["status"] == "pass" and c["left"] == 0 for c in cleanups), cleanups
+    (faulted,) = [c for c in cleanups if c["probe"] == "fault_irq"]
+    # the abandoned periodic timer was pending or in service, read from the IRR/ISR MSRs and taken
+    assert faulted["delivered"] + faulted["in_service"] >= 1, faulted
+    assert all(c["status"] == "pass" for c in x2.summary["checks"])
+
+
+def test_qemu72_refuses_x2apic_without_cpuid(tmp_path_factory):
+    """QEMU 7.2's CPUs have no x2APIC: apic_mode=x2apic stays in xAPIC mode, says why, and the
+    APs still come up (through the xAPIC ICR)."""
+    b = boot(tmp_path_factory, "qemu72_x2apic_refused", {"probes": "smp_hello", "apic_mode": "x2apic"}, smp=2)
+    assert b.summary["ok"] and b.summary["end"]["status"] == "ok" and b.run["firmware_status"] == 0
+    assert b.summary["cfg"]["apic_mode"] == "x2apic"
+    assert single(b.plat("features"))["x2apic"] == 0
+    msgs = [m for m in b.summary["messages"] if m["text"].startswith("apic_mode=x2apic")]
+    assert len(msgs) == 1 and msgs[0]["level"] == "warn"
+    assert "CPUID.1:ECX.x2APIC is 0" in msgs[0]["text"] and "staying in xAPIC" in msgs[0]["text"]
+    apic = single(b.plat("apic"))
+    assert apic["mode"] == "xapic" and apic["lapic_mode_how"] == "firmware"
+    assert apic["lapic_mode_request"] == "x2apic"
+    smp = single(b.plat("smp"))
+    assert smp["lapic_mode"] == "xapic" and smp["lapic_mode_how"] == "firmware"
+    assert smp["cpus_online"] == 2 and "aps_switched" not in smp
