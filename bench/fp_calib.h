@@ -1,6 +1,6 @@
 /* The footprint probe's cache level and its calibration (Schaelicke et al.'s experiment with the
  * interrupt replaced by a direct call of a handler of known footprint K): a pointer chain filling
- * the level with a second, reverse link per line, the fill (two forward laps), the timed re-touch
+ * the level (L2: 3/4 of it, see fp_calib.c) with a second, reverse link per line, the fill (two forward laps), the timed re-touch
  * in the REVERSE order of the last fill (same-order re-touch lets each miss evict the line touched
  * next: the misses cascade), the per-line cost of a miss at that level, repetition until the
  * paper's confidence bound, the response curve over a grid of K per level and the held-out
