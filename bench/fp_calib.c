@@ -82,7 +82,7 @@ bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct c
 
 	if (c->level > 1)
 		nodes = nodes * OUTER_FILL_NUM / OUTER_FILL_DEN;
-	*lv = (struct fp_level){ .c = c, .line = line, .nodes = nodes, .evict_nodes = nodes * EVICT_FACTOR };
+	*lv = (struct fp_level){ .c = c, .line = line, .nodes = nodes, .evict_nodes = nodes * EVICT_FACTOR, .rng = rng };
 	for (unsigned i = 0; i < N_GRID; i++) {
 		uint64_t k = nodes * grid_32nds[i] / GRID_DEN;
 
@@ -190,34 +190,52 @@ void fp_level_fields(struct record *r, const struct fp_level *lv)
 	rec_str(r, "prefetchers", "on");
 }
 
-/* Calibration columns: 0 cold, 1..n_grid the grid (column 1: K = 0), then the held-out K. */
-static bool calib_sample(void *ctx, uint64_t *out)
+/* Calibration columns: 0 cold, 1..n_grid the grid (column 1: K = 0), then the held-out K. The
+ * columns run in a new random order every repetition: a big K (or the eviction walk) leaves the
+ * replacement state different for whatever runs next, and an adaptive L2 policy remembers it, so
+ * no column may always follow the same one. */
+static uint64_t calib_column(const struct fp_level *lv, unsigned col)
 {
-	const struct fp_level *lv = ctx;
-	unsigned col = 1;
+	uint64_t best = UINT64_MAX;
 
-	out[0] = UINT64_MAX;
 	for (unsigned b = 0; b < FP_BEST_OF; b++) {
 		uint64_t t;
 
-		(void)arch_chase(lv->evict_head, lv->evict_nodes);
-		t = fp_retouch(lv, lv->head);
-		out[0] = t < out[0] ? t : out[0];
-	}
-	for (unsigned i = 0; i < lv->n_grid + lv->n_held; i++, col++) {
-		uint64_t k = i < lv->n_grid ? lv->k_grid[i] : lv->k_held[i - lv->n_grid];
-
-		out[col] = UINT64_MAX;
-		for (unsigned b = 0; b < FP_BEST_OF; b++) {
-			uint64_t t;
+		if (col == 0) {
+			(void)arch_chase(lv->evict_head, lv->evict_nodes);
+		} else {
+			unsigned i = col - 1;
 
 			fp_fill(lv);
-			fp_touch(lv, k);
-			t = fp_retouch(lv, lv->head);
-			out[col] = t < out[col] ? t : out[col];
+			fp_touch(lv, i < lv->n_grid ? lv->k_grid[i] : lv->k_held[i - lv->n_grid]);
 		}
+		t = fp_retouch(lv, lv->head);
+		best = t < best ? t : best;
 	}
+	return best;
+}
+
+static bool calib_sample(void *ctx, uint64_t *out)
+{
+	struct fp_level *lv = ctx;
+	unsigned n = 1 + lv->n_grid + lv->n_held, order[FP_VAR_MAX];
+
+	fp_shuffle(lv->rng, order, n);
+	for (unsigned i = 0; i < n; i++)
+		out[order[i]] = calib_column(lv, order[i]);
 	return true;
+}
+
+void fp_shuffle(struct rand_state *rng, unsigned *order, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		order[i] = i;
+	for (unsigned i = n; i-- > 1;) {
+		unsigned j = (unsigned)rand_below(rng, i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
 }
 
 static void emit_run_fields(struct record *r, const struct fp_run *run, const struct fp_est *e)
@@ -246,6 +264,7 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 	} else {
 		rec_i64(r, "cost_mcyc", lv->cost_m);
 		rec_bool(r, "effect", lv->effect);
+		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
 		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
 		rec_u64(r, "sat_k", lv->effect ? fp_curve_sat_k(&lv->curve) : 0);
 	}
@@ -266,17 +285,19 @@ static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_es
 	rec_str(r, "type", lv->c->type == CACHE_DATA ? "data" : "unified");
 	rec_u64(r, "k", k);
 	rec_u64(r, "expected", k);
-	if (v == FP_SATURATED) {
-		rec_str(r, "measured", "saturated"); /* beyond the curve's range: never a number */
+	if (v == FP_SATURATED || v == FP_BELOW) {
+		/* outside the curve's calibrated range: never a number */
+		rec_str(r, "measured", fp_verdict_name(v));
 	} else if (inv == FP_INV_OK) {
 		rec_i64(r, "measured", (k_m + FP_MILLI / 2) / FP_MILLI);
 		rec_i64(r, "ci_low", lo_m / FP_MILLI);
 		rec_i64(r, "ci_high", (hi_m + FP_MILLI - 1) / FP_MILLI);
 	} else {
-		rec_str(r, "measured", inv == FP_INV_SATURATED ? "saturated" : "negative");
+		rec_str(r, "measured", inv == FP_INV_SATURATED ? "saturated" : inv == FP_INV_BELOW ? "below_range" : "negative");
 	}
 	rec_i64(r, "raw_mlines", lines_m);
 	rec_i64(r, "raw_ci_mlines", ci_m);
+	rec_u64(r, "valid_min", lv->curve.k[lv->curve.lo]);
 	rec_u64(r, "valid_max", lv->curve.k[lv->curve.valid]);
 	rec_u64(r, "tol_pct", FP_TOL_PCT);
 	rec_u64(r, "reps", e->used);
@@ -288,9 +309,10 @@ enum fp_inv fp_recover(const struct fp_curve *c, int64_t m, int64_t ci, int64_t 
 	enum fp_inv inv = fp_curve_invert(c, m, ci, k);
 	int64_t top = c->m[c->valid];
 
-	if (fp_curve_invert(c, m - ci < 0 ? 0 : m - ci, ci, lo) != FP_INV_OK)
+	/* the bounds are clamped into [0, top]: below the range they still interpolate towards 0 */
+	if (fp_curve_invert(c, m - ci < 0 ? 0 : m - ci, ci, lo) == FP_INV_SATURATED)
 		*lo = *k;
-	if (fp_curve_invert(c, m + ci > top ? top : m + ci, ci, hi) != FP_INV_OK)
+	if (fp_curve_invert(c, m + ci > top ? top : m + ci, ci, hi) == FP_INV_SATURATED)
 		*hi = *k;
 	return inv;
 }

@@ -40,6 +40,7 @@ struct fp_level {
 	int64_t cost_m;                  /* milli-cycles per line missed at this level */
 	bool effect;                     /* a miss at this level costs measurably more than a hit */
 	struct fp_curve curve;
+	struct rand_state *rng;          /* the order of the variants in each repetition */
 };
 
 /* Repetitions of several variants measured side by side. */
@@ -67,6 +68,8 @@ void fp_fill(const struct fp_level *lv);
 uint64_t fp_retouch(const struct fp_level *lv, const void *next);
 /* The known handler: write k lines of its own buffer (random lines, random order). */
 void fp_touch(const struct fp_level *lv, uint64_t k);
+/* order[0..n) := a random permutation of 0..n-1. */
+void fp_shuffle(struct rand_state *rng, unsigned *order, unsigned n);
 /* A forward walk of `loads` lines from `from`; returns where it stopped. */
 void *fp_walk(void *from, uint64_t loads);
 

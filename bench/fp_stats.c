@@ -94,6 +94,9 @@ void fp_curve_saturation(struct fp_curve *c)
 			break;
 	}
 	c->valid = i;
+	while (i > 1 && c->m[i] - c->m[i - 1] >= (int64_t)(c->k[i] - c->k[i - 1]) * FP_SLOPE_MIN_MILLI)
+		i--;
+	c->lo = i;
 }
 
 uint64_t fp_curve_sat_k(const struct fp_curve *c)
@@ -106,11 +109,14 @@ enum fp_inv fp_curve_invert(const struct fp_curve *c, int64_t m, int64_t tol, in
 	*k_milli = 0;
 	if (m < -tol)
 		return FP_INV_NEGATIVE;
-	if (m <= 0)
-		return FP_INV_OK;
 	if (c->valid == 0 || m > c->m[c->valid])
 		return FP_INV_SATURATED;
-	for (unsigned i = 0; i < c->valid; i++) {
+	if (m < c->m[c->lo]) {
+		if (m > 0 && c->m[c->lo] > 0)
+			*k_milli = m * (int64_t)c->k[c->lo] * FP_MILLI / c->m[c->lo];
+		return FP_INV_BELOW;
+	}
+	for (unsigned i = c->lo; i < c->valid; i++) {
 		if (m <= c->m[i + 1]) {
 			int64_t dk = (int64_t)(c->k[i + 1] - c->k[i]), dm = c->m[i + 1] - c->m[i];
 
@@ -127,6 +133,8 @@ enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_
 
 	if (inv == FP_INV_NEGATIVE)
 		return FP_FAIL;
+	if (expected_k < c->k[c->lo])
+		return FP_BELOW;
 	if (expected_k > c->k[c->valid]) {
 		int64_t top = (int64_t)c->k[c->valid] * FP_MILLI;
 
@@ -141,5 +149,5 @@ enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_
 
 const char *fp_verdict_name(enum fp_verdict v)
 {
-	return v == FP_PASS ? "pass" : v == FP_SATURATED ? "saturated" : "fail";
+	return v == FP_PASS ? "pass" : v == FP_SATURATED ? "saturated" : v == FP_BELOW ? "below_range" : "fail";
 }

@@ -39,24 +39,30 @@ struct fp_curve {
 	int64_t m[FP_GRID_MAX];    /* measured lines, milli */
 	int64_t ci[FP_GRID_MAX];   /* their CI half-widths, milli */
 	unsigned valid;            /* index of the last point of the usable (unsaturated) range */
+	unsigned lo;               /* index of its first point (>= 1) */
 };
 
-/* Sets c->valid: the curve is usable from K = 0 up to the end of its last segment that rises by
- * at least FP_SLOPE_MIN_MILLI (milli-lines) per K; past it the level is saturated. */
+/* Sets c->valid and c->lo: the usable range ends with the curve's last segment that rises by at
+ * least FP_SLOPE_MIN_MILLI (milli-lines) per K (past it the level is saturated) and reaches down
+ * through segments that rise as steeply, at most to the first grid point above K = 0: where the
+ * curve is flat or falls it cannot tell one K from another (noise at small K on a shared L2). */
 void fp_curve_saturation(struct fp_curve *c);
 /* First K past the usable range (the saturation point), 0 when the whole grid responds. */
 uint64_t fp_curve_sat_k(const struct fp_curve *c);
 
-enum fp_inv { FP_INV_OK, FP_INV_SATURATED, FP_INV_NEGATIVE };
-/* K (milli) of measured lines m (milli) by linear interpolation on [0, k[valid]]. Above m[valid]:
- * saturated. Below 0 by more than `tol` (milli lines, the measurement's CI): negative; a value
- * within tol of zero is K = 0. */
+enum fp_inv { FP_INV_OK, FP_INV_SATURATED, FP_INV_NEGATIVE, FP_INV_BELOW };
+/* K (milli) of measured lines m (milli) by linear interpolation on the calibrated range
+ * [k[lo], k[valid]]. Above m[valid]: saturated. Below m[lo]: below the range (*k_milli still the
+ * interpolation towards (0, 0), for the record), unless below 0 by more than `tol` (milli lines,
+ * the measurement's CI): negative. */
 enum fp_inv fp_curve_invert(const struct fp_curve *c, int64_t m, int64_t tol, int64_t *k_milli);
 
 /* The held-out check's verdict. */
-enum fp_verdict { FP_PASS, FP_FAIL, FP_SATURATED };
+enum fp_verdict { FP_PASS, FP_FAIL, FP_SATURATED, FP_BELOW };
 #define FP_TOL_PCT 20 /* recovered K within +-20% of the known K */
-/* expected K beyond k[valid]: saturated when the inversion says so or lands within the top
+/* expected K below k[lo] (the smallest calibrated K): below_range, never a number — the curve
+ * was not measured there (at L2 a few hundred lines sink into the noise of a shared machine).
+ * expected K beyond k[valid]: saturated when the inversion says so or lands within the top
  * FP_TOL_PCT of the range, else fail (a clearly smaller number for a saturating handler is
  * absurd); within the range: pass when recovered within +-FP_TOL_PCT, fail otherwise
  * (saturated, negative or off). */

@@ -101,12 +101,17 @@ static bool one_variant(struct fp_irq *x, unsigned var, uint64_t *out)
 	return true;
 }
 
-/* One repetition: every variant, each the fastest of FP_BEST_OF rounds like the calibration. */
+/* One repetition: every variant in random order, each the fastest of FP_BEST_OF rounds like the
+ * calibration. */
 static bool irq_sample(void *ctx, uint64_t *out)
 {
 	struct fp_irq *x = ctx;
+	unsigned order[FP_IRQ_VARS];
 
-	for (unsigned var = 0; var < FP_IRQ_VARS; var++) {
+	fp_shuffle(x->lv->rng, order, FP_IRQ_VARS); /* as in the calibration: no fixed predecessor */
+	for (unsigned o = 0; o < FP_IRQ_VARS; o++) {
+		unsigned var = order[o];
+
 		out[var] = UINT64_MAX;
 		for (unsigned b = 0; b < FP_BEST_OF; b++) {
 			uint64_t t;
@@ -122,7 +127,8 @@ static bool irq_sample(void *ctx, uint64_t *out)
 
 static const char *inv_name(enum fp_inv inv)
 {
-	return inv == FP_INV_OK ? "ok" : inv == FP_INV_SATURATED ? "saturated" : "negative";
+	return inv == FP_INV_OK ? "ok" : inv == FP_INV_SATURATED ? "saturated" : inv == FP_INV_BELOW ? "below_range"
+												: "negative";
 }
 
 static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const struct fp_run *run, unsigned var)
@@ -156,6 +162,7 @@ static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const st
 				rec_i64(r, "k_ci_high_milli", hi);
 			}
 		}
+		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
 		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
 	}
 	rec_u64(r, "reps", run->n);

@@ -86,12 +86,18 @@ static void curve_saturation_and_inversion(void)
 	CHECK(fp_curve_invert(&c, 300 * FP_MILLI, 0, &k) == FP_INV_OK);
 	CHECK(k == 150 * FP_MILLI);
 	CHECK(fp_curve_invert(&c, 801 * FP_MILLI, 0, &k) == FP_INV_SATURATED);
-	CHECK(fp_curve_invert(&c, -3 * FP_MILLI, 5 * FP_MILLI, &k) == FP_INV_OK && k == 0);
+	CHECK(fp_curve_invert(&c, -3 * FP_MILLI, 5 * FP_MILLI, &k) == FP_INV_BELOW && k == 0);
+	CHECK(fp_curve_invert(&c, 50 * FP_MILLI, 0, &k) == FP_INV_BELOW && k == 25 * FP_MILLI);
+	CHECK(fp_curve_invert(&c, 100 * FP_MILLI, 0, &k) == FP_INV_OK && k == 50 * FP_MILLI);
 	CHECK(fp_curve_invert(&c, -30 * FP_MILLI, 5 * FP_MILLI, &k) == FP_INV_NEGATIVE);
 	/* a flat stretch below a later rise is not saturation */
+	CHECK_EQ_U64(c.lo, 1);
 	c.m[2] = 110 * FP_MILLI;
 	fp_curve_saturation(&c);
 	CHECK_EQ_U64(c.valid, 4);
+	CHECK_EQ_U64(c.lo, 2); /* ... but the calibrated range starts above it */
+	CHECK(fp_curve_invert(&c, 105 * FP_MILLI, 0, &k) == FP_INV_BELOW);
+	CHECK(fp_judge(&c, 80, FP_INV_OK, 80 * FP_MILLI) == FP_BELOW);
 }
 
 static void held_out_verdicts(void)
@@ -108,6 +114,10 @@ static void held_out_verdicts(void)
 	CHECK(fp_judge(&c, 700, FP_INV_OK, 390 * FP_MILLI) == FP_SATURATED); /* at the top: flat */
 	CHECK(fp_judge(&c, 700, FP_INV_OK, 100 * FP_MILLI) == FP_FAIL);      /* absurdly small */
 	CHECK(fp_judge(&c, 700, FP_INV_NEGATIVE, 0) == FP_FAIL);
+	CHECK(fp_judge(&c, 30, FP_INV_BELOW, 20 * FP_MILLI) == FP_BELOW); /* under k[1] = 50 */
+	CHECK(fp_judge(&c, 30, FP_INV_NEGATIVE, 0) == FP_FAIL);
+	CHECK(fp_judge(&c, 60, FP_INV_BELOW, 40 * FP_MILLI) == FP_FAIL);  /* in range, came back below */
+	CHECK_STR(fp_verdict_name(FP_BELOW), "below_range");
 	CHECK_STR(fp_verdict_name(FP_SATURATED), "saturated");
 }
 
