@@ -30,7 +30,7 @@
 #define KBUF_WRITE_SLOT 2     /* the handler writes the line's third word (the first is its link) */
 
 static const uint64_t grid_32nds[] = { 0, 1, 2, 4, 8, 16, 24, 32, 40 };
-static const uint64_t held_64ths[] = { 3, 12, 24, 72 };
+static const uint64_t held_64ths[] = { 5, 12, 24, 72 };
 #define N_GRID (sizeof(grid_32nds) / sizeof(grid_32nds[0]))
 #define N_HELD_DEFAULT (sizeof(held_64ths) / sizeof(held_64ths[0]))
 
@@ -274,7 +274,8 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 }
 
 static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_est *e, int64_t lines_m,
-		       int64_t ci_m, enum fp_verdict v, enum fp_inv inv, int64_t k_m, int64_t lo_m, int64_t hi_m)
+		       int64_t ci_m, enum fp_verdict v, enum fp_inv inv, int64_t k_m, int64_t lo_m, int64_t hi_m,
+		       bool converged)
 {
 	struct record *r = emit_start("check");
 
@@ -301,6 +302,7 @@ static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_es
 	rec_u64(r, "valid_max", lv->curve.k[lv->curve.valid]);
 	rec_u64(r, "tol_pct", FP_TOL_PCT);
 	rec_u64(r, "reps", e->used);
+	rec_bool(r, "converged", converged);
 	emit_finish();
 }
 
@@ -375,10 +377,11 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 		unsigned col = 1 + lv->n_grid + i;
 		int64_t m = fp_lines_m(lv, run.est[col].mean_m), ci = fp_lines_m(lv, run.est[col].ci_m), k, lo, hi;
 		enum fp_inv inv = fp_recover(&lv->curve, m, ci, &k, &lo, &hi);
-		enum fp_verdict v = fp_judge(&lv->curve, lv->k_held[i], inv, k);
+		bool conv = fp_converged(&run.est[col], run.n, run.floor_m);
+		enum fp_verdict v = fp_judge(&lv->curve, lv->k_held[i], inv, k, lo, hi, conv);
 
 		*fails += v == FP_FAIL;
-		emit_check(lv, lv->k_held[i], &run.est[col], m, ci, v, inv, k, lo, hi);
+		emit_check(lv, lv->k_held[i], &run.est[col], m, ci, v, inv, k, lo, hi, conv);
 	}
 	return true;
 }

@@ -127,9 +127,10 @@ enum fp_inv fp_curve_invert(const struct fp_curve *c, int64_t m, int64_t tol, in
 	return FP_INV_SATURATED;
 }
 
-enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_inv inv, int64_t k_milli)
+enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_inv inv, int64_t k_milli,
+			 int64_t lo, int64_t hi, bool converged)
 {
-	int64_t want = (int64_t)expected_k * FP_MILLI;
+	int64_t want = (int64_t)expected_k * FP_MILLI, band = want * FP_TOL_PCT / 100;
 
 	if (inv == FP_INV_NEGATIVE)
 		return FP_FAIL;
@@ -142,12 +143,16 @@ enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_
 			return FP_SATURATED;
 		return FP_FAIL;
 	}
-	if (inv != FP_INV_OK)
-		return FP_FAIL;
-	return abs64(k_milli - want) * 100 <= want * FP_TOL_PCT ? FP_PASS : FP_FAIL;
+	if (inv == FP_INV_OK && abs64(k_milli - want) <= band)
+		return FP_PASS;
+	if (!converged && hi >= want - band && lo <= want + band)
+		return FP_IMPRECISE;
+	return FP_FAIL;
 }
 
 const char *fp_verdict_name(enum fp_verdict v)
 {
-	return v == FP_PASS ? "pass" : v == FP_SATURATED ? "saturated" : v == FP_BELOW ? "below_range" : "fail";
+	static const char *const names[] = { "pass", "fail", "saturated", "below_range", "imprecise" };
+
+	return names[v];
 }

@@ -58,15 +58,17 @@ enum fp_inv { FP_INV_OK, FP_INV_SATURATED, FP_INV_NEGATIVE, FP_INV_BELOW };
 enum fp_inv fp_curve_invert(const struct fp_curve *c, int64_t m, int64_t tol, int64_t *k_milli);
 
 /* The held-out check's verdict. */
-enum fp_verdict { FP_PASS, FP_FAIL, FP_SATURATED, FP_BELOW };
+enum fp_verdict { FP_PASS, FP_FAIL, FP_SATURATED, FP_BELOW, FP_IMPRECISE };
 #define FP_TOL_PCT 20 /* recovered K within +-20% of the known K */
 /* expected K below k[lo] (the smallest calibrated K): below_range, never a number — the curve
- * was not measured there (at L2 a few hundred lines sink into the noise of a shared machine).
- * expected K beyond k[valid]: saturated when the inversion says so or lands within the top
- * FP_TOL_PCT of the range, else fail (a clearly smaller number for a saturating handler is
- * absurd); within the range: pass when recovered within +-FP_TOL_PCT, fail otherwise
- * (saturated, negative or off). */
-enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_inv inv, int64_t k_milli);
+ * was not measured there or is too flat to tell K apart. expected K beyond k[valid]: saturated
+ * when the inversion says so or lands within the top FP_TOL_PCT of the range, else fail (a
+ * clearly smaller number for a saturating handler is absurd). Within the range: pass when K
+ * (milli) came back within +-FP_TOL_PCT; otherwise fail — unless the series stopped at its time
+ * bound without reaching the paper's precision (`converged` false) and its CI [lo, hi] (milli)
+ * still reaches into the band: then the measurement cannot decide, imprecise. Negative: fail. */
+enum fp_verdict fp_judge(const struct fp_curve *c, uint64_t expected_k, enum fp_inv inv, int64_t k_milli,
+			 int64_t lo, int64_t hi, bool converged);
 const char *fp_verdict_name(enum fp_verdict v);
 
 #endif

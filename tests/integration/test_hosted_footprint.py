@@ -1,8 +1,9 @@
 """The footprint method on real caches: the hosted build runs irq_footprint's calibration (direct
 calls of handlers of known footprint K, no interrupt needed) on this machine's CPU and judges
 held-out K values through the level's response curve. Known-answer tests: every `footprint_k`
-check of L1D and L2 must be pass, saturated or below_range (never fail), and each level must have
-at least one pass (a curve that resolves nothing proves nothing). The ±20% band is the firmware's
+check of L1D and L2 must be pass, saturated, below_range or imprecise (never fail; imprecise only
+where the repetition hit its time bound and the CI still reaches into the band), and each level
+must have at least one pass (a curve that resolves nothing proves nothing). The ±20% band is the firmware's
 (FP_TOL_PCT) and is asserted here as a number, not widened.
 
 A level is skipped only where the probe itself found no cache effect (its skip record, with the
@@ -23,11 +24,11 @@ from bmharness import parse  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 600
-FP_MS = 5000            # per level and series: the bound of the repetition
+FP_MS = 12000           # per level and series: the bound of the repetition (a loaded machine needs it)
 TOL_PCT = 20            # the published band, FP_TOL_PCT in bench/fp_stats.h
-HELD_64THS = (3, 12, 24, 72)   # the default held-out K, 64ths of the chain (bench/fp_calib.c)
+HELD_64THS = (5, 12, 24, 72)   # the default held-out K, 64ths of the chain (bench/fp_calib.c)
 LEVELS = ((1, "data"), (2, "unified"))
-STATUSES = {"pass", "fail", "saturated", "below_range"}
+STATUSES = {"pass", "fail", "saturated", "below_range", "imprecise"}
 # Other held-out K than the default: sized for both levels of any current x86 (L1D 32-48 KiB,
 # L2 0.5-2 MiB); each level judges the ones inside its curve and says saturated/below_range else.
 OTHER_K = "60,240,2000,5000"
@@ -85,6 +86,8 @@ def judge_level(summary, level, ctype, expect_k=None):
             assert c["ci_low"] <= c["measured"] <= c["ci_high"], c
         if c["status"] in ("saturated", "below_range"):
             assert c["measured"] == c["status"], c   # never a number outside the range
+        if c["status"] == "imprecise":               # only when the time bound stopped the series
+            assert c["converged"] == 0 and c["ci_low"] <= c["k"] * (100 + TOL_PCT) / 100, c
     bad = [c for c in checks if c["status"] == "fail"]
     assert not bad, "held-out K not recovered within +-%d%% at L%d: %s; curve %s" % (TOL_PCT, level, bad, calib)
     assert any(c["status"] == "pass" for c in checks), "no held-out K inside L%d's curve: %s" % (level, calib)

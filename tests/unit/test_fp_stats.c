@@ -97,7 +97,7 @@ static void curve_saturation_and_inversion(void)
 	CHECK_EQ_U64(c.valid, 4);
 	CHECK_EQ_U64(c.lo, 2); /* ... but the calibrated range starts above it */
 	CHECK(fp_curve_invert(&c, 105 * FP_MILLI, 0, &k) == FP_INV_BELOW);
-	CHECK(fp_judge(&c, 80, FP_INV_OK, 80 * FP_MILLI) == FP_BELOW);
+	CHECK(fp_judge(&c, 80, FP_INV_OK, 80 * FP_MILLI, 0, 0, true) == FP_BELOW);
 }
 
 static void held_out_verdicts(void)
@@ -105,19 +105,25 @@ static void held_out_verdicts(void)
 	struct fp_curve c;
 
 	make_curve(&c);
-	CHECK(fp_judge(&c, 150, FP_INV_OK, 170 * FP_MILLI) == FP_PASS);
-	CHECK(fp_judge(&c, 150, FP_INV_OK, 181 * FP_MILLI) == FP_FAIL);  /* +20.7% */
-	CHECK(fp_judge(&c, 150, FP_INV_OK, 120 * FP_MILLI) == FP_PASS);  /* -20% exactly */
-	CHECK(fp_judge(&c, 150, FP_INV_SATURATED, 0) == FP_FAIL);
-	CHECK(fp_judge(&c, 150, FP_INV_NEGATIVE, 0) == FP_FAIL);
-	CHECK(fp_judge(&c, 700, FP_INV_SATURATED, 0) == FP_SATURATED);
-	CHECK(fp_judge(&c, 700, FP_INV_OK, 390 * FP_MILLI) == FP_SATURATED); /* at the top: flat */
-	CHECK(fp_judge(&c, 700, FP_INV_OK, 100 * FP_MILLI) == FP_FAIL);      /* absurdly small */
-	CHECK(fp_judge(&c, 700, FP_INV_NEGATIVE, 0) == FP_FAIL);
-	CHECK(fp_judge(&c, 30, FP_INV_BELOW, 20 * FP_MILLI) == FP_BELOW); /* under k[1] = 50 */
-	CHECK(fp_judge(&c, 30, FP_INV_NEGATIVE, 0) == FP_FAIL);
-	CHECK(fp_judge(&c, 60, FP_INV_BELOW, 40 * FP_MILLI) == FP_FAIL);  /* in range, came back below */
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 170 * FP_MILLI, 0, 0, true) == FP_PASS);
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 181 * FP_MILLI, 0, 0, true) == FP_FAIL);  /* +20.7% */
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 120 * FP_MILLI, 0, 0, true) == FP_PASS);  /* -20% exactly */
+	CHECK(fp_judge(&c, 150, FP_INV_SATURATED, 0, 0, 0, true) == FP_FAIL);
+	CHECK(fp_judge(&c, 150, FP_INV_NEGATIVE, 0, 0, 0, true) == FP_FAIL);
+	CHECK(fp_judge(&c, 700, FP_INV_SATURATED, 0, 0, 0, true) == FP_SATURATED);
+	CHECK(fp_judge(&c, 700, FP_INV_OK, 390 * FP_MILLI, 0, 0, true) == FP_SATURATED); /* at the top: flat */
+	CHECK(fp_judge(&c, 700, FP_INV_OK, 100 * FP_MILLI, 0, 0, true) == FP_FAIL);      /* absurdly small */
+	CHECK(fp_judge(&c, 700, FP_INV_NEGATIVE, 0, 0, 0, true) == FP_FAIL);
+	CHECK(fp_judge(&c, 30, FP_INV_BELOW, 20 * FP_MILLI, 0, 0, true) == FP_BELOW); /* under k[1] = 50 */
+	CHECK(fp_judge(&c, 30, FP_INV_NEGATIVE, 0, 0, 0, true) == FP_FAIL);
+	CHECK(fp_judge(&c, 60, FP_INV_BELOW, 40 * FP_MILLI, 0, 0, true) == FP_FAIL);  /* in range, came back below */
 	CHECK_STR(fp_verdict_name(FP_BELOW), "below_range");
+	/* off the band: fail when precise; imprecise only when the series hit its time bound and
+	 * its CI still reaches into the band */
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 190 * FP_MILLI, 170 * FP_MILLI, 230 * FP_MILLI, false) == FP_IMPRECISE);
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 190 * FP_MILLI, 170 * FP_MILLI, 230 * FP_MILLI, true) == FP_FAIL);
+	CHECK(fp_judge(&c, 150, FP_INV_OK, 220 * FP_MILLI, 200 * FP_MILLI, 240 * FP_MILLI, false) == FP_FAIL);
+	CHECK_STR(fp_verdict_name(FP_IMPRECISE), "imprecise");
 	CHECK_STR(fp_verdict_name(FP_SATURATED), "saturated");
 }
 
