@@ -267,6 +267,7 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
 		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
 		rec_u64(r, "sat_k", lv->effect ? fp_curve_sat_k(&lv->curve) : 0);
+		rec_i64(r, "min_slope_milli", lv->effect ? lv->curve.min_slope : 0);
 	}
 	emit_run_fields(r, run, &run->est[col]);
 	emit_finish();

@@ -80,23 +80,33 @@ bool fp_converged(const struct fp_est *e, uint32_t n, int64_t floor_m)
 	return e->ci_m * 100 <= abs64(e->mean_m) * FP_CI_PCT || e->ci_m <= floor_m;
 }
 
+/* milli-lines per K of the segment ending at point i */
+static int64_t slope_m(const struct fp_curve *c, unsigned i)
+{
+	int64_t dk = (int64_t)(c->k[i] - c->k[i - 1]);
+
+	return dk > 0 ? (c->m[i] - c->m[i - 1]) / dk : 0;
+}
+
 void fp_curve_saturation(struct fp_curve *c)
 {
+	int64_t steepest = 0, min_slope;
 	unsigned i;
 
+	for (i = 1; i < c->n; i++)
+		steepest = slope_m(c, i) > steepest ? slope_m(c, i) : steepest;
+	min_slope = steepest / FP_SLOPE_REL_DIV;
+	min_slope = min_slope > FP_SLOPE_MIN_MILLI ? min_slope : FP_SLOPE_MIN_MILLI;
 	/* from the top down: saturation is where the curve stops rising for good; a flat stretch
 	 * below a later rise is resolution lost there, not saturation */
-	for (i = c->n - 1; i > 0; i--) {
-		int64_t dm = c->m[i] - c->m[i - 1];
-		int64_t dk = (int64_t)(c->k[i] - c->k[i - 1]);
-
-		if (dm >= dk * FP_SLOPE_MIN_MILLI)
+	for (i = c->n - 1; i > 0; i--)
+		if (slope_m(c, i) >= min_slope)
 			break;
-	}
 	c->valid = i;
-	while (i > 1 && c->m[i] - c->m[i - 1] >= (int64_t)(c->k[i] - c->k[i - 1]) * FP_SLOPE_MIN_MILLI)
+	while (i > 1 && slope_m(c, i) >= min_slope)
 		i--;
 	c->lo = i;
+	c->min_slope = min_slope;
 }
 
 uint64_t fp_curve_sat_k(const struct fp_curve *c)

@@ -14,9 +14,11 @@
 #define FP_MIN_REPS 16      /* the paper's minimum number of repetitions */
 #define FP_CI_PCT 5         /* converged: CI half-width within 5% of the mean... */
 #define FP_GRID_MAX 16      /* points on one level's calibration curve (K = 0 included) */
-/* A curve segment still responds when one more foreign line adds at least 1/2 line of misses
- * (flatter, and the inversion multiplies the measurement's error by more than 2). */
-#define FP_SLOPE_MIN_MILLI 500
+/* A curve segment still responds when it rises by at least 1/4 of the curve's steepest slope
+ * (the level's own scale: the per-line cost that converts time to lines is itself disturbed on a
+ * shared machine, so an absolute slope in lines would move with it), and at least 1/10 line per K. */
+#define FP_SLOPE_REL_DIV 4
+#define FP_SLOPE_MIN_MILLI 100
 
 /* Trimmed mean and CI of one set of (signed) values. */
 struct fp_est {
@@ -40,12 +42,12 @@ struct fp_curve {
 	int64_t ci[FP_GRID_MAX];   /* their CI half-widths, milli */
 	unsigned valid;            /* index of the last point of the usable (unsaturated) range */
 	unsigned lo;               /* index of its first point (>= 1) */
+	int64_t min_slope;         /* milli-lines per K a responding segment rises by */
 };
 
-/* Sets c->valid and c->lo: the usable range ends with the curve's last segment that rises by at
- * least FP_SLOPE_MIN_MILLI (milli-lines) per K (past it the level is saturated) and reaches down
- * through segments that rise as steeply, at most to the first grid point above K = 0: where the
- * curve is flat or falls it cannot tell one K from another (noise at small K on a shared L2). */
+/* Sets c->valid and c->lo: the usable range ends with the curve's last responding segment (past
+ * it the level is saturated) and reaches down through responding segments, at most to the first
+ * grid point above K = 0: where the curve is flat or falls it cannot tell one K from another. */
 void fp_curve_saturation(struct fp_curve *c);
 /* First K past the usable range (the saturation point), 0 when the whole grid responds. */
 uint64_t fp_curve_sat_k(const struct fp_curve *c);

@@ -68,9 +68,11 @@ def judge_level(summary, level, ctype, expect_k=None):
     assert ks[0] == 0 and calib[0][1] == 0 and ks == sorted(set(ks)) and len(ks) >= 5
     assert ks[-1] > p["nodes"], "the grid must reach past the level's lines (saturation)"
     assert p["valid_min"] in ks[1:] and p["valid_min"] <= p["valid_max"] <= ks[-1]
-    # inside the calibrated range the curve rises by at least 1/2 line per K (it was chosen so)
+    # inside the calibrated range every segment rises by the stated slope (it was chosen so)
     inside = [(k, m) for k, m in calib if p["valid_min"] <= k <= p["valid_max"]]
-    assert all(m1 - m0 >= (k1 - k0) * 500 for (k0, m0), (k1, m1) in zip(inside, inside[1:])), calib
+    assert p["min_slope_milli"] >= 100
+    assert all((m1 - m0) // (k1 - k0) >= p["min_slope_milli"]
+               for (k0, m0), (k1, m1) in zip(inside, inside[1:])), calib
     checks = [c for c in summary["checks"] if c["name"] == "footprint_k" and c["level"] == level]
     if expect_k is not None:
         assert sorted(c["k"] for c in checks) == sorted(expect_k)
