@@ -70,7 +70,7 @@ static void emit_set(struct probe_env *env, const char *what, int handler, const
 		rec_str(r, "handler", work_lines[handler] ? (work_lines[handler] == 64 ? "k64" : "k256") : "min");
 		rec_u64(r, "work_lines", work_lines[handler]);
 	}
-	rec_str(r, "source", "lapic_periodic");
+	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
 	rec_u64(r, "period_cycles", period);
 	rec_str(r, "fluid", "dec_jnz");
 	rec_u64(r, "insns_per_iter", 2);

@@ -143,7 +143,7 @@ static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const st
 	rec_str(r, "experiment", exp_names[x->exp]);
 	rec_str(r, "variant", var_names[var]);
 	rec_u64(r, "k", var == VAR_KN ? x->kn : 0);
-	rec_str(r, "source", "self_ipi");
+	rec_str(r, "source", irq_source_name(IRQ_SRC_SELF_IPI));
 	if (var != VAR_IDLE) {
 		int64_t m = fp_lines_m(lv, e->mean_m), ci = fp_lines_m(lv, e->ci_m), k = 0, lo = 0, hi = 0;
 

@@ -26,7 +26,8 @@ HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86
 # drivers/irq_platform.h sources (drivers/irq_platform.c programs the APIC/HPET: not built here)
 # in hosted/irq_sources.c.
 HOSTED_IRQ_SRC := hosted/irq_signal.c \
-	hosted/irq_sources.c
+	hosted/irq_sources.c \
+	hosted/irq_facts.c
 HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) $(HOSTED_IRQ_SRC) \
 	hosted/main.c hosted/setup.c hosted/facts.c
 HOSTED_OBJ    := $(patsubst %,$(HOSTED_OUT)/obj/%.o,$(HOSTED_SRC))
