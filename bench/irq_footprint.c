@@ -13,7 +13,9 @@
  *    with variants idle (no interrupt), k0 (handler touching nothing) and kN (a known K). The IPI
  *    is sent with interrupts masked and must be pending (bounded wait) before the window opens,
  *    so it cannot land in another variant's window. Measured lines go through the curve: k0 vs
- *    idle is the delivery's footprint, kN vs k0 must recover N.
+ *    idle is the delivery's footprint, K(kN vs idle) - K(k0 vs idle) the handler's (read back
+ *    where it starts on the curve), reported next to the known N: not a check, since the curve
+ *    comes from direct calls and an interrupt path may not add up the same way.
  * Every series repeats until the 95% CI of the trimmed mean is within 5% of the mean or the time
  * bound irq_fp_ms runs out. The instruction cache is not calibrated (no reverse branch chain yet):
  * a skip says so. */
@@ -131,6 +133,34 @@ static const char *inv_name(enum fp_inv inv)
 												: "negative";
 }
 
+/* A column's lines (vs idle) read back through the curve: total K with its CI. */
+struct fp_cal {
+	int64_t m, ci;           /* milli-lines vs idle */
+	enum fp_inv inv;
+	int64_t k, lo, hi;       /* milli-K */
+};
+
+static struct fp_cal calibrate_col(const struct fp_level *lv, const struct fp_run *run, unsigned var)
+{
+	struct fp_cal c = { .m = fp_lines_m(lv, run->est[var].mean_m), .ci = fp_lines_m(lv, run->est[var].ci_m) };
+
+	c.inv = fp_recover(&lv->curve, c.m, c.ci, &c.k, &c.lo, &c.hi);
+	return c;
+}
+
+static void emit_cal(struct record *r, enum fp_inv inv, int64_t k, int64_t lo, int64_t hi)
+{
+	rec_str(r, "cal_status", inv_name(inv));
+	if (inv == FP_INV_OK) {
+		rec_i64(r, "k_est_milli", k);
+		rec_i64(r, "k_ci_low_milli", lo);
+		rec_i64(r, "k_ci_high_milli", hi);
+	}
+}
+
+/* k0: the delivery's own footprint, K(k0 vs idle). kn: the handler's, K(kn vs idle) - K(k0 vs
+ * idle) — the curve is not linear, so the handler's lines are read back where they start, on top
+ * of the delivery's; its CI spans the two CIs (conservative). */
 static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const struct fp_run *run, unsigned var)
 {
 	const struct fp_level *lv = x->lv;
@@ -145,23 +175,25 @@ static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const st
 	rec_u64(r, "k", var == VAR_KN ? x->kn : 0);
 	rec_str(r, "source", irq_source_name(IRQ_SRC_SELF_IPI));
 	if (var != VAR_IDLE) {
-		int64_t m = fp_lines_m(lv, e->mean_m), ci = fp_lines_m(lv, e->ci_m), k = 0, lo = 0, hi = 0;
+		struct fp_cal c = calibrate_col(lv, run, var), c0 = calibrate_col(lv, run, VAR_K0);
 
-		rec_str(r, "vs", var_names[run->ref[var]]);
-		rec_i64(r, "mlines", m);
-		rec_i64(r, "ci_mlines", ci);
-		if (!lv->effect) {
-			rec_str(r, "cal_status", "no_effect");
-		} else {
-			enum fp_inv inv = fp_recover(&lv->curve, m, ci, &k, &lo, &hi);
-
-			rec_str(r, "cal_status", inv_name(inv));
-			if (inv == FP_INV_OK) {
-				rec_i64(r, "k_est_milli", k);
-				rec_i64(r, "k_ci_low_milli", lo);
-				rec_i64(r, "k_ci_high_milli", hi);
-			}
+		rec_str(r, "vs", "idle");
+		rec_i64(r, "mlines", c.m);
+		rec_i64(r, "ci_mlines", c.ci);
+		if (var == VAR_KN) {
+			rec_i64(r, "handler_mlines", c.m - c0.m);
+			rec_i64(r, "handler_ci_mlines", c.ci + c0.ci);
 		}
+		if (!lv->effect)
+			rec_str(r, "cal_status", "no_effect");
+		else if (var == VAR_K0)
+			emit_cal(r, c.inv, c.k, c.lo, c.hi);
+		else if (c.inv == FP_INV_OK && c0.inv == FP_INV_OK)
+			emit_cal(r, FP_INV_OK, c.k - c0.k, c.lo - c0.hi, c.hi - c0.lo);
+		else
+			emit_cal(r, c.inv != FP_INV_OK ? c.inv : c0.inv, 0, 0, 0);
+		if (lv->effect && var == VAR_KN && c.inv == FP_INV_OK)
+			rec_i64(r, "k_total_milli", c.k);
 		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
 		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
 	}
@@ -200,7 +232,7 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 			return false;
 		}
 		run.ref[VAR_K0] = VAR_IDLE;
-		run.ref[VAR_KN] = VAR_K0;
+		run.ref[VAR_KN] = VAR_IDLE;
 		run.floor_m = lv->cost_m;
 		irq_register(IRQ_VEC_IPI, fp_irq_handler, &x);
 		{

@@ -50,6 +50,8 @@ def analyse(summary):
             lv["heldout"].append(row)
         else:
             row.update(experiment=p.get("experiment"), variant=p.get("variant"), vs=p.get("vs"),
+                       handler_lines=_m(p.get("handler_mlines")), handler_ci=_m(p.get("handler_ci_mlines")),
+                       k_total=_m(p.get("k_total_milli")),
                        cal_status=p.get("cal_status"), k_est=_m(p.get("k_est_milli")),
                        k_lo=_m(p.get("k_ci_low_milli")), k_hi=_m(p.get("k_ci_high_milli")),
                        valid_min=p.get("valid_min"), valid_max=p.get("valid_max"), source=p.get("source"),
@@ -143,5 +145,7 @@ def section(doc, fp, fnum):
     else:
         doc.p("k0 vs idle: the footprint of the interrupt's delivery, entry and exit (handler touching "
               "nothing; in the hosted build a signal, whose kernel entry may flush the TLB under "
-              "page-table isolation: that cost is in this number, not in the handler estimates); kn vs "
-              "k0: the known handler, which must read back as its K.")
+              "page-table isolation: that cost is in this number, not in the handler estimates); kn: "
+              "the known handler's K read back on top of the delivery's, K(kn vs idle) - K(k0 vs idle), "
+              "next to its true K (the curve comes from direct calls: an interrupt path need not add "
+              "up the same way).")

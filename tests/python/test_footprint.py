@@ -59,7 +59,8 @@ CHECKS = [dict(status="pass", k=40, expected=40, measured=42, ci_low=40, ci_high
 IRQ = [dict(experiment="basic", variant="idle", k=0),
        dict(experiment="basic", variant="k0", k=0, vs="idle", mlines=23000, ci_mlines=2000, cal_status="ok",
             k_est_milli=18500, k_ci_low_milli=17000, k_ci_high_milli=20000, valid_min=16, valid_max=64),
-       dict(experiment="basic", variant="kn", k=40, vs="k0", mlines=72000, ci_mlines=2500, cal_status="ok",
+       dict(experiment="basic", variant="kn", k=40, vs="idle", mlines=95000, ci_mlines=2500, cal_status="ok",
+            handler_mlines=72000, handler_ci_mlines=4500, k_total_milli=59500,
             k_est_milli=41000, k_ci_low_milli=39500, k_ci_high_milli=42600, valid_min=16, valid_max=64),
        dict(experiment="refined", variant="k0", k=0, vs="idle", mlines=140000, ci_mlines=5000,
             cal_status="saturated", valid_min=16, valid_max=64)]
@@ -83,6 +84,8 @@ def test_curves_checks_and_interrupts(tmp_path):
     d = footprint.delivery(l1, "basic")
     assert d["lines"] == 23 and d["k_est"] == 18.5 and (d["k_lo"], d["k_hi"]) == (17, 20)
     assert footprint.delivery(l1, "refined")["cal_status"] == "saturated"
+    (kn,) = [r for r in l1["irq"] if r["variant"] == "kn"]
+    assert (kn["handler_lines"], kn["handler_ci"], kn["k_total"], kn["k_est"]) == (72, 4.5, 59.5, 41)
     assert l2["no_effect"] == "no cache effect at this level" and not l2["checks"]
     # the report: curve, checks, interrupt rows; saturated/below_range never carry a number
     res = irq.analyse(summary, str(tmp_path))
