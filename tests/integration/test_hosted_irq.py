@@ -60,7 +60,7 @@ def hrun(tmp_path_factory):
         pytest.fail("make hosted failed: %s" % e)
     out = str(tmp_path_factory.mktemp("hostedirq"))
     args = ["probes=" + ",".join(PROBES), "irq_samples=%d" % N_LAT, "irq_set_ms=20000",
-            "irq_disp_samples=%d" % N_DISP, "irq_fp_samples=%d" % N_FP, "smp=0",
+            "irq_disp_samples=%d" % N_DISP, "irq_fp_samples=%d" % N_FP, "irq_fp_ms=5000", "smp=0",
             "tsc_cal_windows=1", "tsc_cal_ms=50"]
     env = dict(os.environ)
     env.pop("BAREMETRIC_CPU", None)
