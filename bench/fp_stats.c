@@ -48,6 +48,7 @@ bool fp_estimate(const int64_t *v, uint32_t n, uint64_t *scratch, struct fp_est 
 	uint32_t trim = n / FP_TRIM_DIV ? n / FP_TRIM_DIV : 1, used;
 	int64_t sum = 0, mean_m;
 	uint64_t ss = 0, var_m2, sd_m;
+	unsigned sh = 0;
 
 	if (n < 3)
 		return false;
@@ -58,15 +59,24 @@ bool fp_estimate(const int64_t *v, uint32_t n, uint64_t *scratch, struct fp_est 
 	for (uint32_t i = trim; i < n - trim; i++)
 		sum += (int64_t)(scratch[i] ^ SIGN_BIAS);
 	mean_m = sum * FP_MILLI / (int64_t)used;
-	for (uint32_t i = trim; i < n - trim; i++) {
-		uint64_t d = (uint64_t)abs64((int64_t)(scratch[i] ^ SIGN_BIAS) * FP_MILLI - mean_m);
+	/* squares of milli-unit deviations overflow for a wide spread: scale them down by 2^sh so
+	 * that `used` squares of the widest deviation still fit */
+	{
+		int64_t lo = (int64_t)(scratch[trim] ^ SIGN_BIAS) * FP_MILLI - mean_m;
+		int64_t hi = (int64_t)(scratch[n - trim - 1] ^ SIGN_BIAS) * FP_MILLI - mean_m;
+		uint64_t widest = (uint64_t)(abs64(lo) > abs64(hi) ? abs64(lo) : abs64(hi));
+		uint64_t lim = fp_isqrt(UINT64_MAX / used);
 
-		/* milli^2 would overflow for large values: accumulate in (milli/32)^2 */
-		d /= 32;
+		while ((widest >> sh) > lim)
+			sh++;
+	}
+	for (uint32_t i = trim; i < n - trim; i++) {
+		uint64_t d = (uint64_t)abs64((int64_t)(scratch[i] ^ SIGN_BIAS) * FP_MILLI - mean_m) >> sh;
+
 		ss += d * d;
 	}
 	var_m2 = used > 1 ? ss / (used - 1) : 0;
-	sd_m = fp_isqrt(var_m2) * 32;
+	sd_m = fp_isqrt(var_m2) << sh;
 	out->mean_m = mean_m;
 	out->ci_m = (int64_t)(t975_milli(used - 1) * sd_m / FP_MILLI / fp_isqrt((uint64_t)used));
 	out->used = used;

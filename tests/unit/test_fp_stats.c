@@ -47,6 +47,22 @@ static void negative_values_and_constant_sets(void)
 	CHECK(!fp_converged(&e, 15, 0)); /* fewer than the paper's 16 repetitions */
 }
 
+/* A wide spread (an L2 lap disturbed by a context switch: 10^7 cycles) must not overflow the
+ * sum of squares: the CI stays the right size. */
+static void wide_spread_no_overflow(void)
+{
+	int64_t v[200];
+	uint64_t scratch[200];
+	struct fp_est e;
+
+	for (int i = 0; i < 200; i++)
+		v[i] = i % 2 ? 20000000 : 0; /* mean 10^7, sd ~10^7 */
+	CHECK(fp_estimate(v, 200, scratch, &e));
+	CHECK(e.mean_m == 10000000000ll);
+	/* t(159) * 10^7 / sqrt(160) ~ 1.56e6 cycles */
+	CHECK(e.ci_m > 1500000000ll && e.ci_m < 1650000000ll);
+}
+
 static void stopping_rule(void)
 {
 	struct fp_est e = { .mean_m = 100000, .ci_m = 5000, .used = 30 };
@@ -182,6 +198,7 @@ TEST_SUITE(fp_stats) = {
 	{ "isqrt_exact_and_floor", isqrt_exact_and_floor },
 	{ "trimmed_mean_drops_outliers", trimmed_mean_drops_outliers },
 	{ "negative_values_and_constant_sets", negative_values_and_constant_sets },
+	{ "wide_spread_no_overflow", wide_spread_no_overflow },
 	{ "stopping_rule", stopping_rule },
 	{ "curve_saturation_and_inversion", curve_saturation_and_inversion },
 	{ "held_out_verdicts", held_out_verdicts },
