@@ -136,10 +136,10 @@ def section(doc, fp, fnum):
                 kcol = ("%s (%s..%s)" % (fnum(r["k_est"]), fnum(r["k_lo"]), fnum(r["k_hi"]))
                         if cal == "ok" else cal)
                 rows.append([r["experiment"], r["variant"], r["k"], r["vs"], _pm(r["lines"], r["ci"], fnum),
-                             kcol, "%s..%s" % (fnum(r["valid_min"]), fnum(r["valid_max"])), r["reps"],
-                             "yes" if r["converged"] else "no", r["not_pending"]])
+                             kcol, fnum(r["k_total"]), "%s..%s" % (fnum(r["valid_min"]), fnum(r["valid_max"])),
+                             r["reps"], "yes" if r["converged"] else "no", r["not_pending"]])
             doc.table(["experiment", "variant", "handler K", "vs", "raw lines ± CI", "calibrated K (CI)",
-                       "range", "reps", "converged", "not pending"], rows)
+                       "K total (kn)", "range", "reps", "converged", "not pending"], rows)
     if fp["irq_skip"]:
         doc.p("interrupt measurements skipped: %s" % fp["irq_skip"])
     else:
