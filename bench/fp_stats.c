@@ -100,12 +100,12 @@ static int64_t slope_m(const struct fp_curve *c, unsigned i)
 
 void fp_curve_saturation(struct fp_curve *c)
 {
-	int64_t steepest = 0, min_slope;
-	unsigned i;
+	unsigned ref = (c->n - 1) * FP_CHORD_NUM / FP_CHORD_DEN, i;
+	int64_t chord = ref && c->k[ref] ? c->m[ref] / (int64_t)c->k[ref] : 0, min_slope;
 
-	for (i = 1; i < c->n; i++)
-		steepest = slope_m(c, i) > steepest ? slope_m(c, i) : steepest;
-	min_slope = steepest / FP_SLOPE_REL_DIV;
+	/* the chord from (0, 0) to the middle of the grid is the curve's own scale (one steep or
+	 * noisy segment at small K is not) */
+	min_slope = chord / FP_SLOPE_REL_DIV;
 	min_slope = min_slope > FP_SLOPE_MIN_MILLI ? min_slope : FP_SLOPE_MIN_MILLI;
 	/* from the top down: saturation is where the curve stops rising for good; a flat stretch
 	 * below a later rise is resolution lost there, not saturation */

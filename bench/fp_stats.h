@@ -14,10 +14,13 @@
 #define FP_MIN_REPS 16      /* the paper's minimum number of repetitions */
 #define FP_CI_PCT 5         /* converged: CI half-width within 5% of the mean... */
 #define FP_GRID_MAX 16      /* points on one level's calibration curve (K = 0 included) */
-/* A curve segment still responds when it rises by at least 1/4 of the curve's steepest slope
- * (the level's own scale: the per-line cost that converts time to lines is itself disturbed on a
- * shared machine, so an absolute slope in lines would move with it), and at least 1/10 line per K. */
+/* A curve segment still responds when it rises by at least 1/4 of the slope of the chord from
+ * (0, 0) to the grid point 5/8 of the way along (the level's own scale: the per-line cost that
+ * converts time to lines is itself disturbed on a shared machine, so an absolute slope in lines
+ * would move with it), and at least 1/10 line per K. */
 #define FP_SLOPE_REL_DIV 4
+#define FP_CHORD_NUM 5
+#define FP_CHORD_DEN 8
 #define FP_SLOPE_MIN_MILLI 100
 
 /* Trimmed mean and CI of one set of (signed) values. */
