@@ -217,7 +217,7 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 	for (unsigned e = 0; e < FP_NUM_EXP; e++) {
 		size_t mark = arena_mark(env->arena);
 		struct fp_irq x = { .env = env, .lv = lv, .exp = (enum fp_exp)e,
-				    .timeout = irq_us_to_cycles(env, IRQ_TIMEOUT_US) };
+				    .timeout = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000) };
 		struct fp_run run;
 
 		/* the known handler: the first held-out K inside the curve's range, else half of it */

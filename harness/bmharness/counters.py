@@ -9,8 +9,10 @@ the samples of the pass that carries the events):
 - IPC = instructions / cycles;
 - misses per KiB moved (bandwidth sets: bytes_per_op x iters per sample) and per load (latency);
 - effective frequency = TSC Hz x APERF / MPERF (MPERF ticks at the TSC / P0 rate);
-- energy per byte moved from RAPL: the sum of the energy deltas (x 2^-ESU J, plat kind=pmu
-  rapl_esu) over the bytes of all samples, and the package power over the set's time.
+- energy per byte moved from RAPL: the sum of the energy deltas (x 2^-ESU J: plat kind=pmu
+  rapl_esu, and rapl_dram_esu for the DRAM domain, which counts in fixed 2^-16 J on the Intel
+  servers Linux lists; older logs without it fall back to rapl_esu) over the bytes of all
+  samples, and the package power over the set's time.
 
 Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
 and the skip records), and nothing is made up.
@@ -38,7 +40,12 @@ def _ratio_median(num, den):
     return _median(pairs)
 
 
-def set_figures(s, esu=None, tsc_hz=None):
+def _energy_esu(event, esu, dram_esu):
+    """The energy unit exponent of one RAPL event."""
+    return dram_esu if event == "energy_dram" and dram_esu is not None else esu
+
+
+def set_figures(s, esu=None, tsc_hz=None, dram_esu=None):
     """Derived figures of one parsed set (None when it has no counter values)."""
     ctr = s.get("counters")
     if not ctr or not ctr.get("events"):
@@ -61,13 +68,13 @@ def set_figures(s, esu=None, tsc_hz=None):
         out["misses_per_kib"] = {e: _median([v / kib for v in net[e]]) for e in MISS_EVENTS if e in net}
         energy = [e for e in ("energy_pkg", "energy_dram") if e in net]
         if energy and esu is not None:
-            joules_per_unit = 2.0 ** -esu
+            joules = {e: sum(net[e]) * 2.0 ** -_energy_esu(e, esu, dram_esu) for e in energy}
             nbytes = bpo * iters * len(net[energy[0]])
-            out["nj_per_byte"] = {e: sum(net[e]) * joules_per_unit / nbytes * 1e9 for e in energy}
+            out["nj_per_byte"] = {e: joules[e] / nbytes * 1e9 for e in energy}
             raw = (s.get("stats") or {}).get("raw") or {}
             if raw.get("mean") and tsc_hz:
                 secs = raw["mean"] * raw.get("n", 0) / float(tsc_hz)  # the timed samples' total
-                out["watts"] = {e: sum(net[e]) * joules_per_unit / secs for e in energy if secs > 0}
+                out["watts"] = {e: joules[e] / secs for e in energy if secs > 0}
     elif s.get("name") == "latency":
         out["misses_per_load"] = {e: (_median(net[e]) or 0) / iters for e in MISS_EVENTS if e in net}
     if "aperf" in net and "mperf" in net and tsc_hz:
@@ -92,6 +99,14 @@ def status(summary):
             pmu.get("fixed"), pmu.get("family_events"))
     else:
         text = "absent: %s" % (pmu.get("reason") or "no plat kind=pmu record")
+        freerun = [n for n, k in (("aperf/mperf", "aperf_mperf"), ("rapl", "rapl")) if pmu.get(k)]
+        if freerun:
+            text += " (free-running counters still read: %s)" % ", ".join(freerun)
+    # per-CPU settings discovery made (or could not make): they qualify every counted sample
+    notes = ["%s %s" % (k, pmu[k]) for k in ("lfence_serializing", "freeze_while_smm", "rdpmc")
+             if pmu.get(k) not in (None, "yes", "set", "already", "ok", "not_offered")]
+    if notes:
+        text += "; " + ", ".join(notes)
     if skips:
         text += "; %d counter request(s) skipped" % len(skips)
     return present, text
@@ -101,11 +116,12 @@ def analyse(summary):
     """{"present", "status", "sets": [figures...], "checks": [...], "cost": [...]}."""
     pmu = (summary.get("platform") or {}).get("pmu") or {}
     esu = pmu.get("rapl_esu") if pmu.get("rapl") else None
+    dram_esu = pmu.get("rapl_dram_esu", esu) if pmu.get("rapl") else None
     tsc_hz = ((summary.get("platform") or {}).get("tsc") or {}).get("hz")
     present, text = status(summary)
     figs = []
     for s in summary.get("sets") or []:
-        f = set_figures(s, esu, tsc_hz)
+        f = set_figures(s, esu, tsc_hz, dram_esu)
         if f is not None:
             figs.append(f)
     cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]

@@ -332,3 +332,62 @@ def set_stats(raw, overhead=0, iters=1):
            "raw": describe(list(raw), 1.0)}
     res["negative"] = sum(1 for v in values if v < 0)
     return res
+
+
+# ---- distribution-free quantile confidence intervals (order statistics) ------------------------
+
+CI_LEVEL = 0.95
+TAIL_MIN_BEYOND = 10   # report a tail quantile only with at least this many samples beyond it
+
+
+def binom_cdf(n, p):
+    """P(B <= k) for k = 0..n, B ~ Binomial(n, p), from log-space terms (no underflow of
+    (1-p)^n for large n). Pure stdlib."""
+    if not 0.0 < p < 1.0:
+        raise ValueError("p must be in (0, 1)")
+    lp, lq, lnf = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    out, acc = [], 0.0
+    for k in range(n + 1):
+        acc += math.exp(lnf - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
+        out.append(min(acc, 1.0))
+    return out
+
+
+def quantile_ci_ranks(n, q, level=CI_LEVEL):
+    """1-based ranks (l, u) of the order statistics that bound the q-quantile with coverage at
+    least `level`, equal-tailed: B ~ Binomial(n, q) counts the samples below the true quantile,
+    x_(l) <= xi_q with probability 1 - P(B <= l-1) and xi_q <= x_(u) with P(B <= u-1), so l is the
+    largest rank with P(B <= l-1) <= (1-level)/2 and u the smallest with P(B <= u-1) >=
+    1 - (1-level)/2. A side that no rank reaches (too few samples) is None. Returns
+    (l, u, coverage) with coverage = P(B <= u-1) - P(B <= l-1) (the side missing counts as 0 / 1)."""
+    if n < 1:
+        return None, None, None
+    tail = (1.0 - level) / 2.0
+    cdf = binom_cdf(n, q)
+    lo = None
+    for r in range(1, n + 1):          # P(B <= r-1) grows with r: keep the last one within the tail
+        if cdf[r - 1] <= tail:
+            lo = r
+        else:
+            break
+    hi = next((r for r in range(1, n + 1) if cdf[r - 1] >= 1.0 - tail), None)
+    cov = (cdf[hi - 1] if hi else 1.0) - (cdf[lo - 1] if lo else 0.0)
+    return lo, hi, cov
+
+
+def quantile_ci(sorted_xs, q, level=CI_LEVEL):
+    """Distribution-free CI of the q-quantile: {"lo", "hi", "lo_rank", "hi_rank", "coverage"};
+    lo/hi None where the sample cannot bound that side (e.g. the p99's upper side needs N >= 368
+    at 95%). None without values."""
+    n = len(sorted_xs)
+    if n == 0:
+        return None
+    lo, hi, cov = quantile_ci_ranks(n, q, level)
+    return {"lo": sorted_xs[lo - 1] if lo else None, "hi": sorted_xs[hi - 1] if hi else None,
+            "lo_rank": lo, "hi_rank": hi, "coverage": cov}
+
+
+def tail_quantile_ok(n, q, beyond=TAIL_MIN_BEYOND):
+    """A tail quantile is reported only with at least `beyond` samples past it: N x (1-q) >= beyond
+    (p99.9: N >= 10000)."""
+    return n * (1.0 - q) >= beyond - 1e-9
