@@ -33,6 +33,23 @@ void *chain_build_stride(void *buf, size_t nodes, size_t line)
 	return buf;
 }
 
+void chain_link_reverse(void *head, size_t nodes)
+{
+	uint8_t *p = head;
+
+	for (size_t i = 0; i < nodes; i++) {
+		uint8_t *next = (uint8_t *)(uintptr_t)*(uint64_t *)p;
+
+		*(uint64_t *)(next + CHAIN_REV_OFFSET) = (uint64_t)(uintptr_t)(p + CHAIN_REV_OFFSET);
+		p = next;
+	}
+}
+
+void *chain_reverse_start(const void *next)
+{
+	return (void *)(uintptr_t)*(const uint64_t *)((const uint8_t *)next + CHAIN_REV_OFFSET);
+}
+
 size_t chain_cycle_length(void *head, void *buf, size_t nodes, size_t line)
 {
 	uintptr_t lo = (uintptr_t)buf, hi = lo + nodes * line;

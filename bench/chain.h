@@ -14,6 +14,14 @@
 void *chain_build_random(void *buf, size_t nodes, size_t line, struct rand_state *rng);
 void *chain_build_stride(void *buf, size_t nodes, size_t line);
 
+/* Give every node of the chain at head a second pointer at offset CHAIN_REV_OFFSET to the
+ * previous node's second pointer, so arch_chase started from such a slot walks the same lines in
+ * the reverse order (line >= 16). Returns the reverse walk's start for a forward walk that stopped
+ * before `head`: chain_reverse_start(head), whose first load touches the last line touched. */
+#define CHAIN_REV_OFFSET 8
+void chain_link_reverse(void *head, size_t nodes);
+void *chain_reverse_start(const void *next);
+
 /* Walk: number of distinct nodes reached from head before returning to it, or 0 if the walk leaves
  * the buffer or does not come back within `nodes` steps (for tests and self-checks). */
 size_t chain_cycle_length(void *head, void *buf, size_t nodes, size_t line);

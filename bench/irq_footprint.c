@@ -1,295 +1,328 @@
-/* Probe `irq_footprint`: how many cache lines one interrupt displaces (Schaelicke et al., the
- * refined experiment), validated with handlers of known footprint.
+/* Probe `irq_footprint`: how many cache lines one interrupt displaces (Schaelicke et al.),
+ * calibrated on this machine against handlers of known footprint.
  *
- * Per cache level (L1D, L2, and the L1 instruction cache with the branch-chain fill): fill the
- * level with a chain of exactly its size (two laps), let exactly one interrupt happen (a self-IPI
- * sent with interrupts masked, taken in a window opened and closed right after), then time one
- * more lap: the re-touch. The idle baseline does the same without the IPI. Handlers: minimal
- * (K = 0) and touching K = 16, 64, 256 lines of their own buffer (data levels) or running a
- * K-line branch chain (instruction cache). Extra re-touch time over the baseline is converted to
- * lines by the per-line cost measured here: a lap after evicting the level (a walk over twice its
- * size, so the lines come from the next level) minus a warm lap, per line. Raw lap times are
- * emitted; the conversion is the harness's.
- *
- * Where a PMU counts the level's misses, every re-touch also carries its miss count (a `ctr`
- * record per re-touch set, counter set footprint_l1d / _l1i / _l2): displaced lines = misses after
- * the interrupt minus the idle baseline's, with no time conversion at all (method=pmu). Variants
- * are interleaved per sample so drift affects them alike. */
+ * Per data cache level (L1D, L2): a pointer chain of exactly the level's size, with a reverse
+ * link per line (bench/fp_calib.c).
+ * 1. Calibration (no interrupt, runs hosted too): fill, a DIRECT call of a handler touching K
+ *    lines of its own buffer, re-touch in the reverse order of the fill; over a grid of K up to
+ *    past saturation this is the level's response curve (measured lines against K), and held-out
+ *    K values recovered through it are the footprint_k checks.
+ * 2. Interrupts (where a source exists): the same with one self-IPI, in the paper's basic
+ *    experiment (fill, then the interrupt window) and its refined one (the interrupted code keeps
+ *    touching every line while it waits, so other activity cannot leave the cache cold), each
+ *    with variants idle (no interrupt), k0 (handler touching nothing) and kN (a known K). The IPI
+ *    is sent with interrupts masked and must be pending (bounded wait) before the window opens,
+ *    so it cannot land in another variant's window. Measured lines go through the curve: k0 vs
+ *    idle is the delivery's footprint, K(kN vs idle) - K(k0 vs idle) the handler's (read back
+ *    where it starts on the curve), reported next to the known N: not a check, since the curve
+ *    comes from direct calls and an interrupt path may not add up the same way.
+ * Every series repeats until the 95% CI of the trimmed mean is within 5% of the mean or the time
+ * bound irq_fp_ms runs out. The instruction cache is not calibrated (no reverse branch chain yet):
+ * a skip says so. */
 #include "arch/cycles.h"
-#include "arch/icache.h"
-#include "arch/membw.h"
-#include "bench/chain.h"
-#include "bench/counters.h"
+#include "bench/fp_calib.h"
 #include "bench/irq_common.h"
 #include "lib/emit.h"
 
-#define EVICT_FACTOR 2
-static const unsigned known_k[] = { 0, 16, 64, 256 };
-#define NUM_K (sizeof(known_k) / sizeof(known_k[0]))
-#define NUM_VARIANTS (NUM_K + 1) /* variant 0: the idle baseline (no interrupt) */
-#define MAX_K 256
+#define REFINED_LAPS 4 /* the refined experiment's wait: touching every line this many times */
 
-struct fp_level {
-	const struct cache_desc *c;
-	bool inst;
-	void *head, *evict_head;          /* data chains */
-	icache_chain_fn code, evict_code; /* instruction chains */
-	icache_chain_fn kcode[NUM_K];     /* the handlers' known-footprint code */
-	uint64_t nodes;
-};
+enum fp_exp { FP_BASIC, FP_REFINED, FP_NUM_EXP };
+enum { VAR_IDLE, VAR_K0, VAR_KN, FP_IRQ_VARS };
 
-struct fp_handler {
+static const char *const exp_names[FP_NUM_EXP] = { "basic", "refined" };
+static const char *const var_names[FP_IRQ_VARS] = { "idle", "k0", "kn" };
+
+struct fp_irq {
+	struct probe_env *env;
 	const struct fp_level *lv;
-	volatile uint8_t *buf;
-	unsigned k; /* index into known_k */
+	enum fp_exp exp;
+	uint64_t kn;              /* the known handler's K */
+	uint64_t cur_k;           /* what the handler touches now */
 	volatile uint64_t hits;
+	uint64_t timeout;         /* cycles: bound of the pending and the taken waits */
+	uint64_t not_pending;     /* IPIs not seen pending in time: no window opened */
+	uint64_t not_taken;       /* windows that did not take exactly the interrupts sent */
+	uint64_t taken;           /* interrupts taken, over all rounds */
+	uint64_t kept;            /* repetitions kept */
 };
 
-static void fp_handler_fn(void *ctx, uint64_t entry_tsc)
+static void fp_irq_handler(void *ctx, uint64_t entry_tsc)
 {
-	struct fp_handler *h = ctx;
+	struct fp_irq *x = ctx;
 
 	(void)entry_tsc;
-	h->hits++;
-	if (h->lv->inst)
-		h->lv->kcode[h->k]();
-	else
-		irq_work_touch(h->buf, known_k[h->k], h->lv->c->line);
+	x->hits++;
+	fp_touch(x->lv, x->cur_k);
 }
 
-static void lap(const struct fp_level *lv)
+/* One variant of one repetition; false: not kept (counted as not pending / not taken). */
+static bool one_variant(struct fp_irq *x, unsigned var, uint64_t *out)
 {
-	if (lv->inst)
-		lv->code();
-	else
-		(void)arch_chase(lv->head, lv->nodes);
-}
+	struct irq_platform *p = x->env->irq;
+	const struct fp_level *lv = x->lv;
+	uint64_t before = x->hits, limit;
+	bool send = var != VAR_IDLE;
+	void *pos = lv->head;
 
-static void evict(const struct fp_level *lv)
-{
-	if (lv->inst)
-		lv->evict_code();
-	else
-		(void)arch_chase(lv->evict_head, lv->nodes * EVICT_FACTOR);
-}
-
-static uint64_t timed_lap(const struct fp_level *lv)
-{
-	uint64_t t0 = tsc_begin();
-
-	lap(lv);
-	return tsc_end() - t0;
-}
-
-static uint64_t timed_lap_ctr(void *ctx, uint64_t iters)
-{
-	(void)iters;
-	return timed_lap(ctx);
-}
-
-static const char *fp_ctr_set(const struct fp_level *lv)
-{
-	if (lv->inst)
-		return CTR_SET_FOOTPRINT_L1I;
-	return lv->c->level == 1 ? CTR_SET_FOOTPRINT_L1D : CTR_SET_FOOTPRINT_L2;
-}
-
-/* Counter state per re-touch variant. All count the same single event on the same counter, so
- * programming them one after the other leaves that counter counting for every one of them; each
- * keeps its own values and measured overhead. True when the misses are counted. */
-static bool fp_counters(struct probe_env *env, const struct fp_level *lv, struct ctr_run *cr[NUM_VARIANTS])
-{
-	bool all = true;
-
-	for (unsigned var = 0; var < NUM_VARIANTS; var++) {
-		cr[var] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
-		all = cr[var] && ctr_prepare(cr[var], env, "irq_footprint", fp_ctr_set(lv), env->cfg->irq_fp_samples) == 1 && all;
+	x->cur_k = var == VAR_KN ? x->kn : 0;
+	irq_disable();
+	if (x->exp == FP_REFINED) {
+		/* the wait, touching every line with interrupts open: whatever else runs meanwhile has
+		 * its lines fetched back before the measured interrupt (whole laps end at head) */
+		irq_enable();
+		pos = fp_walk(pos, lv->nodes * REFINED_LAPS);
+		irq_disable();
+	} else {
+		fp_fill(lv);
 	}
-	for (unsigned var = 0; var < NUM_VARIANTS; var++) {
-		if (!cr[var])
-			continue;
-		if (!all)
-			cr[var]->active = false; /* all or none: the variants are compared with each other */
-		else
-			ctr_pass_begin(cr[var], 0);
-	}
-	return all;
-}
-
-static bool prepare(struct probe_env *env, struct fp_level *lv, const struct cache_desc *c, bool inst,
-		    struct rand_state *rng)
-{
-	uint64_t size = c->size, line = c->line;
-
-	*lv = (struct fp_level){ .c = c, .inst = inst, .nodes = size / line };
-	if (inst) {
-		void *a = env->exec_arena ? arena_alloc(env->exec_arena, size, 4096) : 0;
-		void *b = env->exec_arena ? arena_alloc(env->exec_arena, size * EVICT_FACTOR, 4096) : 0;
-
-		if (!a || !b)
-			return false;
-		lv->code = icache_chain_build(a, size, line);
-		lv->evict_code = icache_chain_build(b, size * EVICT_FACTOR, line);
-		for (unsigned k = 0; k < NUM_K; k++) {
-			uint64_t kb = (known_k[k] ? known_k[k] : 1) * line;
-			void *kc = arena_alloc(env->exec_arena, kb, 4096);
-
-			if (!kc)
+	if (send) {
+		(void)irq_source_arm(p, IRQ_SRC_SELF_IPI, IRQ_VEC_IPI, 0, 0);
+		limit = tsc_rdtsc() + x->timeout;
+		while (!irq_vector_pending(p, IRQ_VEC_IPI)) {
+			if (tsc_rdtsc() > limit) {
+				x->not_pending++;
 				return false;
-			/* K = 0: a single return (one line: the call itself) */
-			lv->kcode[k] = icache_chain_build(kc, kb, line);
+			}
+			cpu_relax();
 		}
-		return lv->code && lv->evict_code;
 	}
-	{
-		void *a = arena_alloc(env->arena, size, 4096);
-		void *b = arena_alloc(env->arena, size * EVICT_FACTOR, 4096);
-
-		if (!a || !b)
-			return false;
-		lv->head = chain_build_random(a, (size_t)lv->nodes, line, rng);
-		lv->evict_head = chain_build_random(b, (size_t)(lv->nodes * EVICT_FACTOR), line, rng);
+	limit = tsc_rdtsc() + x->timeout;
+	irq_enable();
+	if (x->exp == FP_REFINED)
+		while (send && x->hits == before && tsc_rdtsc() < limit)
+			pos = fp_walk(pos, 1); /* still touching when the interrupt arrives */
+	else
+		cpu_relax();
+	irq_disable();
+	if (x->hits - before != (send ? 1u : 0u)) {
+		x->not_taken++;
+		return false;
 	}
+	x->taken += send;
+	*out = fp_retouch(lv, pos);
 	return true;
 }
 
-static void emit_fp(struct probe_env *env, const struct fp_level *lv, const char *what, const char *variant,
-		    int k, uint64_t *v, uint64_t n, uint64_t taken, struct ctr_run *cr)
+/* One repetition: every variant in random order, each the fastest of FP_BEST_OF rounds like the
+ * calibration. */
+static bool irq_sample(void *ctx, uint64_t *out)
 {
-	struct record *r;
-	uint32_t set = probe_declare_set(env, &r, "irq_footprint", n, 1, env->timer_overhead);
+	struct fp_irq *x = ctx;
+	unsigned order[FP_IRQ_VARS];
 
-	rec_u64(r, "level", lv->c->level);
-	rec_str(r, "type", lv->inst ? "inst" : lv->c->type == CACHE_DATA ? "data" : "unified");
-	rec_u64(r, "size", lv->c->size);
-	rec_u64(r, "line", lv->c->line);
-	rec_u64(r, "nodes", lv->nodes);
-	rec_str(r, "what", what);
-	if (variant)
-		rec_str(r, "variant", variant);
-	if (k >= 0) {
-		rec_u64(r, "k", (uint64_t)k);
-		rec_u64(r, "taken", taken);
+	fp_shuffle(x->lv->rng, order, FP_IRQ_VARS); /* as in the calibration: no fixed predecessor */
+	for (unsigned o = 0; o < FP_IRQ_VARS; o++) {
+		unsigned var = order[o];
+
+		out[var] = UINT64_MAX;
+		for (unsigned b = 0; b < FP_BEST_OF; b++) {
+			uint64_t t;
+
+			if (!one_variant(x, var, &t))
+				return false;
+			out[var] = t < out[var] ? t : out[var];
+		}
 	}
-	rec_str(r, "method", cr && cr->active ? "pmu" : "time");
-	rec_str(r, "source", irq_source_name(IRQ_SRC_SELF_IPI));
-	ctr_finish_set(cr, r, set, v, n);
+	x->kept++;
+	return true;
 }
 
-static const char *const variant_names[NUM_VARIANTS] = { "baseline", "k0", "k16", "k64", "k256" };
-
-static bool run_level(struct probe_env *env, struct fp_level *lv, volatile uint8_t *kbuf, uint64_t **v)
+static const char *inv_name(enum fp_inv inv)
 {
-	uint64_t n = env->cfg->irq_fp_samples, taken[NUM_VARIANTS] = { 0 };
-	struct fp_handler h = { lv, kbuf, 0, 0 };
-	struct irq_platform *p = env->irq;
-	struct ctr_run *cr[NUM_VARIANTS];
-	bool ok = true, counted = fp_counters(env, lv, cr);
+	return inv == FP_INV_OK ? "ok" : inv == FP_INV_SATURATED ? "saturated" : inv == FP_INV_BELOW ? "below_range"
+												: "negative";
+}
 
-	irq_register(IRQ_VEC_IPI, fp_handler_fn, &h);
-	for (uint64_t s = 0; s <= n; s++) { /* s == 0: warm-up, not kept */
-		uint64_t cold, warm;
+/* A column's lines (vs idle) read back through the curve: total K with its CI. */
+struct fp_cal {
+	int64_t m, ci;           /* milli-lines vs idle */
+	enum fp_inv inv;
+	int64_t k, lo, hi;       /* milli-K */
+};
 
-		evict(lv);
-		cold = timed_lap(lv);
-		warm = timed_lap(lv);
-		if (s) {
-			v[0][s - 1] = cold;
-			v[1][s - 1] = warm;
-		}
-		for (unsigned var = 0; var < NUM_VARIANTS; var++) {
-			uint64_t before = h.hits, t;
+static struct fp_cal calibrate_col(const struct fp_level *lv, const struct fp_run *run, unsigned var)
+{
+	struct fp_cal c = { .m = fp_lines_m(lv, run->est[var].mean_m), .ci = fp_lines_m(lv, run->est[var].ci_m) };
 
-			h.k = var ? var - 1 : 0;
-			lap(lv);
-			lap(lv);
-			if (var)
-				(void)irq_source_arm(p, IRQ_SRC_SELF_IPI, IRQ_VEC_IPI, 0, 0);
-			/* The window: the pending IPI (if any) is taken here, nothing else is armed. */
-			irq_enable();
-			cpu_relax();
-			irq_disable();
-			t = counted && s ? ctr_sample(cr[var], 0, s - 1, timed_lap_ctr, (void *)lv, 1) : timed_lap(lv);
-			if (h.hits - before != (var ? 1u : 0u))
-				ok = false;
-			if (s) {
-				v[2 + var][s - 1] = t;
-				taken[var] += h.hits - before;
-			}
-		}
+	c.inv = fp_recover(&lv->curve, c.m, c.ci, &c.k, &c.lo, &c.hi);
+	return c;
+}
+
+static void emit_cal(struct record *r, enum fp_inv inv, int64_t k, int64_t lo, int64_t hi)
+{
+	rec_str(r, "cal_status", inv_name(inv));
+	if (inv == FP_INV_OK) {
+		rec_i64(r, "k_est_milli", k);
+		rec_i64(r, "k_ci_low_milli", lo);
+		rec_i64(r, "k_ci_high_milli", hi);
 	}
-	irq_unregister(IRQ_VEC_IPI);
-	for (unsigned var = 0; counted && var < NUM_VARIANTS; var++)
-		ctr_pass_end(cr[var], 0);
-	emit_fp(env, lv, "cold", 0, -1, v[0], n, 0, 0);
-	emit_fp(env, lv, "warm", 0, -1, v[1], n, 0, 0);
-	for (unsigned var = 0; var < NUM_VARIANTS; var++)
-		emit_fp(env, lv, "retouch", variant_names[var], var ? (int)known_k[var - 1] : 0, v[2 + var], n,
-			taken[var], cr[var]);
+}
+
+/* k0: the delivery's own footprint, K(k0 vs idle). kn: the handler's, K(kn vs idle) - K(k0 vs
+ * idle) — the curve is not linear, so the handler's lines are read back where they start, on top
+ * of the delivery's; its CI spans the two CIs (conservative). */
+static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const struct fp_run *run, unsigned var)
+{
+	const struct fp_level *lv = x->lv;
+	const struct fp_est *e = &run->est[var];
+	struct record *r;
+	uint32_t set = probe_declare_set(env, &r, "irq_footprint", run->n, 1, env->timer_overhead);
+
+	fp_level_fields(r, lv);
+	rec_str(r, "what", "irq");
+	rec_str(r, "experiment", exp_names[x->exp]);
+	rec_str(r, "variant", var_names[var]);
+	rec_u64(r, "k", var == VAR_KN ? x->kn : 0);
+	rec_str(r, "source", irq_source_name(IRQ_SRC_SELF_IPI));
+	if (var != VAR_IDLE) {
+		struct fp_cal c = calibrate_col(lv, run, var), c0 = calibrate_col(lv, run, VAR_K0);
+
+		rec_str(r, "vs", "idle");
+		rec_i64(r, "mlines", c.m);
+		rec_i64(r, "ci_mlines", c.ci);
+		if (var == VAR_KN) {
+			rec_i64(r, "handler_mlines", c.m - c0.m);
+			rec_i64(r, "handler_ci_mlines", c.ci + c0.ci);
+		}
+		if (!lv->effect)
+			rec_str(r, "cal_status", "no_effect");
+		else if (var == VAR_K0)
+			emit_cal(r, c.inv, c.k, c.lo, c.hi);
+		else if (c.inv == FP_INV_OK && c0.inv == FP_INV_OK)
+			emit_cal(r, FP_INV_OK, c.k - c0.k, c.lo - c0.hi, c.hi - c0.lo);
+		else
+			emit_cal(r, c.inv != FP_INV_OK ? c.inv : c0.inv, 0, 0, 0);
+		if (lv->effect && var == VAR_KN && c.inv == FP_INV_OK)
+			rec_i64(r, "k_total_milli", c.k);
+		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
+		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
+	}
+	rec_u64(r, "reps", run->n);
+	rec_u64(r, "reps_used", e->used);
+	rec_bool(r, "converged", !run->hit_limit);
+	rec_u64(r, "ci_pct", FP_CI_PCT);
+	rec_u64(r, "not_pending", x->not_pending);
+	rec_u64(r, "not_taken", x->not_taken);
+	rec_u64(r, "taken", var == VAR_IDLE ? 0 : run->n * FP_BEST_OF); /* in the kept repetitions */
+	rec_u64(r, "best_of", FP_BEST_OF);
+	emit_finish();
+	emit_samples(set, run->v[var], run->n);
+}
+
+/* The interrupt experiments at one level; true when every window behaved. */
+static bool run_irq(struct probe_env *env, const struct fp_level *lv)
+{
+	bool ok = true;
+
+	for (unsigned e = 0; e < FP_NUM_EXP; e++) {
+		size_t mark = arena_mark(env->arena);
+		struct fp_irq x = { .env = env, .lv = lv, .exp = (enum fp_exp)e,
+				    .timeout = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000) };
+		struct fp_run run;
+
+		/* the known handler: the first held-out K inside the curve's range, else half of it */
+		x.kn = lv->effect ? lv->curve.k[lv->curve.valid] / 2 : lv->k_grid[lv->n_grid / 2];
+		for (unsigned i = 0; lv->effect && i < lv->n_held; i++)
+			if (lv->k_held[i] <= lv->curve.k[lv->curve.valid]) {
+				x.kn = lv->k_held[i];
+				break;
+			}
+		if (!fp_run_init(env, &run, FP_IRQ_VARS, FP_SAMPLE_CAP)) {
+			emit_skip("irq_footprint", "interrupt sample buffers do not fit in the arena");
+			return false;
+		}
+		run.ref[VAR_K0] = VAR_IDLE;
+		run.ref[VAR_KN] = VAR_IDLE;
+		run.floor_m = lv->cost_m;
+		irq_register(IRQ_VEC_IPI, fp_irq_handler, &x);
+		{
+			uint64_t warm[FP_VAR_MAX];
+
+			(void)irq_sample(&x, warm); /* warm-up, not kept */
+		}
+		x.not_pending = x.not_taken = x.taken = x.kept = 0;
+		fp_repeat(&run, irq_sample, &x, env->cfg->irq_fp_samples, fp_deadline(env), lv->effect);
+		irq_unregister(IRQ_VEC_IPI);
+		for (unsigned var = 0; var < FP_IRQ_VARS; var++)
+			emit_irq_set(env, &x, &run, var);
+		ok = ok && !x.not_taken && run.n > 0;
+		arena_release(env->arena, mark);
+	}
 	return ok;
+}
+
+static void level_skip(const struct cache_desc *c, const char *type, const char *reason)
+{
+	struct record *r = emit_start("skip");
+
+	rec_str(r, "probe", "irq_footprint");
+	rec_u64(r, "level", c->level);
+	rec_str(r, "type", type);
+	rec_str(r, "reason", reason);
+	emit_finish();
 }
 
 static enum probe_status irq_footprint_run(struct probe_env *env)
 {
-	const char *why = irq_probe_unavailable(env);
+	const char *no_irq = irq_probe_unavailable(env);
 	const struct cpu_info *ci = env->cpu;
-	uint64_t *v[2 + NUM_VARIANTS];
-	volatile uint8_t *kbuf;
+	uint64_t held[CONFIG_FP_K_LIST];
+	unsigned nheld = 0, done = 0, fails = 0, bad_irq = 0;
 	struct rand_state rng;
-	unsigned done = 0, bad = 0;
 
-	if (why) {
-		emit_skip("irq_footprint", why);
-		return PROBE_SKIPPED;
-	}
-	if (!irq_probe_begin(env, "irq_footprint"))
+	if (!no_irq && !irq_probe_begin(env, "irq_footprint"))
 		return PROBE_FAILED;
-	for (unsigned i = 0; i < 2 + NUM_VARIANTS; i++)
-		if (!(v[i] = probe_sample_buffer(env, env->cfg->irq_fp_samples)))
-			why = "sample buffers do not fit in the arena";
-	kbuf = arena_alloc(env->arena, MAX_K * 128, 4096);
-	if (why || !kbuf) {
-		emit_skip("irq_footprint", why ? why : "handler buffer does not fit in the arena");
-		return PROBE_SKIPPED;
-	}
+	if (!str_eq(env->cfg->irq_fp_k, "auto"))
+		nheld = config_u64_list(env->cfg->irq_fp_k, held, CONFIG_FP_K_LIST, 1, CONFIG_FP_K_MAX);
 	rand_seed(&rng, env->cfg->seed);
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
-		bool inst = c->type == CACHE_INST;
-		size_t mark = arena_mark(env->arena), emark = env->exec_arena ? arena_mark(env->exec_arena) : 0;
+		size_t mark = arena_mark(env->arena);
 		struct fp_level lv;
 
-		if (c->level > 2 || (inst && c->level != 1) || !c->line || c->size % c->line || c->line > 128)
+		if (c->level > 2 || (c->type == CACHE_INST && c->level != 1))
 			continue;
-		if (!prepare(env, &lv, c, inst, &rng)) {
-			struct record *r = emit_start("skip");
-
-			rec_str(r, "probe", "irq_footprint");
-			rec_u64(r, "level", c->level);
-			rec_str(r, "type", inst ? "inst" : "data");
-			rec_str(r, "reason", inst && !env->exec_arena ? "no executable memory for the branch chains"
-									: "chains do not fit in the arena");
-			emit_finish();
+		if (c->type == CACHE_INST) {
+			level_skip(c, "inst", "instruction cache: no reverse branch chain for the re-touch yet, so "
+					      "no calibrated footprint");
+			continue;
+		}
+		if (!c->line || c->line < 16 || c->size % c->line || c->line > 128) {
+			level_skip(c, c->type == CACHE_DATA ? "data" : "unified", "cache geometry unusable for a chain");
+			continue;
+		}
+		if (!fp_level_prepare(env, &lv, c, held, nheld, &rng)) {
+			level_skip(c, c->type == CACHE_DATA ? "data" : "unified", "chains do not fit in the arena");
 		} else {
-			bad += !run_level(env, &lv, kbuf, v);
+			(void)fp_calibrate(env, &lv, &fails);
+			if (!no_irq)
+				bad_irq += !run_irq(env, &lv);
 			done++;
 		}
 		arena_release(env->arena, mark);
-		if (env->exec_arena)
-			arena_release(env->exec_arena, emark);
 	}
 	if (!done) {
-		emit_skip("irq_footprint", "CPUID describes no L1/L2 cache to fill");
+		emit_skip("irq_footprint", "CPUID describes no L1/L2 data cache to fill");
 		return PROBE_SKIPPED;
 	}
-	if (bad)
+	if (no_irq) {
+		struct record *r = emit_start("skip");
+
+		rec_str(r, "probe", "irq_footprint");
+		rec_str(r, "part", "interrupt");
+		rec_str(r, "reason", no_irq);
+		emit_finish();
+	}
+	if (bad_irq)
 		emit_msg(MSG_ERROR, "irq_footprint: a window did not take exactly the one interrupt sent");
-	return bad ? PROBE_FAILED : PROBE_OK;
+	if (fails)
+		emit_msg(MSG_ERROR, "irq_footprint: a held-out footprint was not recovered through the curve");
+	return bad_irq || fails ? PROBE_FAILED : PROBE_OK;
 }
 
 const struct probe_desc probe_irq_footprint = {
 	.name = "irq_footprint",
-	.what = "cache lines one interrupt displaces (L1D, L2, L1I), known-K handlers, idle baseline",
+	.what = "cache lines one interrupt displaces (L1D, L2), calibrated by direct calls of known-K handlers",
 	.run = irq_footprint_run,
 	.cleanup = irq_probe_cleanup,
 };

@@ -5,20 +5,18 @@ against handlers of known footprint, and platform noise; the report's Interrupts
 `analyse(summary, out_dir)` reads summary.json and the raw files (every sample is needed: the
 tails are the point). The arithmetic of the methods lives here, in plain functions the tests
 check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their error terms),
-`footprint_lines` (Schaelicke's conversion of extra re-touch time into lines) and `noise_summary`.
+and `noise_summary`; the cache footprint (Schaelicke, calibrated) is footprint.py's.
 """
 
 import math
 import os
 
-from . import irq_lat, parse, stats
+from . import footprint, irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
 SECTION_PROBES = (LATENCY, MASKED, EXCEPTION, DISPLACE, FOOTPRINT, NOISE)
 PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))
-MIN_LINE_COST = 0.5  # cycles: below this per-line miss cost the level shows no cache effect
-MIN_LINE_RATIO = 0.1  # ... or below this fraction of a warm lap's per-line time
 AGREE_LIMIT = 0.02   # displacement vs direct, the icount test's bound
 
 
@@ -76,40 +74,6 @@ def displacement(calib, loaded, counts, lf1, lf2=None, overhead=0, resolution=1.
     return res
 
 
-def footprint_lines(cold, warm, nodes, baseline, retouch):
-    """Schaelicke's footprint by time: per-line cost of a miss at the level = (median cold lap -
-    median warm lap) / nodes; lines displaced = (median re-touch after the interrupt - median idle
-    baseline re-touch) / per-line cost. Returns (per_line, lines or None, extra cycles)."""
-    if not cold or not warm or not nodes or not baseline or not retouch:
-        return None, None, None
-    warm_med = stats.percentile(sorted(warm), 50)
-    per_line = (stats.percentile(sorted(cold), 50) - warm_med) / nodes
-    extra = stats.percentile(sorted(retouch), 50) - stats.percentile(sorted(baseline), 50)
-    if per_line < MIN_LINE_COST or per_line < MIN_LINE_RATIO * warm_med / nodes:
-        return per_line, None, extra
-    return per_line, extra / per_line, extra
-
-
-def _miss_values(s):
-    """The miss counts a footprint re-touch set carries where a PMU counted them (its one
-    `*_misses` event), else None."""
-    events = ((s or {}).get("counters") or {}).get("events") or {}
-    for name, ev in sorted(events.items()):
-        if name.endswith("_misses") and ev.get("values"):
-            return ev["values"]
-    return None
-
-
-def footprint_pmu_lines(baseline_misses, retouch_misses):
-    """Schaelicke's footprint by counters: lines displaced = median misses of the re-touch after
-    the interrupt - median misses of the idle baseline re-touch (the counter overhead is in both
-    and cancels). None without counts on both sides."""
-    if not baseline_misses or not retouch_misses:
-        return None
-    return (stats.percentile(sorted(retouch_misses), 50) -
-            stats.percentile(sorted(baseline_misses), 50))
-
-
 def smi_gaps(smis):
     """Gaps the SMI count can be blamed for: smis[i] is the count (since the window start) read
     right after gap i, so gap i saw an SMI if the count rose since the previous gap's reading."""
@@ -154,7 +118,7 @@ def analyse(summary, out_dir=None):
     res = {"latency": [], "masked": [], "exceptions": [], "displace": [], "footprint": [], "noise": None,
            "skips": [k for k in summary.get("skips") or [] if k.get("probe") in SECTION_PROBES],
            "apic": (summary.get("platform") or {}).get("apic")}
-    disp, fp, noise = {}, {}, {}
+    disp, noise = {}, {}
     for s in summary.get("sets") or []:
         name, p = s.get("name"), s.get("params") or {}
         if name not in SECTION_PROBES:
@@ -171,9 +135,6 @@ def analyse(summary, out_dir=None):
             res["exceptions"].append(dict(latency_stats(per), kind=p.get("kind"), hz=hz, set=s.get("set")))
         elif name == DISPLACE:
             disp.setdefault(p.get("handler"), {})[p.get("what")] = (s, vals)
-        elif name == FOOTPRINT:
-            key = (p.get("level"), p.get("type"))
-            fp.setdefault(key, {})[p.get("variant") or p.get("what")] = (s, vals)
         elif name == NOISE:
             noise[p.get("what")] = (s, vals)
     calib = disp.get(None, {}).get("calib")
@@ -193,31 +154,7 @@ def analyse(summary, out_dir=None):
                "direct_n": len(dv), "ratio": (r or {}).get("cost") / direct if r and r.get("cost") is not None
                and direct else None, "hz": _hz(summary, ls), "period": (ls.get("params") or {}).get("period_cycles")}
         res["displace"].append(row)
-    for (level, ctype), d in sorted(fp.items(), key=lambda kv: (kv[0][0] or 0, str(kv[0][1]))):
-        cold, warm, base = d.get("cold"), d.get("warm"), d.get("baseline")
-        if not cold or not warm or not base:
-            continue
-        nodes = (cold[0].get("params") or {}).get("nodes")
-        rows, k0, k0_pmu = [], None, None
-        base_misses = _miss_values(base[0])
-        for variant in ("k0", "k16", "k64", "k256"):
-            if variant not in d:
-                continue
-            per_line, lines, extra = footprint_lines(cold[1], warm[1], nodes, base[1], d[variant][1])
-            pmu_lines = footprint_pmu_lines(base_misses, _miss_values(d[variant][0]))
-            k = int(variant[1:])
-            if k == 0:
-                k0, k0_pmu = lines, pmu_lines
-            rows.append({"k": k, "lines": lines, "extra_cycles": extra, "per_line": per_line,
-                         "net": lines - k0 if lines is not None and k0 is not None else None,
-                         "pmu_lines": pmu_lines,
-                         "pmu_net": pmu_lines - k0_pmu if pmu_lines is not None and k0_pmu is not None
-                         else None,
-                         "taken": (d[variant][0].get("params") or {}).get("taken"), "n": len(d[variant][1])})
-        res["footprint"].append({"level": level, "type": ctype, "nodes": nodes, "rows": rows,
-                                 "per_line": rows[0]["per_line"] if rows else None,
-                                 "method": "pmu" if any(r["pmu_lines"] is not None for r in rows)
-                                 else "time"})
+    res["footprint"] = footprint.analyse(summary)
     if "gap_len" in noise:
         s, lens = noise["gap_len"]
         starts = noise.get("gap_start", (None, []))[1]
@@ -233,7 +170,8 @@ def _ns(cycles, hz):
 def section(doc, irq, out_dir, plot_info=None):
     """The report's Interrupts section (nothing when the run had no interrupt probe)."""
     from .report import fnum  # late: report imports this module
-    if not any(irq[k] for k in ("latency", "masked", "exceptions", "displace", "footprint", "noise", "skips")):
+    if not any(irq[k] for k in ("latency", "masked", "exceptions", "displace", "noise", "skips")) and \
+            not (irq["footprint"] or {}).get("levels"):
         return
     doc.h("Interrupts")
     apic = irq.get("apic")
@@ -266,28 +204,7 @@ def section(doc, irq, out_dir, plot_info=None):
                          fnum(d.get("e_res")), fnum(d.get("e_daemons")), fnum(d.get("e_start"))])
         doc.table(["handler", "K lines", "interrupts", "tau_F", "displacement", "direct mean",
                    "direct median", "ratio", "e_res", "e_daemons", "e_start (removed)"], rows)
-    if irq["footprint"]:
-        doc.h("Cache footprint of one interrupt", 3)
-        pmu = any(lv["method"] == "pmu" for lv in irq["footprint"])
-        doc.p("lines displaced = (median re-touch after the interrupt - median idle baseline) / per-line "
-              "miss cost (cold lap - warm lap, per line, measured here). net = lines - lines(K=0): "
-              "should recover K. Method: %s." % ("time, and PMU miss counts (PMU lines = median misses "
-                                                 "of the re-touch - the baseline's)" if pmu else "time"))
-        rows = []
-        for lv in irq["footprint"]:
-            for r in lv["rows"]:
-                rows.append(["L%s %s" % (lv["level"], lv["type"]), r["k"], fnum(r["per_line"]),
-                             fnum(r["extra_cycles"]), fnum(r["lines"]) if r["lines"] is not None else
-                             "no cache effect", fnum(r["net"])] +
-                            ([fnum(r["pmu_lines"]), fnum(r["pmu_net"])] if pmu else []) + [fnum(r["taken"])])
-        doc.table(["level", "K", "cycles/line", "extra cycles", "measured lines", "net vs K=0"] +
-                  (["PMU lines", "PMU net"] if pmu else []) + ["taken"], rows)
-        if any(r["lines"] is None for lv in irq["footprint"] for r in lv["rows"]):
-            doc.p("no cache effect: the per-line miss cost is below %.1f cycles or %d%% of a warm "
-                  "line's time (no cache hierarchy, e.g. under QEMU's TCG): lines cannot be recovered "
-                  "there." % (MIN_LINE_COST, 100 * MIN_LINE_RATIO))
-        doc.p("The method is validated where net recovers K = 16 < 64 < 256; on a machine without "
-              "caches (emulation) the numbers are timing noise, not footprints.")
+    footprint.section(doc, irq["footprint"], fnum)
     nz = irq["noise"]
     if nz:
         hz = nz["hz"]

@@ -23,7 +23,7 @@ def draw(irq, out_dir):
     """Returns {"files": [(name, path, caption)], "error": str or None}."""
     info = {"files": [], "error": None}
     lat = [r for r in irq["latency"] if r["values"]]
-    if not lat and not irq["footprint"] and not irq["noise"]:
+    if not lat and not (irq["footprint"] or {}).get("levels") and not irq["noise"]:
         return info
     plt, err = plots._matplotlib()
     if plt is None:
@@ -49,17 +49,20 @@ def draw(irq, out_dir):
         ax.legend(fontsize=6)
         ax.grid(alpha=0.3)
         _save(plt, fig, info, out_dir, "irq-latency-cdf.png", "cdf", "interrupt latency CDFs")
-    if irq["footprint"]:
+    fp_levels = (irq["footprint"] or {}).get("levels") if isinstance(irq["footprint"], dict) else None
+    if fp_levels:
         fig, ax = plt.subplots(figsize=(6, 4))
-        for lv in irq["footprint"]:
-            pts = [(r["k"], r["net"]) for r in lv["rows"] if r["net"] is not None]
+        for lv in fp_levels:
+            pts = [(r["k"], r["lines"]) for r in lv["curve"] if r["lines"] is not None]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label="L%s %s" % (lv["level"], lv["type"]))
-        ax.plot([0, 256], [0, 256], "k--", lw=0.8, label="measured = K")
-        ax.set_xlabel("known K (lines the handler touches)")
-        ax.set_ylabel("measured lines - K=0")
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label="L%s %s curve" % (lv["level"], lv["type"]))
+            held = [(r["k"], r["lines"]) for r in lv["heldout"] if r["lines"] is not None]
+            if held:
+                ax.plot([p[0] for p in held], [p[1] for p in held], "x", label="L%s held-out" % lv["level"])
+        ax.set_xlabel("known K (lines the directly called handler touches)")
+        ax.set_ylabel("measured lines (reverse re-touch)")
         ax.legend(fontsize=7)
-        _save(plt, fig, info, out_dir, "irq-footprint.png", "footprint", "footprint: measured vs known K")
+        _save(plt, fig, info, out_dir, "irq-footprint.png", "footprint", "footprint: calibration curves")
     nz = irq["noise"]
     if nz and nz["lens"]:
         hz = nz["hz"] or 1

@@ -43,6 +43,17 @@ def _serial(value):
 KERNELS = ("read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "rep_stosb", "rep_movsb")
 
 
+def _fp_k(value):
+    """irq_fp_k: auto, or a comma list of at most 8 held-out K in 1..262144 (lib/config.c)."""
+    if value == "auto":
+        return None
+    parts = value.split(",")
+    if len(parts) > 8 or not all(_UINT.match(p) and not p.startswith("0x") and 1 <= int(p) <= 262144
+                                 for p in parts):
+        return "must be auto or a comma list of at most 8 integers 1..262144"
+    return None
+
+
 def _kernels(value):
     if value == "all":
         return None
@@ -93,6 +104,8 @@ KEYS = {
     "irq_disp_ms": _uint,
     "irq_disp_period_us": _uint,
     "irq_fp_samples": _uint,
+    "irq_fp_ms": _uint,
+    "irq_fp_k": _fp_k,
     "noise_ms": _uint,
     "noise_threshold_ns": _uint,
 }

@@ -151,38 +151,6 @@ def test_displacement_and_direct_both_present(irqb):
         assert r["disp"]["cost"] is not None and r["direct_mean"] > 0 and r["ratio"] is not None
 
 
-def test_footprint_structure(irqb):
-    fps = irqb.sets("irq_footprint")
-    levels = {(s["params"]["level"], s["params"]["type"]) for s in fps}
-    assert levels == {(1, "data"), (1, "inst"), (2, "unified")}   # qemu64: 0x80000005/6 caches
-    for s in fps:
-        p = s["params"]
-        assert s["n"] == N_FP and s["complete"] and p["method"] == "time"
-        if p["what"] == "retouch":
-            assert p["taken"] == (0 if p["variant"] == "baseline" else N_FP), p
-    res = irq.analyse(irqb.summary, os.path.join(irqb.out_dir, "parsed"))
-    assert len(res["footprint"]) == 3 and all(len(lv["rows"]) == 4 for lv in res["footprint"])
-    # the miss counts the PMU would add: one counter skip per re-touch set, with the PMU's reason
-    pmu = single(irqb.plat("pmu"))
-    assert pmu["present"] == 0
-    ctr_skips = {k["ctr_set"]: k for k in irqb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set")}
-    retouch = [s for s in fps if s["params"]["what"] == "retouch"]
-    for s in retouch:
-        want = {"data": "footprint_l1d", "inst": "footprint_l1i", "unified": "footprint_l2"}[s["params"]["type"]]
-        assert s["params"]["ctr_skipped"] == want and ctr_skips[want]["reason"] == pmu["reason"]
-    assert len(ctr_skips) == len({s["params"]["ctr_skipped"] for s in retouch}), "one skip per counter set"
-
-
-def test_footprint_recovers_k_ordering(irqb):
-    res = irq.analyse(irqb.summary, os.path.join(irqb.out_dir, "parsed"))
-    if single(irqb.plat("cpu")).get("hv_sig") == "TCGTCGTCGTCG":
-        pytest.skip("QEMU TCG emulates no caches: a displaced line costs nothing to re-touch, so "
-                    "K = 16 < 64 < 256 cannot show (the structure is checked above)")
-    for lv in res["footprint"]:
-        net = [r["net"] for r in lv["rows"]]
-        assert net[1] < net[2] < net[3], lv
-
-
 def test_noise(irqb):
     sets = {s["params"]["what"]: s for s in irqb.sets("noise")}
     assert set(sets) == {"loop_step", "gap_start", "gap_len"}

@@ -8,7 +8,6 @@ import pytest
 
 import synth
 from bmharness import irq, parse, report
-from bmharness.protocol import encode_values
 
 
 def test_latency_stats_percentiles():
@@ -71,18 +70,6 @@ def test_displacement_daemon_term_and_bad_input():
     assert irq.displacement([2000], [2000], [0], lf)["cost"] is None  # no interrupt: no cost
 
 
-def test_footprint_conversion():
-    nodes = 512
-    cold, warm = [512 * 14 + 100] * 9, [512 * 4 + 100] * 9        # 10 cycles per displaced line
-    base = [2500] * 9
-    per_line, lines, extra = irq.footprint_lines(cold, warm, nodes, base, [2500 + 640] * 9)
-    assert per_line == pytest.approx(10.0)
-    assert lines == pytest.approx(64.0) and extra == 640
-    # no cache: a cold lap costs what a warm one does -> no conversion
-    assert irq.footprint_lines(warm, warm, nodes, base, [2600] * 9)[1] is None
-    assert irq.footprint_lines([], warm, nodes, base, base) == (None, None, None)
-
-
 def test_noise_summary():
     f = {"window_cycles": 1000000, "total_cycles": 3000, "longest_cycles": 2000, "count": 3,
          "dropped": 1, "threshold_cycles": 400, "median_step_cycles": 40, "irq_masked": 1,
@@ -108,13 +95,15 @@ def _irq_stream():
              work_lines=256)
     st.probe("irq_displace", 5, [3] * 4, what="count", handler="k256", work_lines=256)
     st.probe("irq_displace", 6, [396] * 12, what="direct", handler="k256", work_lines=256)
-    fp = dict(level=1, type="data", nodes=100, method="time")
-    st.probe("irq_footprint", 7, [1100] * 4, what="cold", **fp)
-    st.probe("irq_footprint", 8, [100] * 4, what="warm", **fp)
-    st.probe("irq_footprint", 9, [500] * 4, what="retouch", variant="baseline", k=0, **fp)
-    for sid, (k, extra) in enumerate(((0, 50), (16, 210), (64, 690), (256, 2610))):
-        st.probe("irq_footprint", 10 + sid, [500 + extra] * 4, what="retouch", variant="k%d" % k, k=k,
-                 taken=4, **fp)
+    fp = dict(level=1, type="data", nodes=100, method="time", retouch="reverse", prefetchers="on")
+    st.probe("irq_footprint", 7, [1100] * 4, what="cold", experiment="direct", cost_mcyc=10000, effect=1,
+             valid_min=16, valid_max=64, sat_k=128, reps=4, converged=1, **fp)
+    for sid, (k, m) in enumerate(((0, 0), (16, 20000), (64, 70000), (128, 75000))):
+        st.probe("irq_footprint", 8 + sid, [500 + m // 100] * 4, what="calib", experiment="direct", k=k,
+                 mlines=m, ci_mlines=1000, reps=4, converged=1, **fp)
+    st.add("check", name="footprint_k", probe="irq_footprint", status="pass", level=1, type="data", k=40,
+           expected=40, measured=41, ci_low=39, ci_high=43, raw_mlines=45000, raw_ci_mlines=1000,
+           valid_min=16, valid_max=64, tol_pct=20, reps=4, converged=1)
     nz = dict(window_cycles=10000, total_cycles=900, longest_cycles=500, count=2, dropped=0,
               threshold_cycles=100, median_step_cycles=10, irq_masked=1, smi="not_intel")
     st.probe("noise", 14, [10] * 5, what="loop_step", **nz)
@@ -134,9 +123,8 @@ def test_synthetic_boot_report(tmp_path):
     (d,) = res["displace"]
     assert d["disp"]["cost"] == pytest.approx(400.0) and d["direct_mean"] == pytest.approx(396.0)
     assert d["ratio"] == pytest.approx(400 / 396)
-    (lv,) = res["footprint"]
-    assert lv["per_line"] == pytest.approx(10.0)
-    assert [r["net"] for r in lv["rows"]] == pytest.approx([0, 16, 64, 256])
+    (lv,) = res["footprint"]["levels"]
+    assert [r["k"] for r in lv["curve"]] == [0, 16, 64, 128] and lv["checks"][0]["status"] == "pass"
     assert res["noise"]["count"] == 2 and res["noise"]["consistent"]
     assert res["exceptions"][0]["median"] == pytest.approx(630)
     text, ok = report.write_report(str(tmp_path), plot=False)
@@ -155,34 +143,6 @@ def test_plots_drawn(tmp_path):
     for name in ("irq-latency-hist.png", "irq-latency-cdf.png", "irq-footprint.png", "noise-timeline.png"):
         assert (tmp_path / name).stat().st_size > 1000, name
     assert "irq-latency-cdf.png" in (tmp_path / "report.md").read_text()
-
-
-def test_footprint_by_pmu_miss_counts(tmp_path):
-    """Where a PMU counted the level's misses around each re-touch, the lines come straight from
-    the counts (re-touch median minus the baseline's), next to the time-based estimate."""
-    st = synth.Stream().begin()
-    fp = dict(level=1, type="data", nodes=100, method="pmu")
-    st.probe("irq_footprint", 0, [1100] * 4, what="cold", **fp)
-    st.probe("irq_footprint", 1, [100] * 4, what="warm", **fp)
-    variants = [("baseline", 0, 3)] + [("k%d" % k, k, 3 + 2 + k) for k in (0, 16, 64, 256)]
-    for sid, (variant, k, misses) in enumerate(variants, start=2):
-        st.add("probe", dict(name="irq_footprint", set=sid, unit="cycles", n=4, iters=1, overhead=0,
-                             tsc_hz=1000000000, what="retouch", variant=variant, k=k, taken=4,
-                             ctr_set="footprint_l1d", ctr_events="l1d_misses", ctr_passes=1, **fp))
-        st.add("samples", set=sid, i=0, n=4, v=encode_values([500 + 10 * (misses - 3)] * 4))
-        st.add("ctr", set=sid, event="l1d_misses", **{"pass": 0}, overhead=3, wraps=0, i=0, n=4,
-               v=encode_values([misses] * 4))
-    st.end()
-    log = tmp_path / "serial.log"
-    log.write_text("\n".join(st.lines) + "\n")
-    summary = parse.parse_log(str(log), str(tmp_path))
-    assert summary["ok"], summary["validation"]["problems"]
-    (lv,) = irq.analyse(summary, str(tmp_path))["footprint"]
-    assert lv["method"] == "pmu"
-    assert [r["pmu_lines"] for r in lv["rows"]] == pytest.approx([2, 18, 66, 258])
-    assert [r["pmu_net"] for r in lv["rows"]] == pytest.approx([0, 16, 64, 256])
-    text, ok = report.write_report(str(tmp_path), plot=False)
-    assert "PMU lines" in text and "PMU miss counts" in text
 
 
 def test_masked_window_reports_received_of_declared():

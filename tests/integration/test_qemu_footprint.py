@@ -1,0 +1,91 @@
+"""irq_footprint under QEMU + OVMF (TCG): the calibration, the held-out checks and the basic and
+refined interrupt experiments all run and say what they are. TCG models no caches (what a lap's
+timing shows is the host's emulation), so the footprint_k checks must be skips carrying the
+measured per-line cost, never pass or fail, and the series stop after one batch. Asserted:
+structure, counts, that every interrupt was confirmed pending and taken exactly once, the skips,
+the report, and the time the probe takes with small settings."""
+
+import os
+
+import pytest
+
+from conftest import boot
+from bmharness import footprint, irq, report
+
+N = 8
+HELD = (50, 300)
+SETTINGS = {"probes": "irq_footprint", "irq_fp_samples": N, "irq_fp_k": ",".join(map(str, HELD))}
+BEST_OF = 3            # FP_BEST_OF in bench/fp_calib.h
+PROBE_S = 20           # the probe's share of the boot, with these settings
+
+
+@pytest.fixture(scope="module")
+def fpb(tmp_path_factory):
+    return boot(tmp_path_factory, "fp_qemu", SETTINGS)
+
+
+def fp_sets(b, **params):
+    return [s for s in b.summary["sets"] if s["name"] == "irq_footprint"
+            and all(s["params"].get(k) == v for k, v in params.items())]
+
+
+def test_boot_ok_and_fast(fpb):
+    assert not fpb.run["timed_out"]
+    assert fpb.summary["ok"], fpb.summary["validation"]["problems"]
+    assert fpb.summary["end"]["status"] == "ok", fpb.summary["messages"]
+    # whole boot, firmware start-up and TSC calibration included
+    assert fpb.run["duration_s"] < PROBE_S + 30, fpb.run["duration_s"]
+
+
+def test_levels_and_instruction_cache_skip(fpb):
+    levels = {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(fpb)}
+    assert levels == {(1, "data"), (2, "unified")}
+    inst = [k for k in fpb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("type") == "inst"]
+    assert len(inst) == 1 and "reverse branch chain" in inst[0]["reason"]
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_calibration_structure_and_checks_skipped(fpb, level):
+    (cold,) = fp_sets(fpb, level=level, what="cold")
+    p = cold["params"]
+    assert p["effect"] == 0 and p["retouch"] == "reverse" and p["method"] == "time" and p["prefetchers"] == "on"
+    assert p["valid_max"] == 0 and cold["n"] == N and p["converged"] == 0   # one batch, no repetition
+    grid = sorted(s["params"]["k"] for s in fp_sets(fpb, level=level, what="calib"))
+    nodes = p["nodes"]
+    assert grid[0] == 0 and grid[-1] > nodes and len(grid) == len(set(grid)) >= 5
+    held = sorted(s["params"]["k"] for s in fp_sets(fpb, level=level, what="heldout"))
+    assert held == sorted(k for k in HELD if k not in grid)
+    for s in fp_sets(fpb, level=level):
+        if s["params"]["what"] in ("calib", "heldout", "cold"):
+            assert s["n"] == N and s["complete"], s
+    # no cache model: the checks are skips with the per-line cost, never a verdict
+    assert not [c for c in fpb.summary["checks"] if c["name"] == "footprint_k" and c["level"] == level]
+    (sk,) = [k for k in fpb.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level]
+    assert "TCG" in sk["reason"] and sk["cost_mcyc"] == p["cost_mcyc"]
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_interrupt_experiments(fpb, level):
+    sets = fp_sets(fpb, level=level, what="irq")
+    got = {(s["params"]["experiment"], s["params"]["variant"]) for s in sets}
+    assert got == {(e, v) for e in ("basic", "refined") for v in ("idle", "k0", "kn")}
+    for s in sets:
+        p = s["params"]
+        assert s["n"] == N and p["source"] == "self_ipi" and p["best_of"] == BEST_OF
+        assert p["not_pending"] == 0 and p["not_taken"] == 0   # every IPI pending, then taken once
+        assert p["taken"] == (0 if p["variant"] == "idle" else N * BEST_OF)
+        if p["variant"] != "idle":
+            assert p["cal_status"] == "no_effect" and "k_est_milli" not in p
+            assert p["vs"] == "idle"
+        if p["variant"] == "kn":
+            assert p["k"] > 0
+
+
+def test_report_footprint_part(fpb):
+    res = irq.analyse(fpb.summary, os.path.join(fpb.out_dir, "parsed"))
+    fp = res["footprint"]
+    assert [lv["level"] for lv in fp["levels"]] == [1, 2] and fp["irq_skip"] is None
+    assert all(lv["no_effect"] and "TCG" in lv["no_effect"] for lv in fp["levels"])
+    assert footprint.delivery(fp["levels"][0], "basic")["cal_status"] == "no_effect"
+    text, ok = report.write_report(os.path.join(fpb.out_dir, "parsed"), plot=False)
+    assert "Cache footprint of one interrupt" in text
