@@ -35,6 +35,7 @@ DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpe
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c
 # The interrupt probes: bare metal only (the hosted build has bench/irq_hosted.c instead).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c
+IRQ_BENCH_SRC += bench/displace_stats.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
@@ -52,11 +53,13 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_pmu.c tests/unit/pmu_model.c \
 	tests/unit/test_counters.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
 	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c
+UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
 	drivers/hpet.c drivers/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
 	bench/arena.c bench/runner.c bench/counters.c
+UNIT_UNDER  += bench/displace_stats.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help

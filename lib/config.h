@@ -11,6 +11,7 @@
 #include "lib/record.h"
 
 #define CONFIG_PROBES_MAX 256
+#define CONFIG_LIST_MAX 8 /* values in a numeric list option */
 #define CONFIG_FILE_NAME "baremetric.cfg"
 #define CONFIG_FILE_NAME_W L"baremetric.cfg"
 
@@ -27,6 +28,12 @@ enum serial_kind {
 	SERIAL_IO,
 	SERIAL_MMIO,
 	SERIAL_NONE,
+};
+
+/* A numeric list option ("0,10000,100000"): n values in the order given. */
+struct config_u64_list {
+	unsigned n;
+	uint64_t v[CONFIG_LIST_MAX];
 };
 
 struct config {
@@ -58,6 +65,7 @@ struct config {
 	uint64_t irq_disp_ms;        /* length of one displacement window */
 	uint64_t irq_disp_period_us; /* interrupt period during a displacement window */
 	uint64_t irq_fp_samples;     /* footprint samples per set */
+	struct config_u64_list irq_disp_work; /* displacement handlers' work, cycles each (distinct) */
 	uint64_t noise_ms;           /* platform-noise window */
 	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */
 };

@@ -1,0 +1,130 @@
+/* Integer statistics of the displacement probe (see displace_stats.h). */
+#include "bench/displace_stats.h"
+
+#include "lib/sort.h"
+
+#define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
+#define CI_TAIL_DIVISOR 40          /* each tail of a 95% interval holds at most 1/40 */
+#define Z95_SQUARED_X10000 38416ull /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
+
+static int64_t div_round(int64_t num, uint64_t den)
+{
+	/* round half away from zero; den > 0 */
+	return num >= 0 ? (int64_t)(((uint64_t)num + den / 2) / den) : -(int64_t)(((uint64_t)-num + den / 2) / den);
+}
+
+unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_quantity q, int64_t *out)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		int64_t num;
+
+		if (!w[i].count)
+			continue;
+		switch (q) {
+		case DISP_DISPLACEMENT:
+			num = (int64_t)(w[i].loaded - w[i].calib);
+			break;
+		case DISP_DIRECT:
+			num = (int64_t)w[i].direct_sum;
+			break;
+		default:
+			num = (int64_t)(w[i].loaded - w[i].calib - w[i].direct_sum);
+			break;
+		}
+		out[k++] = div_round(num * DISP_MILLI, w[i].count);
+	}
+	return k;
+}
+
+uint64_t disp_isqrt(uint64_t v)
+{
+	uint64_t r = 0, bit = 1ull << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi)
+{
+	unsigned j = 0; /* 1-based rank of the lower bound; 0 = none */
+
+	if (n < DISP_CI_MIN_WINDOWS) {
+		*lo = 0;
+		*hi = n ? n - 1 : 0;
+		return false;
+	}
+	if (n <= DISP_EXACT_RANKS_MAX) {
+		/* largest j with P(Binomial(n, 1/2) <= j - 1) <= 1/40 */
+		uint64_t limit = (1ull << n) / CI_TAIL_DIVISOR, c = 1, cum = 0;
+
+		for (unsigned i = 0; i < n / 2; i++) {
+			cum += c;
+			if (cum > limit)
+				break;
+			j = i + 1;
+			c = c * (n - i) / (i + 1);
+		}
+	} else {
+		/* normal approximation, rounded outwards: j = floor((n - 1.96 sqrt(n)) / 2) */
+		uint64_t z = disp_isqrt(Z95_SQUARED_X10000 * n); /* 100 * 1.96 sqrt(n) */
+
+		j = (unsigned)((100ull * n - z) / 200);
+	}
+	if (j < 1)
+		j = 1;
+	*lo = j - 1;
+	*hi = n - j;
+	return true;
+}
+
+void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)
+{
+	unsigned lo, hi;
+
+	*e = (struct disp_est){ 0, 0, 0, n, false };
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+	sort_u64((uint64_t *)v, n);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+	/* the median of an even count: the mean of the two middle values */
+	e->median = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+	e->ci95 = disp_median_ci_ranks(n, &lo, &hi);
+	e->lo = v[lo];
+	e->hi = v[hi];
+}
+
+bool disp_within_permille(int64_t a, int64_t b, unsigned permille)
+{
+	uint64_t d = a > b ? (uint64_t)(a - b) : (uint64_t)(b - a);
+	uint64_t m = b >= 0 ? (uint64_t)b : (uint64_t)-b;
+
+	return d * 1000 <= m * permille;
+}
+
+bool disp_common_value(const struct disp_est *e, unsigned n, int64_t *max_lo, int64_t *min_hi)
+{
+	*max_lo = n ? e[0].lo : 0;
+	*min_hi = n ? e[0].hi : 0;
+	for (unsigned i = 1; i < n; i++) {
+		if (e[i].lo > *max_lo)
+			*max_lo = e[i].lo;
+		if (e[i].hi < *min_hi)
+			*min_hi = e[i].hi;
+	}
+	return n > 0 && *max_lo <= *min_hi;
+}
