@@ -33,7 +33,7 @@ ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c
-# The interrupt probes: bare metal only (the hosted build has bench/irq_hosted.c instead).
+# The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c
 IRQ_BENCH_SRC += bench/displace_stats.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \

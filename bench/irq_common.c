@@ -202,6 +202,8 @@ enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s)
 		return IRQ_SRC_APIC_ONESHOT;
 	if ((s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_DEADLINE) && !irq_source_unavailable(p, IRQ_SRC_HPET))
 		return IRQ_SRC_HPET;
+	if (s == IRQ_SRC_APIC_ONESHOT && p->oneshot_per_vector)
+		return IRQ_SRC_APIC_ONESHOT; /* another timer: the guard vector's own */
 	return IRQ_NUM_SOURCES;
 }
 

@@ -100,7 +100,7 @@ static void common_fields(struct record *r, const struct disp_run *run, uint64_t
 {
 	rec_u64(r, "work_cycles", work);
 	rec_u64(r, "work_iters", iters);
-	rec_str(r, "source", "periodic_timer");
+	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
 	rec_u64(r, "period_cycles", run->period);
 	rec_u64(r, "window_cycles", run->window);
 	rec_str(r, "fluid", "dec_jnz");

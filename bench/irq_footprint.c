@@ -172,7 +172,7 @@ static void emit_fp(struct probe_env *env, const struct fp_level *lv, const char
 		rec_u64(r, "taken", taken);
 	}
 	rec_str(r, "method", cr && cr->active ? "pmu" : "time");
-	rec_str(r, "source", "self_ipi");
+	rec_str(r, "source", irq_source_name(IRQ_SRC_SELF_IPI));
 	ctr_finish_set(cr, r, set, v, n);
 }
 

@@ -33,29 +33,14 @@ static const struct lat_set one_shot_sets[] = {
 	{ IRQ_SRC_HPET, IRQ_WAIT_L1D }, { IRQ_SRC_HPET, IRQ_WAIT_L2 },
 };
 
-static const char *deadline_kind(enum irq_source s)
-{
-	switch (s) {
-	case IRQ_SRC_APIC_DEADLINE:
-		return "tsc_deadline";
-	case IRQ_SRC_APIC_ONESHOT:
-		return "apic_count_ratio";
-	case IRQ_SRC_HPET:
-		return "hpet_count_ratio";
-	case IRQ_SRC_SELF_IPI:
-		return "send_tsc";
-	default:
-		return "period_start";
-	}
-}
-
 static void source_fields(struct record *r, struct probe_env *env, enum irq_source s)
 {
 	const struct irq_platform *p = env->irq;
 
 	rec_str(r, "source", irq_source_name(s));
-	rec_str(r, "deadline", deadline_kind(s));
-	rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
+	rec_str(r, "deadline", irq_source_deadline(s));
+	if (p->lapic.present) /* hosted: no local APIC of ours */
+		rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
 	rec_u64(r, "vector", IRQ_VEC_MEASURE);
 	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
 		rec_u64(r, "timer_hz", p->timer_hz);

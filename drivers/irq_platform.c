@@ -17,6 +17,15 @@ const char *irq_source_name(enum irq_source s)
 	return s < IRQ_NUM_SOURCES ? source_names[s] : "unknown";
 }
 
+static const char *const deadline_names[IRQ_NUM_SOURCES] = {
+	"apic_count_ratio", "tsc_deadline", "period_start", "send_tsc", "hpet_count_ratio",
+};
+
+const char *irq_source_deadline(enum irq_source s)
+{
+	return s < IRQ_NUM_SOURCES ? deadline_names[s] : "unknown";
+}
+
 static void sort3(uint64_t *v, unsigned n)
 {
 	for (unsigned i = 1; i < n; i++)

@@ -63,6 +63,9 @@ struct irq_platform {
 	uint64_t hpet_ratio_q32;  /* TSC cycles per HPET tick, 32.32 */
 	/* periodic state */
 	uint32_t periodic_ticks;
+	/* Each vector has a one-shot timer of its own (hosted: a POSIX timer per signal), so a second
+	 * one-shot on the guard vector can bound a hlt wait on the one-shot (bare metal: false). */
+	bool oneshot_per_vector;
 };
 
 /* madt: parsed MADT (valid or not); hpet: a working HPET or NULL. Traps must be installed and
@@ -71,6 +74,8 @@ bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, str
 		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t tsc_hz);
 
 const char *irq_source_name(enum irq_source s);
+/* How irq_source_arm's deadline is known (the `deadline` field of latency records). */
+const char *irq_source_deadline(enum irq_source s);
 /* NULL when the source can be used, else why not. */
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s);
 /* Route/program the source for `vector` (masked until armed). */

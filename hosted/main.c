@@ -22,6 +22,7 @@
 #include "bench/suite.h"
 #include "bench/summary.h"
 #include "hosted/hosted.h"
+#include "hosted/irq_hosted.h"
 #include "lib/config.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -43,6 +44,8 @@ static struct {
 	struct pmu_info pmu;
 	struct arena arena, exec_arena;
 	struct probe_env env;
+	struct irq_platform irq;
+	const char *irq_why;
 	bool mlocked;
 	char mlock_err[32];
 } m;
@@ -179,6 +182,18 @@ static void calibrate_tsc(void)
 		summary_value("kernel TSC MHz", khz, 3, source);
 }
 
+/* The interrupt sources (signals and POSIX timers, hosted/irq_sources.c), drained once like the
+ * firmware's after its set-up, and their facts. */
+static void setup_irq(void)
+{
+	struct irq_drain_stats drained = { 0 };
+
+	if (hosted_irq_sources_init(&m.irq, m.env.tsc_hz))
+		(void)irq_drain(&m.irq, m.env.tsc_hz, &drained);
+	hosted_irq_emit_facts(&m.irq, &drained);
+	m.env.irq = &m.irq;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned caches;
@@ -199,6 +214,9 @@ int main(int argc, char **argv)
 	emit_init(stdout_sink);
 	suite_init(&m.env, hosted_exit);
 	traps_init(suite_trap_report, suite_trap_fatal); /* fatal-fault reporting only: no recovery */
+	/* The interrupt signals: blocked here, before any other thread exists (hosted/irq_signal.c). */
+	if (!hosted_irq_signals_init(&m.irq_why))
+		msgs_add(&m.msgs, MSG_WARN, "interrupt stand-ins: ", m.irq_why, 0);
 	emit_begin();
 	emit_config();
 
@@ -218,6 +236,7 @@ int main(int argc, char **argv)
 	calibrate_tsc();
 	hosted_smp_start(&m.pin, m.cfg.smp, m.env.tsc_hz);
 	smp_facts_emit();
+	setup_irq();
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;

@@ -7,8 +7,8 @@
  * registers and calls the dispatcher with the vector and that entry TSC. After the handler and
  * the EOI it restores the registers, reads the TSC again into the "exit" stamp, and returns with
  * iretq: entry..exit is the handler's direct cost as the stub sees it. No vector state is touched
- * (the firmware is built -mgeneral-regs-only). The hosted build (irq_hosted.c) has none of this:
- * irq_available() is false there and the masking calls do nothing. */
+ * (the firmware is built -mgeneral-regs-only). The hosted build implements this interface with
+ * signals (hosted/irq_signal.c); irq_maskable() is false there. */
 #ifndef ARCH_X86_64_IRQ_H
 #define ARCH_X86_64_IRQ_H
 

@@ -226,11 +226,12 @@ def test_icount_displacement_agrees_with_direct(irq_icount):
     assert all(g >= 0 for g in gaps)
 
 
-def test_hosted_noise_runs_interrupt_probes_skip(tmp_path):
+def test_hosted_noise_says_not_masked(tmp_path):
+    """Hosted, interrupts cannot be masked (signals stand in for the interrupt probes' sources:
+    tests/integration/test_hosted_irq.py): the noise probe says its gaps include them."""
     if not os.access(HOSTED_BIN, os.X_OK):
         pytest.fail("%s missing: run `make hosted`" % HOSTED_BIN)
-    r = subprocess.run([HOSTED_BIN, "probes=noise,irq_latency,irq_exception,irq_displace,irq_footprint",
-                        "noise_ms=200"], capture_output=True, timeout=120)
+    r = subprocess.run([HOSTED_BIN, "probes=noise", "noise_ms=200"], capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     log = tmp_path / "hosted.log"
     log.write_bytes(r.stdout)
@@ -238,6 +239,3 @@ def test_hosted_noise_runs_interrupt_probes_skip(tmp_path):
     assert summary["ok"], summary["validation"]["problems"]
     noise = [s for s in summary["sets"] if s["name"] == "noise"]
     assert len(noise) == 3 and noise[0]["params"]["irq_masked"] == 0 and "irq_note" in noise[0]["params"]
-    skipped = {k["probe"]: k["reason"] for k in summary["skips"]}
-    for name in ("irq_latency", "irq_exception", "irq_displace", "irq_footprint"):
-        assert "hosted build" in skipped[name]
