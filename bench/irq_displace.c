@@ -23,14 +23,16 @@
 #include "lib/fmt.h"
 #include "lib/sort.h"
 
-#define CAL_ITERS 1000000ull         /* spin iterations timed to measure the fluid rate */
 #define DIRECT_CAP 65536             /* raw direct samples kept per handler */
 #define PERIOD_WORK_FACTOR 4         /* period >= 4x the largest work + irq_disp_period_us */
-#define MIN_IRQS_PER_WINDOW 16       /* a window spans at least this many periods */
-#define MIN_FLUID_ITERS 1000
+#define MIN_IRQS_PER_WINDOW 8        /* a window spans at least this many periods */
+#define MIN_FLUID_CHUNKS 16
 #define JITTER_SAMPLES 256           /* empty timed regions: the clock-resolution term */
 #define JITTER_LOW_PERMILLE 50       /* resolution = p95 - p5 of them (at least one tick) */
 #define JITTER_HIGH_PERMILLE 950
+#define FLUID_CHUNK 2000ull         /* iterations between TSC reads in the fluid loop */
+#define NOMINAL_CHUNKS 256          /* timed chunks giving the nominal chunk */
+#define GAP_FACTOR 2                /* a chunk over 2x nominal without our interrupt: background */
 #define AGREE_MIN_WORK 1000000ull    /* handlers this large: displacement and direct within 5% */
 #define AGREE_PERMILLE 50
 
@@ -64,16 +66,52 @@ static void disp_handler(void *ctx, uint64_t entry_tsc)
 	arch_spin(st->work_iters);
 }
 
-/* One fluid window. `gate` is irq_enable (loaded) or irq_disable (calibration): the same
- * instructions either way, so the two windows differ only by what interrupts them. */
-static __attribute__((noinline)) uint64_t fluid(uint64_t iters, void (*gate)(void))
+/* Background time inside a window: the chunks of the fluid loop that took longer than the
+ * threshold without an interrupt of ours in them (the kernel's or the hypervisor's time, an SMI:
+ * the paper's e_daemons, observed), their excess over the nominal chunk summed. */
+struct fluid_gaps {
+	uint64_t cycles, count;
+};
+
+/* One fluid window of `chunks` x FLUID_CHUNK iterations, the TSC read after every chunk. `gate` is
+ * irq_enable (loaded) or irq_disable (calibration): the same instructions either way, and the
+ * gap accounting is branch-free, so under -icount the two windows differ only by what
+ * interrupts them. `hits` changes when one of our interrupts was taken (calibration: a constant). */
+static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(void), const volatile uint64_t *hits,
+						uint64_t nominal, struct fluid_gaps *g)
 {
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = tsc_begin(), prev = t0, seen = *hits, gap = 0, count = 0, thr = GAP_FACTOR * nominal;
 
 	gate();
-	arch_spin(iters);
+	for (uint64_t c = 0; c < chunks; c++) {
+		uint64_t now, d, h, quiet_long;
+
+		arch_spin(FLUID_CHUNK);
+		now = tsc_rdtsc();
+		h = *hits;
+		d = now - prev;
+		quiet_long = (uint64_t)(d > thr) & (uint64_t)(h == seen);
+		gap += quiet_long * (d - nominal);
+		count += quiet_long;
+		seen = h;
+		prev = now;
+	}
 	irq_disable();
+	g->cycles = gap;
+	g->count = count;
 	return tsc_end() - t0;
+}
+
+/* The nominal chunk: the median of NOMINAL_CHUNKS timed chunks. */
+static uint64_t nominal_chunk(uint64_t *v)
+{
+	for (unsigned i = 0; i < NOMINAL_CHUNKS; i++) {
+		uint64_t t0 = tsc_rdtsc();
+
+		arch_spin(FLUID_CHUNK);
+		v[i] = tsc_rdtsc() - t0;
+	}
+	return median_u64(v, NOMINAL_CHUNKS);
 }
 
 /* The clock-resolution term: the spread of empty timed regions (p5..p95), at least 1 cycle. */
@@ -92,7 +130,8 @@ static uint64_t clock_resolution(uint64_t *v, uint64_t *lo, uint64_t *hi)
 
 struct disp_run {
 	struct probe_env *env;
-	uint64_t lf, period, window, res, res_lo, res_hi, c1;
+	uint64_t lf, period, window, res, res_lo, res_hi, c1; /* c1: the nominal chunk, cycles */
+	uint64_t gaps_calib, gaps_loaded;                     /* background gaps, one handler's windows */
 	bool smi_ok;
 };
 
@@ -105,8 +144,11 @@ static void common_fields(struct record *r, const struct disp_run *run, uint64_t
 	rec_u64(r, "window_cycles", run->window);
 	rec_str(r, "fluid", "dec_jnz");
 	rec_u64(r, "insns_per_iter", 2);
-	rec_u64(r, "fluid_cal_cycles", run->c1);
-	rec_u64(r, "fluid_cal_iters", CAL_ITERS);
+	rec_u64(r, "chunk_iters", FLUID_CHUNK);
+	rec_u64(r, "chunk_cycles", run->c1);
+	rec_u64(r, "gap_threshold_cycles", GAP_FACTOR * run->c1);
+	rec_u64(r, "gaps_calib", run->gaps_calib);
+	rec_u64(r, "gaps_loaded", run->gaps_loaded);
 	rec_u64(r, "clock_res_cycles", run->res);
 	rec_u64(r, "timer_p5", run->res_lo);
 	rec_u64(r, "timer_p95", run->res_hi);
@@ -248,15 +290,18 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 {
 	const char *why = irq_probe_unavailable(env);
 	const struct config_u64_list *work = &env->cfg->irq_disp_work;
-	uint64_t n = env->cfg->irq_disp_samples, maxw = 0, smi0 = 0, smi1 = 0;
-	uint64_t *calib[CONFIG_LIST_MAX], *loaded[CONFIG_LIST_MAX], *count[CONFIG_LIST_MAX];
-	uint64_t *dsum[CONFIG_LIST_MAX], *direct[CONFIG_LIST_MAX], *smi[CONFIG_LIST_MAX], *jit;
+	uint64_t n = env->cfg->irq_disp_samples, maxw = 0, smi0 = 0, smi1 = 0, chunks;
+	uint64_t *calib[CONFIG_LIST_MAX], *loaded[CONFIG_LIST_MAX], *count[CONFIG_LIST_MAX], *cgap[CONFIG_LIST_MAX];
+	uint64_t *lgap[CONFIG_LIST_MAX], *dsum[CONFIG_LIST_MAX], *direct[CONFIG_LIST_MAX], *smi[CONFIG_LIST_MAX], *jit;
+	uint64_t gap_counts[CONFIG_LIST_MAX][2];
 	struct disp_state st[CONFIG_LIST_MAX];
 	struct irq_tally tally[CONFIG_LIST_MAX];
 	struct disp_est delivery[CONFIG_LIST_MAX];
+	struct fluid_gaps g;
 	struct disp_window *win;
 	int64_t *scratch;
-	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, false };
+	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, false };
+	static const volatile uint64_t no_hits; /* the calibration windows' interrupt count */
 	bool bad = false, checks_ok = true, have_buffers;
 
 	if (why) {
@@ -265,7 +310,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	}
 	if (!irq_probe_begin(env, "irq_displace"))
 		return PROBE_FAILED;
-	jit = probe_sample_buffer(env, JITTER_SAMPLES);
+	jit = probe_sample_buffer(env, JITTER_SAMPLES > NOMINAL_CHUNKS ? JITTER_SAMPLES : NOMINAL_CHUNKS);
 	win = (struct disp_window *)probe_sample_buffer(env, n * (sizeof(*win) / sizeof(uint64_t)));
 	scratch = (int64_t *)probe_sample_buffer(env, n);
 	have_buffers = jit && win && scratch;
@@ -273,35 +318,41 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 		calib[h] = probe_sample_buffer(env, n);
 		loaded[h] = probe_sample_buffer(env, n);
 		count[h] = probe_sample_buffer(env, n);
+		cgap[h] = probe_sample_buffer(env, n);
+		lgap[h] = probe_sample_buffer(env, n);
 		dsum[h] = probe_sample_buffer(env, n);
 		smi[h] = probe_sample_buffer(env, n);
 		direct[h] = probe_sample_buffer(env, DIRECT_CAP);
-		have_buffers = have_buffers && calib[h] && loaded[h] && count[h] && dsum[h] && smi[h] && direct[h];
+		have_buffers = have_buffers && calib[h] && loaded[h] && count[h] && cgap[h] && lgap[h] && dsum[h] &&
+			       smi[h] && direct[h];
 		maxw = work->v[h] > maxw ? work->v[h] : maxw;
+		gap_counts[h][0] = gap_counts[h][1] = 0;
 	}
 	if (!have_buffers) {
 		emit_skip("irq_displace", "buffers do not fit in the arena (lower irq_disp_samples)");
 		return PROBE_SKIPPED;
 	}
-	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
-	/* The fluid rate (cycles per CAL_ITERS iterations) converts work cycles into iterations. */
-	(void)fluid(CAL_ITERS, irq_disable);
-	run.c1 = fluid(CAL_ITERS, irq_disable);
+	/* The fluid rate (the nominal chunk of FLUID_CHUNK iterations) converts work cycles into
+	 * iterations and window cycles into chunks. */
+	(void)nominal_chunk(jit);
+	run.c1 = nominal_chunk(jit);
 	if (!run.c1)
 		run.c1 = 1;
+	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
 	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) + PERIOD_WORK_FACTOR * maxw;
 	run.window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
 	if (run.window < MIN_IRQS_PER_WINDOW * run.period)
 		run.window = MIN_IRQS_PER_WINDOW * run.period;
-	run.lf = run.window * CAL_ITERS / run.c1; /* < 2^64: window <= ~10^11 cycles */
-	if (run.lf < MIN_FLUID_ITERS)
-		run.lf = MIN_FLUID_ITERS;
+	chunks = run.window / run.c1;
+	if (chunks < MIN_FLUID_CHUNKS)
+		chunks = MIN_FLUID_CHUNKS;
+	run.lf = chunks * FLUID_CHUNK;
 	run.smi_ok = arch_smi_count(env->cpu, &smi0);
 	for (unsigned h = 0; h < work->n; h++) {
-		st[h] = (struct disp_state){ work->v[h] * CAL_ITERS / run.c1, 0, 0, false, 0, direct[h], 0, DIRECT_CAP };
+		st[h] = (struct disp_state){ work->v[h] * FLUID_CHUNK / run.c1, 0, 0, false, 0, direct[h], 0, DIRECT_CAP };
 		irq_tally_begin(&tally[h]);
 	}
-	(void)fluid(run.lf, irq_disable); /* warm-up */
+	(void)fluid(chunks, irq_disable, &no_hits, run.c1, &g); /* warm-up */
 	for (uint64_t s = 0; s < n; s++) {
 		for (unsigned h = 0; h < work->n; h++) {
 			uint64_t before = st[h].hits, p = 0, t = 0;
@@ -309,20 +360,25 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 			smi0 = 0;
 			if (run.smi_ok)
 				(void)arch_smi_count(env->cpu, &smi0);
-			if (s % 2)
-				calib[h][s] = fluid(run.lf, irq_disable);
+			if (s % 2) {
+				calib[h][s] = fluid(chunks, irq_disable, &no_hits, run.c1, &g);
+				cgap[h][s] = g.cycles, gap_counts[h][0] += g.count;
+			}
 			irq_register(IRQ_VEC_MEASURE, disp_handler, &st[h]);
 			st[h].have_prev = false;
 			st[h].direct_sum = 0;
 			p = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, run.period);
-			t = fluid(run.lf, irq_enable);
+			t = fluid(chunks, irq_enable, &st[h].hits, run.c1, &g);
 			irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
+			lgap[h][s] = g.cycles, gap_counts[h][1] += g.count;
 			/* the window's last invocation: its exit stamp is the latest one */
 			if (st[h].have_prev)
 				record_direct(&st[h], irq_last_exit_tsc() - st[h].prev_entry);
 			irq_unregister(IRQ_VEC_MEASURE);
-			if (!(s % 2))
-				calib[h][s] = fluid(run.lf, irq_disable);
+			if (!(s % 2)) {
+				calib[h][s] = fluid(chunks, irq_disable, &no_hits, run.c1, &g);
+				cgap[h][s] = g.cycles, gap_counts[h][0] += g.count;
+			}
 			loaded[h][s] = t;
 			count[h][s] = st[h].hits - before;
 			dsum[h][s] = st[h].direct_sum;
@@ -338,15 +394,21 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 
 		irq_tally_end(&tally[h]);
 		tally[h].taken = st[h].hits;
+		run.gaps_calib = gap_counts[h][0];
+		run.gaps_loaded = gap_counts[h][1];
 		emit_set(&run, "calib", w, it, "cycles", run.lf, env->timer_overhead, calib[h], n, 0);
 		emit_set(&run, "loaded", w, it, "cycles", run.lf, env->timer_overhead, loaded[h], n, &tally[h]);
+		emit_set(&run, "calib_gaps", w, it, "cycles", 1, 0, cgap[h], n, 0);
+		emit_set(&run, "loaded_gaps", w, it, "cycles", 1, 0, lgap[h], n, 0);
 		emit_set(&run, "count", w, it, "count", 1, 0, count[h], n, 0);
 		emit_set(&run, "direct_sum", w, it, "cycles", 1, 0, dsum[h], n, 0);
 		emit_set(&run, "direct", w, it, "cycles", 1, 0, direct[h], st[h].ndirect, 0);
 		if (run.smi_ok)
 			emit_set(&run, "smi", w, it, "count", 1, 0, smi[h], n, 0);
+		/* the windows with their background gaps taken out */
 		for (uint64_t s = 0; s < n; s++)
-			win[s] = (struct disp_window){ calib[h][s], loaded[h][s], count[h][s], dsum[h][s] };
+			win[s] = (struct disp_window){ calib[h][s] - cgap[h][s], loaded[h][s] - lgap[h][s], count[h][s],
+						       dsum[h][s] };
 		checks_ok &= check_handler(&run, w, win, (unsigned)n, scratch, &delivery[h]);
 		bad |= tally[h].unexpected != 0 || st[h].hits == 0;
 	}

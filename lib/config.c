@@ -92,7 +92,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_disp_ms = 20;
 	cfg->irq_disp_period_us = 200;
 	cfg->irq_fp_samples = 64;
-	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 1000000 } };
+	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;
 }

@@ -132,7 +132,7 @@ static void disp_work_list_option(void)
 	struct record r;
 
 	CHECK_EQ_U64(c.irq_disp_work.n, 4);
-	CHECK_EQ_U64(c.irq_disp_work.v[3], 1000000);
+	CHECK_EQ_U64(c.irq_disp_work.v[3], 4000000);
 	CHECK(config_set(&p, "irq_disp_work", "0,2000,3000000", "test"));
 	CHECK_EQ_U64(c.irq_disp_work.n, 3);
 	CHECK_EQ_U64(c.irq_disp_work.v[2], 3000000);
