@@ -5,7 +5,8 @@
 
 #define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
 #define CI_TAIL_DIVISOR 40          /* each tail of a 95% interval holds at most 1/40 */
-#define Z95_SQUARED_X10000 38416ull /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
+#define Z95_SQUARED_X10000 38416ull
+#define PERMILLE 1000u /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
 
 static int64_t div_round(int64_t num, uint64_t den)
 {
@@ -36,6 +37,17 @@ unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_q
 		out[k++] = div_round(num * DISP_MILLI, w[i].count);
 	}
 	return k;
+}
+
+unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
+			 int64_t *out)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int64_t e = (int64_t)excess[i], d = (int64_t)direct[i];
+
+		out[i] = (q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d) * DISP_MILLI;
+	}
+	return n;
 }
 
 uint64_t disp_isqrt(uint64_t v)
@@ -89,6 +101,37 @@ bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi)
 	return true;
 }
 
+static void sort_i64(int64_t *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+	sort_u64((uint64_t *)v, n);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+}
+
+void disp_estimate_q(int64_t *v, unsigned n, unsigned q, struct disp_est *e)
+{
+	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi, at;
+
+	*e = (struct disp_est){ 0, 0, 0, n, false };
+	if (!n || q == 0 || q >= PERMILLE)
+		return;
+	sort_i64(v, n);
+	at = (nq + PERMILLE - 1) / PERMILLE; /* 1-based rank ceil(n q) */
+	e->median = v[(at ? at : 1) - 1];
+	e->lo = v[0];
+	e->hi = v[n - 1];
+	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
+		return;
+	half = disp_isqrt(Z95_SQUARED_X10000 * var) / 100; /* 1.96 sqrt(n q (1 - q)), in 1/1000 ranks */
+	lo = nq > half ? (nq - half) / PERMILLE : 0;    /* 1-based, rounded down (0: below rank 1) */
+	hi = (nq + PERMILLE + half + PERMILLE - 1) / PERMILLE;
+	e->lo = v[lo ? lo - 1 : 0];
+	e->hi = v[(hi <= n ? hi : n) - 1];
+	e->ci95 = lo >= 1 && hi <= n;
+}
+
 void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)
 {
 	unsigned lo, hi;
@@ -96,11 +139,7 @@ void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)
 	*e = (struct disp_est){ 0, 0, 0, n, false };
 	if (!n)
 		return;
-	for (unsigned i = 0; i < n; i++)
-		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
-	sort_u64((uint64_t *)v, n);
-	for (unsigned i = 0; i < n; i++)
-		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+	sort_i64(v, n);
 	/* the median of an even count: the mean of the two middle values */
 	e->median = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 	e->ci95 = disp_median_ci_ranks(n, &lo, &hi);

@@ -7,6 +7,10 @@
  *   displacement_w = (T_F(2)_w - T_F(1)_w) / n_w   (the start/stop cost S is in both and cancels)
  *   direct_w       = D_w / n_w
  *   delivery_w     = displacement_w - direct_w      (what the stub's / handler's stamps cannot see)
+ * The same per interrupt: the fluid loop reads the TSC every chunk, so each interrupt's own
+ * displacement is the excess of the chunk it landed in (disp_irq_values); pairing each with its
+ * own direct cost keeps a hypervisor's or kernel's time that happens to coincide with an
+ * interrupt out of the other interrupts' estimates.
  * Each quantity is summarised by the median over windows and its distribution-free 95%
  * confidence interval (order statistics: ranks from the binomial(n, 1/2) distribution), robust to
  * the odd window a preemption or an SMI stretched. */
@@ -18,7 +22,8 @@
 
 #define DISP_MILLI 1000          /* fixed point: milli-cycles */
 #define DISP_CI_MIN_WINDOWS 6    /* fewer windows: no 95% interval exists; [min, max] is given */
-#define DISP_EXACT_RANKS_MAX 60  /* binomial ranks computed exactly up to here (2^60 fits) */
+#define DISP_EXACT_RANKS_MAX 60
+#define DISP_Q_MIN_VAR 5         /* n q (1 - q) below this: the normal ranks are not trusted */  /* binomial ranks computed exactly up to here (2^60 fits) */
 
 enum disp_quantity { DISP_DISPLACEMENT, DISP_DIRECT, DISP_DELIVERY };
 
@@ -39,8 +44,17 @@ struct disp_est {
 
 /* Per-window values of q (windows without an interrupt are left out); returns how many. */
 unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_quantity q, int64_t *out);
+/* Per-interrupt values of q, milli-cycles: displacement = the excess of the fluid chunk the
+ * interrupt landed in over the nominal chunk (Woodside with L_PUT = 1 and L_F = one chunk),
+ * direct = its entry..exit cost, delivery = the difference, paired interrupt by interrupt. */
+unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
+			 int64_t *out);
 /* Median and 95% order-statistic CI of v[0..n) (v is sorted in place). n = 0: all zero. */
 void disp_estimate(int64_t *v, unsigned n, struct disp_est *e);
+/* The same for the q-th quantile (q in permille, e.g. 250 = lower quartile): the value at rank
+ * ceil(n q / 1000) and a 95% CI from the normal approximation of Binomial(n, q), rounded
+ * outwards; ci95 false (and the whole range) when n q (1000 - q) / 10^6 < DISP_Q_MIN_VAR. */
+void disp_estimate_q(int64_t *v, unsigned n, unsigned q, struct disp_est *e);
 /* 0-based ranks (lo, hi = n - 1 - lo) of the 95% CI of a median of n values; false (and the
  * whole range) when n < DISP_CI_MIN_WINDOWS. */
 bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi);

@@ -71,6 +71,25 @@ static void estimate_is_robust_to_one_window(void)
 	CHECK(!e.ci95 && e.n == 0 && e.median == 0);
 }
 
+static void quartile_and_its_ranks(void)
+{
+	int64_t v[100];
+	struct disp_est e;
+
+	for (unsigned i = 0; i < 100; i++)
+		v[i] = (int64_t)(99 - i) * 10; /* 0 .. 990, reversed */
+	disp_estimate_q(v, 100, 250, &e);
+	/* rank 25; 95% CI ranks 16 and 35 (n q = 25, 1.96 sqrt(18.75) = 8.49, rounded outwards) */
+	CHECK(e.ci95);
+	CHECK_EQ_I64(e.median, 240);
+	CHECK_EQ_I64(e.lo, 150);
+	CHECK_EQ_I64(e.hi, 340);
+	disp_estimate_q(v, 12, 250, &e);  /* n q (1 - q) = 2.25 < 5: no interval, the range */
+	CHECK(!e.ci95);
+	CHECK_EQ_I64(e.lo, v[0]);
+	CHECK_EQ_I64(e.hi, v[11]);
+}
+
 static void agreement_and_common_value(void)
 {
 	struct disp_est e[3] = { { 300, 250, 350, 16, true }, { 320, 280, 400, 16, true }, { 340, 290, 360, 16, true } };
@@ -97,5 +116,6 @@ TEST_SUITE(displace_stats) = {
 	{ "median_ci_ranks_match_binomial_tables", median_ci_ranks_match_binomial_tables },
 	{ "estimate_is_robust_to_one_window", estimate_is_robust_to_one_window },
 	{ "agreement_and_common_value", agreement_and_common_value },
+	{ "quartile_and_its_ranks", quartile_and_its_ranks },
 	{ 0, 0 },
 };
