@@ -110,7 +110,14 @@ static void sort_i64(int64_t *v, unsigned n)
 		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
 }
 
-void disp_estimate_q(int64_t *v, unsigned n, unsigned q, struct disp_est *e)
+uint64_t disp_z2_simultaneous(unsigned k)
+{
+	static const uint64_t z2[] = { 38416, 50221, 57312, 62400, 66358, 69590, 72361, 74748 };
+
+	return z2[k >= 1 && k <= 8 ? k - 1 : 7];
+}
+
+void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e)
 {
 	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi, at;
 
@@ -124,7 +131,7 @@ void disp_estimate_q(int64_t *v, unsigned n, unsigned q, struct disp_est *e)
 	e->hi = v[n - 1];
 	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
 		return;
-	half = disp_isqrt(Z95_SQUARED_X10000 * var) / 100; /* 1.96 sqrt(n q (1 - q)), in 1/1000 ranks */
+	half = disp_isqrt(z2 * var) / 100; /* z sqrt(n q (1 - q)), in 1/1000 ranks */
 	lo = nq > half ? (nq - half) / PERMILLE : 0;    /* 1-based, rounded down (0: below rank 1) */
 	hi = (nq + PERMILLE + half + PERMILLE - 1) / PERMILLE;
 	e->lo = v[lo ? lo - 1 : 0];

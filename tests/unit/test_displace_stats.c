@@ -78,16 +78,24 @@ static void quartile_and_its_ranks(void)
 
 	for (unsigned i = 0; i < 100; i++)
 		v[i] = (int64_t)(99 - i) * 10; /* 0 .. 990, reversed */
-	disp_estimate_q(v, 100, 250, &e);
+	disp_estimate_q(v, 100, 250, DISP_Z2_95, &e);
 	/* rank 25; 95% CI ranks 16 and 35 (n q = 25, 1.96 sqrt(18.75) = 8.49, rounded outwards) */
 	CHECK(e.ci95);
 	CHECK_EQ_I64(e.median, 240);
 	CHECK_EQ_I64(e.lo, 150);
 	CHECK_EQ_I64(e.hi, 340);
-	disp_estimate_q(v, 12, 250, &e);  /* n q (1 - q) = 2.25 < 5: no interval, the range */
+	disp_estimate_q(v, 12, 250, DISP_Z2_95, &e);  /* n q (1 - q) = 2.25 < 5: no interval, the range */
 	CHECK(!e.ci95);
 	CHECK_EQ_I64(e.lo, v[0]);
 	CHECK_EQ_I64(e.hi, v[11]);
+	/* four intervals at once: z = 2.498, half = 10.8 ranks: ranks 14 and 37 */
+	for (unsigned i = 0; i < 100; i++)
+		v[i] = (int64_t)i * 10;
+	CHECK_EQ_U64(disp_z2_simultaneous(1), DISP_Z2_95);
+	disp_estimate_q(v, 100, 250, disp_z2_simultaneous(4), &e);
+	CHECK(e.ci95);
+	CHECK_EQ_I64(e.lo, 130);
+	CHECK_EQ_I64(e.hi, 360);
 }
 
 static void agreement_and_common_value(void)
