@@ -314,8 +314,8 @@ static bool check_constant(const struct disp_est *e, const struct config_u64_lis
 	rec_milli(r, "measured", hi_med - lo_med);
 	rec_milli(r, "max_ci_low", max_lo);
 	rec_milli(r, "min_ci_high", min_hi);
-	rec_milli(r, "median_min", lo_med);
-	rec_milli(r, "median_max", hi_med);
+	rec_milli(r, "q25_min", lo_med);
+	rec_milli(r, "q25_max", hi_med);
 	rec_u64(r, "handlers", work->n);
 	rec_bool(r, "ci95", ci95);
 	rec_str(r, "status", ok ? "pass" : "fail");

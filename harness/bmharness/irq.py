@@ -11,7 +11,7 @@ check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their 
 import math
 import os
 
-from . import parse, stats
+from . import displace, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
@@ -165,23 +165,8 @@ def analyse(summary, out_dir=None):
             fp.setdefault(key, {})[p.get("variant") or p.get("what")] = (s, vals)
         elif name == NOISE:
             noise[p.get("what")] = (s, vals)
-    calib = disp.get(None, {}).get("calib")
-    def by_work(kv):
-        loaded = kv[1].get("loaded")
-        return (loaded[0].get("params") or {}).get("work_lines", 0) if loaded else -1
-    for handler, d in sorted(disp.items(), key=by_work):
-        if handler is None or "loaded" not in d or not calib:
-            continue
-        ls, lv = d["loaded"]
-        cv = d.get("count", (None, []))[1]
-        dv = d.get("direct", (None, []))[1]
-        r = displacement(calib[1], lv, cv, calib[0].get("iters"), ls.get("iters"), calib[0].get("overhead") or 0)
-        direct = _mean(dv)
-        row = {"handler": handler, "work_lines": (ls.get("params") or {}).get("work_lines"), "disp": r,
-               "direct_mean": direct, "direct_median": stats.percentile(sorted(dv), 50) if dv else None,
-               "direct_n": len(dv), "ratio": (r or {}).get("cost") / direct if r and r.get("cost") is not None
-               and direct else None, "hz": _hz(summary, ls), "period": (ls.get("params") or {}).get("period_cycles")}
-        res["displace"].append(row)
+    res["displace"] = displace.rows(disp, summary.get("checks"))
+    res["displace_checks"] = [c for c in summary.get("checks") or [] if c.get("probe") == DISPLACE]
     for (level, ctype), d in sorted(fp.items(), key=lambda kv: (kv[0][0] or 0, str(kv[0][1]))):
         cold, warm, base = d.get("cold"), d.get("warm"), d.get("baseline")
         if not cold or not warm or not base:
@@ -253,18 +238,7 @@ def section(doc, irq, out_dir, plot_info=None):
                   [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
                    [fnum(e["median"])] for e in irq["exceptions"]])
     if irq["displace"]:
-        doc.h("Handler cost: displacement vs direct", 3)
-        doc.p("displacement (Woodside): (T_F(2) - S - L_F(2) tau_F) / interrupts, tau_F from masked "
-              "windows; direct: stub entry to exit TSC per interrupt (excludes delivery, the stub's first "
-              "and last instructions and iretq). Cycles per interrupt; errors per the paper (section 3).")
-        rows = []
-        for r in irq["displace"]:
-            d = r["disp"] or {}
-            rows.append([r["handler"], fnum(r["work_lines"]), fnum(d.get("interrupts")), fnum(d.get("tau_f")),
-                         fnum(d.get("cost")), fnum(r["direct_mean"]), fnum(r["direct_median"]), fnum(r["ratio"]),
-                         fnum(d.get("e_res")), fnum(d.get("e_daemons")), fnum(d.get("e_start"))])
-        doc.table(["handler", "K lines", "interrupts", "tau_F", "displacement", "direct mean",
-                   "direct median", "ratio", "e_res", "e_daemons", "e_start (removed)"], rows)
+        displace.section(doc, irq["displace"], irq.get("displace_checks"), fnum)
     if irq["footprint"]:
         doc.h("Cache footprint of one interrupt", 3)
         pmu = any(lv["method"] == "pmu" for lv in irq["footprint"])

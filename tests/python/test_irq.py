@@ -95,12 +95,13 @@ def _irq_stream():
     st.probe("irq_latency", 1, [50] * 10, source="self_ipi", mode="ipi", wait="spin", deadline="send_tsc", **common)
     st.add("skip", probe="irq_latency", source="lapic_tsc_deadline", reason="no TSC-deadline")
     st.probe("irq_exception", 2, [700] * 8, overhead=70, kind="int3")
-    lf = 1000
-    st.probe("irq_displace", 3, [2100] * 4, iters=lf, overhead=100, what="calib")
-    st.probe("irq_displace", 4, [2100 + 3 * 400] * 4, iters=lf, overhead=100, what="loaded", handler="k256",
-             work_lines=256)
-    st.probe("irq_displace", 5, [3] * 4, what="count", handler="k256", work_lines=256)
-    st.probe("irq_displace", 6, [396] * 12, what="direct", handler="k256", work_lines=256)
+    lf, dp = 1000, dict(handler="w396", work_cycles=396, clock_res_cycles=20, smi="unavailable_not_intel")
+    st.probe("irq_displace", 3, [2100] * 4, iters=lf, overhead=100, what="calib", **dp)
+    st.probe("irq_displace", 4, [2100 + 3 * 400] * 4, iters=lf, overhead=100, what="loaded", **dp)
+    st.probe("irq_displace", 5, [3] * 4, what="count", **dp)
+    st.probe("irq_displace", 6, [3 * 396] * 4, what="direct_sum", **dp)
+    st.probe("irq_displace", 20, [396] * 12, what="direct", **dp)
+    st.probe("irq_displace", 21, [400] * 12, what="irq_excess", **dp)
     fp = dict(level=1, type="data", nodes=100, method="time")
     st.probe("irq_footprint", 7, [1100] * 4, what="cold", **fp)
     st.probe("irq_footprint", 8, [100] * 4, what="warm", **fp)
@@ -125,8 +126,8 @@ def test_synthetic_boot_report(tmp_path):
     assert [r["source"] for r in res["latency"]] == ["lapic_oneshot", "self_ipi"]
     assert res["latency"][0]["median"] == pytest.approx(104.5)
     (d,) = res["displace"]
-    assert d["disp"]["cost"] == pytest.approx(400.0) and d["direct_mean"] == pytest.approx(396.0)
-    assert d["ratio"] == pytest.approx(400 / 396)
+    assert d["win_displacement"] == pytest.approx(400.0) and d["win_direct"] == pytest.approx(396.0)
+    assert d["displacement"] == 400 and d["direct"] == 396 and d["delivery"][0] == 4
     (lv,) = res["footprint"]
     assert lv["per_line"] == pytest.approx(10.0)
     assert [r["net"] for r in lv["rows"]] == pytest.approx([0, 16, 64, 256])
@@ -136,7 +137,7 @@ def test_synthetic_boot_report(tmp_path):
     assert "INTERRUPTS" in text and "displacement" in text and "Platform noise" in text
     assert "no TSC-deadline" in text
     md = (tmp_path / "report.md").read_text()
-    assert "## Interrupts" in md and "| k256 |" in md
+    assert "## Interrupts" in md and "| 396 |" in md and "unavailable (unavailable_not_intel)" in md
 
 
 def test_plots_drawn(tmp_path):
