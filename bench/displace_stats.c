@@ -42,12 +42,16 @@ unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_q
 unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
 			 int64_t *out)
 {
+	unsigned k = 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		int64_t e = (int64_t)excess[i], d = (int64_t)direct[i];
 
-		out[i] = (q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d) * DISP_MILLI;
+		if (excess[i] == DISP_UNMEASURED)
+			continue;
+		out[k++] = (q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d) * DISP_MILLI;
 	}
-	return n;
+	return k;
 }
 
 uint64_t disp_isqrt(uint64_t v)

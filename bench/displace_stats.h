@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #define DISP_MILLI 1000          /* fixed point: milli-cycles */
+#define DISP_UNMEASURED UINT64_MAX /* an interrupt's excess that could not be measured */
 #define DISP_CI_MIN_WINDOWS 6    /* fewer windows: no 95% interval exists; [min, max] is given */
 #define DISP_EXACT_RANKS_MAX 60
 #define DISP_Z2_95 38416ull       /* 1.96^2 * 10^4 */
@@ -47,7 +48,8 @@ struct disp_est {
 unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_quantity q, int64_t *out);
 /* Per-interrupt values of q, milli-cycles: displacement = the excess of the fluid chunk the
  * interrupt landed in over the nominal chunk (Woodside with L_PUT = 1 and L_F = one chunk),
- * direct = its entry..exit cost, delivery = the difference, paired interrupt by interrupt. */
+ * direct = its entry..exit cost, delivery = the difference, paired interrupt by interrupt.
+ * Interrupts whose excess is DISP_UNMEASURED are left out; returns how many values. */
 unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
 			 int64_t *out);
 /* Median and 95% order-statistic CI of v[0..n) (v is sorted in place). n = 0: all zero. */

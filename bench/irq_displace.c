@@ -32,6 +32,7 @@
 #define JITTER_HIGH_PERMILLE 950
 #define FLUID_CHUNK 2000ull         /* iterations between TSC reads in the fluid loop */
 #define NOMINAL_CHUNKS 256          /* timed chunks giving the nominal chunk */
+#define SPIN_CAL_ITERS 20000ull     /* arch_spin timed alone: the handlers' cycles -> iterations */
 #define GAP_FACTOR 2                /* a chunk over 2x nominal without our interrupt: background */
 #define LOW_QUANTILE 250            /* permille: the delivery_constant statistic */
 #define AGREE_MIN_WORK 1000000ull    /* handlers this large: displacement and direct within 5% */
@@ -106,14 +107,38 @@ static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(vo
 		count += quiet_long;
 		xv[k] = d - nominal; /* kept only if the chunk had our interrupt (v has cap + 1 slots) */
 		k += ours & (uint64_t)(k < cap);
+		if (__builtin_expect(h - seen > 1, 0)) {
+			/* several in one chunk (a periodic POSIX timer catching up after the thread did
+			 * not run): their shares of the excess are unknown, so none is measured */
+			xv[k - 1] = DISP_UNMEASURED;
+			for (uint64_t more = h - seen - 1; more && k < cap; more--)
+				xv[k++] = DISP_UNMEASURED;
+		}
 		seen = h;
 		prev = now;
 	}
 	irq_disable();
+	/* An interrupt taken after the last chunk (while masking) has no chunk: its slot is marked
+	 * unmeasured so the excesses stay paired with the direct costs, interrupt by interrupt. */
+	for (uint64_t h = *hits; seen != h && k < cap; seen++)
+		xv[k++] = DISP_UNMEASURED;
 	g->cycles = gap;
 	g->count = count;
 	x->k = k;
 	return tsc_end() - t0;
+}
+
+/* The handlers' spin rate: cycles of arch_spin(SPIN_CAL_ITERS) alone (no TSC reads between
+ * chunks), the median of NOMINAL_CHUNKS timings (v gets them). */
+static uint64_t spin_rate(uint64_t *v)
+{
+	for (unsigned i = 0; i < NOMINAL_CHUNKS; i++) {
+		uint64_t t0 = tsc_begin();
+
+		arch_spin(SPIN_CAL_ITERS);
+		v[i] = tsc_end() - t0;
+	}
+	return median_u64(v, NOMINAL_CHUNKS);
 }
 
 /* The nominal chunk: the median of NOMINAL_CHUNKS timed chunks. */
@@ -146,6 +171,7 @@ struct disp_run {
 	struct probe_env *env;
 	uint64_t lf, period, window, res, res_lo, res_hi, c1; /* c1: the nominal chunk, cycles */
 	uint64_t gaps_calib, gaps_loaded;                     /* background gaps, one handler's windows */
+	uint64_t spin;     /* cycles of arch_spin(SPIN_CAL_ITERS): the handlers' work rate */
 	unsigned handlers; /* the delivery_q25 intervals are simultaneous over this many */
 	bool smi_ok;
 };
@@ -159,6 +185,8 @@ static void common_fields(struct record *r, const struct disp_run *run, uint64_t
 	rec_u64(r, "window_cycles", run->window);
 	rec_str(r, "fluid", "dec_jnz");
 	rec_u64(r, "insns_per_iter", 2);
+	rec_u64(r, "spin_cal_iters", SPIN_CAL_ITERS);
+	rec_u64(r, "spin_cal_cycles", run->spin);
 	rec_u64(r, "chunk_iters", FLUID_CHUNK);
 	rec_u64(r, "chunk_cycles", run->c1);
 	rec_u64(r, "gap_threshold_cycles", GAP_FACTOR * run->c1);
@@ -339,7 +367,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	int64_t *scratch;
 	static uint64_t no_excess[1]; /* the calibration windows write here and never advance */
 	struct fluid_excess cal_x = { no_excess, 0, 0 };
-	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, work->n, false };
+	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, work->n, false };
 	static const volatile uint64_t no_hits; /* the calibration windows' interrupt count */
 	bool bad = false, checks_ok = true, have_buffers;
 
@@ -378,6 +406,8 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	run.c1 = nominal_chunk(jit);
 	if (!run.c1)
 		run.c1 = 1;
+	run.spin = spin_rate(jit);
+	run.spin = run.spin > env->timer_overhead ? run.spin - env->timer_overhead : 1;
 	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
 	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) + PERIOD_WORK_FACTOR * maxw;
 	run.window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
@@ -389,7 +419,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	run.lf = chunks * FLUID_CHUNK;
 	run.smi_ok = arch_smi_count(env->cpu, &smi0);
 	for (unsigned h = 0; h < work->n; h++) {
-		st[h] = (struct disp_state){ work->v[h] * FLUID_CHUNK / run.c1, 0, 0, false, 0, direct[h], 0, DIRECT_CAP,
+		st[h] = (struct disp_state){ work->v[h] * SPIN_CAL_ITERS / run.spin, 0, 0, false, 0, direct[h], 0, DIRECT_CAP,
 					     st[h].x };
 		irq_tally_begin(&tally[h]);
 	}

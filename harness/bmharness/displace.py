@@ -24,6 +24,7 @@ from . import stats
 
 WHATS = ("calib", "loaded", "calib_gaps", "loaded_gaps", "count", "direct_sum", "direct", "irq_excess", "smi")
 SIGN = 1 << 63
+UNMEASURED = (1 << 64) - 1   # an interrupt taken after the window's last chunk: no excess
 
 
 def signed(v):
@@ -76,8 +77,9 @@ def per_interrupt(excess, direct):
     """Paired per-interrupt (displacement, direct, delivery) lists; None when they do not pair."""
     if not excess or len(excess) != len(direct):
         return None
-    ex = [signed(e) for e in excess]
-    return ex, list(direct), [e - d for e, d in zip(ex, direct)]
+    pairs = [(signed(e), d) for e, d in zip(excess, direct) if e != UNMEASURED]
+    ex, di = [p[0] for p in pairs], [p[1] for p in pairs]
+    return ex, di, [e - d for e, d in pairs]
 
 
 def handler_row(sets, checks=()):

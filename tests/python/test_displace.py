@@ -66,6 +66,8 @@ def test_per_interrupt_pairing_and_signed_excess():
     ex, di, de = displace.per_interrupt([1300, 1310, (1 << 64) - 5], [1000, 1000, 10])
     assert ex[2] == -5 and de == [300, 310, -15]
     assert displace.per_interrupt([1, 2], [1]) is None
+    ex, di, de = displace.per_interrupt([1300, displace.UNMEASURED, 1290], [1000, 999, 1000])
+    assert de == [300, 290] and di == [1000, 1000]
 
 
 def _stream(works, smi=None):

@@ -28,6 +28,20 @@ static void window_values_known_cost(void)
 	CHECK_EQ_I64(v[1], -333);           /* negative: direct above displacement, kept signed */
 }
 
+static void irq_values_pair_and_skip_unmeasured(void)
+{
+	const uint64_t ex[4] = { 1300, DISP_UNMEASURED, 1290, (uint64_t)-5 };
+	const uint64_t di[4] = { 1000, 1000, 1000, 10 };
+	int64_t v[4];
+
+	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DELIVERY, v), 3);
+	CHECK_EQ_I64(v[0], 300000);
+	CHECK_EQ_I64(v[1], 290000);
+	CHECK_EQ_I64(v[2], -15000); /* an excess below zero stays signed */
+	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DIRECT, v), 3);
+	CHECK_EQ_I64(v[2], 10000);
+}
+
 static void median_ci_ranks_match_binomial_tables(void)
 {
 	unsigned lo, hi;
@@ -121,6 +135,7 @@ static void agreement_and_common_value(void)
 
 TEST_SUITE(displace_stats) = {
 	{ "window_values_known_cost", window_values_known_cost },
+	{ "irq_values_pair_and_skip_unmeasured", irq_values_pair_and_skip_unmeasured },
 	{ "median_ci_ranks_match_binomial_tables", median_ci_ranks_match_binomial_tables },
 	{ "estimate_is_robust_to_one_window", estimate_is_robust_to_one_window },
 	{ "agreement_and_common_value", agreement_and_common_value },
