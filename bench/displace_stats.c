@@ -39,8 +39,19 @@ unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_q
 	return k;
 }
 
+int64_t disp_chunk_offset(const struct disp_window *w, unsigned n, uint64_t chunks, uint64_t nominal)
+{
+	uint64_t sum = 0;
+
+	if (!n || !chunks)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += w[i].calib;
+	return (int64_t)(sum * DISP_MILLI / ((uint64_t)n * chunks)) - (int64_t)(nominal * DISP_MILLI);
+}
+
 unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
-			 int64_t *out)
+			 int64_t offset, int64_t *out)
 {
 	unsigned k = 0;
 
@@ -49,7 +60,9 @@ unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigne
 
 		if (excess[i] == DISP_UNMEASURED)
 			continue;
-		out[k++] = (q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d) * DISP_MILLI;
+		e = e * DISP_MILLI - offset;
+		d *= DISP_MILLI;
+		out[k++] = q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d;
 	}
 	return k;
 }

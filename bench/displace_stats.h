@@ -49,9 +49,14 @@ unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_q
 /* Per-interrupt values of q, milli-cycles: displacement = the excess of the fluid chunk the
  * interrupt landed in over the nominal chunk (Woodside with L_PUT = 1 and L_F = one chunk),
  * direct = its entry..exit cost, delivery = the difference, paired interrupt by interrupt.
- * Interrupts whose excess is DISP_UNMEASURED are left out; returns how many values. */
+ * Interrupts whose excess is DISP_UNMEASURED are left out; `offset` (milli-cycles) is taken from
+ * every excess; returns how many values. */
 unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
-			 int64_t *out);
+			 int64_t offset, int64_t *out);
+/* The offset (milli-cycles) to take from each excess: the mean fluid chunk of the calibration
+ * windows (gaps out) minus the nominal chunk measured by a separate timing loop (a few
+ * instructions apart). */
+int64_t disp_chunk_offset(const struct disp_window *w, unsigned n, uint64_t chunks, uint64_t nominal);
 /* Median and 95% order-statistic CI of v[0..n) (v is sorted in place). n = 0: all zero. */
 void disp_estimate(int64_t *v, unsigned n, struct disp_est *e);
 /* The same for the q-th quantile (q in permille, e.g. 250 = lower quartile): the value at rank

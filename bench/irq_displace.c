@@ -281,10 +281,12 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	disp_estimate(scratch, disp_window_values(w, n, DISP_DISPLACEMENT, scratch), &wdisp);
 	disp_estimate(scratch, disp_window_values(w, n, DISP_DIRECT, scratch), &wdirect);
 	disp_estimate(scratch, disp_window_values(w, n, DISP_DELIVERY, scratch), &wdelivery);
-	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DISPLACEMENT, scratch), &disp);
-	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DIRECT, scratch), &direct);
-	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, scratch), delivery);
-	disp_estimate_q(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, scratch), LOW_QUANTILE,
+	int64_t off = disp_chunk_offset(w, n, run->lf / FLUID_CHUNK, run->c1);
+
+	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DISPLACEMENT, off, scratch), &disp);
+	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DIRECT, off, scratch), &direct);
+	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), delivery);
+	disp_estimate_q(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), LOW_QUANTILE,
 			disp_z2_simultaneous(run->handlers), low);
 	ok = paired && pairs > 0 &&
 	     (big ? disp_within_permille(direct.median + delivery->median, direct.median, AGREE_PERMILLE)
@@ -305,6 +307,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	est_fields(r, "delivery", delivery);
 	est_fields(r, "delivery_q25", low);
 	rec_str(r, "delivery_q25_ci", "simultaneous_95_bonferroni");
+	rec_milli(r, "chunk_offset", off);
 	rec_u64(r, "interrupts", pairs);
 	rec_bool(r, "paired", paired);
 	est_fields(r, "win_displacement", &wdisp);

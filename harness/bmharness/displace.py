@@ -73,11 +73,20 @@ def quantile_ci(values, q, z=1.96):
     return v[at - 1], v[lo - 1], v[hi - 1]
 
 
-def per_interrupt(excess, direct):
+def chunk_offset(calib, calib_gaps, chunks, nominal):
+    """Mean fluid chunk of the calibration windows (gaps out) minus the nominal chunk (timed by a
+    separate loop, a few instructions apart): taken from every excess, as the firmware does."""
+    if not calib or not chunks or nominal is None:
+        return 0.0
+    gaps = calib_gaps if calib_gaps and len(calib_gaps) == len(calib) else [0] * len(calib)
+    return math.fsum(c - g for c, g in zip(calib, gaps)) / (len(calib) * chunks) - nominal
+
+
+def per_interrupt(excess, direct, offset=0.0):
     """Paired per-interrupt (displacement, direct, delivery) lists; None when they do not pair."""
     if not excess or len(excess) != len(direct):
         return None
-    pairs = [(signed(e), d) for e, d in zip(excess, direct) if e != UNMEASURED]
+    pairs = [(signed(e) - offset, d) for e, d in zip(excess, direct) if e != UNMEASURED]
     ex, di = [p[0] for p in pairs], [p[1] for p in pairs]
     return ex, di, [e - d for e, d in pairs]
 
@@ -106,7 +115,10 @@ def handler_row(sets, checks=()):
            if vals["calib"] else None,
            "smi_per_window": math.fsum(vals["smi"]) / len(vals["smi"]) if vals["smi"] else None,
            "smi_note": p.get("smi"), "hz": (sets.get("loaded") or sets.get("calib"))[0].get("tsc_hz")}
-    pi = per_interrupt(vals["irq_excess"], vals["direct"])
+    cs = (sets.get("calib") or (None,))[0] or {}
+    chunks = cs.get("iters") // p["chunk_iters"] if cs.get("iters") and p.get("chunk_iters") else None
+    row["chunk_offset"] = chunk_offset(vals["calib"], vals["calib_gaps"], chunks, p.get("chunk_cycles"))
+    pi = per_interrupt(vals["irq_excess"], vals["direct"], row["chunk_offset"])
     row["paired"] = pi is not None
     if pi:
         ex, di, de = pi

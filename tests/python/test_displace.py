@@ -68,6 +68,10 @@ def test_per_interrupt_pairing_and_signed_excess():
     assert displace.per_interrupt([1, 2], [1]) is None
     ex, di, de = displace.per_interrupt([1300, displace.UNMEASURED, 1290], [1000, 999, 1000])
     assert de == [300, 290] and di == [1000, 1000]
+    # the fluid chunk 35.5 cycles longer than the nominal one: taken from every excess
+    off = displace.chunk_offset([1000 * 1235 + 100 + 50, 1000 * 1236 - 100], [50, 0], 1000, 1200)
+    assert off == pytest.approx(35.5)
+    assert displace.per_interrupt([1300], [1000], off)[2] == [pytest.approx(264.5)]
 
 
 def _stream(works, smi=None):

@@ -34,12 +34,21 @@ static void irq_values_pair_and_skip_unmeasured(void)
 	const uint64_t di[4] = { 1000, 1000, 1000, 10 };
 	int64_t v[4];
 
-	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DELIVERY, v), 3);
+	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DELIVERY, 0, v), 3);
 	CHECK_EQ_I64(v[0], 300000);
 	CHECK_EQ_I64(v[1], 290000);
 	CHECK_EQ_I64(v[2], -15000); /* an excess below zero stays signed */
-	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DIRECT, v), 3);
+	CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DIRECT, 0, v), 3);
 	CHECK_EQ_I64(v[2], 10000);
+	/* the fluid chunk runs 35.5 cycles longer than the nominal one: taken from every excess */
+	{
+		const struct disp_window w[2] = { { 1000 * 1235 + 100, 0, 1, 0 }, { 1000 * 1236 - 100, 0, 1, 0 } };
+		int64_t off = disp_chunk_offset(w, 2, 1000, 1200);
+
+		CHECK_EQ_I64(off, 35500);
+		CHECK_EQ_U64(disp_irq_values(ex, di, 4, DISP_DELIVERY, off, v), 3);
+		CHECK_EQ_I64(v[0], 300000 - 35500);
+	}
 }
 
 static void median_ci_ranks_match_binomial_tables(void)
