@@ -16,11 +16,10 @@ Per window (the paper's estimator, each loaded window paired with its own calibr
 with its mean and the standard error of those paired differences; e_res = clock resolution x
 (1 + L_F(2)/L_F(1)) / (2 n) = resolution / n per window, the resolution measured (p95 - p5 of
 empty timed regions). Per interrupt: delivery_i = excess_i - direct_i, median and lower quartile.
+`woodside` is the paper's estimator over unpaired windows with its section-3 error terms.
 """
 
 import math
-
-from . import stats
 
 WHATS = ("calib", "loaded", "calib_gaps", "loaded_gaps", "count", "direct_sum", "direct", "irq_excess", "smi")
 SIGN = 1 << 63
@@ -176,3 +175,42 @@ def section(doc, rws, checks, fnum):
         doc.kv([("delivery constant across work", "%s (lower quartiles %s..%s; CIs meet: max low %s <= min "
                  "high %s)" % (k.get("status"), fnum(k.get("q25_min")), fnum(k.get("q25_max")),
                                fnum(k.get("max_ci_low")), fnum(k.get("min_ci_high"))))])
+
+
+def _sd(xs):
+    if len(xs) < 2:
+        return 0.0
+    m = math.fsum(xs) / len(xs)
+    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def woodside(calib, loaded, counts, lf1, lf2=None, overhead=0, resolution=1.0):
+    """Woodside et al.: per-interrupt CPU cost from a fluid loop's displacement.
+
+    calib: T_F(1) per calibration window (L_F(1) = lf1 iterations, interrupts masked);
+    loaded: T_F(2) per loaded window (lf2 iterations, default lf1); counts: interrupts taken per
+    loaded window (L_PUT(2)). overhead S (start/stop cost inside every window) is subtracted from
+    both, which removes the paper's e_start = S / L_PUT(2) (reported for reference).
+
+    tau_F = (mean T_F(1) - S) / L_F(1); T_PUT = sum(T_F(2) - S - L_F(2) tau_F);
+    tau_PUT = T_PUT / sum L_PUT(2).
+    Error terms per window (section 3): e_res = resolution (1 + L_F(2)/L_F(1)) / (2 L_PUT(2));
+    e_daemons is bounded by the calibration's spread: sd(T_F(1)) * (L_F(2)/L_F(1)) / L_PUT(2).
+    """
+    lf2 = lf2 or lf1
+    if not calib or not loaded or len(loaded) != len(counts) or not lf1:
+        return None
+    total = sum(counts)
+    tau_f = (mean_se(calib)[0] - overhead) / lf1
+    t_put = math.fsum(t - overhead - lf2 * tau_f for t in loaded)
+    per_window = total / len(loaded)
+    res = {"tau_f": tau_f, "windows": len(loaded), "calib_windows": len(calib), "interrupts": total,
+           "t_put": t_put, "lf1": lf1, "lf2": lf2, "overhead": overhead,
+           "cost": t_put / total if total else None}
+    if per_window:
+        res["e_res"] = resolution * (1 + lf2 / lf1) / (2 * per_window)
+        res["e_start"] = overhead / per_window
+        res["e_daemons"] = _sd(calib) * (lf2 / lf1) / per_window
+    else:
+        res.update(e_res=None, e_start=None, e_daemons=None)
+    return res

@@ -4,11 +4,9 @@ against handlers of known footprint, and platform noise; the report's Interrupts
 
 `analyse(summary, out_dir)` reads summary.json and the raw files (every sample is needed: the
 tails are the point). The arithmetic of the methods lives here, in plain functions the tests
-check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their error terms),
-`footprint_lines` (Schaelicke's conversion of extra re-touch time into lines) and `noise_summary`.
+check: `latency_stats`, `footprint_lines` (Schaelicke's conversion of extra re-touch time into lines) and `noise_summary`.
 """
 
-import math
 import os
 
 from . import displace, parse, stats
@@ -19,7 +17,6 @@ SECTION_PROBES = (LATENCY, MASKED, EXCEPTION, DISPLACE, FOOTPRINT, NOISE)
 PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))
 MIN_LINE_COST = 0.5  # cycles: below this per-line miss cost the level shows no cache effect
 MIN_LINE_RATIO = 0.1  # ... or below this fraction of a warm lap's per-line time
-AGREE_LIMIT = 0.02   # displacement vs direct, the icount test's bound
 
 
 def num(x):
@@ -33,49 +30,6 @@ def latency_stats(values):
     for key, p in PERCENTILES:
         out[key] = stats.percentile(s, p) if s else None
     return out
-
-
-def _mean(xs):
-    return math.fsum(xs) / len(xs) if xs else None
-
-
-def _sd(xs):
-    if len(xs) < 2:
-        return 0.0
-    m = _mean(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-
-
-def displacement(calib, loaded, counts, lf1, lf2=None, overhead=0, resolution=1.0):
-    """Woodside et al.: per-interrupt CPU cost from a fluid loop's displacement.
-
-    calib: T_F(1) per calibration window (L_F(1) = lf1 iterations, interrupts masked);
-    loaded: T_F(2) per loaded window (lf2 iterations, default lf1); counts: interrupts taken per
-    loaded window (L_PUT(2)). overhead S (start/stop cost inside every window) is subtracted from
-    both, which removes the paper's e_start = S / L_PUT(2) (reported for reference).
-
-    tau_F = (mean T_F(1) - S) / L_F(1); T_PUT = sum(T_F(2) - S - L_F(2) tau_F);
-    tau_PUT = T_PUT / sum L_PUT(2).
-    Error terms per window (section 3): e_res = resolution (1 + L_F(2)/L_F(1)) / (2 L_PUT(2));
-    e_daemons is bounded by the calibration's spread: sd(T_F(1)) * (L_F(2)/L_F(1)) / L_PUT(2).
-    """
-    lf2 = lf2 or lf1
-    if not calib or not loaded or len(loaded) != len(counts) or not lf1:
-        return None
-    total = sum(counts)
-    tau_f = (_mean(calib) - overhead) / lf1
-    t_put = math.fsum(t - overhead - lf2 * tau_f for t in loaded)
-    per_window = total / len(loaded)
-    res = {"tau_f": tau_f, "windows": len(loaded), "calib_windows": len(calib), "interrupts": total,
-           "t_put": t_put, "lf1": lf1, "lf2": lf2, "overhead": overhead,
-           "cost": t_put / total if total else None}
-    if per_window:
-        res["e_res"] = resolution * (1 + lf2 / lf1) / (2 * per_window)
-        res["e_start"] = overhead / per_window
-        res["e_daemons"] = _sd(calib) * (lf2 / lf1) / per_window
-    else:
-        res.update(e_res=None, e_start=None, e_daemons=None)
-    return res
 
 
 def footprint_lines(cold, warm, nodes, baseline, retouch):

@@ -124,3 +124,46 @@ def test_smis_per_window_where_counted(tmp_path):
     summary = parse.parse_log(str(log), str(tmp_path))
     (r,) = irq.analyse(summary, str(tmp_path))["displace"]
     assert r["smi_per_window"] == 2
+
+
+def test_displacement_recovers_known_cost_exactly():
+    # Fluid loop: 2 cycles/iteration, S = 100 cycles of start/stop per window; 50 interrupts of
+    # 1000 cycles each per loaded window.
+    lf, s = 1000000, 100
+    calib = [lf * 2 + s] * 4
+    loaded = [lf * 2 + s + 50 * 1000] * 4
+    r = displace.woodside(calib, loaded, [50] * 4, lf, overhead=s)
+    assert r["tau_f"] == pytest.approx(2.0)
+    assert r["cost"] == pytest.approx(1000.0)
+    assert r["interrupts"] == 200
+    # e_res = delta (1 + L_F(2)/L_F(1)) / (2 L_PUT(2)) with one-cycle resolution
+    assert r["e_res"] == pytest.approx(2 / (2 * 50))
+    assert r["e_start"] == pytest.approx(s / 50)
+    assert r["e_daemons"] == 0.0
+
+
+def test_displacement_without_overhead_correction_is_off_by_e_start():
+    lf, s = 1000, 300
+    calib = [2 * lf + s] * 3
+    loaded = [2 * lf + s + 10 * 500] * 3
+    corrected = displace.woodside(calib, loaded, [10] * 3, lf, overhead=s)["cost"]
+    uncorrected = displace.woodside(calib, loaded, [10] * 3, lf, overhead=0)
+    # Not subtracting S: tau_F absorbs S / L_F(1). With L_F(2) = L_F(1) the S inside T_F(2) and the
+    # S spread over L_F(2) iterations cancel.
+    assert corrected == pytest.approx(500.0)
+    assert uncorrected["cost"] == pytest.approx(500.0)
+    # With L_F(2) = 2 L_F(1) they do not: the error is -(L_F(2)/L_F(1) - 1) S / L_PUT(2).
+    loaded2 = [4 * lf + s + 10 * 500] * 3
+    off = displace.woodside(calib, loaded2, [10] * 3, lf, lf2=2 * lf, overhead=0)["cost"]
+    assert off - 500.0 == pytest.approx(-s / 10)
+
+
+def test_displacement_daemon_term_and_bad_input():
+    lf = 1000
+    calib = [2000, 2010, 1990, 2000]
+    r = displace.woodside(calib, [2000 + 5000] * 4, [5] * 4, lf)
+    sd = math.sqrt(sum((c - 2000) ** 2 for c in calib) / 3)
+    assert r["e_daemons"] == pytest.approx(sd / 5)
+    assert displace.woodside([], [1], [1], lf) is None
+    assert displace.woodside([1], [1, 2], [1], lf) is None   # counts must pair with windows
+    assert displace.woodside([2000], [2000], [0], lf)["cost"] is None  # no interrupt: no cost
