@@ -288,7 +288,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), delivery);
 	disp_estimate_q(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), LOW_QUANTILE,
 			disp_z2_simultaneous(run->handlers), low);
-	ok = paired && pairs > 0 &&
+	ok = paired && delivery->n >= DISP_CI_MIN_WINDOWS &&
 	     (big ? disp_within_permille(direct.median + delivery->median, direct.median, AGREE_PERMILLE)
 		  : delivery->hi >= 0);
 	r = emit_start("check");
@@ -309,6 +309,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	rec_str(r, "delivery_q25_ci", "simultaneous_95_bonferroni");
 	rec_milli(r, "chunk_offset", off);
 	rec_u64(r, "interrupts", pairs);
+	rec_u64(r, "unmeasured", pairs - delivery->n); /* taken after the last chunk, or several in one */
 	rec_bool(r, "paired", paired);
 	est_fields(r, "win_displacement", &wdisp);
 	est_fields(r, "win_direct", &wdirect);

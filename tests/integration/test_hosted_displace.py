@@ -85,7 +85,8 @@ def _assert_run(out, summary, work):
     per = {c["work_cycles"]: c for c in _checks(summary, "displace_vs_direct")}
     assert sorted(per) == sorted(work)
     for w, c in per.items():
-        assert c["paired"] == 1 and c["interrupts"] >= 8 * c["windows"], c
+        # a window spans >= 8 periods of nominal fluid chunks; the core may run faster later
+        assert c["paired"] == 1 and c["interrupts"] >= 4 * c["windows"], c
         assert c["criterion"] == ("within_5_percent" if w >= AGREE_MIN_WORK else "displacement_not_below_direct")
         assert c["status"] == "pass", c
         # the handler did its work (arch_spin of work cycles at the rate measured before the
