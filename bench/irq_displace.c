@@ -225,6 +225,7 @@ static void emit_set(const struct disp_run *run, const char *what, uint64_t work
 		rec_str(r, "handler", name);
 		common_fields(r, run, work, iters);
 	} else {
+		rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
 		rec_u64(r, "clock_res_cycles", run->res);
 		rec_u64(r, "timer_p5", run->res_lo);
 		rec_u64(r, "timer_p95", run->res_hi);
