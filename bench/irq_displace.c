@@ -3,7 +3,7 @@
  * falsified: displacement - direct is the delivery cost, which must not depend on the work.
  *
  * Handlers: one per value of irq_disp_work (cycles); each spins arch_spin for the iterations that
- * many cycles take at the fluid loop's measured rate (deterministic in instructions, so exact
+ * many cycles take at arch_spin's rate measured first (deterministic in instructions, so exact
  * under -icount). The periodic timer's period is irq_disp_period_us plus PERIOD_WORK_FACTOR times
  * the largest work (the handler fits with room to spare), the same for every handler; a window
  * lasts irq_disp_ms, or MIN_IRQS_PER_WINDOW periods if that is longer.
@@ -14,7 +14,14 @@
  * linear drift affects both alike. Both windows run the same instructions (a gate call, the spin,
  * a mask call), so the start/stop cost S cancels in the pair. Direct: each invocation's
  * exit - entry TSC as the entry stub (hosted: the signal handler) reads them; their sum per
- * window too. The integer statistics and checks are in displace_stats.c. */
+ * window too.
+ *
+ * The fluid loop reads the TSC every FLUID_CHUNK iterations (branch-free bookkeeping): a chunk
+ * over GAP_FACTOR x nominal without our interrupt is background and is taken out of its window;
+ * the chunk an interrupt landed in gives that interrupt's own displacement (its excess over the
+ * nominal chunk), paired with its direct cost. The checks use these per-interrupt pairs (time
+ * the hypervisor takes right at an interrupt then stays in that interrupt's value instead of
+ * spreading over a window). The integer statistics are in displace_stats.c. */
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
 #include "bench/displace_stats.h"
