@@ -14,7 +14,7 @@ struct cache_desc {
 	unsigned level;
 	enum cache_type type;
 	uint64_t size; /* bytes */
-	unsigned line, ways, sets, shared_by;
+	unsigned line, ways, sets, shared_by; /* shared_by 0: CPUID does not say */
 	const char *source;
 };
 
@@ -24,7 +24,8 @@ struct cpu_info {
 	char hv_sig[16];
 	unsigned family, model, stepping;
 	unsigned max_leaf, max_ext_leaf;
-	unsigned logical_cpus;
+	unsigned logical_cpus;           /* per package, from CPUID (the MADT counts the machine's) */
+	const char *logical_cpus_source; /* cpuid_0xb, cpuid_1_max_ids (an upper bound), cpuid_1_htt0 */
 	bool is_intel, is_amd;
 	/* features relevant to measurement */
 	bool tsc, invariant_tsc, rdtscp, tsc_deadline, x2apic, apic, sse2, avx, avx2, avx512f;

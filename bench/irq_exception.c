@@ -70,9 +70,12 @@ const struct probe_desc probe_irq_exception = {
 };
 
 /* Test probe `fault_irq` (not in the default list): leaves the periodic APIC timer running with
- * a handler whose context lives in this frame, then takes a #UD that abandons the probe. The
- * suite's cleanup (irq_probe_cleanup) must stop the timer and drop the handler, so the probes
- * after it see no unexpected or stale interrupt. */
+ * a handler whose context lives in this frame, waits (masked, bounded) until the timer's
+ * interrupt is pending at the local APIC, then takes a #UD that abandons the probe. The suite's
+ * cleanup (irq_probe_cleanup) must stop the timer, take the pending interrupt and drop the
+ * handler, so the probes after it see no unexpected or stale interrupt. Waiting for the pending
+ * bit makes the left-over interrupt certain, not a race with the fault's reporting. */
+#define FAULT_IRQ_PENDING_PERIODS 100 /* bound on the wait for the pending bit, in periods */
 struct fault_irq_ctx {
 	volatile uint64_t hits;
 };
@@ -87,13 +90,19 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 {
 	struct fault_irq_ctx ctx = { 0 };
 	const char *why = irq_probe_unavailable(env);
+	uint64_t period, t0;
 
 	if (why) {
 		emit_skip("fault_irq", why);
 		return PROBE_SKIPPED;
 	}
 	irq_register(IRQ_VEC_MEASURE, fault_irq_handler, &ctx);
-	(void)irq_periodic_start(env->irq, IRQ_VEC_MEASURE, irq_us_to_cycles(env, env->cfg->irq_delay_us));
+	period = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, irq_us_to_cycles(env, env->cfg->irq_delay_us));
+	t0 = tsc_rdtsc();
+	while (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE) && tsc_rdtsc() - t0 < period * FAULT_IRQ_PENDING_PERIODS)
+		cpu_relax();
+	if (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE))
+		emit_msg(MSG_WARN, "fault_irq: the periodic timer's interrupt never became pending before the fault");
 	irq_raise_ud2(); /* no hook: a real fault, this frame is abandoned */
 	return PROBE_FAILED;
 }

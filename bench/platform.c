@@ -36,6 +36,8 @@ void platform_emit_cpu(const struct cpu_info *ci)
 	rec_hex(r, "max_leaf", ci->max_leaf);
 	rec_hex(r, "max_ext_leaf", ci->max_ext_leaf);
 	rec_u64(r, "logical_cpus", ci->logical_cpus);
+	if (ci->logical_cpus_source)
+		rec_str(r, "logical_cpus_source", ci->logical_cpus_source);
 	emit_finish();
 
 	r = emit_start("plat");
@@ -67,7 +69,8 @@ void platform_emit_cpu(const struct cpu_info *ci)
 		rec_u64(r, "line", c->line);
 		rec_u64(r, "ways", c->ways);
 		rec_u64(r, "sets", c->sets);
-		rec_u64(r, "shared_by", c->shared_by);
+		if (c->shared_by) /* omitted where CPUID does not say */
+			rec_u64(r, "shared_by", c->shared_by);
 		rec_str(r, "source", c->source);
 		emit_finish();
 	}

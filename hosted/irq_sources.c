@@ -22,7 +22,9 @@
  *   guard vector (p->oneshot_per_vector): independent of the measured one.
  *
  * Pending = the signal is in the thread's pending set (sigpending); in service = one of our
- * handlers is running; nothing is ever EOI'd (the kernel restores the mask at sigreturn). */
+ * handlers is running; nothing is ever EOI'd (the kernel restores the mask at sigreturn). Unlike
+ * an APIC IRR bit, a timer's signal still pending when the timer is disarmed or re-armed is
+ * dropped by the kernel at delivery (seen on Linux 6.18): a drain then takes nothing. */
 #define _GNU_SOURCE
 #include "hosted/irq_hosted.h"
 

@@ -156,38 +156,55 @@ static void warn(struct config_parser *p, const char *origin, const char *a, con
 		p->warn(buf, p->warn_ctx);
 }
 
-/* Validate every name first so that a list with one bad name is refused as a whole. */
+/* Probe and kernel lists (keep_known): keep the known names and report each unknown one — a typo
+ * in one probe name must not throw the list away (the default suite would then run for minutes);
+ * a list with no known name at all is refused and the default kept. Counter event lists
+ * (!keep_known) are refused as a whole on one bad name: they define which counters are compared. */
 static bool set_list(struct config_parser *p, const char *key, const char *value, const char *origin,
-		     const char *const *known, char *dst)
+		     const char *const *known, char *dst, bool keep_known)
 {
+	char kept[CONFIG_PROBES_MAX];
+	struct sbuf out;
 	const char *s = value;
+	unsigned good = 0;
 
 	if (str_len(value) >= CONFIG_PROBES_MAX) {
 		warn(p, origin, "list too long for '", key, "'");
 		return false;
 	}
+	sb_init(&out, kept, sizeof(kept));
 	while (*s) {
 		size_t n = 0;
 
 		while (s[n] && s[n] != ',')
 			n++;
 		if (n == 0 || !name_known(known, s, n)) {
-			char name[64], where[32];
+			char name[64], where[48];
 			struct sbuf sb;
 
 			str_copy(name, s, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
 			sb_init(&sb, where, sizeof(where));
 			sb_puts(&sb, "' in '");
 			sb_puts(&sb, key);
-			sb_puts(&sb, "'");
+			sb_puts(&sb, keep_known ? "' skipped" : "'");
 			warn(p, origin, known == p->known_probes ? "unknown probe '" : "unknown name '", name, where);
-			return false;
+			if (!keep_known)
+				return false;
+		} else {
+			if (good++)
+				sb_putc(&out, ',');
+			for (size_t i = 0; i < n; i++)
+				sb_putc(&out, s[i]);
 		}
 		s += n;
 		if (*s == ',')
 			s++;
 	}
-	str_copy(dst, value, CONFIG_PROBES_MAX);
+	if (!good) {
+		warn(p, origin, "no known name in '", key, "': default kept");
+		return false;
+	}
+	str_copy(dst, kept, CONFIG_PROBES_MAX);
 	return true;
 }
 
@@ -279,19 +296,19 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 			*(bool *)((char *)p->cfg + o->offset) = v != 0;
 		break;
 	case OPT_PROBES:
-		return set_list(p, key, value, origin, p->known_probes, p->cfg->probes);
+		return set_list(p, key, value, origin, p->known_probes, p->cfg->probes, true);
 	case OPT_KERNELS:
 		if (str_eq(value, "all")) {
 			str_copy(p->cfg->mem_kernels, value, sizeof(p->cfg->mem_kernels));
 			return true;
 		}
-		return set_list(p, key, value, origin, config_kernel_names, p->cfg->mem_kernels);
+		return set_list(p, key, value, origin, config_kernel_names, p->cfg->mem_kernels, true);
 	case OPT_EVENTS:
 		if (str_eq(value, "auto") || str_eq(value, "none")) {
 			str_copy(p->cfg->pmu_events, value, sizeof(p->cfg->pmu_events));
 			return true;
 		}
-		return set_list(p, key, value, origin, config_pmu_event_names, p->cfg->pmu_events);
+		return set_list(p, key, value, origin, config_pmu_event_names, p->cfg->pmu_events, false);
 	case OPT_U64_LIST:
 		ok = set_u64_list(o, value, (struct config_u64_list *)((char *)p->cfg + o->offset));
 		break;

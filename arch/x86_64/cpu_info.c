@@ -9,6 +9,7 @@
 #define LEAF_FEATURES 0x1
 #define LEAF_CACHE_PARAMS 0x4
 #define LEAF_EXT_FEATURES 0x7
+#define LEAF_TOPOLOGY 0xB
 #define LEAF_PERFMON 0xA
 #define LEAF_TSC_CRYSTAL 0x15
 #define LEAF_FREQ 0x16
@@ -26,12 +27,17 @@
 #define F1_EDX_TSC (1u << 4)
 #define F1_EDX_APIC (1u << 9)
 #define F1_EDX_SSE2 (1u << 26)
+#define F1_EDX_HTT (1u << 28) /* 0: one logical processor per package; else EBX[23:16] counts them */
 #define F1_ECX_X2APIC (1u << 21)
 #define F1_ECX_TSC_DEADLINE (1u << 24)
 #define F1_ECX_OSXSAVE (1u << 27)
 #define F1_ECX_AVX (1u << 28)
 #define F1_ECX_HYPERVISOR (1u << 31)
 #define F1_EBX_LOGICAL_SHIFT 16
+/* Leaf 0xB: one subleaf per topology level, ECX[15:8] its type (0 = no more levels), EBX[15:0]
+ * the logical processors at that level and below; the last level is the package. */
+#define TOPO_ECX_TYPE_SHIFT 8
+#define TOPO_MAX_LEVELS 8
 /* Leaf 7 subleaf 0 */
 #define F7_EBX_AVX2 (1u << 5)
 #define F7_EBX_ERMS (1u << 9)
@@ -72,6 +78,31 @@ static void copy_regs_text(char *dst, const uint32_t *regs, unsigned nregs)
 	for (i = 0; i < nregs * 4; i++)
 		dst[i] = (char)(regs[i / 4] >> (8 * (i % 4)));
 	dst[nregs * 4] = '\0';
+}
+
+/* Logical processors per package: leaf 0xB's outermost level where it exists and counts, else
+ * leaf 1 (EBX[23:16] means something only with HTT set; without it the package has one). */
+static void logical_cpus(struct cpu_info *ci, uint32_t leaf1_ebx, uint32_t leaf1_edx)
+{
+	uint32_t r[4];
+
+	ci->logical_cpus = 0;
+	for (unsigned sub = 0; ci->max_leaf >= LEAF_TOPOLOGY && sub < TOPO_MAX_LEVELS; sub++) {
+		cpuid(LEAF_TOPOLOGY, sub, r);
+		if (!bits(r[2], TOPO_ECX_TYPE_SHIFT, TOPO_ECX_TYPE_SHIFT + 7) || !bits(r[1], 0, 15))
+			break;
+		ci->logical_cpus = bits(r[1], 0, 15);
+		ci->logical_cpus_source = "cpuid_0xb";
+	}
+	if (ci->logical_cpus)
+		return;
+	if (leaf1_edx & F1_EDX_HTT) {
+		ci->logical_cpus = bits(leaf1_ebx, F1_EBX_LOGICAL_SHIFT, F1_EBX_LOGICAL_SHIFT + 7);
+		ci->logical_cpus_source = "cpuid_1_max_ids"; /* addressable ids: an upper bound */
+	} else {
+		ci->logical_cpus = 1;
+		ci->logical_cpus_source = "cpuid_1_htt0";
+	}
 }
 
 static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type, uint64_t size,
@@ -126,6 +157,10 @@ static unsigned amd_assoc(unsigned code)
 	return table[code & 0xF];
 }
 
+/* 0x80000005/6 give sizes and geometry but not which processors share a cache (with SMT even
+ * the L1 is shared by two threads): only 0x8000001D says, and only with TOPOEXT set. */
+#define SHARED_UNKNOWN 0
+
 static void legacy_amd_caches(struct cpu_info *ci)
 {
 	uint32_t r[4];
@@ -134,17 +169,17 @@ static void legacy_amd_caches(struct cpu_info *ci)
 		cpuid(LEAF_AMD_L1, 0, r);
 		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16 (0xFF = full), line 7:0 */
 		add_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7),
-			  bits(r[2], 16, 23) == 0xFF ? 0 : bits(r[2], 16, 23), 0, 1, "cpuid80000005");
+			  bits(r[2], 16, 23) == 0xFF ? 0 : bits(r[2], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
 		add_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7),
-			  bits(r[3], 16, 23) == 0xFF ? 0 : bits(r[3], 16, 23), 0, 1, "cpuid80000005");
+			  bits(r[3], 16, 23) == 0xFF ? 0 : bits(r[3], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
 	}
 	if (ci->max_ext_leaf >= LEAF_AMD_L2L3) {
 		cpuid(LEAF_AMD_L2L3, 0, r);
 		/* ECX: L2 size KiB 31:16, assoc 15:12, line 7:0; EDX: L3 size in 512 KiB units 31:18 */
 		add_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
-			  amd_assoc(bits(r[2], 12, 15)), 0, 1, "cpuid80000006");
+			  amd_assoc(bits(r[2], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
 		add_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024,
-			  bits(r[3], 0, 7), amd_assoc(bits(r[3], 12, 15)), 0, 0, "cpuid80000006");
+			  bits(r[3], 0, 7), amd_assoc(bits(r[3], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
 	}
 	/* Derive sets where the geometry is known. */
 	for (unsigned i = 0; i < ci->num_caches; i++) {
@@ -234,7 +269,7 @@ void arch_cpu_identify(struct cpu_info *ci)
 		ci->family += bits(r[0], 20, 27);
 	if (ci->family == 0x6 || ci->family >= 0xF)
 		ci->model |= bits(r[0], 16, 19) << 4;
-	ci->logical_cpus = bits(r[1], F1_EBX_LOGICAL_SHIFT, F1_EBX_LOGICAL_SHIFT + 7);
+	logical_cpus(ci, r[1], r[3]);
 	ci->tsc = r[3] & F1_EDX_TSC;
 	ci->apic = r[3] & F1_EDX_APIC;
 	ci->sse2 = r[3] & F1_EDX_SSE2;

@@ -110,7 +110,7 @@ def analyse(summary):
             figs.append(f)
     cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]
     return {"present": present, "status": text, "sets": figs,
-            "checks": summary.get("checks") or [], "cost": cost}
+            "checks": [c for c in summary.get("checks") or [] if c.get("probe") == "pmu_check"], "cost": cost}
 
 
 def _fmt(x, digits=3):

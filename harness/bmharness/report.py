@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-from . import counters, irq, irq_plots, memory, multicore, plots
+from . import checks, counters, irq, irq_plots, memory, multicore, plots
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -152,6 +152,19 @@ def _right_columns(headers, rows):
             and any(_numeric(r[i]) for r in rows) for i in range(len(headers))]
 
 
+def _logical_cpus(cpu, smp):
+    """The machine's processors from the MADT (plat kind=smp) where known, next to what CPUID says
+    of one package (leaf 0xB, or leaf 1: its count means nothing without HTT)."""
+    if isinstance(smp, list):
+        smp = smp[0] if smp else None
+    per_pkg = "%s per package (CPUID %s)" % (fnum(cpu.get("logical_cpus")),
+                                            fnum(cpu.get("logical_cpus_source", "leaf 1")))
+    if smp and smp.get("cpus_madt") is not None:
+        return "%s present, %s online (plat smp); %s" % (fnum(smp.get("cpus_madt")), fnum(smp.get("cpus_online")),
+                                                          per_pkg)
+    return per_pkg
+
+
 def _platform(doc, plat):
     doc.h("Platform")
     fw, cpu, feat = plat.get("firmware"), plat.get("cpu"), plat.get("features")
@@ -163,7 +176,7 @@ def _platform(doc, plat):
         doc.kv([("cpu", "%s (%s family %s model %s stepping %s)" % tuple(
                     fnum(cpu.get(k)) for k in ("brand", "vendor", "family", "model", "stepping"))),
                 ("microcode", fnum(cpu.get("ucode"))), ("hypervisor", hv),
-                ("logical cpus", fnum(cpu.get("logical_cpus"))),
+                ("logical cpus", _logical_cpus(cpu, plat.get("smp"))),
                 ("cpuid leaves", "max %s, ext %s" % (fnum(cpu.get("max_leaf")),
                                                      fnum(cpu.get("max_ext_leaf"))))])
     else:
@@ -179,7 +192,7 @@ def _platform(doc, plat):
         doc.table(["level", "type", "size", "line", "ways", "sets", "shared by", "source"],
                   [[c.get("level"), c.get("type"), fbytes(c.get("size")), c.get("line"),
                     "full" if c.get("ways") == 0 else c.get("ways"), c.get("sets"),
-                    c.get("shared_by"), c.get("source")] for c in caches])
+                    c.get("shared_by", "not stated"), c.get("source")] for c in caches])
     else:
         doc.p("no cache descriptors reported")
     doc.h("Memory", 3)
@@ -397,6 +410,10 @@ def status_lines(summary, run=None):
     elif end.get("status") != "ok":
         reasons.append("firmware status %s (unexpected faults: %s)" % (
             end.get("status"), fnum(end.get("unexpected_faults"))))
+    failed = checks.tally(summary)["failed"]
+    if failed:
+        reasons.append("%d check(s) failed: %s" % (len(failed), ", ".join(sorted(
+            {"%s (%s)" % (c.get("name"), c.get("probe")) for c in failed}))))
     v = summary.get("validation") or {}
     if not v.get("ok"):
         reasons.append("log has %d problem(s)" % len(v.get("problems") or []))
@@ -440,6 +457,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None):
     counters.section(doc, counters.analyse(summary), summary)
     irq_res = irq.analyse(summary, out_dir)
     irq.section(doc, irq_res, out_dir, None if plot_info is None else irq_plots.draw(irq_res, out_dir))
+    checks.section(doc, summary)
     _events(doc, summary)
     _validation(doc, summary, run)
     ok, reasons = status_lines(summary, run)

@@ -124,8 +124,9 @@ def mem2g(tmp_path_factory):
 def faults(tmp_path_factory):
     # Bad options ride along: they must be reported and the run must go on with defaults.
     return boot(tmp_path_factory, "faults",
-                {"probes": "fault_ud2,spin,fault_gp,timer", "timer_samples": 64},
-                extra_config="no_such_key = 1\ntsc_cal_windows = many\n")
+                {"timer_samples": 64},
+                extra_config="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\n"
+                             "no_such_key = 1\ntsc_cal_windows = many\n")
 
 
 @pytest.fixture(scope="session")

@@ -61,6 +61,21 @@ def test_platform_facts_present_and_sane(quick):
     assert any(m["level"] == "info" and "options from" in m["text"] for m in quick.summary["messages"])
 
 
+def test_logical_cpus_and_cache_sharing(quick, smp2):
+    # leaf 1's count means nothing without HTT (QEMU -smp 1 clears it): 1 CPU must not read 0
+    for b, n in ((quick, 1), (smp2, 2)):
+        cpu = b.summary["platform"]["cpu"]
+        assert cpu["logical_cpus"] == n and cpu["logical_cpus_source"].startswith("cpuid_"), cpu
+    # 0x80000005/6 (QEMU's default model) do not say which CPUs share a cache: no shared_by=0
+    caches = quick.summary["platform"]["cache"]
+    assert caches
+    for c in caches:
+        if c["source"].startswith("cpuid8000000"):
+            assert "shared_by" not in c, c
+        else:
+            assert c["shared_by"] >= 1, c
+
+
 def test_tsc_calibration(quick):
     tsc = quick.plat("tsc")
     assert tsc["source"] == "hpet"
@@ -133,6 +148,9 @@ def test_bad_options_reported_defaults_kept(faults):
     assert any("unknown key 'no_such_key'" in w for w in warns), warns
     assert any("bad value 'many' for 'tsc_cal_windows'" in w for w in warns), warns
     assert faults.summary["cfg"]["tsc_cal_windows"] == 3
+    # one unknown probe name is skipped and reported; the known ones run, not the default suite
+    assert any("unknown probe 'no_such_probe' in 'probes' skipped" in w for w in warns), warns
+    assert faults.summary["cfg"]["probes"] == "fault_ud2,spin,fault_gp,timer"
 
 
 def test_icount_timer_samples_identical(icount):

@@ -27,7 +27,28 @@ static uint32_t rd32(void *c, uint64_t a)
 	return (uint32_t)regmodel_read(&pm, SPACE_MMIO, a);
 }
 
-static void wr32(void *c, uint64_t a, uint32_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
+/* SDM "End-of-Interrupt": an EOI write retires the highest-priority in-service vector (the
+ * highest ISR bit); the written value is ignored. */
+static void eoi_model(void)
+{
+	for (int r = LAPIC_VEC_REGS - 1; r >= 0; r--) {
+		uint64_t a = XAPIC_BASE + LAPIC_REG_ISR0 + (uint64_t)r * LAPIC_VEC_REG_STRIDE;
+		uint32_t isr = (uint32_t)regmodel_get(&pm, SPACE_MMIO, a);
+
+		if (isr) {
+			regmodel_set(&pm, SPACE_MMIO, a, isr & ~(1u << (31 - __builtin_clz(isr))));
+			return;
+		}
+	}
+}
+
+static void wr32(void *c, uint64_t a, uint32_t v)
+{
+	(void)c;
+	regmodel_write(&pm, SPACE_MMIO, a, v);
+	if (a == XAPIC_BASE + LAPIC_REG_EOI)
+		eoi_model();
+}
 static uint64_t rd64(void *c, uint64_t a) { (void)c; return regmodel_read(&pm, SPACE_MMIO, a); }
 static void wr64(void *c, uint64_t a, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
 static int rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&pm, SPACE_MSR, r); return 0; }
@@ -164,7 +185,41 @@ static void no_timer_no_platform(void)
 	CHECK(irq_source_unavailable(&p, IRQ_SRC_HPET) != 0);
 }
 
+/* Left-over interrupts: a pending (IRR) or in-service (ISR) vector makes the platform not quiet;
+ * the in-service ones are retired by one EOI each, highest first. */
+static void stale_vectors(void)
+{
+	static struct irq_platform p;
+	uint64_t irr2 = XAPIC_BASE + LAPIC_REG_IRR0 + 2 * LAPIC_VEC_REG_STRIDE; /* vectors 0x40-0x5F */
+	uint64_t isr2 = XAPIC_BASE + LAPIC_REG_ISR0 + 2 * LAPIC_VEC_REG_STRIDE;
+	uint64_t isr3 = XAPIC_BASE + LAPIC_REG_ISR0 + 3 * LAPIC_VEC_REG_STRIDE; /* 0x60-0x7F */
+	unsigned mark;
+
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_quiet(&p));
+	regmodel_set(&pm, SPACE_MMIO, irr2, 1u << (VEC - 0x40));
+	CHECK(irq_vector_pending(&p, VEC));
+	CHECK(!irq_vector_pending(&p, VEC + 1));
+	CHECK(!irq_vector_pending(&p, 0x60));
+	CHECK_EQ_U64(irq_platform_stale(&p, false), 1);
+	CHECK(!irq_platform_quiet(&p));
+	regmodel_set(&pm, SPACE_MMIO, irr2, 0);
+	CHECK(irq_platform_quiet(&p));
+	regmodel_set(&pm, SPACE_MMIO, isr2, 1u << (VEC - 0x40));
+	regmodel_set(&pm, SPACE_MMIO, isr3, 1u << 0); /* 0x60 */
+	CHECK(!irq_platform_quiet(&p));
+	CHECK_EQ_U64(irq_platform_stale(&p, true), 2);
+	mark = pm.nlog;
+	CHECK_EQ_U64(irq_platform_eoi_in_service(&p), 2);
+	CHECK(regmodel_find(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_EOI, mark) >= 0);
+	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MMIO, isr2) | regmodel_get(&pm, SPACE_MMIO, isr3), 0);
+	CHECK(irq_platform_quiet(&p));
+	CHECK_EQ_U64(irq_platform_eoi_in_service(&p), 0); /* nothing in service: no EOI */
+}
+
 TEST_SUITE(irq_platform) = {
+	{ "stale_vectors", stale_vectors },
 	{ "init_masks_everything", init_masks_everything },
 	{ "arming_writes", arming_writes },
 	{ "no_timer_no_platform", no_timer_no_platform },
