@@ -29,18 +29,21 @@ ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch
 	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
 	arch/x86_64/smp.c arch/x86_64/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
-	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c
+	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
+	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c
 # The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
-IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c
+IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \
+	bench/irq_context.c
 IRQ_BENCH_SRC += bench/displace_stats.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
 	bench/smp_probe.c bench/smp_facts.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
-	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC)
+	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \
+	bench/pmu_check_judge.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
@@ -52,13 +55,15 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
 	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_pmu.c tests/unit/pmu_model.c \
 	tests/unit/test_counters.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
-	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c
+	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c \
+	tests/unit/test_pmu_vendor.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
 	drivers/hpet.c drivers/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
-	bench/arena.c bench/runner.c bench/counters.c
+	bench/arena.c bench/runner.c bench/counters.c \
+	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c
 UNIT_UNDER  += bench/displace_stats.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 

@@ -95,7 +95,7 @@ unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *prob
 		return 0;
 	split_names(cr, list);
 	cr->requested = cr->nnames > 0;
-	if (!cr->requested || !env->pmu || !env->pmu->present)
+	if (!cr->requested || !pmu_usable(env->pmu))
 		return 0;
 	if (!pmu_plan_events(env->pmu, cr->names, cr->nnames, &cr->plan))
 		return 0;
@@ -109,18 +109,37 @@ unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *prob
 	return cr->plan.npasses;
 }
 
+/* Counters that faulted on a read become refused events (the first reason stays). */
+static void read_faults(struct ctr_run *cr, unsigned p, uint32_t bad)
+{
+	struct pmu_faults *f = &cr->faults[p];
+
+	for (unsigned k = 0; bad && k < cr->plan.pass[p].n; k++)
+		if ((bad & (1u << k)) && !(f->mask & (1u << k))) {
+			f->why[k] = pmu_read_fault_why(&cr->plan.pass[p].c[k]);
+			f->mask |= 1u << k;
+		}
+}
+
+static bool refused_counter(const struct ctr_run *cr, unsigned p, unsigned k)
+{
+	return cr->faults[p].mask & (1u << k);
+}
+
 static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *ctx, uint64_t iters,
 			uint64_t *delta, uint64_t *cycles, bool *wrapped)
 {
 	const struct pmu_info *pi = cr->env->pmu;
 	const struct pmu_group *g = &cr->plan.pass[p];
 	uint64_t a[PMU_MAX_EVENTS], b[PMU_MAX_EVENTS];
+	uint32_t bad;
 
 	if (cr->prepare && fn)
 		cr->prepare(ctx);
-	pmu_read(pi, g, a);
+	bad = pmu_read(pi, g, a);
 	*cycles = fn ? fn(ctx, iters) : tsc_end() - tsc_begin();
-	pmu_read(pi, g, b);
+	bad |= pmu_read(pi, g, b);
+	read_faults(cr, p, bad);
 	for (unsigned k = 0; k < g->n; k++) {
 		delta[k] = pmu_delta(a[k], b[k], g->c[k].mask);
 		wrapped[k] = b[k] < a[k];
@@ -135,8 +154,10 @@ void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 	bool wrapped[PMU_MAX_EVENTS];
 
 	cr->pass = p;
-	pmu_program(cr->env->pmu, g);
-	pmu_start(cr->env->pmu, g);
+	cr->faults[p] = (struct pmu_faults){ 0 };
+	pmu_cpu_prepare(cr->env->pmu); /* an application processor: the boot CPU's settings */
+	pmu_program(cr->env->pmu, g, &cr->faults[p]);
+	pmu_start(cr->env->pmu, g, &cr->faults[p]);
 	/* The empty sample: the same reads around an empty tsc_begin()..tsc_end() pair. One warm-up. */
 	read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
 	for (unsigned s = 0; s < CTR_OVERHEAD_SAMPLES; s++) {
@@ -182,23 +203,30 @@ static void join(struct sbuf *sb, const char *const *names, unsigned n)
 void ctr_describe(const struct ctr_run *cr, struct record *r)
 {
 	const char *names[PMU_MAX_EVENTS * PMU_MAX_PASSES];
-	unsigned n = 0;
+	const char *refused[PMU_MAX_EVENTS * (PMU_MAX_PASSES + 1)];
+	unsigned n = 0, nr = 0;
 	char buf[CONFIG_PROBES_MAX];
 	struct sbuf sb;
 
 	if (!cr->active)
 		return;
+	for (unsigned i = 0; i < cr->plan.nrefused; i++)
+		refused[nr++] = cr->plan.refused[i];
 	for (unsigned p = 0; p < cr->plan.npasses; p++)
-		for (unsigned k = 0; k < cr->plan.pass[p].n; k++)
-			names[n++] = cr->plan.pass[p].c[k].name;
+		for (unsigned k = 0; k < cr->plan.pass[p].n; k++) {
+			if (refused_counter(cr, p, k))
+				refused[nr++] = cr->plan.pass[p].c[k].name;
+			else
+				names[n++] = cr->plan.pass[p].c[k].name;
+		}
 	rec_str(r, "ctr_set", cr->set_name);
 	sb_init(&sb, buf, sizeof(buf));
 	join(&sb, names, n);
 	rec_str(r, "ctr_events", buf);
 	rec_u64(r, "ctr_passes", cr->plan.npasses);
-	if (cr->plan.nrefused) {
+	if (nr) {
 		sb_init(&sb, buf, sizeof(buf));
-		join(&sb, cr->plan.refused, cr->plan.nrefused);
+		join(&sb, refused, nr);
 		rec_str(r, "ctr_refused", buf);
 	}
 }
@@ -281,9 +309,10 @@ void ctr_emit(struct ctr_run *cr, uint32_t set)
 		const struct pmu_info *pi = cr->env->pmu;
 
 		skip_set(cr, set, !pi ? "PMU not discovered in this build"
-			 : !pi->present ? pi->reason
+			 : !pmu_usable(pi) ? pi->reason
 			 : cr->plan.npasses ? "no room in the arena for the counter values"
-					    : "none of the requested events can be counted on this CPU");
+			 : !pi->present ? pi->reason
+					: "none of the requested events can be counted on this CPU");
 		for (unsigned i = 0; pi && pi->present && i < cr->plan.nrefused; i++)
 			skip_event(cr, set, cr->plan.refused[i], cr->plan.refused_why[i]);
 		return;
@@ -297,9 +326,14 @@ void ctr_emit(struct ctr_run *cr, uint32_t set)
 
 		if (p)
 			emit_event(cr, set, p, "tsc", cr->pass_tsc[p], cr->env->timer_overhead, 0);
-		for (unsigned k = 0; k < g->n; k++)
+		for (unsigned k = 0; k < g->n; k++) {
+			if (refused_counter(cr, p, k)) {
+				skip_event(cr, set, g->c[k].name, cr->faults[p].why[k]);
+				continue;
+			}
 			emit_event(cr, set, p, g->c[k].name, cr->vals[p] + k * cr->n, cr->overhead[p][k],
 				   cr->wraps[p][k]);
+		}
 		if (cr->ovf[p])
 			emit_msg(MSG_WARN, "a counter overflowed its width during a pass (deltas are width-masked)");
 	}

@@ -4,7 +4,9 @@
  * usable PMU, the `skip` that says so. Pass 0 is the measurement whose times are the `samples`;
  * when the events outnumber the counters, each further pass repeats the same N samples with the
  * next group (never time-slicing inside one sample). Counter overhead — the deltas of an empty
- * sample, read exactly as a real one — is measured per pass and stated, not subtracted. */
+ * sample, read exactly as a real one — is measured per pass and stated, not subtracted. A counter
+ * whose programming is refused or whose read faults (a hypervisor filtering wrmsr or intercepting
+ * rdpmc, on any CPU) is dropped from the set and reported as a refused event with the reason. */
 #ifndef BENCH_COUNTERS_H
 #define BENCH_COUNTERS_H
 
@@ -51,6 +53,9 @@ struct ctr_run {
 	uint64_t overhead[PMU_MAX_PASSES][PMU_MAX_EVENTS];
 	uint64_t wraps[PMU_MAX_PASSES][PMU_MAX_EVENTS];
 	uint64_t ovf[PMU_MAX_PASSES];
+	/* Counters whose register writes were refused or whose reads faulted (on this CPU): refused
+	 * events with the reason, never values. */
+	struct pmu_faults faults[PMU_MAX_PASSES];
 	void (*prepare)(void *ctx); /* optional: runs before each sample's first counter read */
 	unsigned pass;              /* the pass being measured */
 };

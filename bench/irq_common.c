@@ -8,7 +8,7 @@
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
-static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2" };
+static const char *const wait_names[IRQ_NUM_WAITS] = { "hlt", "spin", "l1d", "l2", "spin_nopause" };
 
 const char *irq_wait_name(enum irq_wait w)
 {
@@ -188,6 +188,9 @@ bool irq_wait_taken(struct irq_hit *h, uint32_t hits_before, enum irq_wait w, co
 	if (p) {
 		while (h->hits == hits_before && tsc_rdtsc() < limit)
 			p = arch_chase(p, IRQ_CHASE_CHUNK);
+	} else if (w == IRQ_WAIT_SPIN_NOPAUSE) {
+		while (h->hits == hits_before && tsc_rdtsc() < limit)
+			;
 	} else {
 		while (h->hits == hits_before && tsc_rdtsc() < limit)
 			cpu_relax();

@@ -12,12 +12,13 @@
 #include "bench/probe.h"
 #include "drivers/irq_platform.h"
 
-#define IRQ_TIMEOUT_US 50000   /* an armed interrupt not taken within this is lost */
 #define IRQ_WARMUP 16          /* unrecorded samples before each set (first calls are cold) */
 #define IRQ_CHASE_CHUNK 64     /* loads between checks of the "taken" flag while touching */
 #define IRQ_DRAIN_US 2000      /* bound on taking what a probe left pending */
 
-enum irq_wait { IRQ_WAIT_HLT, IRQ_WAIT_SPIN, IRQ_WAIT_L1D, IRQ_WAIT_L2, IRQ_NUM_WAITS };
+/* spin: a TSC poll with `pause` (cpu_relax); spin_nopause: the same poll without it (pause
+ * delays noticing the flag and, on some cores, the interrupt's recognition by up to ~140 cycles). */
+enum irq_wait { IRQ_WAIT_HLT, IRQ_WAIT_SPIN, IRQ_WAIT_L1D, IRQ_WAIT_L2, IRQ_WAIT_SPIN_NOPAUSE, IRQ_NUM_WAITS };
 
 /* Pointer chains the waiting code touches (NULL head: that level is not described). */
 struct irq_touch {

@@ -108,9 +108,14 @@ void platform_pmu(const struct cpu_info *ci, struct pmu_info *pi)
 	rec_bool(r, "aperf_mperf", pi->aperf_mperf);
 	rec_bool(r, "rapl", pi->rapl);
 	rec_u64(r, "rapl_esu", pi->rapl_esu);
+	rec_u64(r, "rapl_dram_esu", pi->rapl_dram_esu);
 	rec_bool(r, "rapl_pkg", pi->rapl_pkg_msr != 0);
 	rec_bool(r, "rapl_dram", pi->rapl_dram_msr != 0);
 	rec_bool(r, "rapl_core", pi->rapl_core_msr != 0);
+	rec_hex(r, "fixed_dead", pi->fixed_dead);
+	rec_str(r, "lfence_serializing", pi->lfence_serializing ? pi->lfence_serializing : "unknown");
+	rec_str(r, "freeze_while_smm", pi->freeze_while_smm ? pi->freeze_while_smm : "unknown");
+	rec_str(r, "rdpmc", pi->rdpmc ? pi->rdpmc : "unknown");
 	emit_finish();
 	summary_line(pi->present ? "PMU: counters attached to the probes" : "PMU: absent (see the pmu record)");
 }

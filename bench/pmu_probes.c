@@ -3,9 +3,10 @@
  * `pmu_check`: the consistency check of the counters against known work. arch_spin(n) retires
  * exactly 2n + 3 instructions (test, jz, n x (dec, jnz), ret) and arch_spin(0) exactly 3, with the
  * same call around both, so instructions(n) - instructions(0) must be exactly 2n: the empty call
- * measures the counter overhead (the reads' own share), whose spread over repetitions is the
- * tolerance. A `check` record states expected, measured, overhead and pass/fail. Where no PMU
- * can be read, a `skip` with the reason. The count comes from insn_count.h: the PMU programmed
+ * measures the counter overhead (the reads' own share), whose robust spread over repetitions is
+ * the tolerance (pmu_check_judge.h: an order statistic one SMI cannot inflate, and a bound on the
+ * tolerance itself). A `check` record states expected, measured, overhead and pass/fail. Where no
+ * PMU can be read, a `skip` with the reason. The count comes from insn_count.h: the PMU programmed
  * directly on bare metal, perf_event (user mode) in the hosted build.
  *
  * `pmu_cost`: what reading the counters costs (Schaelicke et al., Table 2), so analyses can
@@ -16,6 +17,7 @@
 #include "arch/cycles.h"
 #include "arch/pmu.h"
 #include "bench/counters.h"
+#include "bench/pmu_check_judge.h"
 #include "bench/probe.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -36,30 +38,13 @@ static __attribute__((noinline)) uint64_t count_spin(const struct insn_count *ic
 	return insn_count_delta(ic, a, b);
 }
 
-static void min_max(const uint64_t *v, unsigned n, uint64_t *lo, uint64_t *hi)
-{
-	*lo = *hi = v[0];
-	for (unsigned i = 1; i < n; i++) {
-		if (v[i] < *lo)
-			*lo = v[i];
-		if (v[i] > *hi)
-			*hi = v[i];
-	}
-}
-
-static uint64_t absdiff(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : b - a;
-}
-
 static enum probe_status pmu_check_run(struct probe_env *env)
 {
 	struct pmu_plan *plan;
 	struct insn_count ic;
 	uint64_t d0[CHECK_REPS], ds[CHECK_REPS], dl[CHECK_REPS];
-	uint64_t lo0, hi0, los, his, lol, hil, tol, got_s, got_l;
+	struct pmu_check_verdict v;
 	const char *why = 0;
-	bool pass;
 	struct record *r;
 
 	plan = arena_alloc(env->arena, sizeof(*plan), 64);
@@ -78,15 +63,8 @@ static enum probe_status pmu_check_run(struct probe_env *env)
 		dl[k] = count_spin(&ic, CHECK_LONG_ITERS);
 	}
 	insn_count_close(&ic);
-	/* Minimums: an interrupt or SMM visit can only add instructions, never remove them. */
-	min_max(d0, CHECK_REPS, &lo0, &hi0);
-	min_max(ds, CHECK_REPS, &los, &his);
-	min_max(dl, CHECK_REPS, &lol, &hil);
-	tol = hi0 - lo0;
-	got_s = los >= lo0 ? los - lo0 : 0;
-	got_l = lol >= lo0 ? lol - lo0 : 0;
-	pass = absdiff(got_s, SPIN_INSNS_PER_ITER * CHECK_SHORT_ITERS) <= tol &&
-	       absdiff(got_l, SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS) <= tol;
+	pmu_check_judge(d0, ds, dl, CHECK_REPS, SPIN_INSNS_PER_ITER * CHECK_SHORT_ITERS,
+			SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS, &v);
 
 	r = emit_start("check");
 	rec_str(r, "name", "instructions_retired");
@@ -97,18 +75,24 @@ static enum probe_status pmu_check_run(struct probe_env *env)
 	rec_u64(r, "insns_per_iter", SPIN_INSNS_PER_ITER);
 	rec_u64(r, "iters", CHECK_LONG_ITERS);
 	rec_u64(r, "expected", SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS);
-	rec_u64(r, "measured", got_l);
+	rec_u64(r, "measured", v.measured_long);
 	rec_u64(r, "short_iters", CHECK_SHORT_ITERS);
 	rec_u64(r, "short_expected", SPIN_INSNS_PER_ITER * CHECK_SHORT_ITERS);
-	rec_u64(r, "short_measured", got_s);
-	rec_u64(r, "overhead", lo0);
-	rec_u64(r, "tolerance", tol);
+	rec_u64(r, "short_measured", v.measured_short);
+	rec_u64(r, "overhead", v.overhead);
+	rec_u64(r, "tolerance", v.tolerance);
+	rec_u64(r, "tolerance_bound", PMU_CHECK_MAX_TOLERANCE);
+	rec_str(r, "tolerance_from", "upper_quartile_minus_min");
 	rec_u64(r, "reps", CHECK_REPS);
-	rec_str(r, "status", pass ? "pass" : "fail");
+	if (env->pmu && env->pmu->freeze_while_smm)
+		rec_str(r, "freeze_while_smm", env->pmu->freeze_while_smm);
+	rec_str(r, "status", v.pass ? "pass" : "fail");
 	emit_finish();
-	if (!pass)
+	if (!v.tolerance_ok)
+		emit_msg(MSG_ERROR, "pmu_check: the counter overhead is not repeatable (tolerance above its bound)");
+	else if (!v.pass)
 		emit_msg(MSG_ERROR, "pmu_check: instructions retired by a loop of known length do not match");
-	return pass ? PROBE_OK : PROBE_FAILED;
+	return v.pass ? PROBE_OK : PROBE_FAILED;
 }
 
 /* ---- pmu_cost ---------------------------------------------------------------------------------- */
@@ -129,8 +113,8 @@ static void sequence(const struct cost_ctx *c)
 
 	/* start/read/stop on the counting group, leaving it counting for what follows */
 	pmu_stop(c->cr->env->pmu, c->g);
-	pmu_start(c->cr->env->pmu, c->g);
-	pmu_read(c->cr->env->pmu, c->g, tmp);
+	(void)pmu_start(c->cr->env->pmu, c->g, 0);
+	(void)pmu_read(c->cr->env->pmu, c->g, tmp);
 }
 
 static uint64_t touch(const struct cost_ctx *c)
@@ -170,7 +154,7 @@ static uint64_t read_timed(void *ctx, uint64_t iters)
 
 	(void)iters;
 	t0 = tsc_begin();
-	pmu_read(c->cr->env->pmu, &c->cr->plan.pass[c->cr->pass], tmp);
+	(void)pmu_read(c->cr->env->pmu, &c->cr->plan.pass[c->cr->pass], tmp);
 	return tsc_end() - t0;
 }
 
@@ -178,9 +162,9 @@ static uint64_t time_sequence(const struct pmu_info *pi, const struct pmu_group 
 {
 	uint64_t tmp[PMU_MAX_EVENTS], t0 = tsc_begin();
 
-	pmu_start(pi, g);
+	(void)pmu_start(pi, g, 0);
 	if (op == COST_START_READ_STOP)
-		pmu_read(pi, g, tmp);
+		(void)pmu_read(pi, g, tmp);
 	pmu_stop(pi, g);
 	return tsc_end() - t0;
 }
@@ -256,7 +240,7 @@ static enum probe_status pmu_cost_run(struct probe_env *env)
 	if (ctr_prepare(cr, env, "pmu_cost", CTR_SET_COST, n)) {
 		const struct pmu_group *g = &cr->plan.pass[0];
 
-		pmu_program(pi, g);
+		(void)pmu_program(pi, g, 0);
 		for (unsigned op = COST_START_STOP; op < COST_NUM_TIMED; op++) {
 			uint64_t *v = probe_sample_buffer(env, n);
 			struct record *r;

@@ -7,6 +7,8 @@
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 #define IRQ_APIC_VECTORS 256
+#define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x tsc_hz stays within 64 bits */
+#define Q32_ONE_MINUS_1 0xFFFFFFFFull   /* rounds a 32.32 ratio up to whole cycles */
 
 static const char *const source_names[IRQ_NUM_SOURCES] = {
 	"lapic_oneshot", "lapic_tsc_deadline", "lapic_periodic", "self_ipi", "hpet",
@@ -37,6 +39,12 @@ static void sort3(uint64_t *v, unsigned n)
 		}
 }
 
+/* Whole TSC cycles of one tick of a clock with this 32.32 ratio, rounded up. */
+static uint64_t tick_cycles(uint64_t ratio_q32)
+{
+	return (ratio_q32 + Q32_ONE_MINUS_1) >> 32;
+}
+
 /* Timer ticks per second: a free-running masked one-shot read at both ends of a TSC window.
  * The current count is read between two TSC reads and placed at their midpoint. */
 static void calibrate_timer(struct irq_platform *p)
@@ -63,6 +71,43 @@ static void calibrate_timer(struct irq_platform *p)
 	sort3(sorted, IRQP_CAL_WINDOWS);
 	p->timer_hz = sorted[IRQP_CAL_WINDOWS / 2];
 	p->timer_ratio_q32 = lapic_ratio_q32(p->tsc_hz, p->timer_hz);
+	p->timer_tick_cycles = tick_cycles(p->timer_ratio_q32);
+}
+
+/* One HPET main-counter read bracketed by the TSC: *mid the bracket's midpoint, *half its
+ * half-width (rounded up). */
+static uint64_t hpet_read_bracketed(struct hpet *h, uint64_t *mid, uint64_t *half)
+{
+	uint64_t t0 = tsc_rdtsc(), v = hpet_read(h), t1 = tsc_rdtsc();
+
+	*mid = t0 + (t1 - t0) / 2;
+	*half = (t1 - t0 + 1) / 2;
+	return v;
+}
+
+/* HPET ticks per second against the TSC, as calibrate_timer does for the APIC timer: windows of
+ * IRQP_CAL_WINDOW_US, each end a TSC-bracketed counter read placed at the bracket's midpoint, the
+ * median window kept. The ratio then comes from the measurement, not the nominal period (which
+ * the spec allows to be off by 500 ppm, and which says nothing about the TSC's own error). */
+static void calibrate_hpet(struct irq_platform *p)
+{
+	uint64_t window = IRQP_CAL_WINDOW_US * (p->tsc_hz / US_PER_S), sorted[IRQP_CAL_WINDOWS];
+
+	for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++) {
+		uint64_t ma, mb, half, ha, hb, ticks;
+
+		ha = hpet_read_bracketed(p->hpet, &ma, &half);
+		while (tsc_rdtsc() - ma < window)
+			;
+		hb = hpet_read_bracketed(p->hpet, &mb, &half);
+		ticks = p->hpet->counter_64bit ? hb - ha : (hb - ha) & HPET_COUNTER32_MASK;
+		p->hpet_hz_win[w] = mb > ma && ticks && ticks < HPET_CAL_MAX_TICKS ? ticks * p->tsc_hz / (mb - ma) : 0;
+		sorted[w] = p->hpet_hz_win[w];
+	}
+	sort3(sorted, IRQP_CAL_WINDOWS);
+	p->hpet_hz_cal = sorted[IRQP_CAL_WINDOWS / 2];
+	p->hpet_ratio_q32 = lapic_ratio_q32(p->tsc_hz, p->hpet_hz_cal ? p->hpet_hz_cal : p->hpet->hz);
+	p->hpet_tick_cycles = tick_cycles(p->hpet_ratio_q32);
 }
 
 static struct ioapic *ioapic_for(struct irq_platform *p, unsigned gsi)
@@ -98,7 +143,7 @@ static void setup_hpet(struct irq_platform *p, struct hpet *hpet)
 	}
 	p->hpet_timer = timer;
 	p->hpet_gsi = route;
-	p->hpet_ratio_q32 = lapic_ratio_q32(p->tsc_hz, hpet->hz);
+	calibrate_hpet(p);
 	p->hpet_irq = true;
 }
 
@@ -194,8 +239,9 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
 			uint64_t *arm_cycles)
 {
-	uint64_t t0 = 0, t1, deadline = 0, ticks, h;
+	uint64_t t0 = 0, t1, deadline = 0, ticks, h, mid, half;
 
+	p->arm_uncertainty = 0;
 	switch (s) {
 	case IRQ_SRC_APIC_ONESHOT:
 		ticks = lapic_tsc_to_ticks(delay_cycles, p->timer_ratio_q32);
@@ -218,12 +264,14 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		ticks = lapic_tsc_to_ticks(delay_cycles, p->hpet_ratio_q32);
 		if (ticks < HPET_MIN_TICKS)
 			ticks = HPET_MIN_TICKS;
-		/* The counter value h was current somewhere after t0: due no earlier than t0 + ticks. */
+		/* h was latched somewhere in the TSC bracket and had been current for up to one
+		 * period: due at mid + ticks, within +- (half-width + one period). */
 		t0 = tsc_rdtsc();
-		h = hpet_read(p->hpet);
+		h = hpet_read_bracketed(p->hpet, &mid, &half);
 		hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi,
 					p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK);
-		deadline = t0 + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
+		deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
+		p->arm_uncertainty = half + p->hpet_tick_cycles;
 		break;
 	default:
 		break;
@@ -283,13 +331,17 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 	return lapic_ticks_to_tsc(ticks, p->timer_ratio_q32);
 }
 
-uint64_t irq_periodic_last_expiry(const struct irq_platform *p)
+uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty)
 {
-	uint64_t t = tsc_rdtsc();
+	uint64_t t0 = tsc_rdtsc();
 	uint32_t cur = lapic_timer_current(&p->lapic);
+	uint64_t t1 = tsc_rdtsc();
 	uint64_t elapsed = cur <= p->periodic_ticks ? p->periodic_ticks - cur : 0;
 
-	return t - lapic_ticks_to_tsc(elapsed, p->timer_ratio_q32);
+	/* The count was read somewhere in [t0, t1]; a tick's fraction is unknown on top. */
+	if (uncertainty)
+		*uncertainty = (t1 - t0 + 1) / 2 + p->timer_tick_cycles;
+	return t0 + (t1 - t0) / 2 - lapic_ticks_to_tsc(elapsed, p->timer_ratio_q32);
 }
 
 bool irq_vector_pending(const struct irq_platform *p, uint8_t vector)

@@ -5,9 +5,18 @@
  * comparator interrupts, the LVT entries) and records what it found; a probe then prepares one
  * source, arms it interrupt by interrupt, and releases (re-masks) it when done.
  *
- * Deadlines: irq_source_arm returns the TSC value before which the interrupt cannot be due (the
- * TSC read before the arming write plus the delay converted with the calibrated ratio), so a
- * latency entry - deadline is an upper bound and an interrupt earlier than it is "early". */
+ * Deadlines: irq_source_arm returns the TSC value at which the interrupt is due, and states in
+ * p->arm_uncertainty how far off that can be (cycles, either way):
+ *  - APIC one-shot: the TSC read before the count write plus the count converted with the
+ *    calibrated ratio. The count starts at the write and its first decrement comes up to one tick
+ *    later, so the true expiry lies in [deadline - tick_cycles, deadline + arm window]: an
+ *    arrival less than one tick early is quantisation, not an early interrupt (uncertainty 0 is
+ *    stated: the bound is one-sided, timer_tick_cycles).
+ *  - HPET: the comparator is set from one main-counter read whose latch time is unknown; the read
+ *    is bracketed by the TSC and the deadline is the bracket's midpoint plus the ticks converted
+ *    with the HPET/TSC ratio calibrated at init (not the nominal period). Uncertainty: the
+ *    bracket's half-width plus one HPET period (the counter value was current for up to a period).
+ *  - TSC-deadline: exact (the value written). Self-IPI: the TSC before the send. */
 #ifndef DRIVERS_IRQ_PLATFORM_H
 #define DRIVERS_IRQ_PLATFORM_H
 
@@ -60,7 +69,12 @@ struct irq_platform {
 	const char *hpet_reason;  /* why HPET interrupts are unavailable */
 	unsigned hpet_timer, hpet_gsi;
 	unsigned hpet_live_found; /* comparators the firmware had enabled (now disabled) */
-	uint64_t hpet_ratio_q32;  /* TSC cycles per HPET tick, 32.32 */
+	uint64_t hpet_ratio_q32;  /* TSC cycles per HPET tick, 32.32 (calibrated; nominal if that failed) */
+	uint64_t hpet_hz_cal;     /* HPET ticks per second against the TSC (median window), 0 = failed */
+	uint64_t hpet_hz_win[IRQP_CAL_WINDOWS];
+	uint64_t hpet_tick_cycles;  /* one HPET period in TSC cycles, rounded up */
+	uint64_t timer_tick_cycles; /* one APIC timer tick in TSC cycles, rounded up */
+	uint64_t arm_uncertainty;   /* the last irq_source_arm's deadline uncertainty, +- cycles */
 	/* periodic state */
 	uint32_t periodic_ticks;
 	/* Each vector has a one-shot timer of its own (hosted: a POSIX timer per signal), so a second
@@ -93,8 +107,9 @@ void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vecto
  * cycles as programmed (whole timer ticks), 0 if not possible. */
 uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t period_cycles);
 /* From inside the handler: the TSC at which the current period began (the last expiry), from the
- * current count read after the TSC (so never later than the true expiry). */
-uint64_t irq_periodic_last_expiry(const struct irq_platform *p);
+ * current count read between two TSC reads: their midpoint minus the elapsed ticks; and, unless
+ * NULL, *uncertainty (+- cycles): the bracket's half-width plus one timer tick. */
+uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty);
 
 /* Nothing armed and nothing left over: the APIC timer's LVT masked, the HPET comparator's
  * interrupt off and its I/O APIC input masked, no vector pending (IRR) or in service (ISR) at the

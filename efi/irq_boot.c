@@ -115,6 +115,8 @@ static void emit_ioapic(const struct irq_platform *p)
 static void emit_hpet_irq(const struct irq_platform *p)
 {
 	struct record *r = emit_start("plat");
+	char wins[LIST_MAX];
+	struct sbuf s;
 
 	rec_str(r, "kind", "hpet_irq");
 	rec_bool(r, "usable", p->hpet_irq);
@@ -129,6 +131,21 @@ static void emit_hpet_irq(const struct irq_platform *p)
 		rec_hex(r, "route_cap", hpet_route_cap(p->hpet, p->hpet_timer));
 		rec_str(r, "trigger", "edge");
 		rec_str(r, "delivery", "ioapic");
+		/* The HPET/TSC ratio the deadlines use: calibrated against the TSC (median window). */
+		rec_u64(r, "hz_nominal", p->hpet->hz);
+		rec_u64(r, "hz_calibrated", p->hpet_hz_cal);
+		rec_str(r, "ratio_source", p->hpet_hz_cal ? "calibrated" : "nominal (calibration failed)");
+		rec_u64(r, "ratio_q32", p->hpet_ratio_q32);
+		rec_u64(r, "tick_cycles", p->hpet_tick_cycles);
+		rec_u64(r, "cal_window_us", IRQP_CAL_WINDOW_US);
+		sb_init(&s, wins, sizeof(wins));
+		for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++) {
+			if (w)
+				sb_putc(&s, ',');
+			sb_u64(&s, p->hpet_hz_win[w]);
+		}
+		rec_str(r, "hz_windows", wins);
+		rec_str(r, "cal_source", "tsc");
 	} else if (p->hpet_reason) {
 		rec_str(r, "reason", p->hpet_reason);
 	}

@@ -12,9 +12,9 @@
  *   is the bracket (the deadline's uncertainty), not the timer_settime call after it.
  * - IRQ_SRC_APIC_PERIODIC `posix_timer_periodic`: the same timer with an interval. The kernel
  *   keeps its expiries on the grid start + k * period of CLOCK_MONOTONIC (re-armed when the
- *   signal is delivered, missed expiries counted as overruns); irq_periodic_last_expiry reads the
- *   TSC and CLOCK_MONOTONIC, finds the last grid point and converts the distance to it at the TSC
- *   rate, so it is never later than the true expiry, like the APIC count read.
+ *   signal is delivered, missed expiries counted as overruns); irq_periodic_expiry reads
+ *   CLOCK_MONOTONIC between two TSC reads, finds the last grid point and converts the distance to
+ *   it at the TSC rate from the bracket's midpoint, +- half the bracket, like the APIC count read.
  * - IRQ_SRC_SELF_IPI `tgkill_self`: tgkill of the main thread with the IPI vector's signal; the
  *   deadline is the TSC read before the system call.
  * - IRQ_SRC_APIC_DEADLINE and IRQ_SRC_HPET: unavailable (the kernel owns the local APIC timer and
@@ -233,16 +233,18 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 	return ns_to_cycles(ns);
 }
 
-uint64_t irq_periodic_last_expiry(const struct irq_platform *p)
+uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty)
 {
-	uint64_t ta = tsc_rdtsc(), now = mono_ns(), last;
+	uint64_t ta = tsc_rdtsc(), now = mono_ns(), tb = tsc_rdtsc(), mid = ta + (tb - ta) / 2, last;
 
 	(void)p;
+	/* CLOCK_MONOTONIC was read somewhere in [ta, tb]: the midpoint, +- half the bracket and 1 ns. */
+	if (uncertainty)
+		*uncertainty = (tb - ta + 1) / 2 + ns_to_cycles(1);
 	if (!hz.period_ns || now < hz.start_ns)
-		return ta;
+		return mid;
 	last = hz.start_ns + (now - hz.start_ns) / hz.period_ns * hz.period_ns;
-	/* ta was read before `now`: ta - (now - last) is never later than the expiry */
-	return ta - ns_to_cycles(now - last);
+	return mid - ns_to_cycles(now - last);
 }
 
 static unsigned pending_ours(void)

@@ -39,6 +39,7 @@ static const struct option_desc options[] = {
 	{ "irq_samples", OPT_U64, FIELD(irq_samples), 1, 1000000, "integer 1..1000000" },
 	{ "irq_set_ms", OPT_U64, FIELD(irq_set_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "irq_delay_us", OPT_U64, FIELD(irq_delay_us), 1, 1000000, "microseconds 1..1000000" },
+	{ "irq_timeout_ms", OPT_U64, FIELD(irq_timeout_ms), 1, 60000, "milliseconds 1..60000" },
 	{ "irq_disp_samples", OPT_U64, FIELD(irq_disp_samples), 1, 10000, "integer 1..10000" },
 	{ "irq_disp_ms", OPT_U64, FIELD(irq_disp_ms), 1, 10000, "milliseconds 1..10000" },
 	{ "irq_disp_period_us", OPT_U64, FIELD(irq_disp_period_us), 10, 1000000, "microseconds 10..1000000" },
@@ -88,6 +89,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_samples = 10000;
 	cfg->irq_set_ms = 1000;
 	cfg->irq_delay_us = 50;
+	cfg->irq_timeout_ms = 50;
 	cfg->irq_disp_samples = 16;
 	cfg->irq_disp_ms = 20;
 	cfg->irq_disp_period_us = 200;

@@ -61,6 +61,7 @@ struct config {
 	uint64_t irq_samples;        /* latency / exception samples per set */
 	uint64_t irq_set_ms;         /* time bound of one latency set */
 	uint64_t irq_delay_us;       /* distance of a one-shot deadline */
+	uint64_t irq_timeout_ms;     /* an armed interrupt not taken this long after its deadline is lost */
 	uint64_t irq_disp_samples;   /* displacement windows per handler */
 	uint64_t irq_disp_ms;        /* length of one displacement window */
 	uint64_t irq_disp_period_us; /* interrupt period during a displacement window */

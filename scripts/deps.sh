@@ -5,7 +5,7 @@
 set -eu
 
 build="gcc make binutils gnu-efi console-setup-linux"
-image="gdisk mtools"
+image="gdisk mtools dosfstools"
 run="qemu-system-x86 ovmf python3 python3-matplotlib python3-serial"
 test="python3-pytest"
 

@@ -2,20 +2,42 @@
 # Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI, without
 # root or loop devices (sgdisk + mtools), ready to dd onto a USB stick.
 # Usage: scripts/mkimage.sh BOOTX64.EFI OUT.img [SIZE_MIB]
+#
+# Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
+# 1 MiB (sector 2048) to the last 1 MiB boundary before the backup GPT (the image's last 33
+# sectors), the FAT32 file system exactly as large as the partition, its BPB hidden-sectors
+# field = the partition's start LBA. tests/python/test_image.py checks all of it.
 set -eu
 
 efi="$1"
 out="$2"
 size_mib="${3:-64}"
-# The partition starts at sector 2048 = 1 MiB; mtools addresses it as IMAGE@@1M.
-part_start=2048
+
+SECTOR=512
+MIB_SECTORS=2048          # sectors per MiB: the alignment of the partition's start and end
+GPT_BACKUP_SECTORS=33     # backup header + 32 sectors of partition entries at the disk's end
+FAT32_MIN_SECTORS=67584   # 33 MiB: >= 65525 one-sector clusters plus the FATs and reserved area
+
+total=$((size_mib * MIB_SECTORS))
+part_start=$MIB_SECTORS
+# Last sector before a 1 MiB boundary that stays clear of the backup GPT.
+part_end=$(( (total - GPT_BACKUP_SECTORS - 1) / MIB_SECTORS * MIB_SECTORS - 1 ))
+part_sectors=$((part_end - part_start + 1))
+if [ "$part_sectors" -lt "$FAT32_MIN_SECTORS" ]; then
+	echo "mkimage: ${size_mib} MiB is too small for a FAT32 partition (need >= 36 MiB)" >&2
+	exit 1
+fi
 
 tmp="$out.tmp"
 rm -f "$tmp"
 dd if=/dev/zero of="$tmp" bs=1M count="$size_mib" status=none
-sgdisk --clear --new=1:$part_start:0 --typecode=1:ef00 --change-name=1:BAREMETRIC "$tmp" >/dev/null
-# FAT32 needs at least 65525 clusters: with 64 MiB and 512-byte clusters it has ~130000.
-mformat -i "$tmp@@1M" -F -c 1 -v BAREMETRIC ::
-mmd -i "$tmp@@1M" ::/EFI ::/EFI/BOOT
-mcopy -i "$tmp@@1M" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+sgdisk --clear --new=1:$part_start:$part_end --typecode=1:ef00 --change-name=1:BAREMETRIC \
+	"$tmp" >/dev/null
+# mtools addresses the partition as IMAGE@@OFFSET; -T sizes the file system to the partition
+# (without it mformat takes the rest of the image, over the backup GPT), -H sets hidden sectors.
+# FAT32 needs at least 65525 clusters: 512-byte clusters give ~125000 at 64 MiB.
+fs="$tmp@@$((part_start * SECTOR))"
+mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
+mmd -i "$fs" ::/EFI ::/EFI/BOOT
+mcopy -i "$fs" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 mv "$tmp" "$out"

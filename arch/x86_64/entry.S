@@ -74,8 +74,9 @@ x86_trap_stub_offsets:
 x86_extable:
 	.quad .Lrdmsr_insn - x86_extable, .Lrdmsr_fixup - x86_extable
 	.quad .Lwrmsr_insn - x86_extable, .Lwrmsr_fixup - x86_extable
+	.quad .Lrdpmc_insn - x86_extable, .Lrdpmc_fixup - x86_extable
 x86_extable_entries:
-	.quad 2
+	.quad 3
 	.text
 
 /* int rdmsr_raw(uint32_t msr, uint64_t *value): 0, or -1 after #GP (fixup). */
@@ -105,6 +106,21 @@ wrmsr_raw:
 	xorl %eax, %eax
 	ret
 .Lwrmsr_fixup:
+	movl $-1, %eax
+	ret
+
+/* int rdpmc_raw(uint32_t index, uint64_t *value): 0, or -1 after #GP or #UD (fixup). */
+	.globl rdpmc_raw
+rdpmc_raw:
+	movl %edi, %ecx
+.Lrdpmc_insn:
+	rdpmc
+	shlq $32, %rdx
+	orq %rdx, %rax
+	movq %rax, (%rsi)
+	xorl %eax, %eax
+	ret
+.Lrdpmc_fixup:
 	movl $-1, %eax
 	ret
 

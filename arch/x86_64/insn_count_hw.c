@@ -17,8 +17,22 @@ bool insn_count_open(struct insn_count *ic, const struct pmu_info *pi, struct pm
 	}
 	ic->g = &plan->pass[0];
 	ic->source = ic->g->c[0].kind == PMU_CTR_FIXED ? "pmu_fixed" : "pmu_gp";
-	pmu_program(pi, ic->g);
-	pmu_start(pi, ic->g);
+	{
+		struct pmu_faults f = { 0 };
+		uint64_t v;
+
+		/* A refused write or a faulting read is a skip with its reason, not a count. */
+		if (pmu_program(pi, ic->g, &f) | pmu_start(pi, ic->g, &f)) {
+			*why = f.why[0];
+			insn_count_close(ic);
+			return false;
+		}
+		if (pmu_read(pi, ic->g, &v)) {
+			*why = pmu_read_fault_why(&ic->g->c[0]);
+			insn_count_close(ic);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -26,7 +40,7 @@ uint64_t insn_count_read(const struct insn_count *ic)
 {
 	uint64_t v;
 
-	pmu_read(ic->pi, ic->g, &v);
+	(void)pmu_read(ic->pi, ic->g, &v);
 	return v;
 }
 

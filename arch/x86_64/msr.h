@@ -18,5 +18,8 @@ enum msr_status {
 
 int rdmsr_safe(uint32_t msr, uint64_t *value);
 int wrmsr_safe(uint32_t msr, uint64_t value);
+/* rdpmc the same way (same status codes): MSR_FAULT after #GP (no such counter) or #UD (an
+ * emulator or hypervisor that intercepts rdpmc, e.g. QEMU TCG), on any CPU using our IDT. */
+int rdpmc_safe(uint32_t index, uint64_t *value);
 
 #endif

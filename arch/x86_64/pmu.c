@@ -1,4 +1,5 @@
-/* PMU discovery, allocation, programming and reading (see pmu.h). Register layouts: pmu_regs.h.
+/* PMU discovery, programming and reading (see pmu.h; allocation: pmu_plan.c; free-running MSR
+ * counters: pmu_freerun.c; per-CPU settings: pmu_quirks.c). Register layouts: pmu_regs.h.
  *
  * Programming order (both vendors): with a global control, first stop everything through it, then
  * program each counter disabled -> zeroed -> enabled event select, then clear the overflow status;
@@ -8,28 +9,15 @@
 #include "arch/x86_64/pmu.h"
 
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/pmu_internal.h"
 #include "arch/x86_64/pmu_regs.h"
 
-#define MSR_OK_STATUS 0
 #define SELFTEST_SPIN 20000 /* loop iterations the liveness check counts */
 
 static uint32_t field(uint32_t v, unsigned shift, unsigned bits)
 {
 	return (v >> shift) & ((1u << bits) - 1);
-}
-
-static uint64_t width_mask(unsigned width)
-{
-	return width >= 64 ? ~0ull : (1ull << width) - 1;
-}
-
-static bool str_same(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
 }
 
 const char *pmu_kind_name(enum pmu_kind k)
@@ -59,40 +47,36 @@ void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id)
 
 /* ---- register addresses ------------------------------------------------------------------------ */
 
-static bool is_intel(const struct pmu_info *pi)
-{
-	return pi->kind == PMU_INTEL;
-}
-
 static uint32_t ctl_msr(const struct pmu_info *pi, unsigned i)
 {
-	return is_intel(pi) ? MSR_IA32_PERFEVTSEL0 + i : pi->ctl_base + pi->msr_stride * i;
+	return pmu_is_intel(pi) ? MSR_IA32_PERFEVTSEL0 + i : pi->ctl_base + pi->msr_stride * i;
 }
 
 /* Intel counters are written through the full-width alias when PERF_CAPABILITIES allows it:
  * the legacy address takes only 32 bits, sign-extended. */
 static uint32_t ctr_write_msr(const struct pmu_info *pi, unsigned i)
 {
-	if (is_intel(pi))
+	if (pmu_is_intel(pi))
 		return (pi->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + i;
 	return pi->ctr_base + pi->msr_stride * i;
 }
 
 static uint32_t ctr_read_msr(const struct pmu_info *pi, unsigned i)
 {
-	return is_intel(pi) ? MSR_IA32_PMC0 + i : pi->ctr_base + pi->msr_stride * i;
+	return pmu_is_intel(pi) ? MSR_IA32_PMC0 + i : pi->ctr_base + pi->msr_stride * i;
 }
 
-static void wr(const struct pmu_info *pi, uint32_t msr, uint64_t v)
+/* A register write; false when it was refused (faulted). */
+static bool wr(const struct pmu_info *pi, uint32_t msr, uint64_t v)
 {
-	pi->ops->wrmsr(pi->ops->ctx, msr, v);
+	return pi->ops->wrmsr(pi->ops->ctx, msr, v) == MSR_OK;
 }
 
 static uint64_t rd(const struct pmu_info *pi, uint32_t msr)
 {
 	uint64_t v = 0;
 
-	if (pi->ops->rdmsr(pi->ops->ctx, msr, &v) != MSR_OK_STATUS)
+	if (pi->ops->rdmsr(pi->ops->ctx, msr, &v) != MSR_OK)
 		return 0;
 	return v;
 }
@@ -208,72 +192,89 @@ static void discover_amd(struct pmu_info *pi, const struct cpu_info *ci, const s
 	pi->present = true;
 }
 
-static bool msr_readable(const struct pmu_info *pi, uint32_t msr)
-{
-	uint64_t v;
-
-	return pi->ops->rdmsr(pi->ops->ctx, msr, &v) == MSR_OK_STATUS;
-}
-
-/* APERF/MPERF and RAPL: free-running, read with rdmsr. An all-zero RAPL unit register is not a
- * valid value (an emulator that reads every unknown MSR as 0), so it counts as absent. */
-static void discover_freerun(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id)
-{
-	uint64_t unit = 0;
-	uint32_t unit_msr = 0;
-
-	pi->aperf_mperf = (id->leaf6_ecx & CPUID6_ECX_APERFMPERF) && msr_readable(pi, MSR_IA32_APERF) &&
-			  msr_readable(pi, MSR_IA32_MPERF);
-	if (ci->is_intel)
-		unit_msr = MSR_RAPL_POWER_UNIT;
-	else if (ci->is_amd && (id->ext7_edx & EXTPWR_EDX_RAPL))
-		unit_msr = MSR_AMD_RAPL_POWER_UNIT;
-	if (!unit_msr || pi->ops->rdmsr(pi->ops->ctx, unit_msr, &unit) != MSR_OK_STATUS || !unit)
-		return;
-	pi->rapl = true;
-	pi->rapl_esu = (unsigned)((unit >> RAPL_UNIT_ESU_SHIFT) & RAPL_UNIT_ESU_MASK);
-	if (ci->is_intel) {
-		pi->rapl_pkg_msr = msr_readable(pi, MSR_PKG_ENERGY_STATUS) ? MSR_PKG_ENERGY_STATUS : 0;
-		pi->rapl_dram_msr = msr_readable(pi, MSR_DRAM_ENERGY_STATUS) ? MSR_DRAM_ENERGY_STATUS : 0;
-	} else {
-		pi->rapl_pkg_msr = msr_readable(pi, MSR_AMD_PKG_ENERGY_STATUS) ? MSR_AMD_PKG_ENERGY_STATUS : 0;
-		pi->rapl_core_msr = msr_readable(pi, MSR_AMD_CORE_ENERGY_STATUS) ? MSR_AMD_CORE_ENERGY_STATUS : 0;
-	}
-}
-
 static void selftest_spin(void)
 {
 	for (volatile unsigned i = 0; i < SELFTEST_SPIN; i++)
 		;
 }
 
-/* Count cycles on counter 0 for a short loop, read back with rdmsr (never rdpmc: an emulator
- * without a PMU raises #UD on it). A counter that did not move means MSRs that only pretend. */
-static bool counters_count(struct pmu_info *pi)
+/* One counter of a self-test group. */
+static void selftest_counter(const struct pmu_info *pi, struct pmu_group *g, const struct pmu_event *ev,
+			     enum pmu_ctr_kind kind, unsigned idx)
 {
-	struct pmu_plan plan;
-	const char *name = "cycles";
-	uint64_t v;
+	struct pmu_counter *c = &g->c[g->n++];
 
-	if (pmu_plan_events(pi, &name, 1, &plan) != 1 || plan.pass[0].n != 1)
-		return true; /* no cycles event to test with: trust CPUID */
-	plan.pass[0].c[0].kind = PMU_CTR_GP; /* test the programmable counter, not a fixed one */
-	plan.pass[0].c[0].idx = 0;
-	plan.pass[0].c[0].mask = width_mask(pi->gp_width);
-	if (is_intel(pi))
-		plan.pass[0].c[0].config = pmu_intel_evtsel(plan.pass[0].c[0].ev);
-	pmu_program(pi, &plan.pass[0]);
-	pmu_start(pi, &plan.pass[0]);
+	*c = (struct pmu_counter){ .name = ev->name, .ev = ev, .kind = kind, .idx = idx };
+	c->mask = pmu_width_mask(kind == PMU_CTR_FIXED ? pi->fixed_width : pi->gp_width);
+	if (kind == PMU_CTR_GP)
+		c->config = pmu_is_intel(pi) ? pmu_intel_evtsel(ev) : pmu_amd_evtsel(ev);
+}
+
+/* Does the core PMU really count, through what the probes use? First general-purpose counter 0,
+ * read back with rdmsr: an emulator may accept the MSRs and never count, and may raise #UD on
+ * rdpmc (QEMU TCG), so rdpmc is not tried on a PMU that only pretends. Then every general-purpose
+ * and fixed counter at once, read with rdpmc as pmu_read does. rdpmc faulting everywhere (a
+ * hypervisor intercepting it) makes the PMU unusable; a counter whose writes are refused, whose
+ * rdpmc faults or that does not move is dropped: general-purpose counters from the first such one
+ * on, fixed counters one by one (fixed_dead). Returns NULL when the PMU counts, else the reason. */
+static const char *selftest(struct pmu_info *pi)
+{
+	const struct pmu_event *ev = pmu_table_find(pi->base, "cycles");
+	struct pmu_group g = { 0 };
+	uint64_t a[PMU_MAX_EVENTS], b[PMU_MAX_EVENTS], v;
+	uint32_t bad, unread, all;
+	unsigned gp_alive;
+
+	if (!ev || (pmu_is_intel(pi) && ev->arch_bit >= 0 && !(pi->arch_events & (1u << ev->arch_bit))))
+		return 0; /* no cycles event to test with: trust CPUID */
+	selftest_counter(pi, &g, ev, PMU_CTR_GP, 0);
+	bad = pmu_program(pi, &g, 0) | pmu_start(pi, &g, 0);
 	selftest_spin();
-	pmu_stop(pi, &plan.pass[0]);
-	v = rd(pi, ctr_read_msr(pi, 0)) & plan.pass[0].c[0].mask;
-	pmu_release(pi, &plan.pass[0]);
-	return v != 0;
+	pmu_stop(pi, &g);
+	v = rd(pi, ctr_read_msr(pi, 0)) & g.c[0].mask;
+	pmu_release(pi, &g);
+	if (bad)
+		return "counter MSRs refuse writes (a hypervisor filters the PMU)";
+	if (!v)
+		return "counter MSRs accept writes but do not count (emulated or hidden PMU)";
+
+	g.n = 0;
+	for (unsigned i = 0; i < pi->num_gp; i++)
+		selftest_counter(pi, &g, ev, PMU_CTR_GP, i);
+	for (unsigned j = 0; j < PMU_MAX_FIXED && pmu_is_intel(pi); j++)
+		if (pi->fixed_avail & (1u << j))
+			selftest_counter(pi, &g, ev, PMU_CTR_FIXED, j);
+	all = (uint32_t)((1ull << g.n) - 1);
+	bad = pmu_program(pi, &g, 0) | pmu_start(pi, &g, 0);
+	unread = pmu_read(pi, &g, a);
+	selftest_spin();
+	unread |= pmu_read(pi, &g, b);
+	pmu_stop(pi, &g);
+	pmu_release(pi, &g);
+	if (unread == all)
+		return "rdpmc faults (intercepted, e.g. by a hypervisor): the counters cannot be read";
+	gp_alive = pi->num_gp;
+	for (unsigned k = g.n; k-- > 0;) {
+		if (!((bad | unread) & (1u << k)) && pmu_delta(a[k], b[k], g.c[k].mask))
+			continue;
+		if (g.c[k].kind == PMU_CTR_GP) {
+			gp_alive = g.c[k].idx;
+		} else {
+			pi->fixed_avail &= ~(1u << g.c[k].idx);
+			pi->fixed_dead |= 1u << g.c[k].idx;
+		}
+	}
+	pi->num_gp = gp_alive;
+	if (!gp_alive)
+		return "general-purpose counter 0 does not count when read with rdpmc";
+	return 0;
 }
 
 void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id,
 		  const struct pmu_ops *ops)
 {
+	const char *why;
+
 	*pi = (struct pmu_info){ 0 };
 	pi->ops = ops;
 	pi->reason = "unknown CPU vendor";
@@ -285,149 +286,33 @@ void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct p
 		/* The CPUID geometry stays in the record for information; nothing is counted. */
 		pi->present = false;
 		pi->reason = ops->unavailable;
+		pi->lfence_serializing = pi->freeze_while_smm = pi->rdpmc = "unknown";
 		return;
 	}
+	/* Settings and free-running counters of their own: with or without a core PMU. rdpmc is
+	 * fault-safe: try it once, so the record says whether this machine lets it through. */
+	pmu_discover_quirks(pi, ci, id);
+	{
+		uint64_t v;
+		int st = ops->rdpmc(ops->ctx, 0, &v);
+
+		pi->rdpmc = st == MSR_OK ? "ok" : st == MSR_FAULT ? "faults" : "unknown";
+	}
+	pmu_discover_freerun(pi, ci, id);
 	if (!pi->present)
 		return;
 	pi->base = pmu_base_events(ci->is_intel, ci->is_amd);
 	pi->family = pmu_family_events(ci->is_intel, ci->is_amd, ci->family, ci->model);
-	discover_freerun(pi, ci, id);
-	if (!counters_count(pi)) {
+	why = selftest(pi);
+	if (why) {
 		pi->present = false;
-		pi->reason = "counter MSRs accept writes but do not count (emulated or hidden PMU)";
+		pi->reason = why;
 	}
 }
 
-/* ---- allocation -------------------------------------------------------------------------------- */
-
-struct freerun_desc {
-	const char *name;
-	uint32_t (*msr)(const struct pmu_info *pi);
-	unsigned width;
-	const char *why_not;
-};
-
-static uint32_t aperf_msr(const struct pmu_info *pi) { return pi->aperf_mperf ? MSR_IA32_APERF : 0; }
-static uint32_t mperf_msr(const struct pmu_info *pi) { return pi->aperf_mperf ? MSR_IA32_MPERF : 0; }
-static uint32_t pkg_msr(const struct pmu_info *pi) { return pi->rapl_pkg_msr; }
-static uint32_t dram_msr(const struct pmu_info *pi) { return pi->rapl_dram_msr; }
-static uint32_t core_msr(const struct pmu_info *pi) { return pi->rapl_core_msr; }
-
-static const struct freerun_desc freerun[] = {
-	{ "aperf", aperf_msr, APERF_MPERF_WIDTH, "no APERF/MPERF (CPUID 6 ECX[0])" },
-	{ "mperf", mperf_msr, APERF_MPERF_WIDTH, "no APERF/MPERF (CPUID 6 ECX[0])" },
-	{ "energy_pkg", pkg_msr, RAPL_ENERGY_WIDTH, "no RAPL package energy counter" },
-	{ "energy_dram", dram_msr, RAPL_ENERGY_WIDTH, "no RAPL DRAM energy counter on this CPU" },
-	{ "energy_core", core_msr, RAPL_ENERGY_WIDTH, "no RAPL core energy counter on this CPU" },
-};
-
-#define NUM_FREERUN (sizeof(freerun) / sizeof(freerun[0]))
-
-static void refuse(struct pmu_plan *plan, const char *name, const char *why)
+bool pmu_usable(const struct pmu_info *pi)
 {
-	if (plan->nrefused < PMU_MAX_EVENTS) {
-		plan->refused[plan->nrefused] = name;
-		plan->refused_why[plan->nrefused++] = why;
-	}
-}
-
-static struct pmu_counter *add(struct pmu_plan *plan, unsigned p, const char *name)
-{
-	struct pmu_group *g = &plan->pass[p];
-	struct pmu_counter *c = &g->c[g->n++];
-
-	*c = (struct pmu_counter){ .name = name };
-	if (p + 1 > plan->npasses)
-		plan->npasses = p + 1;
-	return c;
-}
-
-static bool planned(const struct pmu_plan *plan, const char *name)
-{
-	for (unsigned p = 0; p < plan->npasses; p++)
-		for (unsigned i = 0; i < plan->pass[p].n; i++)
-			if (str_same(plan->pass[p].c[i].name, name))
-				return true;
-	return false;
-}
-
-static bool place_counter(const struct pmu_info *pi, struct pmu_plan *plan, const char *name,
-			  const struct pmu_event *ev, unsigned *gp_used, uint32_t *fixed_used)
-{
-	for (unsigned p = 0; p < PMU_MAX_PASSES; p++) {
-		struct pmu_counter *c;
-
-		if (plan->pass[p].n >= PMU_MAX_EVENTS)
-			continue;
-		if (is_intel(pi) && ev->fixed >= 0 && (pi->fixed_avail & (1u << ev->fixed)) &&
-		    !(fixed_used[p] & (1u << ev->fixed))) {
-			fixed_used[p] |= 1u << ev->fixed;
-			c = add(plan, p, name);
-			c->ev = ev;
-			c->kind = PMU_CTR_FIXED;
-			c->idx = (unsigned)ev->fixed;
-			c->mask = width_mask(pi->fixed_width);
-			return true;
-		}
-		if (gp_used[p] < pi->num_gp) {
-			c = add(plan, p, name);
-			c->ev = ev;
-			c->kind = PMU_CTR_GP;
-			c->idx = gp_used[p]++;
-			c->mask = width_mask(pi->gp_width);
-			c->config = is_intel(pi) ? pmu_intel_evtsel(ev) : pmu_amd_evtsel(ev);
-			return true;
-		}
-	}
-	return false;
-}
-
-unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
-			 struct pmu_plan *plan)
-{
-	unsigned gp_used[PMU_MAX_PASSES] = { 0 };
-	uint32_t fixed_used[PMU_MAX_PASSES] = { 0 };
-
-	*plan = (struct pmu_plan){ 0 };
-	for (unsigned k = 0; k < n && k < PMU_MAX_EVENTS; k++) {
-		const char *name = names[k];
-		const struct pmu_event *ev;
-		unsigned f;
-
-		if (planned(plan, name))
-			continue;
-		for (f = 0; f < NUM_FREERUN; f++)
-			if (str_same(freerun[f].name, name))
-				break;
-		if (f < NUM_FREERUN) {
-			uint32_t msr = freerun[f].msr(pi);
-			struct pmu_counter *c;
-
-			if (!msr || plan->pass[0].n >= PMU_MAX_EVENTS) {
-				refuse(plan, name, msr ? "too many events in one set" : freerun[f].why_not);
-				continue;
-			}
-			c = add(plan, 0, name);
-			c->kind = PMU_CTR_MSR;
-			c->msr = msr;
-			c->mask = width_mask(freerun[f].width);
-			continue;
-		}
-		ev = pmu_table_find(pi->family, name);
-		if (!ev)
-			ev = pmu_table_find(pi->base, name);
-		if (!ev) {
-			refuse(plan, name, "no such event in this CPU model's event tables");
-			continue;
-		}
-		if (is_intel(pi) && ev->arch_bit >= 0 && !(pi->arch_events & (1u << ev->arch_bit))) {
-			refuse(plan, name, "CPUID 0xA marks this architectural event unavailable");
-			continue;
-		}
-		if (!place_counter(pi, plan, name, ev, gp_used, fixed_used))
-			refuse(plan, name, "more events than counters in every pass");
-	}
-	return plan->npasses;
+	return pi && (pi->present || pi->aperf_mperf || pi->rapl_pkg_msr || pi->rapl_dram_msr || pi->rapl_core_msr);
 }
 
 /* ---- programming ------------------------------------------------------------------------------- */
@@ -440,7 +325,7 @@ static uint64_t global_bits(const struct pmu_info *pi, const struct pmu_group *g
 	for (unsigned i = 0; i < g->n; i++) {
 		if (g->c[i].kind == PMU_CTR_GP)
 			m |= 1ull << g->c[i].idx;
-		else if (g->c[i].kind == PMU_CTR_FIXED && is_intel(pi))
+		else if (g->c[i].kind == PMU_CTR_FIXED && pmu_is_intel(pi))
 			m |= 1ull << (GLOBAL_FIXED_SHIFT + g->c[i].idx);
 	}
 	return m;
@@ -448,58 +333,105 @@ static uint64_t global_bits(const struct pmu_info *pi, const struct pmu_group *g
 
 static uint32_t global_ctrl_msr(const struct pmu_info *pi)
 {
-	return is_intel(pi) ? MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD_PERF_CNTR_GLOBAL_CTL;
+	return pmu_is_intel(pi) ? MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD_PERF_CNTR_GLOBAL_CTL;
 }
 
 static uint32_t global_status_msr(const struct pmu_info *pi)
 {
-	return is_intel(pi) ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_CNTR_GLOBAL_STATUS;
+	return pmu_is_intel(pi) ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_CNTR_GLOBAL_STATUS;
 }
 
 static uint32_t global_clear_msr(const struct pmu_info *pi)
 {
-	if (!is_intel(pi))
+	if (!pmu_is_intel(pi))
 		return MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR;
 	return pi->status_reset ? MSR_IA32_PERF_GLOBAL_STATUS_RESET : MSR_IA32_PERF_GLOBAL_OVF_CTRL;
 }
 
-void pmu_program(const struct pmu_info *pi, const struct pmu_group *g)
+/* Mark counters refused: bit k of `which`, with the reason (the first reason stays). */
+static uint32_t mark(struct pmu_faults *f, uint32_t which, const char *why)
+{
+	if (f) {
+		for (unsigned k = 0; k < PMU_MAX_EVENTS; k++)
+			if ((which & (1u << k)) && !(f->mask & (1u << k)))
+				f->why[k] = why;
+		f->mask |= which;
+	}
+	return which;
+}
+
+static uint32_t group_mask_msr(const struct pmu_group *g)
+{
+	uint32_t m = 0;
+
+	for (unsigned k = 0; k < g->n; k++)
+		if (g->c[k].kind == PMU_CTR_MSR)
+			m |= 1u << k;
+	return m;
+}
+
+static uint32_t group_mask(const struct pmu_group *g, bool fixed_only)
+{
+	uint32_t m = 0;
+
+	for (unsigned k = 0; k < g->n; k++)
+		if (!fixed_only || g->c[k].kind == PMU_CTR_FIXED)
+			m |= 1u << k;
+	return m;
+}
+
+#define WHY_GLOBAL "the global counter control refused the write"
+#define WHY_SELECT "the event select or counter refused the write (event filtered?)"
+#define WHY_FIXED "the fixed-counter control refused the write"
+
+uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f)
 {
 	uint64_t fixed_ctrl = 0;
 	bool any_fixed = false;
+	uint32_t bad = 0;
 
-	if (pi->global_ctrl)
-		wr(pi, global_ctrl_msr(pi), 0);
+	if (pi->global_ctrl && !wr(pi, global_ctrl_msr(pi), 0))
+		bad |= mark(f, group_mask(g, false), WHY_GLOBAL);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct pmu_counter *c = &g->c[i];
 
 		if (c->kind == PMU_CTR_GP) {
-			wr(pi, ctl_msr(pi, c->idx), 0);
-			wr(pi, ctr_write_msr(pi, c->idx), 0);
+			bool ok = wr(pi, ctl_msr(pi, c->idx), 0);
+
+			ok = wr(pi, ctr_write_msr(pi, c->idx), 0) && ok;
 			/* With a global control the select can be enabled now: nothing counts until the
 			 * global enable. Without one, the enable bit is the start. */
-			wr(pi, ctl_msr(pi, c->idx), c->config | (pi->global_ctrl ? EVTSEL_EN : 0));
+			ok = wr(pi, ctl_msr(pi, c->idx), c->config | (pi->global_ctrl ? EVTSEL_EN : 0)) && ok;
+			if (!ok)
+				bad |= mark(f, 1u << i, WHY_SELECT);
 		} else if (c->kind == PMU_CTR_FIXED) {
 			fixed_ctrl |= FIXED_CTRL_EN_OS << (FIXED_CTRL_FIELD_BITS * c->idx);
-			wr(pi, MSR_IA32_FIXED_CTR0 + c->idx, 0);
+			if (!wr(pi, MSR_IA32_FIXED_CTR0 + c->idx, 0))
+				bad |= mark(f, 1u << i, WHY_SELECT);
 			any_fixed = true;
 		}
 	}
-	if (any_fixed)
-		wr(pi, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	if (any_fixed && !wr(pi, MSR_IA32_FIXED_CTR_CTRL, fixed_ctrl))
+		bad |= mark(f, group_mask(g, true), WHY_FIXED);
+	/* A refused status clear leaves stale overflow bits, not wrong counts: not a refusal. */
 	if (pi->global_ctrl)
-		wr(pi, global_clear_msr(pi), global_bits(pi, g) | (is_intel(pi) ? GLOBAL_STATUS_COND_CHGD : 0));
+		(void)wr(pi, global_clear_msr(pi), global_bits(pi, g) | (pmu_is_intel(pi) ? GLOBAL_STATUS_COND_CHGD : 0));
+	return bad;
 }
 
-void pmu_start(const struct pmu_info *pi, const struct pmu_group *g)
+uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f)
 {
+	uint32_t bad = 0;
+
 	if (pi->global_ctrl) {
-		wr(pi, global_ctrl_msr(pi), global_bits(pi, g));
-		return;
+		if (!wr(pi, global_ctrl_msr(pi), global_bits(pi, g)))
+			bad = mark(f, group_mask(g, false) & ~group_mask_msr(g), WHY_GLOBAL);
+		return bad;
 	}
 	for (unsigned i = 0; i < g->n; i++)
-		if (g->c[i].kind == PMU_CTR_GP)
-			wr(pi, ctl_msr(pi, g->c[i].idx), g->c[i].config | EVTSEL_EN);
+		if (g->c[i].kind == PMU_CTR_GP && !wr(pi, ctl_msr(pi, g->c[i].idx), g->c[i].config | EVTSEL_EN))
+			bad |= mark(f, 1u << i, WHY_SELECT);
+	return bad;
 }
 
 uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g)
@@ -519,22 +451,35 @@ uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g)
 	return ovf;
 }
 
-void pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out)
+uint32_t pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out)
 {
 	const struct pmu_ops *o = pi->ops;
+	uint32_t bad = 0;
 
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct pmu_counter *c = &g->c[i];
 		uint64_t v = 0;
+		int st;
 
 		if (c->kind == PMU_CTR_GP)
-			v = o->rdpmc(o->ctx, c->idx);
+			st = o->rdpmc(o->ctx, c->idx, &v);
 		else if (c->kind == PMU_CTR_FIXED)
-			v = o->rdpmc(o->ctx, RDPMC_FIXED | c->idx);
-		else if (o->rdmsr(o->ctx, c->msr, &v) != MSR_OK_STATUS)
+			st = o->rdpmc(o->ctx, RDPMC_FIXED | c->idx, &v);
+		else
+			st = o->rdmsr(o->ctx, c->msr, &v);
+		if (st != MSR_OK) {
 			v = 0;
+			bad |= 1u << i;
+		}
 		out[i] = v & c->mask;
 	}
+	return bad;
+}
+
+const char *pmu_read_fault_why(const struct pmu_counter *c)
+{
+	return c->kind == PMU_CTR_MSR ? "rdmsr of the counter faulted on this CPU"
+				      : "rdpmc faulted on this CPU (intercepted, e.g. by a hypervisor)";
 }
 
 void pmu_release(const struct pmu_info *pi, const struct pmu_group *g)

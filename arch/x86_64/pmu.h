@@ -6,7 +6,13 @@
  *
  * Every MSR access and rdpmc goes through a struct pmu_ops, so the host unit tests plug in a
  * register model and check the exact sequence of writes; the firmware uses pmu_hw_ops (rdmsr_safe,
- * wrmsr_safe, lfence;rdpmc). The hosted build's pmu_hw_ops says the PMU is unavailable and why. */
+ * wrmsr_safe, lfence;rdpmc_safe). The hosted build's pmu_hw_ops says the PMU is unavailable and why.
+ *
+ * Faults are results, not crashes: a refused write or a faulting read (a hypervisor may intercept
+ * wrmsr or rdpmc) makes the counters it concerns refused events with the reason (pmu_program,
+ * pmu_start and pmu_read return which), never counters with made-up deltas.
+ * APERF/MPERF and RAPL are MSRs of their own (pmu_freerun.c): discovered whether or not a core PMU
+ * exists. */
 #ifndef ARCH_X86_64_PMU_H
 #define ARCH_X86_64_PMU_H
 
@@ -24,7 +30,7 @@
 struct pmu_ops {
 	int (*rdmsr)(void *ctx, uint32_t msr, uint64_t *value); /* 0 = ok (msr.h's MSR_OK) */
 	int (*wrmsr)(void *ctx, uint32_t msr, uint64_t value);
-	uint64_t (*rdpmc)(void *ctx, uint32_t index);          /* fenced */
+	int (*rdpmc)(void *ctx, uint32_t index, uint64_t *value); /* fenced; 0 = ok, else it faulted */
 	void *ctx;
 	const char *unavailable; /* non-NULL: this build cannot use the PMU at all, and why */
 };
@@ -59,11 +65,31 @@ struct pmu_info {
 	bool status_reset;      /* Intel v4+: GLOBAL_STATUS_RESET / _SET */
 	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */
 	const struct pmu_event_table *base, *family;
+	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */
 	bool aperf_mperf;
+	const char *aperf_why;  /* why not, when absent */
 	bool rapl;
-	unsigned rapl_esu;      /* energy unit = 1 / 2^esu J */
+	unsigned rapl_esu;      /* energy unit = 1 / 2^esu J (MSR_RAPL_POWER_UNIT) */
+	unsigned rapl_dram_esu; /* the DRAM domain's unit: 16 on the server parts Linux lists, else rapl_esu */
 	uint32_t rapl_pkg_msr, rapl_dram_msr, rapl_core_msr; /* 0 = domain absent */
+	const char *rapl_pkg_why, *rapl_dram_why, *rapl_core_why; /* why a domain is absent */
+	/* Per-CPU settings made at discovery (pmu_quirks.c) and repeated by pmu_cpu_prepare:
+	 * lfence_serializing: "yes" (architectural / already on), "set" (we set DE_CFG[1]),
+	 * "no" (the write was refused or did not stick), "unknown" (DE_CFG unreadable);
+	 * freeze_while_smm: "set", "already", "not_offered" (PERF_CAPABILITIES[12] clear or no
+	 * PDCM, or not Intel), "refused" (the DEBUGCTL write faulted or did not stick), "unknown". */
+	const char *lfence_serializing;
+	const char *freeze_while_smm;
+	/* One rdpmc of counter 0 at discovery, whatever the PMU: "ok", "faults" (#GP/#UD caught: an
+	 * emulator or a hypervisor intercepting it) or "unknown" (not attempted). */
+	const char *rdpmc;
 	const struct pmu_ops *ops;
+};
+
+/* Counters of a group (bit i = g->c[i]) whose programming or reading failed, with the reason. */
+struct pmu_faults {
+	uint32_t mask;
+	const char *why[PMU_MAX_EVENTS];
 };
 
 enum pmu_ctr_kind { PMU_CTR_GP, PMU_CTR_FIXED, PMU_CTR_MSR };
@@ -97,6 +123,13 @@ void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id);
 void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id,
 		  const struct pmu_ops *ops);
 
+/* Parts of discovery (pmu_freerun.c, pmu_quirks.c; pmu_discover calls them): the free-running
+ * MSR counters, and the per-CPU settings. */
+void pmu_discover_freerun(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id);
+void pmu_discover_quirks(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id);
+/* True on the models whose DRAM energy counts in fixed 2^-16 J units (Linux's HSW quirk list). */
+bool pmu_rapl_dram_fixed_unit(unsigned family, unsigned model);
+
 /* Event-select values (without the enable bit): CPL 0 only, per the vendor's bit layout. */
 uint64_t pmu_intel_evtsel(const struct pmu_event *ev);
 uint64_t pmu_amd_evtsel(const struct pmu_event *ev);
@@ -106,12 +139,22 @@ uint64_t pmu_amd_evtsel(const struct pmu_event *ev);
 unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
 			 struct pmu_plan *plan);
 
-/* Program a group stopped and zeroed; start/stop counting; read every counter (raw values). */
-void pmu_program(const struct pmu_info *pi, const struct pmu_group *g);
-void pmu_start(const struct pmu_info *pi, const struct pmu_group *g);
+/* Program a group stopped and zeroed; start/stop counting; read every counter (raw values).
+ * pmu_program and pmu_start add to f (may be NULL) the counters whose register writes were
+ * refused and return that mask; pmu_read returns the counters whose read faulted (their out[]
+ * is 0: never use it). */
+uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
+uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
 /* Returns the overflow bits the global status showed (0 without a global status), and clears them. */
 uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g);
-void pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out);
+uint32_t pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out);
+/* The reason a read of this counter faulted. */
+const char *pmu_read_fault_why(const struct pmu_counter *c);
+/* Anything countable here: the core PMU, or one of the free-running MSR counters. */
+bool pmu_usable(const struct pmu_info *pi);
+/* Repeat discovery's per-CPU settings (DE_CFG lfence bit, FREEZE_WHILE_SMM) on the calling CPU:
+ * application processors call it before they count. */
+void pmu_cpu_prepare(const struct pmu_info *pi);
 /* Disable the group's event selects (leave the PMU as found: nothing counting). */
 void pmu_release(const struct pmu_info *pi, const struct pmu_group *g);
 

@@ -12,7 +12,9 @@
 static const struct pmu_event intel_arch[] = {
 	{ "cycles", 0x3C, 0x00, 0, 0, FIXED_CTR_CORE_CYCLES, ARCH_EVENT_CORE_CYCLES, "CPU_CLK_UNHALTED.THREAD_P" },
 	{ "instructions", 0xC0, 0x00, 0, 0, FIXED_CTR_INSTRUCTIONS, ARCH_EVENT_INSTRUCTIONS, "INST_RETIRED.ANY_P" },
-	{ "ref_cycles", 0x3C, 0x01, 0, 0, FIXED_CTR_REF_CYCLES, ARCH_EVENT_REF_CYCLES, "CPU_CLK_UNHALTED.REF_XCLK" },
+	/* Reference cycles at the TSC rate exist only on fixed counter 2 (CPU_CLK_UNHALTED.REF_TSC);
+	 * 0x3C/0x01 on a general-purpose counter is REF_XCLK, another clock: fixed counter only. */
+	{ "ref_cycles", 0x3C, 0x01, 0, PMU_EV_FIXED_ONLY, FIXED_CTR_REF_CYCLES, ARCH_EVENT_REF_CYCLES, "CPU_CLK_UNHALTED.REF_TSC" },
 	{ "llc_references", 0x2E, 0x4F, 0, 0, PMU_NO_FIXED, ARCH_EVENT_LLC_REFERENCES, "LONGEST_LAT_CACHE.REFERENCE" },
 	{ "llc_misses", 0x2E, 0x41, 0, 0, PMU_NO_FIXED, ARCH_EVENT_LLC_MISSES, "LONGEST_LAT_CACHE.MISS" },
 	{ "branches", 0xC4, 0x00, 0, 0, PMU_NO_FIXED, ARCH_EVENT_BRANCHES, "BR_INST_RETIRED.ALL_BRANCHES" },
@@ -26,7 +28,7 @@ static const struct pmu_event intel_skylake[] = {
 	{ "l2_misses", 0x24, 0x3F, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2_RQSTS.MISS" },
 	{ "dtlb_misses", 0x08, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK" },
 	{ "itlb_misses", 0x85, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "ITLB_MISSES.MISS_CAUSES_A_WALK" },
-	/* cycles with no uop executed and a load outstanding: a counter-mask event */
+	/* cycles in which no uop executed (total execution stalls): a counter-mask event */
 	{ "stall_cycles", 0xA3, 0x04, 4, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "CYCLE_ACTIVITY.STALLS_TOTAL" },
 };
 
@@ -45,7 +47,9 @@ static const struct pmu_event amd_zen[] = {
 	{ "l1i_misses", 0x060, 0x10, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2RequestG1 CacheableIcRead (PMCx060)" },
 	{ "l2_misses", 0x064, 0x09, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "L2CacheReqStat IcFillMiss|LsRdBlkC (PMCx064)" },
 	{ "dtlb_misses", 0x045, 0xF0, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "LsL1DTlbMiss L2 TLB misses (PMCx045)" },
-	{ "itlb_misses", 0x085, 0x07, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "BpL1TlbMissL2TlbMiss (PMCx085)" },
+	/* umask 0xFF as Linux (amd/core.c, f17h cache events: 0xff85): 0x07 would miss bit 3, the
+	 * coalesced-4K walks of Zen 3/4 */
+	{ "itlb_misses", 0x085, 0xFF, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "BpL1TlbMissL2TlbMiss all sizes (PMCx085)" },
 };
 
 const struct pmu_event_table pmu_intel_arch_events = TABLE("intel_arch", intel_arch);

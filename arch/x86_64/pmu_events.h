@@ -11,6 +11,8 @@
 
 #define PMU_EV_INV (1u << 0)  /* invert the counter-mask comparison */
 #define PMU_EV_EDGE (1u << 1) /* count rising edges */
+/* Only its fixed counter counts what the name says: never placed on a general-purpose counter. */
+#define PMU_EV_FIXED_ONLY (1u << 2)
 #define PMU_NO_FIXED (-1)
 #define PMU_NO_ARCH_BIT (-1)
 
@@ -19,7 +21,7 @@ struct pmu_event {
 	uint16_t event;     /* event select (AMD: 12 bits) */
 	uint8_t umask;
 	uint8_t cmask;      /* counter mask / threshold, 0 = count every occurrence */
-	uint8_t flags;      /* PMU_EV_INV, PMU_EV_EDGE */
+	uint8_t flags;      /* PMU_EV_INV, PMU_EV_EDGE, PMU_EV_FIXED_ONLY */
 	int8_t fixed;       /* Intel fixed counter counting the same, or PMU_NO_FIXED */
 	int8_t arch_bit;    /* Intel CPUID 0xA EBX bit announcing it, or PMU_NO_ARCH_BIT */
 	const char *vendor_name;

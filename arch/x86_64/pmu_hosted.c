@@ -22,11 +22,12 @@ static int no_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 	return MSR_NO_TRAPS;
 }
 
-static uint64_t no_rdpmc(void *ctx, uint32_t index)
+static int no_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 {
 	(void)ctx;
 	(void)index;
-	return 0;
+	*value = 0;
+	return MSR_NO_TRAPS;
 }
 
 const struct pmu_ops pmu_hw_ops = { no_rdmsr, no_wrmsr, no_rdpmc, 0,

@@ -1,5 +1,5 @@
 /* The PMU operations of the bare-metal build: MSRs through the fault-safe accessors, counters
- * through rdpmc fenced on both sides (lfence waits for earlier instructions to complete before the
+ * through the fault-safe rdpmc (a hypervisor may intercept it) fenced on both sides (lfence waits for earlier instructions to complete before the
  * read, and keeps later ones from starting before it), as the SDM advises for rdpmc. */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -17,15 +17,15 @@ static int hw_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 	return wrmsr_safe(msr, value);
 }
 
-static uint64_t hw_rdpmc(void *ctx, uint32_t index)
+static int hw_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 {
-	uint64_t v;
+	int st;
 
 	(void)ctx;
 	cpu_lfence();
-	v = cpu_rdpmc(index);
+	st = rdpmc_safe(index, value);
 	cpu_lfence();
-	return v;
+	return st;
 }
 
 const struct pmu_ops pmu_hw_ops = { hw_rdmsr, hw_wrmsr, hw_rdpmc, 0, 0 };

@@ -84,7 +84,13 @@
 #define GLOBAL_STATUS_COND_CHGD (1ull << 63)  /* PMU configuration changed (e.g. by SMM/VMM) */
 
 /* IA32_PERF_CAPABILITIES */
+#define PERF_CAP_FREEZE_WHILE_SMM (1ull << 12) /* IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
 #define PERF_CAP_FW_WRITE (1ull << 13)        /* full-width writes through IA32_A_PMCx */
+
+/* IA32_DEBUGCTL (SDM vol. 3B 18.4.1, 20.8.1): with FREEZE_WHILE_SMM set, the counters stop while
+ * the CPU is in SMM, so an SMI's own instructions and cycles do not land in a measurement. */
+#define MSR_IA32_DEBUGCTL 0x1D9u
+#define DEBUGCTL_FREEZE_WHILE_SMM (1ull << 14)
 
 /* rdpmc index: bit 30 selects the fixed-counter range on Intel */
 #define RDPMC_FIXED (1u << 30)
@@ -110,6 +116,14 @@
 #define AMD_EVTSEL_HOST_ONLY (1ull << 41)     /* with SVM: count only in host mode */
 #define AMD_EVTSEL_GUEST_ONLY (1ull << 40)    /* with SVM: count only in guest mode */
 
+/* AMD DE_CFG (Decode Configuration): bit 1 makes lfence dispatch-serialising (AMD's "Software
+ * techniques for managing speculation", 2018; Linux arch/x86/kernel/cpu/amd.c sets it). Families
+ * 0Fh and 11h have no such MSR: lfence is already dispatch-serialising there. */
+#define MSR_AMD_DE_CFG 0xC0011029u
+#define DE_CFG_LFENCE_SERIALIZE (1ull << 1)
+#define AMD_FAMILY_K8 0x0Fu
+#define AMD_FAMILY_11H 0x11u
+
 /* ---- Free-running counters read with rdmsr ------------------------------------------------------ */
 #define MSR_IA32_MPERF 0xE7u                  /* counts at a fixed (TSC / P0) rate while in C0 */
 #define MSR_IA32_APERF 0xE8u                  /* counts actual core clocks while in C0 */
@@ -124,5 +138,9 @@
 #define RAPL_UNIT_ESU_SHIFT 8                 /* 12:8 energy status unit: 1 / 2^ESU joules */
 #define RAPL_UNIT_ESU_MASK 0x1Full
 #define RAPL_ENERGY_WIDTH 32                  /* energy status counters wrap at 32 bits */
+/* DRAM energy on Haswell/Broadwell/Skylake/Ice Lake servers and Xeon Phi counts in a fixed unit,
+ * whatever MSR_RAPL_POWER_UNIT says (Xeon E5 v3 datasheet vol. 2, 330784; Linux rapl.c, the
+ * RAPL_UNIT_QUIRK_INTEL_HSW models). */
+#define RAPL_DRAM_FIXED_ESU 16
 
 #endif

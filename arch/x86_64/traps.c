@@ -66,6 +66,7 @@ extern const uint64_t x86_extable_entries;
 extern void x86_load_segments(uint16_t code_sel, uint16_t data_sel, uint16_t tss_sel);
 extern int rdmsr_raw(uint32_t msr, uint64_t *value);
 extern int wrmsr_raw(uint32_t msr, uint64_t value);
+extern int rdpmc_raw(uint32_t index, uint64_t *value);
 void x86_trap_handler(struct trap_frame *f);
 
 static struct {
@@ -192,12 +193,21 @@ int wrmsr_safe(uint32_t msr, uint64_t value)
 	return wrmsr_raw(msr, value) ? MSR_FAULT : MSR_OK;
 }
 
+int rdpmc_safe(uint32_t index, uint64_t *value)
+{
+	if (!traps.installed)
+		return MSR_NO_TRAPS;
+	return rdpmc_raw(index, value) ? MSR_FAULT : MSR_OK;
+}
+
+/* #GP (a missing MSR or counter) or #UD (rdpmc intercepted by an emulator) at an instruction of
+ * the exception table: resume at its fixup. */
 static bool extable_fixup(struct trap_frame *f)
 {
 	uint64_t base = (uint64_t)(uintptr_t)x86_extable;
 	uint64_t i;
 
-	if (f->vector != X86_VEC_GP)
+	if (f->vector != X86_VEC_GP && f->vector != X86_VEC_UD)
 		return false;
 	for (i = 0; i < x86_extable_entries; i++) {
 		if (base + (uint64_t)x86_extable[2 * i] == f->rip) {

@@ -27,6 +27,9 @@ def run_id():
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
 
 
+PRINT_PROBLEMS = 25  # problems printed by parse; summary.json keeps more, counted per kind
+
+
 def _print_validation(summary):
     v = summary["validation"]
     c = v["counts"]
@@ -34,9 +37,22 @@ def _print_validation(summary):
           "%d missing, %d set(s) (%d complete)" % (
               c["lines"], c["records_analysed"], c["corrupt"], c["duplicates"], c["missing"],
               c["sets"], c["sets_complete"]))
-    for p in v["problems"]:
+    counts = v.get("problem_counts") or {}
+    if counts:
+        print("problems by kind: " + ", ".join("%s %d" % kv for kv in sorted(
+            counts.items(), key=lambda kv: -kv[1])))
+    for p in v["problems"][:PRINT_PROBLEMS]:
         print("  problem: %s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p["line"] else "",
                                        p["message"]))
+    more = c.get("problems", len(v["problems"])) - min(len(v["problems"]), PRINT_PROBLEMS)
+    if more > 0:
+        print("  ... and %d more problem(s) (summary.json keeps %s)" % (
+            more, v.get("problems_shown", "them")))
+    if len(v.get("boots") or []) > 1:
+        print("analysed boot %s: %s" % (v.get("analysed_boot"), v.get("analysed_why")))
+    for n in (v.get("notes") or [])[:PRINT_PROBLEMS]:
+        if n.startswith("log decoded as"):
+            print("note: " + n)
     print("log %s" % ("complete and valid" if v["ok"] else
                       "INCOMPLETE" if not v["complete"] else "has problems"))
 
@@ -222,14 +238,16 @@ def make_parser():
     p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
-    p = sub.add_parser("compare", help="compare two runs set by set (medians, Welch's t-test)")
+    p = sub.add_parser("compare", help="compare two runs set by set (shift, Mann-Whitney, "
+                       "Benjamini-Hochberg)")
     p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json) or serial log")
     p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it")
     p.add_argument("--out", metavar="DIR", help="write compare.md here instead")
     p.add_argument("--alpha", type=float, default=compare.ALPHA,
-                   help="significance level (default %(default)s)")
+                   help="false discovery rate over all sets, Benjamini-Hochberg "
+                   "(default %(default)s)")
     p.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT",
-                   help="practical threshold: smallest median difference that matters, in %% "
+                   help="practical threshold: smallest shift that matters, in %% of A's median "
                    "(default %(default)s)")
     p.set_defaults(func=cmd_compare)
     return ap

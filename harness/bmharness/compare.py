@@ -4,13 +4,14 @@ Each run is a parse directory (summary.json + raw/) or a serial log, which is pa
 temporary directory first. Sets are matched by probe name and parameters -- leaving out the
 parameters that calibration or the shuffle choose anew each boot (MATCH_IGNORE); a parameter set
 that occurs twice in one run is matched in order. For each pair: the medians of the cycles per
-operation, their difference (absolute and relative to A), Welch's t-test on the per-operation
-values from the raw files (the summary's mean, stddev and N when a raw file is missing), and a
-practical threshold: a difference matters when it is significant (p < alpha) *and* the medians
-differ by at least the threshold. Sets found in one run only are listed.
-
-The t distribution's tail comes from the regularised incomplete beta function (continued
-fraction, as in Numerical Recipes' betacf), standard library only.
+operation and their difference, and -- on the per-operation values from the raw files -- the
+Hodges-Lehmann shift (the median of all pairwise differences B - A) with the Mann-Whitney U test
+of that same shift (normal approximation, tie and continuity corrections). Hundreds of sets are
+tested at once, so the p-values are adjusted by Benjamini-Hochberg across all tested sets: a set
+is significant when its q < alpha (the false discovery rate). A difference matters when it is
+significant *and* the shift is at least the threshold (% of A's median); its direction is the
+shift's sign, the statistic the test is about. A set whose raw file is missing is not tested.
+Sets found in one run only are listed. Standard library only.
 """
 
 import json
@@ -20,7 +21,8 @@ import tempfile
 
 from . import parse, stats
 
-ALPHA = 0.05
+ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
+CORRECTION = "Benjamini-Hochberg"
 THRESHOLD_PCT = 2.0
 # Chosen by the firmware per boot (calibration, shuffle seed): not part of a set's identity.
 MATCH_IGNORE = {"target", "cal_steps", "cal_capped", "seed"}
@@ -28,80 +30,101 @@ MATCH_IGNORE = {"target", "cal_steps", "cal_capped", "seed"}
 DERIVED = {"bytes_per_op", "read_bytes", "write_bytes", "nodes"}
 
 
-# --- Student t tail ---------------------------------------------------------------------------
+# --- the test: Mann-Whitney U and its shift, Benjamini-Hochberg across sets ------------------
 
-def _betacf(a, b, x, max_iter=300, eps=3e-16):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, max_iter + 1):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            break
-    return h
+def _ranks(a, b):
+    """Mid-ranks of a + b pooled: (sum of b's ranks, sum over tie groups of t^3 - t)."""
+    pooled = sorted([(x, 0) for x in a] + [(x, 1) for x in b])
+    rank_b, ties, i = 0.0, 0.0, 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        t = j - i + 1
+        mid = (i + j) / 2.0 + 1.0
+        rank_b += mid * sum(1 for k in range(i, j + 1) if pooled[k][1])
+        ties += t ** 3 - t
+        i = j + 1
+    return rank_b, ties
 
 
-def betainc(a, b, x):
-    """Regularised incomplete beta I_x(a, b) for a, b > 0, 0 <= x <= 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-           + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):  # the fraction converges fast on this side
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf2(t, df):
-    """Two-sided tail P(|T| >= |t|) of Student's t with df (> 0, need not be whole) degrees."""
-    if math.isinf(t):
-        return 0.0
-    return betainc(df / 2.0, 0.5, df / (df + t * t))
-
-
-def welch(a, b):
-    """Welch's unequal-variance t-test from (mean, variance, n) pairs. Returns {t, df, p} or
-    None when either side has fewer than 2 values."""
-    (ma, va, na), (mb, vb, nb) = a, b
+def mann_whitney(a, b):
+    """Two-sided Mann-Whitney U test of B against A: normal approximation with tie correction and
+    continuity correction (scipy's mannwhitneyu(method="asymptotic")). Returns {u, z, p} (u of B:
+    pairs with b > a, ties counting 1/2) or None when a side has fewer than 2 values."""
+    na, nb = len(a), len(b)
     if na < 2 or nb < 2:
         return None
-    sa, sb = va / na, vb / nb
-    se2 = sa + sb
-    if se2 == 0:  # both sides constant: equal or infinitely clear
-        return {"t": 0.0 if ma == mb else math.copysign(math.inf, mb - ma),
-                "df": float(na + nb - 2), "p": 1.0 if ma == mb else 0.0}
-    t = (mb - ma) / math.sqrt(se2)
-    den = (sa * sa / (na - 1) if sa else 0.0) + (sb * sb / (nb - 1) if sb else 0.0)
-    df = se2 * se2 / den
-    return {"t": t, "df": df, "p": t_sf2(t, df)}
+    rank_b, ties = _ranks(a, b)
+    n = na + nb
+    u = rank_b - nb * (nb + 1) / 2.0
+    mu = na * nb / 2.0
+    var = na * nb / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:  # every value equal
+        return {"u": u, "z": 0.0, "p": 1.0}
+    z = max(0.0, abs(u - mu) - 0.5) / math.sqrt(var)
+    return {"u": u, "z": math.copysign(z, u - mu), "p": math.erfc(z / math.sqrt(2.0))}
 
 
-def moments(xs):
-    """(mean, sample variance, n) of a list."""
-    n = len(xs)
-    if n == 0:
-        return (None, None, 0)
-    mean = math.fsum(xs) / n
-    var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    return (mean, var, n)
+def _count_le(sa, sb, d):
+    """Number of pairs with b - a <= d (sa, sb sorted), by two pointers."""
+    count, j = 0, 0
+    for x in sa:
+        while j < len(sb) and sb[j] <= x + d:
+            j += 1
+        count += j
+    return count
+
+
+def _kth_diff(sa, sb, k):
+    """The k-th smallest (1-based) of the pairwise differences b - a, without forming them all:
+    bisection on the value, then the largest difference at or below the bound found."""
+    lo, hi = sb[0] - sa[-1], sb[-1] - sa[0]
+    if _count_le(sa, sb, lo) >= k:
+        return lo
+    for _ in range(200):  # invariant: count(lo) < k <= count(hi)
+        mid = lo + (hi - lo) / 2.0
+        if mid <= lo or mid >= hi:
+            break
+        if _count_le(sa, sb, mid) >= k:
+            hi = mid
+        else:
+            lo = mid
+    best, j = None, 0
+    for x in reversed(sa):  # largest b <= x + hi for each a
+        while j < len(sb) and sb[len(sb) - 1 - j] > x + hi:
+            j += 1
+        if j < len(sb):
+            d = sb[len(sb) - 1 - j] - x
+            best = d if best is None else max(best, d)
+    return best
+
+
+def hl_shift(a, b):
+    """Hodges-Lehmann shift: the median of all pairwise differences b - a. It is the estimate
+    that goes with the Mann-Whitney test (it is > 0 exactly when more than half of the pairs
+    have b > a), so the direction of a verdict and its significance come from one statistic."""
+    sa, sb = sorted(a), sorted(b)
+    m = len(sa) * len(sb)
+    if m == 0:
+        return None
+    lo = _kth_diff(sa, sb, (m + 1) // 2)
+    return lo if m % 2 else (lo + _kth_diff(sa, sb, m // 2 + 1)) / 2.0
+
+
+def benjamini_hochberg(ps):
+    """Benjamini-Hochberg adjusted p-values (q-values) of a list; None entries stay None and do
+    not count as tests. Calling q < alpha significant keeps the expected share of false
+    discoveries among the sets called significant at alpha."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    m = len(idx)
+    q = [None] * len(ps)
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = idx[rank - 1]
+        running = min(running, ps[i] * m / rank)
+        q[i] = running
+    return q
 
 
 # --- runs and matching ------------------------------------------------------------------------
@@ -158,44 +181,42 @@ def match_sets(sets_a, sets_b):
 
 
 def _values(run, s):
-    """(mean, variance, n) of a set's per-operation values and where they came from."""
+    """A set's per-operation values from its raw file (None when it cannot be read)."""
     try:
         _, raw = parse.read_raw(os.path.join(run["dir"], s.get("raw_file") or ""))
-        if raw:
-            return moments(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1)), "raw"
     except (OSError, ValueError):
-        pass
-    st = (s.get("stats") or {}).get("per_op") or {}
-    sd = st.get("stddev")
-    if st.get("n") and st.get("mean") is not None:
-        return (st["mean"], sd * sd if sd is not None else 0.0, st["n"]), "summary"
-    return (None, None, 0), "none"
+        return None
+    raw = parse.usable(raw)  # as the summary's statistics: wrapped samples left out
+    return stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1) if raw else None
 
 
-def compare_pair(run_a, a, run_b, b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
-    """One row of the comparison (a dict)."""
+def compare_pair(run_a, a, run_b, b, threshold_pct=THRESHOLD_PCT):
+    """One row of the comparison (a dict); `significant` is decided across all rows (compare)."""
     med_a = ((a.get("stats") or {}).get("per_op") or {}).get("median")
     med_b = ((b.get("stats") or {}).get("per_op") or {}).get("median")
-    (va, src_a), (vb, src_b) = _values(run_a, a), _values(run_b, b)
+    va, vb = _values(run_a, a), _values(run_b, b)
     row = {"name": a.get("name"), "params": a.get("params") or {}, "set_a": a.get("set"),
-           "set_b": b.get("set"), "n_a": va[2], "n_b": vb[2], "median_a": med_a,
-           "median_b": med_b, "diff": None, "pct": None, "p": None, "significant": None,
-           "practical": None, "notes": []}
+           "set_b": b.get("set"), "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
+           "median_a": med_a, "median_b": med_b, "diff": None, "pct": None, "shift": None,
+           "shift_pct": None, "p": None, "q": None, "significant": None, "practical": None,
+           "notes": []}
     if med_a is not None and med_b is not None:
         row["diff"] = med_b - med_a
         row["pct"] = 100.0 * (med_b - med_a) / abs(med_a) if med_a else None
-    test = welch(va, vb) if va[0] is not None and vb[0] is not None else None
-    if "summary" in (src_a, src_b):
-        row["notes"].append("t-test from summary stats (raw file missing)")
+    if va is None or vb is None:
+        row["notes"].append("not tested: raw samples missing")
+        return row
+    test = mann_whitney(va, vb)
     if test is None:
         row["notes"].append("not tested: fewer than 2 values")
-    else:
-        row.update(p=test["p"], t=test["t"], df=test["df"], significant=test["p"] < alpha)
-        if row["diff"] is not None and row["diff"] * (vb[0] - va[0]) < 0:
-            row["notes"].append("means and medians moved in opposite directions")
-    if row["pct"] is not None:
-        row["practical"] = abs(row["pct"]) >= threshold_pct
-    row["verdict"] = verdict(row)
+        return row
+    row.update(p=test["p"], z=test["z"], u=test["u"], shift=hl_shift(va, vb))
+    ref = med_a if med_a else stats.percentile(sorted(va), 50)
+    row["shift_pct"] = 100.0 * row["shift"] / abs(ref) if ref else None
+    if row["shift_pct"] is not None:
+        row["practical"] = abs(row["shift_pct"]) >= threshold_pct
+    if row["diff"] and row["shift"] and row["diff"] * row["shift"] < 0:
+        row["notes"].append("medians and the pairwise shift moved in opposite directions")
     return row
 
 
@@ -206,16 +227,23 @@ def verdict(row):
         return "no significant difference"
     if not row["practical"]:
         return "significant, below threshold"
-    return "B slower" if row["diff"] > 0 else "B faster"
+    return "B slower" if row["shift"] > 0 else "B faster"
 
 
 def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
-    """Everything compare.md shows: {"rows", "only_a", "only_b", "alpha", "threshold_pct"}."""
+    """Everything compare.md shows: {"rows", "only_a", "only_b", "alpha", "threshold_pct",
+    "tests", "correction"}. Significance is q < alpha after Benjamini-Hochberg over every
+    tested pair of the two runs."""
     pairs, only_a, only_b = match_sets(run_a["summary"].get("sets") or [],
                                        run_b["summary"].get("sets") or [])
-    rows = [compare_pair(run_a, a, run_b, b, alpha, threshold_pct) for a, b in pairs]
+    rows = [compare_pair(run_a, a, run_b, b, threshold_pct) for a, b in pairs]
+    for row, q in zip(rows, benjamini_hochberg([r["p"] for r in rows])):
+        row["q"] = q
+        row["significant"] = q < alpha if q is not None else None
+        row["verdict"] = verdict(row)
     return {"rows": rows, "only_a": only_a, "only_b": only_b, "alpha": alpha,
-            "threshold_pct": threshold_pct}
+            "threshold_pct": threshold_pct, "tests": sum(1 for r in rows if r["p"] is not None),
+            "correction": CORRECTION}
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -266,18 +294,22 @@ def build_doc(run_a, run_b, res):
                  sum(1 for r in rows if r["significant"] is False))),
             ("only in A / only in B", "%d / %d" % (len(res["only_a"]), len(res["only_b"])))])
     doc.h("Matched sets")
-    doc.p("cycles per operation, medians; diff = B - A (positive: B slower); p = Welch's t-test "
-          "on the per-operation values (two-sided), significant at p < %g; practical: |diff| >= "
-          "%g%% of A" % (res["alpha"], res["threshold_pct"]))
+    doc.p("cycles per operation; diff = median B - median A; shift = median of all pairwise "
+          "differences B - A (Hodges-Lehmann; positive: B slower); p = Mann-Whitney U test of the "
+          "same shift (two-sided, normal approximation with tie correction) on the per-operation "
+          "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
+          "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
+          "direction is the shift's sign" % (res["correction"], res["tests"], res["alpha"], 100 * res["alpha"],
+                                res["threshold_pct"]))
     shown = _shown_params(_all_sets(run_a, run_b))
     if rows:
         doc.table(["probe", "params", "set A/B", "N A/B", "median A", "median B", "diff",
-                   "diff %", "p", "signif.", "practical", "verdict"],
+                   "shift", "shift %", "p", "q", "signif.", "practical", "verdict"],
                   [[r["name"], _params_text({"name": r["name"], "params": r["params"]}, shown),
                     "%s/%s" % (r["set_a"], r["set_b"]), "%s/%s" % (r["n_a"], r["n_b"]),
-                    r["median_a"], r["median_b"], r["diff"],
-                    "%+.2f%%" % r["pct"] if r["pct"] is not None else "-",
-                    _fmt_p(r["p"]), fnum(r["significant"]), fnum(r["practical"]),
+                    r["median_a"], r["median_b"], r["diff"], r["shift"],
+                    "%+.2f%%" % r["shift_pct"] if r["shift_pct"] is not None else "-",
+                    _fmt_p(r["p"]), _fmt_p(r["q"]), fnum(r["significant"]), fnum(r["practical"]),
                     r["verdict"]] for r in rows])
         doc.list("%s set %s/%s: %s" % (r["name"], r["set_a"], r["set_b"], "; ".join(r["notes"]))
                  for r in rows if r["notes"])

@@ -2,25 +2,33 @@
 parse.py attaches to each set as set["counters"].
 
 Every delta is per sample; the stated counter overhead (the deltas of an empty sample read the
-same way) is subtracted, clamped at 0, before anything is divided. Figures per set (medians over
-the samples of the pass that carries the events):
+same way) is subtracted, clamped at 0, before anything is divided -- except for the energy means,
+where clamping would bias the result upward. A delta >= 2^63 (a negative difference seen as
+unsigned: a counter that went backwards or wrapped more than once) is flagged and left out of
+every figure; `excluded` says how many per event, and how many were below the overhead.
+Figures per set (medians over the samples of the pass that carries the events):
 
 - per-event counts per operation ((delta - overhead) / iters);
 - IPC = instructions / cycles;
 - misses per KiB moved (bandwidth sets: bytes_per_op x iters per sample) and per load (latency);
 - effective frequency = TSC Hz x APERF / MPERF (MPERF ticks at the TSC / P0 rate);
-- energy per byte moved from RAPL: the sum of the energy deltas (x 2^-ESU J, plat kind=pmu
-  rapl_esu) over the bytes of all samples, and the package power over the set's time.
+- energy per byte moved from RAPL: the mean energy delta per sample (x 2^-ESU J: plat kind=pmu
+  rapl_esu, and rapl_dram_esu for the DRAM domain, which counts in fixed 2^-16 J on the Intel
+  servers Linux lists; older logs without it fall back to rapl_esu) over the bytes of one sample,
+  and the power: that energy over the mean sample time.
 
 Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
 and the skip records), and nothing is made up.
 """
 
 MISS_EVENTS = ("l1d_misses", "l1i_misses", "l2_misses", "llc_misses", "dtlb_misses", "itlb_misses")
+# A delta this large is a negative difference seen as unsigned (a counter that went backwards or
+# wrapped more than once): flagged and left out of every figure.
+WRAP_LIMIT = 1 << 63
 
 
 def _median(xs):
-    xs = sorted(xs)
+    xs = sorted(x for x in xs if x is not None)
     if not xs:
         return None
     m = len(xs) // 2
@@ -28,17 +36,39 @@ def _median(xs):
 
 
 def _net(ev):
-    """Per-sample deltas with the event's stated overhead removed (never below 0)."""
+    """Per-sample deltas with the event's stated overhead removed, clamped at 0 (for medians and
+    ratios); None where the delta is >= WRAP_LIMIT, so the samples of two events stay aligned."""
     ov = ev.get("overhead") or 0
-    return [max(0, v - ov) for v in ev.get("values") or []]
+    return [max(0, v - ov) if v < WRAP_LIMIT else None for v in ev.get("values") or []]
+
+
+def _flags(ev):
+    """(samples excluded as wrapped, samples below the overhead) of one event."""
+    ov = ev.get("overhead") or 0
+    vals = ev.get("values") or []
+    return (sum(1 for v in vals if v >= WRAP_LIMIT),
+            sum(1 for v in vals if v < ov))
+
+
+def _mean_unclamped(ev):
+    """Mean of delta - overhead over the samples not flagged as wrapped, *not* clamped at 0:
+    clamping the deltas below the overhead would bias a sum (energy) upward. None if none left."""
+    ov = ev.get("overhead") or 0
+    vals = [v - ov for v in ev.get("values") or [] if v < WRAP_LIMIT]
+    return sum(vals) / float(len(vals)) if vals else None
 
 
 def _ratio_median(num, den):
-    pairs = [a / b for a, b in zip(num, den) if b > 0]
+    pairs = [a / b for a, b in zip(num, den) if a is not None and b is not None and b > 0]
     return _median(pairs)
 
 
-def set_figures(s, esu=None, tsc_hz=None):
+def _energy_esu(event, esu, dram_esu):
+    """The energy unit exponent of one RAPL event."""
+    return dram_esu if event == "energy_dram" and dram_esu is not None else esu
+
+
+def set_figures(s, esu=None, tsc_hz=None, dram_esu=None):
     """Derived figures of one parsed set (None when it has no counter values)."""
     ctr = s.get("counters")
     if not ctr or not ctr.get("events"):
@@ -50,6 +80,9 @@ def set_figures(s, esu=None, tsc_hz=None):
            "passes": ctr.get("passes"), "refused": ctr.get("refused") or [],
            "complete": ctr.get("complete"), "per_op": {}}
     net = {name: _net(e) for name, e in ev.items() if not name.startswith("tsc.")}
+    flags = {name: _flags(e) for name, e in ev.items()}
+    out["excluded"] = {name: {"wrapped": w, "below_overhead": b}
+                       for name, (w, b) in flags.items() if w or b}
     for name, vals in net.items():
         m = _median(vals)
         out["per_op"][name] = m / iters if m is not None else None
@@ -58,22 +91,26 @@ def set_figures(s, esu=None, tsc_hz=None):
     bpo = params.get("bytes_per_op")
     if isinstance(bpo, (int, float)) and bpo > 0:
         kib = bpo * iters / 1024.0
-        out["misses_per_kib"] = {e: _median([v / kib for v in net[e]]) for e in MISS_EVENTS if e in net}
+        out["misses_per_kib"] = {e: _median([v / kib for v in net[e] if v is not None])
+                                 for e in MISS_EVENTS if e in net}
         energy = [e for e in ("energy_pkg", "energy_dram") if e in net]
         if energy and esu is not None:
-            joules_per_unit = 2.0 ** -esu
-            nbytes = bpo * iters * len(net[energy[0]])
-            out["nj_per_byte"] = {e: sum(net[e]) * joules_per_unit / nbytes * 1e9 for e in energy}
+            # Mean energy per sample over the samples not flagged (unclamped, so unbiased) per
+            # the bytes of one sample, and per the mean time of one sample.
+            mean_j = {e: _mean_unclamped(ev[e]) for e in energy}
+            mean_j = {e: m * 2.0 ** -_energy_esu(e, esu, dram_esu) for e, m in mean_j.items() if m is not None}
+            out["nj_per_byte"] = {e: m / (bpo * iters) * 1e9 for e, m in mean_j.items()}
             raw = (s.get("stats") or {}).get("raw") or {}
-            if raw.get("mean") and tsc_hz:
-                secs = raw["mean"] * raw.get("n", 0) / float(tsc_hz)  # the timed samples' total
-                out["watts"] = {e: sum(net[e]) * joules_per_unit / secs for e in energy if secs > 0}
+            if raw.get("mean") and raw["mean"] > 0 and tsc_hz:
+                secs = raw["mean"] / float(tsc_hz)  # one timed sample
+                out["watts"] = {e: m / secs for e, m in mean_j.items()}
     elif s.get("name") == "latency":
         out["misses_per_load"] = {e: (_median(net[e]) or 0) / iters for e in MISS_EVENTS if e in net}
     if "aperf" in net and "mperf" in net and tsc_hz:
         r = _ratio_median(net["aperf"], net["mperf"])
         out["eff_hz"] = r * tsc_hz if r is not None else None
-    tsc_repeats = {k: _median(e.get("values") or []) for k, e in ev.items() if k.startswith("tsc.")}
+    tsc_repeats = {k: _median([v for v in e.get("values") or [] if v < WRAP_LIMIT])
+                   for k, e in ev.items() if k.startswith("tsc.")}
     if tsc_repeats:
         med0 = (s.get("stats") or {}).get("raw", {}).get("median")
         out["repeat_tsc_ratio"] = {k: (v / med0 if med0 and v else None) for k, v in tsc_repeats.items()}
@@ -92,6 +129,14 @@ def status(summary):
             pmu.get("fixed"), pmu.get("family_events"))
     else:
         text = "absent: %s" % (pmu.get("reason") or "no plat kind=pmu record")
+        freerun = [n for n, k in (("aperf/mperf", "aperf_mperf"), ("rapl", "rapl")) if pmu.get(k)]
+        if freerun:
+            text += " (free-running counters still read: %s)" % ", ".join(freerun)
+    # per-CPU settings discovery made (or could not make): they qualify every counted sample
+    notes = ["%s %s" % (k, pmu[k]) for k in ("lfence_serializing", "freeze_while_smm", "rdpmc")
+             if pmu.get(k) not in (None, "yes", "set", "already", "ok", "not_offered")]
+    if notes:
+        text += "; " + ", ".join(notes)
     if skips:
         text += "; %d counter request(s) skipped" % len(skips)
     return present, text
@@ -101,11 +146,12 @@ def analyse(summary):
     """{"present", "status", "sets": [figures...], "checks": [...], "cost": [...]}."""
     pmu = (summary.get("platform") or {}).get("pmu") or {}
     esu = pmu.get("rapl_esu") if pmu.get("rapl") else None
+    dram_esu = pmu.get("rapl_dram_esu", esu) if pmu.get("rapl") else None
     tsc_hz = ((summary.get("platform") or {}).get("tsc") or {}).get("hz")
     present, text = status(summary)
     figs = []
     for s in summary.get("sets") or []:
-        f = set_figures(s, esu, tsc_hz)
+        f = set_figures(s, esu, tsc_hz, dram_esu)
         if f is not None:
             figs.append(f)
     cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]
@@ -157,5 +203,13 @@ def section(doc, an, summary):
     doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
           "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
     doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses", "eff GHz", "nJ/B"], rows)
+    flagged = ["set %s %s: %s" % (f["set"], name, ", ".join(
+        "%d %s" % (n, "wrapped (>= 2^63, excluded)" if k == "wrapped" else
+                   "below the overhead (clamped at 0 in medians, unclamped in energy means)")
+        for k, n in x.items() if n))
+        for f in an["sets"] for name, x in f.get("excluded", {}).items()]
+    if flagged:
+        doc.p("flagged counter samples: " + "; ".join(flagged[:20])
+              + (" (%d more)" % (len(flagged) - 20) if len(flagged) > 20 else ""))
     if len(an["sets"]) > 60:
         doc.p("(%d more sets in summary.json)" % (len(an["sets"]) - 60))

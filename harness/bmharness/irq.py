@@ -9,7 +9,7 @@ check: `latency_stats`, `footprint_lines` (Schaelicke's conversion of extra re-t
 
 import os
 
-from . import displace, parse, stats
+from . import displace, irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
@@ -24,12 +24,10 @@ def num(x):
 
 
 def latency_stats(values):
-    """min, median, p99, p99.9, max (and n) of raw values; None entries when there are none."""
-    s = sorted(values)
-    out = {"n": len(s)}
-    for key, p in PERCENTILES:
-        out[key] = stats.percentile(s, p) if s else None
-    return out
+    """min, median, p99, p99.9 (only where N x 0.001 >= 10), max (and n) of raw values, with
+    order-statistic CIs of the median and p99 (irq_lat.latency_summary); None entries when there
+    are none."""
+    return irq_lat.latency_summary(values)
 
 
 def footprint_lines(cold, warm, nodes, baseline, retouch):
@@ -66,14 +64,27 @@ def footprint_pmu_lines(baseline_misses, retouch_misses):
             stats.percentile(sorted(baseline_misses), 50))
 
 
-def noise_summary(fields, starts, lens, hz):
-    """count, total stolen time, longest gap, share of the window, threshold and SMIs."""
+def smi_gaps(smis):
+    """Gaps the SMI count can be blamed for: smis[i] is the count (since the window start) read
+    right after gap i, so gap i saw an SMI if the count rose since the previous gap's reading."""
+    prev, n = 0, 0
+    for v in smis:
+        n += v > prev
+        prev = max(prev, v)
+    return n
+
+
+def noise_summary(fields, starts, lens, hz, smis=None):
+    """count, total stolen time, longest gap, share of the window, threshold (cycles, ns, hwlat's
+    default next to it) and SMIs (in the window, and gaps with an SMI when read per gap)."""
     window = num(fields.get("window_cycles")) or 0
     total = num(fields.get("total_cycles")) or 0
     out = {"count": fields.get("count"), "total_cycles": total, "longest_cycles": fields.get("longest_cycles"),
            "window_cycles": window, "stored": len(lens), "dropped": fields.get("dropped"),
            "threshold_cycles": fields.get("threshold_cycles"), "median_step": fields.get("median_step_cycles"),
            "masked": fields.get("irq_masked"), "smi": fields.get("smi_count", fields.get("smi")),
+           "threshold_ns": fields.get("threshold_ns"), "hwlat_ns": fields.get("hwlat_default_ns"),
+           "smi_gaps": smi_gaps(smis) if smis else None, "smi_note": fields.get("smi_note"),
            "share": total / window if window else None, "starts": starts, "lens": lens, "hz": hz,
            "consistent": len(lens) + (fields.get("dropped") or 0) == fields.get("count")
            and sum(lens) <= total + 1e-9 * total}
@@ -149,7 +160,8 @@ def analyse(summary, out_dir=None):
     if "gap_len" in noise:
         s, lens = noise["gap_len"]
         starts = noise.get("gap_start", (None, []))[1]
-        res["noise"] = noise_summary(s.get("params") or {}, starts, lens, _hz(summary, s))
+        smis = noise.get("gap_smi", (None, None))[1]
+        res["noise"] = noise_summary(s.get("params") or {}, starts, lens, _hz(summary, s), smis)
     return res
 
 
@@ -169,18 +181,7 @@ def section(doc, irq, out_dir, plot_info=None):
             apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
     if irq["latency"]:
         doc.h("Latency", 3)
-        doc.p("entry - deadline in ns (cycles at the TSC rate); the deadline is the earliest TSC the "
-              "interrupt could be due (deadline column says how it is known). armed/taken/lost/early/"
-              "extra/spurious: every armed interrupt must be taken exactly once.")
-        rows = []
-        for r in irq["latency"]:
-            p = r["params"]
-            rows.append([r["source"], r["mode"], r["wait"], r["n"]] +
-                        [fnum(_ns(r[k], r["hz"])) for k, _ in PERCENTILES] +
-                        ["%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
-                            "armed", "taken", "lost", "early", "extra", "spurious")), r["deadline"]])
-        doc.table(["source", "mode", "wait", "N", "min ns", "median", "p99", "p99.9", "max",
-                   "armed/taken/lost/early/extra/spur", "deadline"], rows)
+        irq_lat.table(doc, irq["latency"], fnum)
     for m in irq["masked"]:
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
                  "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
@@ -219,15 +220,19 @@ def section(doc, irq, out_dir, plot_info=None):
     if nz:
         hz = nz["hz"]
         doc.h("Platform noise", 3)
-        doc.kv([("gaps", "%s over %s s (threshold %s cycles, median loop step %s cycles)" % (
+        doc.kv([("gaps", "%s over %s s (threshold %s cycles = %s ns; hwlat's default: %s ns; median loop step "
+                          "%s cycles)" % (
             fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
-            fnum(nz["median_step"]))),
+            fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]))),
             ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
                 fnum(_ns(nz["total_cycles"], hz) / 1e6 if hz else None),
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
                 fnum(_ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
                      else None))),
-            ("interrupts masked", fnum(bool(nz["masked"]))), ("SMIs", fnum(nz["smi"]))])
+            ("interrupts masked", fnum(bool(nz["masked"]))),
+            ("SMIs", "%s%s%s" % (fnum(nz["smi"]), "" if nz.get("smi_gaps") is None else
+                                 ", gaps with an SMI: %d of %d stored" % (nz["smi_gaps"], len(nz["lens"])),
+                                 " (%s)" % nz["smi_note"] if nz.get("smi_note") else ""))])
     for name, path, caption in (plot_info or {}).get("files", []):
         doc.img(os.path.relpath(path, out_dir), caption)
     if (plot_info or {}).get("error"):

@@ -1,18 +1,21 @@
 """Validate and salvage a baremetric serial log, and write the parse outputs.
 
-`analyse(data)` finds every record in the raw log bytes, splits the stream into boots, checks the
-last boot (sequence gaps, duplicates, conflicts, truncation, end record, per-set sample counts)
-and collects everything valid. `write_outputs` writes records.jsonl, raw/<set>.txt files and
+`analyse(data)` (or `analyse_file(fh)`) streams the log through logscan.py, which finds the
+records, splits the stream into boots and counts the damage; it checks the last boot (sequence
+gaps, duplicates, conflicts, truncation, end record, per-set sample counts) and collects
+everything valid. What is stored and printed about damage is capped (counts per kind, the first
+logscan.FIRST_N examples). `write_outputs` writes records.jsonl, raw/<set>.txt files and
 summary.json; `parse_log(path, out_dir)` does both. The rules are those of docs/protocol.md,
 "What the harness checks".
 """
 
 import datetime
+import io
 import json
 import os
 import re
 
-from . import protocol, stats
+from . import logscan, protocol, stats
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
 # are kept as lists so the summary's shape does not depend on the machine.
@@ -30,6 +33,7 @@ STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "ba
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
                "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
                "ctr_refused", "pmu_events"}
+WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
 MAX_SET = 1 << 24  # larger n or i values are damage, not data (and would exhaust memory)
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
@@ -56,6 +60,11 @@ def _int(value):
         return None
 
 
+def usable(values):
+    """The samples the statistics use: those below WRAP_LIMIT (the raw files keep them all)."""
+    return [v for v in values if v < WRAP_LIMIT]
+
+
 def ranges(indices):
     """Sorted integers -> [[first, last], ...] runs."""
     out = []
@@ -73,57 +82,25 @@ def _fmt_ranges(rs, limit=12):
 
 
 class _Problems:
-    """Flat list of problems, each {kind, line, seq, message}."""
+    """Problems, each {kind, line, seq, message}: every one counted per kind, the first
+    logscan.FIRST_N of each kind kept (a damaged log must not make the summary huge)."""
 
     def __init__(self):
-        self.items = []
+        self.items, self.counts = [], {}
 
     def add(self, kind, message, line=None, seq=None):
-        self.items.append({"kind": kind, "line": line, "seq": seq, "message": message})
+        n = self.counts.get(kind, 0)
+        self.counts[kind] = n + 1
+        if n < logscan.FIRST_N:
+            self.items.append({"kind": kind, "line": line, "seq": seq, "message": message})
 
+    def more(self, kind, n):
+        """n further problems of a kind that are counted, not described."""
+        if n > 0:
+            self.counts[kind] = self.counts.get(kind, 0) + n
 
-def scan(data):
-    """Find record candidates in raw log bytes. Returns (entries, line_count); an entry is
-    {line, kind: record|corrupt|malformed|version, ...} in log order."""
-    text = data.decode("latin-1")
-    lines = text.split("\n")
-    entries = []
-    for lineno, line in enumerate(lines, 1):
-        if protocol.TAG not in line:
-            continue
-        cands = protocol.split_candidates(line)
-        for k, cand in enumerate(cands):
-            entry = {"line": lineno}
-            try:
-                entry["kind"], entry["rec"] = "record", protocol.parse_candidate(cand)
-                entry["rec"]["line"] = lineno
-            except protocol.RecordError as exc:
-                entry.update(kind=exc.kind, reason=str(exc), text=cand[:160].rstrip("\r\n"))
-                if exc.kind == "version":
-                    entry.update(version=exc.version, seq=exc.seq, type=exc.type)
-                elif (lineno == len(lines) and k == len(cands) - 1
-                      and entry["reason"].startswith("no CRC")):
-                    entry["reason"] = "cut off at the end of the log"
-            entries.append(entry)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return entries, len(lines)
-
-
-def split_boots(entries):
-    """A `begin` with seq 0 starts a new boot once the current one has records past seq 0
-    (an identical begin right after a begin is a duplicate, not a reboot)."""
-    boots = []
-    for e in entries:
-        rec = e.get("rec")
-        new = not boots or (rec is not None and rec["type"] == "begin" and rec["seq"] == 0
-                            and boots[-1]["max_seq"] > 0)
-        if new:
-            boots.append({"entries": [], "max_seq": -1})
-        boots[-1]["entries"].append(e)
-        if rec is not None:
-            boots[-1]["max_seq"] = max(boots[-1]["max_seq"], rec["seq"])
-    return boots
+    def total(self):
+        return sum(self.counts.values())
 
 
 def _assemble_set(pid, probe, chunks, prob):
@@ -186,7 +163,8 @@ def _assemble_set(pid, probe, chunks, prob):
                  % (pid, len(slots), size, _fmt_ranges(missing)), line)
     values = [slots[j] for j in sorted(slots)]
     complete = not missing and not overlap and not beyond and declared is not None
-    return {"received": len(slots), "complete": complete, "missing_indices": missing,
+    return {"received": len(slots), "complete": complete,
+            "missing_indices": missing[:logscan.FIRST_N], "missing_ranges": len(missing),
             "problems": issues}, values
 
 
@@ -240,39 +218,60 @@ def _raw_name(name, pid, params):
     return re.sub(r"[^A-Za-z0-9._=+-]", "_", base)[:180] + ".txt"
 
 
+def _damage(boot, prob):
+    """The boot's damaged candidates: the first examples as problems, the rest counted."""
+    corrupt, versions = [], []
+    for kind, count in boot.damage.counts.items():
+        first = boot.damage.first.get(kind, [])
+        for e in first:
+            if kind == "version":
+                versions.append({"line": e["line"], "version": e["version"], "seq": e["seq"],
+                                 "type": e["type"]})
+                prob.add("version", "line %d: %s (record ignored)" % (e["line"], e["reason"]),
+                         e["line"], e["seq"])
+            else:
+                corrupt.append({"line": e["line"], "reason": e["reason"], "text": e["text"]})
+                prob.add(kind, "line %d: %s" % (e["line"], e["reason"]), e["line"])
+        prob.more(kind, count - len(first))
+    return corrupt, versions
+
+
 def analyse_boot(boot, prob):
-    """Validate one boot. Returns (records sorted by seq, part of the summary, raw sets)."""
-    by_seq, dups, conflicts = {}, {}, []
-    corrupt, versions, notes = [], [], []
-    for e in boot["entries"]:
-        if e["kind"] in ("corrupt", "malformed"):
-            corrupt.append({"line": e["line"], "reason": e["reason"], "text": e["text"]})
-            prob.add(e["kind"], "line %d: %s" % (e["line"], e["reason"]), e["line"])
-            continue
-        if e["kind"] == "version":
-            versions.append({"line": e["line"], "version": e["version"], "seq": e["seq"],
-                             "type": e["type"]})
-            prob.add("version", "line %d: %s (record ignored)" % (e["line"], e["reason"]),
-                     e["line"], e["seq"])
-            continue
-        rec = e["rec"]
+    """Validate one boot (a logscan boot: records in log order, damage counted). Returns
+    (records sorted by seq, part of the summary, sets, raw sets)."""
+    by_seq, dups, conflicts, notes = {}, {}, [], []
+    corrupt, versions = _damage(boot, prob)
+    n_conflicts = n_notes = 0
+    for rec in boot.records:
         if rec["repeated"]:
-            notes.append("line %d: field(s) %s repeated; later values kept as <key>.2"
-                         % (rec["line"], ", ".join(rec["repeated"])))
+            n_notes += 1
+            if n_notes <= logscan.FIRST_N:
+                notes.append("line %d: field(s) %s repeated; later values kept as <key>.2"
+                             % (rec["line"], ", ".join(rec["repeated"])))
         first = by_seq.get(rec["seq"])
         if first is None:
             by_seq[rec["seq"]] = rec
         elif first["body"] == rec["body"]:
-            dups.setdefault(rec["seq"], {"seq": rec["seq"], "type": rec["type"],
-                                         "lines": [first["line"]]})["lines"].append(rec["line"])
+            d = dups.setdefault(rec["seq"], {"seq": rec["seq"], "type": rec["type"],
+                                             "lines": [first["line"]], "count": 0})
+            d["count"] += 1
+            if len(d["lines"]) <= logscan.FIRST_N:
+                d["lines"].append(rec["line"])
         else:
-            conflicts.append({"seq": rec["seq"], "kept_line": first["line"], "line": rec["line"],
-                              "kept_type": first["type"], "type": rec["type"]})
+            n_conflicts += 1
+            if n_conflicts <= logscan.FIRST_N:
+                conflicts.append({"seq": rec["seq"], "kept_line": first["line"],
+                                  "line": rec["line"], "kept_type": first["type"],
+                                  "type": rec["type"]})
             prob.add("conflict", "seq %d on line %d differs from line %d (first kept)"
                      % (rec["seq"], rec["line"], first["line"]), rec["line"], rec["seq"])
+    if n_notes > logscan.FIRST_N:
+        notes.append("%d more records with repeated fields" % (n_notes - logscan.FIRST_N))
     for d in dups.values():
-        prob.add("duplicate", "seq %d (%s) repeated on lines %s" % (
-            d["seq"], d["type"], ", ".join(map(str, d["lines"]))), d["lines"][1], d["seq"])
+        more = d["count"] + 1 - len(d["lines"])
+        prob.add("duplicate", "seq %d (%s) repeated on lines %s%s" % (
+            d["seq"], d["type"], ", ".join(map(str, d["lines"])),
+            " and %d more" % more if more else ""), d["lines"][1], d["seq"])
     records = [by_seq[s] for s in sorted(by_seq)]
     ends = [r for r in records if r["type"] == "end"]
     end = ends[-1] if ends else None
@@ -287,7 +286,7 @@ def analyse_boot(boot, prob):
         if s > prev + 1:
             missing.append([prev + 1, s - 1])
         prev = s
-    for a, b in missing:
+    for a, b in missing:  # counted all, described up to the cap
         prob.add("missing", "records %s missing" % (a if a == b else "%d-%d" % (a, b)), seq=a)
     after = [r for r in records if end and r["seq"] > end["seq"]]
     if after:
@@ -328,14 +327,23 @@ def analyse_boot(boot, prob):
         t = typed(p["fields"])
         params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD and k not in CTR_KEYS}
         overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
-        if overhead is None or overhead < 0 or iters is None or iters < 1:
-            prob.add("bad_field", "set %s: unusable iters=%r / overhead=%r (using 1 / 0)" % (
-                pid, p["fields"].get("iters"), p["fields"].get("overhead")), p["line"], p["seq"])
-            overhead = overhead if overhead is not None and overhead >= 0 else 0
-            iters = iters if iters is not None and iters >= 1 else 1
+        bad = []
+        if overhead is None or overhead < 0:
+            bad.append("overhead=%r (using 0)" % p["fields"].get("overhead"))
+            overhead = 0
+        if iters is None or iters < 1:
+            bad.append("iters=%r (using 1)" % p["fields"].get("iters"))
+            iters = 1
+        tsc_hz = t.get("tsc_hz")
+        if "tsc_hz" in t and not (isinstance(tsc_hz, (int, float)) and tsc_hz > 0):
+            bad.append("tsc_hz=%r (not used: no times from it)" % p["fields"].get("tsc_hz"))
+            tsc_hz = None
+        if bad:
+            prob.add("bad_field", "set %s: unusable %s" % (pid, ", ".join(bad)), p["line"],
+                     p["seq"])
         entry = {"set": t.get("set"), "name": p["fields"].get("name", "unknown"),
                  "unit": t.get("unit"), "n": t.get("n"), "iters": iters, "overhead": overhead,
-                 "tsc_hz": t.get("tsc_hz"), "params": typed(params), "probe": t,
+                 "tsc_hz": tsc_hz, "params": typed(params), "probe": t,
                  "seq": p["seq"], "line": p["line"]}
         entry.update(info)
         ctr = _assemble_counters(pid, p, ctr_chunks.get(pid, []), prob)
@@ -343,7 +351,14 @@ def analyse_boot(boot, prob):
             entry["counters"] = ctr
             entry["complete"] = entry["complete"] and ctr["complete"]
         entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
-        entry["stats"] = stats.set_stats(values, overhead, iters)
+        kept = usable(values)
+        entry["wrapped"] = len(values) - len(kept)
+        if entry["wrapped"]:
+            prob.add("wrapped", "set %s: %d sample(s) >= 2^63 (a negative or wrapped cycle "
+                     "delta), e.g. %d: excluded from the statistics" % (
+                         pid, entry["wrapped"], next(v for v in values if v >= WRAP_LIMIT)),
+                     p["line"], p["seq"])
+        entry["stats"] = stats.set_stats(kept, overhead, iters)
         sets.append(entry)
         raw.append((entry, p["fields"], values))
     orphans = []
@@ -360,9 +375,14 @@ def analyse_boot(boot, prob):
             prob.add("orphan_ctr", "set %s: %d ctr records without a probe record"
                      % (pid, len(ctr_chunks[pid])), ctr_chunks[pid][0]["line"],
                      ctr_chunks[pid][0]["seq"])
-    part = {"corrupt": corrupt, "unknown_version": versions, "duplicates": list(dups.values()),
-            "conflicts": conflicts, "missing": missing, "orphan_sets": orphans,
-            "begin": begin, "end": end, "notes": notes}
+    cap = logscan.FIRST_N
+    part = {"corrupt": corrupt, "unknown_version": versions,
+            "duplicates": list(dups.values())[:cap], "conflicts": conflicts,
+            "missing": missing[:cap], "orphan_sets": orphans[:cap], "begin": begin, "end": end,
+            "notes": notes,
+            "tallies": {"duplicates": sum(d["count"] for d in dups.values()),
+                        "conflicts": n_conflicts, "missing": sum(b - a + 1 for a, b in missing),
+                        "missing_ranges": len(missing), "orphan_sets": len(orphans)}}
     return records, part, sets, raw
 
 
@@ -378,6 +398,11 @@ def _collect(records):
         elif t == "plat":
             kind = f.get("kind", "unknown")
             fact = typed({k: v for k, v in f.items() if k != "kind"})
+            if kind == "tsc" and "hz" in fact and not (
+                    isinstance(fact["hz"], (int, float)) and fact["hz"] > 0):
+                out["notes"].append("plat kind=tsc hz=%s on line %d is not a rate: not used"
+                                    % (f.get("hz"), r["line"]))
+                fact["hz"] = None
             if kind in SINGLE_KINDS:
                 if kind in out["platform"]:
                     out["notes"].append("plat kind=%s repeated on line %d; first kept"
@@ -399,54 +424,62 @@ def _collect(records):
     return out
 
 
-def analyse(data, source=None):
-    """Parse raw log bytes. Returns {"summary": ..., "records": [...], "raw": [...]}."""
-    entries, nlines = scan(data)
-    boots = split_boots(entries)
+def analyse_file(fh, source=None):
+    """Parse a log from a binary file object, streaming. Returns {"summary", "records", "raw"}."""
+    (last, earlier, n_boots), info = logscan.scan(fh)
     prob = _Problems()
-    boot_list = []
-    for k, b in enumerate(boots):
-        recs = [e["rec"] for e in b["entries"] if e["kind"] == "record"]
-        ends = [r for r in recs if r["type"] == "end"]
-        boot_list.append({"index": k, "first_line": b["entries"][0]["line"],
-                          "last_line": b["entries"][-1]["line"], "records": len(recs),
-                          "bad_lines": len(b["entries"]) - len(recs),
-                          "has_begin": any(r["type"] == "begin" for r in recs),
-                          "has_end": bool(ends),
-                          "end_status": ends[-1]["fields"].get("status") if ends else None})
-    if len(boots) > 1:
-        prob.add("multiple_boots", "%d boots in the log (lines %s); the last one is analysed" % (
-            len(boots), ", ".join("%d-%d" % (b["first_line"], b["last_line"]) for b in boot_list)),
-            boot_list[-1]["first_line"])
-    if boots:
-        records, part, sets, raw = analyse_boot(boots[-1], prob)
+    boot_list = earlier + ([last.describe()] if last is not None else [])
+    notes = []
+    if info["encoding"] != "latin-1":
+        notes.append("log decoded as %s (%s)" % (info["encoding"].upper(), info["encoding_how"]))
+    if n_boots > 1:
+        prob.add("multiple_boots", "%d boots in the log (lines %s%s); the last one is analysed" % (
+            n_boots, ", ".join("%d-%d" % (b["first_line"], b["last_line"]) for b in boot_list),
+            ", ..." if n_boots > len(boot_list) else ""), boot_list[-1]["first_line"])
+    if last is not None:
+        analysed = n_boots - 1
+        why = ("the only boot in the log" if n_boots == 1 else
+               "the last of %d boots (the most recent run); it starts on line %d: %s"
+               % (n_boots, last.first_line, last.how))
+        records, part, sets, raw = analyse_boot(last, prob)
     else:
-        prob.add("no_records", "no baremetric records found in the log")
+        analysed, why = None, "no records"
+        prob.add("no_records", "no baremetric records found in the log" + (
+            "; %.0f%% of its first bytes are NUL: a capture in an encoding not recognised "
+            "(UTF-16 is decoded, UTF-32 is not)?" % (100 * info["nul_share"])
+            if info["nul_share"] >= logscan.NUL_SHARE / 2 else ""))
         records, sets, raw = [], [], []
         part = {"corrupt": [], "unknown_version": [], "duplicates": [], "conflicts": [],
-                "missing": [], "orphan_sets": [], "begin": None, "end": None, "notes": []}
+                "missing": [], "orphan_sets": [], "begin": None, "end": None, "notes": [],
+                "tallies": {"duplicates": 0, "conflicts": 0, "missing": 0, "missing_ranges": 0,
+                            "orphan_sets": 0}}
     other = _collect(records)
-    begin, end = part.pop("begin"), part.pop("end")
+    begin, end, tallies = part.pop("begin"), part.pop("end"), part.pop("tallies")
     truncated = end is None
     complete = (not truncated and not part["missing"] and all(s["complete"] for s in sets)
                 and not part["orphan_sets"])
     validation = dict(part)
     validation.update(
-        ok=complete and not prob.items, complete=complete, truncated=truncated,
-        boots=boot_list, analysed_boot=len(boots) - 1 if boots else None,
-        problems=prob.items, notes=part.pop("notes") + other.pop("notes"),
-        counts={"lines": nlines, "candidates": len(entries),
-                "valid_records": sum(1 for e in entries if e["kind"] == "record"),
+        ok=complete and not prob.total(), complete=complete, truncated=truncated,
+        boots=boot_list, boots_shown=("the first %d and the analysed one" % logscan.FIRST_N
+                                      if n_boots > len(boot_list) else "all"),
+        analysed_boot=analysed, analysed_why=why,
+        problems=prob.items, problem_counts=dict(prob.counts),
+        problems_shown=("the first %d of each kind" % logscan.FIRST_N),
+        notes=notes + part.pop("notes") + other.pop("notes"),
+        counts={"lines": info["lines"], "candidates": info["candidates"],
+                "valid_records": info["valid_records"],
                 "records_analysed": len(records),
-                "corrupt": len(part["corrupt"]), "unknown_version": len(part["unknown_version"]),
-                "duplicates": sum(len(d["lines"]) - 1 for d in part["duplicates"]),
-                "conflicts": len(part["conflicts"]),
-                "missing": sum(b - a + 1 for a, b in part["missing"]),
+                "corrupt": sum(n for k, n in prob.counts.items() if k in ("corrupt", "malformed")),
+                "unknown_version": prob.counts.get("version", 0),
+                "duplicates": tallies["duplicates"], "conflicts": tallies["conflicts"],
+                "missing": tallies["missing"], "orphan_sets": tallies["orphan_sets"],
                 "sets": len(sets), "sets_complete": sum(1 for s in sets if s["complete"]),
-                "problems": len(prob.items)})
+                "boots": n_boots, "problems": prob.total()})
     summary = {
         "format": "baremetric-summary", "format_version": 1,
-        "source": {"log": source, "bytes": len(data), "lines": nlines,
+        "source": {"log": source, "bytes": info["bytes"], "lines": info["lines"],
+                   "encoding": info["encoding"],
                    "parsed_utc": datetime.datetime.now(datetime.timezone.utc)
                    .strftime("%Y-%m-%dT%H:%M:%SZ")},
         "ok": validation["ok"], "validation": validation,
@@ -457,6 +490,11 @@ def analyse(data, source=None):
         "sets": sets, "unknown_records": other["unknown_records"],
     }
     return {"summary": summary, "records": records, "raw": raw}
+
+
+def analyse(data, source=None):
+    """Parse raw log bytes (see analyse_file)."""
+    return analyse_file(io.BytesIO(data), source)
 
 
 def write_outputs(result, out_dir):
@@ -478,6 +516,9 @@ def write_outputs(result, out_dir):
                 fh.write("# %s: %s\n" % (k, v))
             fh.write("# received: %d\n# complete: %s\n" % (
                 len(values), "yes" if entry.get("complete") else "no"))
+            if entry.get("wrapped"):
+                fh.write("# wrapped: %d (>= 2^63, excluded from the statistics)\n"
+                         % entry["wrapped"])
             if entry.get("missing_indices"):
                 fh.write("# missing_indices: %s\n"
                          % _fmt_ranges(entry["missing_indices"], limit=10 ** 6))
@@ -493,8 +534,7 @@ def parse_log(path, out_dir=None):
     """Parse the log at `path`; write outputs when out_dir is given. Returns the summary dict.
     Raises OSError when the log cannot be read or outputs cannot be written."""
     with open(path, "rb") as fh:
-        data = fh.read()
-    result = analyse(data, source=os.path.abspath(path))
+        result = analyse_file(fh, source=os.path.abspath(path))
     if out_dir is not None:
         write_outputs(result, out_dir)
     return result["summary"]

@@ -380,6 +380,9 @@ def _events(doc, summary):
     doc.list("[%s] %s (line %s)" % (m.get("level"), m.get("text"), m.get("line")) for m in msgs)
 
 
+REPORT_PROBLEMS = 40  # problems listed in the report (summary.json: counts per kind)
+
+
 def _validation(doc, summary, run):
     v = summary.get("validation") or {}
     c = v.get("counts") or {}
@@ -389,13 +392,20 @@ def _validation(doc, summary, run):
              "%s conflicting, %s unknown version" % tuple(fnum(c.get(k)) for k in (
                  "records_analysed", "corrupt", "duplicates", "missing", "conflicts",
                  "unknown_version"))),
-            ("boots", "%d (analysed: the last)" % len(v.get("boots") or []) if
+            ("boots", "%d (analysed: boot %s, %s)" % (c.get("boots", len(v.get("boots") or [])),
+                                                      v.get("analysed_boot"),
+                                                      v.get("analysed_why", "the last")) if
              len(v.get("boots") or []) > 1 else "1" if v.get("boots") else "0"),
             ("sets", "%s of %s complete" % (fnum(c.get("sets_complete")), fnum(c.get("sets")))),
             ("complete", fnum(v.get("complete"))), ("truncated", fnum(v.get("truncated")))])
     probs = v.get("problems") or []
+    counts = v.get("problem_counts") or {}
+    if sum(counts.values()) > len(probs[:REPORT_PROBLEMS]):
+        doc.p("problems by kind: " + ", ".join("%s %d" % kv for kv in sorted(
+            counts.items(), key=lambda kv: -kv[1])) + "; the first %d listed" % len(
+                probs[:REPORT_PROBLEMS]))
     doc.list(["%s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p.get("line") else "",
-                            p["message"]) for p in probs])
+                            p["message"]) for p in probs[:REPORT_PROBLEMS]])
     doc.list(["note: " + n for n in v.get("notes") or []])
     if not probs:
         doc.p("no problems found")
@@ -416,7 +426,8 @@ def status_lines(summary, run=None):
             {"%s (%s)" % (c.get("name"), c.get("probe")) for c in failed}))))
     v = summary.get("validation") or {}
     if not v.get("ok"):
-        reasons.append("log has %d problem(s)" % len(v.get("problems") or []))
+        reasons.append("log has %d problem(s)" % ((v.get("counts") or {}).get("problems")
+                                                  or len(v.get("problems") or [])))
     if run:
         from .qemu import run_failed
         reasons += run_failed(run)

@@ -94,6 +94,7 @@ KEYS = {
     "irq_samples": _uint,
     "irq_set_ms": _uint,
     "irq_delay_us": _uint,
+    "irq_timeout_ms": _uint,
     "irq_disp_samples": _uint,
     "irq_disp_ms": _uint,
     "irq_disp_period_us": _uint,

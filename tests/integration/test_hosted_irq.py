@@ -59,7 +59,7 @@ def hrun(tmp_path_factory):
     except (FileNotFoundError, subprocess.CalledProcessError) as e:
         pytest.fail("make hosted failed: %s" % e)
     out = str(tmp_path_factory.mktemp("hostedirq"))
-    args = ["probes=" + ",".join(PROBES), "irq_samples=%d" % N_LAT, "irq_set_ms=20000",
+    args = ["probes=" + ",".join(PROBES), "irq_samples=%d" % N_LAT, "irq_set_ms=20000", "irq_timeout_ms=2000",
             "irq_disp_samples=%d" % N_DISP, "irq_fp_samples=%d" % N_FP, "smp=0",
             "tsc_cal_windows=1", "tsc_cal_ms=50"]
     env = dict(os.environ)
@@ -127,6 +127,7 @@ def test_periodic_timer(hrun):
 def test_unavailable_sources_skip_with_reason(hrun):
     skips = [k for k in hrun.summary["skips"] if k["probe"] == "irq_latency"]
     assert {k["source"] for k in skips} == {"tsc_deadline", "hpet"}
+    assert len(skips) == 2, "one skip per source, not one per wait mode: %r" % skips
     assert all("hosted build" in k["reason"] for k in skips)
     names = {s["params"]["source"] for s in hrun.sets("irq_latency")}
     assert names == {ONESHOT, SELF, PERIODIC}

@@ -23,7 +23,7 @@ ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
 def repeat(tmp_path_factory):
     return boot(tmp_path_factory, "irq_fault_repeat",
                 {"probes": ",".join(["fault_irq,irq_latency"] * REPS), "irq_samples": N_LAT,
-                 "irq_set_ms": 20000}, smp=2)
+                 "irq_set_ms": 20000, "irq_timeout_ms": 2000}, smp=2)
 
 
 def cleanups(b, probe):

@@ -11,65 +11,51 @@ import synth
 from bmharness import cli, compare, parse, stats
 
 
-# --- the t distribution -----------------------------------------------------------------------
+# --- the test statistics ---------------------------------------------------------------------
 
-def t_sf2_by_integration(t, df, steps=4000):
-    """Two-sided tail by Simpson integration of the t density over [0, |t|] (independent of the
-    incomplete beta function)."""
-    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
-
-    def pdf(x):
-        return c * (1 + x * x / df) ** (-(df + 1) / 2)
-    h = abs(t) / steps
-    total = pdf(0) + pdf(abs(t)) + sum((4 if k % 2 else 2) * pdf(k * h) for k in range(1, steps))
-    return 1 - 2 * total * h / 3
+def test_mann_whitney_known_value():
+    # scipy.stats.mannwhitneyu([1..5], [6..10], method="asymptotic"): U = 25, p = 0.012185
+    t = compare.mann_whitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+    assert t["u"] == 25 and t["z"] > 0 and t["p"] == pytest.approx(0.0121857, abs=1e-6)
+    assert compare.mann_whitney([6, 7, 8, 9, 10], [1, 2, 3, 4, 5])["z"] < 0
+    assert compare.mann_whitney([5, 5, 5], [5, 5])["p"] == 1.0
+    assert compare.mann_whitney([5], [6, 7]) is None
 
 
-def test_betainc_identities():
-    for x in (0.0, 0.1, 0.5, 0.93, 1.0):
-        assert compare.betainc(1, 1, x) == pytest.approx(x)
-        assert compare.betainc(2, 1, x) == pytest.approx(x * x)
-    assert compare.betainc(7.5, 7.5, 0.5) == pytest.approx(0.5)
-    for a, b, x in ((0.5, 3.0, 0.2), (30, 40, 0.45), (2.5, 0.5, 0.97)):
-        assert compare.betainc(a, b, x) == pytest.approx(1 - compare.betainc(b, a, 1 - x))
-
-
-def test_t_tail_matches_the_quantile_table():
-    # stats.py's table of t(0.975, df): each must give a two-sided p of 0.05 (to table rounding).
-    for df, t in stats._T975.items():
-        assert compare.t_sf2(t, df) == pytest.approx(0.05, abs=2e-4), df
-
-
-@pytest.mark.parametrize("t,df", [(2.0, 10), (0.5, 1), (3.3, 2.5), (1.2, 57.3), (4.0, 300)])
-def test_t_tail_by_integration(t, df):
-    assert compare.t_sf2(t, df) == pytest.approx(t_sf2_by_integration(t, df), abs=1e-7)
-
-
-def test_t_tail_known_values():
-    assert compare.t_sf2(2.0, 10) == pytest.approx(0.0733880, abs=1e-7)
-    assert compare.t_sf2(0.0, 5) == 1.0 and compare.t_sf2(-2.0, 10) == compare.t_sf2(2.0, 10)
-    assert compare.t_sf2(math.inf, 3) == 0.0
-    assert 0 < compare.t_sf2(40.0, 100) < 1e-60
-
-
-def test_t_tail_against_scipy():
+def test_mann_whitney_against_scipy():
     sp = pytest.importorskip("scipy.stats")
-    r = random.Random(7)
-    for _ in range(300):
-        t, df = r.uniform(-30, 30), r.choice((r.uniform(0.5, 5), r.uniform(5, 500)))
-        want = 2 * sp.t.sf(abs(t), df)
-        assert compare.t_sf2(t, df) == pytest.approx(want, rel=1e-6, abs=1e-12)
+    r = random.Random(3)
+    for _ in range(100):
+        a = [r.randint(0, 12) for _ in range(r.randint(2, 60))]  # many ties
+        b = [r.randint(0, 14) for _ in range(r.randint(2, 60))]
+        want = sp.mannwhitneyu(b, a, alternative="two-sided", method="asymptotic")
+        got = compare.mann_whitney(a, b)
+        assert got["u"] == want.statistic
+        assert got["p"] == pytest.approx(want.pvalue, rel=1e-9, abs=1e-12)
 
 
-def test_welch():
-    w = compare.welch(compare.moments([1, 2, 3, 4, 5]), compare.moments([2, 4, 6, 8, 10]))
-    assert w["t"] == pytest.approx(1.8973666) and w["df"] == pytest.approx(5.8823529)
-    assert w["p"] == pytest.approx(0.1075312, abs=1e-6)  # scipy ttest_ind(equal_var=False)
-    same = compare.moments([3.0, 4.0, 5.0, 4.0])
-    assert compare.welch(same, same)["p"] == pytest.approx(1.0)
-    assert compare.welch(compare.moments([5, 5, 5]), compare.moments([5, 5]))["p"] == 1.0
-    assert compare.welch(compare.moments([5, 5, 5]), compare.moments([6, 6]))["p"] == 0.0
-    assert compare.welch(compare.moments([5]), compare.moments([6, 7])) is None
+def test_hl_shift_is_the_median_of_pairwise_differences():
+    r = random.Random(5)
+    for _ in range(60):
+        a = [r.choice((r.randint(0, 30), r.random() * 30)) for _ in range(r.randint(1, 25))]
+        b = [r.choice((r.randint(0, 30), r.random() * 30)) for _ in range(r.randint(1, 25))]
+        diffs = sorted(y - x for x in a for y in b)
+        m = len(diffs)
+        want = diffs[m // 2] if m % 2 else (diffs[m // 2 - 1] + diffs[m // 2]) / 2
+        assert compare.hl_shift(a, b) == pytest.approx(want, abs=1e-9)
+        # the same statistic as the test: its sign is the sign of U - mn/2
+        t = compare.mann_whitney(a, b)
+        if t is not None and want != 0:
+            u_excess = t["u"] - len(a) * len(b) / 2
+            assert u_excess == 0 or (u_excess > 0) == (want > 0)
+
+
+def test_benjamini_hochberg():
+    # R: p.adjust(c(0.01, 0.04, 0.03, 0.005, 0.5), "BH") = 0.025 0.05 0.05 0.025 0.5
+    q = compare.benjamini_hochberg([0.01, 0.04, 0.03, 0.005, None, 0.5])
+    assert q[4] is None
+    assert [round(x, 10) for x in q[:4] + q[5:]] == [0.025, 0.05, 0.05, 0.025, 0.5]
+    assert compare.benjamini_hochberg([]) == []
 
 
 # --- two synthetic runs -----------------------------------------------------------------------
@@ -167,15 +153,18 @@ def test_repeated_parameter_sets_pair_in_order():
     assert [s["set"] for s in only_a] == [3] and only_b == []
 
 
-def test_missing_raw_file_uses_summary_stats(tmp_path):
+def test_missing_raw_file_is_not_tested(tmp_path):
     a = make_run(tmp_path, "a", seed=1)
     b = make_run(tmp_path, "b", seed=2, shift=10.0)
     summary = json.loads((b / "summary.json").read_text())
     spin = [s for s in summary["sets"] if s["name"] == "spin"][0]
     (b / spin["raw_file"]).unlink()
-    row = by_name(compare.compare(load(a, tmp_path), load(b, tmp_path)))["spin"]
-    assert row["significant"] and row["verdict"] == "B slower"
-    assert any("summary stats" in n for n in row["notes"])
+    res = compare.compare(load(a, tmp_path), load(b, tmp_path))
+    row = by_name(res)["spin"]
+    assert row["significant"] is None and row["verdict"] == "-" and row["p"] is None
+    assert row["diff"] > 0  # the medians are still shown
+    assert any("raw samples missing" in n for n in row["notes"])
+    assert res["tests"] == 2  # and it does not count as a test in the correction
 
 
 # --- the command ------------------------------------------------------------------------------
@@ -215,3 +204,59 @@ def test_cli_compare_errors(tmp_path, capsys):
     (tmp_path / "junk.log").write_text("no records here\n")
     assert cli.main(["compare", str(a), str(tmp_path / "junk.log")]) == 2
     assert "neither a parse directory" in capsys.readouterr().err
+
+
+# --- many sets at once: the false discovery rate --------------------------------------------
+
+N_SETS = 300
+
+
+def many_sets_stream(seed, shifted=(), shift_pct=5.0):
+    """N_SETS spin sets, set k with its own level and a heavy right tail (integer cycles, so
+    ties); every boot draws the samples anew from the same distributions; sets in `shifted` are
+    shift_pct % slower."""
+    r = random.Random(seed)
+    s = synth.Stream().begin()
+    for k in range(N_SETS):
+        base = 1000 + 37 * k
+        scale = 1 + shift_pct / 100.0 if k in shifted else 1.0
+        vals = [int(round(scale * (base + r.gauss(0, 0.01 * base)
+                                   + (r.expovariate(1.0 / (0.05 * base)) if r.random() < 0.1
+                                      else 0))))
+                for _ in range(32)]
+        s.probe("spin", k + 1, vals, iters=1, overhead=0, unroll=k)
+    return s.end()
+
+
+def many_runs(tmp_path, **kw_b):
+    runs = []
+    for name, seed, kw in (("a", 11, {}), ("b", 12, kw_b)):
+        log = tmp_path / (name + ".log")
+        log.write_bytes(many_sets_stream(seed, **kw).data())
+        runs.append(load(log, tmp_path))
+    return runs
+
+
+def test_resamples_of_one_distribution_give_no_discoveries(tmp_path):
+    a, b = many_runs(tmp_path)
+    res = compare.compare(a, b)
+    rows = res["rows"]
+    assert len(rows) == N_SETS and res["tests"] == N_SETS
+    raw_hits = sum(1 for r in rows if r["p"] < compare.ALPHA)
+    assert raw_hits >= 5  # uncorrected, ~5% of 300 sets look "significant"
+    assert sum(1 for r in rows if r["significant"]) <= 1
+    assert sum(1 for r in rows if r["verdict"] in ("B slower", "B faster")) <= 1
+    text = compare.build_doc(a, b, res).text()
+    assert "Benjamini-Hochberg over the %d tested sets" % N_SETS in text
+
+
+def test_real_shift_among_many_sets_is_found(tmp_path):
+    shifted = set(range(0, N_SETS, 30))  # 10 sets, 5% slower
+    a, b = many_runs(tmp_path, shifted=shifted)
+    rows = compare.compare(a, b)["rows"]
+    found = {r["set_a"] - 1 for r in rows if r["verdict"] == "B slower"}
+    assert found == shifted
+    assert not [r for r in rows if r["verdict"] == "B faster"]
+    for r in rows:
+        if r["set_a"] - 1 in shifted:
+            assert r["shift"] > 0 and r["shift_pct"] == pytest.approx(5.0, abs=1.5)

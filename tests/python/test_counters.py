@@ -20,22 +20,29 @@ def ctr(s, set_id, event, values, pas=0, overhead=0, wraps=0, chunk=96):
               i=i, n=len(part), v=encode_values(part))
 
 
-def stream(drop=None, extra=None, passes=2):
+def stream(drop=None, extra=None, passes=2, dram_esu=None):
     """A boot with a PMU: one bandwidth set whose events need two passes, a pmu_check pass and a
-    refused event."""
+    refused event (energy_dram; counted instead, 1 J per sample, when dram_esu is given: 0 =
+    a record without rapl_dram_esu, as older logs)."""
     s = synth.Stream().begin()
     s.add("cfg", probes="membw,pmu_check", samples=N, pmu_events="auto")
-    s.add("plat", kind="pmu", present=1, reason="architectural PMU (CPUID 0xA)", vendor_version=4,
-          pmu="intel_arch", gp=2, gp_width=48, fixed=3, fixed_width=48, fixed_mask="0x7",
-          arch_events="0x7f", full_width=1, global_ctrl=1, status_reset=1,
-          family_events="intel_skylake", aperf_mperf=1, rapl=1, rapl_esu=14, rapl_pkg=1,
-          rapl_dram=1, rapl_core=0)
+    pmu = dict(kind="pmu", present=1, reason="architectural PMU (CPUID 0xA)", vendor_version=4,
+               pmu="intel_arch", gp=2, gp_width=48, fixed=3, fixed_width=48, fixed_mask="0x7",
+               arch_events="0x7f", full_width=1, global_ctrl=1, status_reset=1,
+               family_events="intel_skylake", aperf_mperf=1, rapl=1, rapl_esu=14, rapl_pkg=1,
+               rapl_dram=1, rapl_core=0)
+    if dram_esu:
+        pmu["rapl_dram_esu"] = dram_esu
+    s.add("plat", pmu)
     s.add("plat", kind="tsc", hz=2000000000, source="hpet", invariant=1)
     events = "cycles,instructions,llc_misses,l1d_misses,aperf,mperf,energy_pkg,l2_misses"
+    if dram_esu is not None:
+        events += ",energy_dram"
     s.add("probe", dict(name="membw", set=0, unit="cycles", n=N, iters=ITERS, overhead=40,
                         tsc_hz=2000000000, kernel="read", width=256, size=BYTES,
                         bytes_per_op=BYTES, ctr_set="bandwidth", ctr_events=events,
-                        ctr_passes=passes, ctr_refused="energy_dram"))
+                        ctr_passes=passes,
+                        **({} if dram_esu is not None else {"ctr_refused": "energy_dram"})))
     s.add("samples", set=0, i=0, n=N, v=encode_values([20040] * N))
     vals = {
         "cycles": [20000 + 30] * N,         # overhead 30 -> 20000 per sample
@@ -46,17 +53,20 @@ def stream(drop=None, extra=None, passes=2):
         "mperf": [2000] * N,                # 1.5 x TSC
         "energy_pkg": [16384] * N,          # 1 J per sample at ESU 14
     }
+    if dram_esu is not None:
+        vals["energy_dram"] = [65536] * N   # 1 J per sample in the servers' fixed 2^-16 J
     ov = {"cycles": 30, "instructions": 20, "llc_misses": 2}
     for ev, v in vals.items():
-        if ev != drop:
+        if ev not in ((drop,) if isinstance(drop, str) else drop or ()):
             ctr(s, 0, ev, v, 0, ov.get(ev, 0))
     if passes > 1:
         ctr(s, 0, "tsc", [20100] * N, 1, 40)
         ctr(s, 0, "l2_misses", [5120] * N, 1, 0)
     if extra:
         extra(s)
-    s.add("skip", probe="membw", set=0, ctr_set="bandwidth", event="energy_dram",
-          reason="no RAPL DRAM energy counter on this CPU")
+    if dram_esu is None:
+        s.add("skip", probe="membw", set=0, ctr_set="bandwidth", event="energy_dram",
+              reason="no RAPL DRAM energy counter on this CPU")
     s.add("check", name="instructions_retired", probe="pmu_check", event="instructions",
           counter="fixed", loop="dec_jnz", insns_per_iter=2, iters=1001000, expected=2002000,
           measured=2002000, overhead=41, tolerance=0, status="pass")
@@ -157,3 +167,75 @@ def test_report_counters_section(tmp_path):
     assert ok
     assert "COUNTERS" in text and "check instructions_retired: PASS" in text
     assert "2.5" in text and "bandwidth" in text
+
+
+
+def test_dram_energy_uses_its_own_unit():
+    """The DRAM domain of the Intel servers counts in 2^-16 J while the unit register says 14:
+    rapl_dram_esu scales it; scaling by rapl_esu would read 4x too high. Older logs without the
+    field fall back to rapl_esu."""
+    (f,) = counters.analyse(parse_stream(stream(dram_esu=16)))["sets"]
+    assert f["nj_per_byte"]["energy_dram"] == pytest.approx(1e9 / (BYTES * ITERS))
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS))
+    assert f["watts"]["energy_dram"] == pytest.approx(2e9 / 20040)
+    (old,) = counters.analyse(parse_stream(stream(dram_esu=0)))["sets"]
+    assert old["nj_per_byte"]["energy_dram"] == pytest.approx(4e9 / (BYTES * ITERS))
+
+
+def test_status_names_unmade_settings_and_free_running_counters():
+    """The Counters status line says when lfence could not be made serialising or rdpmc faults,
+    and which free-running counters are still read without a core PMU."""
+    summ = {"platform": {"pmu": {"present": 0, "reason": "CPUID 0xA reports no counters",
+                                 "aperf_mperf": 1, "rapl": 1, "lfence_serializing": "no",
+                                 "freeze_while_smm": "not_offered", "rdpmc": "faults"}}}
+    present, text = counters.status(summ)
+    assert not present
+    assert "free-running counters still read: aperf/mperf, rapl" in text
+    assert "lfence_serializing no" in text and "rdpmc faults" in text
+    assert "freeze_while_smm" not in text
+
+
+# --- wrapped and clamped deltas (issue 10) -----------------------------------------------------
+
+WRAPPED = (1 << 64) - 5  # a counter that went 5 backwards, seen as unsigned
+
+
+def test_wrapped_counter_deltas_are_flagged_and_excluded():
+    def wrap(s):
+        ctr(s, 0, "energy_pkg", [16384] * (N - 1) + [WRAPPED], 0)
+        ctr(s, 0, "cycles", [WRAPPED] + [20000 + 30] * (N - 1), 0, 30)
+    (f,) = counters.analyse(parse_stream(stream(drop=("energy_pkg", "cycles"),
+                                                extra=wrap)))["sets"]
+    # the wrapped samples are left out: still 1 J per sample, not ~2^64 units
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS))
+    assert f["watts"]["energy_pkg"] == pytest.approx(2e9 / 20040)
+    assert f["excluded"] == {"energy_pkg": {"wrapped": 1, "below_overhead": 0},
+                             "cycles": {"wrapped": 1, "below_overhead": 0}}
+    # and the other event's samples stay aligned: IPC over the 7 good pairs
+    assert f["ipc"] == pytest.approx(2.5) and f["per_op"]["cycles"] == pytest.approx(2000)
+
+
+def test_deltas_below_overhead_do_not_bias_energy_upward():
+    # 1 J per sample (16384 units) plus an overhead of 100, with read noise that is symmetric:
+    # two samples fall below the overhead; clamping them at 0 would raise the mean
+    vals = [16384 + 100 + d for d in (-16450, 16450, -16420, 16420, 0, 0, -5000, 5000)]
+    assert sum(vals) == N * (16384 + 100) and sum(1 for v in vals if v < 100) == 2
+    (f,) = counters.analyse(parse_stream(stream(drop="energy_pkg", extra=lambda s: ctr(
+        s, 0, "energy_pkg", vals, 0, 100))))["sets"]
+    assert f["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (BYTES * ITERS), rel=1e-9)
+    assert f["watts"]["energy_pkg"] == pytest.approx(2e9 / 20040, rel=1e-9)
+    assert f["excluded"]["energy_pkg"] == {"wrapped": 0, "below_overhead": 2}
+
+
+def test_wrapped_samples_excluded_from_set_statistics(tmp_path):
+    s = synth.Stream().begin()
+    s.probe("spin", 1, [1000, 1002, 1004, WRAPPED, 1006], iters=1, overhead=0)
+    log = tmp_path / "serial.log"
+    log.write_bytes(s.end(probes=1, skips=0).data())
+    summ = parse.parse_log(str(log), str(tmp_path / "p"))
+    st = summ["sets"][0]
+    assert st["wrapped"] == 1 and st["stats"]["raw"]["n"] == 4
+    assert st["stats"]["per_op"]["mean"] == pytest.approx(1003)
+    assert any(p["kind"] == "wrapped" for p in summ["validation"]["problems"])
+    header, values = parse.read_raw(str(tmp_path / "p" / st["raw_file"]))
+    assert len(values) == 5 and header["wrapped"].startswith("1 ")

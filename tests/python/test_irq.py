@@ -15,8 +15,15 @@ def test_latency_stats_percentiles():
     assert st["n"] == 1000 and st["min"] == 1 and st["max"] == 1000
     assert st["median"] == pytest.approx(500.5)
     assert st["p99"] == pytest.approx(990.01)
-    assert st["p99.9"] == pytest.approx(999.001)
+    # p99.9 needs N x 0.001 >= 10: with 1000 samples it would be the largest one or two values
+    assert st["p99.9"] is None
+    big = irq.latency_stats(list(range(1, 10001)))
+    assert big["p99.9"] == pytest.approx(9990.001)
+    assert irq.latency_stats(list(range(1, 10000)))["p99.9"] is None
     assert irq.latency_stats([])["median"] is None
+    # order-statistic CIs: N = 1000 median ranks (469, 532) by the binomial, p99 (983, 997)
+    assert (st["median_ci"]["lo"], st["median_ci"]["hi"]) == (469, 532)
+    assert (st["p99_ci"]["lo"], st["p99_ci"]["hi"]) == (983, 997)
 
 
 def test_footprint_conversion():

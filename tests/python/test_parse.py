@@ -109,7 +109,7 @@ def test_duplicates_not_double_counted():
     lines = lines[:3] + [lines[2], lines[2]] + lines[3:]  # chunk on line 3 repeated twice
     sm = summ(("\r\n".join(lines) + "\r\n").encode())
     v = sm["validation"]
-    assert v["duplicates"] == [{"seq": 2, "type": "samples", "lines": [3, 4, 5]}]
+    assert v["duplicates"] == [{"seq": 2, "type": "samples", "lines": [3, 4, 5], "count": 2}]
     assert v["counts"]["duplicates"] == 2
     st = sm["sets"][0]
     assert st["received"] == 200 and st["complete"] and st["stats"]["raw"]["n"] == 200

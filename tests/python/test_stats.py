@@ -1,7 +1,9 @@
 """Statistics: known values, degenerate inputs, confidence intervals, mode detection."""
 
 import math
+import os
 import random
+import re
 
 import pytest
 
@@ -115,8 +117,56 @@ def test_timer_like_and_lognormal_not_bimodal():
 
 
 def test_small_n_not_tested():
-    d = S.describe(_clusters(1, 10, 0.5))
+    d = S.describe(_clusters(1, S.SMALL_MIN_N - 1, 0.5))
     assert d["bimodal"] is False and "not tested" in d["bimodal_explanation"]
+
+
+def test_small_n_gap_test_finds_separated_clusters():
+    d = S.describe(_clusters(1, 10, 0.5), quantum=1.0)
+    assert d["bimodal"] is True and "small-N gap test" in d["bimodal_explanation"]
+    assert [round(m["at"], -1) for m in d["modes"]] == [100, 200]
+    # two adjacent integer values are not two modes
+    assert S.describe([44] * 8 + [45] * 8, quantum=1.0)["bimodal"] is False
+
+
+def _default_samples():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "lib", "config.c")) as fh:
+        return int(re.search(r"cfg->samples = (\d+);", fh.read()).group(1))
+
+
+def _rate(gen, n, trials, seed, quantum=None):
+    r = random.Random(seed)
+    hits = sum(S.detect_modes(sorted(gen(r, n)), quantum)["bimodal"] for _ in range(trials))
+    return hits / trials
+
+
+def _mix(r, n, apart=4.0):
+    return [r.gauss(0, 1) if r.random() < 0.5 else r.gauss(apart, 1) for _ in range(n)]
+
+
+def test_default_run_tests_bimodality():
+    n = _default_samples()
+    d = S.describe(_clusters(4, n, 0.5), quantum=1.0)
+    assert "not tested" not in d["bimodal_explanation"] and d["bimodal"] is True
+    # well separated modes are found at the default N, unimodal data stay quiet
+    assert _rate(lambda r, k: _mix(r, k, 8.0), n, 200, 1) >= 0.5
+    for gen in (lambda r, k: [r.gauss(0, 1) for _ in range(k)],
+                lambda r, k: [r.lognormvariate(0, 0.5) for _ in range(k)],
+                lambda r, k: [r.expovariate(1) for _ in range(k)]):
+        assert _rate(gen, n, 400, 2) <= 0.05
+
+
+def test_mixture_4_sigma_apart_found_at_200():
+    assert _rate(_mix, 200, 200, 11) >= 0.90  # was 0.41
+
+
+def test_unimodal_false_positive_rate():
+    for gen in (lambda r, k: [r.gauss(0, 1) for _ in range(k)],
+                lambda r, k: [r.lognormvariate(0, 0.5) for _ in range(k)],
+                lambda r, k: [r.expovariate(1) for _ in range(k)]):
+        for n in (20, 50, 200):
+            assert _rate(gen, n, 200, 12) <= 0.05, n
 
 
 def test_close_modes_behind_heavy_outliers():
@@ -128,3 +178,68 @@ def test_close_modes_behind_heavy_outliers():
     d = S.describe(xs, 1.0)
     assert d["bimodal"] is True, d["bimodal_explanation"]
     assert [round(m["at"]) for m in d["modes"] if m["fraction"] >= 0.1] == [44, 52]
+
+
+# ---- order-statistic (distribution-free) quantile CIs -------------------------------------------
+
+def _cdf_exact(n, q, k):
+    """P(Binomial(n, q) <= k) with exact rationals (math.comb), for the cross-checks."""
+    from fractions import Fraction
+    qf = Fraction(q).limit_denominator(10 ** 6)
+    return float(sum(math.comb(n, j) * qf ** j * (1 - qf) ** (n - j) for j in range(k + 1)))
+
+
+def test_binom_cdf_known_values():
+    c = S.binom_cdf(10, 0.5)
+    assert c[1] == pytest.approx(11 / 1024)       # 1 + 10
+    assert c[2] == pytest.approx(56 / 1024)       # + 45
+    assert c[8] == pytest.approx(1013 / 1024)
+    assert c[10] == pytest.approx(1.0)
+    big = S.binom_cdf(100000, 0.5)                # (1/2)^100000 underflows: log space must not
+    assert big[50000] == pytest.approx(0.5 + math.comb(100000, 50000) / 2 ** 100001, rel=1e-6)
+    with pytest.raises(ValueError):
+        S.binom_cdf(10, 1.0)
+
+
+def test_median_ci_ranks_by_hand():
+    # n = 10: P(B <= 1) = 11/1024 <= 0.025 < P(B <= 2) = 56/1024 -> l = 2; P(B <= 8) = 1013/1024
+    # >= 0.975 > P(B <= 7) = 968/1024 -> u = 9; coverage (1013 - 11)/1024 = 0.9785
+    assert S.quantile_ci_ranks(10, 0.5) == (2, 9, pytest.approx(1002 / 1024))
+    # the textbook n = 100 interval: x_(40), x_(61), coverage 0.9648
+    lo, hi, cov = S.quantile_ci_ranks(100, 0.5)
+    assert (lo, hi) == (40, 61) and cov == pytest.approx(0.9648, abs=1e-4)
+    # n = 5: even [min, max] covers only 1 - 2/32 = 0.9375: no rank reaches either side at 95%
+    assert S.quantile_ci_ranks(5, 0.5)[:2] == (None, None)
+
+
+def test_p99_ci_ranks_against_exact_binomial():
+    for n in (400, 1000):
+        lo, hi, cov = S.quantile_ci_ranks(n, 0.99)
+        assert _cdf_exact(n, 0.99, lo - 1) <= 0.025 < _cdf_exact(n, 0.99, lo)
+        assert _cdf_exact(n, 0.99, hi - 1) >= 0.975 > _cdf_exact(n, 0.99, hi - 2)
+        assert cov >= 0.95
+    # the upper side of the p99 needs P(B <= n-1) = 1 - 0.99^n >= 0.975: n >= ln 0.025 / ln 0.99
+    # = 367.04, so 368 (0.99^367 = 0.02503)
+    assert S.quantile_ci_ranks(367, 0.99)[1] is None
+    assert S.quantile_ci_ranks(368, 0.99)[1] == 368
+
+
+def test_quantile_ci_values_and_coverage_by_simulation():
+    xs = sorted(range(1, 1001))
+    ci = S.quantile_ci(xs, 0.5)
+    assert (ci["lo"], ci["hi"], ci["lo_rank"], ci["hi_rank"]) == (469, 532, 469, 532)
+    assert S.quantile_ci([], 0.5) is None
+    assert S.quantile_ci(sorted(range(200)), 0.99)["hi"] is None
+    # coverage of the true median of an exponential (ln 2) over repeated samples of 101
+    rng = random.Random(7)
+    hits, trials = 0, 400
+    for _ in range(trials):
+        s = sorted(rng.expovariate(1.0) for _ in range(101))
+        c = S.quantile_ci(s, 0.5)
+        hits += c["lo"] <= math.log(2) <= c["hi"]
+    assert hits / trials >= 0.92   # nominal >= 0.95; 400 trials: sd ~0.011
+
+
+def test_tail_quantile_rule():
+    assert S.tail_quantile_ok(10000, 0.999) and not S.tail_quantile_ok(9999, 0.999)
+    assert S.tail_quantile_ok(1000, 0.99) and not S.tail_quantile_ok(999, 0.99)

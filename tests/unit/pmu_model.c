@@ -84,26 +84,98 @@ static uint32_t status_msr(const struct pmu_model *m)
 	return m->intel ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_CNTR_GLOBAL_STATUS;
 }
 
-/* Advance a running counter by `step`, wrapping at its width and flagging the overflow. */
-static void tick(struct pmu_model *m, uint32_t ctr, unsigned width, unsigned status_bit)
+/* Advance a running counter by `n`, wrapping at its width and flagging the overflow. */
+static void tick(struct pmu_model *m, uint32_t ctr, unsigned width, unsigned status_bit, uint64_t n)
 {
-	uint64_t v = get(m, ctr), nv = (v + m->step) & mask_of(width);
+	uint64_t v = get(m, ctr), nv = (v + n) & mask_of(width);
 
 	if (nv < v && find(m, status_msr(m)) >= 0)
 		model_set(m, status_msr(m), get(m, status_msr(m)) | (1ull << status_bit));
 	model_set(m, ctr, nv);
 }
 
+/* Intel events the model knows (SDM vol. 3B architectural events; Skylake event list). */
+static const struct { uint8_t event, umask; } intel_known[] = {
+	{ 0x3C, 0x00 }, /* CPU_CLK_UNHALTED.THREAD_P */
+	{ 0xC0, 0x00 }, /* INST_RETIRED.ANY_P */
+	{ 0x2E, 0x4F }, /* LONGEST_LAT_CACHE.REFERENCE */
+	{ 0x2E, 0x41 }, /* LONGEST_LAT_CACHE.MISS */
+	{ 0xC4, 0x00 }, /* BR_INST_RETIRED.ALL_BRANCHES */
+	{ 0xC5, 0x00 }, /* BR_MISP_RETIRED.ALL_BRANCHES */
+	{ 0x51, 0x01 }, /* L1D.REPLACEMENT */
+	{ 0x24, 0x3F }, /* L2_RQSTS.MISS */
+	{ 0x08, 0x01 }, /* DTLB_LOAD_MISSES.MISS_CAUSES_A_WALK */
+	{ 0x85, 0x01 }, /* ITLB_MISSES.MISS_CAUSES_A_WALK */
+	{ 0x83, 0x02 }, /* ICACHE_64B.IFTAG_MISS */
+	{ 0xA3, 0x04 }, /* CYCLE_ACTIVITY.STALLS_TOTAL */
+};
+
+#define INTEL_REF_XCLK_EVENT 0x3C
+#define INTEL_REF_XCLK_UMASK 0x01
+#define AMD_ITLB_WALK_EVENT 0x085
+
+/* What a general-purpose counter with this event select gains per step. */
+static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel)
+{
+	unsigned event = (unsigned)(sel & 0xFF), umask = (unsigned)((sel >> 8) & 0xFF);
+
+	if (!(sel & EVTSEL_OS))
+		return 0; /* the probes run at CPL 0 */
+	if (m->intel) {
+		if (event == INTEL_REF_XCLK_EVENT && umask == INTEL_REF_XCLK_UMASK)
+			return m->step / MODEL_XCLK_DIV;
+		for (unsigned i = 0; i < sizeof(intel_known) / sizeof(intel_known[0]); i++)
+			if (intel_known[i].event == event && intel_known[i].umask == umask)
+				return m->step;
+		return 0;
+	}
+	event |= (unsigned)((sel >> 32) & 0xF) << 8;
+	switch (event) {
+	case 0x076: case 0x0C0: case 0x0C2: case 0x0C3: /* cycles, retired instr., branches, mispredicts */
+		return m->step;
+	case 0x060: case 0x064: case 0x045: /* L2 requests, L2 status, L1 DTLB misses: any unit-mask bit */
+		return umask ? m->step : 0;
+	case AMD_ITLB_WALK_EVENT: /* page-table walks of the page sizes selected */
+		return (umask & m->itlb_walk_sizes) ? m->step : 0;
+	default:
+		return 0;
+	}
+}
+
+static void tick_rapl(struct pmu_model *m)
+{
+	if (!m->rapl)
+		return;
+	m->pkg_q32 += m->pkg_q32_per_tick;
+	m->dram_q32 += m->dram_q32_per_tick;
+	model_set(m, m->rapl_pkg_msr, (m->pkg_q32 >> (32 - m->rapl_pkg_esu)) & 0xFFFFFFFFull);
+	model_set(m, m->rapl_dram_msr, (m->dram_q32 >> (32 - m->rapl_dram_esu)) & 0xFFFFFFFFull);
+}
+
 static void tick_all(struct pmu_model *m)
 {
 	if (m->dead)
 		return;
-	for (unsigned i = 0; i < m->num_gp; i++)
-		if ((get(m, gp_ctl(m, i)) & EVTSEL_EN) && global_on(m, i))
-			tick(m, gp_ctr(m, i), m->gp_width, i);
+	for (unsigned i = 0; i < m->num_gp; i++) {
+		uint64_t sel = get(m, gp_ctl(m, i));
+
+		if ((sel & EVTSEL_EN) && global_on(m, i))
+			tick(m, gp_ctr(m, i), m->gp_width, i, gp_rate(m, sel));
+	}
+	/* fixed 0 instructions, 1 core cycles, 2 reference cycles at the TSC rate: OS field bit */
 	for (unsigned j = 0; m->intel && j < m->num_fixed; j++)
-		if (((get(m, MSR_IA32_FIXED_CTR_CTRL) >> (4 * j)) & 3) && global_on(m, 32 + j))
-			tick(m, MSR_IA32_FIXED_CTR0 + j, m->fixed_width, 32 + j);
+		if (((get(m, MSR_IA32_FIXED_CTR_CTRL) >> (4 * j)) & FIXED_CTRL_EN_OS) && global_on(m, 32 + j) &&
+		    !(m->fixed_stuck & (1u << j)))
+			tick(m, MSR_IA32_FIXED_CTR0 + j, m->fixed_width, 32 + j, m->step);
+	tick_rapl(m);
+}
+
+static bool refused_write(const struct pmu_model *m, uint32_t msr)
+{
+	for (unsigned i = 0; i < m->nrefused; i++)
+		if (m->refused[i] == msr)
+			return true;
+	return false;
 }
 
 static int m_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
@@ -130,6 +202,8 @@ static int m_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 	if (m->dead)
 		return 0;
 	tick_all(m); /* time passes between accesses: running counters move */
+	if (refused_write(m, msr))
+		return -1;
 	/* Full-width aliases write the counter they stand for. */
 	if (m->intel && msr >= MSR_IA32_A_PMC0 && msr < MSR_IA32_A_PMC0 + m->num_gp) {
 		if (!m->full_width)
@@ -153,24 +227,28 @@ static int m_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 	return 0;
 }
 
-static uint64_t m_rdpmc(void *ctx, uint32_t index)
+static int m_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 {
 	struct pmu_model *m = ctx;
+	uint32_t i = index & ~RDPMC_FIXED;
 
+	*value = 0;
 	if (m->nrdpmc < MODEL_MAX_LOG)
 		m->rdpmc_idx[m->nrdpmc++] = index;
-	if (m->dead)
-		return 0;
+	if (m->dead || m->rdpmc_faults)
+		return -1; /* #UD under QEMU TCG, #GP or #UD from an intercepting hypervisor */
+	if ((index & RDPMC_FIXED) ? !m->intel || i >= m->num_fixed : i >= m->num_gp)
+		return -1; /* #GP: no such counter */
 	tick_all(m);
-	if (m->intel && (index & RDPMC_FIXED))
-		return get(m, MSR_IA32_FIXED_CTR0 + (index & ~RDPMC_FIXED));
-	return get(m, gp_ctr(m, index));
+	*value = get(m, (index & RDPMC_FIXED) ? MSR_IA32_FIXED_CTR0 + i : gp_ctr(m, i));
+	return 0;
 }
 
 static void init(struct pmu_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->step = 1000;
+	m->itlb_walk_sizes = 0xF;
 	m->ops = (struct pmu_ops){ m_rdmsr, m_wrmsr, m_rdpmc, m, 0 };
 }
 
@@ -237,4 +315,28 @@ void model_clear_log(struct pmu_model *m)
 {
 	m->nwrites = 0;
 	m->nrdpmc = 0;
+}
+
+void model_refuse_write(struct pmu_model *m, uint32_t msr)
+{
+	if (m->nrefused < MODEL_MAX_REFUSED)
+		m->refused[m->nrefused++] = msr;
+}
+
+void model_rapl_intel(struct pmu_model *m, unsigned unit_esu, unsigned dram_esu, uint64_t pkg_q32,
+		      uint64_t dram_q32)
+{
+	/* MSR_RAPL_POWER_UNIT: power unit 3:0 = 3, ESU 12:8, time unit 19:16 = 0xA */
+	model_add(m, MSR_RAPL_POWER_UNIT, 0xA0003ull | ((uint64_t)unit_esu << 8));
+	m->rapl = true;
+	m->rapl_pkg_msr = MSR_PKG_ENERGY_STATUS;
+	m->rapl_dram_msr = MSR_DRAM_ENERGY_STATUS;
+	m->rapl_pkg_esu = unit_esu;
+	m->rapl_dram_esu = dram_esu;
+	m->pkg_q32_per_tick = pkg_q32;
+	m->dram_q32_per_tick = dram_q32;
+	m->pkg_q32 = m->dram_q32 = 0;
+	model_add(m, MSR_PKG_ENERGY_STATUS, 0);
+	model_add(m, MSR_DRAM_ENERGY_STATUS, 0);
+	tick_rapl(m); /* a part that has run a while: the counters are not at 0 */
 }

@@ -1,9 +1,20 @@
 /* A register model of an x86 PMU for the unit tests: the MSRs a given Intel (v1..v5) or AMD
  * (legacy, core-extension, PerfMonV2) PMU has, with their effect — counters advance while enabled
- * (event select enable bit and, where there is one, the global enable), wrap at their width and
- * set the overflow status — and a log of every MSR write and rdpmc in order. An MSR the modelled
- * CPU does not have faults (returns -1), as on real hardware; `dead` models QEMU TCG: every MSR
- * accepts writes and reads 0, nothing counts. */
+ * (event select enable bit with the OS bit, since the probes run at CPL 0, and, where there is one,
+ * the global enable), wrap at their width and set the overflow status — and a log of every MSR
+ * write and rdpmc in order. What it encodes is what the vendors document, not our tables:
+ * - a general-purpose counter advances only for an event the model knows (the SDM's architectural
+ *   events and Skylake event list; the AMD PPR's PMCx0NN events); any other select counts nothing;
+ *   0x3C/0x01 counts REF_XCLK (a 100 MHz-class clock, MODEL_XCLK_DIV times slower than the core),
+ *   while fixed counter 2 counts at the TSC rate; AMD PMCx085 counts only the walks whose page-size
+ *   bit (0 4K, 1 2M, 2 1G, 3 coalesced 4K on Zen 3/4) is in the unit mask;
+ * - faults where hardware faults: an MSR the modelled CPU does not have, a write a hypervisor
+ *   refuses (model_refuse_write), rdpmc of a counter that does not exist or that is intercepted
+ *   (rdpmc_faults; QEMU TCG raises #UD);
+ * - RAPL (model_rapl): the energy counters advance with time in the unit the part really uses,
+ *   MSR_RAPL_POWER_UNIT reporting its ESU (14 on the Skylake/Ice Lake servers) while their DRAM
+ *   domain counts in fixed 2^-16 J; a domain that is not implemented reads 0;
+ * - `dead` models QEMU TCG: every MSR accepts writes and reads 0, nothing counts, rdpmc faults. */
 #ifndef TESTS_UNIT_PMU_MODEL_H
 #define TESTS_UNIT_PMU_MODEL_H
 
@@ -14,6 +25,8 @@
 
 #define MODEL_MAX_MSRS 96
 #define MODEL_MAX_LOG 256
+#define MODEL_MAX_REFUSED 8
+#define MODEL_XCLK_DIV 25 /* core clocks per REF_XCLK tick */
 
 struct model_write {
 	uint32_t msr;
@@ -25,7 +38,17 @@ struct pmu_model {
 	enum pmu_kind kind;
 	unsigned version, num_gp, gp_width, num_fixed, fixed_width;
 	bool full_width, dead;
+	bool rdpmc_faults;    /* a hypervisor intercepts rdpmc */
+	uint32_t fixed_stuck; /* fixed counters that exist but never count (an unbacked virtual PMU) */
 	uint64_t step; /* events a running counter gains per access */
+	uint32_t itlb_walk_sizes; /* AMD PMCx085 unit-mask bits the modelled code's walks hit */
+	unsigned nrefused;
+	uint32_t refused[MODEL_MAX_REFUSED]; /* MSRs whose writes fault */
+	/* RAPL: energy in 2^-32 J, gained per access; the counters show it in their real units */
+	bool rapl;
+	uint32_t rapl_pkg_msr, rapl_dram_msr;
+	unsigned rapl_pkg_esu, rapl_dram_esu;
+	uint64_t pkg_q32_per_tick, dram_q32_per_tick, pkg_q32, dram_q32;
 	unsigned n;
 	uint32_t msr[MODEL_MAX_MSRS];
 	uint64_t val[MODEL_MAX_MSRS];
@@ -42,6 +65,13 @@ void model_intel(struct pmu_model *m, unsigned version, unsigned num_gp, unsigne
 /* AMD: kind PMU_AMD_LEGACY, PMU_AMD_CORE_EXT or PMU_AMD_V2 (num_gp for V2). */
 void model_amd(struct pmu_model *m, enum pmu_kind kind, unsigned num_gp);
 void model_dead(struct pmu_model *m);
+/* Writes to `msr` fault from now on (a hypervisor filtering the PMU). */
+void model_refuse_write(struct pmu_model *m, uint32_t msr);
+/* Intel RAPL: MSR_RAPL_POWER_UNIT reports `unit_esu`; the package counts in it, DRAM in
+ * `dram_esu` (16 on the fixed-unit servers, unit_esu elsewhere); per-access energies in 2^-32 J,
+ * dram 0 = the DRAM domain is not implemented (its counter reads 0). */
+void model_rapl_intel(struct pmu_model *m, unsigned unit_esu, unsigned dram_esu, uint64_t pkg_q32,
+		      uint64_t dram_q32);
 /* Add an MSR with a value (APERF, RAPL, ...). */
 void model_add(struct pmu_model *m, uint32_t msr, uint64_t value);
 bool model_get(const struct pmu_model *m, uint32_t msr, uint64_t *value);

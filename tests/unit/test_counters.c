@@ -94,7 +94,7 @@ static void setup(unsigned num_gp, bool pmu)
 	model_add(&M, MSR_IA32_APERF, 0);
 	model_add(&M, MSR_IA32_MPERF, 0);
 	model_add(&M, MSR_RAPL_POWER_UNIT, 0xA1003);
-	model_add(&M, MSR_PKG_ENERGY_STATUS, 0);
+	model_add(&M, MSR_PKG_ENERGY_STATUS, 12345); /* a running part: not 0 */
 	if (!pmu)
 		model_dead(&M);
 	pmu_discover(&P, &ci, &id, &M.ops);
@@ -176,6 +176,62 @@ static void absent_pmu_skips_and_keeps_samples(void)
 	CHECK(strstr(find(" skip "), "ctr_set=config events=branches,itlb_misses ") != 0);
 }
 
+/* A hypervisor refusing one event select: that event is a refused event with the reason, the
+ * others are counted; no values are made up for it. */
+static void refused_select_becomes_refused_event(void)
+{
+	setup(4, true);
+	model_refuse_write(&M, MSR_IA32_PERFEVTSEL0 + 1); /* l1d_misses' counter */
+	measure(CTR_SET_BANDWIDTH);
+	CHECK(strstr(find(" probe "), " ctr_events=cycles,instructions,llc_misses,l2_misses,aperf,mperf,energy_pkg "
+				       "ctr_passes=1 ctr_refused=energy_dram,l1d_misses ") != 0);
+	CHECK_EQ_U64(count(" ctr set=0 event="), 7);
+	CHECK_EQ_U64(count("event=l1d_misses pass="), 0);
+	CHECK(strstr(find("event=l1d_misses reason="), "reason=the%20event%20select%20or%20counter%20refused") != 0);
+	CHECK_EQ_U64(count(" samples set=0 i=0 n=5 "), 1);
+}
+
+/* rdpmc intercepted on the CPU that measures (an application processor, or a hypervisor that
+ * changed its mind): the rdpmc counters become refused events, the MSR ones are still counted,
+ * the samples stay. */
+static void rdpmc_fault_mid_run(void)
+{
+	setup(4, true);
+	CHECK(P.present);
+	M.rdpmc_faults = true;
+	measure(CTR_SET_BANDWIDTH);
+	CHECK(strstr(find(" probe "), " ctr_events=aperf,mperf,energy_pkg ctr_passes=1 "
+				       "ctr_refused=energy_dram,cycles,instructions,llc_misses,l1d_misses,l2_misses ") != 0);
+	CHECK_EQ_U64(count(" ctr set=0 event="), 3);
+	CHECK(strstr(find("event=cycles reason="), "reason=rdpmc%20faulted%20on%20this%20CPU") != 0);
+	CHECK_EQ_U64(count(" samples set=0 i=0 n=5 "), 1);
+}
+
+/* APERF/MPERF and RAPL are counted where the core PMU is hidden (CPUID 0xA zero); the core events
+ * are refused with the PMU's reason; a set of core events only is one skip with that reason. */
+static void freerun_counted_without_core_pmu(void)
+{
+	struct pmu_cpuid id = { 0 };
+
+	setup(4, true);
+	id.leaf6_ecx = CPUID6_ECX_APERFMPERF;
+	ci.hypervisor = true;
+	pmu_discover(&P, &ci, &id, &M.ops);
+	ci.hypervisor = false;
+	CHECK(!P.present && P.aperf_mperf && P.rapl_pkg_msr);
+	/* a configured list (refusals are reported once per probe, set and event: a set of its own) */
+	str_copy(cfg.pmu_events, "cycles,aperf,mperf,energy_pkg", sizeof(cfg.pmu_events));
+	measure(0);
+	CHECK(strstr(find(" probe "), " ctr_events=aperf,mperf,energy_pkg ctr_passes=1 ctr_refused=cycles ") != 0);
+	CHECK_EQ_U64(count(" ctr set=0 event="), 3);
+	CHECK(strstr(find("event=cycles reason="), "reason=CPUID%200xA%20reports%20no%20counters") != 0);
+	nlines = 0;
+	str_copy(cfg.pmu_events, "auto", sizeof(cfg.pmu_events));
+	measure(CTR_SET_SPIN);
+	CHECK_EQ_U64(count(" ctr "), 0);
+	CHECK(strstr(find(" skip "), "ctr_set=spin events=cycles,instructions reason=CPUID%200xA%20reports%20no%20counters") != 0);
+}
+
 static void latency_set_follows_the_level(void)
 {
 	struct cpu_info c = { 0 };
@@ -196,6 +252,9 @@ TEST_SUITE(counters) = {
 	{ "every_sample_carries_deltas", every_sample_carries_deltas },
 	{ "more_events_than_counters_repeat", more_events_than_counters_repeat },
 	{ "absent_pmu_skips_and_keeps_samples", absent_pmu_skips_and_keeps_samples },
+	{ "refused_select_becomes_refused_event", refused_select_becomes_refused_event },
+	{ "rdpmc_fault_mid_run", rdpmc_fault_mid_run },
+	{ "freerun_counted_without_core_pmu", freerun_counted_without_core_pmu },
 	{ "latency_set_follows_the_level", latency_set_follows_the_level },
 	{ 0, 0 },
 };

@@ -4,6 +4,7 @@
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/tsc.h"
+#include "bench/irq_context.h"
 #include "drivers/irq_platform.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
@@ -17,6 +18,23 @@
 
 static struct regmodel pm;
 static uint32_t ccr = 0xFFFFFFFFu;
+
+/* The HPET main counter: frozen at the model's value, or (hpet_live) running off the host TSC at
+ * one tick per HPET_MODEL_DIV cycles - a different rate from the nominal period in the
+ * capabilities, so a deadline computed from the nominal period shows. A read latches the counter
+ * `latch_pre` cycles into the access and returns `latch_post` cycles later (the unknown latch
+ * time inside the TSC bracket); latch_tsc is when it latched. */
+#define HPET_MODEL_DIV 25 /* 80 MHz against the 2 GHz nominal TSC; the capabilities say 100 MHz */
+static int hpet_live;
+static uint64_t latch_pre, latch_post, latch_tsc;
+
+static void spin_cycles(uint64_t n)
+{
+	uint64_t t = tsc_rdtsc();
+
+	while (tsc_rdtsc() - t < n)
+		;
+}
 
 /* The current-count register runs down 100 ticks per read: a timer the calibration sees move. */
 static uint32_t rd32(void *c, uint64_t a)
@@ -49,7 +67,17 @@ static void wr32(void *c, uint64_t a, uint32_t v)
 	if (a == XAPIC_BASE + LAPIC_REG_EOI)
 		eoi_model();
 }
-static uint64_t rd64(void *c, uint64_t a) { (void)c; return regmodel_read(&pm, SPACE_MMIO, a); }
+static uint64_t rd64(void *c, uint64_t a)
+{
+	(void)c;
+	if (hpet_live && a == HPET_BASE + HPET_REG_MAIN_COUNTER) {
+		spin_cycles(latch_pre);
+		latch_tsc = tsc_rdtsc();
+		spin_cycles(latch_post);
+		return latch_tsc / HPET_MODEL_DIV;
+	}
+	return regmodel_read(&pm, SPACE_MMIO, a);
+}
 static void wr64(void *c, uint64_t a, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
 static int rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&pm, SPACE_MSR, r); return 0; }
 static int wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MSR, r, v); return 0; }
@@ -88,6 +116,8 @@ static void machine(struct irq_platform *p)
 	madt.ioapics[0] = (struct madt_ioapic){ 0, (uint32_t)IOAPIC_BASE, 0 };
 	*p = (struct irq_platform){ .lapic_io = &lio, .ioapic_io = &iio, .pic_io = &pio };
 	ccr = 0xFFFFFFFFu;
+	hpet_live = 0;
+	latch_pre = latch_post = 0;
 }
 
 static void init_masks_everything(void)
@@ -170,6 +200,112 @@ static void arming_writes(void)
 	CHECK_EQ_U64(pm.log[0].addr, XAPIC_BASE + LAPIC_REG_ICR_LOW);
 }
 
+/* The HPET/TSC ratio comes from the TSC, not the nominal period: a counter running at 80 MHz
+ * whose capabilities claim 100 MHz calibrates to 80 MHz, 25 TSC cycles per tick. */
+static void hpet_calibrated_against_tsc(void)
+{
+	static struct irq_platform p;
+
+	machine(&p);
+	hpet_live = 1;
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(p.hpet_irq);
+	/* 10 ms windows of 2e7 cycles: +-1 tick of 800000 plus the brackets' placement */
+	CHECK(p.hpet_hz_cal > 80000000ull - 80000 && p.hpet_hz_cal < 80000000ull + 80000);
+	for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++)
+		CHECK(p.hpet_hz_win[w] > 0);
+	/* rounded up: 25 when the median landed at or above 80 MHz, 26 just below */
+	CHECK(p.hpet_tick_cycles == HPET_MODEL_DIV || p.hpet_tick_cycles == HPET_MODEL_DIV + 1);
+	CHECK(p.hpet_ratio_q32 > (uint64_t)(HPET_MODEL_DIV - 1) << 32 &&
+	      p.hpet_ratio_q32 < (uint64_t)(HPET_MODEL_DIV + 1) << 32);
+	/* a frozen counter cannot calibrate: the nominal period is used and the failure recorded */
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK_EQ_U64(p.hpet_hz_cal, 0);
+	CHECK_EQ_U64(p.hpet_tick_cycles, 20);
+}
+
+/* The HPET arm: one counter read bracketed by the TSC, the comparator = read + ticks written
+ * between the route/mode write and the enable, the deadline at the bracket's midpoint + ticks
+ * and an uncertainty of half the bracket + one period that contains the true due time (the TSC
+ * at which the model's counter reaches the comparator). The model latches 3000 cycles into a read
+ * that lasts 4000: a deadline taken from the TSC before the read (3000 off) falls outside. */
+static void hpet_arm_bracketed(void)
+{
+	static struct irq_platform p;
+	uint64_t t_before, t_after, deadline, due, cmp, ticks, half;
+	int ic, i0, i1;
+
+	machine(&p);
+	hpet_live = 1;
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	p.hpet_ratio_q32 = (uint64_t)HPET_MODEL_DIV << 32; /* pin the calibrated ratio */
+	p.hpet_tick_cycles = HPET_MODEL_DIV;
+	irq_source_prepare(&p, IRQ_SRC_HPET, VEC);
+	latch_pre = 3000;
+	latch_post = 1000;
+	pm.nlog = 0;
+	t_before = tsc_rdtsc();
+	deadline = irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0); /* 4000 ticks of 25 cycles */
+	t_after = tsc_rdtsc();
+	/* exact writes: CONF (interrupt off), CMP, CONF | INT_ENB - nothing else */
+	CHECK_EQ_U64(pm.nlog, 3);
+	i0 = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2), 0);
+	ic = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), 0);
+	i1 = i0 >= 0 ? regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2), (unsigned)i0 + 1) : -1;
+	CHECK(i0 == 0 && ic == 1 && i1 == 2);
+	if (i0 != 0 || ic != 1 || i1 != 2)
+		return;
+	CHECK(!(pm.log[0].value & HPET_TN_INT_ENB) && (pm.log[2].value & HPET_TN_INT_ENB));
+	cmp = pm.log[1].value;
+	ticks = cmp - latch_tsc / HPET_MODEL_DIV;
+	CHECK_EQ_U64(ticks, 4000);
+	/* the uncertainty: half the bracket (>= half the model's 4000-cycle read) + one period */
+	half = p.arm_uncertainty - HPET_MODEL_DIV;
+	CHECK(p.arm_uncertainty > HPET_MODEL_DIV && half >= 2000 && half <= (t_after - t_before) / 2 + 1);
+	/* the counter reaches cmp at TSC cmp x 25: within +- uncertainty of the deadline */
+	due = cmp * HPET_MODEL_DIV;
+	CHECK(due + p.arm_uncertainty >= deadline && due <= deadline + p.arm_uncertainty);
+	/* the bracket's midpoint sits ~1000 cycles before the latch; the TSC before the read ~3000 */
+	CHECK(deadline + 1500 > latch_tsc + ticks * HPET_MODEL_DIV && deadline < latch_tsc + ticks * HPET_MODEL_DIV);
+	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+}
+
+/* The periodic period start: the current count read between two TSC reads, placed at their
+ * midpoint, minus the elapsed ticks; uncertainty half the bracket + one tick. */
+static void periodic_expiry_bracketed(void)
+{
+	static struct irq_platform p;
+	uint64_t unc, t_before, t_after, start;
+
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	p.timer_ratio_q32 = 2ull << 32; /* 1 GHz timer, 2 GHz TSC */
+	p.timer_tick_cycles = 2;
+	p.periodic_ticks = 1000;
+	ccr = 800; /* the model's read returns 700: 300 ticks = 600 cycles into the period */
+	t_before = tsc_rdtsc();
+	start = irq_periodic_expiry(&p, &unc);
+	t_after = tsc_rdtsc();
+	CHECK(start + 600 >= t_before && start + 600 <= t_after);
+	CHECK(unc >= 2 && unc <= (t_after - t_before + 1) / 2 + 2);
+	ccr = 800;
+	start = irq_periodic_expiry(&p, 0);
+	CHECK(start + 600 <= tsc_rdtsc());
+}
+
+/* A latency set's effective frequency: TSC rate x APERF/MPERF, in ppm then Hz. */
+static void context_frequency_arithmetic(void)
+{
+	CHECK_EQ_U64(irq_context_ppm(3000, 2000), 1500000);      /* turbo: 1.5x */
+	CHECK_EQ_U64(irq_context_ppm(1, 3), 333333);             /* truncated, not rounded */
+	CHECK_EQ_U64(irq_context_ppm(5, 0), 0);                  /* MPERF did not move */
+	CHECK_EQ_U64(irq_context_eff_hz(2000000000ull, 1500000), 3000000000ull);
+	CHECK_EQ_U64(irq_context_eff_hz(2096033025ull, 1000000), 2096033000ull); /* kHz resolution */
+	/* a 10 s set at 5 GHz: 5e10 x 1e6 = 5e16 fits in 64 bits */
+	CHECK_EQ_U64(irq_context_ppm(50000000000ull, 25000000000ull), 2000000);
+}
+
 static void no_timer_no_platform(void)
 {
 	static struct irq_platform p;
@@ -223,5 +359,9 @@ TEST_SUITE(irq_platform) = {
 	{ "init_masks_everything", init_masks_everything },
 	{ "arming_writes", arming_writes },
 	{ "no_timer_no_platform", no_timer_no_platform },
+	{ "hpet_calibrated_against_tsc", hpet_calibrated_against_tsc },
+	{ "hpet_arm_bracketed", hpet_arm_bracketed },
+	{ "periodic_expiry_bracketed", periodic_expiry_bracketed },
+	{ "context_frequency_arithmetic", context_frequency_arithmetic },
 	{ 0, 0 },
 };

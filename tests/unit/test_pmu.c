@@ -120,15 +120,16 @@ static void intel_absent_and_emulated(void)
 	CHECK_STR(P.reason, "CPUID 0xA reports no counters (hypervisor hides the PMU)");
 	CHECK_EQ_U64(M.nwrites, 0); /* nothing touched */
 
-	/* QEMU TCG with a CPUID that claims a PMU: MSRs read 0 and ignore writes -> absent, and the
-	 * check used rdmsr only (rdpmc would be #UD there) */
+	/* QEMU TCG with a CPUID that claims a PMU: MSRs read 0 and ignore writes -> absent; the
+	 * liveness check used rdmsr only; the one fault-safe rdpmc of discovery faulted (#UD there) */
 	id = intel_cpuid(2, 4, 48, 3, 48, 0, false);
 	model_intel(&M, 2, 4, 48, 3, 48, false);
 	model_dead(&M);
 	pmu_discover(&P, &ci, &id, &M.ops);
 	CHECK(!P.present);
 	CHECK(strstr(P.reason, "do not count") != 0);
-	CHECK_EQ_U64(M.nrdpmc, 0);
+	CHECK_EQ_U64(M.nrdpmc, 1);
+	CHECK_STR(P.rdpmc, "faults");
 
 	pmu_discover(&P, &ci, &id, &refusing);
 	CHECK(!P.present);
@@ -149,7 +150,7 @@ static void intel_v4_program_exact_writes(void)
 	CHECK(pl.pass[0].c[2].kind == PMU_CTR_GP && pl.pass[0].c[2].idx == 0);
 	CHECK(pl.pass[0].c[3].kind == PMU_CTR_GP && pl.pass[0].c[3].idx == 1);
 
-	pmu_program(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
 	CHECK_EQ_U64(M.nwrites, 11);
 	CHECK_WRITE(0, 0x38F, 0);                  /* global control off first */
 	CHECK_WRITE(1, 0x30A, 0);                  /* fixed counter 1 (core cycles) zeroed */
@@ -163,7 +164,7 @@ static void intel_v4_program_exact_writes(void)
 	CHECK_WRITE(9, 0x38D, 0x11);               /* fixed 0 and 1: OS only */
 	CHECK_WRITE(10, 0x390, 0x8000000300000003ull); /* STATUS_RESET: the group and CondChgd */
 
-	pmu_start(&P, &pl.pass[0]);
+	pmu_start(&P, &pl.pass[0], 0);
 	CHECK_WRITE(11, 0x38F, 0x300000003ull);
 	{
 		uint64_t a[4], b[4];
@@ -193,7 +194,7 @@ static void intel_v2_legacy_counter_writes(void)
 
 	setup_intel(2, 2, 3, false, 0x3A); /* no PDCM: 32-bit writes at IA32_PMCx */
 	plan(names, 1, &pl);
-	pmu_program(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
 	CHECK_WRITE(0, 0x38F, 0);
 	CHECK_WRITE(1, 0x186, 0);
 	CHECK_WRITE(2, 0xC1, 0);
@@ -210,8 +211,8 @@ static void intel_v1_enable_bits(void)
 	CHECK(P.present && !P.global_ctrl && !P.fixed_avail);
 	plan(names, 1, &pl);
 	CHECK(pl.pass[0].c[0].kind == PMU_CTR_GP); /* no fixed counters on v1 */
-	pmu_program(&P, &pl.pass[0]);
-	pmu_start(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
+	pmu_start(&P, &pl.pass[0], 0);
 	pmu_stop(&P, &pl.pass[0]);
 	CHECK_EQ_U64(M.nwrites, 5);
 	CHECK_WRITE(0, 0x186, 0);
@@ -285,9 +286,9 @@ static void wrap_and_overflow(void)
 	setup_intel(4, 4, 3, true, 0x5E);
 	plan(names, 1, &pl);
 	CHECK_EQ_U64(pl.pass[0].c[0].mask, (1ull << 48) - 1);
-	pmu_program(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
 	model_set(&M, 0xC1, (1ull << 48) - 1500); /* about to wrap */
-	pmu_start(&P, &pl.pass[0]);
+	pmu_start(&P, &pl.pass[0], 0);
 	pmu_read(&P, &pl.pass[0], &a);
 	pmu_read(&P, &pl.pass[0], &b);
 	CHECK(b < a);                              /* the raw value wrapped ... */
@@ -311,8 +312,8 @@ static void amd_legacy_exact_writes(void)
 	setup_amd(PMU_AMD_LEGACY, 0x15);
 	CHECK(P.present && P.kind == PMU_AMD_LEGACY && P.num_gp == 4 && P.gp_width == 48 && !P.global_ctrl);
 	plan(names, 2, &pl);
-	pmu_program(&P, &pl.pass[0]);
-	pmu_start(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
+	pmu_start(&P, &pl.pass[0], 0);
 	{
 		uint64_t v[2];
 
@@ -345,7 +346,7 @@ static void amd_core_ext_zen_events(void)
 	CHECK_EQ_U64(pl.nrefused, 2); /* the L3 and reference cycles are not core-PMU events on AMD */
 	CHECK_STR(pl.refused[0], "llc_misses");
 	CHECK_STR(pl.refused[1], "ref_cycles");
-	pmu_program(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
 	CHECK_WRITE(0, 0xC0010200u, 0);
 	CHECK_WRITE(1, 0xC0010201u, 0);
 	CHECK_WRITE(2, 0xC0010200u, 0x2C860);   /* PMCx060 umask C8 */
@@ -361,12 +362,12 @@ static void amd_perfmon_v2_global_order(void)
 	setup_amd(PMU_AMD_V2, 0x19);
 	CHECK(P.present && P.kind == PMU_AMD_V2 && P.global_ctrl && P.num_gp == 6);
 	plan(names, 3, &pl);
-	pmu_program(&P, &pl.pass[0]);
+	pmu_program(&P, &pl.pass[0], 0);
 	CHECK_WRITE(0, 0xC0000301u, 0);         /* PerfCntrGlobalCtl off first */
 	CHECK_WRITE(3, 0xC0010200u, 0x420076);  /* enabled select: the global control gates it */
 	CHECK_WRITE(9, 0xC0010204u, 0x4200C2);  /* third counter: branches */
 	CHECK_WRITE(10, 0xC0000302u, 7);        /* StatusClr of the group */
-	pmu_start(&P, &pl.pass[0]);
+	pmu_start(&P, &pl.pass[0], 0);
 	CHECK_WRITE(11, 0xC0000301u, 7);
 	model_set(&M, 0xC0000300u, 5);          /* pretend counters 0 and 2 overflowed */
 	CHECK_EQ_U64(pmu_stop(&P, &pl.pass[0]), 5);

@@ -1,0 +1,26 @@
+/* Helpers shared by the PMU units (pmu.c, pmu_plan.c, pmu_quirks.c): not an interface of their own. */
+#ifndef ARCH_X86_64_PMU_INTERNAL_H
+#define ARCH_X86_64_PMU_INTERNAL_H
+
+#include "arch/x86_64/pmu.h"
+
+static inline uint64_t pmu_width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+static inline bool pmu_is_intel(const struct pmu_info *pi)
+{
+	return pi->kind == PMU_INTEL;
+}
+
+static inline bool pmu_str_same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+#endif

@@ -1,0 +1,107 @@
+"""Interrupt latency statistics and table (the Latency part of the report's Interrupts section).
+
+Per set: min, median, p99, max, and p99.9 only where N x 0.001 >= 10 (fewer samples past it and
+the number is the largest few values, not a quantile); distribution-free 95% confidence intervals
+of the median and the p99 from order statistics (`stats.quantile_ci`: binomial ranks, no
+assumption about the shape - latency distributions are skewed and multimodal). The table also
+carries what the firmware states about each set: the deadline's uncertainty (HPET: bracketed
+counter read + one period; periodic: bracketed count read + one tick), early arrivals within
+that bound (APIC tick quantisation, HPET uncertainty) kept apart from failures, invalid negative
+periodic samples, truncated_by_time, the SMI count and the effective frequency.
+"""
+
+from . import stats
+
+P999 = 0.999
+
+
+def num(x):
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def latency_summary(values):
+    """n, min, median, p99, p99.9 (None below N = 10000), max; median_ci and p99_ci as
+    stats.quantile_ci dicts (None without values)."""
+    s = sorted(values)
+    n = len(s)
+    out = {"n": n}
+    for key, p in (("min", 0), ("median", 50), ("p99", 99), ("max", 100)):
+        out[key] = stats.percentile(s, p) if s else None
+    out["p99.9"] = stats.percentile(s, 99.9) if s and stats.tail_quantile_ok(n, P999) else None
+    out["median_ci"] = stats.quantile_ci(s, 0.5) if s else None
+    out["p99_ci"] = stats.quantile_ci(s, 0.99) if s else None
+    return out
+
+
+def _ns(cycles, hz):
+    return cycles / hz * 1e9 if cycles is not None and hz else None
+
+
+def ci_text(value, ci, hz, fnum):
+    """'36.1 [35.2, 37.0]' in ns; '?' for a side the sample cannot bound."""
+    if value is None:
+        return "-"
+    if not ci:
+        return fnum(_ns(value, hz))
+    side = [fnum(_ns(ci[k], hz)) if ci.get(k) is not None else "?" for k in ("lo", "hi")]
+    return "%s [%s, %s]" % (fnum(_ns(value, hz)), side[0], side[1])
+
+
+def _early_text(p, fnum):
+    if "early_quantised" in p:
+        return "%s (<1 tick)" % fnum(p.get("early_quantised"))
+    if "early_within_uncertainty" in p:
+        return "%s (<unc)" % fnum(p.get("early_within_uncertainty"))
+    if "invalid_negative" in p:
+        return "%s invalid<0" % fnum(p.get("invalid_negative"))
+    return "-"
+
+
+def _unc_text(p, hz, fnum):
+    if "uncertainty_median" in p:
+        return "+-%s/%s" % (fnum(_ns(num(p.get("uncertainty_median")), hz)),
+                            fnum(_ns(num(p.get("uncertainty_max")), hz)))
+    if "tick_cycles" in p:
+        return "-%s" % fnum(_ns(num(p.get("tick_cycles")), hz))
+    return "0" if p.get("deadline") == "tsc_deadline" else "-"
+
+
+def _smi_text(p, fnum):
+    if "smi_count" in p:
+        return fnum(p.get("smi_count"))
+    return "n/a" if "smi" in p else "-"
+
+
+def _freq_text(p):
+    hz = num(p.get("eff_hz"))
+    if hz:
+        return "%.3f GHz" % (hz / 1e9)
+    return "n/a" if "eff_freq" in p else "-"
+
+
+def table(doc, rows, fnum):
+    """The latency table; rows are irq.analyse()'s latency entries (params in r["params"])."""
+    doc.p("entry - deadline in ns (cycles at the TSC rate). median and p99 with a distribution-free 95% "
+          "CI from order statistics ('?': the sample is too small to bound that side; the p99's upper "
+          "side needs N >= 368); p99.9 only where N x 0.001 >= 10. deadline +-: the deadline's stated "
+          "uncertainty, median/max over the set (HPET: TSC-bracketed counter read, half-width + one HPET "
+          "period; periodic: bracketed count read + one tick; '-t': APIC one-shot, due up to one tick "
+          "before the deadline). early: arrivals before the deadline but within that bound - quantisation, "
+          "kept out of the samples and out of the failures. armed/taken/lost/early/extra/spurious: every "
+          "armed interrupt must be taken exactly once. trunc: the set hit irq_set_ms before N samples.")
+    out = []
+    for r in rows:
+        p, hz = r["params"], r["hz"]
+        out.append([r["source"], r["mode"], r["wait"], r["n"], fnum(_ns(r["min"], hz)),
+                    ci_text(r["median"], r.get("median_ci"), hz, fnum),
+                    ci_text(r["p99"], r.get("p99_ci"), hz, fnum),
+                    fnum(_ns(r.get("p99.9"), hz)) if r.get("p99.9") is not None else "n<10000",
+                    fnum(_ns(r["max"], hz)),
+                    "%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
+                        "armed", "taken", "lost", "early", "extra", "spurious")),
+                    _early_text(p, fnum), _unc_text(p, hz, fnum),
+                    fnum(bool(p.get("truncated_by_time"))), _smi_text(p, fnum), _freq_text(p),
+                    r["deadline"]])
+    doc.table(["source", "mode", "wait", "N", "min ns", "median [95% CI]", "p99 [95% CI]", "p99.9", "max",
+               "armed/taken/lost/early/extra/spur", "early ok", "deadline +- ns", "trunc", "SMIs",
+               "eff freq", "deadline"], out)
