@@ -42,6 +42,7 @@
 #define SPIN_CAL_ITERS 20000ull     /* arch_spin timed alone: the handlers' cycles -> iterations */
 #define GAP_FACTOR 2                /* a chunk over 2x nominal without our interrupt: background */
 #define LOW_QUANTILE 250            /* permille: the delivery_constant statistic */
+#define SAMPLE_SIGN_BIT (1ull << 63)
 #define AGREE_MIN_WORK 1000000ull    /* handlers this large: displacement and direct within 5% */
 #define AGREE_PERMILLE 50
 
@@ -241,6 +242,20 @@ static void emit_set(const struct disp_run *run, const char *what, uint64_t work
 		irq_tally_fields(r, t);
 	emit_finish();
 	emit_samples(set, v, n);
+}
+
+/* The per-interrupt excesses as samples (after the checks used them): an unmeasured one, or one
+ * below zero, is written as 0 and flagged 0 in the `irq_measured` set beside it (sample sets
+ * hold no values of 2^63 and above: the harness reads those as wrapped deltas). */
+static void emit_excess(const struct disp_run *run, uint64_t work, uint64_t iters, struct fluid_excess *x,
+			uint64_t *flags)
+{
+	for (uint64_t i = 0; i < x->k; i++) {
+		flags[i] = x->v[i] < SAMPLE_SIGN_BIT;
+		x->v[i] = flags[i] ? x->v[i] : 0;
+	}
+	emit_set(run, "irq_excess", work, iters, "cycles", 1, 0, x->v, x->k, 0);
+	emit_set(run, "irq_measured", work, iters, "count", 1, 0, flags, x->k, 0);
 }
 
 static void rec_milli(struct record *r, const char *key, int64_t v)
@@ -486,7 +501,6 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 		emit_set(&run, "count", w, it, "count", 1, 0, count[h], n, 0);
 		emit_set(&run, "direct_sum", w, it, "cycles", 1, 0, dsum[h], n, 0);
 		emit_set(&run, "direct", w, it, "cycles", 1, 0, direct[h], st[h].ndirect, 0);
-		emit_set(&run, "irq_excess", w, it, "cycles", 1, 0, st[h].x.v, st[h].x.k, 0);
 		if (run.smi_ok)
 			emit_set(&run, "smi", w, it, "count", 1, 0, smi[h], n, 0);
 		/* the windows with their background gaps taken out */
@@ -494,6 +508,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 			win[s] = (struct disp_window){ calib[h][s] - cgap[h][s], loaded[h][s] - lgap[h][s], count[h][s],
 						       dsum[h][s] };
 		checks_ok &= check_handler(&run, w, win, (unsigned)n, &st[h], scratch, &delivery[h]);
+		emit_excess(&run, w, it, &st[h].x, (uint64_t *)scratch);
 		bad |= tally[h].unexpected != 0 || st[h].hits == 0;
 	}
 	emit_set(&run, "timer_jitter", 0, 0, "cycles", 1, 0, jit, JITTER_SAMPLES, NO_HANDLER);

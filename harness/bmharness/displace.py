@@ -7,7 +7,8 @@ The probe (bench/irq_displace.c) emits per handler (`handler=w<work cycles>`):
                        found inside each (fluid chunks over 2x nominal without our interrupt)
   count, direct_sum    interrupts taken per loaded window, and their direct costs summed
   direct, irq_excess   per interrupt: its direct entry..exit cost, and the excess of the fluid
-                       chunk it landed in over the nominal chunk (its own displacement)
+                       chunk it landed in over the nominal chunk (its own displacement);
+                       irq_measured: 1, or 0 where the excess could not be measured
   smi                  SMIs per window pair where the CPU counts them (else `smi=` says why not)
 and `check` records displace_vs_direct (per handler) and delivery_constant.
 
@@ -21,7 +22,8 @@ empty timed regions). Per interrupt: delivery_i = excess_i - direct_i, median an
 
 import math
 
-WHATS = ("calib", "loaded", "calib_gaps", "loaded_gaps", "count", "direct_sum", "direct", "irq_excess", "smi")
+WHATS = ("calib", "loaded", "calib_gaps", "loaded_gaps", "count", "direct_sum", "direct", "irq_excess",
+         "irq_measured", "smi")
 SIGN = 1 << 63
 UNMEASURED = (1 << 64) - 1   # an interrupt taken after the window's last chunk: no excess
 
@@ -81,11 +83,13 @@ def chunk_offset(calib, calib_gaps, chunks, nominal):
     return math.fsum(c - g for c, g in zip(calib, gaps)) / (len(calib) * chunks) - nominal
 
 
-def per_interrupt(excess, direct, offset=0.0):
-    """Paired per-interrupt (displacement, direct, delivery) lists; None when they do not pair."""
-    if not excess or len(excess) != len(direct):
+def per_interrupt(excess, direct, offset=0.0, measured=None):
+    """Paired per-interrupt (displacement, direct, delivery) lists; None when they do not pair.
+    `measured` (the irq_measured set, 1/0 per interrupt) leaves out the unmeasured ones."""
+    if not excess or len(excess) != len(direct) or (measured and len(measured) != len(excess)):
         return None
-    pairs = [(signed(e) - offset, d) for e, d in zip(excess, direct) if e != UNMEASURED]
+    flags = measured or [1] * len(excess)
+    pairs = [(signed(e) - offset, d) for e, d, f in zip(excess, direct, flags) if f and e != UNMEASURED]
     ex, di = [p[0] for p in pairs], [p[1] for p in pairs]
     return ex, di, [e - d for e, d in pairs]
 
@@ -117,7 +121,7 @@ def handler_row(sets, checks=()):
     cs = (sets.get("calib") or (None,))[0] or {}
     chunks = cs.get("iters") // p["chunk_iters"] if cs.get("iters") and p.get("chunk_iters") else None
     row["chunk_offset"] = chunk_offset(vals["calib"], vals["calib_gaps"], chunks, p.get("chunk_cycles"))
-    pi = per_interrupt(vals["irq_excess"], vals["direct"], row["chunk_offset"])
+    pi = per_interrupt(vals["irq_excess"], vals["direct"], row["chunk_offset"], vals["irq_measured"])
     row["paired"] = pi is not None
     if pi:
         ex, di, de = pi

@@ -72,6 +72,9 @@ def test_per_interrupt_pairing_and_signed_excess():
     off = displace.chunk_offset([1000 * 1235 + 100 + 50, 1000 * 1236 - 100], [50, 0], 1000, 1200)
     assert off == pytest.approx(35.5)
     assert displace.per_interrupt([1300], [1000], off)[2] == [pytest.approx(264.5)]
+    # the firmware's samples: an unmeasured excess written as 0 and flagged 0 beside it
+    assert displace.per_interrupt([1300, 0, 1290], [1000, 999, 1000], 0, [1, 0, 1])[2] == [300, 290]
+    assert displace.per_interrupt([1300, 0], [1000, 999], 0, [1]) is None
 
 
 def _stream(works, smi=None):
