@@ -30,7 +30,10 @@ BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300
 CPU = "1"
 DEFAULT_WORK = (0, 10000, 100000, 4000000)
-OTHER_WORK = (500, 30000, 3000000)        # held out: not the defaults
+# held out: not the defaults. The largest work must dwarf the delivery for the 5% agreement to
+# be a test of the method rather than of the VM: here the delivery is 0.8-1.5 x 10^5 cycles
+# depending on the load (3,000,000 left it at 3-5%: one failure in ~10 runs), so 6,000,000.
+OTHER_WORK = (500, 30000, 6000000)
 AGREE_MIN_WORK = 1000000
 WORK_FLOOR = 0.5     # direct cost vs nominal work: the work was done (not a precision band)
 
