@@ -5,13 +5,13 @@
 #include "lib/fmt.h"
 
 enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS,
-		OPT_APIC_MODE, OPT_FP_K };
+		OPT_APIC_MODE, OPT_FP_K, OPT_U64_LIST };
 
 struct option_desc {
 	const char *key;
 	enum opt_type type;
-	size_t offset; /* of the field in struct config (OPT_U64, OPT_BOOL) */
-	uint64_t min, max;
+	size_t offset; /* of the field in struct config (OPT_U64, OPT_BOOL, OPT_U64_LIST) */
+	uint64_t min, max; /* of a value (of each value of a list) */
 	const char *help;
 };
 
@@ -48,6 +48,8 @@ static const struct option_desc options[] = {
 	{ "irq_fp_samples", OPT_U64, FIELD(irq_fp_samples), 1, 100000, "integer 1..100000" },
 	{ "irq_fp_ms", OPT_U64, FIELD(irq_fp_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "irq_fp_k", OPT_FP_K, 0, 1, CONFIG_FP_K_MAX, "auto, or a comma list of at most 8 integers 1..262144" },
+	{ "irq_disp_work", OPT_U64_LIST, FIELD(irq_disp_work), 0, 1000000000,
+	  "a comma list of 1..8 distinct cycle counts 0..10^9" },
 	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "noise_threshold_ns", OPT_U64, FIELD(noise_threshold_ns), 0, 1000000000, "nanoseconds 0..10^9 (0 = 10x the median loop)" },
 };
@@ -100,6 +102,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_fp_samples = 64;
 	cfg->irq_fp_ms = 3000;
 	str_copy(cfg->irq_fp_k, "auto", sizeof(cfg->irq_fp_k));
+	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;
 }
@@ -241,6 +244,36 @@ static bool set_list(struct config_parser *p, const char *key, const char *value
 	return true;
 }
 
+/* "v1,v2,...": 1..CONFIG_LIST_MAX distinct values in [min, max]; all or nothing. */
+static bool set_u64_list(const struct option_desc *o, const char *value, struct config_u64_list *dst)
+{
+	struct config_u64_list l = { 0, { 0 } };
+	const char *s = value;
+
+	for (;;) {
+		char item[24];
+		size_t n = 0;
+
+		while (s[n] && s[n] != ',')
+			n++;
+		if (n == 0 || n >= sizeof(item) || l.n == CONFIG_LIST_MAX)
+			return false;
+		str_copy(item, s, n + 1);
+		if (!parse_u64(item, &l.v[l.n]) || l.v[l.n] < o->min || l.v[l.n] > o->max)
+			return false;
+		for (unsigned i = 0; i < l.n; i++)
+			if (l.v[i] == l.v[l.n])
+				return false;
+		l.n++;
+		s += n;
+		if (!*s)
+			break;
+		s++;
+	}
+	*dst = l;
+	return true;
+}
+
 static bool set_serial(struct config *cfg, const char *v)
 {
 	uint64_t base;
@@ -317,6 +350,9 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 		     (str_eq(value, "auto") || config_u64_list(value, 0, CONFIG_FP_K_LIST, o->min, o->max) > 0);
 		if (ok)
 			str_copy(p->cfg->irq_fp_k, value, sizeof(p->cfg->irq_fp_k));
+		break;
+	case OPT_U64_LIST:
+		ok = set_u64_list(o, value, (struct config_u64_list *)((char *)p->cfg + o->offset));
 		break;
 	case OPT_SERIAL:
 		ok = set_serial(p->cfg, value);
@@ -462,6 +498,19 @@ void config_to_record(const struct config *cfg, struct record *r)
 		case OPT_FP_K:
 			rec_str(r, o->key, cfg->irq_fp_k);
 			break;
+		case OPT_U64_LIST: {
+			const struct config_u64_list *l = (const void *)((const char *)cfg + o->offset);
+			char text[CONFIG_LIST_MAX * 21];
+
+			sb_init(&sb, text, sizeof(text));
+			for (unsigned k = 0; k < l->n; k++) {
+				if (k)
+					sb_putc(&sb, ',');
+				sb_u64(&sb, l->v[k]);
+			}
+			rec_str(r, o->key, text);
+			break;
+		}
 		case OPT_SERIAL:
 			sb_init(&sb, buf, sizeof(buf));
 			if (cfg->serial_kind == SERIAL_AUTO || cfg->serial_kind == SERIAL_NONE) {

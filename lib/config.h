@@ -11,6 +11,7 @@
 #include "lib/record.h"
 
 #define CONFIG_PROBES_MAX 256
+#define CONFIG_LIST_MAX 8 /* values in a numeric list option */
 #define CONFIG_FILE_NAME "baremetric.cfg"
 #define CONFIG_FILE_NAME_W L"baremetric.cfg"
 
@@ -33,6 +34,12 @@ enum apic_mode {
 	APIC_MODE_AUTO,   /* the local APIC's mode as the firmware handed over */
 	APIC_MODE_XAPIC,
 	APIC_MODE_X2APIC, /* switch to x2APIC where CPUID offers it */
+};
+
+/* A numeric list option ("0,10000,100000"): n values in the order given. */
+struct config_u64_list {
+	unsigned n;
+	uint64_t v[CONFIG_LIST_MAX];
 };
 
 struct config {
@@ -68,6 +75,7 @@ struct config {
 	uint64_t irq_fp_samples;     /* footprint samples per set */
 	uint64_t irq_fp_ms;          /* time bound of one footprint repetition series */
 	char irq_fp_k[64];           /* held-out footprints: "auto" or a comma list of K */
+	struct config_u64_list irq_disp_work; /* displacement handlers' work, cycles each (distinct) */
 	uint64_t noise_ms;           /* platform-noise window */
 	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */
 };

@@ -4,20 +4,18 @@ against handlers of known footprint, and platform noise; the report's Interrupts
 
 `analyse(summary, out_dir)` reads summary.json and the raw files (every sample is needed: the
 tails are the point). The arithmetic of the methods lives here, in plain functions the tests
-check: `latency_stats`, `displacement` (Woodside et al. sections 2-3 with their error terms),
-and `noise_summary`; the cache footprint (Schaelicke, calibrated) is footprint.py's.
+check: `latency_stats` and `noise_summary`; displacement (Woodside et al., with its error terms)
+is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's.
 """
 
-import math
 import os
 
-from . import footprint, irq_lat, parse, stats
+from . import displace, footprint, irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
 SECTION_PROBES = (LATENCY, MASKED, EXCEPTION, DISPLACE, FOOTPRINT, NOISE)
 PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))
-AGREE_LIMIT = 0.02   # displacement vs direct, the icount test's bound
 
 
 def num(x):
@@ -29,49 +27,6 @@ def latency_stats(values):
     order-statistic CIs of the median and p99 (irq_lat.latency_summary); None entries when there
     are none."""
     return irq_lat.latency_summary(values)
-
-
-def _mean(xs):
-    return math.fsum(xs) / len(xs) if xs else None
-
-
-def _sd(xs):
-    if len(xs) < 2:
-        return 0.0
-    m = _mean(xs)
-    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-
-
-def displacement(calib, loaded, counts, lf1, lf2=None, overhead=0, resolution=1.0):
-    """Woodside et al.: per-interrupt CPU cost from a fluid loop's displacement.
-
-    calib: T_F(1) per calibration window (L_F(1) = lf1 iterations, interrupts masked);
-    loaded: T_F(2) per loaded window (lf2 iterations, default lf1); counts: interrupts taken per
-    loaded window (L_PUT(2)). overhead S (start/stop cost inside every window) is subtracted from
-    both, which removes the paper's e_start = S / L_PUT(2) (reported for reference).
-
-    tau_F = (mean T_F(1) - S) / L_F(1); T_PUT = sum(T_F(2) - S - L_F(2) tau_F);
-    tau_PUT = T_PUT / sum L_PUT(2).
-    Error terms per window (section 3): e_res = resolution (1 + L_F(2)/L_F(1)) / (2 L_PUT(2));
-    e_daemons is bounded by the calibration's spread: sd(T_F(1)) * (L_F(2)/L_F(1)) / L_PUT(2).
-    """
-    lf2 = lf2 or lf1
-    if not calib or not loaded or len(loaded) != len(counts) or not lf1:
-        return None
-    total = sum(counts)
-    tau_f = (_mean(calib) - overhead) / lf1
-    t_put = math.fsum(t - overhead - lf2 * tau_f for t in loaded)
-    per_window = total / len(loaded)
-    res = {"tau_f": tau_f, "windows": len(loaded), "calib_windows": len(calib), "interrupts": total,
-           "t_put": t_put, "lf1": lf1, "lf2": lf2, "overhead": overhead,
-           "cost": t_put / total if total else None}
-    if per_window:
-        res["e_res"] = resolution * (1 + lf2 / lf1) / (2 * per_window)
-        res["e_start"] = overhead / per_window
-        res["e_daemons"] = _sd(calib) * (lf2 / lf1) / per_window
-    else:
-        res.update(e_res=None, e_start=None, e_daemons=None)
-    return res
 
 
 def smi_gaps(smis):
@@ -137,23 +92,8 @@ def analyse(summary, out_dir=None):
             disp.setdefault(p.get("handler"), {})[p.get("what")] = (s, vals)
         elif name == NOISE:
             noise[p.get("what")] = (s, vals)
-    calib = disp.get(None, {}).get("calib")
-    def by_work(kv):
-        loaded = kv[1].get("loaded")
-        return (loaded[0].get("params") or {}).get("work_lines", 0) if loaded else -1
-    for handler, d in sorted(disp.items(), key=by_work):
-        if handler is None or "loaded" not in d or not calib:
-            continue
-        ls, lv = d["loaded"]
-        cv = d.get("count", (None, []))[1]
-        dv = d.get("direct", (None, []))[1]
-        r = displacement(calib[1], lv, cv, calib[0].get("iters"), ls.get("iters"), calib[0].get("overhead") or 0)
-        direct = _mean(dv)
-        row = {"handler": handler, "work_lines": (ls.get("params") or {}).get("work_lines"), "disp": r,
-               "direct_mean": direct, "direct_median": stats.percentile(sorted(dv), 50) if dv else None,
-               "direct_n": len(dv), "ratio": (r or {}).get("cost") / direct if r and r.get("cost") is not None
-               and direct else None, "hz": _hz(summary, ls), "period": (ls.get("params") or {}).get("period_cycles")}
-        res["displace"].append(row)
+    res["displace"] = displace.rows(disp, summary.get("checks"))
+    res["displace_checks"] = [c for c in summary.get("checks") or [] if c.get("probe") == DISPLACE]
     res["footprint"] = footprint.analyse(summary)
     if "gap_len" in noise:
         s, lens = noise["gap_len"]
@@ -192,18 +132,7 @@ def section(doc, irq, out_dir, plot_info=None):
                   [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
                    [fnum(e["median"])] for e in irq["exceptions"]])
     if irq["displace"]:
-        doc.h("Handler cost: displacement vs direct", 3)
-        doc.p("displacement (Woodside): (T_F(2) - S - L_F(2) tau_F) / interrupts, tau_F from masked "
-              "windows; direct: stub entry to exit TSC per interrupt (excludes delivery, the stub's first "
-              "and last instructions and iretq). Cycles per interrupt; errors per the paper (section 3).")
-        rows = []
-        for r in irq["displace"]:
-            d = r["disp"] or {}
-            rows.append([r["handler"], fnum(r["work_lines"]), fnum(d.get("interrupts")), fnum(d.get("tau_f")),
-                         fnum(d.get("cost")), fnum(r["direct_mean"]), fnum(r["direct_median"]), fnum(r["ratio"]),
-                         fnum(d.get("e_res")), fnum(d.get("e_daemons")), fnum(d.get("e_start"))])
-        doc.table(["handler", "K lines", "interrupts", "tau_F", "displacement", "direct mean",
-                   "direct median", "ratio", "e_res", "e_daemons", "e_start (removed)"], rows)
+        displace.section(doc, irq["displace"], irq.get("displace_checks"), fnum)
     footprint.section(doc, irq["footprint"], fnum)
     nz = irq["noise"]
     if nz:

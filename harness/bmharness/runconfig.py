@@ -68,6 +68,13 @@ PMU_EVENTS = ("cycles", "instructions", "ref_cycles", "llc_references", "llc_mis
               "stall_cycles", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
 
 
+def _uint_list(value):
+    items = value.split(",")
+    if not all(i.isdigit() for i in items) or len(set(items)) != len(items) or not 1 <= len(items) <= 8:
+        return "expected a comma list of 1..8 distinct unsigned integers, got %r" % value
+    return None
+
+
 def _pmu_events(value):
     if value in ("auto", "none"):
         return None
@@ -106,6 +113,7 @@ KEYS = {
     "irq_fp_samples": _uint,
     "irq_fp_ms": _uint,
     "irq_fp_k": _fp_k,
+    "irq_disp_work": _uint_list,
     "noise_ms": _uint,
     "noise_threshold_ns": _uint,
 }

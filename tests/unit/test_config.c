@@ -127,7 +127,33 @@ static void pmu_events_option(void)
 	CHECK_STR(c.pmu_events, "none");
 }
 
+/* irq_disp_work: a numeric list, all or nothing, with the reason in the message. */
+static void disp_work_list_option(void)
+{
+	struct config c;
+	struct config_parser p = parser(&c);
+	static const char *const bad[] = { "", "1,,2", "5,x", "1,2,1", "2000000000", "1,2,3,4,5,6,7,8,9", "-1", "3," };
+	struct record r;
+
+	CHECK_EQ_U64(c.irq_disp_work.n, 4);
+	CHECK_EQ_U64(c.irq_disp_work.v[3], 4000000);
+	CHECK(config_set(&p, "irq_disp_work", "0,2000,3000000", "test"));
+	CHECK_EQ_U64(c.irq_disp_work.n, 3);
+	CHECK_EQ_U64(c.irq_disp_work.v[2], 3000000);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(!config_set(&p, "irq_disp_work", bad[i], "test"));
+		CHECK_EQ_U64(c.irq_disp_work.n, 3); /* unchanged */
+	}
+	CHECK(strstr(last_msg, "bad value '3,' for 'irq_disp_work' (want a comma list of 1..8 distinct cycle counts") != 0);
+	CHECK(strstr(last_msg, "keeping the default") != 0);
+	rec_start(&r, 3, "cfg");
+	config_to_record(&c, &r);
+	rec_finish(&r);
+	CHECK(strstr(r.buf, " irq_disp_work=0,2000,3000000 ") != 0);
+}
+
 TEST_SUITE(config) = {
+	{ "disp_work_list_option", disp_work_list_option },
 	{ "pmu_events_option", pmu_events_option },
 	{ "file_syntax", file_syntax },
 	{ "bad_input_keeps_default", bad_input_keeps_default },

@@ -1,0 +1,128 @@
+"""Displacement (Woodside) against handlers of known work on this machine's CPU, in the hosted
+build: a periodic POSIX timer's signal stands in for the periodic APIC timer, the signal handler
+stamps the TSC at entry and exit like the bare-metal stub. The firmware's own check records are
+asserted (bench/irq_displace.c, bench/displace_stats.c):
+
+- displace_vs_direct: for handlers of at least 1,000,000 cycles the per-interrupt paired
+  displacement - direct (the delivery) is within 5% of the direct cost; for smaller ones the
+  displacement is not below the direct cost;
+- delivery_constant: the delivery does not depend on the handler's work (the lower quartiles'
+  simultaneous 95% CIs share a value).
+
+Run with SCHED_FIFO on one CPU (chrt, taskset): under the normal scheduler a timer interrupt is
+also a preemption point, and the time another thread then runs would be counted as delivery
+(measured: millions of cycles instead of ~10^5). Without the permission the test skips with
+that reason. The bands (5%, "within its CI") were fixed before measuring."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "harness"))
+
+from bmharness import irq, parse  # noqa: E402
+
+BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
+TIMEOUT_S = 300
+CPU = "1"
+DEFAULT_WORK = (0, 10000, 100000, 4000000)
+# held out: not the defaults. The largest work must dwarf the delivery for the 5% agreement to
+# be a test of the method rather than of the VM: here the delivery is 0.8-1.5 x 10^5 cycles
+# depending on the load (3,000,000 left it at 3-5%: one failure in ~10 runs), so 6,000,000.
+OTHER_WORK = (500, 30000, 6000000)
+AGREE_MIN_WORK = 1000000
+WORK_FLOOR = 0.5     # direct cost vs nominal work: the work was done (not a precision band)
+
+
+def _rt_prefix():
+    chrt, taskset = shutil.which("chrt"), shutil.which("taskset")
+    if not chrt or not taskset:
+        return None, "chrt/taskset missing (util-linux)"
+    p = subprocess.run([chrt, "-f", "50", "true"], capture_output=True)
+    if p.returncode != 0:
+        return None, "SCHED_FIFO not permitted (%s): preemption at the timer interrupt would be " \
+                     "counted as delivery" % p.stderr.decode("latin-1").strip()
+    return [taskset, "-c", CPU, chrt, "-f", "50"], None
+
+
+def _run(tmp_path_factory, name, extra):
+    prefix, why = _rt_prefix()
+    if prefix is None:
+        pytest.skip(why)
+    try:
+        subprocess.run(["make", "-C", ROOT, "hosted"], capture_output=True, timeout=300, check=True)
+    except (FileNotFoundError, subprocess.CalledProcessError) as e:
+        pytest.fail("make hosted failed: %s" % e)
+    out = str(tmp_path_factory.mktemp(name))
+    args = ["probes=irq_displace", "smp=0", "tsc_cal_windows=1", "tsc_cal_ms=50"] + extra
+    p = subprocess.run(prefix + [BIN] + args, capture_output=True, timeout=TIMEOUT_S)
+    log = os.path.join(out, "hosted.log")
+    with open(log, "wb") as fh:
+        fh.write(p.stdout)
+    summary = parse.parse_log(log, os.path.join(out, "parsed"))
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert summary["ok"], summary["validation"]["problems"]
+    return out, summary
+
+
+@pytest.fixture(scope="module")
+def defaults(tmp_path_factory):
+    return _run(tmp_path_factory, "disp_default", [])
+
+
+@pytest.fixture(scope="module")
+def other(tmp_path_factory):
+    return _run(tmp_path_factory, "disp_other", ["irq_disp_work=" + ",".join(map(str, OTHER_WORK))])
+
+
+def _checks(summary, name):
+    return [c for c in summary["checks"] if c.get("probe") == "irq_displace" and c.get("name") == name]
+
+
+def _assert_run(out, summary, work):
+    assert summary["cfg"]["irq_disp_work"] == ",".join(map(str, work))
+    per = {c["work_cycles"]: c for c in _checks(summary, "displace_vs_direct")}
+    assert sorted(per) == sorted(work)
+    for w, c in per.items():
+        # a window spans >= 8 periods of nominal fluid chunks; the core may run faster later
+        assert c["paired"] == 1 and c["interrupts"] >= 4 * c["windows"], c
+        assert c["criterion"] == ("within_5_percent" if w >= AGREE_MIN_WORK else "displacement_not_below_direct")
+        assert c["status"] == "pass", c
+        # the handler did its work (arch_spin of work cycles at the rate measured before the
+        # run). A floor, not a band: on this shared VM the core clock against the TSC moved by
+        # more than 10% between the rate measurement and the run (seen: 89,397 for 100,000), and
+        # time the hypervisor takes inside a long handler is in its stamps (and displacement).
+        assert c["direct"] >= WORK_FLOOR * w, c
+    big = per[max(work)]
+    assert max(work) >= AGREE_MIN_WORK
+    assert abs(big["measured"] - big["expected"]) <= 0.05 * big["expected"], big
+    (k,) = _checks(summary, "delivery_constant")
+    assert k["handlers"] == len(work) and k["status"] == "pass", k
+    assert k["max_ci_low"] <= k["min_ci_high"]
+    rows = irq.analyse(summary, os.path.join(out, "parsed"))["displace"]
+    assert [r["work"] for r in rows] == sorted(work)
+    for r in rows:
+        assert r["paired"] and r["clock_res"] >= 1 and r["e_res"] is not None
+        assert r["smi_per_window"] is not None or r["smi_note"]   # counted, or why not (never a 0)
+        assert r["check"]["status"] == "pass"
+
+
+def test_checks_pass_with_default_work(defaults):
+    _assert_run(*defaults, DEFAULT_WORK)
+
+
+def test_checks_pass_with_other_work(other):
+    _assert_run(*other, OTHER_WORK)
+
+
+def test_delivery_is_the_same_signal_path_in_both_runs(defaults, other):
+    """The two runs measure the same kernel path: their delivery medians agree within a factor of
+    two (a sanity band: the load of the shared machine changes between the runs)."""
+    a = [c["delivery"] for c in _checks(defaults[1], "displace_vs_direct")]
+    b = [c["delivery"] for c in _checks(other[1], "displace_vs_direct")]
+    ma, mb = sorted(a)[len(a) // 2], sorted(b)[len(b) // 2]
+    assert ma > 0 and mb > 0 and 0.5 <= ma / mb <= 2, (a, b)
