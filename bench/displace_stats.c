@@ -1,6 +1,7 @@
 /* Integer statistics of the displacement probe (see displace_stats.h). */
 #include "bench/displace_stats.h"
 
+#include "lib/intmath.h"
 #include "lib/sort.h"
 
 #define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
@@ -67,24 +68,6 @@ unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigne
 	return k;
 }
 
-uint64_t disp_isqrt(uint64_t v)
-{
-	uint64_t r = 0, bit = 1ull << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi)
 {
 	unsigned j = 0; /* 1-based rank of the lower bound; 0 = none */
@@ -107,7 +90,7 @@ bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi)
 		}
 	} else {
 		/* normal approximation, rounded outwards: j = floor((n - 1.96 sqrt(n)) / 2) */
-		uint64_t z = disp_isqrt(Z95_SQUARED_X10000 * n); /* 100 * 1.96 sqrt(n) */
+		uint64_t z = u64_isqrt(Z95_SQUARED_X10000 * n); /* 100 * 1.96 sqrt(n) */
 
 		j = (unsigned)((100ull * n - z) / 200);
 	}
@@ -148,7 +131,7 @@ void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct dis
 	e->hi = v[n - 1];
 	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
 		return;
-	half = disp_isqrt(z2 * var) / 100; /* z sqrt(n q (1 - q)), in 1/1000 ranks */
+	half = u64_isqrt(z2 * var) / 100; /* z sqrt(n q (1 - q)), in 1/1000 ranks */
 	lo = nq > half ? (nq - half) / PERMILLE : 0;    /* 1-based, rounded down (0: below rank 1) */
 	hi = (nq + PERMILLE + half + PERMILLE - 1) / PERMILLE;
 	e->lo = v[lo ? lo - 1 : 0];

@@ -75,6 +75,5 @@ bool disp_within_permille(int64_t a, int64_t b, unsigned permille);
 /* The delivery cost is constant across handlers within its CI: one value lies inside every
  * interval (max of the lows <= min of the highs). */
 bool disp_common_value(const struct disp_est *e, unsigned n, int64_t *max_lo, int64_t *min_hi);
-uint64_t disp_isqrt(uint64_t v);
 
 #endif

@@ -1,27 +1,10 @@
 /* Integer statistics and the calibration curve of the footprint probe (see fp_stats.h). */
 #include "bench/fp_stats.h"
 
+#include "lib/intmath.h"
 #include "lib/sort.h"
 
 #define SIGN_BIAS (1ull << 63) /* signed -> unsigned order-preserving map for sort_u64 */
-
-uint64_t fp_isqrt(uint64_t x)
-{
-	uint64_t r = 0, bit = 1ull << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
 
 /* Student t, 97.5% quantile, milli, by degrees of freedom (conservative between rows). */
 static uint64_t t975_milli(uint32_t dof)
@@ -65,7 +48,7 @@ bool fp_estimate(const int64_t *v, uint32_t n, uint64_t *scratch, struct fp_est 
 		int64_t lo = (int64_t)(scratch[trim] ^ SIGN_BIAS) * FP_MILLI - mean_m;
 		int64_t hi = (int64_t)(scratch[n - trim - 1] ^ SIGN_BIAS) * FP_MILLI - mean_m;
 		uint64_t widest = (uint64_t)(abs64(lo) > abs64(hi) ? abs64(lo) : abs64(hi));
-		uint64_t lim = fp_isqrt(UINT64_MAX / used);
+		uint64_t lim = u64_isqrt(UINT64_MAX / used);
 
 		while ((widest >> sh) > lim)
 			sh++;
@@ -76,9 +59,9 @@ bool fp_estimate(const int64_t *v, uint32_t n, uint64_t *scratch, struct fp_est 
 		ss += d * d;
 	}
 	var_m2 = used > 1 ? ss / (used - 1) : 0;
-	sd_m = fp_isqrt(var_m2) << sh;
+	sd_m = u64_isqrt(var_m2) << sh;
 	out->mean_m = mean_m;
-	out->ci_m = (int64_t)(t975_milli(used - 1) * sd_m / FP_MILLI / fp_isqrt((uint64_t)used));
+	out->ci_m = (int64_t)(t975_milli(used - 1) * sd_m / FP_MILLI / u64_isqrt((uint64_t)used));
 	out->used = used;
 	return true;
 }

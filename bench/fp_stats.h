@@ -30,7 +30,6 @@ struct fp_est {
 	uint32_t used;  /* values left after trimming */
 };
 
-uint64_t fp_isqrt(uint64_t x);
 /* Trim and estimate v[0..n) (n >= 3); scratch holds n values. False when n < 3. */
 bool fp_estimate(const int64_t *v, uint32_t n, uint64_t *scratch, struct fp_est *out);
 /* The paper's stopping rule: CI within FP_CI_PCT % of |mean|, or within floor_m (one line's

@@ -266,14 +266,12 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 {
 	const char *no_irq = irq_probe_unavailable(env);
 	const struct cpu_info *ci = env->cpu;
-	uint64_t held[CONFIG_FP_K_LIST];
-	unsigned nheld = 0, done = 0, fails = 0, bad_irq = 0;
+	const uint64_t *held = env->cfg->irq_fp_k.v;
+	unsigned nheld = env->cfg->irq_fp_k.n, /* 0: auto */ done = 0, fails = 0, bad_irq = 0;
 	struct rand_state rng;
 
 	if (!no_irq && !irq_probe_begin(env, "irq_footprint"))
 		return PROBE_FAILED;
-	if (!str_eq(env->cfg->irq_fp_k, "auto"))
-		nheld = config_u64_list(env->cfg->irq_fp_k, held, CONFIG_FP_K_LIST, 1, CONFIG_FP_K_MAX);
 	rand_seed(&rng, env->cfg->seed);
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];

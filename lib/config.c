@@ -5,7 +5,7 @@
 #include "lib/fmt.h"
 
 enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS,
-		OPT_APIC_MODE, OPT_FP_K, OPT_U64_LIST };
+		OPT_APIC_MODE, OPT_U64_LIST, OPT_U64_LIST_AUTO };
 
 struct option_desc {
 	const char *key;
@@ -47,7 +47,8 @@ static const struct option_desc options[] = {
 	{ "irq_disp_period_us", OPT_U64, FIELD(irq_disp_period_us), 10, 1000000, "microseconds 10..1000000" },
 	{ "irq_fp_samples", OPT_U64, FIELD(irq_fp_samples), 1, 100000, "integer 1..100000" },
 	{ "irq_fp_ms", OPT_U64, FIELD(irq_fp_ms), 1, 600000, "milliseconds 1..600000" },
-	{ "irq_fp_k", OPT_FP_K, 0, 1, CONFIG_FP_K_MAX, "auto, or a comma list of at most 8 integers 1..262144" },
+	{ "irq_fp_k", OPT_U64_LIST_AUTO, FIELD(irq_fp_k), 1, CONFIG_FP_K_MAX,
+	  "auto, or a comma list of at most 8 distinct integers 1..262144" },
 	{ "irq_disp_work", OPT_U64_LIST, FIELD(irq_disp_work), 0, 1000000000,
 	  "a comma list of 1..8 distinct cycle counts 0..10^9" },
 	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
@@ -101,7 +102,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_disp_period_us = 200;
 	cfg->irq_fp_samples = 64;
 	cfg->irq_fp_ms = 3000;
-	str_copy(cfg->irq_fp_k, "auto", sizeof(cfg->irq_fp_k));
+	cfg->irq_fp_k = (struct config_u64_list){ 0, { 0 } }; /* auto */
 	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;
@@ -129,32 +130,6 @@ bool config_list_has(const char *list, const char *name)
 			list++;
 	}
 	return false;
-}
-
-unsigned config_u64_list(const char *list, uint64_t *out, unsigned max, uint64_t min_v, uint64_t max_v)
-{
-	unsigned n = 0;
-
-	while (*list) {
-		char num[24];
-		size_t i = 0;
-		uint64_t v;
-
-		while (list[i] && list[i] != ',')
-			i++;
-		if (i == 0 || i >= sizeof(num) || n == max)
-			return 0;
-		str_copy(num, list, i + 1);
-		if (!parse_u64(num, &v) || v < min_v || v > max_v)
-			return 0;
-		if (out)
-			out[n] = v;
-		n++;
-		list += i;
-		if (*list == ',' && !*++list)
-			return 0; /* a trailing comma */
-	}
-	return n;
 }
 
 static bool name_known(const char *const *known, const char *name, size_t len)
@@ -345,15 +320,17 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 			return true;
 		}
 		return set_list(p, key, value, origin, config_pmu_event_names, p->cfg->pmu_events, false);
-	case OPT_FP_K:
-		ok = str_len(value) < sizeof(p->cfg->irq_fp_k) &&
-		     (str_eq(value, "auto") || config_u64_list(value, 0, CONFIG_FP_K_LIST, o->min, o->max) > 0);
-		if (ok)
-			str_copy(p->cfg->irq_fp_k, value, sizeof(p->cfg->irq_fp_k));
-		break;
 	case OPT_U64_LIST:
-		ok = set_u64_list(o, value, (struct config_u64_list *)((char *)p->cfg + o->offset));
+	case OPT_U64_LIST_AUTO: { /* "auto": the empty list, the probe chooses */
+		struct config_u64_list *l = (struct config_u64_list *)((char *)p->cfg + o->offset);
+
+		ok = o->type == OPT_U64_LIST_AUTO && str_eq(value, "auto");
+		if (ok)
+			l->n = 0;
+		else
+			ok = set_u64_list(o, value, l);
 		break;
+	}
 	case OPT_SERIAL:
 		ok = set_serial(p->cfg, value);
 		break;
@@ -495,14 +472,14 @@ void config_to_record(const struct config *cfg, struct record *r)
 		case OPT_EVENTS:
 			rec_str(r, o->key, cfg->pmu_events);
 			break;
-		case OPT_FP_K:
-			rec_str(r, o->key, cfg->irq_fp_k);
-			break;
-		case OPT_U64_LIST: {
+		case OPT_U64_LIST:
+		case OPT_U64_LIST_AUTO: {
 			const struct config_u64_list *l = (const void *)((const char *)cfg + o->offset);
 			char text[CONFIG_LIST_MAX * 21];
 
 			sb_init(&sb, text, sizeof(text));
+			if (!l->n)
+				sb_puts(&sb, "auto");
 			for (unsigned k = 0; k < l->n; k++) {
 				if (k)
 					sb_putc(&sb, ',');

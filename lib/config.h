@@ -74,7 +74,7 @@ struct config {
 	uint64_t irq_disp_period_us; /* interrupt period during a displacement window */
 	uint64_t irq_fp_samples;     /* footprint samples per set */
 	uint64_t irq_fp_ms;          /* time bound of one footprint repetition series */
-	char irq_fp_k[64];           /* held-out footprints: "auto" or a comma list of K */
+	struct config_u64_list irq_fp_k; /* held-out footprints, K each; none = auto */
 	struct config_u64_list irq_disp_work; /* displacement handlers' work, cycles each (distinct) */
 	uint64_t noise_ms;           /* platform-noise window */
 	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */
@@ -108,10 +108,6 @@ void config_parse_args(struct config_parser *p, const char *text, size_t len);
 void config_to_record(const struct config *cfg, struct record *r);
 /* Is `name` in the comma-separated list `list`? */
 bool config_list_has(const char *list, const char *name);
-/* Parse a comma list of integers in [min_v, max_v] into out[0..max) (out may be NULL: validate
- * only); returns how many, or 0 for an empty, malformed or too long list. */
-#define CONFIG_FP_K_LIST 8
-#define CONFIG_FP_K_MAX 262144
-unsigned config_u64_list(const char *list, uint64_t *out, unsigned max, uint64_t min_v, uint64_t max_v);
+#define CONFIG_FP_K_MAX 262144 /* largest held-out footprint K (irq_fp_k) */
 
 #endif

@@ -44,13 +44,13 @@ KERNELS = ("read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "
 
 
 def _fp_k(value):
-    """irq_fp_k: auto, or a comma list of at most 8 held-out K in 1..262144 (lib/config.c)."""
+    """irq_fp_k: auto, or a comma list of at most 8 distinct held-out K in 1..262144 (lib/config.c)."""
     if value == "auto":
         return None
     parts = value.split(",")
-    if len(parts) > 8 or not all(_UINT.match(p) and not p.startswith("0x") and 1 <= int(p) <= 262144
-                                 for p in parts):
-        return "must be auto or a comma list of at most 8 integers 1..262144"
+    if len(parts) > 8 or len(set(parts)) != len(parts) or \
+            not all(_UINT.match(p) and not p.startswith("0x") and 1 <= int(p) <= 262144 for p in parts):
+        return "must be auto or a comma list of at most 8 distinct integers 1..262144"
     return None
 
 

@@ -2,6 +2,7 @@
  * per-window displacement, direct and delivery in milli-cycles, the order-statistic ranks of a
  * median's 95% interval (against the binomial tables), estimates robust to an outlying window,
  * the 5% agreement and the common-value test of the delivery_constant check. */
+#include "lib/intmath.h"
 #include "bench/displace_stats.h"
 #include "tests/unit/test.h"
 
@@ -137,9 +138,9 @@ static void agreement_and_common_value(void)
 	CHECK(!disp_common_value(e, 3, &lo, &hi));
 	CHECK_EQ_I64(lo, 400);
 	CHECK_EQ_I64(hi, 350);
-	CHECK_EQ_U64(disp_isqrt(3841600), 1960);
-	CHECK_EQ_U64(disp_isqrt(99), 9);
-	CHECK_EQ_U64(disp_isqrt(~0ull), 4294967295ull);
+	CHECK_EQ_U64(u64_isqrt(3841600), 1960);
+	CHECK_EQ_U64(u64_isqrt(99), 9);
+	CHECK_EQ_U64(u64_isqrt(~0ull), 4294967295ull);
 }
 
 TEST_SUITE(displace_stats) = {

@@ -1,5 +1,6 @@
 /* The footprint probe's integer statistics: integer square root, the trimmed mean and its CI,
  * the stopping rule, and the calibration curve (saturation, inversion, the held-out verdict). */
+#include "lib/intmath.h"
 #include "bench/chain.h"
 #include "bench/fp_stats.h"
 #include "lib/config.h"
@@ -7,12 +8,12 @@
 
 static void isqrt_exact_and_floor(void)
 {
-	CHECK_EQ_U64(fp_isqrt(0), 0);
-	CHECK_EQ_U64(fp_isqrt(1), 1);
-	CHECK_EQ_U64(fp_isqrt(15), 3);
-	CHECK_EQ_U64(fp_isqrt(16), 4);
-	CHECK_EQ_U64(fp_isqrt(1000000000000ull), 1000000);
-	CHECK_EQ_U64(fp_isqrt(UINT64_MAX), 4294967295ull);
+	CHECK_EQ_U64(u64_isqrt(0), 0);
+	CHECK_EQ_U64(u64_isqrt(1), 1);
+	CHECK_EQ_U64(u64_isqrt(15), 3);
+	CHECK_EQ_U64(u64_isqrt(16), 4);
+	CHECK_EQ_U64(u64_isqrt(1000000000000ull), 1000000);
+	CHECK_EQ_U64(u64_isqrt(UINT64_MAX), 4294967295ull);
 }
 
 static void trimmed_mean_drops_outliers(void)
@@ -174,21 +175,19 @@ static void held_out_option(void)
 {
 	struct config c;
 	struct config_parser p = { &c, 0, 0, 0, 0 };
-	uint64_t k[CONFIG_FP_K_LIST];
 
 	config_defaults(&c);
-	CHECK_STR(c.irq_fp_k, "auto");
+	CHECK_EQ_U64(c.irq_fp_k.n, 0); /* auto */
 	CHECK(config_set(&p, "irq_fp_k", "40,300,5000", "test"));
-	CHECK_STR(c.irq_fp_k, "40,300,5000");
-	CHECK_EQ_U64(config_u64_list(c.irq_fp_k, k, CONFIG_FP_K_LIST, 1, CONFIG_FP_K_MAX), 3);
-	CHECK(k[0] == 40 && k[1] == 300 && k[2] == 5000);
+	CHECK(c.irq_fp_k.n == 3 && c.irq_fp_k.v[0] == 40 && c.irq_fp_k.v[1] == 300 && c.irq_fp_k.v[2] == 5000);
 	CHECK(!config_set(&p, "irq_fp_k", "40,,3", "test"));
 	CHECK(!config_set(&p, "irq_fp_k", "0", "test"));
 	CHECK(!config_set(&p, "irq_fp_k", "1,2,3,4,5,6,7,8,9", "test"));
 	CHECK(!config_set(&p, "irq_fp_k", "12,", "test"));
 	CHECK(!config_set(&p, "irq_fp_k", "999999999", "test"));
-	CHECK_STR(c.irq_fp_k, "40,300,5000"); /* a bad value keeps the last good one */
-	CHECK(config_set(&p, "irq_fp_k", "auto", "test"));
+	CHECK(!config_set(&p, "irq_fp_k", "40,40", "test"));
+	CHECK_EQ_U64(c.irq_fp_k.n, 3); /* a bad value keeps the last good one */
+	CHECK(config_set(&p, "irq_fp_k", "auto", "test") && c.irq_fp_k.n == 0);
 	CHECK(config_set(&p, "irq_fp_ms", "250", "test") && c.irq_fp_ms == 250);
 }
 
