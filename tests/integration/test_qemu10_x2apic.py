@@ -32,7 +32,8 @@ WARMUP = 16
 # Two irq_latency runs: one on a clean platform, one after fault_irq abandoned a periodic timer.
 SETTINGS = {"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,fault_irq,irq_latency",
             "apic_mode": "x2apic", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy",
-            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": N_DISP, "irq_disp_ms": 5}
+            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": N_DISP, "irq_disp_ms": 5,
+            "irq_disp_work": "0,10000"}
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "l1d", "l2")] + [("hpet", w) for w in ("hlt", "spin", "l1d", "l2")]
 NEVER = ("lost", "early", "extra", "spurious", "unexpected")
@@ -134,7 +135,7 @@ def test_exceptions_and_displacement(x2):
         (s,) = x2.sets("irq_exception", kind=kind)
         assert s["n"] == N_LAT and s["complete"]
     loaded = x2.sets("irq_displace", what="loaded")
-    assert {s["params"]["handler"] for s in loaded} == {"min", "k64", "k256"}
+    assert {s["params"]["handler"] for s in loaded} == {"w0", "w10000"}  # irq_disp_work
     for s in loaded:
         p = s["params"]
         assert p["taken"] > 0 and p["taken"] <= p["armed"] + 1, p
