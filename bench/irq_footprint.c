@@ -166,7 +166,7 @@ static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const st
 	const struct fp_level *lv = x->lv;
 	const struct fp_est *e = &run->est[var];
 	struct record *r;
-	uint32_t set = probe_declare_set(env, &r, "irq_footprint", run->n, 1, env->timer_overhead);
+	uint32_t set = fp_declare_set(env, &r, lv, run->n);
 
 	fp_level_fields(r, lv);
 	rec_str(r, "what", "irq");
@@ -268,6 +268,7 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 	const struct cpu_info *ci = env->cpu;
 	uint64_t held[CONFIG_FP_K_LIST];
 	unsigned nheld = 0, done = 0, fails = 0, bad_irq = 0;
+	uint64_t ctr_faults = 0;
 	struct rand_state rng;
 
 	if (!no_irq && !irq_probe_begin(env, "irq_footprint"))
@@ -297,6 +298,8 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 			(void)fp_calibrate(env, &lv, &fails);
 			if (!no_irq)
 				bad_irq += !run_irq(env, &lv);
+			ctr_faults += lv.pmu->read_faults;
+			fp_level_finish(&lv);
 			done++;
 		}
 		arena_release(env->arena, mark);
@@ -317,7 +320,9 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 		emit_msg(MSG_ERROR, "irq_footprint: a window did not take exactly the one interrupt sent");
 	if (fails)
 		emit_msg(MSG_ERROR, "irq_footprint: a held-out footprint was not recovered through the curve");
-	return bad_irq || fails ? PROBE_FAILED : PROBE_OK;
+	if (ctr_faults) /* the counts after the fault are not counts: the records say ctr_read_faults */
+		emit_msg(MSG_ERROR, "irq_footprint: the miss counter's read faulted during the re-touches");
+	return bad_irq || fails || ctr_faults ? PROBE_FAILED : PROBE_OK;
 }
 
 const struct probe_desc probe_irq_footprint = {

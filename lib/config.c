@@ -61,6 +61,7 @@ const char *const config_kernel_names[] = {
 const char *const config_pmu_event_names[] = {
 	"cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches", "branch_misses",
 	"l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses", "stall_cycles",
+	"l1d_demand_misses", "l2_demand_misses",
 	"aperf", "mperf", "energy_pkg", "energy_dram", "energy_core", 0,
 };
 

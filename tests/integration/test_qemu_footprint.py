@@ -1,9 +1,11 @@
 """irq_footprint under QEMU + OVMF (TCG): the calibration, the held-out checks and the basic and
 refined interrupt experiments all run and say what they are. TCG models no caches (what a lap's
 timing shows is the host's emulation), so the footprint_k checks must be skips carrying the
-measured per-line cost, never pass or fail, and the series stop after one batch. Asserted:
-structure, counts, that every interrupt was confirmed pending and taken exactly once, the skips,
-the report, and the time the probe takes with small settings."""
+measured per-line cost, never pass or fail, and the series stop after one batch. TCG has no PMU:
+every set is timed (method=time) and names the miss-counter set it went without (ctr_skipped),
+with one counter skip per counter set and reason. Asserted: structure, counts, that every
+interrupt was confirmed pending and taken exactly once, the skips, the report, and the time the
+probe takes with small settings."""
 
 import os
 
@@ -35,6 +37,21 @@ def test_boot_ok_and_fast(fpb):
     assert fpb.summary["end"]["status"] == "ok", fpb.summary["messages"]
     # whole boot, firmware start-up and TSC calibration included
     assert fpb.run["duration_s"] < PROBE_S + 30, fpb.run["duration_s"]
+
+
+# without a PMU the demand-only events cannot be resolved: the general sets are asked for
+CTR_SET = {1: "footprint_l1d_any", 2: "footprint_l2_any"}
+
+
+def test_no_pmu_time_and_one_counter_skip_per_set(fpb):
+    for s in fp_sets(fpb):
+        p = s["params"]
+        assert p["method"] == "time" and s["unit"] == "cycles" and "event" not in p, p
+        assert p["prefetchers"] == "on" and p["prefetchers_changed"] == 0
+        assert p["ctr_skipped"] == CTR_SET[p["level"]] and "ctr_events" not in p
+    skips = [k for k in fpb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set")]
+    assert sorted(k["ctr_set"] for k in skips) == sorted(CTR_SET.values()), skips
+    assert all(k["reason"] for k in skips)
 
 
 def test_levels_and_instruction_cache_skip(fpb):
