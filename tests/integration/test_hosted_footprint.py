@@ -62,8 +62,15 @@ def judge_level(summary, level, ctype, expect_k=None):
     sets = level_sets(summary, level)
     (cold,) = [s for s in sets if s["params"]["what"] == "cold"]
     p = cold["params"]
-    assert p["type"] == ctype and p["effect"] == 1 and p["cost_mcyc"] > 0
-    assert p["retouch"] == "reverse" and p["prefetchers"] == "on"
+    assert p["type"] == ctype and p["effect"] == 1
+    assert p["retouch"] == "reverse" and p["prefetchers"] == "on" and p["prefetchers_changed"] == 0
+    if p["method"] == "pmu":   # misses counted: one miss is one line, a cold re-touch misses them all
+        assert p["event"] and p["demand_only"] in (0, 1) and cold["unit"] == "misses"
+        assert p["cold_mpl_milli"] >= 500
+    else:                      # timed; the miss counter's skip names the set it went without
+        assert p["method"] == "time" and p["cost_mcyc"] > 0 and cold["unit"] == "cycles"
+        assert [k for k in summary["skips"] if k.get("probe") == "irq_footprint"
+                and k.get("ctr_set") == p["ctr_skipped"]], p
     calib = sorted((s["params"]["k"], s["params"]["mlines"]) for s in sets if s["params"]["what"] == "calib")
     ks = [k for k, _ in calib]
     assert ks[0] == 0 and calib[0][1] == 0 and ks == sorted(set(ks)) and len(ks) >= 5
