@@ -46,6 +46,7 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \
 	bench/fp_stats.c bench/fp_calib.c \
 	bench/fp_pmu.c \
+	bench/fp_code.c \
 	bench/pmu_check_judge.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \

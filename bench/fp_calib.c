@@ -42,6 +42,11 @@ void *fp_walk(void *from, uint64_t loads)
 
 void fp_fill(const struct fp_level *lv)
 {
+	if (lv->inst) {
+		lv->code.fwd();
+		lv->code.fwd();
+		return;
+	}
 	(void)arch_chase(lv->head, lv->nodes);
 	(void)arch_chase(lv->head, lv->nodes);
 }
@@ -49,6 +54,7 @@ void fp_fill(const struct fp_level *lv)
 struct retouch {
 	void *start;
 	uint64_t nodes;
+	icache_chain_fn code; /* the instruction level: the reverse code chain */
 };
 
 static uint64_t timed_retouch(void *ctx, uint64_t iters)
@@ -57,13 +63,16 @@ static uint64_t timed_retouch(void *ctx, uint64_t iters)
 	uint64_t t0 = tsc_begin();
 
 	(void)iters;
-	(void)arch_chase(rt->start, rt->nodes);
+	if (rt->code)
+		rt->code();
+	else
+		(void)arch_chase(rt->start, rt->nodes);
 	return tsc_end() - t0;
 }
 
 uint64_t fp_retouch(const struct fp_level *lv, const void *next)
 {
-	struct retouch rt = { chain_reverse_start(next), lv->nodes };
+	struct retouch rt = { lv->inst ? 0 : chain_reverse_start(next), lv->nodes, lv->inst ? lv->code.rev : 0 };
 
 	if (lv->pmu && lv->pmu->counted)
 		return fp_pmu_count(lv->pmu, timed_retouch, &rt);
@@ -74,6 +83,10 @@ void fp_touch(const struct fp_level *lv, uint64_t k)
 {
 	volatile uint64_t *p = lv->khead;
 
+	if (lv->inst) {
+		fp_code_touch(&lv->code, k); /* k lines of the handler's own code */
+		return;
+	}
 	/* in random order (its own chain): a sequential sweep would train the stream prefetchers,
 	 * which then pull lines beyond the K; one write per line makes them dirty like a handler's */
 	for (uint64_t i = 0; i < k; i++) {
@@ -98,7 +111,8 @@ bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct c
 
 	if (c->level > 1)
 		nodes = nodes * OUTER_FILL_NUM / OUTER_FILL_DEN;
-	*lv = (struct fp_level){ .c = c, .line = line, .nodes = nodes, .evict_nodes = nodes * EVICT_FACTOR, .rng = rng };
+	*lv = (struct fp_level){ .c = c, .inst = c->type == CACHE_INST, .line = line, .nodes = nodes,
+				 .evict_nodes = nodes * EVICT_FACTOR, .rng = rng };
 	for (unsigned i = 0; i < N_GRID; i++) {
 		uint64_t k = nodes * grid_32nds[i] / GRID_DEN;
 
@@ -117,6 +131,14 @@ bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct c
 	for (unsigned i = 0; i < lv->n_held; i++)
 		kmax = lv->k_held[i] > kmax ? lv->k_held[i] : kmax;
 	lv->kbuf_lines = kmax;
+	if (lv->inst) {
+		lv->pmu = arena_alloc(env->arena, sizeof(*lv->pmu), 64);
+		if (!lv->pmu || lv->n_grid + lv->n_held + 1 > FP_VAR_MAX ||
+		    !fp_code_prepare(env, &lv->code, nodes, line, kmax, rng))
+			return false;
+		fp_pmu_begin(env, lv->pmu, c->level, true);
+		return true;
+	}
 	a = arena_alloc(env->arena, nodes * line, 4096);
 	b = arena_alloc(env->arena, lv->evict_nodes * line, 4096);
 	kmax = kmax ? kmax : 1;
@@ -209,10 +231,15 @@ uint32_t fp_declare_set(struct probe_env *env, struct record **r, const struct f
 	return probe_declare_set(env, r, "irq_footprint", n, 1, env->timer_overhead);
 }
 
+const char *fp_type_name(const struct fp_level *lv)
+{
+	return lv->inst ? "inst" : lv->c->type == CACHE_DATA ? "data" : "unified";
+}
+
 void fp_level_fields(struct record *r, const struct fp_level *lv)
 {
 	rec_u64(r, "level", lv->c->level);
-	rec_str(r, "type", lv->c->type == CACHE_DATA ? "data" : "unified");
+	rec_str(r, "type", fp_type_name(lv));
 	rec_u64(r, "size", lv->c->size);
 	rec_u64(r, "line", lv->line);
 	rec_u64(r, "nodes", lv->nodes);
@@ -231,7 +258,9 @@ static uint64_t calib_column(const struct fp_level *lv, unsigned col)
 	for (unsigned b = 0; b < FP_BEST_OF; b++) {
 		uint64_t t;
 
-		if (col == 0) {
+		if (col == 0 && lv->inst) {
+			lv->code.evict();
+		} else if (col == 0) {
 			(void)arch_chase(lv->evict_head, lv->evict_nodes);
 		} else {
 			unsigned i = col - 1;
@@ -319,7 +348,7 @@ static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_es
 	rec_str(r, "probe", "irq_footprint");
 	rec_str(r, "status", fp_verdict_name(v));
 	rec_u64(r, "level", lv->c->level);
-	rec_str(r, "type", lv->c->type == CACHE_DATA ? "data" : "unified");
+	rec_str(r, "type", fp_type_name(lv));
 	rec_u64(r, "k", k);
 	rec_u64(r, "expected", k);
 	if (v == FP_SATURATED || v == FP_BELOW) {
@@ -419,6 +448,7 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 		rec_str(r, "probe", "irq_footprint");
 		rec_str(r, "check", "footprint_k");
 		rec_u64(r, "level", lv->c->level);
+		rec_str(r, "type", fp_type_name(lv));
 		if (lv->pmu->counted) {
 			rec_str(r, "event", lv->pmu->event);
 			rec_i64(r, "cold_mpl_milli", lv->cold_mpl_m);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
+#include "bench/fp_code.h"
 #include "bench/fp_pmu.h"
 #include "bench/fp_stats.h"
 #include "bench/probe.h"
@@ -28,6 +29,8 @@
 
 struct fp_level {
 	const struct cache_desc *c;
+	bool inst;                       /* the instruction cache: code chains (fp_code.c), not data */
+	struct fp_code code;
 	uint64_t nodes, line;            /* chain: one node per line of the level */
 	void *head, *evict_head;
 	uint64_t evict_nodes;
@@ -100,6 +103,8 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails);
 /* Declare one sample set of the level: unit `misses` (overhead: the counter's) where counted,
  * `cycles` otherwise. */
 uint32_t fp_declare_set(struct probe_env *env, struct record **r, const struct fp_level *lv, uint64_t n);
+/* "data", "unified" or "inst". */
+const char *fp_type_name(const struct fp_level *lv);
 /* Common fields of the probe's records of this level. */
 void fp_level_fields(struct record *r, const struct fp_level *lv);
 uint64_t fp_deadline(const struct probe_env *env);

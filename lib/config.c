@@ -48,6 +48,7 @@ static const struct option_desc options[] = {
 	{ "irq_fp_samples", OPT_U64, FIELD(irq_fp_samples), 1, 100000, "integer 1..100000" },
 	{ "irq_fp_ms", OPT_U64, FIELD(irq_fp_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "irq_fp_k", OPT_FP_K, 0, 1, CONFIG_FP_K_MAX, "auto, or a comma list of at most 8 integers 1..262144" },
+	{ "irq_fp_inst", OPT_BOOL, FIELD(irq_fp_inst), 0, 1, "0 or 1" },
 	{ "irq_disp_work", OPT_U64_LIST, FIELD(irq_disp_work), 0, 1000000000,
 	  "a comma list of 1..8 distinct cycle counts 0..10^9" },
 	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
@@ -103,6 +104,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_fp_samples = 64;
 	cfg->irq_fp_ms = 3000;
 	str_copy(cfg->irq_fp_k, "auto", sizeof(cfg->irq_fp_k));
+	cfg->irq_fp_inst = false;
 	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;

@@ -74,7 +74,7 @@ def analyse(summary):
             ctr_skips.setdefault(k["ctr_set"], k.get("reason"))
         elif k.get("check") == "footprint_k":
             for lv in levels.values():
-                if lv["level"] == k.get("level"):
+                if lv["level"] == k.get("level") and k.get("type", lv["type"]) == lv["type"]:
                     lv["no_effect"] = k.get("reason")
         elif k.get("part") == "interrupt":
             irq_skip = k.get("reason")

@@ -113,6 +113,7 @@ KEYS = {
     "irq_fp_samples": _uint,
     "irq_fp_ms": _uint,
     "irq_fp_k": _fp_k,
+    "irq_fp_inst": _choice(("0", "1")),
     "irq_disp_work": _uint_list,
     "noise_ms": _uint,
     "noise_threshold_ns": _uint,
