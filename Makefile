@@ -63,6 +63,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c \
 	tests/unit/test_fp_stats.c \
 	tests/unit/test_fp_pmu.c \
+	tests/unit/test_icache_pair.c \
 	tests/unit/test_pmu_vendor.c \
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
@@ -73,6 +74,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	bench/arena.c bench/runner.c bench/counters.c \
 	bench/fp_stats.c \
 	bench/fp_pmu.c \
+	arch/x86_64/icache_chain.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
