@@ -309,7 +309,7 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 		if (c->type == CACHE_INST && !env->cfg->irq_fp_inst) {
 			level_skip(c, "inst", "instruction cache off by default (irq_fp_inst=1 measures it): its "
 					      "response curve moved with the machine's load on the development machine and "
-					      "a held-out K inside the range missed the 20% band in 2 of 5 runs");
+					      "a held-out K inside the range missed the 20% band in 2 of 6 runs");
 			continue;
 		}
 		if (c->type == CACHE_INST && !env->exec_arena) {
