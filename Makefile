@@ -45,6 +45,8 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/smp_probe.c bench/smp_facts.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
 	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \
 	bench/fp_stats.c bench/fp_calib.c \
+	bench/fp_pmu.c \
+	bench/fp_code.c \
 	bench/pmu_check_judge.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
@@ -60,6 +62,8 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_counters.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
 	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c \
 	tests/unit/test_fp_stats.c \
+	tests/unit/test_fp_pmu.c \
+	tests/unit/test_icache_pair.c \
 	tests/unit/test_pmu_vendor.c \
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
@@ -69,6 +73,8 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	drivers/hpet.c drivers/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
 	bench/arena.c bench/runner.c bench/counters.c \
 	bench/fp_stats.c \
+	bench/fp_pmu.c \
+	arch/x86_64/icache_chain.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c

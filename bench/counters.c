@@ -18,9 +18,11 @@ static const struct {
 	{ CTR_SET_LATENCY_MEM, "cycles,llc_misses,dtlb_misses" },
 	{ CTR_SET_COST, "cycles,instructions,l1d_misses,l1i_misses,l2_misses,llc_misses" },
 	{ CTR_SET_ICACHE, "cycles,instructions,l1i_misses,itlb_misses,l2_misses" },
-	{ CTR_SET_FOOTPRINT_L1D, "l1d_misses" },
+	{ CTR_SET_FOOTPRINT_L1D, "l1d_demand_misses" },
+	{ CTR_SET_FOOTPRINT_L1D_ANY, "l1d_misses" },
 	{ CTR_SET_FOOTPRINT_L1I, "l1i_misses" },
-	{ CTR_SET_FOOTPRINT_L2, "l2_misses" },
+	{ CTR_SET_FOOTPRINT_L2, "l2_demand_misses" },
+	{ CTR_SET_FOOTPRINT_L2_ANY, "l2_misses" },
 };
 
 #define NUM_SETS (sizeof(default_sets) / sizeof(default_sets[0]))

@@ -25,10 +25,13 @@
 #define CTR_SET_LATENCY_MEM "latency_mem"
 #define CTR_SET_COST "pmu_cost"
 #define CTR_SET_ICACHE "icache" /* the instruction-cache fill */
-/* irq_footprint's re-touch: the misses of the level under test, Schaelicke's displaced lines */
+/* irq_footprint's re-touch: the misses of the level under test, Schaelicke's displaced lines;
+ * demand-only where the CPU's tables have such an event (bench/fp_pmu.c picks), else _any */
 #define CTR_SET_FOOTPRINT_L1D "footprint_l1d"
+#define CTR_SET_FOOTPRINT_L1D_ANY "footprint_l1d_any"
 #define CTR_SET_FOOTPRINT_L1I "footprint_l1i"
 #define CTR_SET_FOOTPRINT_L2 "footprint_l2"
+#define CTR_SET_FOOTPRINT_L2_ANY "footprint_l2_any"
 #define CTR_SET_CONFIG "config" /* the pmu_events= list */
 
 #define CTR_OVERHEAD_SAMPLES 33

@@ -17,6 +17,7 @@
 #define GRID_DEN 32           /* grid points as fractions of the level's lines, in 1/32 */
 #define HELD_DEN 64           /* default held-out K in 1/64 of the level's lines: off the grid */
 #define EFFECT_DEN 4          /* a cache effect: cold lap at least 1/4 slower than a warm one */
+#define PMU_EFFECT_DEN 2      /* counted: a cold re-touch shows at least half its lines as misses */
 #define MIN_BATCH 16
 /* The L2 chain fills 3/4 of the level. Filled completely, each foreign line started a cascade of
  * misses under its (not LRU) replacement: K = 512 gave 1700 to 5600 lines from run to run on a
@@ -41,23 +42,51 @@ void *fp_walk(void *from, uint64_t loads)
 
 void fp_fill(const struct fp_level *lv)
 {
+	if (lv->inst) {
+		lv->code.fwd();
+		lv->code.fwd();
+		return;
+	}
 	(void)arch_chase(lv->head, lv->nodes);
 	(void)arch_chase(lv->head, lv->nodes);
 }
 
-uint64_t fp_retouch(const struct fp_level *lv, const void *next)
+struct retouch {
+	void *start;
+	uint64_t nodes;
+	icache_chain_fn code; /* the instruction level: the reverse code chain */
+};
+
+static uint64_t timed_retouch(void *ctx, uint64_t iters)
 {
-	void *start = chain_reverse_start(next);
+	const struct retouch *rt = ctx;
 	uint64_t t0 = tsc_begin();
 
-	(void)arch_chase(start, lv->nodes);
+	(void)iters;
+	if (rt->code)
+		rt->code();
+	else
+		(void)arch_chase(rt->start, rt->nodes);
 	return tsc_end() - t0;
+}
+
+uint64_t fp_retouch(const struct fp_level *lv, const void *next)
+{
+	struct retouch rt = { lv->inst ? 0 : chain_reverse_start(next), lv->nodes, lv->inst ? lv->code.rev : 0 };
+
+	if (lv->pmu && lv->pmu->counted)
+		return fp_pmu_count(lv->pmu, timed_retouch, &rt);
+	return timed_retouch(&rt, 1);
 }
 
 void fp_touch(const struct fp_level *lv, uint64_t k)
 {
 	volatile uint64_t *p = lv->khead;
 
+	if (lv->inst) {
+		fp_code_touch(&lv->code, k); /* k lines of the handler's own code */
+		return;
+	}
 	/* in random order (its own chain): a sequential sweep would train the stream prefetchers,
 	 * which then pull lines beyond the K; one write per line makes them dirty like a handler's */
 	for (uint64_t i = 0; i < k; i++) {
@@ -82,7 +111,8 @@ bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct c
 
 	if (c->level > 1)
 		nodes = nodes * OUTER_FILL_NUM / OUTER_FILL_DEN;
-	*lv = (struct fp_level){ .c = c, .line = line, .nodes = nodes, .evict_nodes = nodes * EVICT_FACTOR, .rng = rng };
+	*lv = (struct fp_level){ .c = c, .inst = c->type == CACHE_INST, .line = line, .nodes = nodes,
+				 .evict_nodes = nodes * EVICT_FACTOR, .rng = rng };
 	for (unsigned i = 0; i < N_GRID; i++) {
 		uint64_t k = nodes * grid_32nds[i] / GRID_DEN;
 
@@ -101,17 +131,33 @@ bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct c
 	for (unsigned i = 0; i < lv->n_held; i++)
 		kmax = lv->k_held[i] > kmax ? lv->k_held[i] : kmax;
 	lv->kbuf_lines = kmax;
+	if (lv->inst) {
+		lv->pmu = arena_alloc(env->arena, sizeof(*lv->pmu), 64);
+		if (!lv->pmu || lv->n_grid + lv->n_held + 1 > FP_VAR_MAX ||
+		    !fp_code_prepare(env, &lv->code, nodes, line, kmax, rng))
+			return false;
+		fp_pmu_begin(env, lv->pmu, c->level, true);
+		return true;
+	}
 	a = arena_alloc(env->arena, nodes * line, 4096);
 	b = arena_alloc(env->arena, lv->evict_nodes * line, 4096);
 	kmax = kmax ? kmax : 1;
 	lv->kbuf = arena_alloc(env->arena, kmax * line, 4096);
-	if (!a || !b || !lv->kbuf || lv->n_grid + lv->n_held + 1 > FP_VAR_MAX)
+	lv->pmu = arena_alloc(env->arena, sizeof(*lv->pmu), 64);
+	if (!a || !b || !lv->kbuf || !lv->pmu || lv->n_grid + lv->n_held + 1 > FP_VAR_MAX)
 		return false;
 	lv->head = chain_build_random(a, (size_t)nodes, (size_t)line, rng);
 	chain_link_reverse(lv->head, (size_t)nodes);
 	lv->evict_head = chain_build_random(b, (size_t)lv->evict_nodes, (size_t)line, rng);
 	lv->khead = chain_build_random((void *)lv->kbuf, (size_t)kmax, (size_t)line, rng);
+	fp_pmu_begin(env, lv->pmu, c->level, c->type == CACHE_INST);
 	return true;
+}
+
+void fp_level_finish(struct fp_level *lv)
+{
+	if (lv->pmu)
+		fp_pmu_end(lv->pmu);
 }
 
 bool fp_run_init(struct probe_env *env, struct fp_run *r, unsigned nvar, uint32_t cap)
@@ -178,16 +224,27 @@ uint64_t fp_deadline(const struct probe_env *env)
 	return tsc_rdtsc() + env->cfg->irq_fp_ms * (hz / 1000);
 }
 
+uint32_t fp_declare_set(struct probe_env *env, struct record **r, const struct fp_level *lv, uint64_t n)
+{
+	if (lv->pmu->counted) /* overhead: the counter's delta over an empty sample, not subtracted */
+		return probe_declare_set_unit(env, r, "irq_footprint", "misses", n, 1, lv->pmu->cr.overhead[0][0]);
+	return probe_declare_set(env, r, "irq_footprint", n, 1, env->timer_overhead);
+}
+
+const char *fp_type_name(const struct fp_level *lv)
+{
+	return lv->inst ? "inst" : lv->c->type == CACHE_DATA ? "data" : "unified";
+}
+
 void fp_level_fields(struct record *r, const struct fp_level *lv)
 {
 	rec_u64(r, "level", lv->c->level);
-	rec_str(r, "type", lv->c->type == CACHE_DATA ? "data" : "unified");
+	rec_str(r, "type", fp_type_name(lv));
 	rec_u64(r, "size", lv->c->size);
 	rec_u64(r, "line", lv->line);
 	rec_u64(r, "nodes", lv->nodes);
 	rec_str(r, "retouch", "reverse");
-	rec_str(r, "method", "time");
-	rec_str(r, "prefetchers", "on");
+	fp_pmu_fields(lv->pmu, r);
 }
 
 /* Calibration columns: 0 cold, 1..n_grid the grid (column 1: K = 0), then the held-out K. The
@@ -201,7 +258,9 @@ static uint64_t calib_column(const struct fp_level *lv, unsigned col)
 	for (unsigned b = 0; b < FP_BEST_OF; b++) {
 		uint64_t t;
 
-		if (col == 0) {
+		if (col == 0 && lv->inst) {
+			lv->code.evict();
+		} else if (col == 0) {
 			(void)arch_chase(lv->evict_head, lv->evict_nodes);
 		} else {
 			unsigned i = col - 1;
@@ -250,7 +309,7 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 			   unsigned col, const char *what, uint64_t k, int64_t lines_m, int64_t ci_m)
 {
 	struct record *r;
-	uint32_t set = probe_declare_set(env, &r, "irq_footprint", run->n, 1, env->timer_overhead);
+	uint32_t set = fp_declare_set(env, &r, lv, run->n);
 
 	fp_level_fields(r, lv);
 	rec_str(r, "what", what);
@@ -262,7 +321,10 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 		if (k)
 			rec_i64(r, "ratio_milli", lines_m / (int64_t)k);
 	} else {
-		rec_i64(r, "cost_mcyc", lv->cost_m);
+		if (lv->pmu->counted)
+			rec_i64(r, "cold_mpl_milli", lv->cold_mpl_m);
+		else
+			rec_i64(r, "cost_mcyc", lv->cost_m);
 		rec_bool(r, "effect", lv->effect);
 		rec_u64(r, "valid_min", lv->effect ? lv->curve.k[lv->curve.lo] : 0);
 		rec_u64(r, "valid_max", lv->effect ? lv->curve.k[lv->curve.valid] : 0);
@@ -272,6 +334,8 @@ static void emit_calib_set(struct probe_env *env, const struct fp_level *lv, con
 	emit_run_fields(r, run, &run->est[col]);
 	emit_finish();
 	emit_samples(set, run->v[col], run->n);
+	if (!col)
+		fp_pmu_skips(lv->pmu, set); /* the level's counter skip, once, after its first set */
 }
 
 static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_est *e, int64_t lines_m,
@@ -284,7 +348,7 @@ static void emit_check(const struct fp_level *lv, uint64_t k, const struct fp_es
 	rec_str(r, "probe", "irq_footprint");
 	rec_str(r, "status", fp_verdict_name(v));
 	rec_u64(r, "level", lv->c->level);
-	rec_str(r, "type", lv->c->type == CACHE_DATA ? "data" : "unified");
+	rec_str(r, "type", fp_type_name(lv));
 	rec_u64(r, "k", k);
 	rec_u64(r, "expected", k);
 	if (v == FP_SATURATED || v == FP_BELOW) {
@@ -320,6 +384,24 @@ enum fp_inv fp_recover(const struct fp_curve *c, int64_t m, int64_t ci, int64_t 
 	return inv;
 }
 
+/* The per-line unit of the measure and whether the level shows at all. Time: cold - K0 per
+ * line, a cache effect when a cold lap is at least 1/EFFECT_DEN slower than a warm one. Counted:
+ * one miss is one line (cost FP_MILLI); the event must see at least 1/PMU_EFFECT_DEN of the lines
+ * of a cold re-touch as misses, else it does not count what the level displaced. */
+static void set_cost(struct fp_level *lv, const struct fp_run *run, int64_t warm_m, bool emulated)
+{
+	int64_t per_line = run->est[0].mean_m / (int64_t)lv->nodes;
+
+	if (lv->pmu->counted) {
+		lv->cold_mpl_m = per_line;
+		lv->cost_m = FP_MILLI;
+		lv->effect = per_line * PMU_EFFECT_DEN >= FP_MILLI;
+		return;
+	}
+	lv->cost_m = per_line;
+	lv->effect = run->est[0].mean_m * EFFECT_DEN >= warm_m && lv->cost_m > 0 && !emulated;
+}
+
 bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 {
 	unsigned nvar = 1 + lv->n_grid + lv->n_held;
@@ -337,12 +419,12 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 	(void)calib_sample(lv, (uint64_t[FP_VAR_MAX]){ 0 }); /* warm-up, not kept */
 	fp_repeat(&run, calib_sample, lv, env->cfg->irq_fp_samples, deadline, false);
 	warm_m = run.est[1].mean_m;
-	lv->cost_m = run.est[0].mean_m / (int64_t)lv->nodes;
-	lv->effect = run.est[0].mean_m * EFFECT_DEN >= warm_m && lv->cost_m > 0 && !emulated;
+	set_cost(lv, &run, warm_m, emulated);
 	if (lv->effect) { /* the paper's repetition: until the CI bound or the time limit */
 		run.floor_m = lv->cost_m;
 		fp_repeat(&run, calib_sample, lv, env->cfg->irq_fp_samples, deadline, true);
-		lv->cost_m = run.est[0].mean_m / (int64_t)lv->nodes;
+		set_cost(lv, &run, warm_m, emulated);
+		lv->effect = true; /* decided on the first batch */
 	}
 	lv->curve = (struct fp_curve){ .n = lv->n_grid };
 	for (unsigned i = 0; i < lv->n_grid; i++) {
@@ -366,11 +448,20 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 		rec_str(r, "probe", "irq_footprint");
 		rec_str(r, "check", "footprint_k");
 		rec_u64(r, "level", lv->c->level);
-		rec_i64(r, "cost_mcyc", lv->cost_m);
-		rec_str(r, "reason", emulated ? "emulated CPU (TCG) models no caches: the per-line cost (cost_mcyc, "
-						"milli-cycles, cold minus warm re-touch) is the emulator's host"
-					      : "no cache effect at this level: a miss costs no more than a hit (cost_mcyc: "
-						"milli-cycles per line, cold minus warm re-touch)");
+		rec_str(r, "type", fp_type_name(lv));
+		if (lv->pmu->counted) {
+			rec_str(r, "event", lv->pmu->event);
+			rec_i64(r, "cold_mpl_milli", lv->cold_mpl_m);
+			rec_str(r, "reason", "the miss event counts fewer than half the lines of a cold re-touch "
+					     "(cold_mpl_milli: milli-misses per line, cold minus warm re-touch): it does "
+					     "not count this level's misses");
+		} else {
+			rec_i64(r, "cost_mcyc", lv->cost_m);
+			rec_str(r, "reason", emulated ? "emulated CPU (TCG) models no caches: the per-line cost (cost_mcyc, "
+							"milli-cycles, cold minus warm re-touch) is the emulator's host"
+						      : "no cache effect at this level: a miss costs no more than a hit (cost_mcyc: "
+							"milli-cycles per line, cold minus warm re-touch)");
+		}
 		emit_finish();
 		return false;
 	}

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
+#include "bench/fp_code.h"
+#include "bench/fp_pmu.h"
 #include "bench/fp_stats.h"
 #include "bench/probe.h"
 #include "lib/rand.h"
@@ -27,6 +29,8 @@
 
 struct fp_level {
 	const struct cache_desc *c;
+	bool inst;                       /* the instruction cache: code chains (fp_code.c), not data */
+	struct fp_code code;
 	uint64_t nodes, line;            /* chain: one node per line of the level */
 	void *head, *evict_head;
 	uint64_t evict_nodes;
@@ -37,8 +41,13 @@ struct fp_level {
 	unsigned n_grid;
 	uint64_t k_held[FP_HELD_MAX];    /* held-out K (not on the grid) */
 	unsigned n_held;
-	int64_t cost_m;                  /* milli-cycles per line missed at this level */
-	bool effect;                     /* a miss at this level costs measurably more than a hit */
+	/* The measure of a re-touch: the level's miss count where the PMU counts it (pmu->counted:
+	 * one miss is one line, cost_m = FP_MILLI), TSC cycles otherwise (cost_m: milli-cycles per
+	 * line missed at this level). */
+	struct fp_pmu *pmu;
+	int64_t cost_m;
+	int64_t cold_mpl_m;              /* counted: milli-misses per line of a cold re-touch */
+	bool effect;                     /* a miss at this level costs (time) / counts (pmu) measurably */
 	struct fp_curve curve;
 	struct rand_state *rng;          /* the order of the variants in each repetition */
 };
@@ -60,11 +69,14 @@ struct fp_run {
 };
 
 /* Prepare a level: chains, reverse links, handler buffer, grid and held-out K (`held` explicit
- * K values, or nheld = 0 for the level's default fractions). False: it does not fit. */
+ * K values, or nheld = 0 for the level's default fractions), and its miss counter where the PMU
+ * counts (fp_pmu.c). False: it does not fit. fp_level_finish releases the counter. */
 bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct cache_desc *c,
 		      const uint64_t *held, unsigned nheld, struct rand_state *rng);
+void fp_level_finish(struct fp_level *lv);
 void fp_fill(const struct fp_level *lv);
-/* Timed re-touch of every line in the reverse order of a forward walk that stopped before `next`. */
+/* Re-touch of every line in the reverse order of a forward walk that stopped before `next`: its
+ * misses at the level where the PMU counts them, else its TSC cycles. */
 uint64_t fp_retouch(const struct fp_level *lv, const void *next);
 /* The known handler: write k lines of its own buffer (random lines, random order). */
 void fp_touch(const struct fp_level *lv, uint64_t k);
@@ -78,7 +90,7 @@ bool fp_run_init(struct probe_env *env, struct fp_run *r, unsigned nvar, uint32_
  * `until_converged`), the TSC passes `deadline`, or the cap; then estimate all variants. */
 void fp_repeat(struct fp_run *r, fp_sample_fn fn, void *ctx, uint64_t batch, uint64_t deadline,
 	       bool until_converged);
-/* Milli-lines of a milli-cycle difference at this level. */
+/* Milli-lines of a milli-unit difference of the measure (cycles or misses) at this level. */
 int64_t fp_lines_m(const struct fp_level *lv, int64_t cycles_m);
 
 /* Recover K (milli) and its CI bounds from measured lines m +- ci (milli) through the curve. */
@@ -88,6 +100,11 @@ enum fp_inv fp_recover(const struct fp_curve *c, int64_t m, int64_t ci, int64_t 
  * to *fails. False when the level shows no cache effect (a skip was emitted). */
 bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails);
 
+/* Declare one sample set of the level: unit `misses` (overhead: the counter's) where counted,
+ * `cycles` otherwise. */
+uint32_t fp_declare_set(struct probe_env *env, struct record **r, const struct fp_level *lv, uint64_t n);
+/* "data", "unified" or "inst". */
+const char *fp_type_name(const struct fp_level *lv);
 /* Common fields of the probe's records of this level. */
 void fp_level_fields(struct record *r, const struct fp_level *lv);
 uint64_t fp_deadline(const struct probe_env *env);

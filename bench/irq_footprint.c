@@ -1,7 +1,7 @@
 /* Probe `irq_footprint`: how many cache lines one interrupt displaces (Schaelicke et al.),
  * calibrated on this machine against handlers of known footprint.
  *
- * Per data cache level (L1D, L2): a pointer chain of exactly the level's size, with a reverse
+ * Per cache level (L1D, L2; L1I below): a pointer chain of exactly the level's size, with a reverse
  * link per line (bench/fp_calib.c).
  * 1. Calibration (no interrupt, runs hosted too): fill, a DIRECT call of a handler touching K
  *    lines of its own buffer, re-touch in the reverse order of the fill; over a grid of K up to
@@ -17,8 +17,11 @@
  *    where it starts on the curve), reported next to the known N: not a check, since the curve
  *    comes from direct calls and an interrupt path may not add up the same way.
  * Every series repeats until the 95% CI of the trimmed mean is within 5% of the mean or the time
- * bound irq_fp_ms runs out. The instruction cache is not calibrated (no reverse branch chain yet):
- * a skip says so. */
+ * bound irq_fp_ms runs out. The L1 instruction cache is measured the same way with code chains
+ * (bench/fp_code.c: a jump per line, the reverse chain through the same lines, a K-line code
+ * handler), calibration and basic experiment only: a code lap cannot stop where the interrupt
+ * arrived, so its refined experiment is a skip. Where the PMU counts a level's misses, the
+ * re-touches are counted instead of timed (bench/fp_pmu.c). */
 #include "arch/cycles.h"
 #include "bench/fp_calib.h"
 #include "bench/irq_common.h"
@@ -166,7 +169,7 @@ static void emit_irq_set(struct probe_env *env, const struct fp_irq *x, const st
 	const struct fp_level *lv = x->lv;
 	const struct fp_est *e = &run->est[var];
 	struct record *r;
-	uint32_t set = probe_declare_set(env, &r, "irq_footprint", run->n, 1, env->timer_overhead);
+	uint32_t set = fp_declare_set(env, &r, lv, run->n);
 
 	fp_level_fields(r, lv);
 	rec_str(r, "what", "irq");
@@ -216,6 +219,21 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 
 	for (unsigned e = 0; e < FP_NUM_EXP; e++) {
 		size_t mark = arena_mark(env->arena);
+
+		if (lv->inst && e == FP_REFINED) {
+			/* a code lap runs to its return: the lap the interrupt lands in would refetch part
+			 * of what the handler displaced before the re-touch */
+			struct record *r = emit_start("skip");
+
+			rec_str(r, "probe", "irq_footprint");
+			rec_u64(r, "level", lv->c->level);
+			rec_str(r, "type", "inst");
+			rec_str(r, "experiment", exp_names[e]);
+			rec_str(r, "reason", "a code chain cannot stop at the line where the interrupt arrived: "
+					     "the rest of the lap would refetch displaced lines before the re-touch");
+			emit_finish();
+			continue;
+		}
 		struct fp_irq x = { .env = env, .lv = lv, .exp = (enum fp_exp)e,
 				    .timeout = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000) };
 		struct fp_run run;
@@ -251,6 +269,11 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 	return ok;
 }
 
+static const char *type_name(const struct cache_desc *c)
+{
+	return c->type == CACHE_INST ? "inst" : c->type == CACHE_DATA ? "data" : "unified";
+}
+
 static void level_skip(const struct cache_desc *c, const char *type, const char *reason)
 {
 	struct record *r = emit_start("skip");
@@ -268,6 +291,7 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 	const struct cpu_info *ci = env->cpu;
 	const uint64_t *held = env->cfg->irq_fp_k.v;
 	unsigned nheld = env->cfg->irq_fp_k.n, /* 0: auto */ done = 0, fails = 0, bad_irq = 0;
+	uint64_t ctr_faults = 0;
 	struct rand_state rng;
 
 	if (!no_irq && !irq_probe_begin(env, "irq_footprint"))
@@ -275,29 +299,38 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 	rand_seed(&rng, env->cfg->seed);
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
-		size_t mark = arena_mark(env->arena);
+		size_t mark = arena_mark(env->arena), xmark = env->exec_arena ? arena_mark(env->exec_arena) : 0;
 		struct fp_level lv;
 
 		if (c->level > 2 || (c->type == CACHE_INST && c->level != 1))
+			continue; /* L1D, L1I, L2 */
+		if (c->type == CACHE_INST && !env->cfg->irq_fp_inst) {
+			level_skip(c, "inst", "instruction cache off by default (irq_fp_inst=1 measures it): its "
+					      "response curve moved with the machine's load on the development machine and "
+					      "a held-out K inside the range missed the 20% band in 2 of 6 runs");
 			continue;
-		if (c->type == CACHE_INST) {
-			level_skip(c, "inst", "instruction cache: no reverse branch chain for the re-touch yet, so "
-					      "no calibrated footprint");
+		}
+		if (c->type == CACHE_INST && !env->exec_arena) {
+			level_skip(c, "inst", "no executable memory for the code chains in this build");
 			continue;
 		}
 		if (!c->line || c->line < 16 || c->size % c->line || c->line > 128) {
-			level_skip(c, c->type == CACHE_DATA ? "data" : "unified", "cache geometry unusable for a chain");
+			level_skip(c, type_name(c), "cache geometry unusable for a chain");
 			continue;
 		}
 		if (!fp_level_prepare(env, &lv, c, held, nheld, &rng)) {
-			level_skip(c, c->type == CACHE_DATA ? "data" : "unified", "chains do not fit in the arena");
+			level_skip(c, type_name(c), "chains do not fit in the arena");
 		} else {
 			(void)fp_calibrate(env, &lv, &fails);
 			if (!no_irq)
 				bad_irq += !run_irq(env, &lv);
+			ctr_faults += lv.pmu->read_faults;
+			fp_level_finish(&lv);
 			done++;
 		}
 		arena_release(env->arena, mark);
+		if (env->exec_arena)
+			arena_release(env->exec_arena, xmark);
 	}
 	if (!done) {
 		emit_skip("irq_footprint", "CPUID describes no L1/L2 data cache to fill");
@@ -315,7 +348,9 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 		emit_msg(MSG_ERROR, "irq_footprint: a window did not take exactly the one interrupt sent");
 	if (fails)
 		emit_msg(MSG_ERROR, "irq_footprint: a held-out footprint was not recovered through the curve");
-	return bad_irq || fails ? PROBE_FAILED : PROBE_OK;
+	if (ctr_faults) /* the counts after the fault are not counts: the records say ctr_read_faults */
+		emit_msg(MSG_ERROR, "irq_footprint: the miss counter's read faulted during the re-touches");
+	return bad_irq || fails || ctr_faults ? PROBE_FAILED : PROBE_OK;
 }
 
 const struct probe_desc probe_irq_footprint = {

@@ -49,6 +49,7 @@ static const struct option_desc options[] = {
 	{ "irq_fp_ms", OPT_U64, FIELD(irq_fp_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "irq_fp_k", OPT_U64_LIST_AUTO, FIELD(irq_fp_k), 1, CONFIG_FP_K_MAX,
 	  "auto, or a comma list of at most 8 distinct integers 1..262144" },
+	{ "irq_fp_inst", OPT_BOOL, FIELD(irq_fp_inst), 0, 1, "0 or 1" },
 	{ "irq_disp_work", OPT_U64_LIST, FIELD(irq_disp_work), 0, 1000000000,
 	  "a comma list of 1..8 distinct cycle counts 0..10^9" },
 	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
@@ -62,6 +63,7 @@ const char *const config_kernel_names[] = {
 const char *const config_pmu_event_names[] = {
 	"cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches", "branch_misses",
 	"l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses", "stall_cycles",
+	"l1d_demand_misses", "l2_demand_misses",
 	"aperf", "mperf", "energy_pkg", "energy_dram", "energy_core", 0,
 };
 
@@ -103,6 +105,7 @@ void config_defaults(struct config *cfg)
 	cfg->irq_fp_samples = 64;
 	cfg->irq_fp_ms = 3000;
 	cfg->irq_fp_k = (struct config_u64_list){ 0, { 0 } }; /* auto */
+	cfg->irq_fp_inst = false;
 	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;

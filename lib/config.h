@@ -75,6 +75,7 @@ struct config {
 	uint64_t irq_fp_samples;     /* footprint samples per set */
 	uint64_t irq_fp_ms;          /* time bound of one footprint repetition series */
 	struct config_u64_list irq_fp_k; /* held-out footprints, K each; none = auto */
+	bool irq_fp_inst;            /* footprint: also the L1 instruction cache (code chains) */
 	struct config_u64_list irq_disp_work; /* displacement handlers' work, cycles each (distinct) */
 	uint64_t noise_ms;           /* platform-noise window */
 	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */

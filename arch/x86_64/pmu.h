@@ -139,6 +139,9 @@ uint64_t pmu_amd_evtsel(const struct pmu_event *ev);
 unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
 			 struct pmu_plan *plan);
 
+/* True when this CPU's event tables name the event (a core PMU must be present to count it). */
+bool pmu_has_event(const struct pmu_info *pi, const char *name);
+
 /* Program a group stopped and zeroed; start/stop counting; read every counter (raw values).
  * pmu_program and pmu_start add to f (may be NULL) the counters whose register writes were
  * refused and return that mask; pmu_read returns the counters whose read faulted (their out[]

@@ -28,13 +28,13 @@ struct pmu_event {
 };
 
 struct pmu_event_table {
-	const char *name; /* "intel_arch", "intel_skylake", "amd_core", "amd_zen" */
+	const char *name; /* "intel_arch", "intel_skylake", "amd_core", "amd_zen", "amd_zen4" */
 	const struct pmu_event *events;
 	unsigned n;
 };
 
 extern const struct pmu_event_table pmu_intel_arch_events, pmu_intel_skylake_events,
-	pmu_amd_core_events, pmu_amd_zen_events;
+	pmu_amd_core_events, pmu_amd_zen_events, pmu_amd_zen4_events;
 
 /* The family table for this CPU (NULL when none is known). */
 const struct pmu_event_table *pmu_family_events(bool intel, bool amd, unsigned family, unsigned model);

@@ -173,3 +173,8 @@ unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, un
 	return plan->npasses;
 }
 
+
+bool pmu_has_event(const struct pmu_info *pi, const char *name)
+{
+	return pi && pi->present && (pmu_table_find(pi->family, name) || pmu_table_find(pi->base, name));
+}

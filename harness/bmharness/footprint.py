@@ -24,9 +24,11 @@ def _level(levels, p):
 
 
 def analyse(summary):
-    """[{level, type, nodes, cost (cycles per line), effect, valid_min, valid_max, sat_k, reps,
-    converged, curve: [{k, lines, ci, ratio}], heldout, checks, irq: [...], no_effect}], plus the
-    reason the interrupt part was skipped (or None)."""
+    """[{level, type, nodes, cost (cycles per line; method=time), method (pmu|time), event,
+    demand_only, cold_mpl (misses per line of a cold re-touch; method=pmu), ctr_skip (why the miss
+    counter did not count, or None), effect, valid_min, valid_max, sat_k, reps, converged,
+    curve: [{k, lines, ci, ratio}], heldout, checks, irq: [...], no_effect}], plus the reason the
+    interrupt part was skipped (or None)."""
     levels = {}
     for s in summary.get("sets") or []:
         if s.get("name") != "irq_footprint":
@@ -42,7 +44,10 @@ def analyse(summary):
             lv.update(cost=_m(p.get("cost_mcyc")), effect=p.get("effect"), valid_min=p.get("valid_min"),
                       valid_max=p.get("valid_max"), sat_k=p.get("sat_k"), reps=p.get("reps"),
                       converged=p.get("converged"), retouch=p.get("retouch"), method=p.get("method"),
-                      prefetchers=p.get("prefetchers"))
+                      prefetchers=p.get("prefetchers"), prefetchers_changed=p.get("prefetchers_changed"),
+                      event=p.get("event"), vendor_event=p.get("vendor_event"),
+                      demand_only=p.get("demand_only"), cold_mpl=_m(p.get("cold_mpl_milli")),
+                      ctr_skipped=p.get("ctr_skipped"), ctr_set=p.get("ctr_set"))
         elif what == "calib":
             row["ratio"] = _m(p.get("ratio_milli"))
             lv["curve"].append(row)
@@ -61,17 +66,23 @@ def analyse(summary):
         if c.get("name") == "footprint_k":
             _level(levels, c)["checks"].append(c)
     irq_skip = None
+    ctr_skips = {}
     for k in summary.get("skips") or []:
         if k.get("probe") != "irq_footprint":
             continue
-        if k.get("check") == "footprint_k":
+        if k.get("ctr_set"):  # the miss counter of a level's set could not count (once per reason)
+            ctr_skips.setdefault(k["ctr_set"], k.get("reason"))
+        elif k.get("check") == "footprint_k":
             for lv in levels.values():
-                if lv["level"] == k.get("level"):
+                if lv["level"] == k.get("level") and k.get("type", lv["type"]) == lv["type"]:
                     lv["no_effect"] = k.get("reason")
         elif k.get("part") == "interrupt":
             irq_skip = k.get("reason")
     out = sorted(levels.values(), key=lambda lv: (lv["level"] or 0, str(lv["type"])))
     for lv in out:
+        # timed although counters were asked for: not readable here (ctr_skipped) or refused (ctr_set)
+        lv["ctr_skip"] = (ctr_skips.get(lv.get("ctr_skipped") or lv.get("ctr_set"))
+                          if lv.get("method") != "pmu" else None)
         lv["curve"].sort(key=lambda r: r["k"] or 0)
         lv["heldout"].sort(key=lambda r: r["k"] or 0)
         lv["checks"].sort(key=lambda c: c.get("k") or 0)
@@ -105,13 +116,24 @@ def section(doc, fp, fnum):
           "through it (K with CI), only inside its calibrated range [valid_min, valid_max] (beyond: "
           "saturated; below: below_range). Held-out K must come back within ±20% (checks footprint_k). "
           "Each series repeats until the 95% CI of the trimmed mean is within 5% of the mean or its "
-          "time bound (irq_fp_ms); each repetition keeps the fastest of 3 rounds. Time-based, hardware "
-          "prefetchers left on: lines they pull in are part of what the curve absorbs.")
+          "time bound (irq_fp_ms); each repetition keeps the fastest of 3 rounds. The measure of a "
+          "re-touch is the level's miss count where the PMU counts it (method=pmu: one miss is one "
+          "line; demand-only events where the CPU has them, else the general miss event, which also "
+          "counts prefetches), its time otherwise (method=time: cycles / per-line miss cost). Hardware "
+          "prefetchers are left as found (on after reset; neither read nor changed): lines they pull "
+          "in are part of what the curve absorbs.")
     for lv in fp["levels"]:
         name = "L%s %s" % (lv["level"], lv["type"])
-        doc.kv([(name, "%s lines in the chain, miss cost %s cycles/line; calibrated range K = %s..%s, "
+        if lv.get("method") == "pmu":
+            measure = "measure: PMU misses, event %s (%s), %s, cold re-touch %s misses/line" % (
+                lv.get("event"), lv.get("vendor_event") or "-",
+                "demand-only" if lv.get("demand_only") else "may count prefetches", fnum(lv.get("cold_mpl")))
+        else:
+            measure = "measure: time, miss cost %s cycles/line%s" % (
+                fnum(lv["cost"]), " (miss counter: %s)" % lv["ctr_skip"] if lv.get("ctr_skip") else "")
+        doc.kv([(name, "%s lines in the chain, %s; calibrated range K = %s..%s, "
                  "saturates at %s; %s repetitions%s" % (
-                     fnum(lv["nodes"]), fnum(lv["cost"]), fnum(lv["valid_min"]), fnum(lv["valid_max"]),
+                     fnum(lv["nodes"]), measure, fnum(lv["valid_min"]), fnum(lv["valid_max"]),
                      fnum(lv["sat_k"]) if lv["sat_k"] else "none on the grid", fnum(lv.get("reps")),
                      "" if lv.get("converged") else " (time bound reached before the CI bound)"))])
         if lv["no_effect"]:

@@ -65,7 +65,7 @@ def _kernels(value):
 # Counter events pmu_events= accepts (lib/config.c config_pmu_event_names).
 PMU_EVENTS = ("cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches",
               "branch_misses", "l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses",
-              "stall_cycles", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
+              "stall_cycles", "l1d_demand_misses", "l2_demand_misses", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
 
 
 def _uint_list(value):
@@ -113,6 +113,7 @@ KEYS = {
     "irq_fp_samples": _uint,
     "irq_fp_ms": _uint,
     "irq_fp_k": _fp_k,
+    "irq_fp_inst": _choice(("0", "1")),
     "irq_disp_work": _uint_list,
     "noise_ms": _uint,
     "noise_threshold_ns": _uint,

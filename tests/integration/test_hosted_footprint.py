@@ -49,21 +49,29 @@ def run_hosted(tmp_path, *args):
     return r, summary
 
 
-def level_sets(summary, level):
-    return [s for s in summary["sets"] if s["name"] == "irq_footprint" and s["params"].get("level") == level]
+def level_sets(summary, level, ctype=None):
+    return [s for s in summary["sets"] if s["name"] == "irq_footprint" and s["params"].get("level") == level
+            and ctype in (None, s["params"].get("type"))]
 
 
 def judge_level(summary, level, ctype, expect_k=None):
     """Assert the level's curve and checks; returns its checks, or skips with the probe's reason."""
     no_effect = [k for k in summary["skips"] if k.get("probe") == "irq_footprint"
-                 and k.get("check") == "footprint_k" and k.get("level") == level]
+                 and k.get("check") == "footprint_k" and k.get("level") == level and k.get("type") == ctype]
     if no_effect:
         pytest.skip("L%d: %s (cost_mcyc=%s)" % (level, no_effect[0]["reason"], no_effect[0].get("cost_mcyc")))
-    sets = level_sets(summary, level)
+    sets = level_sets(summary, level, ctype)
     (cold,) = [s for s in sets if s["params"]["what"] == "cold"]
     p = cold["params"]
-    assert p["type"] == ctype and p["effect"] == 1 and p["cost_mcyc"] > 0
-    assert p["retouch"] == "reverse" and p["prefetchers"] == "on"
+    assert p["type"] == ctype and p["effect"] == 1
+    assert p["retouch"] == "reverse" and p["prefetchers"] == "on" and p["prefetchers_changed"] == 0
+    if p["method"] == "pmu":   # misses counted: one miss is one line, a cold re-touch misses them all
+        assert p["event"] and p["demand_only"] in (0, 1) and cold["unit"] == "misses"
+        assert p["cold_mpl_milli"] >= 500
+    else:                      # timed; the miss counter's skip names the set it went without
+        assert p["method"] == "time" and p["cost_mcyc"] > 0 and cold["unit"] == "cycles"
+        assert [k for k in summary["skips"] if k.get("probe") == "irq_footprint"
+                and k.get("ctr_set") == p["ctr_skipped"]], p
     calib = sorted((s["params"]["k"], s["params"]["mlines"]) for s in sets if s["params"]["what"] == "calib")
     ks = [k for k, _ in calib]
     assert ks[0] == 0 and calib[0][1] == 0 and ks == sorted(set(ks)) and len(ks) >= 5
@@ -74,7 +82,8 @@ def judge_level(summary, level, ctype, expect_k=None):
     assert p["min_slope_milli"] >= 100
     assert all((m1 - m0) // (k1 - k0) >= p["min_slope_milli"]
                for (k0, m0), (k1, m1) in zip(inside, inside[1:])), calib
-    checks = [c for c in summary["checks"] if c["name"] == "footprint_k" and c["level"] == level]
+    checks = [c for c in summary["checks"] if c["name"] == "footprint_k" and c["level"] == level
+              and c["type"] == ctype]
     if expect_k is not None:
         assert sorted(c["k"] for c in checks) == sorted(expect_k)
     for c in checks:
@@ -106,7 +115,7 @@ def default_run(tmp_path_factory):
 @pytest.mark.parametrize("level,ctype", LEVELS)
 def test_default_held_out_k_recovered(default_run, level, ctype):
     r, summary = default_run
-    nodes = [s for s in level_sets(summary, level) if s["params"]["what"] == "cold"]
+    nodes = [s for s in level_sets(summary, level, ctype) if s["params"]["what"] == "cold"]
     expect = [nodes[0]["params"]["nodes"] * f // 64 for f in HELD_64THS] if nodes else None
     judge_level(summary, level, ctype, expect)
 

@@ -1,9 +1,11 @@
 """irq_footprint under QEMU + OVMF (TCG): the calibration, the held-out checks and the basic and
 refined interrupt experiments all run and say what they are. TCG models no caches (what a lap's
 timing shows is the host's emulation), so the footprint_k checks must be skips carrying the
-measured per-line cost, never pass or fail, and the series stop after one batch. Asserted:
-structure, counts, that every interrupt was confirmed pending and taken exactly once, the skips,
-the report, and the time the probe takes with small settings."""
+measured per-line cost, never pass or fail, and the series stop after one batch. TCG has no PMU:
+every set is timed (method=time) and names the miss-counter set it went without (ctr_skipped),
+with one counter skip per counter set and reason. Asserted: structure, counts, that every
+interrupt was confirmed pending and taken exactly once, the skips, the report, and the time the
+probe takes with small settings."""
 
 import os
 
@@ -37,11 +39,26 @@ def test_boot_ok_and_fast(fpb):
     assert fpb.run["duration_s"] < PROBE_S + 30, fpb.run["duration_s"]
 
 
+# without a PMU the demand-only events cannot be resolved: the general sets are asked for
+CTR_SET = {1: "footprint_l1d_any", 2: "footprint_l2_any"}
+
+
+def test_no_pmu_time_and_one_counter_skip_per_set(fpb):
+    for s in fp_sets(fpb):
+        p = s["params"]
+        assert p["method"] == "time" and s["unit"] == "cycles" and "event" not in p, p
+        assert p["prefetchers"] == "on" and p["prefetchers_changed"] == 0
+        assert p["ctr_skipped"] == CTR_SET[p["level"]] and "ctr_events" not in p
+    skips = [k for k in fpb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set")]
+    assert sorted(k["ctr_set"] for k in skips) == sorted(CTR_SET.values()), skips
+    assert all(k["reason"] for k in skips)
+
+
 def test_levels_and_instruction_cache_skip(fpb):
     levels = {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(fpb)}
     assert levels == {(1, "data"), (2, "unified")}
     inst = [k for k in fpb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("type") == "inst"]
-    assert len(inst) == 1 and "reverse branch chain" in inst[0]["reason"]
+    assert len(inst) == 1 and "irq_fp_inst=1" in inst[0]["reason"]   # off by default
 
 
 @pytest.mark.parametrize("level", (1, 2))
@@ -60,7 +77,8 @@ def test_calibration_structure_and_checks_skipped(fpb, level):
             assert s["n"] == N and s["complete"], s
     # no cache model: the checks are skips with the per-line cost, never a verdict
     assert not [c for c in fpb.summary["checks"] if c["name"] == "footprint_k" and c["level"] == level]
-    (sk,) = [k for k in fpb.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level]
+    (sk,) = [k for k in fpb.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level
+             and k.get("type") == p["type"]]
     assert "TCG" in sk["reason"] and sk["cost_mcyc"] == p["cost_mcyc"]
 
 
@@ -89,3 +107,38 @@ def test_report_footprint_part(fpb):
     assert footprint.delivery(fp["levels"][0], "basic")["cal_status"] == "no_effect"
     text, ok = report.write_report(os.path.join(fpb.out_dir, "parsed"), plot=False)
     assert "Cache footprint of one interrupt" in text
+
+
+@pytest.fixture(scope="module")
+def instb(tmp_path_factory):
+    return boot(tmp_path_factory, "fp_qemu_inst", dict(SETTINGS, irq_fp_inst=1))
+
+
+def test_instruction_cache_level(instb):
+    """irq_fp_inst=1: the L1I level runs with code chains — calibration grid, held-out K, the basic
+    interrupt experiment (the refined one is a skip: a code lap cannot stop where the interrupt
+    arrived); TCG: no effect, so its checks are skips too; timed, ctr_skipped=footprint_l1i."""
+    assert instb.summary["ok"], instb.summary["validation"]["problems"]
+    assert instb.summary["end"]["status"] == "ok", instb.summary["messages"]
+    sets = fp_sets(instb, level=1, type="inst")
+    whats = {s["params"]["what"] for s in sets}
+    assert whats == {"cold", "calib", "heldout", "irq"}, whats
+    (cold,) = [s for s in sets if s["params"]["what"] == "cold"]
+    p = cold["params"]
+    assert p["effect"] == 0 and p["method"] == "time" and p["ctr_skipped"] == "footprint_l1i"
+    assert p["nodes"] * p["line"] == p["size"]
+    grid = sorted(s["params"]["k"] for s in sets if s["params"]["what"] == "calib")
+    assert grid[0] == 0 and grid[-1] > p["nodes"] and len(grid) >= 5
+    held = sorted(s["params"]["k"] for s in sets if s["params"]["what"] == "heldout")
+    assert held == sorted(k for k in HELD if k not in grid)
+    irqs = [s for s in sets if s["params"]["what"] == "irq"]
+    assert {(s["params"]["experiment"], s["params"]["variant"]) for s in irqs} == \
+        {("basic", v) for v in ("idle", "k0", "kn")}
+    for s in irqs:
+        assert s["params"]["not_taken"] == 0 and s["params"]["not_pending"] == 0 and s["n"] == N
+    skips = [k for k in instb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("type") == "inst"]
+    assert sorted(k.get("experiment") or k.get("check") for k in skips) == ["footprint_k", "refined"], skips
+    assert not [c for c in instb.summary["checks"] if c["name"] == "footprint_k" and c["type"] == "inst"]
+    # the data levels are unchanged by it
+    assert {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(instb)} == \
+        {(1, "data"), (1, "inst"), (2, "unified")}

@@ -116,3 +116,30 @@ def test_interrupt_part_skipped(tmp_path):
 
 def test_no_footprint_records():
     assert footprint.analyse({"sets": [], "checks": [], "skips": []}) == {"levels": [], "irq_skip": None}
+
+
+def test_measure_pmu_or_time(tmp_path):
+    """method=pmu: the event, demand-only or not, misses per line of a cold re-touch; method=time:
+    the per-line cost and why the miss counter did not count (its skip, matched by counter set)."""
+    pmu = dict(method="pmu", event="l1d_demand_misses", vendor_event="MEM_LOAD_RETIRED.L1_MISS",
+               demand_only=1, prefetchers_changed=0, ctr_set="footprint_l1d")
+    timed = dict(prefetchers_changed=0, ctr_skipped="footprint_l2_any")
+
+    def build(st):
+        common = dict(FP, level=1, type="data", nodes=768, **pmu)
+        st.probe("irq_footprint", 0, [770] * 4, what="cold", experiment="direct", cold_mpl_milli=998,
+                 effect=1, valid_min=16, valid_max=64, sat_k=0, reps=40, converged=1, **common)
+        common = dict(FP, level=2, type="unified", nodes=12288, **timed)
+        st.probe("irq_footprint", 1, [9000] * 4, what="cold", experiment="direct", cost_mcyc=12500,
+                 effect=1, valid_min=384, valid_max=768, sat_k=0, reps=40, converged=1, **common)
+        st.add("skip", probe="irq_footprint", set=1, ctr_set="footprint_l2_any", events="l2_misses",
+               reason="the hosted build reads no PMU")
+    summary = _summary(tmp_path, build)
+    l1, l2 = footprint.analyse(summary)["levels"]
+    assert (l1["method"], l1["event"], l1["demand_only"], l1["cold_mpl"]) == ("pmu", "l1d_demand_misses", 1, 0.998)
+    assert l1["ctr_skip"] is None and l1["prefetchers_changed"] == 0
+    assert (l2["method"], l2["cost"], l2["ctr_skip"]) == ("time", 12.5, "the hosted build reads no PMU")
+    report.write_report(str(tmp_path), plot=False)
+    md = (tmp_path / "report.md").read_text()
+    assert "measure: PMU misses, event l1d_demand_misses (MEM_LOAD_RETIRED.L1_MISS), demand-only" in md
+    assert "measure: time, miss cost 12.50 cycles/line (miss counter: the hosted build reads no PMU)" in md

@@ -108,11 +108,14 @@ static const struct { uint8_t event, umask; } intel_known[] = {
 	{ 0x85, 0x01 }, /* ITLB_MISSES.MISS_CAUSES_A_WALK */
 	{ 0x83, 0x02 }, /* ICACHE_64B.IFTAG_MISS */
 	{ 0xA3, 0x04 }, /* CYCLE_ACTIVITY.STALLS_TOTAL */
+	{ 0xD1, 0x08 }, /* MEM_LOAD_RETIRED.L1_MISS */
+	{ 0x24, 0x21 }, /* L2_RQSTS.DEMAND_DATA_RD_MISS */
 };
 
 #define INTEL_REF_XCLK_EVENT 0x3C
 #define INTEL_REF_XCLK_UMASK 0x01
 #define AMD_ITLB_WALK_EVENT 0x085
+#define AMD_DMND_FILLS_EVENT 0x043
 
 /* What a general-purpose counter with this event select gains per step. */
 static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel)
@@ -137,6 +140,8 @@ static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel)
 		return umask ? m->step : 0;
 	case AMD_ITLB_WALK_EVENT: /* page-table walks of the page sizes selected */
 		return (umask & m->itlb_walk_sizes) ? m->step : 0;
+	case AMD_DMND_FILLS_EVENT: /* demand data cache fills from the sources selected */
+		return (umask & m->dmnd_fill_sources) ? m->step : 0;
 	default:
 		return 0;
 	}

@@ -7,7 +7,8 @@
  *   events and Skylake event list; the AMD PPR's PMCx0NN events); any other select counts nothing;
  *   0x3C/0x01 counts REF_XCLK (a 100 MHz-class clock, MODEL_XCLK_DIV times slower than the core),
  *   while fixed counter 2 counts at the TSC rate; AMD PMCx085 counts only the walks whose page-size
- *   bit (0 4K, 1 2M, 2 1G, 3 coalesced 4K on Zen 3/4) is in the unit mask;
+ *   bit (0 4K, 1 2M, 2 1G, 3 coalesced 4K on Zen 3/4) is in the unit mask; PMCx043 counts only
+ *   the demand fills whose source bit (dmnd_fill_sources) is in the unit mask;
  * - faults where hardware faults: an MSR the modelled CPU does not have, a write a hypervisor
  *   refuses (model_refuse_write), rdpmc of a counter that does not exist or that is intercepted
  *   (rdpmc_faults; QEMU TCG raises #UD);
@@ -42,6 +43,9 @@ struct pmu_model {
 	uint32_t fixed_stuck; /* fixed counters that exist but never count (an unbacked virtual PMU) */
 	uint64_t step; /* events a running counter gains per access */
 	uint32_t itlb_walk_sizes; /* AMD PMCx085 unit-mask bits the modelled code's walks hit */
+	/* AMD PMCx043 (demand data cache fills by source) unit-mask bits the modelled code's demand
+	 * fills come from: 0x01 the local L2, 0x02 the L3 or another L2 of the CCX, 0x08 DRAM, ... */
+	uint32_t dmnd_fill_sources;
 	unsigned nrefused;
 	uint32_t refused[MODEL_MAX_REFUSED]; /* MSRs whose writes fault */
 	/* RAPL: energy in 2^-32 J, gained per access; the counters show it in their real units */

@@ -423,9 +423,9 @@ static void free_running_counters(void)
 static void tables_match_config_vocabulary(void)
 {
 	const struct pmu_event_table *tables[] = { &pmu_intel_arch_events, &pmu_intel_skylake_events,
-						   &pmu_amd_core_events, &pmu_amd_zen_events };
+						   &pmu_amd_core_events, &pmu_amd_zen_events, &pmu_amd_zen4_events };
 
-	for (unsigned t = 0; t < 4; t++)
+	for (unsigned t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		for (unsigned i = 0; i < tables[t]->n; i++) {
 			bool found = false;
 
