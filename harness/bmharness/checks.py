@@ -8,11 +8,13 @@ all so a failure cannot hide in a section nobody reads. A check is failed when i
 `fail`; any other status (`pass`, `saturated`, `skip`) is reported as it is and fails nothing."""
 
 COMMON = ("name", "probe", "status", "expected", "measured", "line", "seq", "boot")
+DETAIL_MAX = 100  # characters of the other fields shown; the probe's own section has them all
 
 
 def _detail(c):
     keys = [k for k in sorted(c) if k not in COMMON]
-    return ", ".join("%s=%s" % (k, c[k]) for k in keys)
+    text = ", ".join("%s=%s" % (k, c[k]) for k in keys)
+    return text if len(text) <= DETAIL_MAX else text[:DETAIL_MAX - 1] + "…"
 
 
 def tally(summary):

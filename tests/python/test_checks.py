@@ -37,3 +37,9 @@ def test_section_lists_details():
     empty = report.Doc()
     checks.section(empty, summary())
     assert "CHECKS" not in empty.text().upper()
+
+
+def test_long_details_are_cut():
+    c = chk("displace_vs_direct", "irq_displace", "pass", **{"f%02d" % i: 123456.789 for i in range(30)})
+    d = checks._detail(c)
+    assert len(d) == checks.DETAIL_MAX and d.endswith("…") and d.startswith("f00=123456.789")
