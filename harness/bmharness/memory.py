@@ -66,6 +66,15 @@ def median_ci(sorted_xs, level=0.95):
     return [sorted_xs[j - 1], sorted_xs[n - j]]
 
 
+def median_ci_coverage(n, level=0.95):
+    """The coverage median_ci's interval really has at N: `level` or more where N reaches it,
+    else that of [min, max], 1 - 2^(1-N) (94% at N = 5, 88% at N = 4, 75% at N = 3)."""
+    if n < 1:
+        return None
+    full = 1.0 - 2.0 ** (1 - n)
+    return full if full < level else level
+
+
 def _raw_per_op(s, out_dir):
     """Sorted per-operation values from the set's raw file, or None."""
     if not out_dir or not s.get("raw_file"):
@@ -91,6 +100,7 @@ def _point(s, hz, out_dir=None):
     lo, hi = (num(ci[0]), num(ci[1])) if ci else (None, None)
     p = {"set": s.get("set"), "size": num(params.get("size")), "n": st.get("n", 0),
          "cycles": med, "cycles_lo": lo, "cycles_hi": hi, "ci": kind if ci else None,
+         "ci_coverage": median_ci_coverage(len(vals)) if kind == "median" else None,
          "page": params.get("page"), "bimodal": bool(st.get("bimodal")),
          "complete": s.get("complete", True)}
     if med is not None and med <= 0:
@@ -304,10 +314,16 @@ def _range(lo, hi, fnum):
 def _ci_text(cvs):
     kinds = {p.get("ci") for c in cvs for p in c["points"] if p.get("ci")}
     if kinds == {"median"}:
-        return "CI95 = 95% CI of the median (order statistics of the raw samples), converted"
-    if kinds == {"mean"}:
-        return "CI95 = 95% CI of the mean (raw files not read), converted"
-    return "CI95 = 95% CI of the median, or of the mean where the raw file was unreadable"
+        text = "CI95 = 95% CI of the median (order statistics of the raw samples), converted"
+    elif kinds == {"mean"}:
+        text = "CI95 = 95% CI of the mean (raw files not read), converted"
+    else:
+        text = "CI95 = 95% CI of the median, or of the mean where the raw file was unreadable"
+    low = sorted({p["ci_coverage"] for c in cvs for p in c["points"] if (p.get("ci_coverage") or 1) < 0.95})
+    if low:
+        text += ("; with N <= 5 samples the median's interval is [min, max] and covers it with "
+                 "probability %s only, not 95%%" % " / ".join("%.0f%%" % (100 * v) for v in low))
+    return text
 
 
 def _curve_head(c):

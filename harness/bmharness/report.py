@@ -337,7 +337,8 @@ def _probes(doc, summary, tsc_hz):
         if not s.get("complete"):
             note += "; INCOMPLETE: " + "; ".join(s.get("problems") or ["samples missing"])
         notes.append(note)
-    doc.p("cycles per operation ((sample - overhead) / iters); CI = 95% Student t")
+    doc.p("cycles per operation ((sample - overhead) / iters); CI = 95% Student t; p1/p99 only from "
+          "N >= 100 (fewer samples do not reach a 1% tail: '-')")
     doc.table(["set", "probe", "params", "N", "iters", "min", "median", "tmean10", "mean",
                "ci95", "ci/mean", "sd", "p1", "p99", "max", "bimodal"], rows_c)
     if any(num(s.get("tsc_hz")) for s in sets) or num(tsc_hz):

@@ -353,7 +353,11 @@ def describe(xs, quantum=None):
     s = sorted(xs)
     mean = math.fsum(s) / n
     out = {"n": n, "min": s[0], "max": s[-1], "mean": mean, "median": percentile(s, 50),
-           "trimmed_mean": trimmed_mean(s), "p1": percentile(s, 1), "p99": percentile(s, 99)}
+           "trimmed_mean": trimmed_mean(s),
+           # a 1% tail quantile only where the sample reaches past it (N >= 100): below that the
+           # "p99" of a few samples is an interpolation towards the maximum, not a percentile
+           "p1": percentile(s, 1) if tail_quantile_ok(n, 0.99, PCTL_MIN_BEYOND) else None,
+           "p99": percentile(s, 99) if tail_quantile_ok(n, 0.99, PCTL_MIN_BEYOND) else None}
     if n == 1:
         out.update(stddev=None, ci95=None, ci95_half=None, ci95_rel=None, ci_within_5pct=None,
                    sarle_bc=None, note="one sample: no spread or confidence interval")
@@ -396,6 +400,7 @@ def set_stats(raw, overhead=0, iters=1):
 
 CI_LEVEL = 0.95
 TAIL_MIN_BEYOND = 10   # report a tail quantile only with at least this many samples beyond it
+PCTL_MIN_BEYOND = 1    # the general table's p1/p99: at least one sample expected beyond
 
 
 def binom_cdf(n, p):

@@ -162,6 +162,18 @@ def test_covered():
     assert not knees.covered(4 * KiB, sweep)
 
 
+def test_median_ci_small_n_coverage_is_stated():
+    # [min, max] is all N <= 5 can give, and it covers the median with 1 - 2^(1-N) only
+    assert memory.median_ci([1, 2, 3, 4, 5]) == [1, 5]
+    assert memory.median_ci_coverage(5) == pytest.approx(0.9375)
+    assert memory.median_ci_coverage(3) == pytest.approx(0.75)
+    assert memory.median_ci_coverage(6) == 0.95 and memory.median_ci_coverage(0) is None
+    pts = [{"ci": "median", "ci_coverage": 0.9375}, {"ci": "median", "ci_coverage": 0.95}]
+    text = memory._ci_text([{"points": pts}])
+    assert "N <= 5" in text and "94%" in text
+    assert "N <= 5" not in memory._ci_text([{"points": pts[1:]}])
+
+
 def test_median_ci():
     assert memory.median_ci([]) is None
     assert memory.median_ci([5.0]) == [5.0, 5.0]

@@ -24,8 +24,16 @@ def test_known_small_dataset():
     assert d["ci95"] == pytest.approx([14.1 - half, 14.1 + half])
     assert d["ci95_half"] == pytest.approx(half)
     assert d["ci_within_5pct"] is False
-    assert d["p1"] == pytest.approx(1.09)
-    assert d["p99"] == pytest.approx(91.81)  # 9 + 0.91 * (100 - 9)
+    # N = 10 cannot support a 1% tail: no p1/p99 rather than an interpolation towards min/max
+    assert d["p1"] is None and d["p99"] is None
+
+
+def test_tail_percentiles_only_where_n_supports_them():
+    xs = list(range(1, 101))
+    d = S.describe(xs)
+    assert d["p1"] == pytest.approx(1.99) and d["p99"] == pytest.approx(99.01)
+    d = S.describe(xs[:99])
+    assert d["p1"] is None and d["p99"] is None
 
 
 def test_percentile_interpolates():
