@@ -178,7 +178,7 @@ def section(doc, rws, checks, fnum):
                       fnum(r["smi_per_window"]) if r["smi_per_window"] is not None else
                       "unavailable (%s)" % (r["smi_note"] or "?"), c.get("status", "-")])
     doc.table(["work", "interrupts", "displacement", "direct", "delivery median [CI]", "delivery q25 [CI]",
-               "window delivery median [CI]", "window delivery mean +- SE", "e_res", "gaps/window", "SMIs/window", "check"], table)
+               "window delivery median [CI]", "window delivery mean +- SE", "e_res", "background cycles/window pair", "SMIs/window", "check"], table)
     k = constant_check(checks)
     if k:
         doc.kv([("delivery constant across work", "%s (lower quartiles %s..%s; CIs meet: max low %s <= min "
