@@ -34,6 +34,34 @@ class Boot:
 TIMER_METHODS = ("rdtsc", "lfence_rdtsc", "rdtscp", "cpuid_rdtsc", "begin_end")
 
 
+class HostedRun:
+    """One run of the hosted program (build/hosted/baremetric): exit code, stdout/stderr text,
+    the summary parsed into out_dir/parsed."""
+
+    def __init__(self, out_dir, rc, stdout, stderr, summary):
+        self.out_dir, self.rc, self.stdout, self.stderr = out_dir, rc, stdout, stderr
+        self.summary = summary
+
+    def sets(self, name, **params):
+        return [s for s in self.summary["sets"] if s["name"] == name
+                and all(str(s["params"].get(k)) == str(v) for k, v in params.items())]
+
+    def plat(self, kind):
+        """The one plat record of a kind (the harness keeps kinds it does not know as lists)."""
+        fact = self.summary["platform"].get(kind)
+        if isinstance(fact, list):
+            assert len(fact) == 1, "plat kind=%s %d times" % (kind, len(fact))
+            return fact[0]
+        return fact
+
+    def plats(self, kind):
+        fact = self.summary["platform"].get(kind, [])
+        return fact if isinstance(fact, list) else [fact]
+
+    def raw(self, s):
+        return parse.read_raw(os.path.join(self.out_dir, "parsed", s["raw_file"]))[1]
+
+
 def check_timer_sets(b):
     """Every read method has its configured number of samples, or a skip with a reason."""
     n = b.summary["cfg"]["timer_samples"]

@@ -15,35 +15,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
 from bmharness import parse  # noqa: E402
-from conftest import check_membw_mc, check_timer_sets  # noqa: E402
+from conftest import HostedRun as Run, check_membw_mc, check_timer_sets  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 CPU_SYSFS = "/sys/devices/system/cpu"
 TIMEOUT_S = 300
-
-
-class Run:
-    """One run of the hosted program: exit code, stdout/stderr text, parsed summary."""
-
-    def __init__(self, out_dir, rc, stdout, stderr, summary):
-        self.out_dir, self.rc, self.stdout, self.stderr = out_dir, rc, stdout, stderr
-        self.summary = summary
-
-    def sets(self, name, **params):
-        return [s for s in self.summary["sets"] if s["name"] == name
-                and all(str(s["params"].get(k)) == str(v) for k, v in params.items())]
-
-    def plat(self, kind):
-        """The one plat record of a kind (the harness keeps kinds it does not know as lists)."""
-        fact = self.summary["platform"].get(kind)
-        if isinstance(fact, list):
-            assert len(fact) == 1, "plat kind=%s %d times" % (kind, len(fact))
-            return fact[0]
-        return fact
-
-    def plats(self, kind):
-        fact = self.summary["platform"].get(kind, [])
-        return fact if isinstance(fact, list) else [fact]
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
 from bmharness import irq, parse  # noqa: E402
+from conftest import HostedRun  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 120
@@ -31,25 +32,6 @@ ONE_SHOT_SETS = [(ONESHOT, w) for w in ("hlt", "spin", "l1d", "l2")] + [(SELF, w
 # than 100 ns (at least one kernel entry and exit), and one that takes 5 ms is not working.
 MEDIAN_NS_BAND = (100, 5e6)
 MELTDOWN = "/sys/devices/system/cpu/vulnerabilities/meltdown"
-
-
-class Run:
-    def __init__(self, out, rc, stderr, summary):
-        self.out, self.rc, self.stderr, self.summary = out, rc, stderr, summary
-
-    def sets(self, name, **params):
-        return [s for s in self.summary["sets"] if s["name"] == name
-                and all(str(s["params"].get(k)) == str(v) for k, v in params.items())]
-
-    def plat(self, kind):
-        fact = self.summary["platform"].get(kind)
-        if isinstance(fact, list):
-            assert len(fact) == 1, "plat kind=%s %d times" % (kind, len(fact))
-            return fact[0]
-        return fact
-
-    def raw(self, s):
-        return parse.read_raw(os.path.join(self.out, "parsed", s["raw_file"]))[1]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +51,7 @@ def hrun(tmp_path_factory):
     with open(log, "wb") as fh:
         fh.write(p.stdout)
     summary = parse.parse_log(log, os.path.join(out, "parsed"))
-    return Run(out, p.returncode, p.stderr.decode("latin-1"), summary)
+    return HostedRun(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
 
 
 def median(vals):
@@ -153,7 +135,7 @@ def test_exceptions_resume(hrun):
 def test_displacement_with_the_periodic_timer(hrun):
     sets = hrun.sets("irq_displace")
     assert sets and all(s["params"]["source"] == PERIODIC for s in sets)
-    res = irq.analyse(hrun.summary, os.path.join(hrun.out, "parsed"))
+    res = irq.analyse(hrun.summary, os.path.join(hrun.out_dir, "parsed"))
     rows = {r["handler"]: r for r in res["displace"]}
     assert rows
     for h in rows:
