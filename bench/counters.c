@@ -236,49 +236,29 @@ void ctr_describe(const struct ctr_run *cr, struct record *r)
 	}
 }
 
-/* Refused events are reported once per probe, counter set and event (a sweep has hundreds of
- * sets; the probe record's ctr_refused still names them for every set). */
-#define REFUSED_MEMORY 64
-static struct {
-	const char *probe, *set;
-	char event[24];
-} refused_seen[REFUSED_MEMORY];
-static unsigned n_refused_seen;
-
-static bool first_refusal(const char *probe, const char *set, const char *event)
-{
-	for (unsigned i = 0; i < n_refused_seen; i++)
-		if (str_eq(refused_seen[i].probe, probe) && str_eq(refused_seen[i].set, set) &&
-		    str_eq(refused_seen[i].event, event))
-			return false;
-	if (n_refused_seen < REFUSED_MEMORY) {
-		refused_seen[n_refused_seen].probe = probe;
-		refused_seen[n_refused_seen].set = set;
-		str_copy(refused_seen[n_refused_seen++].event, event, sizeof(refused_seen[0].event));
-	}
-	return true;
-}
-
-/* A set whose counters cannot be read at all is reported once per probe, counter set and reason
- * (without a PMU every set of a sweep would otherwise carry its own identical skip); each set's
- * probe record names the counter set it went without (ctr_skipped). */
-#define SET_SKIP_MEMORY 32
+/* Counter skips are reported once, not once per set (a sweep has hundreds of sets; the probe
+ * record's ctr_refused / ctr_skipped still names them for every set): a refused event once per
+ * probe, counter set and event (reason NULL); a set whose counters cannot be read at all once per
+ * probe, counter set and reason (event ""). */
+#define REPORTED_MEMORY 96
 static struct {
 	const char *probe, *set, *reason;
-} set_skip_seen[SET_SKIP_MEMORY];
-static unsigned n_set_skip_seen;
+	char event[24];
+} reported[REPORTED_MEMORY];
+static unsigned n_reported;
 
-static bool first_set_skip(const char *probe, const char *set, const char *reason)
+static bool first_report(const char *probe, const char *set, const char *event, const char *reason)
 {
 	reason = reason ? reason : "";
-	for (unsigned i = 0; i < n_set_skip_seen; i++)
-		if (str_eq(set_skip_seen[i].probe, probe) && str_eq(set_skip_seen[i].set, set) &&
-		    str_eq(set_skip_seen[i].reason, reason))
+	for (unsigned i = 0; i < n_reported; i++)
+		if (str_eq(reported[i].probe, probe) && str_eq(reported[i].set, set) &&
+		    str_eq(reported[i].event, event) && str_eq(reported[i].reason, reason))
 			return false;
-	if (n_set_skip_seen < SET_SKIP_MEMORY) {
-		set_skip_seen[n_set_skip_seen].probe = probe;
-		set_skip_seen[n_set_skip_seen].set = set;
-		set_skip_seen[n_set_skip_seen++].reason = reason;
+	if (n_reported < REPORTED_MEMORY) {
+		reported[n_reported].probe = probe;
+		reported[n_reported].set = set;
+		reported[n_reported].reason = reason;
+		str_copy(reported[n_reported++].event, event, sizeof(reported[0].event));
 	}
 	return true;
 }
@@ -289,7 +269,7 @@ static void skip_set(const struct ctr_run *cr, uint32_t set, const char *reason)
 	char buf[CONFIG_PROBES_MAX];
 	struct sbuf sb;
 
-	if (!first_set_skip(cr->probe, cr->set_name, reason))
+	if (!first_report(cr->probe, cr->set_name, "", reason))
 		return;
 	r = emit_start("skip");
 
@@ -307,7 +287,7 @@ static void skip_event(const struct ctr_run *cr, uint32_t set, const char *event
 {
 	struct record *r;
 
-	if (!first_refusal(cr->probe, cr->set_name, event))
+	if (!first_report(cr->probe, cr->set_name, event, 0))
 		return;
 	r = emit_start("skip");
 	rec_str(r, "probe", cr->probe);
