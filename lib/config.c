@@ -5,7 +5,8 @@
 #include "lib/fmt.h"
 
 enum opt_type { OPT_U64, OPT_BOOL, OPT_PROBES, OPT_SERIAL, OPT_SHUTDOWN, OPT_KERNELS, OPT_EVENTS,
-		OPT_APIC_MODE, OPT_U64_LIST, OPT_U64_LIST_AUTO };
+		OPT_APIC_MODE, OPT_U64_LIST, OPT_U64_LIST_AUTO, OPT_PROFILE, OPT_PROF_EVENT,
+		OPT_PROF_SOURCE };
 
 struct option_desc {
 	const char *key;
@@ -54,6 +55,11 @@ static const struct option_desc options[] = {
 	  "a comma list of 1..8 distinct cycle counts 0..10^9" },
 	{ "noise_ms", OPT_U64, FIELD(noise_ms), 1, 600000, "milliseconds 1..600000" },
 	{ "noise_threshold_ns", OPT_U64, FIELD(noise_threshold_ns), 0, 1000000000, "nanoseconds 0..10^9 (0 = 10x the median loop)" },
+	{ "profile", OPT_PROFILE, 0, 0, 0, "none, all, or a comma list of probes" },
+	{ "profile_event", OPT_PROF_EVENT, 0, 0, 0, "one counter event name" },
+	{ "profile_period", OPT_U64, FIELD(profile_period), 0, 1000000000000ull,
+	  "events or nanoseconds 0..10^12 (0 = the source's default)" },
+	{ "profile_source", OPT_PROF_SOURCE, 0, 0, 0, "auto, pmu or timer" },
 };
 
 const char *const config_kernel_names[] = {
@@ -71,6 +77,7 @@ const char *const config_pmu_event_names[] = {
 
 static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "reset", "halt" };
 static const char *const apic_mode_names[] = { "auto", "xapic", "x2apic" }; /* enum apic_mode */
+static const char *const profile_source_names[] = { "auto", "pmu", "timer" }; /* enum profile_source_opt */
 
 void config_defaults(struct config *cfg)
 {
@@ -109,6 +116,10 @@ void config_defaults(struct config *cfg)
 	cfg->irq_disp_work = (struct config_u64_list){ 4, { 0, 10000, 100000, 4000000 } };
 	cfg->noise_ms = 5000;
 	cfg->noise_threshold_ns = 0;
+	cfg->profile[0] = 0;
+	str_copy(cfg->profile_event, "cycles", sizeof(cfg->profile_event));
+	cfg->profile_period = 0;
+	cfg->profile_source = PROFILE_SOURCE_AUTO;
 }
 
 bool config_list_has(const char *list, const char *name)
@@ -345,6 +356,22 @@ bool config_set(struct config_parser *p, const char *key, const char *value, con
 			if ((ok = str_eq(value, apic_mode_names[i])))
 				p->cfg->apic_mode = (enum apic_mode)i;
 		break;
+	case OPT_PROFILE:
+		if (str_eq(value, "none") || str_eq(value, "all")) {
+			str_copy(p->cfg->profile, str_eq(value, "all") ? "all" : "", sizeof(p->cfg->profile));
+			return true;
+		}
+		return set_list(p, key, value, origin, p->known_probes, p->cfg->profile, true);
+	case OPT_PROF_EVENT:
+		ok = name_known(config_pmu_event_names, value, str_len(value));
+		if (ok)
+			str_copy(p->cfg->profile_event, value, sizeof(p->cfg->profile_event));
+		break;
+	case OPT_PROF_SOURCE:
+		for (i = 0; i < sizeof(profile_source_names) / sizeof(profile_source_names[0]) && !ok; i++)
+			if ((ok = str_eq(value, profile_source_names[i])))
+				p->cfg->profile_source = (enum profile_source_opt)i;
+		break;
 	}
 	if (!ok) {
 		char buf[160];
@@ -506,6 +533,15 @@ void config_to_record(const struct config *cfg, struct record *r)
 			break;
 		case OPT_APIC_MODE:
 			rec_str(r, o->key, apic_mode_names[cfg->apic_mode]);
+			break;
+		case OPT_PROFILE:
+			rec_str(r, o->key, cfg->profile[0] ? cfg->profile : "none");
+			break;
+		case OPT_PROF_EVENT:
+			rec_str(r, o->key, cfg->profile_event);
+			break;
+		case OPT_PROF_SOURCE:
+			rec_str(r, o->key, profile_source_names[cfg->profile_source]);
 			break;
 		}
 	}
