@@ -31,6 +31,7 @@ ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch
 	arch/x86_64/smp.c arch/x86_64/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
 	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
+ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \

@@ -50,5 +50,8 @@ void arch_cpu_identify_privileged(struct cpu_info *ci);
 /* System-management interrupts since reset, where the CPU counts them readably (Intel's
  * MSR_SMI_COUNT); false elsewhere (other vendors, no ring 0, a faulting read). */
 bool arch_smi_count(const struct cpu_info *ci, uint64_t *count);
+/* The calling CPU's hardware id as the instruction set reports it without privileged access
+ * (x86_64: CPUID's x2APIC id, else the initial APIC id): what the hosted build's threads report. */
+uint32_t arch_cpu_hw_id(void);
 
 #endif

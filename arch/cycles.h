@@ -1,5 +1,6 @@
-/* The cycle counter and its read methods, for code outside arch/: selects the architecture's
- * implementation (x86_64: the TSC). AArch64 will provide the same names over CNTVCT/PMCCNTR. */
+/* The cycle counter and its read methods (and cpu_relax, for loops that wait on it), for code
+ * outside arch/: selects the architecture's implementation (x86_64: the TSC). AArch64 provides the
+ * same names over the generic timer. */
 #ifndef ARCH_CYCLES_H
 #define ARCH_CYCLES_H
 

@@ -1,5 +1,5 @@
 /* The hosted (Linux user-space) stand-ins for interrupts, shared by hosted/irq_signal.c (the
- * arch/x86_64/irq.h interface: handlers by vector, masking, the "hlt" wait, exception hooks, all
+ * arch/irq.h interface: handlers by vector, masking, the "hlt" wait, exception hooks, all
  * with signals), hosted/irq_sources.c (the drivers/irq_platform.h sources: POSIX timers and
  * tgkill) and hosted/irq_facts.c (the `plat kind=irq_hosted` record).
  *

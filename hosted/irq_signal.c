@@ -1,4 +1,4 @@
-/* The interrupt interface of arch/x86_64/irq.h in the hosted (Linux user-space) build, with
+/* The interrupt interface of arch/irq.h in the hosted (Linux user-space) build, with
  * signals standing in for interrupts (see hosted/irq_hosted.h):
  *
  * - a vector is taken when its real-time signal is delivered to the main thread; the handler's
@@ -14,8 +14,9 @@
  * - taken / spurious (one of our signals sent by another process) / unexpected (a vector
  *   without a handler) are counted like the bare-metal dispatcher counts them;
  * - exception hooks: int3 arrives as SIGTRAP (the kernel leaves RIP after the int3: resume =
- *   return), ud2 as SIGILL (RIP at the ud2: skip = RIP + 2 in the signal frame). Our handlers
- *   are installed only while a hook is set; the previous actions (arch/x86_64/traps_hosted.c's
+ *   return), ud2 as SIGILL (RIP at the ud2: skip = RIP + 2 in the signal frame); which signal
+ *   stands for which vector and how to skip is hosted/<arch>/signal_frame.c's. Our handlers
+ *   are installed only while a hook is set; the previous actions (hosted/traps.c's
  *   fatal-fault reporting for SIGILL) are put back when it is cleared. */
 #define _GNU_SOURCE
 #include "hosted/irq_hosted.h"
@@ -24,15 +25,13 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
-#include <ucontext.h>
 #include <unistd.h>
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/irq.h"
-#include "arch/x86_64/traps.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
+#include "arch/irq.h"
+#include "arch/traps.h"
+#include "hosted/signal_frame.h"
 
-#define UD2_LENGTH 2
 #define SIG_BASE_OFFSET 0 /* our signals: SIGRTMIN + offset + slot (glibc keeps its own below SIGRTMIN) */
 
 static const unsigned slot_vectors[HOSTED_IRQ_SLOTS] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
@@ -50,7 +49,7 @@ static struct {
 	sigset_t open; /* the main thread's mask with ours unblocked: sigsuspend's */
 	pid_t pid, tid;
 	bool ready;
-	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
+	enum irq_exc_hook hooks[IRQ_NUM_VECTORS];
 	struct sigaction saved_trap, saved_ill;
 	bool hooked_trap, hooked_ill;
 } hs;
@@ -253,15 +252,14 @@ void irq_enable_halt_disable(void)
 
 static void on_exception_signal(int sig, siginfo_t *si, void *ctx)
 {
-	ucontext_t *uc = ctx;
-	unsigned v = sig == SIGTRAP ? X86_VEC_BP : X86_VEC_UD;
+	unsigned v = hosted_signal_vector(sig);
 
 	(void)si;
 	switch (hs.hooks[v]) {
 	case IRQ_HOOK_RESUME:
 		return; /* int3 is a trap: the frame's RIP is already past it */
 	case IRQ_HOOK_SKIP_UD2:
-		uc->uc_mcontext.gregs[REG_RIP] += UD2_LENGTH;
+		hosted_frame_skip_undefined(ctx);
 		return;
 	default:
 		/* Not ours after all: the previous action takes it (ud2 faults again on return). */
@@ -290,21 +288,13 @@ static void hook_signal(int sig, bool on, struct sigaction *saved, bool *hooked)
 
 void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how)
 {
-	if (vector >= X86_NUM_EXCEPTIONS)
+	int sig = hosted_vector_signal(vector);
+
+	if (!sig)
 		return;
 	hs.hooks[vector] = how;
-	if (vector == X86_VEC_BP)
+	if (sig == SIGTRAP)
 		hook_signal(SIGTRAP, how != IRQ_HOOK_NONE, &hs.saved_trap, &hs.hooked_trap);
-	else if (vector == X86_VEC_UD)
+	else
 		hook_signal(SIGILL, how != IRQ_HOOK_NONE, &hs.saved_ill, &hs.hooked_ill);
-}
-
-void irq_raise_int3(void)
-{
-	cpu_int3();
-}
-
-void irq_raise_ud2(void)
-{
-	cpu_ud2();
 }

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "arch/x86_64/smp_hosted.h"
 #include "hosted/hosted.h"
+#include "hosted/smp.h"
 #include "lib/fmt.h"
 
 #define MIB (1024ull * 1024)

@@ -10,17 +10,23 @@ HOSTED_BIN    := $(HOSTED_OUT)/baremetric
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
 	-DBUILD_ID='"$(BUILD_ID)"' -I.
 
-# traps.c/entry.S are the firmware's IDT and recovery points: replaced by traps_hosted.c.
-# probe_ops.S (arch_spin, the provoke routines) is listed once whether or not ARCH_SRC has it.
-# smp.c/ap_start.S start processors through the APIC: replaced by smp_hosted.c (pinned threads).
-# pmu_hw.c (MSRs, rdpmc: ring 0) is replaced by pmu_hosted.c, which reports the PMU unavailable;
-# insn_count_hw.c (pmu_check's counter) by insn_count_hosted.c, which uses perf_event.
+# Files that need the bare machine are swapped for the hosted platform's, which lives in hosted/
+# (CPU-neutral) and hosted/$(HOSTED_CPU)/ (the CPU's side of Linux signals, stubs for ring-0-only
+# interfaces of that CPU); arch/ keeps only CPU specifics, shared by both builds.
+# traps.c/entry.S are the firmware's IDT and recovery points: replaced by hosted/traps.c (fault
+# signals) with hosted/x86_64/signal_frame.c (the frame's registers) and hosted/x86_64/msr.c (MSRs
+# refused). probe_ops.S (arch_spin, the provoke routines) is listed once whether or not ARCH_SRC has it.
+# smp.c/ap_start.S start processors through the APIC: replaced by hosted/smp.c (pinned threads).
+# pmu_hw.c (MSRs, rdpmc: ring 0) is replaced by hosted/x86_64/pmu_ops.c, which reports the PMU
+# unavailable; insn_count_hw.c (pmu_check's counter) by hosted/insn_count.c, which uses perf_event.
 # irq.c/irq_entry.S take interrupts: replaced by hosted/irq_signal.c (signals stand in for them).
+HOSTED_CPU    := x86_64
 HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86_64/probe_ops.S \
 	arch/x86_64/smp.c arch/x86_64/ap_start.S arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/irq.c arch/x86_64/irq_entry.S,$(ARCH_SRC)) \
-	arch/x86_64/probe_ops.S arch/x86_64/traps_hosted.c arch/x86_64/smp_hosted.c arch/x86_64/pmu_hosted.c \
-	arch/x86_64/insn_count_hosted.c
+	arch/x86_64/probe_ops.S
+HOSTED_PLATFORM_SRC := hosted/traps.c hosted/smp.c hosted/insn_count.c \
+	hosted/$(HOSTED_CPU)/signal_frame.c hosted/$(HOSTED_CPU)/msr.c hosted/$(HOSTED_CPU)/pmu_ops.c
 # The interrupt probes (IRQ_BENCH_SRC) are built here too. Their environment: the arch/irq.h
 # interface (handlers by vector, masking, the hlt wait) in hosted/irq_signal.c, and the
 # drivers/irq_platform.h sources (drivers/irq_platform.c programs the APIC/HPET: not built here)
@@ -28,7 +34,7 @@ HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86
 HOSTED_IRQ_SRC := hosted/irq_signal.c \
 	hosted/irq_sources.c \
 	hosted/irq_facts.c
-HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) $(HOSTED_IRQ_SRC) \
+HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) $(HOSTED_PLATFORM_SRC) $(HOSTED_IRQ_SRC) \
 	hosted/main.c hosted/setup.c hosted/facts.c
 HOSTED_OBJ    := $(patsubst %,$(HOSTED_OUT)/obj/%.o,$(HOSTED_SRC))
 

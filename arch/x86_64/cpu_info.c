@@ -34,6 +34,7 @@
 #define F1_ECX_AVX (1u << 28)
 #define F1_ECX_HYPERVISOR (1u << 31)
 #define F1_EBX_LOGICAL_SHIFT 16
+#define F1_EBX_APIC_ID_SHIFT 24 /* initial APIC id: bits 31:24 */
 /* Leaf 0xB: one subleaf per topology level, ECX[15:8] its type (0 = no more levels), EBX[15:0]
  * the logical processors at that level and below; the last level is the package. */
 #define TOPO_ECX_TYPE_SHIFT 8
@@ -364,4 +365,20 @@ bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
 		return false;
 	*count = v & SMI_COUNT_MASK;
 	return true;
+}
+
+/* The hardware id of the calling CPU from CPUID alone (no APIC access, so also in user space):
+ * leaf 0xB's x2APIC id where the leaf is implemented, else leaf 1's initial APIC id. */
+uint32_t arch_cpu_hw_id(void)
+{
+	uint32_t r[4];
+
+	cpuid(LEAF_VENDOR, 0, r);
+	if (r[0] >= LEAF_TOPOLOGY) {
+		cpuid(LEAF_TOPOLOGY, 0, r);
+		if (r[1]) /* a leaf 0xB with no logical processors at level 0 is not implemented */
+			return r[3];
+	}
+	cpuid(LEAF_FEATURES, 0, r);
+	return r[1] >> F1_EBX_APIC_ID_SHIFT;
 }

@@ -1,7 +1,7 @@
 /* Instructions retired by this CPU, read around a piece of code: the consistency check of the
  * counters (pmu_check) needs nothing more, and needs it in both builds. Bare metal: the PMU's
  * `instructions` event, programmed directly (insn_count_hw.c). Hosted: a perf_event counter of
- * user-mode instructions (insn_count_hosted.c), so the check also runs under Linux on any machine
+ * user-mode instructions (hosted/insn_count.c), so the check also runs under Linux on any machine
  * whose kernel sees a PMU. Either way the cost of a read is part of every delta: the caller
  * measures it with an empty region. */
 #ifndef ARCH_X86_64_INSN_COUNT_H

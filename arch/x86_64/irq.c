@@ -149,13 +149,3 @@ void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how)
 	if (vector < X86_NUM_EXCEPTIONS)
 		irq.hooks[vector] = how;
 }
-
-void irq_raise_int3(void)
-{
-	cpu_int3();
-}
-
-void irq_raise_ud2(void)
-{
-	cpu_ud2();
-}

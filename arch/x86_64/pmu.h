@@ -35,7 +35,7 @@ struct pmu_ops {
 	const char *unavailable; /* non-NULL: this build cannot use the PMU at all, and why */
 };
 
-/* The machine's operations (pmu_hw.c; pmu_hosted.c in the Linux build). */
+/* The machine's operations (pmu_hw.c; hosted/x86_64/pmu_ops.c in the Linux build). */
 extern const struct pmu_ops pmu_hw_ops;
 
 enum pmu_kind { PMU_NONE, PMU_INTEL, PMU_AMD_LEGACY, PMU_AMD_CORE_EXT, PMU_AMD_V2 };

@@ -1,5 +1,5 @@
 /* A common start for all CPUs (smp_run_all), built only on smp_run/smp_wait, so the bare-metal
- * processors (smp.c) and the hosted threads (smp_hosted.c) share it: every AP's job first checks
+ * processors (smp.c) and the hosted threads (hosted/smp.c) share it: every AP's job first checks
  * in and spins on a shared start flag; once all have checked in, the BSP releases them with one
  * store and runs its own share. */
 #include "arch/x86_64/cpu.h"

@@ -77,17 +77,6 @@ static struct {
 	unsigned depth;
 } traps;
 
-static const char *const vector_names[X86_NUM_EXCEPTIONS] = {
-	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS", "#NP", "#SS", "#GP",
-	"#PF", "RSV15", "#MF", "#AC", "#MC", "#XM", "#VE", "#CP", "RSV22", "RSV23", "RSV24", "RSV25",
-	"RSV26", "RSV27", "#HV", "#VC", "#SX", "RSV31",
-};
-
-const char *trap_vector_name(unsigned vector)
-{
-	return vector < X86_NUM_EXCEPTIONS ? vector_names[vector] : "IRQ";
-}
-
 static void set_gate(unsigned vec, uint64_t handler, uint8_t ist)
 {
 	struct idt_gate *g = &idt[vec];

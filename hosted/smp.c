@@ -3,10 +3,11 @@
  * metal and the two can be compared on one machine. CPU 0 is the calling (main) thread, already
  * pinned by the hosted setup. An idle worker spins for SMP_IDLE_SPIN_US and then sleeps on a
  * futex, so idle workers cost the measured CPU nothing. Workers are never cancelled: the process
- * exit ends them. The APIC id of each CPU is CPUID's (leaf 0xB where given, else leaf 1), as the
- * firmware's would be. */
+ * exit ends them. The hardware id of each CPU is the one the instruction set reports to user space
+ * (arch_cpu_hw_id: x86_64 CPUID's APIC id), as the firmware's would be. CPU-neutral: the cycle
+ * counter and cpu_relax come from arch/cycles.h. */
 #define _GNU_SOURCE
-#include "arch/x86_64/smp_hosted.h"
+#include "hosted/smp.h"
 
 #include <linux/futex.h>
 #include <pthread.h>
@@ -15,14 +16,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/io.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cpu_info.h"
+#include "arch/cycles.h"
 
 #define US_PER_S 1000000ull
-#define CPUID_LEAF_FEATURES 1
-#define CPUID_1_EBX_APIC_ID_SHIFT 24
-#define CPUID_LEAF_TOPOLOGY 0xB
 #define START_TIMEOUT_US 2000000ull /* a worker must be pinned and waiting within 2 s */
 #define FALLBACK_TSC_HZ 5000000000ull
 
@@ -45,20 +42,6 @@ static struct {
 	uint64_t idle_cycles;
 } g = { .rep = { .reason = "hosted: multi-processor threads not started" }, .n_online = 1 };
 
-static uint32_t cpuid_apic_id(void)
-{
-	uint32_t a, b, c, d;
-
-	cpu_cpuid(0, 0, &a, &b, &c, &d);
-	if (a >= CPUID_LEAF_TOPOLOGY) {
-		cpu_cpuid(CPUID_LEAF_TOPOLOGY, 0, &a, &b, &c, &d);
-		if (b) /* a leaf 0xB with no logical processors at level 0 is not implemented */
-			return d;
-	}
-	cpu_cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
-	return b >> CPUID_1_EBX_APIC_ID_SHIFT;
-}
-
 static long futex(volatile uint32_t *word, int op, uint32_t val)
 {
 	return syscall(SYS_futex, (uint32_t *)word, op, val, 0, 0, 0);
@@ -75,7 +58,7 @@ static void *worker_main(void *arg)
 		w->failed = 1;
 		return 0;
 	}
-	w->apic_id = cpuid_apic_id();
+	w->apic_id = arch_cpu_hw_id();
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t seen = w->done;
@@ -101,7 +84,7 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 
 	g.rep = (struct smp_report){ 0 };
 	g.w[0].os_cpu = main_cpu;
-	g.w[0].apic_id = cpuid_apic_id();
+	g.w[0].apic_id = arch_cpu_hw_id();
 	g.rep.bsp_apic_id = g.w[0].apic_id;
 	g.idle_cycles = SMP_IDLE_SPIN_US * (hz / US_PER_S);
 	if (max_cpus > SMP_MAX_CPUS)
@@ -147,7 +130,7 @@ void smp_start_none(const struct madt_info *madt, const char *reason)
 {
 	(void)madt;
 	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1 };
-	g.rep.bsp_apic_id = g.w[0].apic_id = cpuid_apic_id();
+	g.rep.bsp_apic_id = g.w[0].apic_id = arch_cpu_hw_id();
 	g.n_online = 1;
 }
 
@@ -168,7 +151,7 @@ uint32_t smp_cpu_apic_id(unsigned cpu)
 
 uint32_t smp_self_apic_id(void)
 {
-	return cpuid_apic_id();
+	return arch_cpu_hw_id();
 }
 
 static struct worker *worker(unsigned cpu)

@@ -1,11 +1,11 @@
-/* Hosted (Linux) start of the SMP interface (arch/x86_64/smp.h): worker threads pinned one per
- * allowed CPU, standing in for the application processors the firmware starts on bare metal. */
-#ifndef ARCH_X86_64_SMP_HOSTED_H
-#define ARCH_X86_64_SMP_HOSTED_H
+/* Hosted (Linux) start of the SMP interface (arch/smp.h): worker threads pinned one per allowed
+ * CPU, standing in for the application processors the firmware starts on bare metal. */
+#ifndef HOSTED_SMP_H
+#define HOSTED_SMP_H
 
 #include <sched.h>
 
-#include "arch/x86_64/smp.h"
+#include "arch/smp.h"
 
 /* main_cpu: the CPU the calling thread is pinned to (CPU 0 of the interface); one worker for each
  * other CPU in `allowed`, up to max_cpus CPUs in all. Once per process. Returns the CPUs online. */

@@ -1,10 +1,10 @@
-/* Instructions retired through Linux perf_event (see insn_count.h): a hardware instructions counter
+/* Instructions retired through Linux perf_event (see arch/insn_count.h), the same on every CPU: a hardware instructions counter
  * for this thread, user mode only (the kernel's share of the read() that fetches the value is not
  * counted; the user-mode share is a constant part of every delta), pinned so it is never
  * multiplexed. Where the kernel sees no PMU (this project's CI virtual machine) or forbids it
  * (perf_event_paranoid), opening fails and the reason says which. */
 #define _GNU_SOURCE
-#include "arch/x86_64/insn_count.h"
+#include "arch/insn_count.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
