@@ -15,6 +15,13 @@ FONT_PSF    := /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 
 BUILD_ID    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
+# The firmware's toolchain (mk/aarch64.mk replaces it for ARCH=aarch64).
+FW_CC       := gcc
+FW_LD       := ld
+FW_OBJCOPY  := objcopy
+FW_NM       := nm
+DEPS_BUILD  := build
+
 # Freestanding, warnings as errors, no SSE anywhere in the firmware (interrupt and fault paths must
 # not touch vector state); GNU-EFI calling convention via ms_abi.
 FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin -fpic \
@@ -53,6 +60,11 @@ EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/e
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
 	efi/apic_mode_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
+# The lists above are x86_64's (the hosted build and the unit tests use them whatever ARCH is);
+# another ARCH replaces the firmware's FW_SRC, toolchain and flags in mk/$(ARCH).mk.
+ifneq ($(ARCH),x86_64)
+include mk/$(ARCH).mk
+endif
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 
 # Host unit tests: the portable units compiled for Linux.
@@ -94,28 +106,30 @@ help:
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
 
 deps-%:
-	@scripts/deps.sh $*
+	@BAREMETRIC_BUILD=$(BUILD) scripts/deps.sh $*
 
 $(GEN)/font8x16.h: scripts/psf2c.py | deps-build
 	@mkdir -p $(GEN)
 	$(PY) scripts/psf2c.py $(FONT_PSF) $@
 
-$(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-build
+$(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
-	gcc $(FW_CFLAGS) -MMD -MP -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUT)/obj/%.S.o: %.S | deps-build
+$(OUT)/obj/%.S.o: %.S | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
-	gcc $(FW_CFLAGS) -c $< -o $@
+	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
 $(OUT)/baremetric.so: $(FW_OBJ)
-	ld $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ -lefi -lgnuefi
+	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ -lefi -lgnuefi
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
-	@if nm -u $@ | grep -v -e '^ *w ' | grep -q .; then nm -u $@; echo "undefined symbols" >&2; exit 1; fi
+	@if $(FW_NM) -u $@ | grep -v -e '^ *w ' | grep -q .; then $(FW_NM) -u $@; echo "undefined symbols" >&2; exit 1; fi
 
+ifeq ($(ARCH),x86_64)
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
 	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela \
 		-j '.rel.*' -j '.rela.*' -j .reloc --target=efi-app-$(ARCH) --subsystem=10 $< $@
+endif
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image

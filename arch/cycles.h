@@ -6,6 +6,8 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64/tsc.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/tsc.h"
 #else
 #error "no cycle counter for this architecture yet"
 #endif

@@ -23,6 +23,7 @@
 #define FADT_OFF_FLAGS 112
 #define FADT_OFF_RESET_REG 116
 #define FADT_OFF_RESET_VALUE 128
+#define FADT_OFF_ARM_BOOT_ARCH 129 /* 2 bytes, ACPI 5.1+ */
 #define FADT_OFF_X_DSDT 140
 #define FADT_OFF_X_PM1A_CNT 172
 #define FADT_OFF_X_PM_TMR 208
@@ -44,6 +45,9 @@
 #define SPCR_IF_16550 0x00
 #define SPCR_IF_16450 0x01
 #define SPCR_IF_16550_GAS 0x12
+#define SPCR_IF_PL011 0x03
+#define SPCR_IF_SBSA_32BIT 0x0D
+#define SPCR_IF_SBSA 0x0E
 
 /* AML opcodes used by \_S5 */
 #define AML_PACKAGE_OP 0x12
@@ -172,6 +176,10 @@ static void parse_fadt(const uint8_t *t, struct acpi_info *info)
 		info->reset_port = (uint16_t)rd64(t + FADT_OFF_RESET_REG + GAS_OFF_ADDRESS);
 		info->reset_value = t[FADT_OFF_RESET_VALUE];
 	}
+	if (len >= FADT_OFF_ARM_BOOT_ARCH + 2) {
+		info->arm_boot_valid = true;
+		info->arm_boot_flags = (uint16_t)(t[FADT_OFF_ARM_BOOT_ARCH] | t[FADT_OFF_ARM_BOOT_ARCH + 1] << 8);
+	}
 	if (len >= FADT_OFF_X_DSDT + 8)
 		dsdt = rd64(t + FADT_OFF_X_DSDT);
 	if (!dsdt)
@@ -194,18 +202,25 @@ static void parse_spcr(const uint8_t *t, struct acpi_info *info)
 	static const uint32_t bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
 	uint8_t iface;
 	const uint8_t *gas;
+	bool pl011;
 
 	if (table_len(t) < SPCR_OFF_BAUD + 1)
 		return;
 	iface = t[SPCR_OFF_INTERFACE];
-	if (iface != SPCR_IF_16550 && iface != SPCR_IF_16450 && iface != SPCR_IF_16550_GAS)
-		return; /* not a UART this driver speaks */
+	info->spcr_interface = iface;
+	pl011 = iface == SPCR_IF_PL011 || iface == SPCR_IF_SBSA || iface == SPCR_IF_SBSA_32BIT;
+	if (iface != SPCR_IF_16550 && iface != SPCR_IF_16450 && iface != SPCR_IF_16550_GAS && !pl011)
+		return; /* not a UART our drivers speak */
 	gas = t + SPCR_OFF_BASE_GAS;
 	info->spcr_space = gas[GAS_OFF_SPACE];
 	info->spcr_bit_width = gas[GAS_OFF_BIT_WIDTH];
 	info->spcr_access = gas[GAS_OFF_ACCESS];
 	info->spcr_base = rd64(gas + GAS_OFF_ADDRESS);
 	info->spcr_baud = t[SPCR_OFF_BAUD] < 8 ? bauds[t[SPCR_OFF_BAUD]] : 0;
+	if (pl011) {
+		info->spcr_pl011 = info->spcr_base != 0 && info->spcr_space == ACPI_GAS_MEMORY;
+		return;
+	}
 	info->spcr_present = info->spcr_base != 0 &&
 			     (info->spcr_space == ACPI_GAS_IO || info->spcr_space == ACPI_GAS_MEMORY);
 }

@@ -14,6 +14,10 @@
 #define ACPI_GAS_MEMORY 0
 #define ACPI_GAS_IO 1
 
+/* FADT ARM_BOOT_ARCH flags (ACPI 6.x table 5.10) */
+#define ACPI_ARM_PSCI_COMPLIANT (1u << 0)
+#define ACPI_ARM_PSCI_USE_HVC (1u << 1)
+
 struct acpi_info {
 	bool present;
 	uint64_t rsdp;
@@ -31,6 +35,8 @@ struct acpi_info {
 	uint8_t s5_typ_a, s5_typ_b;
 	uint16_t reset_port; /* FADT RESET_REG when it is an I/O port */
 	uint8_t reset_value;
+	bool arm_boot_valid;     /* the FADT is long enough to hold ARM_BOOT_ARCH (ACPI 5.1+) */
+	uint16_t arm_boot_flags; /* ARM_BOOT_ARCH: ACPI_ARM_PSCI_COMPLIANT, ACPI_ARM_PSCI_USE_HVC */
 
 	/* HPET */
 	bool hpet_present;
@@ -43,6 +49,9 @@ struct acpi_info {
 	uint8_t spcr_bit_width; /* register width in bits */
 	uint64_t spcr_base;
 	uint32_t spcr_baud;     /* 0 = as configured */
+	uint8_t spcr_interface; /* SPCR interface type as given (0 16550, 3 Arm PL011, 0x0E SBSA generic) */
+	bool spcr_pl011;        /* an Arm PL011 / SBSA generic UART in MMIO at spcr_base (spcr_present
+				 * stays for the 16550 family the x86 driver speaks) */
 
 	/* MADT */
 	uint64_t madt;

@@ -93,7 +93,39 @@ static void parses_tables(void)
 	CHECK(a.spcr_present);
 	CHECK_EQ_U64(a.spcr_base, 0x2F8);
 	CHECK_EQ_U64(a.spcr_baud, 115200);
+	CHECK(!a.spcr_pl011);
+	CHECK(a.arm_boot_valid);
+	CHECK_EQ_U64(a.arm_boot_flags, 0);
 	CHECK_EQ_U64(a.bad_checksums, 0);
+}
+
+/* An Arm server's tables: SPCR describing a PL011 in MMIO, FADT ARM_BOOT_ARCH saying PSCI over hvc. */
+static void arm_pl011_and_psci(void)
+{
+	struct acpi_info a;
+
+	build();
+	spcr[36] = 0x03; /* Arm PL011 */
+	spcr[40] = ACPI_GAS_MEMORY;
+	spcr[41] = 32;
+	spcr[43] = 3;
+	put64(spcr + 44, 0x09000000);
+	fix_checksum(spcr, sizeof(spcr), 9);
+	fadt[129] = ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC;
+	fix_checksum(fadt, sizeof(fadt), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.spcr_present); /* not for the 16550 driver */
+	CHECK(a.spcr_pl011);
+	CHECK_EQ_U64(a.spcr_interface, 0x03);
+	CHECK_EQ_U64(a.spcr_base, 0x09000000);
+	CHECK(a.arm_boot_valid);
+	CHECK_EQ_U64(a.arm_boot_flags, ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC);
+	/* An unknown interface type is ignored entirely. */
+	spcr[36] = 0x7F;
+	fix_checksum(spcr, sizeof(spcr), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.spcr_present);
+	CHECK(!a.spcr_pl011);
 }
 
 static void bad_checksum_table_is_skipped(void)
@@ -136,5 +168,6 @@ TEST_SUITE(acpi) = {
 	{ "bad_checksum_table_is_skipped", bad_checksum_table_is_skipped },
 	{ "bad_rsdp_rejected", bad_rsdp_rejected },
 	{ "s5_zero_and_one_ops", s5_zero_and_one_ops },
+	{ "arm_pl011_and_psci", arm_pl011_and_psci },
 	{ 0, 0 },
 };

@@ -1,0 +1,41 @@
+/* AArch64 instructions and system registers as C: the only place (with the .S files of
+ * arch/aarch64/) for inline assembly in the AArch64 build. Registers read here are the ones EL1
+ * may read without trapping (the firmware hands over at EL1 or EL2; both may read them). */
+#ifndef ARCH_AARCH64_CPU_H
+#define ARCH_AARCH64_CPU_H
+
+#include <stdint.h>
+
+/* mrs/msr by register name (the assembler knows the names; string-pasted so one macro serves all). */
+#define sysreg_read(name)                                            \
+	({                                                           \
+		uint64_t v__;                                        \
+		__asm__ volatile("mrs %0, " #name : "=r"(v__));      \
+		v__;                                                 \
+	})
+
+static inline void cpu_isb(void) { __asm__ volatile("isb" ::: "memory"); }
+static inline void cpu_dsb_sy(void) { __asm__ volatile("dsb sy" ::: "memory"); }
+static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
+/* The spin-wait hint (x86's pause). */
+static inline void cpu_relax(void) { __asm__ volatile("yield" ::: "memory"); }
+/* Mask IRQ and FIQ (DAIF.I, DAIF.F): the firmware's timer must not interrupt us after
+ * ExitBootServices, when its handlers are gone. */
+static inline void cpu_irq_mask(void) { __asm__ volatile("msr daifset, #3" ::: "memory"); }
+
+/* CurrentEL.EL: the exception level we run at (1 or 2 under UEFI). */
+#define CURRENTEL_SHIFT 2
+#define CURRENTEL_MASK 3u
+static inline unsigned cpu_current_el(void)
+{
+	return (unsigned)(sysreg_read(CurrentEL) >> CURRENTEL_SHIFT) & CURRENTEL_MASK;
+}
+
+static inline __attribute__((noreturn)) void cpu_halt_forever(void)
+{
+	cpu_irq_mask();
+	for (;;)
+		__asm__ volatile("wfi" ::: "memory");
+}
+
+#endif

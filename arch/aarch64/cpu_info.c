@@ -1,0 +1,167 @@
+/* What an AArch64 CPU says about itself (arch/cpu_info.h): MIDR_EL1 (implementer, part, variant,
+ * revision), the cache hierarchy from CLIDR_EL1 and CCSIDR_EL1, MPIDR_EL1's affinity as the
+ * hardware id. x86-only fields of struct cpu_info (CPUID leaves, TSC and APIC features, microcode)
+ * stay zero. The raw ID registers are emitted by bench/platform_aarch64.c. */
+#include "arch/cpu_info.h"
+
+#include "arch/aarch64/cpu.h"
+
+/* MIDR_EL1 */
+#define MIDR_IMPL_SHIFT 24
+#define MIDR_VARIANT_SHIFT 20
+#define MIDR_ARCH_SHIFT 16
+#define MIDR_PART_SHIFT 4
+#define MIDR_BYTE 0xFFu
+#define MIDR_NIBBLE 0xFu
+#define MIDR_PART_MASK 0xFFFu
+
+/* CLIDR_EL1: Ctype<n> in bits [3n+2:3n], n = 0..6 (level n+1) */
+#define CLIDR_LEVELS 7
+#define CLIDR_CTYPE_BITS 3
+#define CTYPE_NONE 0
+#define CTYPE_INST 1
+#define CTYPE_DATA 2
+#define CTYPE_SEPARATE 3
+#define CTYPE_UNIFIED 4
+/* CSSELR_EL1: Level in [3:1], InD in bit 0 */
+#define CSSELR_LEVEL_SHIFT 1
+#define CSSELR_IND 1u
+/* CCSIDR_EL1 without FEAT_CCIDX: LineSize [2:0], Associativity [12:3], NumSets [27:13];
+ * with FEAT_CCIDX (ID_AA64MMFR2_EL1.CCIDX != 0): Associativity [23:3], NumSets [55:32]. */
+#define CCSIDR_LINE_MASK 7u
+#define CCSIDR_LINE_BIAS 4 /* line bytes = 1 << (LineSize + 4) */
+#define CCSIDR_ASSOC_SHIFT 3
+#define CCSIDR_ASSOC_MASK 0x3FFu
+#define CCSIDR_SETS_SHIFT 13
+#define CCSIDR_SETS_MASK 0x7FFFu
+#define CCSIDR_X_ASSOC_MASK 0x1FFFFFu
+#define CCSIDR_X_SETS_SHIFT 32
+#define CCSIDR_X_SETS_MASK 0xFFFFFFu
+#define MMFR2_CCIDX_SHIFT 20
+#define ID_FIELD_MASK 0xFu
+/* MPIDR_EL1 affinity: Aff3 [39:32], Aff2..Aff0 [23:0] */
+#define MPIDR_AFF_MASK 0xFF00FFFFFFull
+#define MPIDR_AFF210_MASK 0xFFFFFFull
+#define MPIDR_AFF3_SHIFT 32
+#define MPIDR_AFF3_PACKED_SHIFT 24
+
+static const struct {
+	unsigned code;
+	const char *name;
+} implementers[] = {
+	{ 0x41, "ARM" },	{ 0x42, "Broadcom" }, { 0x43, "Cavium" }, { 0x46, "Fujitsu" },
+	{ 0x48, "HiSilicon" }, { 0x4E, "NVIDIA" },   { 0x50, "APM" },	  { 0x51, "Qualcomm" },
+	{ 0x61, "Apple" },	{ 0xC0, "Ampere" },
+};
+
+static void copy_str(char *dst, unsigned cap, const char *src)
+{
+	unsigned i = 0;
+
+	for (; src[i] && i + 1 < cap; i++)
+		dst[i] = src[i];
+	dst[i] = 0;
+}
+
+static void hex_str(char *dst, unsigned cap, const char *prefix, uint64_t v, unsigned digits)
+{
+	unsigned i = 0;
+
+	for (; *prefix && i + 1 < cap; prefix++)
+		dst[i++] = *prefix;
+	while (digits-- && i + 1 < cap)
+		dst[i++] = "0123456789abcdef"[(v >> (4 * digits)) & 0xF];
+	dst[i] = 0;
+}
+
+static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type, bool ccidx)
+{
+	uint64_t ccsidr;
+	struct cache_desc *c;
+	unsigned ways, sets;
+
+	if (ci->num_caches >= CPU_MAX_CACHES)
+		return;
+	__asm__ volatile("msr csselr_el1, %0; isb" : : "r"((uint64_t)(((level - 1) << CSSELR_LEVEL_SHIFT) |
+								      (type == CACHE_INST ? CSSELR_IND : 0)))
+			 : "memory");
+	ccsidr = sysreg_read(ccsidr_el1);
+	if (ccidx) {
+		ways = (unsigned)((ccsidr >> CCSIDR_ASSOC_SHIFT) & CCSIDR_X_ASSOC_MASK) + 1;
+		sets = (unsigned)((ccsidr >> CCSIDR_X_SETS_SHIFT) & CCSIDR_X_SETS_MASK) + 1;
+	} else {
+		ways = (unsigned)((ccsidr >> CCSIDR_ASSOC_SHIFT) & CCSIDR_ASSOC_MASK) + 1;
+		sets = (unsigned)((ccsidr >> CCSIDR_SETS_SHIFT) & CCSIDR_SETS_MASK) + 1;
+	}
+	c = &ci->caches[ci->num_caches++];
+	c->level = level;
+	c->type = type;
+	c->line = 1u << ((ccsidr & CCSIDR_LINE_MASK) + CCSIDR_LINE_BIAS);
+	c->ways = ways;
+	c->sets = sets;
+	c->size = (uint64_t)c->line * ways * sets;
+	c->shared_by = 0; /* CCSIDR does not say */
+	c->source = "ccsidr";
+}
+
+static void identify_caches(struct cpu_info *ci)
+{
+	uint64_t clidr = sysreg_read(clidr_el1);
+	bool ccidx = ((sysreg_read(id_aa64mmfr2_el1) >> MMFR2_CCIDX_SHIFT) & ID_FIELD_MASK) != 0;
+
+	for (unsigned n = 0; n < CLIDR_LEVELS; n++) {
+		unsigned ctype = (unsigned)(clidr >> (CLIDR_CTYPE_BITS * n)) & 7u;
+
+		if (ctype == CTYPE_NONE)
+			break;
+		if (ctype == CTYPE_INST || ctype == CTYPE_SEPARATE)
+			add_cache(ci, n + 1, CACHE_INST, ccidx);
+		if (ctype == CTYPE_DATA || ctype == CTYPE_SEPARATE)
+			add_cache(ci, n + 1, CACHE_DATA, ccidx);
+		if (ctype == CTYPE_UNIFIED)
+			add_cache(ci, n + 1, CACHE_UNIFIED, ccidx);
+	}
+}
+
+void arch_cpu_identify(struct cpu_info *ci)
+{
+	uint64_t midr = sysreg_read(midr_el1);
+	unsigned impl = (unsigned)(midr >> MIDR_IMPL_SHIFT) & MIDR_BYTE;
+
+	*ci = (struct cpu_info){ 0 };
+	hex_str(ci->vendor, sizeof(ci->vendor), "impl_0x", impl, 2);
+	for (unsigned i = 0; i < sizeof(implementers) / sizeof(implementers[0]); i++)
+		if (implementers[i].code == impl)
+			copy_str(ci->vendor, sizeof(ci->vendor), implementers[i].name);
+	/* family: the MIDR architecture field (0xF: see the ID registers); model: the part number;
+	 * stepping: variant and revision as rNpM in one number (variant << 4 | revision). */
+	ci->family = (unsigned)(midr >> MIDR_ARCH_SHIFT) & MIDR_NIBBLE;
+	ci->model = (unsigned)(midr >> MIDR_PART_SHIFT) & MIDR_PART_MASK;
+	ci->stepping = ((unsigned)(midr >> MIDR_VARIANT_SHIFT) & MIDR_NIBBLE) << 4 | ((unsigned)midr & MIDR_NIBBLE);
+	hex_str(ci->brand, sizeof(ci->brand), "MIDR 0x", midr, 8);
+	ci->logical_cpus = 0; /* not from the ID registers: the MADT (GICC entries) counts them */
+	ci->logical_cpus_source = "none";
+	ci->pmu_present = false;
+	ci->pmu_reason = "AArch64 PMUv3 not ported yet";
+	identify_caches(ci);
+}
+
+void arch_cpu_identify_privileged(struct cpu_info *ci)
+{
+	(void)ci; /* nothing behind a faulting access yet (no exception vectors) */
+}
+
+bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
+{
+	(void)ci;
+	(void)count;
+	return false;
+}
+
+uint32_t arch_cpu_hw_id(void)
+{
+	uint64_t aff = sysreg_read(mpidr_el1) & MPIDR_AFF_MASK;
+
+	/* Aff3 moves down into bits 31:24, next to Aff2..Aff0. */
+	return (uint32_t)((aff & MPIDR_AFF210_MASK) | ((aff >> MPIDR_AFF3_SHIFT) << MPIDR_AFF3_PACKED_SHIFT));
+}

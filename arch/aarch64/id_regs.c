@@ -1,0 +1,24 @@
+/* Reads the identification registers of id_regs.h. */
+#include "arch/aarch64/id_regs.h"
+
+#include "arch/aarch64/cpu.h"
+
+#define DFR0_PMUVER_SHIFT 8
+#define ID_FIELD_MASK 0xFu
+
+void aarch64_read_id_regs(struct aarch64_id_regs *r)
+{
+	r->midr = sysreg_read(midr_el1);
+	r->revidr = sysreg_read(revidr_el1);
+	r->mpidr = sysreg_read(mpidr_el1);
+	r->current_el = cpu_current_el();
+	r->id_aa64pfr0 = sysreg_read(id_aa64pfr0_el1);
+	r->id_aa64dfr0 = sysreg_read(id_aa64dfr0_el1);
+	r->id_aa64isar0 = sysreg_read(id_aa64isar0_el1);
+	r->id_aa64mmfr0 = sysreg_read(id_aa64mmfr0_el1);
+	r->id_aa64mmfr2 = sysreg_read(id_aa64mmfr2_el1);
+	r->ctr = sysreg_read(ctr_el0);
+	r->clidr = sysreg_read(clidr_el1);
+	r->cntfrq = sysreg_read(cntfrq_el0);
+	r->pmu_version = (unsigned)(r->id_aa64dfr0 >> DFR0_PMUVER_SHIFT) & ID_FIELD_MASK;
+}

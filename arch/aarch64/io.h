@@ -1,0 +1,16 @@
+/* Device-register access for the AArch64 build (drivers use these names on every architecture).
+ * The firmware maps device regions as Device memory, so plain volatile accesses are single,
+ * unmerged and in order; a dsb after a write makes it reach the device before what follows. */
+#ifndef ARCH_AARCH64_IO_H
+#define ARCH_AARCH64_IO_H
+
+#include <stdint.h>
+
+static inline uint32_t mmio_read32(uintptr_t a) { return *(volatile uint32_t *)a; }
+static inline void mmio_write32(uintptr_t a, uint32_t v)
+{
+	*(volatile uint32_t *)a = v;
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
+#endif

@@ -1,0 +1,74 @@
+/* The cycle clock of the AArch64 build, under the names arch/cycles.h gives every architecture
+ * (tsc_*: the x86 names, kept so bench/ needs no #ifdef). The clock is the generic timer's virtual
+ * count CNTVCT_EL0, at CNTFRQ_EL0 (62.5 MHz under QEMU): a constant-rate time reference, not CPU
+ * cycles — one "cycle" in records of this build is one timer tick (tsc_hz says how long). The PMU
+ * cycle counter (PMCCNTR_EL0) is not used yet.
+ *
+ * Reads of CNTVCT_EL0 are not ordered with the instructions around them; `isb` before the read
+ * keeps earlier instructions from completing after it (Arm ARM D12.1.2, "reads of the counter ...
+ * can occur speculatively and out of order"), so tsc_begin/tsc_end use isb on both sides. */
+#ifndef ARCH_AARCH64_TSC_H
+#define ARCH_AARCH64_TSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/aarch64/cpu.h" /* cpu_relax, for loops that wait on the counter */
+
+static inline uint64_t tsc_rdtsc(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t tsc_isb_cntvct(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+}
+
+static inline uint64_t tsc_begin(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0; isb" : "=r"(v) : : "memory");
+	return v;
+}
+
+static inline uint64_t tsc_end(void)
+{
+	return tsc_begin();
+}
+
+/* The counter's frequency in Hz as the firmware programmed CNTFRQ_EL0 (0 = not programmed). */
+static inline uint64_t tsc_counter_hz(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
+enum tsc_method {
+	TSC_CNTVCT,     /* mrs cntvct_el0 alone */
+	TSC_ISB_CNTVCT, /* isb; mrs cntvct_el0 */
+	TSC_BEGIN_END,  /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
+	TSC_NUM_METHODS,
+};
+
+const char *tsc_method_name(enum tsc_method m);
+/* NULL if available, else the reason it is not (for a skip record). */
+const char *tsc_method_unavailable(enum tsc_method m);
+/* Fill out[0..n) with differences of two back-to-back reads by method m. */
+void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
+
+/* A spin loop of exactly 2 instructions per iteration (subs; b.ne): known work for the runner
+ * (probe_ops.S, so the compiler cannot reshape it). */
+void arch_spin(uint64_t iterations);
+
+#endif
