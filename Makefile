@@ -21,6 +21,9 @@ FW_LD       := ld
 FW_OBJCOPY  := objcopy
 FW_NM       := nm
 DEPS_BUILD  := build
+EFI_BOOT_NAME := BOOTX64.EFI
+DEPS_RUN    := run
+IMAGE_MIB   := 64
 
 # Freestanding, warnings as errors, no SSE anywhere in the firmware (interrupt and fault paths must
 # not touch vector state); GNU-EFI calling convention via ms_abi.
@@ -93,12 +96,13 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 UNIT_UNDER  += bench/displace_stats.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
-.PHONY: all image run test unit pytest integration deps clean help
+.PHONY: all image image-aarch64 run test unit pytest integration deps clean help
 all: $(OUT)/baremetric.efi
 
 help:
 	@echo "make            build $(OUT)/baremetric.efi"
 	@echo "make image      build $(OUT)/baremetric.img (GPT + FAT32 ESP, dd it onto a USB stick)"
+	@echo "make ... ARCH=aarch64   the same for AArch64 (build/aarch64/, BOOTAA64.EFI; QEMU virt + AAVMF)"
 	@echo "make run        build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
@@ -133,10 +137,10 @@ endif
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
-	scripts/mkimage.sh $< $@
+	scripts/mkimage.sh $< $@ $(IMAGE_MIB) $(EFI_BOOT_NAME)
 
-run: image | deps-run
-	$(PY) $(HARNESS) run
+run: image | deps-$(DEPS_RUN)
+	$(PY) $(HARNESS) run --arch $(ARCH)
 
 $(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h arch/*.h arch/x86_64/*.h)
 	@mkdir -p $(dir $@)
@@ -149,7 +153,11 @@ unit: $(UNIT_BIN)
 pytest: | deps-test
 	$(PY) -m pytest -q tests/python
 
-integration: image hosted | deps-test
+# The AArch64 image, for tests/integration/test_qemu_aarch64.py.
+image-aarch64:
+	$(MAKE) ARCH=aarch64 image
+
+integration: image image-aarch64 hosted | deps-test
 	$(PY) -m pytest -q tests/integration
 
 test: deps-test

@@ -15,6 +15,8 @@ FW_LD        := $(CROSS)ld
 FW_OBJCOPY   := $(CROSS)objcopy
 FW_NM        := $(CROSS)nm
 DEPS_BUILD   := build-aarch64
+EFI_BOOT_NAME := BOOTAA64.EFI
+DEPS_RUN     := run-aarch64
 
 GNU_EFI_A64  := $(BUILD)/deps/gnu-efi-arm64
 EFI_INC      := $(GNU_EFI_A64)/usr/include/efi

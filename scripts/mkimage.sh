@@ -1,7 +1,8 @@
 #!/bin/sh
-# Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI, without
-# root or loop devices (sgdisk + mtools), ready to dd onto a USB stick.
-# Usage: scripts/mkimage.sh BOOTX64.EFI OUT.img [SIZE_MIB]
+# Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI (or the
+# removable-media name given: BOOTAA64.EFI for AArch64), without root or loop devices (sgdisk +
+# mtools), ready to dd onto a USB stick.
+# Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME]]
 #
 # Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
 # 1 MiB (sector 2048) to the last 1 MiB boundary before the backup GPT (the image's last 33
@@ -12,6 +13,7 @@ set -eu
 efi="$1"
 out="$2"
 size_mib="${3:-64}"
+boot_name="${4:-BOOTX64.EFI}"
 
 SECTOR=512
 MIB_SECTORS=2048          # sectors per MiB: the alignment of the partition's start and end
@@ -39,5 +41,5 @@ sgdisk --clear --new=1:$part_start:$part_end --typecode=1:ef00 --change-name=1:B
 fs="$tmp@@$((part_start * SECTOR))"
 mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
-mcopy -i "$fs" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
 mv "$tmp" "$out"

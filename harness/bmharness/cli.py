@@ -93,7 +93,8 @@ def _run_qemu(args, out_dir):
         return qemu.run_qemu(out_dir, image=args.image, settings=settings, smp=args.smp,
                              mem=args.mem, icount=args.icount, timeout=args.timeout,
                              cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
-                             qemu=args.qemu, qemu_datadir=args.qemu_datadir), EXIT_OK
+                             qemu=args.qemu, qemu_datadir=args.qemu_datadir,
+                             arch=args.arch), EXIT_OK
     except runconfig.ConfigError as exc:
         return None, _err(str(exc))
     except qemu.HarnessError as exc:
@@ -189,8 +190,11 @@ def cmd_compare(args):
 
 
 def _qemu_opts(p, smp=1):
-    p.add_argument("--image", help="disk image (default: %s in the repository)"
-                   % os.path.relpath(qemu.DEFAULT_IMAGE, qemu.REPO_ROOT))
+    p.add_argument("--arch", choices=sorted(qemu.ARCHES), default="x86_64",
+                   help="firmware architecture: x86_64 (q35 + OVMF) or aarch64 (virt + AAVMF); "
+                   "default %(default)s")
+    p.add_argument("--image", help="disk image (default: build/<arch>/baremetric.img in the "
+                   "repository)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="firmware config setting (repeatable); keys: %s"
                    % ", ".join(runconfig.KEYS))
@@ -207,7 +211,8 @@ def _qemu_opts(p, smp=1):
                                                        qemu.DEFAULT_TIMEOUT_ICOUNT))
     p.add_argument("--no-usb", action="store_true",
                    help="boot from a fat: host directory instead of the image on USB")
-    p.add_argument("--efi", help="with --no-usb: BOOTX64.EFI to use (default: from the image)")
+    p.add_argument("--efi", help="with --no-usb: BOOTX64.EFI (BOOTAA64.EFI) to use "
+                   "(default: from the image)")
 
 
 def make_parser():

@@ -4,6 +4,10 @@
 partition with mtools (or, without USB, into a host directory served as a `fat:` drive), starts
 QEMU with the serial port going to DIR/serial.log, kills it on timeout, and writes DIR/run.json.
 The firmware's status comes from the isa-debug-exit device: QEMU exits with (v << 1) | 1.
+
+arch="aarch64" runs build/aarch64/baremetric.img on `-machine virt,gic-version=3 -cpu max` with
+Debian's AAVMF instead (ARCHES). That machine has no exit device: the firmware powers off through
+PSCI (QEMU exits 0) and its status is the `end` record's.
 """
 
 import datetime
@@ -28,21 +32,46 @@ EFI_IN_ESP = "::/EFI/BOOT/BOOTX64.EFI"
 DEFAULT_TIMEOUT = 120
 DEFAULT_TIMEOUT_ICOUNT = 600
 STATUS_NAMES = {0: "ok", 1: "fail", 2: "fatal"}
+VARS_COPY = "OVMF_VARS_4M.fd"  # the writable variable store, copied into the run directory
+
+# What differs between the architectures' QEMU runs. x86_64's entry is filled from the module's
+# constants above when asked for (arch_info), so they stay the one place to change (or patch).
+ARCHES = {
+    "x86_64": None,
+    "aarch64": {"qemu": "qemu-system-aarch64", "qemu_pkg": "qemu-system-arm",
+                "code": "/usr/share/AAVMF/AAVMF_CODE.fd", "vars": "/usr/share/AAVMF/AAVMF_VARS.fd",
+                "fw_pkg": "qemu-efi-aarch64", "machine": ["-machine", "virt,gic-version=3"],
+                "cpu": "max", "efi_name": "BOOTAA64.EFI",
+                "image": os.path.join(REPO_ROOT, "build", "aarch64", "baremetric.img"),
+                "exit_device": False},
+}
+
+
+def arch_info(arch):
+    """The QEMU/firmware facts of one architecture (ARCHES)."""
+    if arch not in ARCHES:
+        raise HarnessError("unknown architecture %r (known: %s)" % (arch, ", ".join(sorted(ARCHES))))
+    if arch == "x86_64":
+        return {"qemu": QEMU, "qemu_pkg": "qemu-system-x86", "code": OVMF_CODE, "vars": OVMF_VARS,
+                "fw_pkg": "ovmf", "machine": ["-machine", "q35"], "cpu": None,
+                "efi_name": "BOOTX64.EFI", "image": DEFAULT_IMAGE, "exit_device": True}
+    return ARCHES[arch]
 
 
 class HarnessError(Exception):
     """Setup problem (missing tool or file, mtools failure): the CLI reports it and exits 2."""
 
 
-def missing_tools(need_mtools=True, qemu=None):
+def missing_tools(need_mtools=True, qemu=None, arch="x86_64"):
     """[(what is missing, Debian package), ...] for QEMU (the system's, or the binary `qemu`),
-    OVMF and (optionally) mtools."""
+    OVMF (AAVMF) and (optionally) mtools."""
+    a = arch_info(arch)
     missing = []
-    if shutil.which(qemu or QEMU) is None:
-        missing.append((qemu or QEMU, "qemu-system-x86"))
-    for path in (OVMF_CODE, OVMF_VARS):
+    if shutil.which(qemu or a["qemu"]) is None:
+        missing.append((qemu or a["qemu"], a["qemu_pkg"]))
+    for path in (a["code"], a["vars"]):
         if not os.path.isfile(path):
-            missing.append((path, "ovmf"))
+            missing.append((path, a["fw_pkg"]))
     if need_mtools and shutil.which("mcopy") is None:
         missing.append(("mcopy", "mtools"))
     return missing
@@ -56,8 +85,8 @@ def apt_hint(missing):
     return "sudo apt-get install " + " ".join(pkgs)
 
 
-def check_tools(need_mtools=True, qemu=None):
-    missing = missing_tools(need_mtools, qemu)
+def check_tools(need_mtools=True, qemu=None, arch="x86_64"):
+    missing = missing_tools(need_mtools, qemu, arch)
     if missing:
         raise HarnessError("missing: %s\ninstall with: %s" % (
             ", ".join(m for m, _ in missing), apt_hint(missing)))
@@ -87,18 +116,19 @@ def decode_exit(code, timed_out=False, interrupted=False):
 
 
 def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
-                  exit_port="0xf4", qemu=None, qemu_datadir=None):
+                  exit_port="0xf4", qemu=None, qemu_datadir=None, arch="x86_64"):
     """The QEMU argument list for a prepared out_dir. qemu: another QEMU binary (e.g. QEMU 10
     unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps)."""
-    cmd = [qemu or QEMU]
+    a = arch_info(arch)
+    cmd = [qemu or a["qemu"]]
     if qemu_datadir:
         cmd += ["-L", qemu_datadir]
-    cmd += ["-machine", "q35", "-m", str(mem), "-smp", str(smp)]
-    if cpu:
-        cmd += ["-cpu", cpu]
+    cmd += a["machine"] + ["-m", str(mem), "-smp", str(smp)]
+    if cpu or a["cpu"]:
+        cmd += ["-cpu", cpu or a["cpu"]]
     cmd += ["-nographic", "-no-reboot",
-            "-drive", "if=pflash,format=raw,readonly=on,file=%s" % OVMF_CODE,
-            "-drive", "if=pflash,format=raw,file=%s" % os.path.join(out_dir, "OVMF_VARS_4M.fd")]
+            "-drive", "if=pflash,format=raw,readonly=on,file=%s" % a["code"],
+            "-drive", "if=pflash,format=raw,file=%s" % os.path.join(out_dir, VARS_COPY)]
     if usb:
         cmd += ["-device", "qemu-xhci",
                 "-drive", "if=none,id=stick,format=raw,file=%s"
@@ -108,25 +138,29 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
         # QEMU's vvfat serves a host directory; writes to it are lost (see qemu-facts).
         cmd += ["-drive", "if=none,id=esp,format=raw,file=fat:rw:%s" % os.path.join(out_dir, "esp"),
                 "-device", "virtio-blk-pci,drive=esp"]
-    cmd += ["-device", "isa-debug-exit,iobase=%s,iosize=0x04" % exit_port,
-            "-serial", "file:%s" % os.path.join(out_dir, "serial.log"),
+    if a["exit_device"]:
+        cmd += ["-device", "isa-debug-exit,iobase=%s,iosize=0x04" % exit_port]
+    cmd += ["-serial", "file:%s" % os.path.join(out_dir, "serial.log"),
             "-monitor", "none", "-display", "none", "-net", "none"]
     if icount:
         cmd += ["-icount", "shift=0"]
     return cmd + list(extra_args or ())
 
 
-def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config=""):
+def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config="", arch="x86_64"):
     """Copy image + OVMF vars into out_dir and install the config. Returns (settings, cfg text).
 
     extra_config: raw text appended to the file unchecked (to test the firmware's handling of
     unknown keys and bad values)."""
-    image = os.path.abspath(image or DEFAULT_IMAGE)
+    a = arch_info(arch)
+    image = os.path.abspath(image or a["image"])
     os.makedirs(out_dir, exist_ok=True)
-    settings = runconfig.merged(settings)
+    # Without an exit device the firmware powers off (PSCI): ask for that, not for debug-exit.
+    defaults = None if a["exit_device"] else dict(runconfig.QEMU_DEFAULTS, shutdown="auto")
+    settings = runconfig.merged(settings, defaults)
     cfg_path = os.path.join(out_dir, "baremetric.cfg")
     text = runconfig.write(cfg_path, settings, extra=extra_config)
-    shutil.copyfile(OVMF_VARS, os.path.join(out_dir, "OVMF_VARS_4M.fd"))
+    shutil.copyfile(a["vars"], os.path.join(out_dir, VARS_COPY))
     if usb:
         if not os.path.isfile(image):
             raise HarnessError("image not found: %s (build it first)" % image)
@@ -136,16 +170,16 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
     else:
         boot_dir = os.path.join(out_dir, "esp", "EFI", "BOOT")
         os.makedirs(boot_dir, exist_ok=True)
-        target = os.path.join(boot_dir, "BOOTX64.EFI")
+        target = os.path.join(boot_dir, a["efi_name"])
         if efi:
             if not os.path.isfile(efi):
                 raise HarnessError("EFI binary not found: %s" % efi)
             shutil.copyfile(efi, target)
         else:
             if not os.path.isfile(image):
-                raise HarnessError("image not found: %s (needed to extract BOOTX64.EFI; "
-                                   "or pass --efi)" % image)
-            _mtools(["mcopy", "-o", "-i", image + ESP_OFFSET, EFI_IN_ESP, target])
+                raise HarnessError("image not found: %s (needed to extract %s; "
+                                   "or pass --efi)" % (image, a["efi_name"]))
+            _mtools(["mcopy", "-o", "-i", image + ESP_OFFSET, "::/EFI/BOOT/" + a["efi_name"], target])
         shutil.copyfile(cfg_path, os.path.join(boot_dir, "baremetric.cfg"))
     return settings, text
 
@@ -177,25 +211,26 @@ def _run(cmd, timeout, out_dir):
 
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
-             qemu_datadir=None):
+             qemu_datadir=None, arch="x86_64"):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) merged over runconfig.QEMU_DEFAULTS;
     extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args;
     qemu, qemu_datadir: another QEMU binary and its -L data directory (default: the system's).
     Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
-    check_tools(need_mtools=True, qemu=qemu)
+    a = arch_info(arch)
+    check_tools(need_mtools=True, qemu=qemu, arch=arch)
     if qemu_datadir and not os.path.isdir(qemu_datadir):
         raise HarnessError("QEMU data directory not found: %s" % qemu_datadir)
     out_dir = os.path.abspath(out_dir)
-    settings, cfg_text = prepare(out_dir, image, settings, usb, efi, extra_config)
+    settings, cfg_text = prepare(out_dir, image, settings, usb, efi, extra_config, arch)
     if timeout is None:
         timeout = DEFAULT_TIMEOUT_ICOUNT if icount else DEFAULT_TIMEOUT
     # The exit device sits where the firmware is told to write its status.
     port = settings.get("debug_exit_port", "0xf4")
     port = port if port.startswith("0x") else hex(int(port))
     cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
-                        qemu=qemu, qemu_datadir=qemu_datadir)
+                        qemu=qemu, qemu_datadir=qemu_datadir, arch=arch)
     serial = os.path.join(out_dir, "serial.log")
     if os.path.exists(serial):
         os.remove(serial)
@@ -215,7 +250,7 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         # QEMU itself exits 1 on a startup error, which looks like debug-exit "ok": tell apart.
         "qemu_error": bool(code == 1 and serial_bytes == 0 and stderr.strip()),
         "qemu_stderr": stderr[-4000:], "serial_log": serial, "serial_bytes": serial_bytes,
-        "image": os.path.abspath(image or DEFAULT_IMAGE), "boot": "usb" if usb else "fat",
+        "image": os.path.abspath(image or a["image"]), "boot": "usb" if usb else "fat", "arch": arch,
         "efi": os.path.abspath(efi) if efi else None,
         "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu, "qemu": cmd[0],
         "config": settings, "config_text": cfg_text,

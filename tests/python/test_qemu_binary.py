@@ -39,7 +39,7 @@ def test_cli_passes_qemu_through(tmp_path, monkeypatch):
 
 
 def test_missing_datadir_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(qemu, "check_tools", lambda need_mtools=True, qemu=None: None)
+    monkeypatch.setattr(qemu, "check_tools", lambda need_mtools=True, qemu=None, arch="x86_64": None)
     with pytest.raises(qemu.HarnessError) as e:
         qemu.run_qemu(str(tmp_path), qemu_datadir=str(tmp_path / "nope"))
     assert "data directory not found" in str(e.value)

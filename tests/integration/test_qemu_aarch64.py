@@ -1,0 +1,121 @@
+"""Boot the AArch64 USB image (`make image ARCH=aarch64`) under qemu-system-aarch64 -machine
+virt,gic-version=3 -cpu max with AAVMF (TCG) and check the record stream of the build-and-boot
+skeleton: begin (arch=aarch64), cfg, the platform facts it can give, the timer probe's sets, a
+skip with a reason for every probe not ported yet, end status=ok, and a PSCI power-off (QEMU exits
+0, no exit device on this machine). One boot, ~10 s. Structure and sanity ranges only: under TCG
+the numbers are emulation numbers."""
+
+import os
+
+import pytest
+
+from bmharness import parse, qemu
+from conftest import ROOT, Boot
+
+IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
+A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
+# Asked for, in this order: one that runs, one not ported, one fault test (no vectors yet), one
+# unknown name (dropped with a warning by the firmware's option parser).
+PROBES = "timer,spin,fault_ud2,no_such_probe"
+PROBES_KEPT = "timer,spin,fault_ud2"
+TIMER_SAMPLES = 256
+
+
+@pytest.fixture(scope="module")
+def a64(tmp_path_factory):
+    if not os.path.exists(IMAGE_A64):
+        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
+    out = str(tmp_path_factory.mktemp("a64"))
+    # probes goes in raw: the harness refuses unknown probe names in settings.
+    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90,
+                        settings={"timer_samples": TIMER_SAMPLES},
+                        extra_config="probes = %s\n" % PROBES)
+    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
+    return Boot(out, run, summary)
+
+
+def test_boots_and_powers_off(a64):
+    v = a64.summary["validation"]
+    assert not a64.run["timed_out"], "QEMU had to be killed: no PSCI power-off"
+    assert a64.run["exit_code"] == 0  # PSCI SYSTEM_OFF
+    assert "isa-debug-exit" not in a64.run["command_line"]
+    assert "virt,gic-version=3" in a64.run["command_line"]
+    assert a64.summary["ok"], v
+    assert v["complete"] and not v["truncated"]
+    assert not v["corrupt"] and not v["missing"] and not v["duplicates"]
+    assert a64.summary["end"]["status"] == "ok"
+    assert a64.summary["end"]["records"] == a64.summary["end"]["seq"]
+    assert qemu.run_failed(a64.run) == []
+
+
+def test_begin_and_cfg(a64):
+    begin = a64.summary["begin"]
+    assert begin["arch"] == "aarch64" and begin["env"] == "uefi"
+    cfg = a64.summary["cfg"]
+    assert cfg["timer_samples"] == TIMER_SAMPLES
+    assert cfg["shutdown"] == "auto"  # the harness asks for a power-off, not debug-exit
+    # the unknown name is reported and dropped, the known ones kept in order
+    assert cfg["probes"] == PROBES_KEPT
+    warns = [m["text"] for m in a64.summary["messages"] if m["level"] == "warn"]
+    assert any("unknown probe 'no_such_probe' in 'probes' skipped" in w for w in warns), warns
+
+
+def one(p, kind):
+    """The one plat record of a kind (the harness keeps kinds it has no table for as lists)."""
+    fact = p[kind]
+    if isinstance(fact, list):
+        assert len(fact) == 1, "plat kind=%s %d times" % (kind, len(fact))
+        return fact[0]
+    return fact
+
+
+def test_platform_facts(a64):
+    p = a64.summary["platform"]
+    for kind in ("firmware", "serial", "acpi", "psci", "ebs", "memmap", "alloc", "cpu", "aarch64_id",
+                 "cache", "pmu", "tsc"):
+        assert kind in p, "missing plat kind=%s" % kind
+    assert p["serial"]["driver"] == "pl011" and p["serial"]["source"] == "spcr"
+    assert p["serial"]["base"] == "0x9000000"  # what QEMU virt's SPCR says
+    assert "SPCR" in p["acpi"]["tables"].split(",") and "FACP" in p["acpi"]["tables"].split(",")
+    psci = one(p, "psci")
+    assert psci["compliant"] == 1 and psci["conduit"] == "hvc"  # EL1 under QEMU: hvc
+    assert p["ebs"]["status"] == "ok" and 1 <= p["ebs"]["tries"] <= 8
+    ident = one(p, "aarch64_id")
+    assert ident["el"] in (1, 2)
+    assert int(ident["midr"], 16) != 0
+    assert ident["cntfrq"] > 0
+    # the cycle clock of this build is the generic timer at CNTFRQ_EL0
+    assert p["tsc"]["hz"] == ident["cntfrq"] and p["tsc"]["source"] == "cntfrq"
+    assert 1_000_000 <= p["tsc"]["hz"] <= 10_000_000_000
+    # no PMU support yet: it must say so, never count
+    assert p["pmu"]["present"] == 0 and "not ported" in p["pmu"]["reason"]
+    caches = p["cache"] if isinstance(p["cache"], list) else [p["cache"]]
+    assert any(c["level"] == 1 and c["type"] == "data" for c in caches)
+    for c in caches:
+        assert c["size"] == c["line"] * c["ways"] * c["sets"], c
+        assert c["line"] in (16, 32, 64, 128, 256) and c["source"] == "ccsidr"
+
+
+def test_timer_sets(a64):
+    sets = {s["params"]["method"]: s for s in a64.sets("timer")}
+    assert sorted(sets) == sorted(A64_TIMER_METHODS)
+    hz = a64.summary["platform"]["tsc"]["hz"]
+    for m, s in sets.items():
+        assert s["n"] == TIMER_SAMPLES and s["received"] == TIMER_SAMPLES and s["complete"], m
+        assert s["tsc_hz"] == hz
+        values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
+        assert len(values) == TIMER_SAMPLES
+        med = sorted(values)[len(values) // 2]
+        # back-to-back reads of a counter that ticks at tsc_hz: under a millisecond apart
+        assert 0 <= med < hz // 1000, (m, med)
+
+
+def test_unported_probes_skip_with_reason(a64):
+    skips = {s["probe"]: s["reason"] for s in a64.summary["skips"]}
+    assert "not ported to aarch64" in skips["spin"]
+    assert skips["fault_ud2"] == "faults are not caught in this build"
+    assert sorted(skips) == ["fault_ud2", "spin"]
+    assert not a64.sets("spin")
+    end = a64.summary["end"]
+    assert end["faults"] == 0 and end["probes_run"] == 2  # timer and spin (which skipped)
+    assert end["skips"] == len(a64.summary["skips"]) == 2
