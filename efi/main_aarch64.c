@@ -174,17 +174,20 @@ static uint64_t measure_overhead(void)
 }
 
 /* Power off: PSCI SYSTEM_OFF when the FADT says PSCI is there (QEMU exits 0), else the UEFI
- * runtime ResetSystem (still callable after ExitBootServices), else halt. shutdown=halt halts. */
+ * runtime ResetSystem (still callable after ExitBootServices), else halt. shutdown=reset resets
+ * the same two ways (SYSTEM_RESET, EfiResetCold); shutdown=halt halts. */
 static __attribute__((noreturn)) void finish_aarch64(enum run_status status)
 {
+	bool reset = m.cfg.shutdown == SHUTDOWN_RESET;
+
 	(void)status; /* the end record carries it: no exit-code device on this machine */
 	pl011_drain(&m.uart);
 	if (m.cfg.shutdown != SHUTDOWN_HALT) {
 		if (m.acpi.arm_boot_flags & ACPI_ARM_PSCI_COMPLIANT)
-			(void)psci_call((m.acpi.arm_boot_flags & ACPI_ARM_PSCI_USE_HVC) != 0, PSCI_SYSTEM_OFF);
+			(void)psci_call((m.acpi.arm_boot_flags & ACPI_ARM_PSCI_USE_HVC) != 0,
+					reset ? PSCI_SYSTEM_RESET : PSCI_SYSTEM_OFF);
 		if (m.rt)
-			uefi_call_wrapper(m.rt->ResetSystem, 4,
-					  m.cfg.shutdown == SHUTDOWN_RESET ? EfiResetCold : EfiResetShutdown,
+			uefi_call_wrapper(m.rt->ResetSystem, 4, reset ? EfiResetCold : EfiResetShutdown,
 					  EFI_SUCCESS, 0, 0);
 	}
 	cpu_halt_forever();
