@@ -1,5 +1,13 @@
-/* Known work for the runner: arch_spin(iterations) executes exactly 2 instructions per iteration
- * (subs; b.ne), in assembly so the compiler cannot reshape it; 0 iterations return at once. */
+/* Known work and deliberate faults for the probes, in assembly so the compiler cannot reshape
+ * them:
+ * - arch_spin(iterations): exactly 2 instructions per iteration (subs; b.ne); 0 returns at once;
+ * - arch_provoke_ud2(): udf #0, an undefined instruction (ESR EC 0x00);
+ * - arch_provoke_noncanonical(): a load from UNMAPPED_VA, the last page of the 48-bit lower range,
+ *   which the firmware's identity map does not cover: a data abort (EC 0x25) with FAR = it. */
+#define UNMAPPED_VA_HI16 0x0000   /* bits 63:48 */
+#define UNMAPPED_VA_MID 0xFFFF    /* bits 47:32 */
+#define UNMAPPED_VA_LO 0xFFFF     /* bits 31:16; bits 15:0 are 0xF000 */
+
 	.text
 	.global arch_spin
 	.type arch_spin, %function
@@ -10,5 +18,23 @@ arch_spin:
 	b.ne	1b
 2:	ret
 	.size arch_spin, . - arch_spin
+
+	.global arch_provoke_ud2
+	.type arch_provoke_ud2, %function
+arch_provoke_ud2:
+	udf	#0
+	ret
+	.size arch_provoke_ud2, . - arch_provoke_ud2
+
+	.global arch_provoke_noncanonical
+	.type arch_provoke_noncanonical, %function
+arch_provoke_noncanonical:
+	movz	x0, #0xF000
+	movk	x0, #UNMAPPED_VA_LO, lsl #16
+	movk	x0, #UNMAPPED_VA_MID, lsl #32
+	movk	x0, #UNMAPPED_VA_HI16, lsl #48
+	ldr	x0, [x0]
+	ret
+	.size arch_provoke_noncanonical, . - arch_provoke_noncanonical
 
 	.section .note.GNU-stack, "", %progbits

@@ -1,35 +1,122 @@
-/* The AArch64 trap interface without exception vectors yet (see traps.h): inert recovery points,
- * nothing installed. Left for the port: VBAR_EL1 vectors with ESR/FAR/ELR fault records. */
+/* EL1 exception handling (see traps.h; the vector table and recovery points are in entry.S). */
 #include "arch/aarch64/traps.h"
+
+#include "arch/aarch64/cpu.h"
+
+/* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,
+ * 3 lower EL AArch32) * 4 + type (0 sync, 1 IRQ, 2 FIQ, 3 SError). */
+#define KIND_TYPE_MASK 3u
+#define KIND_SYNC 0
+#define KIND_IRQ 1
+#define KIND_FIQ 2
+#define ESR_EC_SHIFT 26
+#define ESR_EC_MASK 0x3Fu
+#define EL1 1
+
+/* The saved state, lowest address first (entry.S). */
+struct a64_frame {
+	uint64_t x[31];
+	uint64_t elr, spsr, esr, far, sp;
+};
+
+extern const char a64_vectors[];
+extern const char a64_fault_resume[];
+void a64_trap_handler(struct a64_frame *f, uint64_t kind);
+
+static struct {
+	bool installed;
+	trap_report_fn report;
+	trap_fatal_fn fatal;
+	struct fault_jmp *armed;
+	unsigned depth;
+} traps;
+
+static const struct {
+	unsigned ec;
+	const char *name;
+} ec_names[] = {
+	{ A64_EC_UNKNOWN, "UNDEF" },	      { A64_EC_ILLEGAL_STATE, "ILLEGAL_STATE" },
+	{ A64_EC_SVC, "SVC" },		      { A64_EC_HVC, "HVC" },
+	{ A64_EC_SMC, "SMC" },		      { A64_EC_SYSREG, "SYSREG" },
+	{ A64_EC_IABT_LOW, "IABT_LOWER" },    { A64_EC_IABT, "IABT" },
+	{ A64_EC_PC_ALIGN, "PC_ALIGN" },      { A64_EC_DABT_LOW, "DABT_LOWER" },
+	{ A64_EC_DABT, "DABT" },	      { A64_EC_SP_ALIGN, "SP_ALIGN" },
+	{ A64_EC_SERROR, "SERROR" },	      { A64_EC_BRK, "BRK" },
+	{ TRAP_A64_IRQ, "IRQ" },	      { TRAP_A64_FIQ, "FIQ" },
+	{ TRAP_A64_SERROR, "SERROR" },
+};
+
+const char *trap_vector_name(unsigned vector)
+{
+	for (unsigned i = 0; i < sizeof(ec_names) / sizeof(ec_names[0]); i++)
+		if (ec_names[i].ec == vector)
+			return ec_names[i].name;
+	return vector < A64_EC_COUNT ? "SYNC_OTHER" : "EXCEPTION";
+}
 
 void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 {
-	(void)report;
-	(void)fatal;
+	traps.report = report;
+	traps.fatal = fatal;
+	if (cpu_current_el() != EL1)
+		return; /* VBAR_EL2 and the EL2 state are not ours to take over in this skeleton */
+	__asm__ volatile("msr vbar_el1, %0; isb" : : "r"((uint64_t)(uintptr_t)a64_vectors) : "memory");
+	traps.installed = true;
 }
 
 bool traps_installed(void)
 {
-	return false;
-}
-
-int fault_try(struct fault_jmp *j)
-{
-	(void)j;
-	return 0;
+	return traps.installed;
 }
 
 void fault_arm(struct fault_jmp *j)
 {
-	(void)j;
+	traps.armed = j;
 }
 
 void fault_disarm(void)
 {
+	traps.armed = 0;
 }
 
-const char *trap_vector_name(unsigned vector)
+static void fill_info(const struct a64_frame *f, unsigned type, struct trap_info *info)
 {
-	(void)vector;
-	return "exception";
+	unsigned ec = (unsigned)(f->esr >> ESR_EC_SHIFT) & ESR_EC_MASK;
+
+	info->vector = type == KIND_SYNC ? ec : type == KIND_IRQ ? TRAP_A64_IRQ
+					  : type == KIND_FIQ ? TRAP_A64_FIQ
+							     : TRAP_A64_SERROR;
+	info->name = trap_vector_name(info->vector);
+	info->error = f->esr;
+	info->rip = f->elr;
+	info->cr2 = type == KIND_SYNC ? f->far : 0;
+	info->rsp = f->sp;
+	/* Synchronous exceptions are precise: the code before ELR completed, nothing after it ran.
+	 * An SError is asynchronous and may be imprecise: the state cannot be trusted. */
+	info->recoverable = type == KIND_SYNC;
+}
+
+void a64_trap_handler(struct a64_frame *f, uint64_t kind)
+{
+	struct trap_info info;
+
+	traps.depth++;
+	fill_info(f, (unsigned)(kind & KIND_TYPE_MASK), &info);
+	info.recoverable = info.recoverable && traps.armed;
+	/* A fault while handling a fault means the reporting path itself is broken: stop. */
+	if (traps.depth > 1 || !traps.report) {
+		info.recoverable = false;
+		if (traps.fatal)
+			traps.fatal(&info);
+		cpu_halt_forever();
+	}
+	traps.report(&info);
+	if (!info.recoverable)
+		traps.fatal(&info);
+	/* Resume at the armed recovery point: fault_try() returns a second time with vector + 1. */
+	f->x[0] = (uint64_t)(uintptr_t)traps.armed;
+	f->x[1] = info.vector + 1;
+	f->elr = (uint64_t)(uintptr_t)a64_fault_resume;
+	traps.armed = 0;
+	traps.depth--;
 }

@@ -1,14 +1,39 @@
-/* The trap interface of the AArch64 build (arch/traps.h). Not ported yet: no exception vectors of
- * our own (VBAR_EL1), so nothing is caught — traps_installed() is false, the suite runs with
- * env.traps = false and skips the fault test probes with that reason, and an exception in a probe
- * ends in the firmware's (no longer valid) handlers. The types are the ones bench/suite.c reports
- * with; the field names are the x86 record fields (rip = ELR, cr2 = FAR, error = ESR) until the
- * vectors exist and the `fault` record gets AArch64 names. */
+/* Exception handling and recovery points of the AArch64 build (arch/traps.h): our own EL1 vector
+ * table (VBAR_EL1, entry.S) once the firmware is gone, so an exception in a probe becomes a
+ * `fault` record and — with a recovery point armed — the run goes on. Installed only at EL1 (the
+ * firmware's level under QEMU virt without virtualization=on); at EL2 traps_installed() stays
+ * false and the fault test probes are skipped.
+ *
+ * trap_info keeps the x86 record field names (bench/suite.c emits them): `vector` is the ESR's
+ * exception class (EC) for a synchronous exception and TRAP_A64_IRQ/FIQ/SERROR for the others,
+ * `error` the ESR, `rip` the ELR (where it happened), `cr2` the FAR (the faulting address, for
+ * aborts and alignment faults; 0 otherwise), `rsp` the interrupted SP. */
 #ifndef ARCH_AARCH64_TRAPS_H
 #define ARCH_AARCH64_TRAPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* ESR_EL1.EC values the handler names (Arm ARM D19.2.37). */
+#define A64_EC_UNKNOWN 0x00 /* udf, and anything undefined */
+#define A64_EC_ILLEGAL_STATE 0x0E
+#define A64_EC_SVC 0x15
+#define A64_EC_HVC 0x16
+#define A64_EC_SMC 0x17
+#define A64_EC_SYSREG 0x18 /* a trapped msr/mrs */
+#define A64_EC_IABT_LOW 0x20
+#define A64_EC_IABT 0x21
+#define A64_EC_PC_ALIGN 0x22
+#define A64_EC_DABT_LOW 0x24
+#define A64_EC_DABT 0x25
+#define A64_EC_SP_ALIGN 0x26
+#define A64_EC_SERROR 0x2F
+#define A64_EC_BRK 0x3C
+#define A64_EC_COUNT 0x40
+/* The asynchronous exceptions, as vectors after the ECs. */
+#define TRAP_A64_IRQ 0x40
+#define TRAP_A64_FIQ 0x41
+#define TRAP_A64_SERROR 0x42
 
 struct trap_info {
 	unsigned vector;
@@ -20,16 +45,25 @@ struct trap_info {
 typedef void (*trap_report_fn)(const struct trap_info *info);
 typedef void (*trap_fatal_fn)(const struct trap_info *info) __attribute__((noreturn));
 
-/* Callee-saved state of a recovery point (x19-x30, sp): unused until the vectors exist. */
+/* Callee-saved state of a recovery point: x19-x30, then SP (entry.S depends on the layout). */
 struct fault_jmp {
 	uint64_t x[12], sp;
 };
 
+/* Install the vectors (at EL1 only). Call after ExitBootServices: the firmware's own vectors
+ * serve its timer interrupt until then. */
 void traps_init(trap_report_fn report, trap_fatal_fn fatal);
 bool traps_installed(void);
+/* setjmp-like: 0 when called; vector + 1 when a fault came back to it (see the x86 twin). */
 int fault_try(struct fault_jmp *j) __attribute__((returns_twice));
 void fault_arm(struct fault_jmp *j);
 void fault_disarm(void);
 const char *trap_vector_name(unsigned vector);
+
+/* Deliberate faults for the fault-handling test probes (probe_ops.S): an undefined instruction
+ * (udf), and a load from an address no translation covers (a data abort). The x86 names are the
+ * probes' interface. */
+void arch_provoke_ud2(void);
+uint64_t arch_provoke_noncanonical(void);
 
 #endif

@@ -1,8 +1,9 @@
 """Boot the AArch64 USB image (`make image ARCH=aarch64`) under qemu-system-aarch64 -machine
 virt,gic-version=3 -cpu max with AAVMF (TCG) and check the record stream of the build-and-boot
-skeleton: begin (arch=aarch64), cfg, the platform facts it can give, the timer probe's sets, a
-skip with a reason for every probe not ported yet, end status=ok, and a PSCI power-off (QEMU exits
-0, no exit device on this machine). One boot, ~10 s. Structure and sanity ranges only: under TCG
+skeleton: begin (arch=aarch64), cfg, the platform facts it can give, the timer probe's sets, the
+two fault test probes caught by our EL1 vectors (a `fault` record each, and the run goes on), a
+skip with a reason for a probe not ported yet, end status=ok, and a PSCI power-off (QEMU exits 0,
+no exit device on this machine). One boot, ~10 s. Structure and sanity ranges only: under TCG
 the numbers are emulation numbers."""
 
 import os
@@ -14,10 +15,12 @@ from conftest import ROOT, Boot
 
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
-# Asked for, in this order: one that runs, one not ported, one fault test (no vectors yet), one
-# unknown name (dropped with a warning by the firmware's option parser).
-PROBES = "timer,spin,fault_ud2,no_such_probe"
-PROBES_KEPT = "timer,spin,fault_ud2"
+# Asked for, in this order: one that runs, a fault test (udf), one not ported, a fault test (load
+# from an unmapped address), one unknown name (dropped with a warning by the option parser).
+PROBES = "timer,fault_ud2,spin,fault_gp,no_such_probe"
+PROBES_KEPT = "timer,fault_ud2,spin,fault_gp"
+UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
+ESR_EC_SHIFT = 26
 TIMER_SAMPLES = 256
 
 
@@ -110,12 +113,27 @@ def test_timer_sets(a64):
         assert 0 <= med < hz // 1000, (m, med)
 
 
-def test_unported_probes_skip_with_reason(a64):
+def test_faults_are_reported_and_run_continues(a64):
+    faults = {f["probe"]: f for f in a64.summary["faults"]}
+    assert sorted(faults) == ["fault_gp", "fault_ud2"]
+    ud, dabt = faults["fault_ud2"], faults["fault_gp"]
+    for f in (ud, dabt):
+        assert f["expected"] == 1 and f["action"] == "continue"
+        assert int(f["err"], 16) >> ESR_EC_SHIFT == f["vector"]  # vector = ESR.EC
+        assert int(f["rip"], 16) != 0
+    assert ud["vector"] == 0x00 and ud["name"] == "UNDEF"
+    assert dabt["vector"] == 0x25 and dabt["name"] == "DABT"
+    assert int(dabt["cr2"], 16) == UNMAPPED_VA  # FAR: the address the load tried
+    # the probe after each fault ran (spin's skip is there, so is fault_gp's fault after it)
+    assert [s["probe"] for s in a64.summary["skips"]] == ["spin"]
+    end = a64.summary["end"]
+    assert end["faults"] == 2 and end["unexpected_faults"] == 0
+    assert end["probes_run"] == 4
+
+
+def test_unported_probe_skips_with_reason(a64):
     skips = {s["probe"]: s["reason"] for s in a64.summary["skips"]}
     assert "not ported to aarch64" in skips["spin"]
-    assert skips["fault_ud2"] == "faults are not caught in this build"
-    assert sorted(skips) == ["fault_ud2", "spin"]
     assert not a64.sets("spin")
     end = a64.summary["end"]
-    assert end["faults"] == 0 and end["probes_run"] == 2  # timer and spin (which skipped)
-    assert end["skips"] == len(a64.summary["skips"]) == 2
+    assert end["skips"] == len(a64.summary["skips"]) == 1 and end["probes_skipped"] == 1

@@ -1,0 +1,130 @@
+/* The EL1 exception vectors and the recovery points (see traps.h).
+ *
+ * vbar_el1 points at a64_vectors: 16 entries of 128 bytes (current EL with SP0, current EL with
+ * SPx, lower EL AArch64, lower EL AArch32; each sync, IRQ, FIQ, SError). Every entry saves x0-x30,
+ * ELR, SPSR, ESR, FAR and the interrupted SP in a frame on the current stack (struct a64_frame,
+ * traps.c depends on the layout) and calls a64_trap_handler(frame, kind) with kind = entry index.
+ * The handler may change the frame's ELR, SPSR, x0 and x1: they are what the eret resumes with.
+ *
+ * fault_try(j) saves the callee-saved registers x19-x30 and SP in j and returns 0; the handler
+ * resumes at a64_fault_resume with x0 = j, x1 = vector + 1, which restores them and returns x1 from
+ * fault_try a second time (through the saved x30). */
+
+#define FRAME_SIZE 288 /* x0-x30, elr, spsr, esr, far, sp: 36 x 8, a multiple of 16 */
+#define OFF_ELR 248
+#define OFF_SPSR 256
+#define OFF_ESR 264
+#define OFF_FAR 272
+#define OFF_SP 280
+
+	.text
+
+.macro VENTRY kind
+	.balign 128
+	sub	sp, sp, #FRAME_SIZE
+	stp	x0, x1, [sp, #0]
+	mov	x1, #\kind
+	b	a64_trap_common
+.endm
+
+	.balign 2048
+	.global a64_vectors
+a64_vectors:
+	VENTRY 0
+	VENTRY 1
+	VENTRY 2
+	VENTRY 3
+	VENTRY 4
+	VENTRY 5
+	VENTRY 6
+	VENTRY 7
+	VENTRY 8
+	VENTRY 9
+	VENTRY 10
+	VENTRY 11
+	VENTRY 12
+	VENTRY 13
+	VENTRY 14
+	VENTRY 15
+
+a64_trap_common:
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	stp	x18, x19, [sp, #144]
+	stp	x20, x21, [sp, #160]
+	stp	x22, x23, [sp, #176]
+	stp	x24, x25, [sp, #192]
+	stp	x26, x27, [sp, #208]
+	stp	x28, x29, [sp, #224]
+	str	x30, [sp, #240]
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #OFF_ELR]
+	mrs	x2, esr_el1
+	mrs	x3, far_el1
+	stp	x2, x3, [sp, #OFF_ESR]
+	add	x2, sp, #FRAME_SIZE
+	str	x2, [sp, #OFF_SP]
+	mov	x0, sp
+	bl	a64_trap_handler
+	ldp	x2, x3, [sp, #OFF_ELR]
+	msr	elr_el1, x2
+	msr	spsr_el1, x3
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldp	x18, x19, [sp, #144]
+	ldp	x20, x21, [sp, #160]
+	ldp	x22, x23, [sp, #176]
+	ldp	x24, x25, [sp, #192]
+	ldp	x26, x27, [sp, #208]
+	ldp	x28, x29, [sp, #224]
+	ldr	x30, [sp, #240]
+	ldp	x0, x1, [sp, #0]
+	add	sp, sp, #FRAME_SIZE
+	eret
+
+/* int fault_try(struct fault_jmp *j) */
+	.global fault_try
+	.type fault_try, %function
+fault_try:
+	stp	x19, x20, [x0, #0]
+	stp	x21, x22, [x0, #16]
+	stp	x23, x24, [x0, #32]
+	stp	x25, x26, [x0, #48]
+	stp	x27, x28, [x0, #64]
+	stp	x29, x30, [x0, #80]
+	mov	x2, sp
+	str	x2, [x0, #96]
+	mov	x0, #0
+	ret
+	.size fault_try, . - fault_try
+
+/* Entered by eret from the handler: x0 = the recovery point, x1 = fault_try's second result. */
+	.global a64_fault_resume
+	.type a64_fault_resume, %function
+a64_fault_resume:
+	ldp	x19, x20, [x0, #0]
+	ldp	x21, x22, [x0, #16]
+	ldp	x23, x24, [x0, #32]
+	ldp	x25, x26, [x0, #48]
+	ldp	x27, x28, [x0, #64]
+	ldp	x29, x30, [x0, #80]
+	ldr	x2, [x0, #96]
+	mov	sp, x2
+	mov	x0, x1
+	ret
+	.size a64_fault_resume, . - a64_fault_resume
+
+	.section .note.GNU-stack, "", %progbits
