@@ -8,6 +8,15 @@
 
 #define CPU_MAX_CACHES 8
 
+/* The architecture's name in `begin arch=`. */
+#if defined(__x86_64__)
+#define ARCH_NAME "x86_64"
+#elif defined(__aarch64__)
+#define ARCH_NAME "aarch64"
+#else
+#error "unknown architecture"
+#endif
+
 enum cache_type { CACHE_DATA = 1, CACHE_INST = 2, CACHE_UNIFIED = 3 };
 
 struct cache_desc {

@@ -109,7 +109,7 @@ static void emit_begin(void)
 
 	rec_u64(r, "proto", REC_PROTO_VERSION);
 	rec_str(r, "build", BUILD_ID);
-	rec_str(r, "arch", "x86_64");
+	rec_str(r, "arch", ARCH_NAME);
 	rec_str(r, "env", "uefi");
 	rec_str(r, "fw_vendor", m.fw_vendor);
 	rec_hex(r, "fw_rev", ST->FirmwareRevision);

@@ -141,7 +141,7 @@ static void emit_begin(void)
 
 	rec_u64(r, "proto", REC_PROTO_VERSION);
 	rec_str(r, "build", BUILD_ID);
-	rec_str(r, "arch", "x86_64");
+	rec_str(r, "arch", ARCH_NAME);
 	rec_str(r, "env", "hosted");
 	emit_finish();
 }

@@ -5,6 +5,7 @@
 #include "arch/cpu_info.h"
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/id_decode.h"
 
 /* MIDR_EL1 */
 #define MIDR_IMPL_SHIFT 24
@@ -14,36 +15,6 @@
 #define MIDR_BYTE 0xFFu
 #define MIDR_NIBBLE 0xFu
 #define MIDR_PART_MASK 0xFFFu
-
-/* CLIDR_EL1: Ctype<n> in bits [3n+2:3n], n = 0..6 (level n+1) */
-#define CLIDR_LEVELS 7
-#define CLIDR_CTYPE_BITS 3
-#define CTYPE_NONE 0
-#define CTYPE_INST 1
-#define CTYPE_DATA 2
-#define CTYPE_SEPARATE 3
-#define CTYPE_UNIFIED 4
-/* CSSELR_EL1: Level in [3:1], InD in bit 0 */
-#define CSSELR_LEVEL_SHIFT 1
-#define CSSELR_IND 1u
-/* CCSIDR_EL1 without FEAT_CCIDX: LineSize [2:0], Associativity [12:3], NumSets [27:13];
- * with FEAT_CCIDX (ID_AA64MMFR2_EL1.CCIDX != 0): Associativity [23:3], NumSets [55:32]. */
-#define CCSIDR_LINE_MASK 7u
-#define CCSIDR_LINE_BIAS 4 /* line bytes = 1 << (LineSize + 4) */
-#define CCSIDR_ASSOC_SHIFT 3
-#define CCSIDR_ASSOC_MASK 0x3FFu
-#define CCSIDR_SETS_SHIFT 13
-#define CCSIDR_SETS_MASK 0x7FFFu
-#define CCSIDR_X_ASSOC_MASK 0x1FFFFFu
-#define CCSIDR_X_SETS_SHIFT 32
-#define CCSIDR_X_SETS_MASK 0xFFFFFFu
-#define MMFR2_CCIDX_SHIFT 20
-#define ID_FIELD_MASK 0xFu
-/* MPIDR_EL1 affinity: Aff3 [39:32], Aff2..Aff0 [23:0] */
-#define MPIDR_AFF_MASK 0xFF00FFFFFFull
-#define MPIDR_AFF210_MASK 0xFFFFFFull
-#define MPIDR_AFF3_SHIFT 32
-#define MPIDR_AFF3_PACKED_SHIFT 24
 
 static const struct {
 	unsigned code;
@@ -74,32 +45,26 @@ static void hex_str(char *dst, unsigned cap, const char *prefix, uint64_t v, uns
 	dst[i] = 0;
 }
 
+#define CSSELR_LEVEL_SHIFT 1 /* CSSELR_EL1: Level in [3:1], InD in bit 0 */
+#define CSSELR_IND 1u
+
 static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type, bool ccidx)
 {
-	uint64_t ccsidr;
+	uint64_t sel = ((uint64_t)(level - 1) << CSSELR_LEVEL_SHIFT) | (type == CACHE_INST ? CSSELR_IND : 0);
+	struct a64_cache_geom g;
 	struct cache_desc *c;
-	unsigned ways, sets;
 
 	if (ci->num_caches >= CPU_MAX_CACHES)
 		return;
-	__asm__ volatile("msr csselr_el1, %0; isb" : : "r"((uint64_t)(((level - 1) << CSSELR_LEVEL_SHIFT) |
-								      (type == CACHE_INST ? CSSELR_IND : 0)))
-			 : "memory");
-	ccsidr = sysreg_read(ccsidr_el1);
-	if (ccidx) {
-		ways = (unsigned)((ccsidr >> CCSIDR_ASSOC_SHIFT) & CCSIDR_X_ASSOC_MASK) + 1;
-		sets = (unsigned)((ccsidr >> CCSIDR_X_SETS_SHIFT) & CCSIDR_X_SETS_MASK) + 1;
-	} else {
-		ways = (unsigned)((ccsidr >> CCSIDR_ASSOC_SHIFT) & CCSIDR_ASSOC_MASK) + 1;
-		sets = (unsigned)((ccsidr >> CCSIDR_SETS_SHIFT) & CCSIDR_SETS_MASK) + 1;
-	}
+	__asm__ volatile("msr csselr_el1, %0; isb" : : "r"(sel) : "memory");
+	g = a64_ccsidr_decode(sysreg_read(ccsidr_el1), ccidx);
 	c = &ci->caches[ci->num_caches++];
 	c->level = level;
 	c->type = type;
-	c->line = 1u << ((ccsidr & CCSIDR_LINE_MASK) + CCSIDR_LINE_BIAS);
-	c->ways = ways;
-	c->sets = sets;
-	c->size = (uint64_t)c->line * ways * sets;
+	c->line = g.line;
+	c->ways = g.ways;
+	c->sets = g.sets;
+	c->size = (uint64_t)g.line * g.ways * g.sets;
 	c->shared_by = 0; /* CCSIDR does not say */
 	c->source = "ccsidr";
 }
@@ -107,18 +72,18 @@ static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type,
 static void identify_caches(struct cpu_info *ci)
 {
 	uint64_t clidr = sysreg_read(clidr_el1);
-	bool ccidx = ((sysreg_read(id_aa64mmfr2_el1) >> MMFR2_CCIDX_SHIFT) & ID_FIELD_MASK) != 0;
+	bool ccidx = a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1));
 
-	for (unsigned n = 0; n < CLIDR_LEVELS; n++) {
-		unsigned ctype = (unsigned)(clidr >> (CLIDR_CTYPE_BITS * n)) & 7u;
+	for (unsigned n = 0; n < A64_CLIDR_LEVELS; n++) {
+		unsigned ctype = a64_clidr_ctype(clidr, n);
 
-		if (ctype == CTYPE_NONE)
+		if (ctype == A64_CTYPE_NONE)
 			break;
-		if (ctype == CTYPE_INST || ctype == CTYPE_SEPARATE)
+		if (ctype == A64_CTYPE_INST || ctype == A64_CTYPE_SEPARATE)
 			add_cache(ci, n + 1, CACHE_INST, ccidx);
-		if (ctype == CTYPE_DATA || ctype == CTYPE_SEPARATE)
+		if (ctype == A64_CTYPE_DATA || ctype == A64_CTYPE_SEPARATE)
 			add_cache(ci, n + 1, CACHE_DATA, ccidx);
-		if (ctype == CTYPE_UNIFIED)
+		if (ctype == A64_CTYPE_UNIFIED)
 			add_cache(ci, n + 1, CACHE_UNIFIED, ccidx);
 	}
 }
@@ -160,8 +125,5 @@ bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
 
 uint32_t arch_cpu_hw_id(void)
 {
-	uint64_t aff = sysreg_read(mpidr_el1) & MPIDR_AFF_MASK;
-
-	/* Aff3 moves down into bits 31:24, next to Aff2..Aff0. */
-	return (uint32_t)((aff & MPIDR_AFF210_MASK) | ((aff >> MPIDR_AFF3_SHIFT) << MPIDR_AFF3_PACKED_SHIFT));
+	return a64_mpidr_hw_id(sysreg_read(mpidr_el1));
 }
