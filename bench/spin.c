@@ -14,7 +14,7 @@ static void spin_op(void *arg, uint64_t iters)
 
 static enum probe_status spin_run(struct probe_env *env)
 {
-	static const char *const params[] = { "loop", "dec_jnz", "insns_per_iter", "2", 0 };
+	static const char *const params[] = { "loop", ARCH_SPIN_LOOP, "insns_per_iter", "2", 0 };
 	struct bench_op op = { .probe = "spin", .run = spin_op, .params = params, .ctr_set = CTR_SET_SPIN };
 
 	return runner_measure(env, &op);

@@ -7,9 +7,8 @@
 #include "bench/probe.h"
 #include "lib/emit.h"
 
-#define NEEDS_RUNNER "not ported to aarch64 yet: needs the runner's counter sets (PMUv3)"
 #define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
-#define NEEDS_MEM "not ported to aarch64 yet: needs the memory kernels (NEON, ldp/stp) and the runner"
+#define NEEDS_MEM "not ported to aarch64 yet: needs the memory kernels (NEON, ldp/stp)"
 #define NEEDS_SMP "not ported to aarch64 yet: needs PSCI CPU_ON to start the other cores"
 #define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
 #define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
@@ -26,7 +25,6 @@
 		.name = probe_name, .what = why, .run = run_##ident, .expects_fault = faults, \
 	};
 
-UNPORTED(spin, "spin", NEEDS_RUNNER, false)
 UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
 UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
 UNPORTED(membw, "membw", NEEDS_MEM, false)

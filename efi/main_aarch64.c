@@ -14,6 +14,7 @@
 #include "arch/traps.h"
 #include "bench/calibrate.h"
 #include "bench/platform_aarch64.h"
+#include "bench/runner.h"
 #include "bench/suite.h"
 #include "bench/summary.h"
 #include "drivers/acpi.h"
@@ -25,7 +26,6 @@
 #include "efi/facts.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
-#include "lib/sort.h"
 
 #ifndef BUILD_ID
 #define BUILD_ID "unknown"
@@ -34,7 +34,6 @@
 #define PAGE_BYTES 4096ull
 #define ARENA_MIN_MB 4
 #define MIB (1024ull * 1024)
-#define OVERHEAD_SAMPLES 101
 
 static struct {
 	struct config cfg;
@@ -163,16 +162,6 @@ static void reserve_arena(void)
 	emit_finish();
 }
 
-/* Median of back-to-back tsc_begin()..tsc_end() pairs: what the runner subtracts. */
-static uint64_t measure_overhead(void)
-{
-	uint64_t v[OVERHEAD_SAMPLES];
-
-	tsc_b2b_samples(TSC_BEGIN_END, v, OVERHEAD_SAMPLES); /* warm-up */
-	tsc_b2b_samples(TSC_BEGIN_END, v, OVERHEAD_SAMPLES);
-	return median_u64(v, OVERHEAD_SAMPLES);
-}
-
 /* Power off: PSCI SYSTEM_OFF when the FADT says PSCI is there (QEMU exits 0), else the UEFI
  * runtime ResetSystem (still callable after ExitBootServices), else halt. shutdown=reset resets
  * the same two ways (SYSTEM_RESET, EfiResetCold); shutdown=halt halts. */
@@ -217,7 +206,7 @@ static void after_exit(unsigned tries)
 	m.env.simd_enabled = false;
 	m.env.page_size = 0;
 	m.env.irq = 0;
-	m.env.timer_overhead = measure_overhead();
+	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
 	summary_value("timer overhead (ticks)", m.env.timer_overhead, 0, "");
 	finish_aarch64(suite_end(suite_run()));

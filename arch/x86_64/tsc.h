@@ -79,5 +79,6 @@ void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 /* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
  * (probe_ops.S, so the compiler cannot reshape it). */
 void arch_spin(uint64_t iterations);
+#define ARCH_SPIN_LOOP "dec_jnz" /* the loop's name in records (loop=, fluid=) */
 
 #endif

@@ -1,8 +1,9 @@
 """Boot the AArch64 USB image (`make image ARCH=aarch64`) under qemu-system-aarch64 -machine
 virt,gic-version=3 -cpu max with AAVMF (TCG) and check the record stream of the build-and-boot
 skeleton: begin (arch=aarch64), cfg, the platform facts it can give, the timer probe's sets, the
-two fault test probes caught by our EL1 vectors (a `fault` record each, and the run goes on), a
-skip with a reason for a probe not ported yet, end status=ok, and a PSCI power-off (QEMU exits 0,
+runner's spin set (with its counter skip: no PMU support yet), the two fault test probes caught by
+our EL1 vectors (a `fault` record each, and the run goes on), a skip with a reason for a probe not
+ported yet, end status=ok, and a PSCI power-off (QEMU exits 0,
 no exit device on this machine). One boot, ~10 s. Structure and sanity ranges only: under TCG
 the numbers are emulation numbers."""
 
@@ -15,10 +16,11 @@ from conftest import ROOT, Boot
 
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
-# Asked for, in this order: one that runs, a fault test (udf), one not ported, a fault test (load
-# from an unmapped address), one unknown name (dropped with a warning by the option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,no_such_probe"
-PROBES_KEPT = "timer,fault_ud2,spin,fault_gp"
+# Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
+# (load from an unmapped address), one not ported, one unknown name (dropped with a warning by the
+# option parser).
+PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,no_such_probe"
+PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check"
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
 TIMER_SAMPLES = 256
@@ -124,16 +126,34 @@ def test_faults_are_reported_and_run_continues(a64):
     assert ud["vector"] == 0x00 and ud["name"] == "UNDEF"
     assert dabt["vector"] == 0x25 and dabt["name"] == "DABT"
     assert int(dabt["cr2"], 16) == UNMAPPED_VA  # FAR: the address the load tried
-    # the probe after each fault ran (spin's skip is there, so is fault_gp's fault after it)
-    assert [s["probe"] for s in a64.summary["skips"]] == ["spin"]
+    # the probes after each fault ran: spin's set after fault_ud2, pmu_check's skip after fault_gp
+    assert a64.sets("spin") and [s["probe"] for s in a64.summary["skips"]][-1] == "pmu_check"
     end = a64.summary["end"]
     assert end["faults"] == 2 and end["unexpected_faults"] == 0
-    assert end["probes_run"] == 4
+    assert end["probes_run"] == 5
+
+
+def test_spin_runs_through_the_runner(a64):
+    (s,) = a64.sets("spin")
+    assert s["params"]["loop"] == "subs_bne" and str(s["params"]["insns_per_iter"]) == "2"
+    assert s["complete"] and s["n"] == s["received"] == a64.summary["cfg"]["samples"]
+    assert s["iters"] >= 1
+    values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
+    hz = a64.summary["platform"]["tsc"]["hz"]
+    med = sorted(values)[len(values) // 2]
+    assert med > s["overhead"]
+    ns_per_iter = (med - s["overhead"]) * 1e9 / hz / s["iters"]
+    # two instructions per iteration: between 10 GHz-class and 10 MHz-class emulation speeds
+    assert 0.01 <= ns_per_iter <= 100, ns_per_iter
+    # counters were asked for (pmu_events=auto) and cannot be read: a counter skip says why
+    ctr = [k for k in a64.summary["skips"] if k["probe"] == "spin"]
+    assert len(ctr) == 1 and ctr[0].get("ctr_set") == "spin" and "not ported" in ctr[0]["reason"]
 
 
 def test_unported_probe_skips_with_reason(a64):
-    skips = {s["probe"]: s["reason"] for s in a64.summary["skips"]}
-    assert "not ported to aarch64" in skips["spin"]
-    assert not a64.sets("spin")
+    skips = [s for s in a64.summary["skips"] if s["probe"] == "pmu_check"]
+    assert len(skips) == 1 and "not ported to aarch64" in skips[0]["reason"]
+    assert not a64.sets("pmu_check")
     end = a64.summary["end"]
-    assert end["skips"] == len(a64.summary["skips"]) == 1 and end["probes_skipped"] == 1
+    # every skip record is counted (pmu_check's and spin's counter skip); one probe ended skipped
+    assert end["skips"] == len(a64.summary["skips"]) == 2 and end["probes_skipped"] == 1
