@@ -28,7 +28,6 @@
 UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
 UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
 UNPORTED(membw, "membw", NEEDS_MEM, false)
-UNPORTED(latency, "latency", NEEDS_MEM, false)
 UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
 UNPORTED(smp_hello, "smp_hello", NEEDS_SMP, false)
 UNPORTED(membw_mc, "membw_mc", NEEDS_SMP, false)

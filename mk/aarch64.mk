@@ -40,10 +40,12 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_L
 # bench/unported.c in place of the probes that still need x86 interfaces, efi/main_aarch64.c as
 # the entry. New portable probes are added here as they are ported.
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
-	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S arch/aarch64/pmu_none.c
+	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S arch/aarch64/pmu_none.c \
+	arch/aarch64/chase.S
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
+	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c

@@ -19,8 +19,9 @@ A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one not ported, one unknown name (dropped with a warning by the
 # option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,no_such_probe"
-PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check"
+PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,no_such_probe"
+PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency"
+MEM_MAX_MB = 1  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
 TIMER_SAMPLES = 256
@@ -33,7 +34,8 @@ def a64(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("a64"))
     # probes goes in raw: the harness refuses unknown probe names in settings.
     run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90,
-                        settings={"timer_samples": TIMER_SAMPLES},
+                        settings={"timer_samples": TIMER_SAMPLES, "samples": 8,
+                                  "mem_max_mb": MEM_MAX_MB},
                         extra_config="probes = %s\n" % PROBES)
     summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
     return Boot(out, run, summary)
@@ -127,10 +129,10 @@ def test_faults_are_reported_and_run_continues(a64):
     assert dabt["vector"] == 0x25 and dabt["name"] == "DABT"
     assert int(dabt["cr2"], 16) == UNMAPPED_VA  # FAR: the address the load tried
     # the probes after each fault ran: spin's set after fault_ud2, pmu_check's skip after fault_gp
-    assert a64.sets("spin") and [s["probe"] for s in a64.summary["skips"]][-1] == "pmu_check"
+    assert a64.sets("spin") and "pmu_check" in [s["probe"] for s in a64.summary["skips"]]
     end = a64.summary["end"]
     assert end["faults"] == 2 and end["unexpected_faults"] == 0
-    assert end["probes_run"] == 5
+    assert end["probes_run"] == 6
 
 
 def test_spin_runs_through_the_runner(a64):
@@ -155,5 +157,21 @@ def test_unported_probe_skips_with_reason(a64):
     assert len(skips) == 1 and "not ported to aarch64" in skips[0]["reason"]
     assert not a64.sets("pmu_check")
     end = a64.summary["end"]
-    # every skip record is counted (pmu_check's and spin's counter skip); one probe ended skipped
-    assert end["skips"] == len(a64.summary["skips"]) == 2 and end["probes_skipped"] == 1
+    # every skip record is counted (pmu_check's and the counter skips); one probe ended skipped
+    assert end["skips"] == len(a64.summary["skips"]) and end["probes_skipped"] == 1
+
+
+def test_latency_chase_runs(a64):
+    sets = a64.sets("latency")
+    assert {s["params"]["pattern"] for s in sets} == {"random", "stride"}
+    hz = a64.summary["platform"]["tsc"]["hz"]
+    for s in sets:
+        assert s["complete"] and s["n"] == s["received"] == 8
+        assert 4096 <= int(s["params"]["size"]) <= MEM_MAX_MB << 20
+        values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
+        med = sorted(values)[len(values) // 2]
+        ns_per_load = max(med - s["overhead"], 0) * 1e9 / hz / s["iters"]
+        assert 0.01 <= ns_per_load <= 10000, (s["params"], ns_per_load)
+    # counters asked for per size class, none readable: counter skips, never ctr records
+    ctr_skips = [k for k in a64.summary["skips"] if k["probe"] == "latency"]
+    assert ctr_skips and all(k.get("ctr_set", "").startswith("latency_") for k in ctr_skips)
