@@ -45,7 +45,7 @@ A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_reg
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
-	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c \
+	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c

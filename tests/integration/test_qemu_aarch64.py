@@ -19,8 +19,8 @@ A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one not ported, one unknown name (dropped with a warning by the
 # option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,no_such_probe"
-PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency"
+PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,no_such_probe"
+PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise"
 MEM_MAX_MB = 1  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
@@ -35,7 +35,7 @@ def a64(tmp_path_factory):
     # probes goes in raw: the harness refuses unknown probe names in settings.
     run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90,
                         settings={"timer_samples": TIMER_SAMPLES, "samples": 8,
-                                  "mem_max_mb": MEM_MAX_MB},
+                                  "mem_max_mb": MEM_MAX_MB, "noise_ms": 200},
                         extra_config="probes = %s\n" % PROBES)
     summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
     return Boot(out, run, summary)
@@ -132,7 +132,7 @@ def test_faults_are_reported_and_run_continues(a64):
     assert a64.sets("spin") and "pmu_check" in [s["probe"] for s in a64.summary["skips"]]
     end = a64.summary["end"]
     assert end["faults"] == 2 and end["unexpected_faults"] == 0
-    assert end["probes_run"] == 6
+    assert end["probes_run"] == 7
 
 
 def test_spin_runs_through_the_runner(a64):
@@ -175,3 +175,22 @@ def test_latency_chase_runs(a64):
     # counters asked for per size class, none readable: counter skips, never ctr records
     ctr_skips = [k for k in a64.summary["skips"] if k["probe"] == "latency"]
     assert ctr_skips and all(k.get("ctr_set", "").startswith("latency_") for k in ctr_skips)
+
+
+def test_noise_with_interrupts_masked(a64):
+    """The hwlat-style spin on the generic timer with IRQ/FIQ masked (DAIF): the invariants of
+    test_qemu_irq.py's x86 check, on this build's clock."""
+    sets = {s["params"]["what"]: s for s in a64.sets("noise")}
+    assert set(sets) == {"loop_step", "gap_start", "gap_len"}
+    p = sets["gap_len"]["params"]
+    assert p["irq_masked"] == 1 and p["smi"] == "not_intel"
+    raw = lambda s: parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]  # noqa: E731
+    lens, starts = raw(sets["gap_len"]), raw(sets["gap_start"])
+    assert len(lens) == len(starts) == p["count"] - p["dropped"]
+    assert all(v > p["threshold_cycles"] for v in lens)
+    assert all(0 <= a <= p["window_cycles"] for a in starts) and starts == sorted(starts)
+    if p["dropped"] == 0:
+        assert sum(lens) == p["total_cycles"] and max(lens or [0]) == p["longest_cycles"]
+    assert p["threshold_cycles"] == 10 * p["median_step_cycles"]
+    assert p["window_cycles"] == 200 * a64.summary["platform"]["tsc"]["hz"] // 1000
+
