@@ -173,12 +173,16 @@ def _platform(doc, plat):
             fnum(fw.get(k)) for k in ("vendor", "rev", "uefi", "smbios", "acpi")))])
     if cpu:
         hv = "yes (%s)" % cpu.get("hv_sig", "?") if cpu.get("hypervisor") else "no"
-        doc.kv([("cpu", "%s (%s family %s model %s stepping %s)" % tuple(
+        rows = [("cpu", "%s (%s family %s model %s stepping %s)" % tuple(
                     fnum(cpu.get(k)) for k in ("brand", "vendor", "family", "model", "stepping"))),
                 ("microcode", fnum(cpu.get("ucode"))), ("hypervisor", hv),
                 ("logical cpus", _logical_cpus(cpu, plat.get("smp"))),
                 ("cpuid leaves", "max %s, ext %s" % (fnum(cpu.get("max_leaf")),
-                                                     fnum(cpu.get("max_ext_leaf"))))])
+                                                     fnum(cpu.get("max_ext_leaf"))))]
+        # AArch64 records leave the CPUID-only facts out (not known is not "no"): no rows then.
+        cpuid_only = {"hypervisor": "hypervisor", "logical cpus": "logical_cpus",
+                      "cpuid leaves": "max_leaf"}
+        doc.kv([(k, v) for k, v in rows if k not in cpuid_only or cpuid_only[k] in cpu])
     else:
         doc.p("cpu: not reported")
     if feat:
@@ -258,7 +262,11 @@ def _tsc(doc, plat):
                                                     tsc.get("hz_cpuid15") else "not given",
                                                     fhz(tsc.get("hz_cpuid16")) if
                                                     tsc.get("hz_cpuid16") else "not given")),
-                ("firmware disagreement", "%s ppm" % fnum(tsc.get("disagree_ppm")))])
+                ("firmware disagreement", "%s ppm" % fnum(tsc.get("disagree_ppm")))]
+               if "hz_cpuid15" in tsc or "hz_cpuid16" in tsc else
+               [("chosen", "%s from %s (invariant: %s)" % (fhz(tsc.get("hz")),
+                                                          fnum(tsc.get("source")),
+                                                          fnum(tsc.get("invariant"))))])
     else:
         doc.p("no tsc summary record")
     by_src, failed = {}, 0

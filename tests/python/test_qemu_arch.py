@@ -42,3 +42,28 @@ def test_aarch64_tools_named():
 def test_unknown_arch_refused():
     with pytest.raises(qemu.HarnessError):
         qemu.build_command("/r", arch="riscv64")
+
+
+def test_report_leaves_out_x86_rows_for_aarch64(tmp_path):
+    """An AArch64 stream has no CPUID facts: the report must not print "hypervisor no" or CPUID
+    rows it has no data for (not known is not "no"), and must keep them for x86_64."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import synth
+    from bmharness import parse, report
+
+    s = synth.Stream()
+    s.add("begin", proto=1, build="t", arch="aarch64", env="uefi", fw_vendor="EDK II",
+          fw_rev="0x10000")
+    s.add("cfg", probes="timer", timer_samples=4)
+    s.add("plat", kind="cpu", vendor="ARM", family=15, model=0xD08, stepping=3,
+          brand="MIDR 0x410fd083", ucode="unreadable")
+    s.add("plat", kind="tsc", hz=62500000, source="cntfrq", disagree_ppm=0, invariant=1)
+    s.probe("timer", 0, [3, 4, 4, 3], method="cntvct")
+    s.end(probes_run=1, skips=0, probes_skipped=0)
+    log = tmp_path / "serial.log"
+    log.write_bytes(s.data())
+    parse.parse_log(str(log), str(tmp_path / "p"))
+    text, _ = report.write_report(str(tmp_path / "p"), plot=False)
+    assert "MIDR 0x410fd083" in text and "from cntfrq" in text
+    for x86_only in ("hypervisor", "cpuid leaves", "logical cpus", "cpuid 0x15"):
+        assert x86_only not in text, x86_only
