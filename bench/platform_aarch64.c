@@ -4,10 +4,14 @@
 #include "bench/platform_aarch64.h"
 
 #include "arch/aarch64/id_regs.h"
+#include "arch/aarch64/paging.h"
 #include "arch/cycles.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
 
+#define SCTLR_M (1ull << 0)  /* stage-1 MMU enabled */
+#define SCTLR_C (1ull << 2)  /* data caching */
+#define SCTLR_I (1ull << 12) /* instruction caching */
 #define PMU_REASON "AArch64 PMUv3 support not ported yet (ID_AA64DFR0_EL1.PMUVer in plat kind=aarch64_id)"
 
 static const char *cache_type_name(enum cache_type t)
@@ -90,3 +94,45 @@ uint64_t platform_aarch64_timer(void)
 		emit_msg(MSG_ERROR, "CNTFRQ_EL0 is 0: the firmware did not program the timer frequency");
 	return hz;
 }
+
+void platform_aarch64_emit_mmu(const void *addr)
+{
+	struct aarch64_mmu m;
+	bool ok = aarch64_mmu_state(addr, &m);
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "mmu");
+	rec_u64(r, "el", m.el);
+	if (m.el != 1) {
+		rec_str(r, "reason", "not at EL1: the EL2 translation regime is not read");
+		emit_finish();
+		return;
+	}
+	rec_hex(r, "sctlr", m.sctlr);
+	rec_bool(r, "mmu", (m.sctlr & SCTLR_M) != 0);
+	rec_bool(r, "dcache", (m.sctlr & SCTLR_C) != 0);
+	rec_bool(r, "icache", (m.sctlr & SCTLR_I) != 0);
+	rec_hex(r, "tcr", m.tcr);
+	rec_hex(r, "mair", m.mair);
+	rec_hex(r, "ttbr0", m.ttbr0);
+	rec_str(r, "granule", m.w.granule_shift ? a64_size_name(1ull << m.w.granule_shift) : "reserved");
+	rec_u64(r, "va_bits", m.w.va_bits);
+	rec_hex(r, "addr", (uint64_t)(uintptr_t)addr);
+	if (!ok) {
+		rec_str(r, "reason", "TTBR0 walks disabled (TCR_EL1.EPD0) or the address is out of range");
+	} else if (!m.w.mapped) {
+		rec_str(r, "reason", "the address is not mapped");
+		rec_u64(r, "fault_level", m.w.level);
+	} else {
+		const char *name = a64_size_name(m.w.map_bytes);
+
+		rec_str(r, "page", name ? name : "other");
+		rec_u64(r, "map_bytes", m.w.map_bytes);
+		rec_u64(r, "level", m.w.level);
+		rec_u64(r, "start_level", m.w.start_level);
+		rec_u64(r, "attr_index", m.w.attr_index);
+		rec_hex(r, "attr", m.attr);
+	}
+	emit_finish();
+}
+

@@ -12,5 +12,7 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi);
 /* plat kind=tsc for the generic timer: the rate is CNTFRQ_EL0 as the firmware programmed it (not
  * measured against another clock: there is none in the skeleton). Returns it (0 = unprogrammed). */
 uint64_t platform_aarch64_timer(void);
+/* plat kind=mmu: the translation regime the firmware left, and what maps `addr` (the arena). */
+void platform_aarch64_emit_mmu(const void *addr);
 
 #endif

@@ -11,6 +11,7 @@
 #include "arch/aarch64/psci.h"
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
+#include "arch/membw.h"
 #include "arch/traps.h"
 #include "bench/calibrate.h"
 #include "bench/platform_aarch64.h"
@@ -204,7 +205,8 @@ static void after_exit(unsigned tries)
 	m.env.traps = traps_installed();
 	m.env.exec_arena = 0;
 	m.env.simd_enabled = false;
-	m.env.page_size = 0;
+	platform_aarch64_emit_mmu(m.arena.base);
+	m.env.page_size = m.arena.base ? arch_page_size(m.arena.base) : 0;
 	m.env.irq = 0;
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);

@@ -79,7 +79,7 @@ def one(p, kind):
 def test_platform_facts(a64):
     p = a64.summary["platform"]
     for kind in ("firmware", "serial", "acpi", "psci", "ebs", "memmap", "alloc", "cpu", "aarch64_id",
-                 "cache", "pmu", "tsc"):
+                 "cache", "pmu", "tsc", "mmu"):
         assert kind in p, "missing plat kind=%s" % kind
     assert p["serial"]["driver"] == "pl011" and p["serial"]["source"] == "spcr"
     assert p["serial"]["base"] == "0x9000000"  # what QEMU virt's SPCR says
@@ -96,6 +96,14 @@ def test_platform_facts(a64):
     assert 1_000_000 <= p["tsc"]["hz"] <= 10_000_000_000
     # no PMU support yet: it must say so, never count
     assert p["pmu"]["present"] == 0 and "not ported" in p["pmu"]["reason"]
+    # the translation regime the firmware left at EL1, walked for the arena's address
+    mmu = one(p, "mmu")
+    assert mmu["el"] == 1 and mmu["mmu"] == 1 and mmu["dcache"] == 1
+    assert mmu["granule"] in ("4K", "16K", "64K") and 32 <= mmu["va_bits"] <= 52
+    assert mmu["addr"] == p["alloc"]["base"]
+    assert mmu["page"] in ("4K", "16K", "64K", "2M", "32M", "512M", "1G")
+    assert mmu["map_bytes"] >= 4096 and mmu["level"] >= mmu["start_level"]
+    assert int(mmu["attr"], 16) >> 4 != 0  # Normal memory (a Device attribute has 0 there)
     caches = p["cache"] if isinstance(p["cache"], list) else [p["cache"]]
     assert any(c["level"] == 1 and c["type"] == "data" for c in caches)
     for c in caches:
@@ -165,8 +173,10 @@ def test_latency_chase_runs(a64):
     sets = a64.sets("latency")
     assert {s["params"]["pattern"] for s in sets} == {"random", "stride"}
     hz = a64.summary["platform"]["tsc"]["hz"]
+    page = one(a64.summary["platform"], "mmu")["page"]
     for s in sets:
         assert s["complete"] and s["n"] == s["received"] == 8
+        assert s["params"]["page"] == page  # the walk's answer for the arena
         assert 4096 <= int(s["params"]["size"]) <= MEM_MAX_MB << 20
         values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
         med = sorted(values)[len(values) // 2]
