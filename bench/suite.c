@@ -1,6 +1,7 @@
 /* Probe registry and the suite runner (see suite.h, probe.h). */
 #include "bench/suite.h"
 
+#include "bench/profile.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -150,7 +151,10 @@ enum run_status suite_run(void)
 		suite.current = p;
 		suite.env->current = p->name;
 		mark = arena_mark(suite.env->arena);
+		if (profile_wanted(suite.env->cfg, p->name))
+			(void)profile_start(suite.env, p);
 		st = run_protected(p);
+		profile_finish(suite.env, p);
 		if (p->cleanup)
 			p->cleanup(suite.env);
 		arena_release(suite.env->arena, mark);
