@@ -9,7 +9,7 @@ import re
 
 PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "smp_hello",
           "membw_mc", "irq_latency", "irq_exception", "irq_displace", "irq_footprint", "noise", "fault_ud2",
-          "fault_gp", "fault_ap_ud2", "fault_irq")
+          "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
