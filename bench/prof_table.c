@@ -3,15 +3,24 @@
  *
  * Handler path cost: one multiply-shift hash (two multiplies, no division), one 64-byte set
  * (PROF_WAYS entries of 16 bytes; the caller's `sets` memory must be 64-byte aligned for that to be
- * one cache line: nothing is asserted at run time) and, on eviction, one overflow slot plus the
- * table's own counters. No loops beyond the 4 ways, no calls, no locks, no shared writes: each
- * CPU has its own table.
+ * one cache line: nothing is asserted at run time) and the first line of the struct; on eviction
+ * also one overflow slot and the struct's second line. No loops beyond the 4 ways, no calls on a
+ * hit or fill, no locks, no shared writes: each CPU has its own table. Measured on the build
+ * machine by tests/perf/prof_table_cost.sh.
  *
  * Concurrency: the handler and prof_table_drain() of one table run on the same CPU (the drain may
  * be interrupted by the handler) or with that CPU's sampling stopped. The handler only writes to a
  * buffer that is not full and the drain only reads and frees full ones; `full` is cleared last, by
  * a volatile store ordered after the volatile reset of `n`. */
 #include "bench/prof_table.h"
+
+#include <stddef.h>
+
+/* The hit path reads sets and nsets and bumps samples: with the struct 64-byte aligned (the
+ * caller's business, as for `sets`) that is its first cache line. Evictions also touch the
+ * counters after it (a second line) and one overflow slot. */
+_Static_assert(offsetof(struct prof_table, samples) + sizeof(uint64_t) <= 64,
+	       "the hit path's fields of struct prof_table must share the first cache line");
 
 /* Fibonacci hashing (Knuth, TAOCP 6.4): 2^64 / golden ratio, odd. The top bits of key * MULT are
  * the well-mixed ones; the event goes into the high bits of the key so that the same pc with

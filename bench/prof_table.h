@@ -36,7 +36,7 @@ struct prof_table {
 	uint32_t ovf_cap;        /* entries per overflow buffer */
 	uint32_t active;         /* the overflow buffer that takes evictions (0 or 1) */
 	uint64_t samples;        /* prof_table_record calls */
-	uint64_t evictions;
+	uint64_t evictions;      /* entries pushed out of the table (including the lost ones) */
 	uint64_t handoffs;       /* overflow buffers handed over full */
 	uint64_t lost_entries;   /* evicted entries that found both buffers full */
 	uint64_t lost_samples;   /* the counts those entries carried */
@@ -44,7 +44,8 @@ struct prof_table {
 
 /* nsets must be a power of two and `sets` 64-byte aligned, so that a set is one cache line (not
  * checked at run time: the handler path asserts nothing); ovf0/ovf1 hold ovf_cap >= 1 entries
- * each. */
+ * each. Align the struct prof_table to 64 bytes as well: a hit then touches two lines (the set and
+ * the struct's first), an eviction two more (the struct's second, one overflow slot). */
 void prof_table_init(struct prof_table *t, struct prof_entry *sets, uint32_t nsets, struct prof_entry *ovf0,
 		     struct prof_entry *ovf1, uint32_t ovf_cap);
 /* The handler path: count one sample of `event` at `pc`. */
