@@ -285,6 +285,19 @@ static void count_never_wraps(void)
 	CHECK_EQ_U64(a.dropped, 0);
 }
 
+/* Samples held by the table and its two buffers (not yet drained). */
+static uint64_t held_total(const struct prof_table *t)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < (uint64_t)t->nsets * PROF_WAYS; i++)
+		sum += t->sets[i].count;
+	for (unsigned b = 0; b < 2; b++)
+		for (uint32_t i = 0; i < t->ovf[b].n; i++)
+			sum += t->ovf[b].e[i].count;
+	return sum;
+}
+
 /* Random skewed samples against a reference count per key, through small tables and buffers. */
 #define REF_KEYS 512
 
@@ -295,6 +308,7 @@ static void accounting(uint32_t nsets, uint32_t ovf_cap, uint32_t agg_cap, unsig
 	struct prof_agg a;
 	struct rand_state r;
 	uint64_t n = 200000;
+	int ok_mid = 1;
 
 	memset(ref, 0, sizeof(ref));
 	table(&t, nsets, ovf_cap);
@@ -310,8 +324,13 @@ static void accounting(uint32_t nsets, uint32_t ovf_cap, uint32_t agg_cap, unsig
 		ref[k][ev]++;
 		if (drain_every && i % drain_every == 0)
 			prof_table_drain(&t, prof_agg_sink, &a);
+		/* Mid-run too, every sample is somewhere: table, buffers, aggregate, or a loss counter. */
+		if (i % 9973 == 0)
+			ok_mid &= held_total(&t) + a.total + a.dropped + t.lost_samples == t.samples;
 	}
+	CHECK(ok_mid);
 	prof_table_flush(&t, prof_agg_sink, &a);
+	CHECK_EQ_U64(held_total(&t), 0);
 	CHECK_EQ_U64(t.samples, n);
 	/* Every sample is counted once: in the aggregate, lost at the buffers, or dropped by the agg. */
 	CHECK_EQ_U64(a.total + t.lost_samples + a.dropped, n);
