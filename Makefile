@@ -71,6 +71,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_pmu_vendor.c \
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
+UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -82,6 +83,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
+UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help
