@@ -66,8 +66,8 @@ class _Profile:
                "events": events, "image_base": _hex(b.get("image_base", "")),
                "image_size": _dec(b.get("image_size")),
                "build_id": (b.get("build_id") or "unknown").lower(),
-               "cpus_declared": sorted({c for c in (_dec(x) for x in
-                                                    b.get("cpus", "").split(",")) if c is not None}),
+               "cpus_declared": sorted({c for c in map(_dec, b.get("cpus", "").split(","))
+                                        if c is not None}),
                "cost": self.cost, "cpus": {}, "entries": [], "ok": True, "problems": 0}
         line, seq = self.begin_where
         if self.begin and out["image_base"] is None:

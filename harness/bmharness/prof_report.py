@@ -8,7 +8,7 @@ from . import profile
 
 REPORT_TOP = 10     # functions in the report's table
 CLI_TOP = 20        # default --top of `baremetric profile`
-CLI_MAX_LISTING = 400  # instructions of one annotated function printed in full, else around the peak
+CLI_MAX_LISTING = 400  # instructions of an annotated function printed in full, else around its peak
 RAW_PCS = 20        # pcs in the raw table (no ELF) / hottest instructions table
 
 

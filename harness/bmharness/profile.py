@@ -198,7 +198,7 @@ def _one(prof, elf, cpu, annotate):
     res = {"key": prof["key"], "probe": prof["probe"], "source": b.get("source"),
            "events": events, "primary": primary, "unit": b.get("unit"),
            "period": _num(b.get("period")), "period_min": _num(b.get("period_min")),
-           "period_max": _num(b.get("period_max")), "seed": b.get("seed"),
+           "period_max": _num(b.get("period_max")), "seed": _num(b.get("seed")),
            "cpus": [p["cpu"] for p in per_cpu], "cpu_filter": cpu,
            "image_base": "0x%x" % base if base is not None else None,
            "image_size": prof["image_size"], "build_id": prof["build_id"],
@@ -265,7 +265,8 @@ def _annotate(elf, row, insns, events, notes):
         if mine else start
     lo, hi = start, end
     if end - start > MAX_ANNOTATE_BYTES:
-        lo, hi = max(start, peak - MAX_ANNOTATE_BYTES // 2), min(end, peak + MAX_ANNOTATE_BYTES // 2)
+        half = MAX_ANNOTATE_BYTES // 2
+        lo, hi = max(start, peak - half), min(end, peak + half)
         notes.append("%s is %d bytes: disassembled around its peak only" % (row["name"],
                                                                             end - start))
     try:
@@ -326,8 +327,8 @@ def analyse(records, run_dir=None, elf=None, cpu=None, annotate=ANNOTATE, proble
 def analyse_run(run, elf=None, cpu=None, annotate=ANNOTATE):
     """analyse() on what load_records(run) finds. Raises RunError."""
     recs, run_dir = load_records(run)
-    res = analyse(recs, run_dir or os.path.dirname(os.path.abspath(run)), elf=elf, cpu=cpu,
-                  annotate=annotate)
+    where = run_dir or (run if os.path.isdir(run) else os.path.dirname(os.path.abspath(run)))
+    res = analyse(recs, where, elf=elf, cpu=cpu, annotate=annotate)
     res["records_dir"] = run_dir
     return res
 

@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from bmharness import cli, parse, prof_records, profile, report, symbolise
+from bmharness import cli, parse, prof_records, prof_report, profile, report, symbolise
 from synth import Stream
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in ("gcc", "nm", "objdump",
@@ -264,6 +264,16 @@ def test_missing_elf_message_and_raw_table(elfs, tmp_path, capsys):
     assert p["elf"]["path"] is None and not p["elf"]["symbolised"]
     assert p["shares"]["cycles"][profile.UNMAPPED] == pytest.approx(1250 / 1300)
     assert p["shares"]["cycles"][profile.OUTSIDE] == pytest.approx(50 / 1300)
+    text, _ = report.write_report(str(out), plot=False)
+    assert "NOT FOUND" in text and "hottest pcs" in text
+
+
+def test_excerpt_window_around_peak():
+    insns = [{"peak": k == 45} for k in range(50)]
+    win, lo = prof_report._window(insns, profile.EXCERPT)
+    assert len(win) == profile.EXCERPT and lo == 30 and win[15]["peak"]
+    win, lo = prof_report._window(insns[:8], profile.EXCERPT)
+    assert len(win) == 8 and lo == 0
 
 
 def test_elf_found_by_build_id(elfs, tmp_path):
