@@ -70,6 +70,8 @@ class _Profile:
                                         if c is not None}),
                "cost": self.cost, "cpus": {}, "entries": [], "ok": True, "problems": 0}
         line, seq = self.begin_where
+        if out["image_size"] == 0:  # a zero size would put every pc outside the image
+            out["image_size"] = None
         if self.begin and out["image_base"] is None:
             self._bad(out, problem, "prof_field", "profile of %s: image_base=%r is not a hex "
                       "address (pcs are shown as they are)" % (self.probe, b.get("image_base")),

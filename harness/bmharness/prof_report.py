@@ -80,16 +80,24 @@ def _cost(doc, p):
 
 
 def _functions(doc, p, top):
-    rows, cum = [], 0.0
+    """Functions by the primary event, cumulative %; with several CPUs, the primary event's
+    samples per CPU (cpu order as in `cpus`)."""
+    rows, cum, ev = [], 0.0, p["primary"]
+    multi = len(p["cpus"]) > 1
     for r in p["functions"][:top]:
-        cum += r["share"][p["primary"]]
-        rows.append([r["name"]] + _ev_cells(p, r["samples"], r["share"]) + [_pct(cum)])
+        cum += r["share"][ev]
+        rows.append([r["name"]] + _ev_cells(p, r["samples"], r["share"]) + [_pct(cum)] +
+                    (["/".join(str(r["by_cpu"].get(str(c), {}).get(ev, 0)) for c in p["cpus"])]
+                     if multi else []))
     rest = p["functions"][top:]
     if rest:
         sums = {e: sum(r["samples"][e] for r in rest) for e in p["events"]}
         shares = {e: sum(r["share"][e] for r in rest) for e in p["events"]}
-        rows.append(["(%d more)" % len(rest)] + _ev_cells(p, sums, shares) + ["100.0"])
-    doc.table(["function"] + _ev_headers(p) + ["cum %"], rows)
+        rows.append(["(%d more)" % len(rest)] + _ev_cells(p, sums, shares) + ["100.0"] +
+                    (["-"] if multi else []))
+    doc.table(["function"] + _ev_headers(p) + ["cum %"] +
+              (["%s by cpu %s" % (ev, "/".join(str(c) for c in p["cpus"]))] if multi else []),
+              rows)
 
 
 def _raw_pcs(doc, p, n):

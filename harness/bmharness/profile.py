@@ -119,12 +119,13 @@ def _one(prof, elf, cpu, annotate):
     b = prof["begin"] or {}
     entries = [e for e in prof["entries"] if cpu is None or e[0] == cpu]
     totals = {n: 0 for n in names[:max(1, len(prof["events"]))]}
-    funcs, insns, fstart = {}, {}, {}
-    for _, pc, ev, cnt in entries:
+    funcs, insns, fstart, by_cpu = {}, {}, {}, {}
+    for c, pc, ev, cnt in entries:
         name, addr, start = _classify(prof, elf, pc)
         ev_name = names[ev]
         totals[ev_name] = totals.get(ev_name, 0) + cnt
         _add(funcs, name, ev_name, cnt)
+        _add(by_cpu.setdefault(name, {}), str(c), ev_name, cnt)
         if start is not None:
             fstart[name] = start
         _add(insns, (pc, name, addr), ev_name, cnt)
@@ -142,7 +143,8 @@ def _one(prof, elf, cpu, annotate):
                      "start": "0x%x" % hit[1] if hit else None,
                      "end": "0x%x" % hit[2] if hit else None,
                      "samples": {e: per.get(e, 0) for e in events},
-                     "share": {e: _share(per.get(e, 0), totals[e]) for e in events}})
+                     "share": {e: _share(per.get(e, 0), totals[e]) for e in events},
+                     "by_cpu": by_cpu[name]})
     hot = sorted(insns.items(), key=lambda kv: key((kv[0][0], kv[1])))[:TOP_INSNS]
     addrs = {k[2] for k in insns if k[2] is not None and k[1] not in SPECIAL}
     notes = []

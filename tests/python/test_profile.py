@@ -168,6 +168,8 @@ def test_attribution_shares_events_outside(elfs, tmp_path):
     assert p["outside_image"] == {"cycles": 50, "l1d_misses": 0}
     assert p["shares"]["l1d_misses"]["prof_cold_b"] == pytest.approx(0.8)
     assert [r["name"] for r in p["functions"]][:2] == ["prof_hot_a", "prof_cold_b"]
+    assert p["functions"][0]["by_cpu"] == {"0": {"cycles": 700, "l1d_misses": 10},
+                                           "1": {"cycles": 300}}
     assert p["samples"] == 1350 and p["lost"] == 0 and p["cpus"] == [0, 1]
     assert profile.share(res, "spin", "prof_hot_a") == pytest.approx(1000 / 1300)
     # per-instruction: the hot instruction leads, with both events and a source line of the C file
@@ -305,6 +307,7 @@ def test_run_dir_elf_and_report_section(elfs, tmp_path):
         assert "Profile of spin" in t and "prof_hot_a" in t and "l1d_misses" in t
         assert "=>" in t and e["insns_a"][1][1] in t  # the hot instruction, marked
         assert "15000 ppm" in t and "within target" in t
+        assert "cycles by cpu 0/1" in t and "700/300" in t
     pj = json.loads((out / "profile.json").read_text())
     assert pj["profiles"][0]["elf"]["how"] == "found by build id"
     assert pj["profiles"][0]["shares"]["cycles"]["prof_hot_a"] == pytest.approx(1000 / 1300)
