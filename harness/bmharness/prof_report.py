@@ -136,18 +136,30 @@ def _insn_rows(p, insns):
     return rows
 
 
-def _window(insns, size):
-    """The `size` instructions around the peak."""
+def _window(insns, size, loop=None):
+    """The hot loop when it has at most `size` instructions (with the instructions around it up
+    to `size`), else the `size` instructions around the peak."""
+    if loop and loop["instructions"] <= size:
+        spare = size - loop["instructions"]
+        lo = max(0, min(loop["first"] - spare // 2, len(insns) - size))
+        return insns[lo:lo + size], lo
     k = next((n for n, i in enumerate(insns) if i["peak"]), 0)
     lo = max(0, min(k - size // 2, len(insns) - size))
     return insns[lo:lo + size], lo
 
 
 def _annotated(doc, p, a, size):
-    insns, lo = _window(a["instructions"], size) if size else (a["instructions"], 0)
+    loop = a.get("loop")
+    insns, lo = _window(a["instructions"], size, loop) if size else (a["instructions"], 0)
     if not a["instructions"]:
         doc.p("%s: no disassembly" % a["function"])
         return
+    if loop:
+        doc.p("hot loop of %s: %s..%s (%d instructions, closed by the backward jump at %s): %s "
+              "of the function's samples" % (
+                  a["function"], loop["start"], loop["end"], loop["instructions"], loop["end"],
+                  ", ".join("%s%% %s" % (_pct(v), e) for e, v in
+                            loop["share_in_function"].items())))
     hdr = []
     for e in p["events"]:
         hdr += [e, "% fn" + (" " + e if len(p["events"]) > 1 else "")]
@@ -194,9 +206,9 @@ def section(doc, res):
         return
     doc.h("Profile")
     doc.p("samples per function and event (share of the event's samples; samples outside the "
-          "image or outside every symbol have rows of their own); annotated: the %d "
-          "instructions around the hottest function's peak (`harness/baremetric profile RUN` "
-          "lists more)" % profile.EXCERPT)
+          "image or outside every symbol have rows of their own); annotated: %d instructions of "
+          "the hottest function, its hot loop or else around its peak "
+          "(`harness/baremetric profile RUN` lists more)" % profile.EXCERPT)
     for p in res["profiles"]:
         _one(doc, p, REPORT_TOP, False, profile.EXCERPT)
 

@@ -302,7 +302,43 @@ def _annotate(elf, row, insns, events, notes):
         notes.append("%s: %d sample(s) on pcs that are not instruction starts, attributed to the "
                      "instruction they fall in (a pc off by some bytes?)" % (row["name"], inside))
     return {"function": row["name"], "start": row["start"], "end": row["end"],
-            "peak": "0x%x" % peak, "samples": fsum, "instructions": out}
+            "peak": "0x%x" % peak, "samples": fsum, "instructions": out,
+            "loop": hot_loop(out, peak, events, fsum)}
+
+
+def _jump_target(insn):
+    """Target address of a direct jump (`jne 1137 <f+0xe>`, `loop 40 <f>`), else None."""
+    parts = insn.split()
+    if len(parts) >= 2 and (parts[0].startswith("j") or parts[0].startswith("loop")):
+        try:
+            return int(parts[1], 16)
+        except ValueError:
+            return None
+    return None
+
+
+def hot_loop(insns, peak, events, fsum):
+    """The innermost loop around the peak: the shortest span [target, jump] of a backward direct
+    jump at or after the peak whose target is at or before it. {"start", "end" (address of the
+    jump), "first", "last" (indices), "instructions", "samples", "share_in_function"} or None."""
+    if not insns:
+        return None
+    addrs = [int(i["addr"], 16) for i in insns]
+    best = None
+    for j, i in enumerate(insns):
+        t = _jump_target(i["insn"])
+        if t is None or not t <= peak <= addrs[j] or t not in addrs:
+            continue
+        first = addrs.index(t)
+        if best is None or j - first < best[1] - best[0]:
+            best = (first, j)
+    if best is None:
+        return None
+    first, last = best
+    per = {e: sum(i["samples"][e] for i in insns[first:last + 1]) for e in events}
+    return {"start": "0x%x" % addrs[first], "end": "0x%x" % addrs[last], "first": first,
+            "last": last, "instructions": last - first + 1, "samples": per,
+            "share_in_function": {e: _share(per[e], fsum[e]) for e in events}}
 
 
 def analyse(records, run_dir=None, elf=None, cpu=None, annotate=ANNOTATE, problems=None):

@@ -63,7 +63,7 @@ def _insns(path, start, size):
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "--start-address=%d" % start,
                           "--stop-address=%d" % (start + size), str(path)],
                          capture_output=True, text=True, check=True).stdout
-    return [(int(m.group(1), 16), m.group(2).split()[0]) for m in
+    return [(int(m.group(1), 16), m.group(2).split()[0], m.group(2)) for m in
             re.finditer(r"^\s*([0-9a-f]+):\s+(\S.*)$", out, re.M)]
 
 
@@ -188,6 +188,31 @@ def test_attribution_shares_events_outside(elfs, tmp_path):
     assert peak["share_in_function"]["cycles"] == pytest.approx((600 + inside) / 1000)
     assert sum(i["samples"]["cycles"] for i in ann["instructions"]) == 1000
     assert [c["status"] for c in p["checks"]] == ["pass", "pass"]
+
+
+def test_hot_loop_found(elfs, tmp_path):
+    """Samples on the body of prof_hot_a's loop: the annotation names the loop (target of the
+    backward jump .. the jump) and the report's excerpt shows it."""
+    e = elfs["fw.so"]
+    back = [(a, int(t.split()[1], 16)) for a, m, t in e["insns_a"]
+            if m.startswith("j") and int(t.split()[1], 16) < a]
+    assert back, e["insns_a"]  # -O1 compiles the for loop to a backward conditional jump
+    jump, target = back[-1]
+    body = [a for a, _, _ in e["insns_a"] if target <= a <= jump]
+    s = Stream().begin()
+    prof_stream(s, "spin", FW_BASE, e["size"], e["build_id"],
+                {0: [(FW_BASE + a, 0, 100 + 10 * k) for k, a in enumerate(body)]
+                 + [(FW_BASE + e["a"][0], 0, 5)]})
+    out, _ = _run_dir(tmp_path, s)
+    shutil.copy(e["path"], out / (e["build_id"] + ".elf"))
+    res = profile.analyse_run(str(out))
+    loop = res["profiles"][0]["annotated"][0]["loop"]
+    total = sum(100 + 10 * k for k in range(len(body)))
+    assert (int(loop["start"], 16), int(loop["end"], 16)) == (target, jump)
+    assert loop["instructions"] == len(body) and loop["samples"]["cycles"] == total
+    assert loop["share_in_function"]["cycles"] == pytest.approx(total / (total + 5))
+    text, _ = report.write_report(str(out), plot=False)
+    assert "hot loop of prof_hot_a: 0x%x..0x%x" % (target, jump) in text
 
 
 def test_cpu_filter(elfs, tmp_path):
