@@ -102,10 +102,10 @@ def _functions(doc, p, top):
 
 def _raw_pcs(doc, p, n):
     doc.p("hottest pcs (ELF address = pc - image_base)")
-    doc.table(["pc", "ELF address", "where"] + _ev_headers(p),
+    doc.table(["pc", "ELF address", "where"] + _ev_headers(p) + ["source"],
               [[i["pc"], i["addr"] or "-", i["function"] +
                 ("+0x%x" % i["offset"] if i["offset"] is not None else "")]
-               + _ev_cells(p, i["samples"], i["share"]) + ([i["source"]] if i["source"] else [])
+               + _ev_cells(p, i["samples"], i["share"]) + [i["source"] or "-"]
                for i in p["instructions"][:n]])
 
 
