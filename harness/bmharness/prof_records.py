@@ -9,7 +9,8 @@ the data goes on: a chunk missing, a bad entry or a checksum that does not match
 The checks: chunk indices contiguous from 0, each chunk's `n` equal to its entries, at most
 MAX_CHUNK entries a chunk, the `crc` (CRC-32 of the `e` values of one CPU's chunks joined with
 `,`), `entries` and `counted` equal to what arrived, `counted + lost = samples`, an `end` for
-every CPU that sent data or is listed in `cpus`. This module imports nothing from the package
+cpu 0 and for every CPU that sent data (an AP without samples sends none), no more ends than
+`cpus` (the number of CPUs that sampled). This module imports nothing from the package
 (parse.py calls it, so it must not import parse).
 """
 
@@ -66,8 +67,7 @@ class _Profile:
                "events": events, "image_base": _hex(b.get("image_base", "")),
                "image_size": _dec(b.get("image_size")),
                "build_id": (b.get("build_id") or "unknown").lower(),
-               "cpus_declared": sorted({c for c in map(_dec, b.get("cpus", "").split(","))
-                                        if c is not None}),
+               "cpus_declared": _dec(b.get("cpus")),
                "cost": self.cost, "cpus": {}, "entries": [], "ok": True, "problems": 0}
         line, seq = self.begin_where
         if out["image_size"] == 0:  # a zero size would put every pc outside the image
@@ -76,8 +76,15 @@ class _Profile:
             self._bad(out, problem, "prof_field", "profile of %s: image_base=%r is not a hex "
                       "address (pcs are shown as they are)" % (self.probe, b.get("image_base")),
                       line, seq)
-        for cpu in sorted(set(self.chunks) | set(self.ends) | set(out["cpus_declared"])):
+        for cpu in sorted(set(self.chunks) | set(self.ends)):
             out["cpus"][cpu] = self._cpu(out, cpu, problem)
+        if self.begin and 0 not in self.ends:  # the boot CPU's end comes even with no samples
+            self._bad(out, problem, "prof_end_missing", "profile of %s: no `prof kind=end` for "
+                      "cpu 0" % self.probe, line, seq)
+        n = out["cpus_declared"]
+        if n is not None and len(self.ends) > n:
+            self._bad(out, problem, "prof_field", "profile of %s: begin says cpus=%d, %d CPUs "
+                      "sent an end" % (self.probe, n, len(self.ends)), line, seq)
         return out
 
     def _bad(self, out, problem, kind, message, line=None, seq=None):
@@ -165,7 +172,8 @@ class _Profile:
 def collect(records, problem=None):
     """The profiles of one boot's records, in order of their `prof kind=begin`. Returns a list of
     dicts (see _Profile.as_dict): key (the probe, with `#2`... when it was profiled again),
-    probe, begin, events, image_base, image_size, build_id, cpus_declared, cost, cpus
+    probe, begin, events, image_base, image_size, build_id, cpus_declared (the begin's count),
+    cost, cpus
     {cpu: {chunks, entries_received, counted_received, counted_by_event, end, crc_ok,
     balance_ok}}, entries [(cpu, pc, event, count)], ok, problems."""
     problem = problem or (lambda *a, **k: None)

@@ -41,7 +41,11 @@ def _period(p):
         return "-"
     rng = ("uniform in [%s, %s]" % (p["period_min"], p["period_max"])
            if p["period_min"] is not None else "")
-    return "%s %s%s" % (p["period"], p["unit"] or "", " (%s)" % rng if rng else "")
+    auto = ("chosen by the firmware to stay under the overhead target%s" % (
+        ", %s cycles per sample measured" % p["auto_sample_cost"] if p["auto_sample_cost"]
+        else "")) if p.get("period_auto") == 1 else ""
+    return "%s %s%s" % (p["period"], p["unit"] or "", " (%s)" % "; ".join(
+        x for x in (rng, auto) if x) if rng or auto else "")
 
 
 def _facts(doc, p):
@@ -71,12 +75,17 @@ def _cost(doc, p):
     if not c:
         doc.kv([("overhead", "not measured (no `prof kind=cost` record)")])
         return
+    if c.get("skipped"):
+        doc.kv([("overhead", "not measured: %s" % c["skipped"])])
+        return
     ppm, target = c.get("overhead_ppm"), c.get("target_ppm")
     verdict = ("ABOVE TARGET" if c["above_target"] else "within target"
                if c["above_target"] is not None else "not judged")
     doc.kv([("overhead", "%s ppm (%s%%) vs target %s ppm: %s; spin round %s cycles off, %s on, "
-             "%s rounds" % (ppm, _pct(ppm / 1e6) if isinstance(ppm, int) else "-", target,
-                            verdict, c.get("off"), c.get("on"), c.get("rounds")))])
+             "%s rounds%s" % (ppm, _pct(ppm / 1e6) if isinstance(ppm, int) else "-", target,
+                              verdict, c.get("off"), c.get("on"), c.get("rounds"),
+                              "; %s cycles per sample" % c["per_sample"]
+                              if c.get("per_sample") else ""))])
 
 
 def _functions(doc, p, top):
@@ -154,12 +163,6 @@ def _annotated(doc, p, a, size):
     if not a["instructions"]:
         doc.p("%s: no disassembly" % a["function"])
         return
-    if loop:
-        doc.p("hot loop of %s: %s..%s (%d instructions, closed by the backward jump at %s): %s "
-              "of the function's samples" % (
-                  a["function"], loop["start"], loop["end"], loop["instructions"], loop["end"],
-                  ", ".join("%s%% %s" % (_pct(v), e) for e, v in
-                            loop["share_in_function"].items())))
     hdr = []
     for e in p["events"]:
         hdr += [e, "% fn" + (" " + e if len(p["events"]) > 1 else "")]
@@ -168,6 +171,12 @@ def _annotated(doc, p, a, size):
               a["function"], a["start"], a["end"],
               ", ".join("%d %s" % (n, e) for e, n in a["samples"].items()),
               lo + 1, lo + len(insns), len(a["instructions"]), round(100 * profile.HOT_SHARE)))
+    if loop:
+        doc.p("hot loop of %s: %s..%s (%d instructions, closed by the backward jump at %s): %s "
+              "of the function's samples" % (
+                  a["function"], loop["start"], loop["end"], loop["instructions"], loop["end"],
+                  ", ".join("%s%% %s" % (_pct(v), e) for e, v in
+                            loop["share_in_function"].items())))
     doc.table(["", "address"] + hdr + ["instruction", "source"], _insn_rows(p, insns))
 
 

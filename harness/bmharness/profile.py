@@ -204,7 +204,8 @@ def _one(prof, elf, cpu, annotate):
            "cpus": [p["cpu"] for p in per_cpu], "cpu_filter": cpu,
            "image_base": "0x%x" % base if base is not None else None,
            "image_size": prof["image_size"], "build_id": prof["build_id"],
-           "fallback": b.get("fallback"),
+           "fallback": b.get("fallback"), "period_auto": _num(b.get("period_auto")),
+           "auto_sample_cost": _num(b.get("auto_sample_cost")),
            "elf": {"path": elf.path, "how": elf.found.get("how") if not elf.error else
                    "%s; unusable: %s" % (elf.found.get("how"), elf.error),
                    "match": elf.found.get("match"), "tried": elf.found.get("tried", []),

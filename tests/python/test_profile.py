@@ -92,7 +92,7 @@ def prof_stream(s, probe, base, size, build_id, per_cpu, events="cycles", lost=N
     """Add a profile's records to Stream s: per_cpu {cpu: [(pc, event, count)]}; chunks of 24."""
     s.add("prof", kind="begin", probe=probe, source=source, events=events, unit="events",
           period=62000, period_min=60000, period_max=64000, seed=7,
-          cpus=",".join(str(c) for c in per_cpu), image_base="%x" % base, image_size=size,
+          cpus=len(per_cpu), image_base="0x%x" % base, image_size=size,
           build_id=build_id)
     for cpu, entries in per_cpu.items():
         texts = []
@@ -349,6 +349,32 @@ def test_overhead_above_target_flagged(elfs, tmp_path):
     assert "ABOVE TARGET" in text
     p = json.loads((out / "profile.json").read_text())["profiles"][0]
     assert p["cost"]["above_target"] and p["checks"][1]["status"] == "fail"
+
+
+def test_cost_skipped_and_auto_period(elfs, tmp_path):
+    """The firmware's cost record may carry `skipped=why` only; an AP without samples sends no
+    end (not a problem), cpu 0 always does."""
+    e = elfs["fw.so"]
+    s = Stream().begin()
+    s.add("prof", kind="begin", probe="spin", source="timer", events="time", unit="ns",
+          period=50000, period_min=40000, period_max=60000, seed=1, cpus=2,
+          image_base="0x%x" % FW_BASE, image_size=e["size"], build_id=e["build_id"],
+          period_auto=1, auto_sample_cost=1200)
+    ent = "%x:0:7" % (FW_BASE + e["a"][0])
+    s.add("prof_data", probe="spin", cpu=0, i=0, n=1, e=ent)
+    s.add("prof", kind="end", probe="spin", cpu=0, samples=7, entries=1, counted=7, lost=0,
+          crc="0x%x" % (zlib.crc32(ent.encode()) & 0xFFFFFFFF))
+    s.add("prof", kind="cost", probe="spin", skipped="no calibrated spin loop")
+    out, summary = _run_dir(tmp_path, s)
+    assert summary["ok"], summary["validation"]["problems"]
+    shutil.copy(e["path"], out / (e["build_id"] + ".elf"))
+    text, _ = report.write_report(str(out), plot=False)
+    assert "not measured: no calibrated spin loop" in text
+    assert "chosen by the firmware to stay under the overhead target, 1200 cycles" in text
+    s = Stream().begin()
+    prof_stream(s, "spin", FW_BASE, e["size"], e["build_id"], {1: [(FW_BASE + e["a"][0], 0, 3)]})
+    out, summary = _run_dir(tmp_path, s, "nocpu0")
+    assert summary["validation"]["problem_counts"].get("prof_end_missing") == 1
 
 
 def test_cli_annotate_hosted_pie(elfs, tmp_path, capsys):
