@@ -7,6 +7,7 @@
 #include "arch/cycles.h"
 #include "bench/arena.h"
 #include "bench/prof_table.h"
+#include "bench/runner.h"
 #include "drivers/prof_sampler.h"
 #include "lib/crc32.h"
 #include "lib/emit.h"
@@ -23,7 +24,7 @@ struct prof_cpu {
 	uint64_t prev_entry;              /* entry TSC of the previous sample (handler cost) */
 	uint64_t *handler;                /* handler durations, cycles */
 	volatile uint32_t nhandler;
-};
+} __attribute__((aligned(64))); /* the handler writes here: no line shared between CPUs */
 
 static struct {
 	struct prof_cpu cpu[PROF_MAX_CPUS];
@@ -111,8 +112,17 @@ static bool sampler_start(struct probe_env *env, uint64_t period, const char **w
 	return prof_sampler_start(env, &req, &prof.info, why);
 }
 
+/* Between runner samples, sampling on: full overflow buffers into the aggregate (the handler
+ * may interrupt this; prof_table_drain is safe against it on the same CPU). */
+static void prof_poll(void)
+{
+	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
+		(void)prof_table_drain(&prof.cpu[cpu].t, prof_agg_sink, &prof.cpu[cpu].agg);
+}
+
 static void stop_sampling(void)
 {
+	runner_set_poll(0);
 	prof_sampler_window_close();
 	prof_sampler_stop();
 }
@@ -343,6 +353,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		prof.period = auto_period(env);
 	if (!why && sampler_start(env, prof.period, &why)) {
 		prof.period = prof.info.period;
+		runner_set_poll(prof_poll);
 		prof.running = true;
 		prof_sampler_window_open();
 		return true;

@@ -19,7 +19,7 @@
 #define PROF_HANDLER_SAMPLES 4096 /* handler durations kept for the median and p90 */
 #define PROF_DATA_PER_RECORD 24   /* entries per prof_data record (a line stays under 1024 bytes) */
 #define PROF_COST_ROUNDS 5        /* interleaved off/on rounds of the overhead measurement */
-#define PROF_COST_ROUND_MS 20
+#define PROF_COST_ROUND_MS 10
 #define PROF_TARGET_PPM 30000     /* the overhead goal at the default period: 3% */
 #define PROF_AUTO_ROUNDS 3        /* the auto period's cost measurement (shorter) */
 #define PROF_AUTO_ROUND_MS 10

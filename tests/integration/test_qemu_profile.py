@@ -1,5 +1,5 @@
 """The sampling profiler under QEMU (time-based: TCG has no x86 PMU). Two boots:
-- `-icount shift=0`: the APIC timer then counts instructions, so time-based samples fall on
+- `-icount shift=0` (conftest's shared `icount` boot): the APIC timer then counts instructions, so time-based samples fall on
   instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
   70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
 - plain TCG: `spin` (>= 90% of samples in arch_spin) and `membw` (most samples in the bandwidth
@@ -87,13 +87,6 @@ def check_stream(begin, ends, cost, data):
 
 
 @pytest.fixture(scope="module")
-def split_icount(tmp_path_factory):
-    return boot(tmp_path_factory, "prof_split", {
-        "probes": "prof_split", "profile": "prof_split", "profile_period": 20000,
-        "samples": 16, "target_ns": 20000000, "timer_samples": 64, "tsc_cal_windows": 1}, icount=True)
-
-
-@pytest.fixture(scope="module")
 def spin_membw(tmp_path_factory):
     return boot(tmp_path_factory, "prof_tcg", {
         "probes": "spin,membw,fault_ud2", "profile": "spin,membw,fault_ud2", "profile_period": 250000,
@@ -101,9 +94,9 @@ def spin_membw(tmp_path_factory):
         "timer_samples": 64, "tsc_cal_windows": 1})
 
 
-def test_split_recovered_under_icount(split_icount):
-    assert split_icount.summary["ok"], split_icount.summary["validation"]
-    begin, ends, cost, data = prof_records(split_icount, "prof_split")
+def test_split_recovered_under_icount(icount):
+    assert icount.summary["ok"], icount.summary["validation"]
+    begin, ends, cost, data = prof_records(icount, "prof_split")
     check_stream(begin, ends, cost, data)
     assert begin[0]["source"] == "timer" and begin[0]["events"] == "time" and begin[0]["unit"] == "ns"
     by = samples_by_function(begin[0], data)
