@@ -11,6 +11,8 @@ import subprocess
 
 import pytest
 
+from disasm import disassemble
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FW_FLAGS = ["-std=gnu11", "-O2", "-ffreestanding", "-fno-builtin", "-fpic", "-mno-red-zone",
             "-mgeneral-regs-only", "-maccumulate-outgoing-args", "-fno-tree-loop-distribute-patterns",
@@ -20,20 +22,6 @@ MAX_RECORD_INSNS = 96
 MAX_OVF_PUSH_INSNS = 64
 DIV = re.compile(r"^\s*i?div")
 CALL = re.compile(r"^\s*call")
-
-
-def disassemble(obj):
-    out = subprocess.run(["objdump", "-d", "-r", "--no-show-raw-insn", obj], check=True,
-                         capture_output=True, text=True).stdout
-    funcs, cur = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <([^>]+)>:", line)
-        if m:
-            cur = m.group(1)
-            funcs[cur] = []
-        elif cur and "\t" in line:
-            funcs[cur].append(line.split("\t", 1)[1].strip())
-    return funcs
 
 
 def instructions(body):
