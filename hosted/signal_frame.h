@@ -7,6 +7,7 @@
 #define HOSTED_SIGNAL_FRAME_H
 
 #include <signal.h>
+#include <stdint.h>
 
 #include "arch/traps.h"
 
@@ -18,6 +19,9 @@ void hosted_frame_fault(int sig, const siginfo_t *si, const void *uctx, struct t
  * undefined instruction), and back (0 for a vector no signal stands for). */
 unsigned hosted_signal_vector(int sig);
 int hosted_vector_signal(unsigned vector);
+
+/* The interrupted program counter (a sampling profiler's sample). */
+uint64_t hosted_frame_pc(const void *uctx);
 
 /* Resume after the deliberate undefined instruction (irq_raise_ud2): advance the frame's program
  * counter past it. */

@@ -1,6 +1,7 @@
 /* Known work and deliberate faults for the probes, in assembly so the compiler cannot reshape
  * them:
  * - arch_spin(iterations): exactly 2 instructions per iteration (subs; b.ne); 0 returns at once;
+ * - arch_split_a/b(iterations): the same loop, the profiler's known split;
  * - arch_provoke_ud2(): udf #0, an undefined instruction (ESR EC 0x00);
  * - arch_provoke_noncanonical(): a load from UNMAPPED_VA, the last page of the 48-bit lower range,
  *   which the firmware's identity map does not cover: a data abort (EC 0x25) with FAR = it. */
@@ -18,6 +19,28 @@ arch_spin:
 	b.ne	1b
 2:	ret
 	.size arch_spin, . - arch_spin
+
+/* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split (bench/
+ * prof_split.c), the same loop as arch_spin in two functions of their own. */
+	.global arch_split_a
+	.type arch_split_a, %function
+	.balign 16
+arch_split_a:
+	cbz	x0, 2f
+1:	subs	x0, x0, #1
+	b.ne	1b
+2:	ret
+	.size arch_split_a, . - arch_split_a
+
+	.global arch_split_b
+	.type arch_split_b, %function
+	.balign 16
+arch_split_b:
+	cbz	x0, 2f
+1:	subs	x0, x0, #1
+	b.ne	1b
+2:	ret
+	.size arch_split_b, . - arch_split_b
 
 	.global arch_provoke_ud2
 	.type arch_provoke_ud2, %function

@@ -59,3 +59,9 @@ void hosted_frame_skip_undefined(void *uctx)
 {
 	((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] += UD2_LENGTH;
 }
+
+uint64_t hosted_frame_pc(const void *uctx)
+{
+	return (uint64_t)((const ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+}
+
