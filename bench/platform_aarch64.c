@@ -9,6 +9,7 @@
 #include "bench/summary.h"
 #include "lib/emit.h"
 
+#define EL1 1                /* the only level whose translation regime is read */
 #define SCTLR_M (1ull << 0)  /* stage-1 MMU enabled */
 #define SCTLR_C (1ull << 2)  /* data caching */
 #define SCTLR_I (1ull << 12) /* instruction caching */
@@ -103,7 +104,7 @@ void platform_aarch64_emit_mmu(const void *addr)
 
 	rec_str(r, "kind", "mmu");
 	rec_u64(r, "el", m.el);
-	if (m.el != 1) {
+	if (m.el != EL1) {
 		rec_str(r, "reason", "not at EL1: the EL2 translation regime is not read");
 		emit_finish();
 		return;

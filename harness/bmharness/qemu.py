@@ -237,6 +237,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     code, timed_out, interrupted, duration = _run(cmd, timeout, out_dir)
     status, name = decode_exit(code, timed_out, interrupted)
+    if not a["exit_device"] and code == 0 and not (timed_out or interrupted):
+        name = "in the end record (no exit device on this machine: PSCI power-off, exit 0)"
     with open(os.path.join(out_dir, "qemu.stderr"), "rb") as fh:
         stderr = fh.read().decode("utf-8", "replace")
     if not os.path.exists(serial):  # QEMU failed early: an empty log still parses and reports
@@ -276,6 +278,9 @@ def run_failed(result):
     # Without shutdown=debug-exit a clean QEMU exit (0) carries no status: the end record decides.
     other_exit = ((result.get("config") or {}).get("shutdown") != "debug-exit"
                   and result.get("exit_code") == 0)
+    # A machine without an exit device (aarch64 virt): a clean exit 0 never carries a status.
+    if result.get("arch") in ARCHES and not arch_info(result["arch"])["exit_device"]:
+        other_exit = other_exit or result.get("exit_code") == 0
     if result.get("firmware_status") != 0 and not killed and not other_exit:
         reasons.append("firmware exit status: %s" % result.get("firmware_status_name"))
     return reasons

@@ -67,3 +67,13 @@ def test_report_leaves_out_x86_rows_for_aarch64(tmp_path):
     assert "MIDR 0x410fd083" in text and "from cntfrq" in text
     for x86_only in ("hypervisor", "cpuid leaves", "logical cpus", "cpuid 0x15"):
         assert x86_only not in text, x86_only
+
+
+def test_run_failed_on_a_machine_without_exit_device():
+    """aarch64 virt exits 0 after PSCI SYSTEM_OFF whatever `shutdown` says: not a failure there
+    (the end record decides), while on x86_64 exit 0 with shutdown=debug-exit still is one."""
+    base = {"exit_code": 0, "firmware_status": None, "timed_out": False, "interrupted": False,
+            "qemu_error": False, "firmware_status_name": "x", "config": {"shutdown": "debug-exit"}}
+    assert qemu.run_failed(dict(base, arch="aarch64")) == []
+    assert qemu.run_failed(dict(base, arch="x86_64")) != []
+    assert qemu.run_failed(dict(base, arch="aarch64", timed_out=True, exit_code=None)) != []
