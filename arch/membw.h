@@ -1,4 +1,4 @@
-/* The bandwidth kernels (arch/x86_64/membw.S) and the pointer-chase loop, for code outside arch/. */
+/* The bandwidth kernels (arch/<cpu>/membw.S) and the pointer-chase loop, for code outside arch/. */
 #ifndef ARCH_MEMBW_H
 #define ARCH_MEMBW_H
 
@@ -33,8 +33,14 @@ const char *arch_page_size(const void *addr);
 /* Follow a pointer chain `loads` times; returns the last pointer reached. */
 void *arch_chase(void *p, uint64_t loads);
 
+/* NULL when the `rep` kernels (bw_rep_stosb, bw_rep_movsb) run on this architecture, else why not
+ * (for their skip records). */
+const char *arch_membw_rep_unavailable(void);
+
 #if defined(__x86_64__)
 #include "arch/x86_64/simd.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/simd.h"
 #endif
 
 #endif

@@ -100,6 +100,14 @@ static enum probe_status membw_run(struct probe_env *env)
 			skip_kernel(k, simd.why_not[k->width]);
 			continue;
 		}
+		if (k->fn == bw_rep_stosb || k->fn == bw_rep_movsb) {
+			const char *why = arch_membw_rep_unavailable();
+
+			if (why) {
+				skip_kernel(k, why);
+				continue;
+			}
+		}
 		for (size_t si = 0; si < m.n_sizes; si++) {
 			char size[24], bytes[24], rb[24], wb[24];
 			const char *params[] = { "kernel", k->name, "width", k->width_name, "size", size,

@@ -92,3 +92,10 @@ void simd_usable(struct simd_state *s)
 		if (s->usable[i])
 			s->why_not[i] = 0;
 }
+
+/* rep stosb / rep movsb are part of every x86-64 CPU. */
+const char *arch_membw_rep_unavailable(void)
+{
+	return 0;
+}
+

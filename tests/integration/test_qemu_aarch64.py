@@ -19,8 +19,9 @@ A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end")
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one not ported, one unknown name (dropped with a warning by the
 # option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,no_such_probe"
-PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise"
+PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw,no_such_probe"
+PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw"
+MEM_KERNELS = "read,write_nt,rep_movsb"
 MEM_MAX_MB = 1  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
@@ -35,7 +36,8 @@ def a64(tmp_path_factory):
     # probes goes in raw: the harness refuses unknown probe names in settings.
     run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90,
                         settings={"timer_samples": TIMER_SAMPLES, "samples": 8,
-                                  "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin"},
+                                  "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin",
+                                  "mem_kernels": MEM_KERNELS},
                         extra_config="probes = %s\n" % PROBES)
     summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
     return Boot(out, run, summary)
@@ -140,7 +142,7 @@ def test_faults_are_reported_and_run_continues(a64):
     assert a64.sets("spin") and "pmu_check" in [s["probe"] for s in a64.summary["skips"]]
     end = a64.summary["end"]
     assert end["faults"] == 2 and end["unexpected_faults"] == 0
-    assert end["probes_run"] == 7
+    assert end["probes_run"] == 8
 
 
 def test_spin_runs_through_the_runner(a64):
@@ -207,4 +209,25 @@ def test_noise_with_interrupts_masked(a64):
         assert sum(lens) == p["total_cycles"] and max(lens or [0]) == p["longest_cycles"]
     assert p["threshold_cycles"] == 10 * p["median_step_cycles"]
     assert p["window_cycles"] == 200 * a64.summary["platform"]["tsc"]["hz"] // 1000
+
+
+def test_membw_kernels_and_their_skips(a64):
+    """X-register (64) and NEON (128) kernels run over the sweep; 256/512 (no SVE kernels) and the
+    x86 string kernels are skips with a reason, never numbers."""
+    sets = a64.sets("membw")
+    got = {(s["params"]["kernel"], str(s["params"]["width"])) for s in sets}
+    assert got == {("read", "64"), ("read", "128"), ("write_nt", "64"), ("write_nt", "128")}
+    hz = a64.summary["platform"]["tsc"]["hz"]
+    for s in sets:
+        assert s["complete"] and s["n"] == s["received"] == 8
+        values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
+        med = sorted(values)[len(values) // 2]
+        secs = max(med - s["overhead"], 1) / hz
+        gbps = int(s["params"]["bytes_per_op"]) * s["iters"] / secs / 1e9
+        assert 0.01 <= gbps <= 10000, (s["params"], gbps)
+    skips = {(k.get("kernel"), str(k.get("width"))): k["reason"] for k in a64.summary["skips"]
+             if k["probe"] == "membw" and "kernel" in k}
+    for w in ("256", "512"):
+        assert "SVE not ported" in skips[("read", w)] and "SVE not ported" in skips[("write_nt", w)]
+    assert "rep stosb/movsb" in skips[("rep_movsb", "rep")]
 

@@ -1,0 +1,20 @@
+/* Vector widths for the AArch64 bandwidth kernels (arch/membw.h), under the names bench/membw.c
+ * uses on every architecture: 64 = X registers, always; 128 = NEON Q registers, when FP/SIMD
+ * access is enabled (UEFI requires it; simd.c checks CPACR_EL1.FPEN / CPTR_EL2.TFP); 256 and 512:
+ * no kernels (SVE is not ported), reported as such. */
+#ifndef ARCH_AARCH64_SIMD_H
+#define ARCH_AARCH64_SIMD_H
+
+#include <stdbool.h>
+
+enum simd_width { SIMD_64 = 0, SIMD_128, SIMD_256, SIMD_512, SIMD_NUM_WIDTHS };
+
+struct simd_state {
+	bool usable[SIMD_NUM_WIDTHS];
+	const char *why_not[SIMD_NUM_WIDTHS]; /* reason when not usable, for skip records */
+};
+
+void simd_usable(struct simd_state *s);
+unsigned simd_bits(enum simd_width w);
+
+#endif
