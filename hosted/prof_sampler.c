@@ -39,3 +39,14 @@ bool prof_image_info(uint64_t *base, uint64_t *size, char *build_id_hex, unsigne
 	str_copy(build_id_hex, "unknown", len);
 	return false;
 }
+
+bool prof_sampler_cpu_begin(unsigned cpu)
+{
+	(void)cpu;
+	return false;
+}
+
+void prof_sampler_cpu_end(unsigned cpu)
+{
+	(void)cpu;
+}
