@@ -7,6 +7,7 @@
  *    count, each in its own section (the linker's __start_/__stop_ symbols give their ranges);
  *    the raw PCs must recover the first function's share within PASS_BAND_PERMILLE (2 points);
  *  - a worker thread ("application processor") samples with its own CPU index;
+ *  - the periods are randomised per sample (the spread of the CPU time between samples);
  *  - the CPU-time timer fallback samples (forced with BAREMETRIC_PROF_NO_PERF=1);
  *  - the overhead (reported, not judged: on a VM most of it is the kernel's timer interrupt):
  *    the same work with and without sampling, interleaved, medians of the thread's CPU time, at
@@ -48,6 +49,10 @@
 #define BLOCK_MS 10                /* one work_a + work_b pair */
 #define TIMER_RUN_MS 1000
 #define WORKER_RUN_MS 400
+#define PERIOD_CHECK_NS 16000000ull  /* 16 ms: a 1 ms window, far above the per-sample jitter */
+#define PERIOD_CHECK_MS 1500
+#define PERIOD_CHECK_MIN_N 40
+#define PERIOD_SPREAD_PERMILLE 500   /* uniform: p90 - p10 is 80% of the window; fixed: ~0 */
 #define LONG_PERIOD_FACTOR 16ull     /* the overhead is also measured at 16x the default period */
 #define MAX_SAMPLES (1u << 17)
 #define MAX_CPUS 4
@@ -72,9 +77,10 @@ extern const char __start_bm_split_a[], __stop_bm_split_a[], __start_bm_split_b[
 extern const char __start_bm_split_w[], __stop_bm_split_w[];
 
 struct cpu_log {
-	uint64_t pc[MAX_SAMPLES], entry[MAX_SAMPLES], prev_exit[MAX_SAMPLES];
+	uint64_t pc[MAX_SAMPLES], entry[MAX_SAMPLES], prev_exit[MAX_SAMPLES], cpu_ns[MAX_SAMPLES];
 	volatile uint32_t n;
 };
+static volatile bool log_cpu_time; /* a system call per sample: only for the period check */
 static struct cpu_log logs[MAX_CPUS];
 static unsigned failures;
 static volatile uint64_t sink;
@@ -92,6 +98,12 @@ static void on_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
 		l->pc[l->n] = pc;
 		l->entry[l->n] = entry_tsc;
 		l->prev_exit[l->n] = prof_sampler_last_exit_tsc(cpu); /* the previous sample's end */
+		if (log_cpu_time) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+			l->cpu_ns[l->n] = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+		}
 		l->n++;
 	}
 }
@@ -365,9 +377,11 @@ static int64_t overhead_rounds(enum round_kind kind, uint64_t period, struct pro
 		uint64_t moff = quantile(off, ROUNDS, 500), mon = quantile(on, ROUNDS, 500);
 		int64_t ppm = (int64_t)(((double)mon - (double)moff) * 1e6 / (double)moff);
 
+		/* quantile sorted off[]: its range is the noise floor of the comparison */
 		printf("measured overhead %s period_ns=%llu: rounds=%u off_median_ms=%.2f on_median_ms=%.2f -> %.2f%%"
-		       " (thread CPU time)", kind == ROUND_SAMPLER ? "sampler" : "control(bare kernel timer)",
-		       (unsigned long long)period, ROUNDS, moff / 1e6, mon / 1e6, ppm / 1e4);
+		       " (thread CPU time; off rounds spread %.1f%%)",
+		       kind == ROUND_SAMPLER ? "sampler" : "control(bare kernel timer)", (unsigned long long)period,
+		       ROUNDS, moff / 1e6, mon / 1e6, ppm / 1e4, ((double)off[ROUNDS - 1] - (double)off[0]) * 100.0 / (double)moff);
 		if (kind == ROUND_SAMPLER)
 			printf(", %u samples per round, %.1f us per sample", nsamples / ROUNDS,
 			       nsamples ? ((double)mon - (double)moff) / 1e3 / (nsamples / (double)ROUNDS) : 0.0);
@@ -404,6 +418,47 @@ static void check_split(uint64_t tsc_hz)
 	       OVERHEAD_TARGET_PPM / 1e4, ppm <= OVERHEAD_TARGET_PPM ? "met" : "NOT met here",
 	       ctl == INT64_MIN ? 0.0 : ctl / 1e4, (unsigned long long)LONG_PERIOD_FACTOR,
 	       longer == INT64_MIN ? 0.0 : longer / 1e4);
+}
+
+/* The periods are drawn anew per sample: at a long period (window 1/16 of it) the thread's CPU
+ * time between samples must spread over most of the window (a fixed period would give a spread
+ * of the per-sample cost's jitter only), and no interval may be shorter than the window's
+ * minimum. */
+static void check_periods(void)
+{
+	static uint64_t d[MAX_SAMPLES];
+	struct prof_sampler_info info;
+	const char *why = 0;
+	uint64_t t0, p10, p90, lo;
+	unsigned n = 0;
+
+	log_cpu_time = true;
+	if (!start_period(PROF_SRC_AUTO, PERIOD_CHECK_NS, &info, &why)) {
+		log_cpu_time = false;
+		check("period_randomised", false, "refused: %s", why);
+		return;
+	}
+	t0 = cpu_ns();
+	while (cpu_ns() - t0 < PERIOD_CHECK_MS * 1000000ull)
+		run_blocks(1);
+	prof_sampler_stop();
+	log_cpu_time = false;
+	for (uint32_t i = 1; i < logs[0].n; i++)
+		d[n++] = logs[0].cpu_ns[i] - logs[0].cpu_ns[i - 1];
+	lo = quantile(d, n, 0);
+	p10 = quantile(d, n, 100);
+	p90 = quantile(d, n, 900);
+	printf("measured periods (%s, window [%llu, %llu] ns): %u intervals of CPU time, min %llu p10 %llu p90 %llu ns\n",
+	       info.source, (unsigned long long)info.period_min, (unsigned long long)info.period_max, n,
+	       (unsigned long long)lo, (unsigned long long)p10, (unsigned long long)p90);
+	if (strcmp(info.source, "cputime_timer") == 0) {
+		printf("SKIP period_randomised: the CPU-time timer rounds every period to the kernel tick\n");
+		return;
+	}
+	check("period_randomised", n >= PERIOD_CHECK_MIN_N && lo >= info.period_min &&
+	      (p90 - p10) * 1000 >= (info.period_max - info.period_min) * PERIOD_SPREAD_PERMILLE,
+	      "p90 - p10 = %llu ns >= %u%% of the window, none below its minimum",
+	      (unsigned long long)(p90 - p10), PERIOD_SPREAD_PERMILLE / 10);
 }
 
 /* An "application processor": cpu 1 runs work_w while cpu 0 runs the split. */
@@ -508,6 +563,7 @@ int main(void)
 	check_pmu();
 	check_split(tsc_hz);
 	check_worker(ncpus);
+	check_periods();
 	check_timer_fallback();
 	check_stopped();
 	printf("%s: %u check(s) failed\n", failures ? "FAIL" : "PASS", failures);
