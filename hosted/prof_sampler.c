@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -388,24 +387,14 @@ static unsigned open_kind(enum src_kind kind, const char *event, uint64_t first,
 
 /* --- start and stop ------------------------------------------------------------------------- */
 
-/* CONFIG_HZ from /boot/config-<release> (plain text where distributions install it), else 0. */
-static unsigned kernel_hz(void)
+/* The kernel's tick in ns: the resolution the coarse clocks state (one jiffy), 0 if not given. */
+static uint64_t kernel_tick_ns(void)
 {
-	struct utsname u;
-	char path[128 + sizeof(u.release)], line[128];
-	unsigned hz = 0;
-	FILE *f;
+	struct timespec res;
 
-	if (uname(&u) != 0)
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
 		return 0;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CONFIG_HZ=%u", &hz) == 1)
-			break;
-	fclose(f);
-	return hz;
+	return (uint64_t)res.tv_sec * NS_PER_S + (uint64_t)res.tv_nsec;
 }
 
 static void add_reason(const char *name, const char *err)
@@ -428,12 +417,12 @@ static void fill_info(struct prof_sampler_info *out, const char *event, uint64_t
 		.cpus = cpus,
 	};
 	if (ps.kind == SRC_CPUTIME) {
-		unsigned hz = kernel_hz();
+		uint64_t tick = kernel_tick_ns();
 		size_t used = strlen(fallback_buf);
-		char res[96] = "the kernel's tick (CONFIG_HZ not readable)";
+		char res[96] = "the kernel's tick (its length unknown)";
 
-		if (hz)
-			snprintf(res, sizeof(res), "%llu us (CONFIG_HZ=%u)", NS_PER_S / 1000 / hz, hz);
+		if (tick)
+			snprintf(res, sizeof(res), "%llu us (the kernel's tick)", (unsigned long long)(tick / 1000));
 		snprintf(fallback_buf + used, sizeof(fallback_buf) - used,
 			 "%scputime_timer: CPU-time timers expire at the kernel tick only, effective resolution %s",
 			 used ? "; " : "", res);
@@ -516,10 +505,13 @@ void prof_sampler_stop(void)
 	uint64_t t0;
 	bool drained = true;
 
+	pid_t self = gettid();
+
 	__atomic_store_n(&ps.stopping, 1, __ATOMIC_SEQ_CST);
 	t0 = tsc_rdtsc();
-	for (unsigned i = 1; i < ps.ncpu; i++)
-		while (__atomic_load_n(&ps.cpu[i].in_handler, __ATOMIC_SEQ_CST)) {
+	/* (Our own thread's handler cannot be half-way: it would have finished before we resumed.) */
+	for (unsigned i = 0; i < ps.ncpu; i++)
+		while (ps.cpu[i].tid != self && __atomic_load_n(&ps.cpu[i].in_handler, __ATOMIC_SEQ_CST)) {
 			if (tsc_rdtsc() - t0 > ms_cycles(STOP_DRAIN_TIMEOUT_MS)) {
 				drained = false;
 				break;
