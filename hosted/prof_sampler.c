@@ -55,14 +55,19 @@
 #define MS_PER_S 1000ull
 #define NS_PER_S 1000000000ull
 #define SEED_CPU_STRIDE 0x9e3779b97f4a7c15ull /* a different period sequence per CPU */
+#define REFRESH_OVERFLOWS 1              /* signal (and disable) at the next overflow */
 
 enum src_kind { SRC_PERF_HW, SRC_TASK_CLOCK, SRC_CPUTIME };
 
 static const char *const src_names[] = { "perf", "task_clock", "cputime_timer" }; /* enum src_kind */
 
 /* Our counter event names with a generic perf mapping (arch/x86_64/pmu_events.c names). */
+/* PERF_TYPE_HW_CACHE config: cache id | operation << 8 | result << 16 (perf_event_open(2)). */
+#define PERF_HW_CACHE_OP_SHIFT 8
+#define PERF_HW_CACHE_RESULT_SHIFT 16
 #define HW_CACHE(cache, result) \
-	((cache) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)(result) << 16))
+	((cache) | ((uint64_t)PERF_COUNT_HW_CACHE_OP_READ << PERF_HW_CACHE_OP_SHIFT) | \
+	 ((uint64_t)(result) << PERF_HW_CACHE_RESULT_SHIFT))
 static const struct {
 	const char *name;
 	uint32_t type;
@@ -146,7 +151,7 @@ static void rearm(struct prof_cpu *c)
 		timer_settime(c->timer, 0, &its, 0);
 	} else {
 		ioctl(c->fd, PERF_EVENT_IOC_PERIOD, &next);
-		ioctl(c->fd, PERF_EVENT_IOC_REFRESH, 1);
+		ioctl(c->fd, PERF_EVENT_IOC_REFRESH, REFRESH_OVERFLOWS);
 	}
 }
 

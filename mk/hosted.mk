@@ -58,7 +58,7 @@ hosted-test: hosted
 # make hosted-prof-test: checks of the profiler's hosted sampling sources on this machine's CPU
 # (tests/hosted/test_prof_sampler.c): a known 30/70 split recovered within 2 points, a worker
 # thread's samples, the fallbacks, the overhead at the default period; the image's build id
-# against readelf's. Pins itself to the last allowed CPU; about 10 s.
+# against readelf's. Pins itself to the last allowed CPU; about 40 s.
 HOSTED_PROF_TEST     := $(HOSTED_OUT)/test_prof_sampler
 HOSTED_PROF_TEST_SRC := tests/hosted/test_prof_sampler.c $(HOSTED_PROF_SRC) arch/x86_64/smp_hosted.c \
 	lib/rand.c bench/prof_period.c
