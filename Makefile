@@ -22,7 +22,8 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/$(ARCH)
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_LIB)
+# --build-id: the profiler states it (efi/image_id.c reads the note), the harness finds the ELF by it.
+FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc --build-id=sha1 -T $(EFI_LDS) -L$(EFI_LIB)
 
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
@@ -35,6 +36,7 @@ DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpe
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \
 	drivers/lapic_mode.c
+DRIVER_SRC  += drivers/prof_sampler.c
 # The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \
 	bench/irq_context.c
@@ -48,9 +50,11 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/fp_pmu.c \
 	bench/fp_code.c \
 	bench/pmu_check_judge.c
+BENCH_SRC   += bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
 	efi/apic_mode_boot.c
+EFI_SRC     += efi/image_id.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 
@@ -67,6 +71,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_pmu_vendor.c \
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
+UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -78,6 +83,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
+UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help
@@ -114,7 +120,9 @@ $(OUT)/baremetric.so: $(FW_OBJ)
 
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
 	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j '.rel.*' -j '.rela.*' -j .reloc --target=efi-app-$(ARCH) --subsystem=10 $< $@
+		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --target=efi-app-$(ARCH) --subsystem=10 $< $@
+	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
+	@id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image

@@ -13,6 +13,28 @@ arch_spin:
 	jnz 1b
 2:	ret
 
+/* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split. The same
+ * 2-instruction loop as arch_spin in two functions of their own, each on its own 64-byte line,
+ * so a caller that gives them 3:7 of the iterations spends 30% / 70% of those instructions (and,
+ * with identical bodies, of the time) in each; the profile must find that split. */
+	.balign 64
+	.globl arch_split_a
+arch_split_a:
+	testq %rdi, %rdi
+	jz 2f
+1:	decq %rdi
+	jnz 1b
+2:	ret
+
+	.balign 64
+	.globl arch_split_b
+arch_split_b:
+	testq %rdi, %rdi
+	jz 2f
+1:	decq %rdi
+	jnz 1b
+2:	ret
+
 /* void arch_provoke_ud2(void): #UD. */
 	.globl arch_provoke_ud2
 arch_provoke_ud2:
