@@ -1,11 +1,12 @@
 """The sampling profiler in the hosted build (build/hosted/baremetric) on this machine's CPU: one
-run profiling `prof_split` and `spin` at the default period (250 µs, given explicitly so the
+run profiling `prof_split`, `spin` and `membw_mc` at the default period (250 µs, given explicitly so the
 auto period cannot stretch it), on perf's task clock here (the VM shows Linux no PMU; a machine
 with one samples cycles through perf). Checks the record invariants (test_qemu_profile's), that
 the source says why it is not the PMU, that image_base/build_id map the pcs into this very
 binary (build id = readelf's), the known split (30% of the loop in arch_split_a, recovered within
-2 points: the band fixed before measuring) and spin's samples in arch_spin. Symbols: `nm` of the
-hosted binary."""
+2 points: the band fixed before measuring), spin's samples in arch_spin, and membw_mc's worker
+thread (CPU 1, where the process may use two CPUs) sampling its own bandwidth kernels. Symbols:
+`nm` of the hosted binary."""
 
 import os
 import re
@@ -25,6 +26,8 @@ TIMEOUT_S = 300
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 SPIN_MIN_SHARE = 0.9
+MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
+WORKER_MIN_SAMPLES = 50
 TIME_SOURCES = ("task_clock", "cputime_timer")
 
 
@@ -34,7 +37,7 @@ def run(tmp_path_factory):
     if r.returncode != 0:
         pytest.fail("make hosted failed:\n%s%s" % (r.stdout[-3000:], r.stderr[-3000:]))
     out = str(tmp_path_factory.mktemp("hosted_profile"))
-    args = ["probes=prof_split,spin", "profile=prof_split,spin", "profile_period=250000",
+    args = ["probes=prof_split,spin,membw_mc", "profile=prof_split,spin,membw_mc", "profile_period=250000",
             "samples=80", "target_ns=25000000", "timer_samples=64"]
     p = subprocess.run([BIN] + args, capture_output=True, timeout=TIMEOUT_S)
     log = os.path.join(out, "hosted.log")
@@ -61,12 +64,14 @@ def function_symbols(path):
     return syms
 
 
-def samples_by_function(begin, data):
+def samples_by_function(begin, data, cpu=None):
     """ELF address = pc - image_base, named by the hosted binary's symbols; None = outside."""
     base, size = int(begin["image_base"], 16), int(begin["image_size"])
     syms = function_symbols(BIN)
     by = {}
     for d in data:
+        if cpu is not None and int(d["cpu"]) != cpu:
+            continue
         for e in d["e"].split(","):
             pc, _event, count = e.split(":")
             addr = int(pc, 16) - base
@@ -114,3 +119,15 @@ def test_spin_profile_hosted(run):
     assert total >= 100, by
     assert by.get("arch_spin", 0) >= SPIN_MIN_SHARE * total, by
     assert run.sets("spin") and all(s["complete"] for s in run.sets("spin"))
+
+
+def test_worker_cpu_samples_hosted(run):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the process may use one CPU only: no worker thread")
+    b, data = profiled(run, "membw_mc")
+    assert int(b["cpus"]) >= 2, b
+    by = samples_by_function(b, data, cpu=1)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= WORKER_MIN_SAMPLES, by
+    assert kernels > total / 2, by
