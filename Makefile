@@ -92,7 +92,7 @@ all: $(OUT)/baremetric.efi
 help:
 	@echo "make            build $(OUT)/baremetric.efi"
 	@echo "make image      build $(OUT)/baremetric.img (GPT + FAT32 ESP, dd it onto a USB stick)"
-	@echo "make run        build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
+	@echo "make run [SET=\"key=value ...\"]   build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
@@ -128,8 +128,9 @@ image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 	scripts/mkimage.sh $< $@
 
+# make run [SET="profile=membw samples=32"]: each word becomes a --set of the harness.
 run: image | deps-run
-	$(PY) $(HARNESS) run
+	$(PY) $(HARNESS) run $(foreach s,$(SET),--set $(s))
 
 $(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h arch/*.h arch/x86_64/*.h)
 	@mkdir -p $(dir $@)

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import ROOT, boot
 
+from bmharness import profile, report  # noqa: E402
+
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
@@ -90,7 +92,7 @@ def check_stream(begin, ends, cost, data):
 def spin_membw(tmp_path_factory):
     return boot(tmp_path_factory, "prof_tcg", {
         "probes": "spin,membw,fault_ud2", "profile": "spin,membw,fault_ud2", "profile_period": 250000,
-        "samples": 8, "target_ns": 5000000, "mem_max_mb": 1, "mem_kernels": "read,write,copy",
+        "samples": 8, "target_ns": 10000000, "mem_max_mb": 1, "mem_kernels": "read,write,copy",
         "timer_samples": 64, "tsc_cal_windows": 1})
 
 
@@ -104,6 +106,10 @@ def test_split_recovered_under_icount(icount):
     assert a + b >= SPLIT_MIN_SAMPLES, by
     share = 100.0 * a / (a + b)
     assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
+    # The harness's own symbolisation finds the same split.
+    res = profile.analyse_dir(os.path.join(icount.out_dir, "parsed"))
+    sa, sb = profile.share(res, "prof_split", "arch_split_a"), profile.share(res, "prof_split", "arch_split_b")
+    assert abs(100.0 * sa / (sa + sb) - 30.0) <= SPLIT_BAND_PCT, (sa, sb)
 
 
 def test_spin_profile(spin_membw):
@@ -116,6 +122,13 @@ def test_spin_profile(spin_membw):
     assert by.get("arch_spin", 0) >= 0.9 * total, by
     # The probe's own sample sets are there as in an unprofiled run.
     assert spin_membw.sets("spin") and all(s["complete"] for s in spin_membw.sets("spin"))
+    # The harness: profile.json agrees, and the report has a Profile section with the hot loop.
+    res = profile.analyse_dir(os.path.join(spin_membw.out_dir, "parsed"))
+    assert res["ok"], res["problems"]
+    assert profile.share(res, "spin", "arch_spin") >= 0.9
+    doc, _ok = report.build(spin_membw.summary, os.path.join(spin_membw.out_dir, "parsed"))
+    text = doc.text()
+    assert "PROFILE" in text and "arch_spin" in text, text[-3000:]
 
 
 def test_membw_profile(spin_membw):
