@@ -13,10 +13,12 @@
  *    the same work with and without sampling, interleaved, medians of the thread's CPU time, at
  *    the default period, with the bare kernel timer at that period as a control, and at a 16x
  *    longer period;
- *  - stop puts the old signal action back and no sample comes after it.
+ *  - stop puts the old signal action back and no sample comes after it; repeated start/stop
+ *    cycles all sample and leave no descriptor behind.
  * Prints one line per check (PASS/FAIL/SKIP) and the measured numbers; exit 1 on any FAIL.
  * Not firmware: floating point and inline asm are fine here. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -48,6 +50,8 @@
 #define ROUND_MS 400               /* CPU time of one round's work */
 #define BLOCK_MS 10                /* one work_a + work_b pair */
 #define TIMER_RUN_MS 1000
+#define RESTART_CYCLES 20
+#define RESTART_BLOCKS 2           /* 20 ms of work per cycle: dozens of samples */
 #define WORKER_RUN_MS 400
 #define PERIOD_CHECK_NS 16000000ull  /* 16 ms: a 1 ms window, far above the per-sample jitter */
 #define PERIOD_CHECK_MS 1500
@@ -549,6 +553,39 @@ static void check_stopped(void)
 	      "no sample after stop; the signal's action is the default again");
 }
 
+static unsigned open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* The profiler starts and stops several times per probe (auto period, cost rounds): nothing may
+ * pile up, and every cycle must sample again. */
+static void check_cycles(void)
+{
+	struct prof_sampler_info info;
+	const char *why = 0;
+	unsigned before = open_fds(), sampled = 0;
+
+	for (unsigned k = 0; k < RESTART_CYCLES; k++) {
+		if (!start(PROF_SRC_AUTO, &info, &why))
+			break;
+		run_blocks(RESTART_BLOCKS);
+		prof_sampler_stop();
+		sampled += logs[0].n > 0;
+	}
+	check("restart_cycles", before && open_fds() == before && sampled == RESTART_CYCLES,
+	      "%u start/stop cycles: %u sampled, open descriptors %u before and %u after", RESTART_CYCLES,
+	      sampled, before, open_fds());
+}
+
 int main(void)
 {
 	cpu_set_t allowed, one;
@@ -578,6 +615,7 @@ int main(void)
 	check_periods();
 	check_timer_fallback();
 	check_stopped();
+	check_cycles();
 	printf("%s: %u check(s) failed\n", failures ? "FAIL" : "PASS", failures);
 	return failures ? 1 : 0;
 }
