@@ -211,6 +211,7 @@ static void worker_job(void *arg)
 
 static struct probe_env env;
 
+/* period 0: the source's default. */
 static bool start_period(enum prof_source src, uint64_t period, struct prof_sampler_info *info, const char **why)
 {
 	struct prof_sampler_req req = { .source = src, .event = "cycles", .period = period, .seed = SEED,
@@ -219,11 +220,6 @@ static bool start_period(enum prof_source src, uint64_t period, struct prof_samp
 	for (unsigned c = 0; c < MAX_CPUS; c++)
 		logs[c].n = 0;
 	return prof_sampler_start(&env, &req, info, why);
-}
-
-static bool start(enum prof_source src, struct prof_sampler_info *info, const char **why)
-{
-	return start_period(src, 0, info, why);
 }
 
 static void print_info(const char *what, const struct prof_sampler_info *i)
@@ -238,7 +234,7 @@ static void check_pmu(void)
 	struct prof_sampler_info info;
 	const char *why = 0;
 
-	if (start(PROF_SRC_PMU, &info, &why)) {
+	if (start_period(PROF_SRC_PMU, 0, &info, &why)) {
 		print_info("pmu", &info);
 		check("pmu_source_clean", !strcmp(info.source, "perf"), "a PMU samples here: source %s", info.source);
 		prof_sampler_stop();
@@ -489,7 +485,7 @@ static void check_worker(unsigned ncpus)
 		printf("SKIP worker_samples: one CPU only\n");
 		return;
 	}
-	if (!start(PROF_SRC_AUTO, &info, &why)) {
+	if (!start_period(PROF_SRC_AUTO, 0, &info, &why)) {
 		check("worker_samples", false, "refused: %s", why);
 		return;
 	}
@@ -519,7 +515,7 @@ static void check_timer_fallback(void)
 	uint64_t na = 0, nb = 0, t0;
 
 	setenv("BAREMETRIC_PROF_NO_PERF", "1", 1);
-	if (!start(PROF_SRC_AUTO, &info, &why)) {
+	if (!start_period(PROF_SRC_AUTO, 0, &info, &why)) {
 		unsetenv("BAREMETRIC_PROF_NO_PERF");
 		check("cputime_timer", false, "refused: %s", why);
 		return;
@@ -575,7 +571,7 @@ static void check_cycles(void)
 	unsigned before = open_fds(), sampled = 0;
 
 	for (unsigned k = 0; k < RESTART_CYCLES; k++) {
-		if (!start(PROF_SRC_AUTO, &info, &why))
+		if (!start_period(PROF_SRC_AUTO, 0, &info, &why))
 			break;
 		run_blocks(RESTART_BLOCKS);
 		prof_sampler_stop();
