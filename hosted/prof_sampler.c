@@ -13,8 +13,9 @@
  *    O_ASYNC, F_SETSIG). Fails where the kernel sees no PMU (this project's VM: ENOENT).
  *  - "task_clock": the same with the software event PERF_COUNT_SW_TASK_CLOCK: the thread's CPU
  *    time in ns, an hrtimer of the kernel, so the period is kept to ~10 us; no PMU needed.
- *  - "cputime_timer": timer_create(CLOCK_THREAD_CPUTIME_ID) signalling the thread
- *    (SIGEV_THREAD_ID), one-shot, re-armed with the next period. The kernel checks CPU-time
+ *  - "cputime_timer": timer_create on the thread's CPU-time clock (CLOCK_THREAD_CPUTIME_ID as
+ *    that thread sees it: pthread_getcpuclockid, so one thread can create the timers of all)
+ *    signalling the thread (SIGEV_THREAD_ID), one-shot, re-armed with the next period. The kernel checks CPU-time
  *    timers only at its tick, so a period below the tick becomes the tick: said in info->fallback.
  * Kernel mode is sampled where allowed (perf_event_paranoid): a sample in a system call is
  * delivered on the return to user mode and counts at the PC after the syscall, as CPU-time timers
