@@ -239,9 +239,10 @@ static void foreign_overflow_bits(void)
 			continue;
 		discover(c);
 		CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
+		CHECK_EQ_U64(M.ops.wrmsr(M.ops.ctx, c->ctrl, 1), 0); /* counter 0 enabled globally */
 		CHECK(pmu_pmi_arm(&p, PERIOD, &why));
-		other_counter_near_overflow(c, 10);
 		CHECK_EQ_U64(reg(c->ctrl), bit | 1); /* arm kept counter 0's enable */
+		other_counter_near_overflow(c, 10);
 		/* counter 0 alone overflows (no INT: no PMI of its own; the handler may still see it) */
 		model_events(&M, 10);
 		CHECK_EQ_U64(reg(c->status), 1);
