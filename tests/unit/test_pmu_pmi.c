@@ -1,6 +1,6 @@
 /* Counter-overflow sampling (arch/x86_64/pmu_pmi.c) against the PMU register model
- * (pmu_model.c), for Intel architectural PMU v2, v4, v5 and AMD legacy, core-extension and
- * PerfMonV2 counters: the exact arm writes (preload, event select with USR|OS|INT|EN, global
+ * (pmu_model.c), for Intel architectural PMU v2, v4, v5 (and v1, which has no global status:
+ * the counter's top bit tells, as on AMD) and AMD legacy, core-extension and PerfMonV2 counters: the exact arm writes (preload, event select with USR|OS|INT|EN, global
  * enable), the overflow after exactly `period` events with its PMI and status bit, the
  * acknowledgement (status cleared, next period preloaded, counting again), other counters'
  * overflow bits counted and cleared, stop, refusals with reasons and clean false returns, the
@@ -37,6 +37,7 @@ struct pmi_case {
 };
 
 static const struct pmi_case cases[] = {
+	{ "intel_v1", true, 1, PMU_INTEL, 2, false, 0x187, 0xC2, 0xC2, 0, 0, 0, 0x3C | SEL_FLAGS },
 	{ "intel_v2", true, 2, PMU_INTEL, 4, false, 0x189, 0xC4, 0xC4, 0x38E, 0x390, 0x38F, 0x3C | SEL_FLAGS },
 	{ "intel_v4", true, 4, PMU_INTEL, 4, true, 0x189, 0x4C4, 0xC4, 0x38E, 0x390, 0x38F, 0x3C | SEL_FLAGS },
 	{ "intel_v5", true, 5, PMU_INTEL, 8, true, 0x18D, 0x4C8, 0xC8, 0x38E, 0x390, 0x38F, 0x3C | SEL_FLAGS },
@@ -49,6 +50,7 @@ static const struct pmi_case cases[] = {
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
+enum { CASE_INTEL_V1, CASE_INTEL_V2, CASE_INTEL_V4, CASE_INTEL_V5, CASE_AMD_LEGACY, CASE_AMD_CORE_EXT, CASE_AMD_V2 };
 
 static struct cpu_info cpu(bool intel)
 {
@@ -279,7 +281,7 @@ static void amd_reserved_status_bits_ignored(void)
 	struct pmu_pmi p;
 	const char *why;
 
-	discover(&cases[5]);
+	discover(&cases[CASE_AMD_V2]);
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK(pmu_pmi_arm(&p, PERIOD, &why));
 	model_set(&M, 0xC0000300u, 1ull << 7);
@@ -300,7 +302,7 @@ static void legacy_writes_limit_the_period(void)
 	struct pmu_pmi p;
 	const char *why;
 
-	discover(&cases[0]); /* Intel v2, no full-width writes */
+	discover(&cases[CASE_INTEL_V2]); /* Intel v2, no full-width writes */
 	/* what the limit protects against: -2^40 through IA32_PMC3 becomes 0 */
 	CHECK_EQ_U64(M.ops.wrmsr(M.ops.ctx, 0xC4, (0 - (1ull << 40)) & W48), 0);
 	CHECK_EQ_U64(reg(0xC4), 0);
@@ -316,7 +318,7 @@ static void legacy_writes_limit_the_period(void)
 	CHECK(pmu_pmi_ack(&p, 0)); /* a zero period is one event */
 	CHECK_EQ_U64(reg(0xC4), W48);
 
-	discover(&cases[1]); /* Intel v4 with full-width writes: 2^40 as asked */
+	discover(&cases[CASE_INTEL_V4]); /* Intel v4 with full-width writes: 2^40 as asked */
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK_EQ_U64(p.max_period, (1ull << 47) - 1);
 	CHECK(pmu_pmi_arm(&p, 1ull << 40, &why));
@@ -326,7 +328,7 @@ static void legacy_writes_limit_the_period(void)
 	model_events(&M, 1);
 	CHECK_EQ_U64(M.pmis, 1);
 
-	discover(&cases[3]); /* AMD: the top-bit test needs period < 2^47 */
+	discover(&cases[CASE_AMD_LEGACY]); /* AMD: the top-bit test needs period < 2^47 */
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK_EQ_U64(p.max_period, (1ull << 47) - 1);
 	CHECK(pmu_pmi_arm(&p, 1ull << 47, &why));
@@ -350,7 +352,7 @@ static void setup_refusals(void)
 	CHECK(!pmu_pmi_ack(&p, PERIOD));
 	pmu_pmi_stop(&p); /* harmless */
 
-	discover(&cases[1]);
+	discover(&cases[CASE_INTEL_V4]);
 	CHECK(!pmu_pmi_setup(&p, &P, "ref_cycles", &why));
 	CHECK_STR(why, "counted only by its fixed counter: overflow sampling needs a general-purpose counter");
 	CHECK(!pmu_pmi_setup(&p, &P, "no_such_event", &why));
@@ -370,7 +372,7 @@ static void setup_refusals(void)
 	CHECK_STR(why, "every general-purpose counter is in use (its event select enabled)");
 
 	/* a hypervisor filtering the select */
-	discover(&cases[4]);
+	discover(&cases[CASE_AMD_CORE_EXT]);
 	model_refuse_write(&M, 0xC001020Au);
 	CHECK(!pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK_STR(why, "the event select refused the write (a hypervisor filters the PMU?)");
@@ -382,7 +384,7 @@ static void refused_writes_stop_cleanly(void)
 	struct pmu_pmi p;
 	const char *why = "";
 
-	discover(&cases[1]);
+	discover(&cases[CASE_INTEL_V4]);
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	model_refuse_write(&M, 0x4C4);
 	CHECK(!pmu_pmi_arm(&p, PERIOD, &why));
@@ -392,20 +394,20 @@ static void refused_writes_stop_cleanly(void)
 	CHECK_EQ_U64(reg(0x38F) & 8, 0);
 
 	/* a pmu_info claiming full-width writes the CPU does not offer: A_PMCx faults */
-	discover(&cases[0]);
+	discover(&cases[CASE_INTEL_V2]);
 	P.full_width = true;
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK(!pmu_pmi_arm(&p, PERIOD, &why));
 	CHECK_STR(why, "the counter refused the preload");
 
-	discover(&cases[2]);
+	discover(&cases[CASE_INTEL_V5]);
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	model_refuse_write(&M, 0x38F);
 	CHECK(!pmu_pmi_arm(&p, PERIOD, &why));
 	CHECK_STR(why, "the global counter control refused the write");
 	CHECK_EQ_U64(reg(0x18D), 0);
 
-	discover(&cases[5]);
+	discover(&cases[CASE_AMD_V2]);
 	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
 	CHECK(pmu_pmi_arm(&p, PERIOD, &why));
 	model_events(&M, PERIOD);
