@@ -419,6 +419,52 @@ static void refused_writes_stop_cleanly(void)
 	CHECK(!pmu_pmi_ack(&p, NEXT));
 }
 
+/* A counter set measured while sampling (the runner's sets around a profiled probe): with the
+ * sampling counter reserved in the pmu_info the plan leaves it alone and the global-control
+ * writes keep it enabled; without, pmu_program's global stop silences it. */
+static void counter_sets_keep_the_sampling_counter(void)
+{
+	static const char *const four[] = { "llc_references", "llc_misses", "branches", "branch_misses" };
+	static const unsigned which[] = { CASE_INTEL_V4, CASE_AMD_V2 };
+
+	for (unsigned w = 0; w < 2; w++) {
+		const struct pmi_case *c = &cases[which[w]];
+		const char *const *names = c->intel ? four : four + 2; /* AMD: no llc_* events */
+		unsigned n = c->intel ? 4 : 2, last = c->gp - 1;
+		struct pmu_plan pl;
+		struct pmu_pmi p;
+		const char *why;
+
+		for (int reserve = 1; reserve >= 0; reserve--) {
+			discover(c);
+			CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
+			P.gp_reserved = reserve ? 1u << p.counter : 0;
+			CHECK(pmu_pmi_arm(&p, PERIOD, &why));
+			pmu_plan_events(&P, names, n, &pl);
+			for (unsigned k = 0; k < pl.pass[0].n; k++)
+				CHECK(!reserve || pl.pass[0].c[k].idx != last);
+			pmu_program(&P, &pl.pass[0], 0);
+			pmu_start(&P, &pl.pass[0], 0);
+			model_events(&M, PERIOD);
+			CHECK_EQ_U64(M.pmis, reserve ? 1 : 0);
+			CHECK(pmu_pmi_ack(&p, NEXT) == (reserve == 1));
+			pmu_stop(&P, &pl.pass[0]);
+			pmu_release(&P, &pl.pass[0]);
+			CHECK_EQ_U64(reg(c->ctrl) >> last & 1, reserve);
+			if (reserve)
+				CHECK_EQ_U64(reg(c->sel), c->cycles_sel); /* (else Intel's plan took it too) */
+			model_events(&M, NEXT);
+			CHECK_EQ_U64(M.pmis, reserve ? 2 : 0);
+		}
+		/* Intel v4, 4 counters: the fourth event of the set goes to a second pass */
+		if (c->intel) {
+			P.gp_reserved = 1u << last;
+			CHECK_EQ_U64(pmu_plan_events(&P, four, 4, &pl), 2);
+			CHECK_EQ_U64(pl.pass[0].n, 3);
+		}
+	}
+}
+
 /* ---- the LVT performance-counter entry ------------------------------------------------------ */
 
 #define XAPIC_BASE 0xFEE00000ull
@@ -480,6 +526,7 @@ TEST_SUITE(pmu_pmi) = {
 	{ "legacy_writes_limit_the_period", legacy_writes_limit_the_period },
 	{ "setup_refusals", setup_refusals },
 	{ "refused_writes_stop_cleanly", refused_writes_stop_cleanly },
+	{ "counter_sets_keep_the_sampling_counter", counter_sets_keep_the_sampling_counter },
 	{ "lvt_perf_xapic", lvt_perf_xapic },
 	{ "lvt_perf_x2apic", lvt_perf_x2apic },
 	{ 0, 0 },
