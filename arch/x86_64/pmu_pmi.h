@@ -6,7 +6,13 @@
  * clear MSRs), preloads the next randomised period and re-enables. Intel also masks the LVT entry
  * on every PMI: the caller unmasks it after pmu_pmi_ack (drivers/lapic_perf.h).
  * Every MSR access goes through the pmu_info's pmu_ops, so the unit tests run this against a
- * register model that implements the vendors' documented semantics. */
+ * register model that implements the vendors' documented semantics.
+ *
+ * The counters are per logical CPU: each CPU that samples has its own struct pmu_pmi and calls
+ * these on itself. Use: pmu_pmi_setup, then set pi->gp_reserved |= 1u << p.counter (counter sets
+ * then stay off it and keep it enabled, pmu.h), lapic_perf_lvt_set(vector), pmu_pmi_arm. In the
+ * handler: if (pmu_pmi_ack(p, next period)) record the sample; lapic_perf_lvt_set (the unmask);
+ * lapic_eoi. At the end: pmu_pmi_stop, lapic_perf_lvt_mask, clear the gp_reserved bit. */
 #ifndef ARCH_X86_64_PMU_PMI_H
 #define ARCH_X86_64_PMU_PMI_H
 
