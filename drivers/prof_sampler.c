@@ -8,11 +8,13 @@
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/irq.h"
+#include "arch/x86_64/pmu_pmi.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "drivers/irq_platform.h"
+#include "drivers/lapic_perf.h"
 #include "drivers/lapic_timer.h"
 
 #define NS_PER_S 1000000000ull
@@ -40,6 +42,8 @@ static struct {
 	prof_hit_fn hit;
 	void *ctx;
 	bool aps;                   /* application processors sample (the timer source only) */
+	struct pmu_pmi pmi;
+	struct pmu_info *pmu;       /* for gp_reserved: the sampling counter kept from counter sets */
 	struct prof_cpu_state cpu[SMP_MAX_CPUS];
 } s;
 
@@ -83,6 +87,64 @@ static void timer_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
 	if (c->rearm)
 		timer_arm_next(c);
 	c->exit_tsc = tsc_rdtsc();
+}
+
+static void pmi_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+{
+	struct prof_cpu_state *c = &s.cpu[0];
+
+	(void)ctx;
+	/* Acknowledge first: an overflow of a counter not ours is counted and cleared, not sampled. */
+	if (pmu_pmi_ack(&s.pmi, c->rearm ? prof_period_next(&c->per) : 1))
+		s.hit(s.ctx, 0, pc, entry_tsc);
+	/* Intel masks the LVT entry when it delivers a PMI (SDM vol. 3B, "Generating an Interrupt on
+	 * Overflow"): unmask it for the next one. */
+	if (c->rearm)
+		lapic_perf_lvt_set(&s.p->lapic, IRQ_VEC_PROF);
+	c->exit_tsc = tsc_rdtsc();
+}
+
+static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
+		      const char **why)
+{
+	uint64_t period = req->period ? req->period : PROF_DEFAULT_PERIOD_EVENTS;
+	const char *event = req->event ? req->event : "cycles";
+	struct prof_cpu_state *c = &s.cpu[0];
+
+	if (!env->pmu || !env->pmu->present) {
+		*why = env->pmu && env->pmu->reason ? env->pmu->reason : "no PMU";
+		return false;
+	}
+	if (!lapic_perf_lvt_present(&s.p->lapic)) {
+		*why = "the local APIC has no performance-counter LVT entry";
+		return false;
+	}
+	if (!pmu_pmi_setup(&s.pmi, env->pmu, event, why))
+		return false;
+	/* The probes see the PMU description read-only; the one field the sampler owns is the set of
+	 * counters kept from counter sets (the object itself is not const: efi/main.c's). */
+	s.pmu = (struct pmu_info *)env->pmu;
+	s.pmu->gp_reserved |= 1u << s.pmi.counter;
+	prof_period_init(&c->per, period, req->seed);
+	c->exit_tsc = 0;
+	c->rearm = true;
+	c->on = true;
+	s.aps = false;
+	irq_register_pc(IRQ_VEC_PROF, pmi_handler, 0);
+	lapic_perf_lvt_set(&s.p->lapic, IRQ_VEC_PROF);
+	s.active = ACTIVE_PMI;
+	if (!pmu_pmi_arm(&s.pmi, prof_period_next(&c->per), why)) {
+		prof_sampler_stop();
+		return false;
+	}
+	out->source = "pmi";
+	out->event = event;
+	out->unit = "events";
+	out->period = period;
+	out->period_min = c->per.min;
+	out->period_max = c->per.max;
+	out->cpus = 1;
+	return true;
 }
 
 static bool start_timer(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
@@ -145,7 +207,8 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 		return false;
 	}
 	if (req->source != PROF_SRC_TIMER) {
-		pmi_why = "counter-overflow sampling is not built yet";
+		if (start_pmi(env, req, out, &pmi_why))
+			return true;
 		if (req->source == PROF_SRC_PMU) {
 			*why = pmi_why;
 			return false;
@@ -157,18 +220,22 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 
 /* On the calling CPU, interrupts masked: stop its timer and take an interrupt it requested before
  * the stop (pending at its local APIC) here, rather than leave it for a later window. */
-static void timer_stop_here(struct prof_cpu_state *c)
+static void drain_pending_here(void)
 {
-	uint64_t limit;
+	uint64_t limit = tsc_rdtsc() + ns_to_cycles(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
 
-	c->rearm = false;
-	irq_source_release(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
-	limit = tsc_rdtsc() + ns_to_cycles(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
 	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && tsc_rdtsc() < limit) {
 		irq_enable();
 		cpu_relax();
 		irq_disable();
 	}
+}
+
+static void timer_stop_here(struct prof_cpu_state *c)
+{
+	c->rearm = false;
+	irq_source_release(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
+	drain_pending_here();
 	c->on = false;
 }
 
@@ -176,7 +243,16 @@ void prof_sampler_stop(void)
 {
 	if (s.active == ACTIVE_NONE)
 		return;
-	timer_stop_here(&s.cpu[0]);
+	if (s.active == ACTIVE_TIMER) {
+		timer_stop_here(&s.cpu[0]);
+	} else {
+		s.cpu[0].rearm = false;
+		pmu_pmi_stop(&s.pmi);
+		lapic_perf_lvt_mask(&s.p->lapic);
+		drain_pending_here();
+		s.pmu->gp_reserved &= ~(1u << s.pmi.counter);
+		s.cpu[0].on = false;
+	}
 	irq_unregister(IRQ_VEC_PROF);
 	s.aps = false;
 	s.active = ACTIVE_NONE;
