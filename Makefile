@@ -43,11 +43,13 @@ ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch
 	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
 ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c
+ARCH_SRC    += arch/x86_64/pmu_pmi.c
 DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \
 	drivers/lapic_mode.c
 DRIVER_SRC  += drivers/prof_sampler.c
+DRIVER_SRC  += drivers/lapic_perf.c
 # The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \
 	bench/irq_context.c
@@ -89,6 +91,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_SRC    += tests/unit/test_a64_decode.c tests/unit/test_a64_walk.c
 UNIT_SRC    += tests/unit/test_prof_table.c
+UNIT_SRC    += tests/unit/test_pmu_pmi.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -102,6 +105,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 UNIT_UNDER  += bench/displace_stats.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
 UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
+UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/lapic_perf.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help

@@ -5,6 +5,8 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64/smp.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/smp.h"
 #else
 #error "no SMP support for this architecture yet"
 #endif

@@ -5,6 +5,7 @@
 #include "bench/profile.h"
 
 #include "arch/cycles.h"
+#include "arch/smp.h"
 #include "bench/arena.h"
 #include "bench/prof_table.h"
 #include "bench/runner.h"
@@ -116,13 +117,25 @@ static bool sampler_start(struct probe_env *env, uint64_t period, const char **w
  * may interrupt this; prof_table_drain is safe against it on the same CPU). */
 static void prof_poll(void)
 {
-	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
-		(void)prof_table_drain(&prof.cpu[cpu].t, prof_agg_sink, &prof.cpu[cpu].agg);
+	/* Only this CPU's: another CPU's handler may be writing its table right now. */
+	(void)prof_table_drain(&prof.cpu[0].t, prof_agg_sink, &prof.cpu[0].agg);
+}
+
+/* smp_run_all's hooks, on each application processor around its share of a job. */
+static void prof_ap_begin(unsigned cpu)
+{
+	(void)prof_sampler_cpu_begin(cpu);
+}
+
+static void prof_ap_end(unsigned cpu)
+{
+	prof_sampler_cpu_end(cpu);
 }
 
 static void stop_sampling(void)
 {
 	runner_set_poll(0);
+	smp_set_all_hooks(0, 0);
 	prof_sampler_window_close();
 	prof_sampler_stop();
 }
@@ -260,6 +273,9 @@ static bool measure_cost(struct probe_env *env, uint64_t period, unsigned rounds
 		return false;
 	}
 	iters = PROF_COST_CAL_ITERS * (env->tsc_hz / 1000 * round_ms) / cal;
+	/* The rounds count their own samples only (the probe's are emitted by now). */
+	prof_table_flush(&prof.cpu[0].t, discard_sink, 0);
+	prof.cpu[0].t.samples = 0;
 	for (unsigned k = 0; k < rounds; k++) {
 		off[k] = spin_round(iters);
 		if (!sampler_start(env, period, why))
@@ -354,6 +370,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 	if (!why && sampler_start(env, prof.period, &why)) {
 		prof.period = prof.info.period;
 		runner_set_poll(prof_poll);
+		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
 		prof_sampler_window_open();
 		return true;

@@ -81,7 +81,6 @@ bool lapic_init(struct lapic *l, uint64_t madt_base, bool cpu_x2apic)
 {
 	const struct lapic_io *io = l->io; /* kept: a test's register model */
 	uint64_t msr = 0;
-	uint32_t svr;
 
 	*l = (struct lapic){ 0 };
 	l->io = io;
@@ -104,10 +103,16 @@ bool lapic_init(struct lapic *l, uint64_t madt_base, bool cpu_x2apic)
 		l->base = madt_base ? madt_base : XAPIC_DEFAULT_BASE;
 	}
 	l->present = true;
-	svr = lapic_read(l, LAPIC_REG_SVR);
+	lapic_software_enable(l);
+	return true;
+}
+
+void lapic_software_enable(const struct lapic *l)
+{
+	uint32_t svr = lapic_read(l, LAPIC_REG_SVR);
+
 	if (!(svr & LAPIC_SVR_ENABLE))
 		lapic_write(l, LAPIC_REG_SVR, (svr & ~LAPIC_SVR_VECTOR_MASK) | LAPIC_SVR_ENABLE | LAPIC_SPURIOUS_VECTOR);
-	return true;
 }
 
 enum lapic_send lapic_send_ipi(const struct lapic *l, uint32_t apic_id, uint32_t icr_low, uint64_t tsc_hz)

@@ -115,6 +115,9 @@ enum lapic_send {
  * APIC if the firmware left it disabled (an IPI cannot be sent otherwise). */
 bool lapic_init(struct lapic *l, uint64_t madt_base, bool cpu_x2apic);
 
+/* Software-enable the calling CPU's local APIC (SVR bit 8) with our spurious vector, if it is off
+ * (INIT leaves an AP's off, and then every LVT entry stays masked). */
+void lapic_software_enable(const struct lapic *l);
 uint32_t lapic_read(const struct lapic *l, unsigned reg);
 void lapic_write(const struct lapic *l, unsigned reg, uint32_t v);
 /* MSR access through the same io (the TSC-deadline and x2APIC MSRs); 0 = ok. */

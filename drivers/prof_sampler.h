@@ -41,7 +41,7 @@ struct prof_sampler_info {
 	uint64_t period;      /* the nominal period, and the window it is drawn from */
 	uint64_t period_min, period_max;
 	const char *fallback; /* why a PMU source was not used, or NULL */
-	unsigned cpus;        /* CPUs that sample (1: the probe CPU only) */
+	unsigned cpus;        /* CPUs that can sample (1: the probe CPU only; more: APs in smp_run_all jobs) */
 };
 
 #define PROF_DEFAULT_PERIOD_EVENTS 65536ull /* DCPI's 60K..64K */
@@ -53,8 +53,13 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 			const char **why);
 /* Stop sampling and put back what start changed; safe to call when start failed. */
 void prof_sampler_stop(void);
+/* On an application processor, around its share of an smp_run_all job (smp_set_all_hooks),
+ * interrupts masked before and after: sample that CPU too (its own timer or counter, its own
+ * period sequence), and stop again. False where this source or build cannot sample other CPUs. */
+bool prof_sampler_cpu_begin(unsigned cpu);
+void prof_sampler_cpu_end(unsigned cpu);
 /* TSC at the end of the last completed sample handler of `cpu` (0 = none yet): with the entry
- * TSC of that sample it gives the handler's own cost. */
+ * TSC of that sample it gives the handler's own cost (without the EOI and the return). */
 uint64_t prof_sampler_last_exit_tsc(unsigned cpu);
 /* The interrupted code may run with interrupts enabled (bare metal: sti around the probe); the
  * hosted build needs nothing. */
@@ -64,7 +69,7 @@ void prof_sampler_window_close(void);
 /* The running image, so the host can map PCs to the ELF: its first byte's run-time address
  * (ELF address = pc - base), its size, and the GNU build id in hex ("unknown" when the image
  * carries none). Bare metal: efi/image_id.c (the linker script's ImageBase and the build-id
- * note); hosted: the executable's load base and note (hosted/prof_sampler.c). */
+ * note); hosted: the executable's load base and note (hosted/prof_image.c). */
 #define PROF_BUILD_ID_HEX_MAX 41 /* 20 bytes of SHA-1 in hex, NUL */
 bool prof_image_info(uint64_t *base, uint64_t *size, char *build_id_hex, unsigned len);
 

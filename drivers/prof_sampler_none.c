@@ -22,6 +22,17 @@ void prof_sampler_stop(void)
 {
 }
 
+bool prof_sampler_cpu_begin(unsigned cpu)
+{
+	(void)cpu;
+	return false;
+}
+
+void prof_sampler_cpu_end(unsigned cpu)
+{
+	(void)cpu;
+}
+
 uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
 {
 	(void)cpu;

@@ -41,7 +41,8 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_L
 # the entry. New portable probes are added here as they are ported.
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S arch/aarch64/pmu_none.c \
-	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c
+	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
+	arch/aarch64/smp_none.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_none.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \

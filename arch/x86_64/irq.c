@@ -18,14 +18,20 @@ static struct {
 	volatile uint64_t taken, spurious, unexpected;
 	volatile unsigned last_unexpected;
 	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
-	const uint64_t *frame; /* the CPU's frame of the interrupt being handled (RIP first) */
+	irq_pc_handler_fn pc_fn[IRQ_NUM_VECTORS];
 } irq;
 
 void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame)
 {
 	unsigned v = (unsigned)vector & (IRQ_NUM_VECTORS - 1);
+	irq_pc_handler_fn pc_fn = irq.pc_fn[v];
 
-	irq.frame = frame;
+	if (pc_fn) { /* any CPU: nothing shared is written */
+		pc_fn(irq.ctx[v], entry_tsc, frame[0]);
+		if (irq.eoi)
+			irq.eoi(irq.eoi_ctx);
+		return;
+	}
 	if (v == IRQ_VEC_SPURIOUS) {
 		irq.spurious++; /* the APIC sets no in-service bit for it: no EOI */
 		return;
@@ -40,12 +46,6 @@ void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame
 	}
 	if (irq.eoi)
 		irq.eoi(irq.eoi_ctx);
-	irq.frame = 0;
-}
-
-uint64_t irq_interrupted_pc(void)
-{
-	return irq.frame ? irq.frame[0] : 0;
 }
 
 bool irq_available(void)
@@ -68,15 +68,26 @@ void irq_register(unsigned vector, irq_handler_fn fn, void *ctx)
 	irq.fn[vector] = fn;
 }
 
+void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx)
+{
+	if (vector < IRQ_FIRST_VECTOR || vector >= IRQ_NUM_VECTORS)
+		return;
+	irq.ctx[vector] = ctx;
+	compiler_barrier();
+	irq.pc_fn[vector] = fn;
+}
+
 void irq_unregister(unsigned vector)
 {
-	if (vector < IRQ_NUM_VECTORS)
+	if (vector < IRQ_NUM_VECTORS) {
 		irq.fn[vector] = 0;
+		irq.pc_fn[vector] = 0;
+	}
 }
 
 bool irq_registered(unsigned vector)
 {
-	return vector < IRQ_NUM_VECTORS && irq.fn[vector];
+	return vector < IRQ_NUM_VECTORS && (irq.fn[vector] || irq.pc_fn[vector]);
 }
 
 void irq_get_counts(struct irq_counts *out)

@@ -41,11 +41,13 @@ void irq_set_eoi(void (*eoi)(void *ctx), void *ctx);
 void irq_register(unsigned vector, irq_handler_fn fn, void *ctx);
 void irq_unregister(unsigned vector);
 bool irq_registered(unsigned vector);
+/* A handler that also gets the interrupted PC (where the iretq returns to) and may run on any
+ * processor at once: its vector bypasses the shared counters (taken, per-vector counts), so the
+ * dispatch writes nothing shared. The profiler's sampling vector. Unregister with irq_unregister. */
+typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_tsc, uint64_t pc);
+void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx);
 void irq_get_counts(struct irq_counts *out);
 uint64_t irq_vector_count(unsigned vector);
-/* Inside a handler: the address of the instruction the interrupt came in before (where the
- * iretq returns to); 0 outside a handler or where it is not known (hosted). The profiler's PC. */
-uint64_t irq_interrupted_pc(void);
 /* TSC read by the stub right before the iretq of the last interrupt. */
 uint64_t irq_last_exit_tsc(void);
 

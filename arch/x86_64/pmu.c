@@ -331,6 +331,13 @@ static uint64_t global_bits(const struct pmu_info *pi, const struct pmu_group *g
 	return m;
 }
 
+/* Counters kept for overflow sampling (pmu_pmi.h): every global-control write leaves them
+ * enabled, so a counter set measured during a profiled probe does not stop the sampling. */
+static uint64_t reserved_bits(const struct pmu_info *pi)
+{
+	return pi->gp_reserved;
+}
+
 static uint32_t global_ctrl_msr(const struct pmu_info *pi)
 {
 	return pmu_is_intel(pi) ? MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD_PERF_CNTR_GLOBAL_CTL;
@@ -390,7 +397,7 @@ uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struc
 	bool any_fixed = false;
 	uint32_t bad = 0;
 
-	if (pi->global_ctrl && !wr(pi, global_ctrl_msr(pi), 0))
+	if (pi->global_ctrl && !wr(pi, global_ctrl_msr(pi), reserved_bits(pi)))
 		bad |= mark(f, group_mask(g, false), WHY_GLOBAL);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct pmu_counter *c = &g->c[i];
@@ -424,7 +431,7 @@ uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct 
 	uint32_t bad = 0;
 
 	if (pi->global_ctrl) {
-		if (!wr(pi, global_ctrl_msr(pi), global_bits(pi, g)))
+		if (!wr(pi, global_ctrl_msr(pi), global_bits(pi, g) | reserved_bits(pi)))
 			bad = mark(f, group_mask(g, false) & ~group_mask_msr(g), WHY_GLOBAL);
 		return bad;
 	}
@@ -444,7 +451,7 @@ uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g)
 				wr(pi, ctl_msr(pi, g->c[i].idx), g->c[i].config);
 		return 0;
 	}
-	wr(pi, global_ctrl_msr(pi), 0);
+	wr(pi, global_ctrl_msr(pi), reserved_bits(pi));
 	ovf = rd(pi, global_status_msr(pi)) & global_bits(pi, g);
 	if (ovf)
 		wr(pi, global_clear_msr(pi), ovf);
@@ -487,7 +494,7 @@ void pmu_release(const struct pmu_info *pi, const struct pmu_group *g)
 	bool any_fixed = false;
 
 	if (pi->global_ctrl)
-		wr(pi, global_ctrl_msr(pi), 0);
+		wr(pi, global_ctrl_msr(pi), reserved_bits(pi));
 	for (unsigned i = 0; i < g->n; i++) {
 		if (g->c[i].kind == PMU_CTR_GP)
 			wr(pi, ctl_msr(pi, g->c[i].idx), 0);

@@ -64,6 +64,11 @@ struct pmu_info {
 	bool global_ctrl;       /* Intel v2+, AMD PerfMonV2 */
 	bool status_reset;      /* Intel v4+: GLOBAL_STATUS_RESET / _SET */
 	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */
+	/* General-purpose counters kept for overflow sampling (bit i = counter i; the caller sets
+	 * 1u << pmu_pmi.counter after pmu_pmi_setup, clears it after pmu_pmi_stop): counter sets
+	 * are planned on the counters below the lowest one, and the global-control writes of
+	 * pmu_program/start/stop/release keep their enable bits. */
+	uint32_t gp_reserved;
 	const struct pmu_event_table *base, *family;
 	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */
 	bool aperf_mperf;

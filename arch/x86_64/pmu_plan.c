@@ -80,6 +80,16 @@ static bool planned(const struct pmu_plan *plan, const char *name)
 	return false;
 }
 
+/* General-purpose counters a counter set may use: those below the lowest reserved one. */
+static unsigned gp_usable(const struct pmu_info *pi)
+{
+	unsigned n = 0;
+
+	while (n < pi->num_gp && !(pi->gp_reserved & (1u << n)))
+		n++;
+	return n;
+}
+
 static bool place_counter(const struct pmu_info *pi, struct pmu_plan *plan, const char *name,
 			  const struct pmu_event *ev, unsigned *gp_used, uint32_t *fixed_used)
 {
@@ -100,7 +110,7 @@ static bool place_counter(const struct pmu_info *pi, struct pmu_plan *plan, cons
 		}
 		if (ev->flags & PMU_EV_FIXED_ONLY)
 			continue; /* its fixed counter is taken in this pass: try the next */
-		if (gp_used[p] < pi->num_gp) {
+		if (gp_used[p] < gp_usable(pi)) {
 			c = add(plan, p, name);
 			c->ev = ev;
 			c->kind = PMU_CTR_GP;

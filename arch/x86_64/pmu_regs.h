@@ -82,6 +82,19 @@
 /* IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL (STATUS_RESET) bit positions */
 #define GLOBAL_FIXED_SHIFT 32                 /* fixed counter j at bit 32 + j */
 #define GLOBAL_STATUS_COND_CHGD (1ull << 63)  /* PMU configuration changed (e.g. by SMM/VMM) */
+/* Other IA32_PERF_GLOBAL_STATUS indicators (SDM vol. 4, table "Architectural MSRs", 38EH..391H):
+ * each clearable through OVF_CTRL (v2, v3: 55, 61, 62, 63) or STATUS_RESET (v4+: all of these),
+ * settable through STATUS_SET (v4+: all but 63). */
+#define GLOBAL_STATUS_TRACE_TOPA_PMI (1ull << 55) /* Intel PT ToPA PMI */
+#define GLOBAL_STATUS_LBR_FRZ (1ull << 58)    /* v4+: LBRs frozen on PMI */
+#define GLOBAL_STATUS_CTR_FRZ (1ull << 59)    /* v4+: counters frozen on PMI */
+#define GLOBAL_STATUS_ASCI (1ull << 60)       /* v4+: counting suppressed by an SGX enclave */
+#define GLOBAL_STATUS_OVF_UNCORE (1ull << 61) /* uncore counter overflow (model-specific) */
+#define GLOBAL_STATUS_OVF_BUF (1ull << 62)    /* DS (PEBS/BTS) buffer overflow */
+/* Writes to IA32_PMCx keep bits 31:0 and sign-extend bit 31 to the counter width (SDM vol. 3B
+ * "Full-Width Writes to Performance Counter Registers"): only periods up to 2^31 - 1 can be
+ * preloaded as -period there. */
+#define PMC_LEGACY_WRITE_BITS 32
 
 /* IA32_PERF_CAPABILITIES */
 #define PERF_CAP_FREEZE_WHILE_SMM (1ull << 12) /* IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
@@ -107,6 +120,12 @@
 #define MSR_AMD_PERF_CNTR_GLOBAL_STATUS 0xC0000300u  /* PerfMonV2 */
 #define MSR_AMD_PERF_CNTR_GLOBAL_CTL 0xC0000301u
 #define MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR 0xC0000302u
+/* PerfCntrGlobalStatus bit n = core counter n overflowed (read-only; cleared by writing 1s to
+ * PerfCntrGlobalStatusClr). Bits above the counters are reserved (APM vol. 2, 13.2 "PerfMonV2"
+ * registers), yet Zen 4 parts with old microcode set some (Linux commit 599522d9d2e1): only the
+ * counter bits are acted on. Without PerfMonV2 there is no status: an overflowed counter is one
+ * whose top bit (width - 1) is clear again after counting up from -period (Linux
+ * amd_pmu_handle_irq). */
 #define AMD_COUNTER_WIDTH 48
 
 /* PERF_CTLx: bits 7:0 and 15:8 as Intel's; USR 16, OS 17, Edge 18, Int 20, En 22, Inv 23,

@@ -107,5 +107,8 @@ bool smp_cpu_fault(unsigned cpu, struct trap_info *out);
  * args[0] itself. False (and fn not run where it had not started) if an AP was not ready in time;
  * false if a job faulted or did not finish within timeout_cycles of the start. */
 bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles);
+/* Functions every AP of smp_run_all calls on itself right before and after fn (NULL: none): the
+ * profiler starts and stops sampling there. Not called for the BSP's share. */
+void smp_set_all_hooks(void (*begin)(unsigned cpu), void (*end)(unsigned cpu));
 
 #endif

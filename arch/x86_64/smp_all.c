@@ -18,6 +18,7 @@ struct barrier_slot {
 } __attribute__((aligned(64))); /* one line each: the APs write `aborted` */
 
 static struct {
+	void (*volatile hook_begin)(unsigned cpu), (*volatile hook_end)(unsigned cpu);
 	void (*volatile fn)(void *);
 	volatile uint64_t go, abort, gen;
 	volatile uint32_t ready;
@@ -44,7 +45,17 @@ static void barrier_job(void *arg)
 		}
 		compiler_barrier();
 	}
+	if (all.hook_begin)
+		all.hook_begin((unsigned)(s - all.slots));
 	all.fn(s->arg);
+	if (all.hook_end)
+		all.hook_end((unsigned)(s - all.slots));
+}
+
+void smp_set_all_hooks(void (*begin)(unsigned cpu), void (*end)(unsigned cpu))
+{
+	all.hook_begin = begin;
+	all.hook_end = end;
 }
 
 bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles)

@@ -2,8 +2,8 @@
 - `-icount shift=0` (conftest's shared `icount` boot): the APIC timer then counts instructions, so time-based samples fall on
   instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
   70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
-- plain TCG: `spin` (>= 90% of samples in arch_spin) and `membw` (most samples in the bandwidth
-  kernels), the probes' own records unchanged in structure, and a probe that cannot be profiled.
+- plain TCG, 2 CPUs: `spin` (>= 90% of samples in arch_spin), `membw` (most samples in the
+  bandwidth kernels), `membw_mc` (the application processor samples too), the probes' own records unchanged in structure, and a probe that cannot be profiled.
 Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
 
 import json
@@ -91,9 +91,9 @@ def check_stream(begin, ends, cost, data):
 @pytest.fixture(scope="module")
 def spin_membw(tmp_path_factory):
     return boot(tmp_path_factory, "prof_tcg", {
-        "probes": "spin,membw,fault_ud2", "profile": "spin,membw,fault_ud2", "profile_period": 250000,
-        "samples": 8, "target_ns": 10000000, "mem_max_mb": 1, "mem_kernels": "read,write,copy",
-        "timer_samples": 64, "tsc_cal_windows": 1})
+        "probes": "spin,membw,membw_mc,fault_ud2", "profile": "spin,membw,membw_mc,fault_ud2",
+        "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
+        "mem_kernels": "read,write,copy", "timer_samples": 64, "tsc_cal_windows": 1}, smp=2)
 
 
 def test_split_recovered_under_icount(icount):
@@ -140,6 +140,20 @@ def test_membw_profile(spin_membw):
     assert total >= 50, by
     assert kernels > total / 2, by
     assert spin_membw.sets("membw") and all(s["complete"] for s in spin_membw.sets("membw"))
+
+
+def test_membw_mc_application_processor_samples(spin_membw):
+    """The AP running membw_mc's kernels samples into its own table: cpu 1's records, most of its
+    samples in the bandwidth kernels."""
+    begin, ends, cost, data = prof_records(spin_membw, "membw_mc")
+    check_stream(begin, ends, cost, data)
+    assert int(begin[0]["cpus"]) == 2
+    ap = [d for d in data if d["cpu"] == "1"]
+    assert [e["cpu"] for e in ends] == ["0", "1"]
+    by = samples_by_function(begin[0], ap)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= 20 and kernels > total / 2, by
 
 
 def test_unprofilable_probe_is_skipped(spin_membw):

@@ -84,14 +84,21 @@ static uint32_t status_msr(const struct pmu_model *m)
 	return m->intel ? MSR_IA32_PERF_GLOBAL_STATUS : MSR_AMD_PERF_CNTR_GLOBAL_STATUS;
 }
 
-/* Advance a running counter by `n`, wrapping at its width and flagging the overflow. */
-static void tick(struct pmu_model *m, uint32_t ctr, unsigned width, unsigned status_bit, uint64_t n)
+/* Advance a running counter by `n` events, wrapping at its width. A wrap past the top is an
+ * overflow: it sets the counter's bit in the global status where the PMU has one (Intel v2+,
+ * AMD PerfMonV2; AMD legacy/core-ext and Intel v1 only leave the counter small), and with the
+ * interrupt enabled (INT / the fixed field's PMI bit) raises a PMI. */
+static void tick(struct pmu_model *m, uint32_t ctr, unsigned width, unsigned status_bit, uint64_t n, bool pmi)
 {
-	uint64_t v = get(m, ctr), nv = (v + n) & mask_of(width);
+	uint64_t v = get(m, ctr), mask = mask_of(width);
 
-	if (nv < v && find(m, status_msr(m)) >= 0)
-		model_set(m, status_msr(m), get(m, status_msr(m)) | (1ull << status_bit));
-	model_set(m, ctr, nv);
+	if (n > mask - v) {
+		if (find(m, status_msr(m)) >= 0)
+			model_set(m, status_msr(m), get(m, status_msr(m)) | (1ull << status_bit));
+		if (pmi)
+			m->pmis++;
+	}
+	model_set(m, ctr, (v + n) & mask);
 }
 
 /* Intel events the model knows (SDM vol. 3B architectural events; Skylake event list). */
@@ -117,8 +124,9 @@ static const struct { uint8_t event, umask; } intel_known[] = {
 #define AMD_ITLB_WALK_EVENT 0x085
 #define AMD_DMND_FILLS_EVENT 0x043
 
-/* What a general-purpose counter with this event select gains per step. */
-static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel)
+/* What a general-purpose counter with this event select gains when the modelled code causes `n`
+ * of every event. */
+static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel, uint64_t n)
 {
 	unsigned event = (unsigned)(sel & 0xFF), umask = (unsigned)((sel >> 8) & 0xFF);
 
@@ -126,22 +134,22 @@ static uint64_t gp_rate(const struct pmu_model *m, uint64_t sel)
 		return 0; /* the probes run at CPL 0 */
 	if (m->intel) {
 		if (event == INTEL_REF_XCLK_EVENT && umask == INTEL_REF_XCLK_UMASK)
-			return m->step / MODEL_XCLK_DIV;
+			return n / MODEL_XCLK_DIV;
 		for (unsigned i = 0; i < sizeof(intel_known) / sizeof(intel_known[0]); i++)
 			if (intel_known[i].event == event && intel_known[i].umask == umask)
-				return m->step;
+				return n;
 		return 0;
 	}
 	event |= (unsigned)((sel >> 32) & 0xF) << 8;
 	switch (event) {
 	case 0x076: case 0x0C0: case 0x0C2: case 0x0C3: /* cycles, retired instr., branches, mispredicts */
-		return m->step;
+		return n;
 	case 0x060: case 0x064: case 0x045: /* L2 requests, L2 status, L1 DTLB misses: any unit-mask bit */
-		return umask ? m->step : 0;
+		return umask ? n : 0;
 	case AMD_ITLB_WALK_EVENT: /* page-table walks of the page sizes selected */
-		return (umask & m->itlb_walk_sizes) ? m->step : 0;
+		return (umask & m->itlb_walk_sizes) ? n : 0;
 	case AMD_DMND_FILLS_EVENT: /* demand data cache fills from the sources selected */
-		return (umask & m->dmnd_fill_sources) ? m->step : 0;
+		return (umask & m->dmnd_fill_sources) ? n : 0;
 	default:
 		return 0;
 	}
@@ -157,22 +165,99 @@ static void tick_rapl(struct pmu_model *m)
 	model_set(m, m->rapl_dram_msr, (m->dram_q32 >> (32 - m->rapl_dram_esu)) & 0xFFFFFFFFull);
 }
 
-static void tick_all(struct pmu_model *m)
+/* Every running counter sees `n` occurrences of each event the model knows. */
+static void tick_counters(struct pmu_model *m, uint64_t n)
 {
-	if (m->dead)
-		return;
 	for (unsigned i = 0; i < m->num_gp; i++) {
 		uint64_t sel = get(m, gp_ctl(m, i));
 
 		if ((sel & EVTSEL_EN) && global_on(m, i))
-			tick(m, gp_ctr(m, i), m->gp_width, i, gp_rate(m, sel));
+			tick(m, gp_ctr(m, i), m->gp_width, i, gp_rate(m, sel, n), sel & EVTSEL_INT);
 	}
 	/* fixed 0 instructions, 1 core cycles, 2 reference cycles at the TSC rate: OS field bit */
-	for (unsigned j = 0; m->intel && j < m->num_fixed; j++)
-		if (((get(m, MSR_IA32_FIXED_CTR_CTRL) >> (4 * j)) & FIXED_CTRL_EN_OS) && global_on(m, 32 + j) &&
-		    !(m->fixed_stuck & (1u << j)))
-			tick(m, MSR_IA32_FIXED_CTR0 + j, m->fixed_width, 32 + j, m->step);
+	for (unsigned j = 0; m->intel && j < m->num_fixed; j++) {
+		uint64_t field = get(m, MSR_IA32_FIXED_CTR_CTRL) >> (FIXED_CTRL_FIELD_BITS * j);
+
+		if ((field & FIXED_CTRL_EN_OS) && global_on(m, GLOBAL_FIXED_SHIFT + j) && !(m->fixed_stuck & (1u << j)))
+			tick(m, MSR_IA32_FIXED_CTR0 + j, m->fixed_width, GLOBAL_FIXED_SHIFT + j, n, field & FIXED_CTRL_PMI);
+	}
+}
+
+static void tick_all(struct pmu_model *m)
+{
+	if (m->dead)
+		return;
+	tick_counters(m, m->step);
 	tick_rapl(m);
+}
+
+void model_events(struct pmu_model *m, uint64_t n)
+{
+	if (!m->dead)
+		tick_counters(m, n);
+}
+
+/* The counters' bits in the global control / status layout: GP counter i at bit i, Intel fixed
+ * counter j at bit 32 + j. */
+static uint64_t counter_bits(const struct pmu_model *m)
+{
+	uint64_t b = mask_of(m->num_gp);
+
+	if (m->intel)
+		b |= mask_of(m->num_fixed) << GLOBAL_FIXED_SHIFT;
+	return b;
+}
+
+/* Intel (SDM vol. 4, "Architectural MSRs" 38FH..391H): 390H clears the counters' bits, Trace
+ * ToPA, Ovf_Uncore, OvfBuf and CondChgd (v2, v3: IA32_PERF_GLOBAL_OVF_CTRL), plus LBR_Frz,
+ * CTR_Frz and ASCI from v4 on (IA32_PERF_GLOBAL_STATUS_RESET); 391H (v4+) sets all but
+ * CondChgd. AMD PerfCntrGlobalStatusClr: the counters' bits, and bit 58 (LBRs frozen, which
+ * Linux clears on Zen 4); the manual calls the rest reserved, and the model faults on them. */
+static uint64_t clearable_bits(const struct pmu_model *m)
+{
+	uint64_t b = counter_bits(m);
+
+	if (!m->intel)
+		return b | GLOBAL_STATUS_LBR_FRZ;
+	b |= GLOBAL_STATUS_TRACE_TOPA_PMI | GLOBAL_STATUS_OVF_UNCORE | GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_COND_CHGD;
+	if (m->version >= 4)
+		b |= GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ | GLOBAL_STATUS_ASCI;
+	return b;
+}
+
+static uint64_t settable_bits(const struct pmu_model *m)
+{
+	return clearable_bits(m) & ~GLOBAL_STATUS_COND_CHGD;
+}
+
+/* Writes to the global registers: 1 = handled (result in *st), 0 = an ordinary register. A bit
+ * outside what the register defines faults (SDM: setting the enable bit of a counter that does
+ * not exist in IA32_PERF_GLOBAL_CTRL raises #GP); the status registers are read-only. */
+static int global_write(struct pmu_model *m, uint32_t msr, uint64_t value, int *st)
+{
+	uint32_t ctrl = m->intel ? MSR_IA32_PERF_GLOBAL_CTRL : MSR_AMD_PERF_CNTR_GLOBAL_CTL;
+	uint32_t clear = m->intel ? MSR_IA32_PERF_GLOBAL_OVF_CTRL : MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR;
+
+	*st = -1;
+	if (msr == status_msr(m))
+		return 1;
+	if (msr == ctrl) {
+		if (value & ~counter_bits(m))
+			return 1;
+		model_set(m, msr, value);
+	} else if (msr == clear) { /* write 1 to clear */
+		if (value & ~clearable_bits(m))
+			return 1;
+		model_set(m, status_msr(m), get(m, status_msr(m)) & ~value);
+	} else if (m->intel && msr == MSR_IA32_PERF_GLOBAL_STATUS_SET) { /* write 1 to set */
+		if (value & ~settable_bits(m))
+			return 1;
+		model_set(m, status_msr(m), get(m, status_msr(m)) | value);
+	} else {
+		return 0;
+	}
+	*st = 0;
+	return 1;
 }
 
 static bool refused_write(const struct pmu_model *m, uint32_t msr)
@@ -201,6 +286,7 @@ static int m_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
 static int m_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 {
 	struct pmu_model *m = ctx;
+	int st;
 
 	if (m->nwrites < MODEL_MAX_LOG)
 		m->writes[m->nwrites++] = (struct model_write){ msr, value };
@@ -219,15 +305,8 @@ static int m_wrmsr(void *ctx, uint32_t msr, uint64_t value)
 	}
 	if (find(m, msr) < 0)
 		return -1;
-	/* Write-1-to-clear status registers. */
-	if (m->intel && msr == MSR_IA32_PERF_GLOBAL_OVF_CTRL) {
-		model_set(m, MSR_IA32_PERF_GLOBAL_STATUS, get(m, MSR_IA32_PERF_GLOBAL_STATUS) & ~value);
-		return 0;
-	}
-	if (!m->intel && msr == MSR_AMD_PERF_CNTR_GLOBAL_STATUS_CLR) {
-		model_set(m, MSR_AMD_PERF_CNTR_GLOBAL_STATUS, get(m, MSR_AMD_PERF_CNTR_GLOBAL_STATUS) & ~value);
-		return 0;
-	}
+	if (global_write(m, msr, value, &st))
+		return st;
 	model_set(m, msr, value);
 	return 0;
 }

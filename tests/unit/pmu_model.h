@@ -9,9 +9,21 @@
  *   while fixed counter 2 counts at the TSC rate; AMD PMCx085 counts only the walks whose page-size
  *   bit (0 4K, 1 2M, 2 1G, 3 coalesced 4K on Zen 3/4) is in the unit mask; PMCx043 counts only
  *   the demand fills whose source bit (dmnd_fill_sources) is in the unit mask;
+ * - counter overflow (SDM vol. 3B "Architectural Performance Monitoring Version 2" and
+ *   "Generating an Interrupt on Overflow"; AMD APM vol. 2 13.2): a counter wrapping past its
+ *   width sets its bit in the global status where there is one (Intel v2+, AMD PerfMonV2) and
+ *   otherwise just restarts from its low values (AMD legacy/core-ext, Intel v1); with its INT
+ *   bit (fixed counters: the PMI bit of their field) it raises a PMI (`pmis` counts them);
+ *   IA32_PERF_GLOBAL_OVF_CTRL / _STATUS_RESET and PerfCntrGlobalStatusClr clear status bits,
+ *   IA32_PERF_GLOBAL_STATUS_SET (v4+) sets them; model_events advances every running counter by
+ *   a given number of events, apart from the `step` each access adds;
+ * - counter writes: IA32_PMCx keeps bits 31:0 sign-extended from bit 31; IA32_A_PMCx writes the
+ *   full width when PERF_CAPABILITIES offers it, else faults;
  * - faults where hardware faults: an MSR the modelled CPU does not have, a write a hypervisor
  *   refuses (model_refuse_write), rdpmc of a counter that does not exist or that is intercepted
- *   (rdpmc_faults; QEMU TCG raises #UD);
+ *   (rdpmc_faults; QEMU TCG raises #UD), a write to a global status register (read-only), a
+ *   global control bit of a counter that does not exist, a status clear / set bit the register
+ *   does not define;
  * - RAPL (model_rapl): the energy counters advance with time in the unit the part really uses,
  *   MSR_RAPL_POWER_UNIT reporting its ESU (14 on the Skylake/Ice Lake servers) while their DRAM
  *   domain counts in fixed 2^-16 J; a domain that is not implemented reads 0;
@@ -42,6 +54,7 @@ struct pmu_model {
 	bool rdpmc_faults;    /* a hypervisor intercepts rdpmc */
 	uint32_t fixed_stuck; /* fixed counters that exist but never count (an unbacked virtual PMU) */
 	uint64_t step; /* events a running counter gains per access */
+	unsigned pmis; /* PMIs raised: overflows of counters with their interrupt enabled */
 	uint32_t itlb_walk_sizes; /* AMD PMCx085 unit-mask bits the modelled code's walks hit */
 	/* AMD PMCx043 (demand data cache fills by source) unit-mask bits the modelled code's demand
 	 * fills come from: 0x01 the local L2, 0x02 the L3 or another L2 of the CCX, 0x08 DRAM, ... */
@@ -69,6 +82,9 @@ void model_intel(struct pmu_model *m, unsigned version, unsigned num_gp, unsigne
 /* AMD: kind PMU_AMD_LEGACY, PMU_AMD_CORE_EXT or PMU_AMD_V2 (num_gp for V2). */
 void model_amd(struct pmu_model *m, enum pmu_kind kind, unsigned num_gp);
 void model_dead(struct pmu_model *m);
+/* The modelled code causes `n` occurrences of every event the model knows: each running counter
+ * advances by what its event select counts of them (overflow and PMI as documented above). */
+void model_events(struct pmu_model *m, uint64_t n);
 /* Writes to `msr` fault from now on (a hypervisor filtering the PMU). */
 void model_refuse_write(struct pmu_model *m, uint32_t msr);
 /* Intel RAPL: MSR_RAPL_POWER_UNIT reports `unit_esu`; the package counts in it, DRAM in

@@ -1,0 +1,133 @@
+"""The sampling profiler in the hosted build (build/hosted/baremetric) on this machine's CPU: one
+run profiling `prof_split`, `spin` and `membw_mc` at the default period (250 µs, given explicitly so the
+auto period cannot stretch it), on perf's task clock here (the VM shows Linux no PMU; a machine
+with one samples cycles through perf). Checks the record invariants (test_qemu_profile's), that
+the source says why it is not the PMU, that image_base/build_id map the pcs into this very
+binary (build id = readelf's), the known split (30% of the loop in arch_split_a, recovered within
+2 points: the band fixed before measuring), spin's samples in arch_spin, and membw_mc's worker
+thread (CPU 1, where the process may use two CPUs) sampling its own bandwidth kernels. Symbols:
+`nm` of the hosted binary."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, HostedRun
+from test_qemu_profile import check_stream, prof_records
+
+sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness import parse  # noqa: E402
+
+BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
+TIMEOUT_S = 300
+SPLIT_BAND_PCT = 2.0
+SPLIT_MIN_SAMPLES = 5000
+SPIN_MIN_SHARE = 0.9
+MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
+WORKER_MIN_SAMPLES = 50
+TIME_SOURCES = ("task_clock", "cputime_timer")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    r = subprocess.run(["make", "-C", ROOT, "hosted"], capture_output=True, text=True, timeout=TIMEOUT_S)
+    if r.returncode != 0:
+        pytest.fail("make hosted failed:\n%s%s" % (r.stdout[-3000:], r.stderr[-3000:]))
+    out = str(tmp_path_factory.mktemp("hosted_profile"))
+    args = ["probes=prof_split,spin,membw_mc", "profile=prof_split,spin,membw_mc", "profile_period=250000",
+            "samples=80", "target_ns=25000000", "timer_samples=64"]
+    p = subprocess.run([BIN] + args, capture_output=True, timeout=TIMEOUT_S)
+    log = os.path.join(out, "hosted.log")
+    with open(log, "wb") as fh:
+        fh.write(p.stdout)
+    summary = parse.parse_log(log, os.path.join(out, "parsed"))
+    return HostedRun(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+
+
+def build_id_of(path):
+    out = subprocess.run(["readelf", "-n", path], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    assert m, "no build id note in %s" % path
+    return m.group(1)
+
+
+def function_symbols(path):
+    out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT":
+            syms.append((int(parts[0], 16), parts[2]))
+    return syms
+
+
+def samples_by_function(begin, data, cpu=None):
+    """ELF address = pc - image_base, named by the hosted binary's symbols; None = outside."""
+    base, size = int(begin["image_base"], 16), int(begin["image_size"])
+    syms = function_symbols(BIN)
+    by = {}
+    for d in data:
+        if cpu is not None and int(d["cpu"]) != cpu:
+            continue
+        for e in d["e"].split(","):
+            pc, _event, count = e.split(":")
+            addr = int(pc, 16) - base
+            name = None
+            if 0 <= addr < size:
+                for start, n in syms:
+                    if start > addr:
+                        break
+                    name = n
+            by[name] = by.get(name, 0) + int(count)
+    return by
+
+
+def profiled(run, probe):
+    assert run.rc == 0 and run.summary["ok"], (run.rc, run.stderr[-2000:], run.summary["validation"])
+    begin, ends, cost, data = prof_records(run, probe)
+    check_stream(begin, ends, cost, data)
+    b = begin[0]
+    assert b["source"] in ("perf",) + TIME_SOURCES, b
+    if b["source"] != "perf":
+        # Not the counter: the record says why (and the CPU-time timer its tick resolution).
+        assert b.get("fallback"), b
+        assert b["events"] == "time" and b["unit"] == "ns", b
+    assert b["build_id"] == build_id_of(BIN)
+    assert int(b["image_size"]) > 0
+    return b, data
+
+
+def test_split_recovered_hosted(run):
+    b, data = profiled(run, "prof_split")
+    if b["source"] == "cputime_timer":
+        pytest.skip("only the CPU-time timer samples here: one sample per kernel tick is too few")
+    by = samples_by_function(b, data)
+    a, bb = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
+    assert a + bb >= SPLIT_MIN_SAMPLES, by
+    share = 100.0 * a / (a + bb)
+    assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
+    assert run.sets("prof_split") and all(s["complete"] for s in run.sets("prof_split"))
+
+
+def test_spin_profile_hosted(run):
+    b, data = profiled(run, "spin")
+    by = samples_by_function(b, data)
+    total = sum(by.values())
+    assert total >= 100, by
+    assert by.get("arch_spin", 0) >= SPIN_MIN_SHARE * total, by
+    assert run.sets("spin") and all(s["complete"] for s in run.sets("spin"))
+
+
+def test_worker_cpu_samples_hosted(run):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the process may use one CPU only: no worker thread")
+    b, data = profiled(run, "membw_mc")
+    assert int(b["cpus"]) >= 2, b
+    by = samples_by_function(b, data, cpu=1)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= WORKER_MIN_SAMPLES, by
+    assert kernels > total / 2, by
