@@ -67,7 +67,8 @@ hosted-test: hosted
 # thread's samples, the fallbacks, the overhead at the default period; the image's build id
 # against readelf's. Pins itself to the last allowed CPU; about 40 s.
 HOSTED_PROF_TEST     := $(HOSTED_OUT)/test_prof_sampler
-HOSTED_PROF_TEST_SRC := tests/hosted/test_prof_sampler.c $(HOSTED_PROF_SRC) arch/x86_64/smp_hosted.c \
+HOSTED_PROF_TEST_SRC := tests/hosted/test_prof_sampler.c $(HOSTED_PROF_SRC) \
+	hosted/smp.c arch/x86_64/cpu_info.c hosted/$(HOSTED_CPU)/msr.c \
 	lib/rand.c bench/prof_period.c
 
 .PHONY: hosted-prof-test

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch/x86_64/smp_hosted.h"
+#include "hosted/smp.h"
 #include "arch/x86_64/tsc.h"
 #include "bench/probe.h"
 #include "drivers/prof_sampler.h"
