@@ -112,9 +112,13 @@ $(OUT)/baremetric.so: $(FW_OBJ)
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
 	@if nm -u $@ | grep -v -e '^ *w ' | grep -q .; then nm -u $@; echo "undefined symbols" >&2; exit 1; fi
 
+# Only what the loaded image uses: crt0's _relocate reads .dynamic for the .rela table and applies
+# R_X86_64_RELATIVE entries, which name no symbol, so .dynsym stays behind (and .dynstr always
+# did). --strip-all drops the COFF symbol table objcopy would otherwise write (~30 KB): symbols
+# are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j '.rel.*' -j '.rela.*' -j .reloc --target=efi-app-$(ARCH) --subsystem=10 $< $@
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela \
+		-j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target=efi-app-$(ARCH) --subsystem=10 $< $@
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
