@@ -233,7 +233,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const char *serial_source;
 	EFI_STATUS st;
 
-	InitializeLib(image, systab);
+	efi_util_init(systab);
 	efi_con_line("baremetric ", BUILD_ID " starting");
 	efi_ucs2_to_ascii(ST->FirmwareVendor, 64, m.fw_vendor, sizeof(m.fw_vendor));
 	boot_options_load(image, &m.cfg, probe_names, &m.msgs);
