@@ -165,6 +165,19 @@ static void reserve_arena(void)
 	emit_finish();
 }
 
+/* The BSP's IDT and IST stacks (see traps.h). False when the firmware cannot spare them: then the
+ * machine is not taken over at all. */
+static bool reserve_traps(void)
+{
+	EFI_PHYSICAL_ADDRESS base = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+					(TRAPS_BSP_MEM_BYTES + PAGE_BYTES - 1) / PAGE_BYTES, &base)))
+		return false;
+	traps_provide_memory((void *)(UINTN)base);
+	return true;
+}
+
 static void calibrate_tsc(void)
 {
 	struct ref_clock refs[2];
@@ -251,6 +264,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	facts_emit_acpi(&m.acpi);
 	facts_emit_smbios(m.disc.smbios_entry);
 	discover_framebuffer(&m.disc);
+	if (!reserve_traps()) {
+		emit_msg(MSG_ERROR, "no memory for the IDT and exception stacks: stopping without running probes");
+		suite_end(RUN_FATAL);
+		efi_con_line("baremetric: ", "no memory for the IDT and exception stacks; see the serial log");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	reserve_arena();
 	smp_boot_reserve(&m.acpi, m.cfg.smp);
 
