@@ -53,6 +53,18 @@ EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/e
 	efi/apic_mode_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
+# Compiled for size (-Os): code that runs only before or after the measurements, never inside a
+# timed window (the UEFI layer, option parsing, record formatting and the serial line, table
+# parsers, CPU identification, counter planning, the report and the statistics on finished
+# samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
+# interrupt paths, the runner and calibration) stay -O2. Keeps the .efi small (see README).
+FW_SIZE_SRC := $(EFI_SRC) lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
+	drivers/uart16550.c drivers/acpi.c drivers/smbios.c drivers/madt.c drivers/fbcon.c drivers/power.c \
+	drivers/i8042.c drivers/lapic_mode.c \
+	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
+	bench/summary.c bench/smp_facts.c bench/suite.c bench/pmu_check_judge.c bench/displace_stats.c \
+	bench/fp_stats.c
+$(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
 UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
