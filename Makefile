@@ -50,7 +50,8 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/pmu_check_judge.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
-	efi/apic_mode_boot.c
+	efi/apic_mode_boot.c \
+	efi/madt_boot.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # Compiled for size (-Os): code that runs only before or after the measurements, never inside a

@@ -224,7 +224,7 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	 * the APs idle halted, costing the BSP's measurements nothing. */
 	smp_boot_start(m.env.tsc_hz);
 	/* Firmware interrupt sources masked from here on; the probes arm their own. */
-	m.env.irq = irq_boot_setup(&m.acpi, m.hpet_ok ? &m.hpet : 0, &m.cpu, m.env.tsc_hz);
+	m.env.irq = irq_boot_setup(m.hpet_ok ? &m.hpet : 0, &m.cpu, m.env.tsc_hz);
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
