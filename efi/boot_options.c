@@ -15,6 +15,8 @@ static void keep_message(void *ctx, const char *text)
 	struct boot_messages *m = ctx;
 
 	efi_con_line("baremetric: ", text);
+	if (!m)
+		return;
 	if (m->count < BOOT_OPTIONS_MAX_MSGS)
 		str_copy(m->text[m->count++], text, BOOT_OPTIONS_MSG_LEN);
 	else

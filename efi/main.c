@@ -44,7 +44,7 @@
 
 static struct {
 	struct config cfg;
-	struct boot_messages msgs;
+	struct boot_messages *msgs; /* pool memory until emit_config; NULL: there was none */
 	struct efi_discovery disc;
 	struct acpi_info acpi;
 	struct uart uart;
@@ -120,10 +120,15 @@ static void emit_config(void)
 {
 	struct record *r;
 
-	for (unsigned i = 0; i < m.msgs.count; i++)
-		emit_msg(str_starts(m.msgs.text[i], "config ") ? MSG_WARN : MSG_INFO, m.msgs.text[i]);
-	if (m.msgs.dropped)
+	if (!m.msgs)
+		emit_msg(MSG_WARN, "no memory to keep the option messages: they went to the console only");
+	for (unsigned i = 0; m.msgs && i < m.msgs->count; i++)
+		emit_msg(str_starts(m.msgs->text[i], "config ") ? MSG_WARN : MSG_INFO, m.msgs->text[i]);
+	if (m.msgs && m.msgs->dropped)
 		emit_msg(MSG_WARN, "more option messages than could be kept; some were dropped");
+	if (m.msgs)
+		uefi_call_wrapper(BS->FreePool, 1, m.msgs);
+	m.msgs = 0;
 	r = emit_start("cfg");
 	config_to_record(&m.cfg, r);
 	emit_finish();
@@ -249,7 +254,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi_util_init(systab);
 	efi_con_line("baremetric ", BUILD_ID " starting");
 	efi_ucs2_to_ascii(ST->FirmwareVendor, 64, m.fw_vendor, sizeof(m.fw_vendor));
-	boot_options_load(image, &m.cfg, probe_names, &m.msgs);
+	/* The option messages wait in pool memory until the serial stream exists (3 KiB of .bss
+	 * would be file size: gnu-efi's linker script keeps .bss in the .efi). */
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, sizeof(*m.msgs), (void **)&m.msgs)))
+		m.msgs = 0;
+	if (m.msgs)
+		m.msgs->count = m.msgs->dropped = 0;
+	boot_options_load(image, &m.cfg, probe_names, m.msgs);
 	arch_cpu_identify(&m.cpu);
 	discover_tables(&m.disc);
 	acpi_parse(m.disc.rsdp, &m.acpi);
