@@ -10,7 +10,8 @@ HARNESS     := harness/baremetric
 EFI_INC     := /usr/include/efi
 EFI_LIB     := /usr/lib
 EFI_CRT0    := $(EFI_LIB)/crt0-efi-$(ARCH).o
-EFI_LDS     := $(EFI_LIB)/elf_$(ARCH)_efi.lds
+# gnu-efi's linker script plus a .relr section (see the file).
+EFI_LDS     := efi/baremetric.lds
 FONT_PSF    := /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 
 BUILD_ID    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -22,7 +23,8 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/$(ARCH)
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_LIB)
+# -z pack-relative-relocs: pointer relocations as a packed DT_RELR table (efi/relocate.c applies it).
+FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs -T $(EFI_LDS)
 
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
@@ -51,7 +53,8 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
 	efi/apic_mode_boot.c \
-	efi/madt_boot.c
+	efi/madt_boot.c \
+	efi/relocate.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # Compiled for size (-Os): code that runs only before or after the measurements, never inside a
@@ -120,17 +123,23 @@ $(OUT)/obj/%.S.o: %.S | deps-build
 	@mkdir -p $(dir $@)
 	gcc $(FW_CFLAGS) -c $< -o $@
 
-$(OUT)/baremetric.so: $(FW_OBJ)
-	ld $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ -lefi -lgnuefi
+# No libefi or libgnuefi: efi/efi_util.c and efi/relocate.c stand in for the little this program
+# used of them (their device-path and printing code was ~27 KB of the .efi), so a libefi call
+# fails here as an undefined symbol.
+$(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
+	ld $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
 	@if nm -u $@ | grep -v -e '^ *w ' | grep -q .; then nm -u $@; echo "undefined symbols" >&2; exit 1; fi
+	@# efi/relocate.c applies relative relocations only: refuse any other kind here.
+	@if readelf -rW $@ | awk '/^ *[0-9a-f]+ +[0-9a-f]+ R_/ && $$3 != "R_X86_64_RELATIVE"' | grep -q .; then \
+		readelf -rW $@; echo "relocations other than R_X86_64_RELATIVE" >&2; exit 1; fi
 
-# Only what the loaded image uses: crt0's _relocate reads .dynamic for the .rela table and applies
-# R_X86_64_RELATIVE entries, which name no symbol, so .dynsym stays behind (and .dynstr always
-# did). --strip-all drops the COFF symbol table objcopy would otherwise write (~30 KB): symbols
-# are for the host, which reads them from baremetric.so.
+# Only what the loaded image uses: _relocate (efi/relocate.c) reads .dynamic for the .rela and
+# .relr tables and applies relative relocations, which name no symbol, so .dynsym stays behind
+# (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
+# (~30 KB): symbols are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela \
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr \
 		-j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target=efi-app-$(ARCH) --subsystem=10 $< $@
 
 image: $(OUT)/baremetric.img
