@@ -24,7 +24,8 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/$(ARCH)
 # -z pack-relative-relocs: pointer relocations as a packed DT_RELR table (efi/relocate.c applies it).
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs -T $(EFI_LDS)
+# --build-id: the profiler states it (efi/image_id.c reads the note), the harness finds the ELF by it.
+FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs --build-id=sha1 -T $(EFI_LDS)
 
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
@@ -37,6 +38,7 @@ DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpe
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \
 	drivers/lapic_mode.c
+DRIVER_SRC  += drivers/prof_sampler.c
 # The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \
 	bench/irq_context.c
@@ -50,11 +52,13 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/fp_pmu.c \
 	bench/fp_code.c \
 	bench/pmu_check_judge.c
+BENCH_SRC   += bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
 	efi/apic_mode_boot.c \
 	efi/madt_boot.c \
 	efi/relocate.c
+EFI_SRC     += efi/image_id.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # Compiled for size (-Os): code that runs only before or after the measurements, never inside a
@@ -83,6 +87,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_pmu_vendor.c \
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
+UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -94,6 +99,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
+UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image run test unit pytest integration deps clean help
@@ -102,7 +108,7 @@ all: $(OUT)/baremetric.efi
 help:
 	@echo "make            build $(OUT)/baremetric.efi"
 	@echo "make image      build $(OUT)/baremetric.img (GPT + FAT32 ESP, dd it onto a USB stick)"
-	@echo "make run        build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
+	@echo "make run [SET=\"key=value ...\"]   build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
@@ -140,14 +146,18 @@ $(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
 # (~30 KB): symbols are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
 	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr \
-		-j '.rel.*' -j '.rela.*' -j .reloc --strip-all --target=efi-app-$(ARCH) --subsystem=10 $< $@
+		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
+		--target=efi-app-$(ARCH) --subsystem=10 $< $@
+	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
+	@id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 	scripts/mkimage.sh $< $@
 
+# make run [SET="profile=membw samples=32"]: each word becomes a --set of the harness.
 run: image | deps-run
-	$(PY) $(HARNESS) run
+	$(PY) $(HARNESS) run $(foreach s,$(SET),--set $(s))
 
 $(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h arch/*.h arch/x86_64/*.h)
 	@mkdir -p $(dir $@)

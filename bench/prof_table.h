@@ -36,17 +36,23 @@ struct prof_table {
 	uint32_t ovf_cap;        /* entries per overflow buffer */
 	uint32_t active;         /* the overflow buffer that takes evictions (0 or 1) */
 	uint64_t samples;        /* prof_table_record calls */
-	uint64_t evictions;
+	uint64_t evictions;      /* entries pushed out of the table (including the lost ones) */
 	uint64_t handoffs;       /* overflow buffers handed over full */
 	uint64_t lost_entries;   /* evicted entries that found both buffers full */
 	uint64_t lost_samples;   /* the counts those entries carried */
 };
 
-/* nsets must be a power of two; ovf0/ovf1 hold ovf_cap entries each. */
+/* nsets must be a power of two and `sets` 64-byte aligned, so that a set is one cache line (not
+ * checked at run time: the handler path asserts nothing); ovf0/ovf1 hold ovf_cap >= 1 entries
+ * each. Align the struct prof_table to 64 bytes as well: a hit then touches two lines (the set and
+ * the struct's first), an eviction two more (the struct's second, one overflow slot). */
 void prof_table_init(struct prof_table *t, struct prof_entry *sets, uint32_t nsets, struct prof_entry *ovf0,
 		     struct prof_entry *ovf1, uint32_t ovf_cap);
 /* The handler path: count one sample of `event` at `pc`. */
 void prof_table_record(struct prof_table *t, uint64_t pc, uint16_t event);
+/* The set a (pc, event) key maps to: the top log2(nsets) bits of a multiply-shift hash. The agg
+ * uses the same hash for its home slot. Exposed for tests (constructing colliding keys). */
+uint32_t prof_table_set_index(const struct prof_table *t, uint64_t pc, uint16_t event);
 
 typedef void (*prof_sink_fn)(void *ctx, const struct prof_entry *e, uint32_t n);
 /* Outside interrupt context (or with sampling stopped): pass every full overflow buffer to the
@@ -66,7 +72,9 @@ struct prof_agg {
 	uint64_t dropped; /* samples that found no slot */
 };
 void prof_agg_init(struct prof_agg *a, struct prof_entry *mem, uint32_t cap);
-/* A prof_sink_fn: ctx is the struct prof_agg. */
+/* A prof_sink_fn: ctx is the struct prof_agg. A key whose merged count would pass 2^32 - 1 gets
+ * a second entry (consumers sum entries of one key); counts never wrap. total + dropped = the
+ * counts passed in. */
 void prof_agg_sink(void *ctx, const struct prof_entry *e, uint32_t n);
 /* Sort the used entries to the front by descending count (ties: ascending pc, event); the table
  * is no longer searchable afterwards. Returns n. */

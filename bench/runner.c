@@ -17,13 +17,23 @@ uint64_t runner_measure_overhead(void)
 	return median_u64(v, RUNNER_OVERHEAD_SAMPLES);
 }
 
+static void (*between_samples)(void);
+
+void runner_set_poll(void (*fn)(void))
+{
+	between_samples = fn;
+}
+
 static uint64_t time_op(void *ctx, uint64_t iters)
 {
 	const struct bench_op *op = ctx;
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = tsc_begin(), t;
 
 	op->run(op->arg, iters);
-	return tsc_end() - t0;
+	t = tsc_end() - t0;
+	if (between_samples)
+		between_samples(); /* outside the timed region */
+	return t;
 }
 
 enum probe_status runner_measure(struct probe_env *env, const struct bench_op *op)

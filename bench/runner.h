@@ -25,6 +25,10 @@ uint64_t runner_measure_overhead(void);
 
 enum probe_status runner_measure(struct probe_env *env, const struct bench_op *op);
 
+/* A function the runner calls after every timed sample, outside the timed region (NULL: none):
+ * the profiler empties its full overflow buffers there while a probe runs. */
+void runner_set_poll(void (*fn)(void));
+
 #define RUNNER_OVERHEAD_SAMPLES 256
 #define RUNNER_MAX_ITERS (1ull << 40)
 

@@ -1,6 +1,7 @@
 /* Probe registry and the suite runner (see suite.h, probe.h). */
 #include "bench/suite.h"
 
+#include "bench/profile.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -8,19 +9,19 @@
 extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
 	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_irq_latency, probe_irq_exception,
 	probe_irq_displace, probe_irq_footprint, probe_noise, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2,
-	probe_fault_irq;
+	probe_fault_irq, probe_prof_split;
 
 const struct probe_desc *const probe_table[] = {
 	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
 	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_irq_latency, &probe_irq_exception,
 	&probe_irq_displace, &probe_irq_footprint, &probe_noise,
-	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, 0,
+	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, &probe_prof_split, 0,
 };
 
 const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
 				    "smp_hello", "membw_mc", "irq_latency", "irq_exception", "irq_displace",
 				    "irq_footprint", "noise",
-				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", 0 };
+				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split", 0 };
 
 static struct {
 	struct probe_env *env;
@@ -150,7 +151,10 @@ enum run_status suite_run(void)
 		suite.current = p;
 		suite.env->current = p->name;
 		mark = arena_mark(suite.env->arena);
+		if (profile_wanted(suite.env->cfg, p->name))
+			(void)profile_start(suite.env, p);
 		st = run_protected(p);
+		profile_finish(suite.env, p);
 		if (p->cleanup)
 			p->cleanup(suite.env);
 		arena_release(suite.env->arena, mark);

@@ -61,4 +61,11 @@ uint64_t prof_sampler_last_exit_tsc(unsigned cpu);
 void prof_sampler_window_open(void);
 void prof_sampler_window_close(void);
 
+/* The running image, so the host can map PCs to the ELF: its first byte's run-time address
+ * (ELF address = pc - base), its size, and the GNU build id in hex ("unknown" when the image
+ * carries none). Bare metal: efi/image_id.c (the linker script's ImageBase and the build-id
+ * note); hosted: the executable's load base and note (hosted/prof_sampler.c). */
+#define PROF_BUILD_ID_HEX_MAX 41 /* 20 bytes of SHA-1 in hex, NUL */
+bool prof_image_info(uint64_t *base, uint64_t *size, char *build_id_hex, unsigned len);
+
 #endif

@@ -204,6 +204,13 @@ uint64_t irq_vector_count(unsigned vector)
 	return vector < IRQ_NUM_VECTORS ? hs.count[vector] : 0;
 }
 
+/* The profiler samples through hosted/prof_sampler.c, which reads the PC from its own signal's
+ * context: the probe handlers here have no use for it. */
+uint64_t irq_interrupted_pc(void)
+{
+	return 0;
+}
+
 uint64_t irq_last_exit_tsc(void)
 {
 	return hs.exit_tsc;

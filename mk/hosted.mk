@@ -25,7 +25,7 @@ HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86
 # interface (handlers by vector, masking, the hlt wait) in hosted/irq_signal.c, and the
 # drivers/irq_platform.h sources (drivers/irq_platform.c programs the APIC/HPET: not built here)
 # in hosted/irq_sources.c.
-HOSTED_IRQ_SRC := hosted/irq_signal.c \
+HOSTED_IRQ_SRC := hosted/irq_signal.c hosted/prof_sampler.c \
 	hosted/irq_sources.c \
 	hosted/irq_facts.c
 HOSTED_SRC    := $(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) $(HOSTED_IRQ_SRC) \

@@ -7,7 +7,7 @@
 #define UD2_LENGTH 2
 
 extern volatile uint64_t x86_irq_exit_tsc;
-void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc);
+void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame);
 
 static struct {
 	irq_handler_fn fn[IRQ_NUM_VECTORS];
@@ -18,12 +18,14 @@ static struct {
 	volatile uint64_t taken, spurious, unexpected;
 	volatile unsigned last_unexpected;
 	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
+	const uint64_t *frame; /* the CPU's frame of the interrupt being handled (RIP first) */
 } irq;
 
-void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc)
+void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame)
 {
 	unsigned v = (unsigned)vector & (IRQ_NUM_VECTORS - 1);
 
+	irq.frame = frame;
 	if (v == IRQ_VEC_SPURIOUS) {
 		irq.spurious++; /* the APIC sets no in-service bit for it: no EOI */
 		return;
@@ -38,6 +40,12 @@ void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc)
 	}
 	if (irq.eoi)
 		irq.eoi(irq.eoi_ctx);
+	irq.frame = 0;
+}
+
+uint64_t irq_interrupted_pc(void)
+{
+	return irq.frame ? irq.frame[0] : 0;
 }
 
 bool irq_available(void)

@@ -23,6 +23,7 @@
 #define IRQ_VEC_MEASURE 0x40  /* the source under test */
 #define IRQ_VEC_GUARD 0x50    /* the fallback wake-up that bounds a hlt wait */
 #define IRQ_VEC_IPI 0x60      /* self-IPIs */
+#define IRQ_VEC_PROF 0x70     /* the sampling profiler (timer or counter overflow) */
 
 /* A handler runs with interrupts masked; the EOI follows it (irq_set_eoi). */
 typedef void (*irq_handler_fn)(void *ctx, uint64_t entry_tsc);
@@ -42,6 +43,9 @@ void irq_unregister(unsigned vector);
 bool irq_registered(unsigned vector);
 void irq_get_counts(struct irq_counts *out);
 uint64_t irq_vector_count(unsigned vector);
+/* Inside a handler: the address of the instruction the interrupt came in before (where the
+ * iretq returns to); 0 outside a handler or where it is not known (hosted). The profiler's PC. */
+uint64_t irq_interrupted_pc(void);
 /* TSC read by the stub right before the iretq of the last interrupt. */
 uint64_t irq_last_exit_tsc(void);
 

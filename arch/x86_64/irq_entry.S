@@ -42,6 +42,7 @@ irq_common:
 	cld
 	movq 64(%rsp), %rdi		/* vector */
 	movq %rax, %rsi			/* entry TSC */
+	leaq 88(%rsp), %rdx		/* the CPU's frame: interrupted RIP first */
 	call x86_irq_dispatch
 	addq $8, %rsp
 	popq %r11

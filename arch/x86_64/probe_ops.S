@@ -4,14 +4,30 @@
 
 	.text
 
-/* void arch_spin(uint64_t iterations): exactly 2 instructions per iteration (dec; jnz). */
-	.globl arch_spin
-arch_spin:
+/* A function `name`(uint64_t iterations) that loops exactly 2 instructions per iteration (dec; jnz). */
+.macro SPIN_LOOP name
+	.globl \name
+	.type \name, @function
+\name:
 	testq %rdi, %rdi
 	jz 2f
 1:	decq %rdi
 	jnz 1b
 2:	ret
+	.size \name, . - \name	/* the profiler's symbol ranges end here, not at the padding */
+.endm
+
+/* void arch_spin(uint64_t iterations) */
+	SPIN_LOOP arch_spin
+
+/* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split. The same
+ * 2-instruction loop as arch_spin in two functions of their own, each on its own 64-byte line,
+ * so a caller that gives them 3:7 of the iterations spends 30% / 70% of those instructions (and,
+ * with identical bodies, of the time) in each; the profile must find that split. */
+	.balign 64
+	SPIN_LOOP arch_split_a
+	.balign 64
+	SPIN_LOOP arch_split_b
 
 /* void arch_provoke_ud2(void): #UD. */
 	.globl arch_provoke_ud2

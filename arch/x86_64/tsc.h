@@ -79,5 +79,8 @@ void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 /* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
  * (probe_ops.S, so the compiler cannot reshape it). */
 void arch_spin(uint64_t iterations);
+/* The same loop in two separate functions (probe_ops.S): the profiler's known split. */
+void arch_split_a(uint64_t iterations);
+void arch_split_b(uint64_t iterations);
 
 #endif

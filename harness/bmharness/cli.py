@@ -1,5 +1,5 @@
 """Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture,
-compare.
+compare, profile.
 
 Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
 written), 2 usage, setup or I/O errors.
@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from . import capture, compare, parse, qemu, report, runconfig
+from . import capture, compare, parse, prof_cli, qemu, report, runconfig
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -255,6 +255,7 @@ def make_parser():
                    help="practical threshold: smallest shift that matters, in %% of A's median "
                    "(default %(default)s)")
     p.set_defaults(func=cmd_compare)
+    prof_cli.add_parser(sub)
     return ap
 
 

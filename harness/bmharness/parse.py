@@ -15,7 +15,7 @@ import json
 import os
 import re
 
-from . import logscan, protocol, stats
+from . import logscan, prof_records, protocol, stats
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
 # are kept as lists so the summary's shape does not depend on the machine.
@@ -27,7 +27,7 @@ PROBE_STD = ("name", "set", "unit", "n", "iters", "overhead", "tsc_hz")
 # Counter declaration fields of a probe record: kept under the set's "counters", not its params.
 CTR_KEYS = ("ctr_set", "ctr_events", "ctr_passes", "ctr_refused")
 KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "ctr", "check", "skip", "fault",
-               "end"}
+               "end", "prof", "prof_data"}  # prof*: records.jsonl only, checked by prof_records
 # Free-text fields stay strings even when they look like numbers (a part number "0123" etc.).
 STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
@@ -375,6 +375,7 @@ def analyse_boot(boot, prob):
             prob.add("orphan_ctr", "set %s: %d ctr records without a probe record"
                      % (pid, len(ctr_chunks[pid])), ctr_chunks[pid][0]["line"],
                      ctr_chunks[pid][0]["seq"])
+    prof_records.validate(records, prob.add)
     cap = logscan.FIRST_N
     part = {"corrupt": corrupt, "unknown_version": versions,
             "duplicates": list(dups.values())[:cap], "conflicts": conflicts,

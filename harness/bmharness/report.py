@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-from . import checks, counters, irq, irq_plots, memory, multicore, plots
+from . import checks, counters, irq, irq_plots, memory, multicore, plots, prof_report, profile
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -435,7 +435,7 @@ def status_lines(summary, run=None):
     return not reasons, reasons
 
 
-def build(summary, out_dir, run=None, plot_info=None, mem=None):
+def build(summary, out_dir, run=None, plot_info=None, mem=None, prof=None):
     doc = Doc()
     b = summary.get("begin") or {}
     doc.h("baremetric report", 1)
@@ -469,6 +469,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None):
     counters.section(doc, counters.analyse(summary), summary)
     irq_res = irq.analyse(summary, out_dir)
     irq.section(doc, irq_res, out_dir, None if plot_info is None else irq_plots.draw(irq_res, out_dir))
+    prof_report.section(doc, prof if prof is not None else profile.analyse_dir(out_dir))
     checks.section(doc, summary)
     _events(doc, summary)
     _validation(doc, summary, run)
@@ -493,7 +494,10 @@ def write_report(out_dir, plot=True):
     plot_info = plots.draw(summary, out_dir) if plot else None
     if plot_info is not None:
         plot_info["memory"] = plots.draw_memory(mem, out_dir)
-    doc, ok = build(summary, out_dir, run, plot_info, mem)
+    prof = profile.analyse_dir(out_dir)
+    if prof["profiles"]:
+        profile.write_json(os.path.join(out_dir, "profile.json"), prof)
+    doc, ok = build(summary, out_dir, run, plot_info, mem, prof)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())
     return doc.text(), ok

@@ -9,7 +9,7 @@ import re
 
 PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "smp_hello",
           "membw_mc", "irq_latency", "irq_exception", "irq_displace", "irq_footprint", "noise", "fault_ud2",
-          "fault_gp", "fault_ap_ud2", "fault_irq")
+          "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
@@ -82,6 +82,11 @@ def _pmu_events(value):
     return "unknown event(s) %s (known: auto, none, %s)" % (", ".join(bad), ", ".join(PMU_EVENTS)) if bad else None
 
 
+def _profile(value):
+    """The profiler's probe list (lib/config.c OPT_PROFILE): none, all, or probe names."""
+    return None if value in ("none", "all") else _check_probes(value)
+
+
 KEYS = {
     "probes": _check_probes,
     "samples": _uint,
@@ -117,6 +122,10 @@ KEYS = {
     "irq_disp_work": _uint_list,
     "noise_ms": _uint,
     "noise_threshold_ns": _uint,
+    "profile": _profile,
+    "profile_event": _choice(PMU_EVENTS),
+    "profile_period": _uint,
+    "profile_source": _choice(("auto", "pmu", "timer")),
 }
 
 QEMU_DEFAULTS = {

@@ -159,8 +159,11 @@ def faults(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def icount(tmp_path_factory):
+    # prof_split rides along, profiled (test_qemu_profile.py): an icount boot is slow to start.
     return boot(tmp_path_factory, "icount",
-                {"probes": "timer,spin", "timer_samples": 256, "tsc_cal_windows": 1}, icount=True)
+                {"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
+                 "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
+                icount=True)
 
 
 MEMORY_SETTINGS = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}

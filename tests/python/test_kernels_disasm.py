@@ -9,6 +9,8 @@ import subprocess
 
 import pytest
 
+from disasm import disassemble
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # kernel symbol -> instruction that must appear in its body
@@ -25,20 +27,6 @@ EXPECT = {
     "bw_copy_nt_512": r"vmovntdq\s+%zmm3", "bw_rep_stosb": r"rep stos", "bw_rep_movsb": r"rep movsb",
     "arch_chase": r"mov\s+\(%rax\),%rax",
 }
-
-
-def disassemble(obj):
-    out = subprocess.run(["objdump", "-d", "-r", "--no-show-raw-insn", obj], check=True,
-                         capture_output=True, text=True).stdout
-    funcs, cur = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <([^>]+)>:", line)
-        if m:
-            cur = m.group(1)
-            funcs[cur] = []
-        elif cur and "\t" in line:
-            funcs[cur].append(line.split("\t", 1)[1].strip())
-    return funcs
 
 
 @pytest.fixture(scope="module")

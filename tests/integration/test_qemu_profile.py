@@ -1,0 +1,149 @@
+"""The sampling profiler under QEMU (time-based: TCG has no x86 PMU). Two boots:
+- `-icount shift=0` (conftest's shared `icount` boot): the APIC timer then counts instructions, so time-based samples fall on
+  instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
+  70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
+- plain TCG: `spin` (>= 90% of samples in arch_spin) and `membw` (most samples in the bandwidth
+  kernels), the probes' own records unchanged in structure, and a probe that cannot be profiled.
+Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
+
+import json
+import os
+import subprocess
+import zlib
+
+import pytest
+
+from conftest import ROOT, boot
+
+from bmharness import profile, report  # noqa: E402
+
+SPLIT_BAND_PCT = 2.0
+SPLIT_MIN_SAMPLES = 5000
+MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
+
+
+def records(b):
+    with open(os.path.join(b.out_dir, "parsed", "records.jsonl")) as f:
+        return [json.loads(line) for line in f]
+
+
+def prof_records(b, probe):
+    recs = [r for r in records(b) if r["type"] in ("prof", "prof_data") and r["fields"].get("probe") == probe]
+    begin = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "begin"]
+    ends = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "end"]
+    cost = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "cost"]
+    data = [r["fields"] for r in recs if r["type"] == "prof_data"]
+    return begin, ends, cost, data
+
+
+def elf_symbols(build_id):
+    """(start, name) of every function symbol of the build's ELF, sorted."""
+    path = os.path.join(ROOT, "build", "x86_64", "elf", build_id + ".elf")
+    assert os.path.exists(path), "the build keeps no ELF for build id %s" % build_id
+    out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT":
+            syms.append((int(parts[0], 16), parts[2]))
+    return syms
+
+
+def function_of(syms, addr):
+    name = None
+    for start, n in syms:
+        if start > addr:
+            break
+        name = n
+    return name
+
+
+def samples_by_function(begin, data):
+    base = int(begin["image_base"], 16)
+    syms = elf_symbols(begin["build_id"])
+    by = {}
+    for d in data:
+        for e in d["e"].split(","):
+            pc, _event, count = e.split(":")
+            fn = function_of(syms, int(pc, 16) - base)
+            by[fn] = by.get(fn, 0) + int(count)
+    return by
+
+
+def check_stream(begin, ends, cost, data):
+    """The record invariants of docs/protocol.md: one begin, per CPU counted + lost = samples,
+    entries and crc match the prof_data chunks, a cost record."""
+    assert len(begin) == 1
+    b = begin[0]
+    assert b["build_id"] != "unknown" and len(b["build_id"]) == 40
+    assert int(b["period_min"]) <= int(b["period"]) and int(b["period_min"]) <= int(b["period_max"])
+    assert ends
+    for end in ends:
+        chunks = [d for d in data if d["cpu"] == end["cpu"]]
+        assert sum(int(d["n"]) for d in chunks) == int(end["entries"])
+        assert [int(d["i"]) for d in chunks] == list(range(0, int(end["entries"]), 24))
+        assert int(end["counted"]) + int(end["lost"]) == int(end["samples"])
+        assert sum(int(e.split(":")[2]) for d in chunks for e in d["e"].split(",")) == int(end["counted"])
+        assert "%x" % zlib.crc32(",".join(d["e"] for d in chunks).encode()) == end["crc"][2:]
+    assert len(cost) == 1 and "skipped" not in cost[0]
+
+
+@pytest.fixture(scope="module")
+def spin_membw(tmp_path_factory):
+    return boot(tmp_path_factory, "prof_tcg", {
+        "probes": "spin,membw,fault_ud2", "profile": "spin,membw,fault_ud2", "profile_period": 250000,
+        "samples": 8, "target_ns": 10000000, "mem_max_mb": 1, "mem_kernels": "read,write,copy",
+        "timer_samples": 64, "tsc_cal_windows": 1})
+
+
+def test_split_recovered_under_icount(icount):
+    assert icount.summary["ok"], icount.summary["validation"]
+    begin, ends, cost, data = prof_records(icount, "prof_split")
+    check_stream(begin, ends, cost, data)
+    assert begin[0]["source"] == "timer" and begin[0]["events"] == "time" and begin[0]["unit"] == "ns"
+    by = samples_by_function(begin[0], data)
+    a, b = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
+    assert a + b >= SPLIT_MIN_SAMPLES, by
+    share = 100.0 * a / (a + b)
+    assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
+    # The harness's own symbolisation finds the same split.
+    res = profile.analyse_dir(os.path.join(icount.out_dir, "parsed"))
+    sa, sb = profile.share(res, "prof_split", "arch_split_a"), profile.share(res, "prof_split", "arch_split_b")
+    assert abs(100.0 * sa / (sa + sb) - 30.0) <= SPLIT_BAND_PCT, (sa, sb)
+
+
+def test_spin_profile(spin_membw):
+    assert spin_membw.summary["ok"], spin_membw.summary["validation"]
+    begin, ends, cost, data = prof_records(spin_membw, "spin")
+    check_stream(begin, ends, cost, data)
+    by = samples_by_function(begin[0], data)
+    total = sum(by.values())
+    assert total >= 100, by
+    assert by.get("arch_spin", 0) >= 0.9 * total, by
+    # The probe's own sample sets are there as in an unprofiled run.
+    assert spin_membw.sets("spin") and all(s["complete"] for s in spin_membw.sets("spin"))
+    # The harness: profile.json agrees, and the report has a Profile section with the hot loop.
+    res = profile.analyse_dir(os.path.join(spin_membw.out_dir, "parsed"))
+    assert res["ok"], res["problems"]
+    assert profile.share(res, "spin", "arch_spin") >= 0.9
+    doc, _ok = report.build(spin_membw.summary, os.path.join(spin_membw.out_dir, "parsed"))
+    text = doc.text()
+    assert "PROFILE" in text and "arch_spin" in text, text[-3000:]
+
+
+def test_membw_profile(spin_membw):
+    begin, ends, cost, data = prof_records(spin_membw, "membw")
+    check_stream(begin, ends, cost, data)
+    by = samples_by_function(begin[0], data)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= 50, by
+    assert kernels > total / 2, by
+    assert spin_membw.sets("membw") and all(s["complete"] for s in spin_membw.sets("membw"))
+
+
+def test_unprofilable_probe_is_skipped(spin_membw):
+    skips = [s for s in spin_membw.summary["skips"] if s.get("probe") == "fault_ud2"]
+    assert any(s.get("part") == "profile" for s in skips), skips
+    begin, _, _, _ = prof_records(spin_membw, "fault_ud2")
+    assert not begin
