@@ -170,6 +170,17 @@ static void reserve_arena(void)
 	emit_finish();
 }
 
+/* The run summary's text in pool memory (see summary.h); it stays valid after ExitBootServices. */
+static void reserve_summary(void)
+{
+	char *buf = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, SUMMARY_MAX, (void **)&buf)) || !buf)
+		efi_con_line("baremetric: ", "no memory for the run summary: the screen will show none");
+	else
+		summary_init(buf, SUMMARY_MAX);
+}
+
 /* The BSP's IDT and IST stacks (see traps.h). False when the firmware cannot spare them: then the
  * machine is not taken over at all. */
 static bool reserve_traps(void)
@@ -253,6 +264,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	efi_util_init(systab);
 	efi_con_line("baremetric ", BUILD_ID " starting");
+	reserve_summary();
 	efi_ucs2_to_ascii(ST->FirmwareVendor, 64, m.fw_vendor, sizeof(m.fw_vendor));
 	/* The option messages wait in pool memory until the serial stream exists (3 KiB of .bss
 	 * would be file size: gnu-efi's linker script keeps .bss in the .efi). */
