@@ -10,7 +10,8 @@ HARNESS     := harness/baremetric
 EFI_INC     := /usr/include/efi
 EFI_LIB     := /usr/lib
 EFI_CRT0    := $(EFI_LIB)/crt0-efi-$(ARCH).o
-EFI_LDS     := $(EFI_LIB)/elf_$(ARCH)_efi.lds
+# gnu-efi's linker script plus a .relr section (see the file).
+EFI_LDS     := efi/baremetric.lds
 FONT_PSF    := /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 
 BUILD_ID    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -21,6 +22,8 @@ FW_LD       := ld
 FW_OBJCOPY  := objcopy
 FW_NM       := nm
 DEPS_BUILD  := build
+FW_LIBS     :=
+FW_RELATIVE_RELOC := R_X86_64_RELATIVE
 EFI_BOOT_NAME := BOOTX64.EFI
 DEPS_RUN    := run
 IMAGE_MIB   := 64
@@ -32,8 +35,9 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/$(ARCH)
+# -z pack-relative-relocs: pointer relocations as a packed DT_RELR table (efi/relocate.c applies it).
 # --build-id: the profiler states it (efi/image_id.c reads the note), the harness finds the ELF by it.
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc --build-id=sha1 -T $(EFI_LDS) -L$(EFI_LIB)
+FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs --build-id=sha1 -T $(EFI_LDS)
 
 LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
@@ -66,7 +70,9 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 BENCH_SRC   += bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
 EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
-	efi/apic_mode_boot.c
+	efi/apic_mode_boot.c \
+	efi/madt_boot.c \
+	efi/relocate.c
 EFI_SRC     += efi/image_id.c
 FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
 # The lists above are x86_64's (the hosted build and the unit tests use them whatever ARCH is);
@@ -75,6 +81,18 @@ ifneq ($(ARCH),x86_64)
 include mk/$(ARCH).mk
 endif
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
+# Compiled for size (-Os): code that runs only before or after the measurements, never inside a
+# timed window (the UEFI layer, option parsing, record formatting and the serial line, table
+# parsers, CPU identification, counter planning, the report and the statistics on finished
+# samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
+# interrupt paths, the runner and calibration) stay -O2. Keeps the .efi small (see README).
+FW_SIZE_SRC := $(EFI_SRC) lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
+	drivers/uart16550.c drivers/acpi.c drivers/smbios.c drivers/madt.c drivers/fbcon.c drivers/power.c \
+	drivers/i8042.c drivers/lapic_mode.c \
+	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
+	bench/summary.c bench/smp_facts.c bench/suite.c bench/pmu_check_judge.c bench/displace_stats.c \
+	bench/fp_stats.c
+$(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
 UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
@@ -136,15 +154,26 @@ $(OUT)/obj/%.S.o: %.S | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
-$(OUT)/baremetric.so: $(FW_OBJ)
-	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ -lefi -lgnuefi
+# No libefi or libgnuefi: efi/efi_util.c and efi/relocate.c stand in for the little this program
+# used of them (their device-path and printing code was ~27 KB of the .efi), so a libefi call
+# fails here as an undefined symbol. (AArch64: FW_LIBS = gnu-efi's _relocate, see mk/aarch64.mk.)
+$(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
+	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ $(FW_LIBS)
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
 	@if $(FW_NM) -u $@ | grep -v -e '^ *w ' | grep -q .; then $(FW_NM) -u $@; echo "undefined symbols" >&2; exit 1; fi
+	@# The relocator applies relative relocations only: refuse any other kind here.
+	@if readelf -rW $@ | awk '/^ *[0-9a-f]+ +[0-9a-f]+ R_/ && $$3 != "$(FW_RELATIVE_RELOC)"' | grep -q .; then \
+		readelf -rW $@; echo "relocations other than $(FW_RELATIVE_RELOC)" >&2; exit 1; fi
 
 ifeq ($(ARCH),x86_64)
+# Only what the loaded image uses: _relocate (efi/relocate.c) reads .dynamic for the .rela and
+# .relr tables and applies relative relocations, which name no symbol, so .dynsym stays behind
+# (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
+# (~30 KB): symbols are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela \
-		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --target=efi-app-$(ARCH) --subsystem=10 $< $@
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr \
+		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
+		--target=efi-app-$(ARCH) --subsystem=10 $< $@
 	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
 	@id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf
 endif

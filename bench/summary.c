@@ -3,8 +3,12 @@
 
 #include "lib/fmt.h"
 
-static char text[SUMMARY_MAX];
-static struct sbuf sb = { text, SUMMARY_MAX, 0, false };
+static struct sbuf sb; /* no memory until summary_init: every write is dropped */
+
+void summary_init(char *buf, size_t cap)
+{
+	sb_init(&sb, buf, cap < SUMMARY_MAX ? cap : SUMMARY_MAX);
+}
 
 void summary_line(const char *line)
 {
@@ -53,5 +57,5 @@ void summary_status(const char *status, uint32_t records)
 
 const char *summary_text(void)
 {
-	return text;
+	return sb.buf ? sb.buf : "";
 }

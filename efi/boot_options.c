@@ -15,6 +15,8 @@ static void keep_message(void *ctx, const char *text)
 	struct boot_messages *m = ctx;
 
 	efi_con_line("baremetric: ", text);
+	if (!m)
+		return;
 	if (m->count < BOOT_OPTIONS_MAX_MSGS)
 		str_copy(m->text[m->count++], text, BOOT_OPTIONS_MSG_LEN);
 	else
@@ -26,20 +28,41 @@ static void warn_cb(const char *text, void *ctx)
 	keep_message(ctx, text);
 }
 
+/* The image's file path: the PathName of every media file-path node of li->FilePath, joined with a
+ * backslash (UEFI 2.10, 10.3.5.4). Other node types are skipped: the path is relative to the device. */
+static UINTN image_path(const EFI_DEVICE_PATH *dp, CHAR16 *out, UINTN cap)
+{
+	UINTN n = 0;
+
+	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp)) {
+		const FILEPATH_DEVICE_PATH *f = (const FILEPATH_DEVICE_PATH *)dp;
+		UINTN len = DevicePathNodeLength(dp), chars, i;
+
+		if (len < sizeof(EFI_DEVICE_PATH))
+			break; /* malformed: a zero length would never advance */
+		if (DevicePathType(dp) != MEDIA_DEVICE_PATH || DevicePathSubType(dp) != MEDIA_FILEPATH_DP)
+			continue;
+		chars = (len - sizeof(EFI_DEVICE_PATH)) / sizeof(CHAR16);
+		if (n && out[n - 1] != L'\\' && chars && f->PathName[0] != L'\\' && n + 1 < cap)
+			out[n++] = L'\\';
+		for (i = 0; i < chars && f->PathName[i] && n + 1 < cap; i++)
+			out[n++] = f->PathName[i];
+	}
+	out[n] = 0;
+	return n;
+}
+
 /* "\EFI\BOOT\BOOTX64.EFI" -> "\EFI\BOOT\baremetric.cfg" */
 static void config_path(EFI_LOADED_IMAGE *li, CHAR16 *out, UINTN cap)
 {
-	CHAR16 *img = li->FilePath ? DevicePathToStr(li->FilePath) : NULL;
-	UINTN n = 0, slash = 0, i;
+	UINTN n = image_path(li->FilePath, out, cap), slash = 0, i;
 	const char *name = CONFIG_FILE_NAME;
 
-	if (img) {
-		for (i = 0; img[i] && i + 1 < cap; i++) {
-			out[i] = img[i] == L'/' ? L'\\' : img[i];
-			if (out[i] == L'\\')
-				slash = i + 1;
-		}
-		FreePool(img);
+	for (i = 0; i < n; i++) {
+		if (out[i] == L'/')
+			out[i] = L'\\';
+		if (out[i] == L'\\')
+			slash = i + 1;
 	}
 	n = slash;
 	if (n == 0)
@@ -49,9 +72,21 @@ static void config_path(EFI_LOADED_IMAGE *li, CHAR16 *out, UINTN cap)
 	out[n] = 0;
 }
 
+static EFI_FILE_HANDLE open_root(EFI_HANDLE device)
+{
+	EFI_FILE_IO_INTERFACE *vol = NULL;
+	EFI_FILE_HANDLE root = NULL;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device, &efi_simple_fs_guid, (void **)&vol)) || !vol)
+		return NULL;
+	if (EFI_ERROR(uefi_call_wrapper(vol->OpenVolume, 2, vol, &root)))
+		return NULL;
+	return root;
+}
+
 static UINTN read_file(EFI_HANDLE device, const CHAR16 *path, char *buf, UINTN cap)
 {
-	EFI_FILE_HANDLE root = LibOpenRoot(device), file = NULL;
+	EFI_FILE_HANDLE root = open_root(device), file = NULL;
 	UINTN size = cap;
 	EFI_STATUS st;
 
@@ -68,29 +103,27 @@ static UINTN read_file(EFI_HANDLE device, const CHAR16 *path, char *buf, UINTN c
 	return EFI_ERROR(st) ? 0 : size;
 }
 
-void boot_options_load(EFI_HANDLE image, struct config *cfg, const char *const *known_probes,
-		       struct boot_messages *msgs)
+/* The config file's text lives in pool memory for the parse only: a static buffer would be 16 KiB
+ * of the .efi (gnu-efi's linker script keeps .bss in the file). */
+static void load_file(EFI_LOADED_IMAGE *li, struct config_parser *p, struct boot_messages *msgs)
 {
-	static char text[CONFIG_FILE_MAX];
-	EFI_LOADED_IMAGE *li = NULL;
-	struct config_parser p = { cfg, known_probes, warn_cb, msgs, 0 };
+	char *text = NULL;
 	CHAR16 path[PATH_MAX_CHARS];
 	char line[BOOT_OPTIONS_MSG_LEN], apath[PATH_MAX_CHARS];
 	struct sbuf sb;
 	UINTN len;
 
-	config_defaults(cfg);
-	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&li)) || !li) {
-		keep_message(msgs, "no loaded-image protocol: using default options");
-		return;
-	}
 	config_path(li, path, PATH_MAX_CHARS);
 	efi_ucs2_to_ascii(path, PATH_MAX_CHARS, apath, sizeof(apath));
-	len = read_file(li->DeviceHandle, path, text, sizeof(text));
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, CONFIG_FILE_MAX, (void **)&text)) || !text) {
+		keep_message(msgs, "no memory to read the config file: it is ignored");
+		return;
+	}
+	len = read_file(li->DeviceHandle, path, text, CONFIG_FILE_MAX);
 	if (!len) {
 		CHAR16 root_path[] = L"\\" CONFIG_FILE_NAME_W;
 
-		len = read_file(li->DeviceHandle, root_path, text, sizeof(text));
+		len = read_file(li->DeviceHandle, root_path, text, CONFIG_FILE_MAX);
 		if (len)
 			str_copy(apath, "\\" CONFIG_FILE_NAME, sizeof(apath));
 	}
@@ -98,19 +131,33 @@ void boot_options_load(EFI_HANDLE image, struct config *cfg, const char *const *
 	if (len) {
 		sb_puts(&sb, "options from ");
 		sb_puts(&sb, apath);
-		if (len == sizeof(text))
+		if (len == CONFIG_FILE_MAX)
 			sb_puts(&sb, " (truncated at 16 KiB)");
 		keep_message(msgs, line);
-		config_parse_file(&p, text, len);
+		config_parse_file(p, text, len);
 	} else {
 		sb_puts(&sb, "no ");
 		sb_puts(&sb, apath);
 		sb_puts(&sb, " on the boot volume: default options");
 		keep_message(msgs, line);
 	}
+	uefi_call_wrapper(BS->FreePool, 1, text);
+}
 
+void boot_options_load(EFI_HANDLE image, struct config *cfg, const char *const *known_probes,
+		       struct boot_messages *msgs)
+{
+	EFI_LOADED_IMAGE *li = NULL;
+	struct config_parser p = { cfg, known_probes, warn_cb, msgs, 0 };
+
+	config_defaults(cfg);
+	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &efi_loaded_image_guid, (void **)&li)) || !li) {
+		keep_message(msgs, "no loaded-image protocol: using default options");
+		return;
+	}
+	load_file(li, &p, msgs);
 	if (li->LoadOptions && li->LoadOptionsSize >= sizeof(CHAR16)) {
-		static char args[LOAD_OPTIONS_MAX];
+		char args[LOAD_OPTIONS_MAX]; /* on the stack: boot services give at least 128 KiB */
 
 		if (efi_ucs2_to_ascii(li->LoadOptions, li->LoadOptionsSize / sizeof(CHAR16), args, sizeof(args)))
 			config_parse_args(&p, args, str_len(args));

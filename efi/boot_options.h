@@ -16,8 +16,9 @@ struct boot_messages {
 	char text[BOOT_OPTIONS_MAX_MSGS][BOOT_OPTIONS_MSG_LEN];
 };
 
-/* Fills cfg (defaults first); messages (warnings, what was read from where) are kept to be
- * emitted once the serial stream exists, and printed on the console right away. */
+/* Fills cfg (defaults first); messages (warnings, what was read from where) are kept in msgs to
+ * be emitted once the serial stream exists (msgs NULL: not kept), and printed on the console right
+ * away. */
 void boot_options_load(EFI_HANDLE image, struct config *cfg, const char *const *known_probes,
 		       struct boot_messages *msgs);
 

@@ -3,6 +3,8 @@
 
 #include <efilib.h>
 
+#include "efi/efi_util.h"
+
 #define PAGE_BYTES 4096ull
 
 static int guid_eq(const EFI_GUID *a, const EFI_GUID *b)
@@ -48,7 +50,7 @@ void discover_framebuffer(struct efi_discovery *d)
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info;
 
 	d->have_fb = false;
-	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &GraphicsOutputProtocol, NULL, (void **)&gop)) ||
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &efi_gop_guid, NULL, (void **)&gop)) ||
 	    !gop || !gop->Mode || !gop->Mode->Info)
 		return;
 	info = gop->Mode->Info;

@@ -3,6 +3,18 @@
 
 #define CON_LINE_MAX 256
 
+EFI_SYSTEM_TABLE *ST;
+EFI_BOOT_SERVICES *BS;
+EFI_GUID efi_loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+EFI_GUID efi_simple_fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+EFI_GUID efi_gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+
+void efi_util_init(EFI_SYSTEM_TABLE *systab)
+{
+	ST = systab;
+	BS = systab->BootServices;
+}
+
 void efi_con_line(const char *prefix, const char *text)
 {
 	CHAR16 buf[CON_LINE_MAX];

@@ -4,13 +4,14 @@
 #include "arch/x86_64/irq.h"
 #include "bench/irq_common.h"
 #include "drivers/lapic_mode.h"
+#include "efi/madt_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
 #define LIST_MAX 256
 
 static struct irq_platform plat;
-static struct madt_info madt;
+static const struct madt_info *madt; /* NULL: none */
 
 static void emit_apic(const struct irq_platform *p, const struct irq_drain_stats *drained)
 {
@@ -78,7 +79,7 @@ static void emit_ioapic(const struct irq_platform *p)
 
 	rec_str(r, "kind", "ioapic");
 	rec_u64(r, "count", p->num_ioapics);
-	rec_u64(r, "madt_entries", madt.valid ? madt.num_ioapics : 0);
+	rec_u64(r, "madt_entries", madt ? madt->num_ioapics : 0);
 	sb_init(&s, buf, sizeof(buf));
 	for (unsigned i = 0; i < p->num_ioapics; i++) {
 		if (i)
@@ -93,18 +94,18 @@ static void emit_ioapic(const struct irq_platform *p)
 	rec_u64(r, "live_found", p->ioapic_live_found);
 	rec_str(r, "inputs_now", "masked");
 	sb_init(&s, buf, sizeof(buf));
-	for (unsigned i = 0; madt.valid && i < madt.num_isos; i++) {
+	for (unsigned i = 0; madt && i < madt->num_isos; i++) {
 		if (i)
 			sb_putc(&s, ',');
-		sb_u64(&s, madt.isos[i].source);
+		sb_u64(&s, madt->isos[i].source);
 		sb_putc(&s, '>');
-		sb_u64(&s, madt.isos[i].gsi);
-		if ((madt.isos[i].flags & MADT_INTI_TRIGGER_MASK) == MADT_INTI_TRIGGER_LEVEL)
+		sb_u64(&s, madt->isos[i].gsi);
+		if ((madt->isos[i].flags & MADT_INTI_TRIGGER_MASK) == MADT_INTI_TRIGGER_LEVEL)
 			sb_putc(&s, 'l');
-		if ((madt.isos[i].flags & MADT_INTI_POLARITY_MASK) == MADT_INTI_POLARITY_LOW)
+		if ((madt->isos[i].flags & MADT_INTI_POLARITY_MASK) == MADT_INTI_POLARITY_LOW)
 			sb_putc(&s, 'n');
 	}
-	rec_str(r, "overrides", madt.valid && madt.num_isos ? buf : "none"); /* irq>gsi, l level, n low */
+	rec_str(r, "overrides", madt && madt->num_isos ? buf : "none"); /* irq>gsi, l level, n low */
 	emit_finish();
 
 	r = emit_start("plat");
@@ -155,14 +156,12 @@ static void emit_hpet_irq(const struct irq_platform *p)
 	emit_finish();
 }
 
-struct irq_platform *irq_boot_setup(const struct acpi_info *acpi, struct hpet *hpet,
-				    const struct cpu_info *cpu, uint64_t tsc_hz)
+struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t tsc_hz)
 {
 	struct irq_drain_stats drained = { 0 };
 
-	if (!acpi->madt || !madt_parse(acpi->madt, &madt))
-		madt.valid = false;
-	if (irq_platform_init(&plat, &madt, hpet, cpu->x2apic, cpu->tsc_deadline, tsc_hz)) {
+	madt = madt_boot(); /* parsed before ExitBootServices by smp_boot_reserve */
+	if (irq_platform_init(&plat, madt, hpet, cpu->x2apic, cpu->tsc_deadline, tsc_hz)) {
 		irq_set_eoi(irq_platform_eoi, &plat);
 		/* What the firmware left pending or in service before we masked its sources. */
 		(void)irq_drain(&plat, tsc_hz, &drained);

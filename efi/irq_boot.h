@@ -8,12 +8,11 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
-#include "drivers/acpi.h"
 #include "drivers/hpet.h"
 #include "drivers/irq_platform.h"
 
-/* hpet: the working HPET or NULL. Returns the platform (ready or with its reason). */
-struct irq_platform *irq_boot_setup(const struct acpi_info *acpi, struct hpet *hpet,
-				    const struct cpu_info *cpu, uint64_t tsc_hz);
+/* hpet: the working HPET or NULL. The MADT is the one smp_boot_reserve parsed (efi/madt_boot.h).
+ * Returns the platform (ready or with its reason). */
+struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t tsc_hz);
 
 #endif

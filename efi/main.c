@@ -44,7 +44,7 @@
 
 static struct {
 	struct config cfg;
-	struct boot_messages msgs;
+	struct boot_messages *msgs; /* pool memory until emit_config; NULL: there was none */
 	struct efi_discovery disc;
 	struct acpi_info acpi;
 	struct uart uart;
@@ -120,10 +120,15 @@ static void emit_config(void)
 {
 	struct record *r;
 
-	for (unsigned i = 0; i < m.msgs.count; i++)
-		emit_msg(str_starts(m.msgs.text[i], "config ") ? MSG_WARN : MSG_INFO, m.msgs.text[i]);
-	if (m.msgs.dropped)
+	if (!m.msgs)
+		emit_msg(MSG_WARN, "no memory to keep the option messages: they went to the console only");
+	for (unsigned i = 0; m.msgs && i < m.msgs->count; i++)
+		emit_msg(str_starts(m.msgs->text[i], "config ") ? MSG_WARN : MSG_INFO, m.msgs->text[i]);
+	if (m.msgs && m.msgs->dropped)
 		emit_msg(MSG_WARN, "more option messages than could be kept; some were dropped");
+	if (m.msgs)
+		uefi_call_wrapper(BS->FreePool, 1, m.msgs);
+	m.msgs = 0;
 	r = emit_start("cfg");
 	config_to_record(&m.cfg, r);
 	emit_finish();
@@ -163,6 +168,30 @@ static void reserve_arena(void)
 	rec_hex(r, "base", (UINT64)(UINTN)m.arena.base);
 	rec_u64(r, "exec_arena", m.exec_arena.size);
 	emit_finish();
+}
+
+/* The run summary's text in pool memory (see summary.h); it stays valid after ExitBootServices. */
+static void reserve_summary(void)
+{
+	char *buf = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, SUMMARY_MAX, (void **)&buf)) || !buf)
+		efi_con_line("baremetric: ", "no memory for the run summary: the screen will show none");
+	else
+		summary_init(buf, SUMMARY_MAX);
+}
+
+/* The BSP's IDT and IST stacks (see traps.h). False when the firmware cannot spare them: then the
+ * machine is not taken over at all. */
+static bool reserve_traps(void)
+{
+	EFI_PHYSICAL_ADDRESS base = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+					(TRAPS_BSP_MEM_BYTES + PAGE_BYTES - 1) / PAGE_BYTES, &base)))
+		return false;
+	traps_provide_memory((void *)(UINTN)base);
+	return true;
 }
 
 static void calibrate_tsc(void)
@@ -211,7 +240,7 @@ static void after_exit(unsigned tries, EFI_STATUS st)
 	 * the APs idle halted, costing the BSP's measurements nothing. */
 	smp_boot_start(m.env.tsc_hz);
 	/* Firmware interrupt sources masked from here on; the probes arm their own. */
-	m.env.irq = irq_boot_setup(&m.acpi, m.hpet_ok ? &m.hpet : 0, &m.cpu, m.env.tsc_hz);
+	m.env.irq = irq_boot_setup(m.hpet_ok ? &m.hpet : 0, &m.cpu, m.env.tsc_hz);
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
@@ -233,10 +262,17 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const char *serial_source;
 	EFI_STATUS st;
 
-	InitializeLib(image, systab);
+	efi_util_init(systab);
 	efi_con_line("baremetric ", BUILD_ID " starting");
+	reserve_summary();
 	efi_ucs2_to_ascii(ST->FirmwareVendor, 64, m.fw_vendor, sizeof(m.fw_vendor));
-	boot_options_load(image, &m.cfg, probe_names, &m.msgs);
+	/* The option messages wait in pool memory until the serial stream exists (3 KiB of .bss
+	 * would be file size: gnu-efi's linker script keeps .bss in the .efi). */
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, sizeof(*m.msgs), (void **)&m.msgs)))
+		m.msgs = 0;
+	if (m.msgs)
+		m.msgs->count = m.msgs->dropped = 0;
+	boot_options_load(image, &m.cfg, probe_names, m.msgs);
 	arch_cpu_identify(&m.cpu);
 	discover_tables(&m.disc);
 	acpi_parse(m.disc.rsdp, &m.acpi);
@@ -251,6 +287,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	facts_emit_acpi(&m.acpi);
 	facts_emit_smbios(m.disc.smbios_entry);
 	discover_framebuffer(&m.disc);
+	if (!reserve_traps()) {
+		emit_msg(MSG_ERROR, "no memory for the IDT and exception stacks: stopping without running probes");
+		suite_end(RUN_FATAL);
+		efi_con_line("baremetric: ", "no memory for the IDT and exception stacks; see the serial log");
+		return EFI_OUT_OF_RESOURCES;
+	}
 	reserve_arena();
 	smp_boot_reserve(&m.acpi, m.cfg.smp);
 

@@ -220,7 +220,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	const char *serial_source;
 	EFI_STATUS st;
 
-	InitializeLib(image, systab);
+	efi_util_init(systab);
 	m.rt = systab->RuntimeServices;
 	efi_con_line("baremetric ", BUILD_ID " starting (aarch64)");
 	efi_ucs2_to_ascii(ST->FirmwareVendor, 64, m.fw_vendor, sizeof(m.fw_vendor));

@@ -8,11 +8,12 @@
 #include "bench/smp_facts.h"
 #include "drivers/madt.h"
 #include "efi/lowmem.h"
+#include "efi/madt_boot.h"
 
 #define PAGE_BYTES 4096u
 
 static struct {
-	struct madt_info madt;
+	const struct madt_info *madt; /* NULL: none (madt_boot_reason) */
 	EFI_PHYSICAL_ADDRESS lowpage;
 	uint8_t *stacks;
 	unsigned max_cpus;
@@ -24,16 +25,19 @@ void smp_boot_reserve(const struct acpi_info *acpi, bool enabled)
 	EFI_PHYSICAL_ADDRESS stacks = 0;
 	UINTN pages;
 
-	/* Parsed even with smp=0: the record still says how many processors the platform has. */
-	if (!acpi->madt || !madt_parse(acpi->madt, &sb.madt)) {
-		sb.reason = enabled ? "no valid MADT" : "disabled by option smp=0";
+	/* Parsed even with smp=0: the record still says how many processors the platform has (and
+	 * irq_boot.c reads it after ExitBootServices). */
+	madt_boot_parse(acpi);
+	sb.madt = madt_boot();
+	if (!sb.madt) {
+		sb.reason = enabled ? madt_boot_reason() : "disabled by option smp=0";
 		return;
 	}
 	if (!enabled) {
 		sb.reason = "disabled by option smp=0";
 		return;
 	}
-	sb.max_cpus = sb.madt.num_enabled < SMP_MAX_CPUS ? sb.madt.num_enabled : SMP_MAX_CPUS;
+	sb.max_cpus = sb.madt->num_enabled < SMP_MAX_CPUS ? sb.madt->num_enabled : SMP_MAX_CPUS;
 	if (sb.max_cpus < 2) {
 		sb.reason = "the MADT lists no other enabled processor";
 		return;
@@ -56,9 +60,9 @@ unsigned smp_boot_start(uint64_t tsc_hz)
 	unsigned n = 1;
 
 	if (!sb.reason)
-		n = smp_start_aps(&sb.madt, (void *)(UINTN)sb.lowpage, sb.stacks, SMP_STACK_SIZE, sb.max_cpus, tsc_hz);
+		n = smp_start_aps(sb.madt, (void *)(UINTN)sb.lowpage, sb.stacks, SMP_STACK_SIZE, sb.max_cpus, tsc_hz);
 	else
-		smp_start_none(sb.madt.valid ? &sb.madt : 0, sb.reason);
+		smp_start_none(sb.madt, sb.reason);
 	smp_facts_emit();
 	return n;
 }

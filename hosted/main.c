@@ -204,7 +204,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
+	static char summary_buf[SUMMARY_MAX];
+
 	setvbuf(stdout, 0, _IOFBF, STDOUT_BUFFER);
+	summary_init(summary_buf, sizeof(summary_buf));
 	parse_args(argc, argv);
 	hosted_pin(&m.pin, &m.msgs);
 	facts_snapshot_hugepages();

@@ -1,6 +1,26 @@
-/* memmove/memcmp for the freestanding firmware build: GCC may emit calls to these even with
- * -ffreestanding. GNU-EFI's libefi already provides memset and memcpy; the hosted build uses libc. */
+/* memset/memcpy/memmove/memcmp for the freestanding firmware build: GCC may emit calls to these
+ * even with -ffreestanding. memset and memcpy are the byte loops libefi's init.o had (that object is
+ * no longer linked: efi_util_init replaces InitializeLib); the hosted build uses libc. */
 #include <stddef.h>
+
+void *memset(void *d, int c, size_t n)
+{
+	unsigned char *p = d;
+
+	while (n--)
+		*p++ = (unsigned char)c;
+	return d;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	unsigned char *dp = d;
+	const unsigned char *sp = s;
+
+	while (n--)
+		*dp++ = *sp++;
+	return d;
+}
 
 void *memmove(void *d, const void *s, size_t n)
 {

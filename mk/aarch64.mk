@@ -35,6 +35,10 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/aarch64
 FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_LIB) \
 	--defsym=EFI_SUBSYSTEM=$(EFI_SUBSYSTEM_APP)
+# gnu-efi's crt0 calls _relocate (libgnuefi's reloc_aarch64.c: R_AARCH64_RELATIVE only); libefi
+# is not linked (efi/efi_util.c sets ST and BS, as on x86_64).
+FW_LIBS := -lgnuefi
+FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 
 # The AArch64 sources: CPU specifics in arch/aarch64/, the portable lib/, drivers and bench/ units,
 # bench/unported.c in place of the probes that still need x86 interfaces, efi/main_aarch64.c as

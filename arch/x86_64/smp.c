@@ -44,9 +44,12 @@ struct smp_cpu {
 	struct trap_info fault;
 	struct fault_jmp jmp;
 	uint64_t sipi_tsc, online_tsc;
-} __attribute__((aligned(128)));
+} __attribute__((aligned(SMP_SLOT_ALIGN)));
 
-static struct smp_cpu cpus[SMP_MAX_CPUS];
+_Static_assert(sizeof(struct smp_cpu) <= SMP_SLOT_BYTES, "struct smp_cpu outgrew SMP_SLOT_BYTES");
+
+/* The BSP's control block; each AP's is at the bottom of its own memory (ap_slot). */
+static struct smp_cpu bsp_cpu;
 
 static struct {
 	struct lapic lapic;
@@ -328,17 +331,23 @@ static const char *check_lowpage(uint64_t lp)
 	return 0;
 }
 
+/* The control block of the i-th AP tried (0-based): the bottom of its stack_size bytes. */
+static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
+{
+	return (struct smp_cpu *)(void *)(stacks + (size_t)i * stack_size);
+}
+
 /* The BSP as CPU 0, with its APIC id from CPUID (touching no APIC register). */
 static void init_bsp(void)
 {
 	g.rep = (struct smp_report){ 0 };
-	g.online[0] = &cpus[0];
+	g.online[0] = &bsp_cpu;
 	g.n_online = 1;
 	g.rep.cpus_online = 1;
-	cpus[0].apic_id = cpuid_apic_id();
-	cpus[0].seen_apic_id = cpus[0].apic_id;
-	cpus[0].online = 1;
-	g.rep.bsp_apic_id = cpus[0].apic_id;
+	bsp_cpu.apic_id = cpuid_apic_id();
+	bsp_cpu.seen_apic_id = bsp_cpu.apic_id;
+	bsp_cpu.online = 1;
+	g.rep.bsp_apic_id = bsp_cpu.apic_id;
 }
 
 void smp_start_none(const struct madt_info *madt, const char *reason)
@@ -370,7 +379,7 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 		g.rep.reason = g.lapic.reason;
 		return 1;
 	}
-	cpus[0].apic_id = cpus[0].seen_apic_id = g.rep.bsp_apic_id = lapic_id(&g.lapic);
+	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = g.rep.bsp_apic_id = lapic_id(&g.lapic);
 	g.rep.x2apic = g.lapic.x2apic;
 	g.rep.lapic_mode_how = lapic_mode_how(lapic_mode_bsp());
 	g.rep.lapic_base = g.lapic.base;
@@ -383,7 +392,8 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 		g.rep.reason = "no valid MADT";
 	else if (!tsc_hz)
 		g.rep.reason = "TSC frequency unknown: waits cannot be bounded";
-	else if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size & 15))
+	else if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size % SMP_SLOT_ALIGN) ||
+		 ((uintptr_t)stacks % SMP_SLOT_ALIGN))
 		g.rep.reason = "no AP stacks were reserved";
 	else
 		g.rep.reason = check_lowpage(lp);
@@ -405,10 +415,10 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 			g.rep.not_started++;
 			continue;
 		}
-		c = &cpus[attempts + 1];
+		c = ap_slot(stacks, stack_size, attempts);
 		*c = (struct smp_cpu){ 0 };
 		c->apic_id = m->apic_id;
-		c->ist = stacks + (size_t)attempts * stack_size;
+		c->ist = (uint8_t *)c + SMP_SLOT_BYTES;
 		c->stack_top = (uint64_t)(uintptr_t)(stacks + (size_t)(attempts + 1) * stack_size);
 		attempts++;
 		if (!g.lapic.x2apic && m->apic_id > LAPIC_XAPIC_MAX_ID)
@@ -418,8 +428,8 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 	}
 	lapic_delay_us(SMP_INIT_DELAY_US, g.tsc_hz);
 	for (unsigned a = 1; a <= attempts; a++)
-		if (pending[a] && startup_one(&cpus[a], p, (uint8_t)(lp >> 12)))
-			g.online[g.n_online++] = &cpus[a];
+		if (pending[a] && startup_one(ap_slot(stacks, stack_size, a - 1), p, (uint8_t)(lp >> 12)))
+			g.online[g.n_online++] = ap_slot(stacks, stack_size, a - 1);
 	g.rep.bringup_cycles = tsc_rdtsc() - t0;
 	g.rep.cpus_online = g.n_online;
 	g.rep.how = "init-sipi";

@@ -31,9 +31,12 @@
  * 4 GiB (32-bit code cannot load such a CR3). */
 #define SMP_LOWMEM_PAGES 2
 #define SMP_LOWMEM_LIMIT 0x100000ull
-/* Per-AP memory, reserved before ExitBootServices as well: IST stacks plus the AP's stack. */
-#define SMP_STACK_SIZE (64 * 1024) /* IST stacks, then 40 KiB for jobs (counter runs use ~5 KiB) */
-#define SMP_MIN_STACK_SIZE (TRAPS_AP_IST_BYTES + 8 * 1024)
+/* Per-AP memory, reserved before ExitBootServices as well: the AP's control block (its GDT, TSS,
+ * job slot; in the .efi as a static array it cost 32 KiB), its IST stacks, then its stack. */
+#define SMP_SLOT_BYTES 1024        /* room for the control block, a multiple of SMP_SLOT_ALIGN */
+#define SMP_SLOT_ALIGN 128         /* its alignment: the start of stacks and stack_size keep it */
+#define SMP_STACK_SIZE (64 * 1024) /* then ~39 KiB of stack for jobs (counter runs use ~5 KiB) */
+#define SMP_MIN_STACK_SIZE (SMP_SLOT_BYTES + TRAPS_AP_IST_BYTES + 8 * 1024)
 
 /* Delays of the start-up sequence (SDM vol. 3A, "MP Initialization Example") and our bounds. */
 #define SMP_INIT_DELAY_US 10000   /* after the INITs, before the first STARTUP */
@@ -77,8 +80,9 @@ enum smp_cpu_status {
 };
 
 /* Start every enabled AP in the MADT, up to max_cpus CPUs in all. lowpage: SMP_LOWMEM_PAGES pages
- * (see above); stacks: (max_cpus - 1) * stack_size bytes, stack_size >= SMP_MIN_STACK_SIZE, a
- * multiple of 16. Traps must be installed and the TSC calibrated (tsc_hz bounds every wait).
+ * (see above); stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
+ * SMP_MIN_STACK_SIZE, a multiple of SMP_SLOT_ALIGN. Traps must be installed and the TSC
+ * calibrated (tsc_hz bounds every wait).
  * Returns the CPUs online, BSP included (1 when nothing could be started; smp_report says why).
  * Once per boot: a second call returns the count and starts nothing. */
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,

@@ -52,11 +52,12 @@ struct __attribute__((packed)) table_register {
 
 static uint64_t gdt[TRAPS_GDT_ENTRIES] __attribute__((aligned(16)));
 static struct tss64 tss __attribute__((aligned(16)));
-/* All 256 vectors: 0-31 exceptions (entry.S), 32-255 interrupts (irq_entry.S). */
-#define IDT_VECTORS 256
+#define IDT_VECTORS TRAPS_IDT_VECTORS
 #define IRQ_STUB_SPACING 16
-static struct idt_gate idt[IDT_VECTORS] __attribute__((aligned(16)));
-static uint8_t ist_stacks[TRAPS_AP_IST_BYTES] __attribute__((aligned(16)));
+_Static_assert(sizeof(struct idt_gate) == TRAPS_IDT_GATE_BYTES, "IDT gate size");
+/* In the memory of traps_provide_memory: the IDT, then the BSP's IST stacks. */
+static struct idt_gate *idt;
+static uint8_t *ist_stacks;
 
 extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
 extern const uint8_t x86_irq_stubs[];
@@ -112,7 +113,7 @@ static void build_gdt(uint64_t *g, struct tss64 *t, uint8_t *ist)
 static void load_tables(uint64_t *g)
 {
 	struct table_register gdtr = { TRAPS_GDT_ENTRIES * sizeof(uint64_t) - 1, (uint64_t)(uintptr_t)g };
-	struct table_register idtr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
+	struct table_register idtr = { IDT_VECTORS * sizeof(*idt) - 1, (uint64_t)(uintptr_t)idt };
 
 	__asm__ volatile("lgdt %0" : : "m"(gdtr) : "memory");
 	x86_load_segments(SEL_CODE64, SEL_DATA, SEL_TSS);
@@ -127,11 +128,19 @@ static uint64_t current_gdt(void)
 	return gdtr.base;
 }
 
+void traps_provide_memory(void *mem)
+{
+	idt = mem;
+	ist_stacks = (uint8_t *)mem + IDT_VECTORS * sizeof(*idt);
+}
+
 void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 {
 	uint64_t base = (uint64_t)(uintptr_t)x86_trap_stub_offsets;
 	unsigned v;
 
+	if (!idt)
+		return; /* no memory was provided: traps stay uninstalled (see traps.h) */
 	traps.report = report;
 	traps.fatal = fatal;
 	build_gdt(gdt, &tss, ist_stacks);

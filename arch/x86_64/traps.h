@@ -61,6 +61,15 @@ struct fault_jmp {
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
 };
 
+/* The BSP's IDT and IST stacks live in memory the UEFI layer reserves before ExitBootServices
+ * (as static arrays they were 28 KiB of the .efi: gnu-efi's linker script keeps .bss in the
+ * file). traps_provide_memory(mem) hands over TRAPS_BSP_MEM_BYTES, 16-byte aligned; bare metal
+ * only, and traps_init() must not run without it (efi_main stops before taking the machine over
+ * when it cannot be reserved). */
+#define TRAPS_IDT_VECTORS 256 /* 0-31 exceptions (entry.S), 32-255 interrupts (irq_entry.S) */
+#define TRAPS_IDT_GATE_BYTES 16
+#define TRAPS_BSP_MEM_BYTES (TRAPS_IDT_VECTORS * TRAPS_IDT_GATE_BYTES + TRAPS_AP_IST_BYTES)
+void traps_provide_memory(void *mem);
 void traps_init(trap_report_fn report, trap_fatal_fn fatal);
 
 /* Application processors: each loads a GDT and TSS of its own (its own IST stacks) and shares the
