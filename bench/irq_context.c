@@ -3,6 +3,7 @@
 
 #include "arch/cpu_info.h"
 #include "arch/pmu.h"
+#include "bench/arena.h"
 #include "lib/fmt.h"
 
 #define CTX_NAMES 2 /* aperf, mperf */
@@ -10,18 +11,16 @@
 #define SMI_ZERO_NOTE "reads 0 under a hypervisor, which may not implement MSR_SMI_COUNT"
 
 static const char *const freq_names[CTX_NAMES] = { "aperf", "mperf" };
-static struct pmu_plan plan; /* one set at a time; too large for a probe's stack */
-
-static void read_freq(const struct probe_env *env, uint64_t *aperf, uint64_t *mperf)
+static void read_freq(const struct probe_env *env, const struct pmu_plan *plan, uint64_t *aperf, uint64_t *mperf)
 {
 	uint64_t v[PMU_MAX_EVENTS] = { 0 };
 
-	pmu_read(env->pmu, &plan.pass[0], v);
+	pmu_read(env->pmu, &plan->pass[0], v);
 	/* by name: the plan's order is its own */
-	for (unsigned i = 0; i < plan.pass[0].n; i++) {
-		if (str_eq(plan.pass[0].c[i].name, freq_names[0]))
+	for (unsigned i = 0; i < plan->pass[0].n; i++) {
+		if (str_eq(plan->pass[0].c[i].name, freq_names[0]))
 			*aperf = v[i];
-		else if (str_eq(plan.pass[0].c[i].name, freq_names[1]))
+		else if (str_eq(plan->pass[0].c[i].name, freq_names[1]))
 			*mperf = v[i];
 	}
 }
@@ -34,21 +33,23 @@ void irq_context_begin(struct probe_env *env, struct irq_context *c)
 		c->freq_why = "PMU not discovered";
 	} else if (env->pmu->ops->unavailable) {
 		c->freq_why = env->pmu->ops->unavailable;
+	} else if (!(c->plan = arena_alloc(env->arena, sizeof(*c->plan), 8))) {
+		c->freq_why = "no memory for the counter plan";
 	} else {
-		pmu_plan_events(env->pmu, freq_names, CTX_NAMES, &plan);
-		if (plan.nrefused || plan.pass[0].n != CTX_NAMES)
-			c->freq_why = plan.nrefused ? plan.refused_why[0] : "APERF/MPERF not planned";
+		pmu_plan_events(env->pmu, freq_names, CTX_NAMES, c->plan);
+		if (c->plan->nrefused || c->plan->pass[0].n != CTX_NAMES)
+			c->freq_why = c->plan->nrefused ? c->plan->refused_why[0] : "APERF/MPERF not planned";
 		else
 			c->freq_ok = true;
 	}
 	if (c->freq_ok)
-		read_freq(env, &c->aperf0, &c->mperf0);
+		read_freq(env, c->plan, &c->aperf0, &c->mperf0);
 }
 
 void irq_context_end(struct probe_env *env, struct irq_context *c)
 {
 	if (c->freq_ok)
-		read_freq(env, &c->aperf1, &c->mperf1);
+		read_freq(env, c->plan, &c->aperf1, &c->mperf1);
 	c->smi_ok = c->smi_ok && arch_smi_count(env->cpu, &c->smi1);
 }
 

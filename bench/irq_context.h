@@ -21,6 +21,7 @@ struct irq_context {
 	bool freq_ok;
 	const char *freq_why;  /* why no frequency (freq_ok false) */
 	uint64_t aperf0, mperf0, aperf1, mperf1;
+	struct pmu_plan *plan; /* APERF/MPERF's counter plan, from the arena (too large for a stack) */
 };
 
 /* Read everything at the start of a set (just before its first arm), and at its end. */

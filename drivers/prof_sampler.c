@@ -11,6 +11,7 @@
 #include "arch/x86_64/pmu_pmi.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
+#include "bench/arena.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "drivers/irq_platform.h"
@@ -44,7 +45,8 @@ static struct {
 	bool aps;                   /* application processors sample (the timer source only) */
 	struct pmu_pmi pmi;
 	struct pmu_info *pmu;       /* for gp_reserved: the sampling counter kept from counter sets */
-	struct prof_cpu_state cpu[SMP_MAX_CPUS];
+	struct prof_cpu_state *cpu; /* [ncpu], from the arena at start */
+	unsigned ncpu;
 } s;
 
 /* ns -> TSC cycles without 128-bit division: exact while (NS_PER_S - 1) * hz < 2^64 (hz < 18 GHz). */
@@ -62,7 +64,7 @@ static unsigned self_cpu(void)
 	if (!s.aps)
 		return 0;
 	id = smp_self_apic_id();
-	for (unsigned i = 0; i < n && i < SMP_MAX_CPUS; i++)
+	for (unsigned i = 0; i < n && i < s.ncpu; i++)
 		if (smp_cpu_apic_id(i) == id)
 			return i;
 	return 0;
@@ -206,6 +208,15 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 		*why = "the profiler's vector is already in use";
 		return false;
 	}
+	/* Per-CPU state from the arena (released with the probe's memory): nothing static per CPU. */
+	s.ncpu = smp_cpus_online() ? smp_cpus_online() : 1;
+	s.cpu = arena_alloc(env->arena, s.ncpu * sizeof(*s.cpu), 64);
+	if (!s.cpu) {
+		*why = "no memory for the per-CPU sampling state";
+		return false;
+	}
+	for (unsigned i = 0; i < s.ncpu; i++)
+		s.cpu[i] = (struct prof_cpu_state){ 0 };
 	if (req->source != PROF_SRC_TIMER) {
 		if (start_pmi(env, req, out, &pmi_why))
 			return true;
@@ -262,7 +273,7 @@ bool prof_sampler_cpu_begin(unsigned cpu)
 {
 	struct prof_cpu_state *c;
 
-	if (s.active != ACTIVE_TIMER || !s.aps || cpu == 0 || cpu >= SMP_MAX_CPUS)
+	if (s.active != ACTIVE_TIMER || !s.aps || cpu == 0 || cpu >= s.ncpu)
 		return false;
 	c = &s.cpu[cpu];
 	/* The AP's own local APIC: software-enabled with our spurious vector (INIT left it off),
@@ -282,14 +293,14 @@ bool prof_sampler_cpu_begin(unsigned cpu)
 void prof_sampler_cpu_end(unsigned cpu)
 {
 	irq_disable();
-	if (cpu == 0 || cpu >= SMP_MAX_CPUS || !s.cpu[cpu].on)
+	if (cpu == 0 || cpu >= s.ncpu || !s.cpu[cpu].on)
 		return;
 	timer_stop_here(&s.cpu[cpu]);
 }
 
 uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
 {
-	return cpu < SMP_MAX_CPUS ? s.cpu[cpu].exit_tsc : 0;
+	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_tsc : 0;
 }
 
 void prof_sampler_window_open(void)

@@ -57,7 +57,9 @@ $(HOSTED_OUT)/obj/%.S.o: %.S
 	gcc $(HOSTED_CFLAGS) -c $< -o $@
 
 $(HOSTED_BIN): $(HOSTED_OBJ)
-	gcc $(HOSTED_CFLAGS) $(HOSTED_OBJ) -pthread -o $@
+	gcc $(HOSTED_CFLAGS) -Wl,--build-id=sha1 $(HOSTED_OBJ) -pthread -o $@
+	@# Keep every build's binary by its build id: the profiler's symbols for older runs' logs.
+	@id=$$(readelf -n $@ | sed -n 's/.*Build ID: *//p'); mkdir -p $(HOSTED_OUT)/elf; cp $@ $(HOSTED_OUT)/elf/$$id.elf
 
 hosted-test: hosted
 	$(PY) -m pytest -q tests/integration/test_hosted.py

@@ -18,16 +18,19 @@ static struct {
 	volatile uint64_t taken, spurious, unexpected;
 	volatile unsigned last_unexpected;
 	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
-	irq_pc_handler_fn pc_fn[IRQ_NUM_VECTORS];
+	/* One PC handler at a time (the profiler's): a slot, not a table per vector. */
+	unsigned pc_vector;
+	irq_pc_handler_fn pc_fn;
+	void *pc_ctx;
 } irq;
 
 void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame)
 {
 	unsigned v = (unsigned)vector & (IRQ_NUM_VECTORS - 1);
-	irq_pc_handler_fn pc_fn = irq.pc_fn[v];
+	irq_pc_handler_fn pc_fn = irq.pc_fn;
 
-	if (pc_fn) { /* any CPU: nothing shared is written */
-		pc_fn(irq.ctx[v], entry_tsc, frame[0]);
+	if (pc_fn && v == irq.pc_vector) { /* any CPU: nothing shared is written */
+		pc_fn(irq.pc_ctx, entry_tsc, frame[0]);
 		if (irq.eoi)
 			irq.eoi(irq.eoi_ctx);
 		return;
@@ -70,24 +73,28 @@ void irq_register(unsigned vector, irq_handler_fn fn, void *ctx)
 
 void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx)
 {
-	if (vector < IRQ_FIRST_VECTOR || vector >= IRQ_NUM_VECTORS)
+	if (vector < IRQ_FIRST_VECTOR || vector >= IRQ_NUM_VECTORS || irq.fn[vector])
 		return;
-	irq.ctx[vector] = ctx;
+	irq.pc_fn = 0;
 	compiler_barrier();
-	irq.pc_fn[vector] = fn;
+	irq.pc_vector = vector;
+	irq.pc_ctx = ctx;
+	compiler_barrier();
+	irq.pc_fn = fn;
 }
 
 void irq_unregister(unsigned vector)
 {
 	if (vector < IRQ_NUM_VECTORS) {
 		irq.fn[vector] = 0;
-		irq.pc_fn[vector] = 0;
+		if (irq.pc_vector == vector)
+			irq.pc_fn = 0;
 	}
 }
 
 bool irq_registered(unsigned vector)
 {
-	return vector < IRQ_NUM_VECTORS && (irq.fn[vector] || irq.pc_fn[vector]);
+	return vector < IRQ_NUM_VECTORS && (irq.fn[vector] || (irq.pc_fn && irq.pc_vector == vector));
 }
 
 void irq_get_counts(struct irq_counts *out)

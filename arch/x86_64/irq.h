@@ -43,7 +43,9 @@ void irq_unregister(unsigned vector);
 bool irq_registered(unsigned vector);
 /* A handler that also gets the interrupted PC (where the iretq returns to) and may run on any
  * processor at once: its vector bypasses the shared counters (taken, per-vector counts), so the
- * dispatch writes nothing shared. The profiler's sampling vector. Unregister with irq_unregister. */
+ * dispatch writes nothing shared. The profiler's sampling vector; one such vector at a time (a
+ * new registration replaces the old; a vector with an ordinary handler is refused). Unregister
+ * with irq_unregister. */
 typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_tsc, uint64_t pc);
 void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx);
 void irq_get_counts(struct irq_counts *out);
