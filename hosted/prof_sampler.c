@@ -1,7 +1,7 @@
 /* The profiler's sampling sources in the hosted (Linux user-space) build (drivers/prof_sampler.h).
  * A sample is a real-time signal of its own (HOSTED_PROF_SIGNAL, above hosted/irq_signal.c's) sent
  * to the sampled thread; its handler reads the TSC first (the entry stamp), takes the interrupted
- * PC from the signal frame (REG_RIP), calls the hit function, re-arms the source with the next
+ * PC from the signal frame (hosted_frame_pc), calls the hit function, re-arms the source with the next
  * randomised period (bench/prof_period.h) and reads the TSC last (prof_sampler_last_exit_tsc).
  * Sources, tried in this order (PROF_SRC_AUTO; PROF_SRC_PMU: the first only; PROF_SRC_TIMER: the
  * other two):
@@ -20,12 +20,13 @@
  * Kernel mode is sampled where allowed (perf_event_paranoid): a sample in a system call is
  * delivered on the return to user mode and counts at the PC after the syscall, as CPU-time timers
  * do. CPUs: the main thread is CPU 0; each online hosted "application processor" (a pinned
- * worker thread, arch/x86_64/smp_hosted.c) gets its own event or timer and its own index. Its
+ * worker thread, hosted/smp.c) gets its own event or timer and its own index. Its
  * thread id and CPU clock are learnt once by a short job run on it (bounded wait); a worker that
  * does not answer does not sample. Environment BAREMETRIC_PROF_NO_PERF=1 skips both perf sources
  * (to exercise the timer fallback where perf works). */
 #define _GNU_SOURCE
 #include "drivers/prof_sampler.h"
+#include "hosted/signal_frame.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,11 +39,10 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
+#include "arch/smp.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "hosted/irq_hosted.h"
@@ -160,7 +160,6 @@ static void on_prof_signal(int sig, siginfo_t *si, void *ucv)
 {
 	uint64_t entry = tsc_rdtsc();
 	int saved_errno = errno, cpu = cpu_of_signal(si);
-	ucontext_t *uc = ucv;
 	struct prof_cpu *c;
 
 	(void)sig;
@@ -175,7 +174,7 @@ static void on_prof_signal(int sig, siginfo_t *si, void *ucv)
 	__atomic_store_n(&c->in_handler, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&ps.stopping, __ATOMIC_SEQ_CST)) {
 		c->samples++;
-		ps.hit(ps.ctx, (unsigned)cpu, (uint64_t)uc->uc_mcontext.gregs[REG_RIP], entry);
+		ps.hit(ps.ctx, (unsigned)cpu, hosted_frame_pc(ucv), entry);
 		rearm(c);
 	}
 	errno = saved_errno;
