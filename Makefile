@@ -43,7 +43,7 @@ LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
 	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
-	arch/x86_64/smp.c arch/x86_64/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
+	arch/x86_64/smp.c arch/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
 	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
 ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c
@@ -110,6 +110,7 @@ UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_SRC    += tests/unit/test_a64_decode.c tests/unit/test_a64_walk.c
 UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_SRC    += tests/unit/test_pmu_pmi.c
+UNIT_SRC    += tests/unit/test_madt_gicc.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -124,6 +125,7 @@ UNIT_UNDER  += bench/displace_stats.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
 UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/lapic_perf.c
+UNIT_UNDER  += drivers/madt_gicc.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help
