@@ -25,6 +25,7 @@
 #include "efi/efi_util.h"
 #include "efi/exit_bs.h"
 #include "efi/facts.h"
+#include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -197,6 +198,9 @@ static void after_exit(unsigned tries)
 	facts_emit_memmap(&m.memmap);
 	platform_aarch64_emit_cpu(&m.cpu, &m.pmu);
 	m.env.tsc_hz = platform_aarch64_timer();
+	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's
+	 * rate (every wait of the start-up is bounded by it), before the probes. */
+	smp_boot_start(m.env.tsc_hz);
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
@@ -240,6 +244,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	emit_psci();
 	facts_emit_smbios(m.disc.smbios_entry);
 	reserve_arena();
+	smp_boot_reserve(&m.acpi, m.cfg.smp);
 	suite_init(&m.env, finish_aarch64);
 
 	efi_con_line("baremetric: ", "taking the machine over (ExitBootServices); results follow on serial");

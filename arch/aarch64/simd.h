@@ -16,5 +16,9 @@ struct simd_state {
 
 void simd_usable(struct simd_state *s);
 unsigned simd_bits(enum simd_width w);
+/* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
+ * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
+ * with the BSP's CPACR_EL1 (arch/aarch64/smp.c). */
+static inline void simd_enable(void) {}
 
 #endif
