@@ -231,3 +231,13 @@ def test_membw_kernels_and_their_skips(a64):
         assert "SVE not ported" in skips[("read", w)] and "SVE not ported" in skips[("write_nt", w)]
     assert "rep stosb/movsb" in skips[("rep_movsb", "rep")]
 
+
+
+def test_one_core_smp_fact(a64):
+    """-smp 1 (this boot): the MADT lists one core, nothing is started, plat kind=smp says why
+    (the -smp 2 boot is tests/integration/test_qemu_aarch64_smp.py)."""
+    assert "-smp 1" in a64.run["command_line"]
+    smp = one(a64.summary["platform"], "smp")
+    assert smp["cpus_madt"] == 1 and smp["cpus_online"] == 1 and smp["failed"] == "none"
+    assert smp["apic_ids"] == smp["bsp_apic_id"] == 0
+    assert "how" not in smp and smp["reason"] == "the MADT lists no other enabled core"
