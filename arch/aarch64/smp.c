@@ -179,6 +179,7 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 		       unsigned max_cpus, uint64_t tsc_hz)
 {
 	uint64_t t0, limit;
+	int32_t ver;
 	unsigned attempts = 0;
 	bool pending[SMP_MAX_CPUS] = { false };
 
@@ -190,7 +191,8 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 	if (g.rep.reason)
 		return 1;
 	g.tsc_hz = tsc_hz;
-	g.rep.psci_version = (uint32_t)psci_call(use_hvc, PSCI_VERSION);
+	ver = (int32_t)psci_call(use_hvc, PSCI_VERSION);
+	g.rep.psci_version = ver > 0 ? (uint32_t)ver : 0; /* < 0: NOT_SUPPORTED (PSCI 0.1) */
 	if (max_cpus > SMP_MAX_CPUS)
 		max_cpus = SMP_MAX_CPUS;
 	/* The BSP's TPIDR_EL1 is 0 from here: traps.c tells the cores apart by it. */
