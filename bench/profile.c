@@ -36,6 +36,8 @@ static struct {
 	bool period_auto;
 	uint64_t auto_cost;               /* per-sample cost that set the auto period, cycles */
 	bool running;
+	uint64_t run_start, run_cycles;   /* the profiled run's duration */
+	uint64_t run_samples;             /* samples the probe CPU took in it */
 } prof;
 
 bool profile_wanted(const struct config *cfg, const char *probe)
@@ -321,6 +323,12 @@ static void emit_cost(struct probe_env *env, const char *probe)
 	rec_u64(r, "target_ppm", PROF_TARGET_PPM);
 	rec_u64(r, "samples_on", c.samples_on);
 	rec_u64(r, "per_sample", c.per_sample);
+	/* The same cost carried over to the probe's run: its samples times one sample's cost, over
+	 * the run's duration (an estimate for the probe; the spin rounds are the measurement). */
+	rec_u64(r, "run_cycles", prof.run_cycles);
+	rec_u64(r, "run_samples", prof.run_samples);
+	if (prof.run_cycles)
+		rec_u64(r, "run_overhead_ppm", prof.run_samples * c.per_sample * 1000000 / prof.run_cycles);
 	emit_finish();
 }
 
@@ -372,6 +380,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		runner_set_poll(prof_poll);
 		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
+		prof.run_start = tsc_rdtsc();
 		prof_sampler_window_open();
 		return true;
 	}
@@ -387,8 +396,10 @@ void profile_finish(struct probe_env *env, const struct probe_desc *p)
 {
 	if (!prof.running)
 		return;
+	prof.run_cycles = tsc_rdtsc() - prof.run_start;
 	stop_sampling();
 	prof.running = false;
+	prof.run_samples = prof.cpu[0].t.samples;
 	emit_begin(env, p->name);
 	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
 		if (cpu == 0 || prof.cpu[cpu].t.samples)
