@@ -15,7 +15,6 @@
 #include "lib/fmt.h"
 #include "lib/sort.h"
 
-#define NS_PER_MS 1000000ull
 #define PROF_COST_CAL_ITERS 1000000ull /* spin iterations of the round-length calibration */
 #define PROF_SEED_MIX 0x50524F46ull     /* "PROF": the period seed differs from the chains' */
 
@@ -28,7 +27,7 @@ struct prof_cpu {
 } __attribute__((aligned(64))); /* the handler writes here: no line shared between CPUs */
 
 static struct {
-	struct prof_cpu cpu[PROF_MAX_CPUS];
+	struct prof_cpu *cpu;             /* [ncpus], from the arena */
 	unsigned ncpus;                   /* tables set up */
 	volatile uint64_t foreign_cpu;    /* samples from a CPU without a table */
 	struct prof_sampler_info info;
@@ -79,8 +78,14 @@ static const char *unprofilable(const struct probe_desc *p)
 
 static bool setup_tables(struct probe_env *env)
 {
+	unsigned want = smp_cpus_online();
+
+	want = want < 1 ? 1 : want > PROF_MAX_CPUS ? PROF_MAX_CPUS : want;
 	prof.ncpus = 0;
-	for (unsigned i = 0; i < PROF_MAX_CPUS; i++) {
+	prof.cpu = arena_alloc(env->arena, want * sizeof(*prof.cpu), 64);
+	if (!prof.cpu)
+		return false;
+	for (unsigned i = 0; i < want; i++) {
 		struct prof_cpu *c = &prof.cpu[i];
 		struct prof_entry *sets = arena_alloc(env->arena, PROF_TABLE_SETS * PROF_WAYS * sizeof(*sets), 64);
 		struct prof_entry *o0 = arena_alloc(env->arena, PROF_OVF_ENTRIES * sizeof(*o0), 64);
@@ -168,6 +173,8 @@ static void emit_begin(struct probe_env *env, const char *probe)
 		rec_u64(r, "auto_sample_cost", prof.auto_cost);
 	if (prof.info.fallback)
 		rec_str(r, "fallback", prof.info.fallback);
+	if (prof.foreign_cpu)
+		rec_u64(r, "untabled_samples", prof.foreign_cpu); /* from CPUs beyond PROF_MAX_CPUS */
 	emit_finish();
 }
 
