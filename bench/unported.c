@@ -8,7 +8,6 @@
 #include "lib/emit.h"
 
 #define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
-#define NEEDS_MEM "not ported to aarch64 yet: needs the I-cache fill (generated code, IC IVAU)"
 #define NEEDS_SMP "not ported to aarch64 yet: needs PSCI CPU_ON to start the other cores"
 #define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
 #define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
@@ -27,7 +26,6 @@
 
 UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
 UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
-UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
 UNPORTED(smp_hello, "smp_hello", NEEDS_SMP, false)
 UNPORTED(membw_mc, "membw_mc", NEEDS_SMP, false)
 UNPORTED(irq_latency, "irq_latency", NEEDS_IRQ, false)
