@@ -8,6 +8,7 @@
 #include "arch/membw.h"
 #include "bench/counters.h"
 #include "bench/mem_buffers.h"
+#include "bench/membw_verify.h"
 #include "bench/runner.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -165,6 +166,8 @@ static enum probe_status membw_run(struct probe_env *env)
 			skip_kernel(&k, ak[i].why_not);
 			continue;
 		}
+		if (!membw_verify_kernel(&ak[i], m.dst, m.src, m.max))
+			worst = PROBE_FAILED; /* its check record says how; the numbers follow anyway */
 		st = sweep_kernel(env, &m, &k, &ak[i]);
 		if (st > worst)
 			worst = st;

@@ -55,7 +55,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 	bench/membw.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
-A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c
+A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
 FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_SRC) $(A64_EFI_SRC)

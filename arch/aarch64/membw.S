@@ -177,51 +177,107 @@ bw_write_zva:
 	ret
 	.size bw_write_zva, . - bw_write_zva
 
-/* SVE: one vector of doublewords per iteration, predicated by whilelo over the pass (x14
- * doublewords), so any vector length (128..2048 bits) walks exactly `bytes`. The caller checks
+/* SVE: four vectors of doublewords per iteration under an all-true predicate (p1) while four
+ * whole vectors remain, then one vector per iteration predicated by whilelo (p0) over the rest
+ * of the pass (x14 doublewords), so any vector length (128..2048 bits) walks exactly `bytes` and
+ * the loop overhead compares with the 256-byte bodies of the fixed-width kernels. x8/x9 walk the
+ * main loop (vector-scaled offsets), x10 counts doublewords done. The caller checks
  * ID_AA64PFR0_EL1.SVE and enables SVE (simd.c: CPACR_EL1.ZEN, ZCR_EL1.LEN). */
 	.arch_extension sve
-.macro SVE_KERNEL name, body
+.macro SVE_KERNEL name, body4, body1
 	.global \name
 	.type \name, %function
 	.balign 32
 \name:
 	cntd	x13
+	lsl	x15, x13, #2
 	lsr	x14, x2, #3
-	mov	z1.d, #0
-1:	mov	x10, #0
-	whilelo	p0.d, x10, x14
-2:	\body
+	ptrue	p1.d
+	mov	z4.d, #0
+1:	mov	x8, x1
+	mov	x9, x0
+	mov	x10, #0
+	add	x16, x10, x15
+	cmp	x16, x14
+	b.hi	3f
+2:	\body4
+	addvl	x8, x8, #4
+	addvl	x9, x9, #4
+	add	x10, x10, x15
+	add	x16, x10, x15
+	cmp	x16, x14
+	b.ls	2b
+3:	whilelo	p0.d, x10, x14
+	b.none	5f
+4:	\body1
 	add	x10, x10, x13
 	whilelo	p0.d, x10, x14
-	b.first	2b
-	subs	x3, x3, #1
+	b.first	4b
+5:	subs	x3, x3, #1
 	b.ne	1b
 	ret
 	.size \name, . - \name
 .endm
-.macro SVE_READ
+.macro SVE_READ4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+.endm
+.macro SVE_READ1
 	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
 .endm
-.macro SVE_WRITE
-	st1d	{z1.d}, p0, [x0, x10, lsl #3]
+.macro SVE_WRITE4
+	st1d	{z4.d}, p1, [x9, #0, mul vl]
+	st1d	{z4.d}, p1, [x9, #1, mul vl]
+	st1d	{z4.d}, p1, [x9, #2, mul vl]
+	st1d	{z4.d}, p1, [x9, #3, mul vl]
 .endm
-.macro SVE_COPY
+.macro SVE_WRITE1
+	st1d	{z4.d}, p0, [x0, x10, lsl #3]
+.endm
+.macro SVE_COPY4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+	st1d	{z0.d}, p1, [x9, #0, mul vl]
+	st1d	{z1.d}, p1, [x9, #1, mul vl]
+	st1d	{z2.d}, p1, [x9, #2, mul vl]
+	st1d	{z3.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_COPY1
 	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
 	st1d	{z0.d}, p0, [x0, x10, lsl #3]
 .endm
-.macro SVE_WRITE_NT
-	stnt1d	{z1.d}, p0, [x0, x10, lsl #3]
+.macro SVE_WRITE_NT4
+	stnt1d	{z4.d}, p1, [x9, #0, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #1, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #2, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #3, mul vl]
 .endm
-.macro SVE_COPY_NT
+.macro SVE_WRITE_NT1
+	stnt1d	{z4.d}, p0, [x0, x10, lsl #3]
+.endm
+.macro SVE_COPY_NT4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+	stnt1d	{z0.d}, p1, [x9, #0, mul vl]
+	stnt1d	{z1.d}, p1, [x9, #1, mul vl]
+	stnt1d	{z2.d}, p1, [x9, #2, mul vl]
+	stnt1d	{z3.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_COPY_NT1
 	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
 	stnt1d	{z0.d}, p0, [x0, x10, lsl #3]
 .endm
-SVE_KERNEL bw_read_sve, SVE_READ
-SVE_KERNEL bw_write_sve, SVE_WRITE
-SVE_KERNEL bw_copy_sve, SVE_COPY
-SVE_KERNEL bw_write_nt_sve, SVE_WRITE_NT
-SVE_KERNEL bw_copy_nt_sve, SVE_COPY_NT
+SVE_KERNEL bw_read_sve, SVE_READ4, SVE_READ1
+SVE_KERNEL bw_write_sve, SVE_WRITE4, SVE_WRITE1
+SVE_KERNEL bw_copy_sve, SVE_COPY4, SVE_COPY1
+SVE_KERNEL bw_write_nt_sve, SVE_WRITE_NT4, SVE_WRITE_NT1
+SVE_KERNEL bw_copy_nt_sve, SVE_COPY_NT4, SVE_COPY_NT1
 
 /* uint64_t arch_sve_vl_bytes(void): the current vector length (SVE enabled). */
 	.global arch_sve_vl_bytes

@@ -157,6 +157,20 @@ def test_dc_zva(mem):
         assert s["params"]["block"] == ctl["zva_block"]
 
 
+def test_kernels_exact(mem):
+    """Every AArch64 kernel that ran passed its known-answer check first (bench/membw_verify.c):
+    stores rewrite every byte of the region, copies leave the source's bytes, loads and guards
+    stay untouched."""
+    checks = {(c["kernel"], str(c["width"])): c for c in mem.summary["checks"]
+              if c["name"] == "membw_kernel_exact"}
+    ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in mem.sets("membw")
+           if "insn" in s["params"]}
+    assert ran and set(checks) == ran
+    for key, c in checks.items():
+        assert c["status"] == "pass" and c["measured"] == 0 == c["expected"], c
+        assert c["bytes"] % c["guard"] == 0 and c["bytes"] > 4096, c
+
+
 def test_no_fixed_wide_registers(mem):
     """256/512-bit widths stay skips pointing at width=sve; rep kernels are x86's."""
     skips = skips_by_kernel(mem)
