@@ -22,11 +22,16 @@ EXPECT = {
     "bw_write_pair128": ([r"stp\s+q0, q0, \[x9, #224\]"], [r"\bldp\b"]),
     "bw_copy_pair128": ([r"ldp\s+q0, q1", r"stp\s+q0, q1, \[x9, #224\]"], []),
     "bw_write_zva": ([r"mrs\s+x12, dczid_el0", r"dc\s+zva, x9"], [r"\bstr\b", r"\bstp\b"]),
-    "bw_read_sve": ([r"whilelo\s+p0\.d", r"ld1d\s+\{?z0\.d\}?, p0/z", r"b\.(first|mi)"], [r"st1d", r"stnt1d"]),
-    "bw_write_sve": ([r"st1d\s+\{?z1\.d\}?, p0"], [r"ld1d"]),
-    "bw_copy_sve": ([r"ld1d\s+\{?z0\.d\}?", r"st1d\s+\{?z0\.d\}?"], [r"stnt1d"]),
-    "bw_write_nt_sve": ([r"stnt1d\s+\{?z1\.d\}?"], [r"ld1d", r"\bst1d"]),
-    "bw_copy_nt_sve": ([r"ld1d\s+\{?z0\.d\}?", r"stnt1d\s+\{?z0\.d\}?"], [r"\bst1d"]),
+    # SVE: the 4-vector body under ptrue (vector-scaled offsets), then the whilelo-predicated tail
+    "bw_read_sve": ([r"ptrue\s+p1\.d", r"ld1d\s+\{z3\.d\}, p1/z, \[x8, #3, mul vl\]", r"addvl\s+x8, x8, #4",
+                     r"whilelo\s+p0\.d", r"ld1d\s+\{z0\.d\}, p0/z, \[x1, x10, lsl #3\]", r"b\.(first|mi)"],
+                    [r"st1d", r"stnt1d"]),
+    "bw_write_sve": ([r"st1d\s+\{z4\.d\}, p1, \[x9, #3, mul vl\]", r"st1d\s+\{z4\.d\}, p0, \[x0, x10"], [r"ld1d"]),
+    "bw_copy_sve": ([r"ld1d\s+\{z3\.d\}, p1/z", r"st1d\s+\{z3\.d\}, p1", r"st1d\s+\{z0\.d\}, p0"], [r"stnt1d"]),
+    "bw_write_nt_sve": ([r"stnt1d\s+\{z4\.d\}, p1, \[x9, #3, mul vl\]", r"stnt1d\s+\{z4\.d\}, p0"],
+                        [r"ld1d", r"\bst1d"]),
+    "bw_copy_nt_sve": ([r"ld1d\s+\{z3\.d\}, p1/z", r"stnt1d\s+\{z3\.d\}, p1", r"stnt1d\s+\{z0\.d\}, p0"],
+                       [r"\bst1d"]),
     "arch_sve_vl_bytes": ([r"rdvl\s+x0, #1"], []),
 }
 
