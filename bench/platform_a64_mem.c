@@ -26,6 +26,7 @@ static void emit_cache_ctl(void)
 	rec_hex(r, "dczid", cc.dczid);
 	rec_u64(r, "zva_block", cc.z.block);
 	rec_bool(r, "zva_prohibited", cc.z.prohibited);
+	rec_bool(r, "ccidx", cc.ccidx);
 	emit_finish();
 }
 

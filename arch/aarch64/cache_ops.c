@@ -14,6 +14,7 @@ void aarch64_cache_ctl(struct aarch64_cache_ctl *out)
 {
 	out->ctr = sysreg_read(ctr_el0);
 	out->dczid = sysreg_read(dczid_el0);
+	out->ccidx = a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1));
 	out->c = a64_ctr_decode(out->ctr);
 	out->z = a64_dczid_decode(out->dczid);
 }

@@ -12,6 +12,7 @@
 
 struct aarch64_cache_ctl {
 	uint64_t ctr, dczid;
+	bool ccidx; /* CCSIDR_EL1 in the FEAT_CCIDX 64-bit layout (how plat kind=cache was decoded) */
 	struct a64_ctr c;
 	struct a64_dczid z;
 };

@@ -81,6 +81,7 @@ def test_cache_records(mem):
     dczid = int(ctl["dczid"], 16)
     assert ctl["zva_block"] == 4 << (dczid & 0xF) and ctl["zva_prohibited"] == (dczid >> 4) & 1
     assert 16 <= ctl["zva_block"] <= 2048
+    assert ctl["ccidx"] == int((int(ident["id_aa64mmfr2"], 16) >> 20) & 0xF != 0)
 
 
 def test_sve_enabled_when_present(mem):
