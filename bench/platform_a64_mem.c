@@ -40,7 +40,7 @@ static void emit_simd(void)
 	aarch64_sve_state(&sve);
 	r = emit_start("plat");
 	rec_str(r, "kind", "simd");
-	rec_hex(r, "cpacr", sve.cpacr);
+	rec_hex(r, sve.el == 1 ? "cpacr" : "cptr_el2", sve.cpacr);
 	rec_bool(r, "w64", s.usable[SIMD_64]);
 	rec_bool(r, "w128", s.usable[SIMD_128]);
 	rec_bool(r, "sve_present", sve.present);

@@ -15,6 +15,8 @@
 #define CPACR_ZEN_NO_TRAP (3ull << CPACR_ZEN_SHIFT)
 #define ZCR_LEN_MAX 0xFull /* ZCR_EL1.LEN: (LEN + 1) * 128 bits asked; the CPU gives the largest it has below */
 #define CPTR_EL2_TFP (1ull << 10) /* CPTR_EL2 (E2H = 0): trap FP/SIMD */
+#define CPTR_EL2_TZ (1ull << 8)   /* CPTR_EL2 (E2H = 0): trap SVE */
+#define HCR_EL2_E2H (1ull << 34)  /* E2H = 1: CPTR_EL2 has CPACR_EL1's layout (ZEN in 17:16) */
 #define SIMD_BASE_BITS 64
 #define BITS_PER_BYTE 8
 
@@ -37,10 +39,18 @@ void aarch64_sve_enable(void)
 	sve.present = a64_pfr0_sve(sysreg_read(id_aa64pfr0_el1));
 	if (!sve.present) {
 		sve.why_not = "CPU has no SVE (ID_AA64PFR0_EL1.SVE = 0)";
-	} else if (cpu_current_el() != EL1) {
-		sve.why_not = "running at EL2: enabling SVE there (CPTR_EL2.TZ, ZCR_EL2) is not written";
 	} else if (!fp_usable()) {
-		sve.why_not = "FP/SIMD access is trapped (CPACR_EL1.FPEN): SVE needs it too";
+		sve.why_not = "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP): SVE needs it too";
+	} else if (cpu_current_el() != EL1) {
+		/* At EL2: SVE untrapped by CPTR_EL2 (TZ clear, or ZEN = 0b11 with E2H), the longest
+		 * vector through ZCR_EL2 (by encoding). */
+		uint64_t cptr = sysreg_read(cptr_el2);
+
+		cptr = (sysreg_read(hcr_el2) & HCR_EL2_E2H) ? cptr | CPACR_ZEN_NO_TRAP : cptr & ~CPTR_EL2_TZ;
+		__asm__ volatile("msr cptr_el2, %0; isb" : : "r"(cptr) : "memory");
+		__asm__ volatile("msr S3_4_C1_C2_0, %0; isb" : : "r"(ZCR_LEN_MAX) : "memory");
+		sve.enabled = true;
+		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
 	} else {
 		/* SVE instructions and registers untrapped at EL1, then the longest vector the CPU has
 		 * (ZCR_EL1 by encoding: older assemblers do not know its name). */
@@ -49,7 +59,8 @@ void aarch64_sve_enable(void)
 		sve.enabled = true;
 		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
 	}
-	sve.cpacr = cpu_current_el() == EL1 ? sysreg_read(cpacr_el1) : 0;
+	sve.el = cpu_current_el();
+	sve.cpacr = sve.el == EL1 ? sysreg_read(cpacr_el1) : sysreg_read(cptr_el2);
 }
 
 void aarch64_sve_state(struct a64_sve_state *s)

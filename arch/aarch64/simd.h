@@ -3,7 +3,8 @@
  * access is enabled (UEFI requires it; simd.c checks CPACR_EL1.FPEN / CPTR_EL2.TFP); 256 and 512:
  * no kernels (AArch64 has no fixed registers that wide; SVE's scalable ones are width=sve, in
  * arch_membw_kernels of arch/membw.h). aarch64_sve_enable() turns SVE on at EL1 when the CPU has
- * it (CPACR_EL1.ZEN, ZCR_EL1.LEN at its maximum), as the x86 build enables XSAVE state. */
+ * it (CPACR_EL1.ZEN, ZCR_EL1.LEN at its maximum; at EL2 CPTR_EL2 and ZCR_EL2), as the x86 build
+ * enables XSAVE state. */
 #ifndef ARCH_AARCH64_SIMD_H
 #define ARCH_AARCH64_SIMD_H
 
@@ -23,7 +24,8 @@ struct a64_sve_state {
 	bool tried, present, enabled; /* enabled: SVE untrapped at EL1 and usable by the kernels */
 	unsigned vl_bits;             /* the vector length after enabling, else 0 */
 	const char *why_not;          /* when not enabled */
-	uint64_t cpacr;               /* CPACR_EL1 after enabling (0 at EL2) */
+	unsigned el;                  /* the level we run at */
+	uint64_t cpacr;               /* CPACR_EL1 after enabling (at EL2: CPTR_EL2) */
 };
 
 /* Enable SVE once (idempotent); the state after. */
