@@ -108,6 +108,7 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_SRC    += tests/unit/test_a64_decode.c tests/unit/test_a64_walk.c
+UNIT_SRC    += tests/unit/test_a64_cache.c
 UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_SRC    += tests/unit/test_pmu_pmi.c
 UNIT_SRC    += tests/unit/test_madt_gicc.c
@@ -123,6 +124,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
+UNIT_UNDER  += arch/aarch64/icache_gen.c
 UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/lapic_perf.c
 UNIT_UNDER  += drivers/madt_gicc.c

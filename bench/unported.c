@@ -8,7 +8,6 @@
 #include "lib/emit.h"
 
 #define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
-#define NEEDS_MEM "not ported to aarch64 yet: needs the I-cache fill (generated code, IC IVAU)"
 #define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
 #define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
 
@@ -26,7 +25,6 @@
 
 UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
 UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
-UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
 UNPORTED(irq_latency, "irq_latency", NEEDS_IRQ, false)
 UNPORTED(irq_exception, "irq_exception", NEEDS_HOOKS, false)
 UNPORTED(irq_displace, "irq_displace", NEEDS_IRQ, false)
