@@ -161,6 +161,17 @@ void pmu_discover(struct pmu_info *pi)
 	st.pi = pi;
 }
 
+unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
+			 struct pmu_plan *plan)
+{
+	return a64_pmu_plan_events(pi, names, n, plan);
+}
+
+bool pmu_has_event(const struct pmu_info *pi, const char *name)
+{
+	return a64_pmu_has_event(pi, name);
+}
+
 uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f)
 {
 	uint32_t mask = a64_pmu_group_mask(g);

@@ -99,17 +99,22 @@ uint64_t a64_pmu_width_mask(unsigned width);
 /* ---- planning (pmu_plan.c, pure) -------------------------------------------------------------- */
 
 /* Allocate `names` into passes. Names this PMU cannot count go to refused[] with a reason. */
-unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
-			 struct pmu_plan *plan);
+unsigned a64_pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
+			     struct pmu_plan *plan);
 /* The event a vocabulary name counts here (its Arm name in *arm_name), or -1 with *why. */
 int a64_pmu_event_for(const struct pmu_info *pi, const char *name, const char **arm_name, const char **why);
-bool pmu_has_event(const struct pmu_info *pi, const char *name);
+bool a64_pmu_has_event(const struct pmu_info *pi, const char *name);
 
 /* ---- the machine (pmu.c) ---------------------------------------------------------------------- */
 
 /* Discover the PMU of the calling CPU (after traps_init: first accesses are fault-guarded) and
  * check that the cycle counter counts. Leaves nothing counting. */
 void pmu_discover(struct pmu_info *pi);
+
+/* The planner above under the interface's names (arch/x86_64/pmu.h). */
+unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
+			 struct pmu_plan *plan);
+bool pmu_has_event(const struct pmu_info *pi, const char *name);
 
 /* As arch/x86_64/pmu.h. pmu_program and pmu_start never refuse a counter here (the registers
  * answered at discovery); pmu_read never faults. */

@@ -1,5 +1,6 @@
 /* The AArch64 event table and the allocation of named events to counters and passes (see pmu.h,
- * pmu_plan_events). Pure: the host unit tests plan against hand-made pmu_info values.
+ * a64_pmu_plan_events; pmu.c offers it as pmu_plan_events). Pure, and named apart from the x86
+ * planner, so the host unit tests link both and plan against hand-made pmu_info values.
  *
  * Table: the counter-set vocabulary (lib/config.c) onto PMUv3 common events ("Common event
  * numbers" in the Arm ARM), each taken only where PMCEID0/1_EL0 mark it implemented. Where the
@@ -73,7 +74,7 @@ int a64_pmu_event_for(const struct pmu_info *pi, const char *name, const char **
 	return NO_EVENT;
 }
 
-bool pmu_has_event(const struct pmu_info *pi, const char *name)
+bool a64_pmu_has_event(const struct pmu_info *pi, const char *name)
 {
 	const char *arm, *why;
 
@@ -147,8 +148,8 @@ static bool place(const struct pmu_info *pi, struct pmu_plan *plan, const char *
 	return false;
 }
 
-unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
-			 struct pmu_plan *plan)
+unsigned a64_pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
+			     struct pmu_plan *plan)
 {
 	unsigned used[PMU_MAX_PASSES] = { 0 };
 	bool cycle_used[PMU_MAX_PASSES] = { false };
