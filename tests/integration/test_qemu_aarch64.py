@@ -17,8 +17,8 @@ from conftest import ROOT, Boot
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr")  # PMCCNTR: PMU cycles
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
-# (load from an unmapped address), one not ported, one unknown name (dropped with a warning by the
-# option parser).
+# (load from an unmapped address), one that cannot run here (pmu_check: no INST_RETIRED without
+# -icount), one unknown name (dropped with a warning by the option parser).
 PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw,no_such_probe"
 PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw"
 MEM_KERNELS = "read,write_nt,rep_movsb"
