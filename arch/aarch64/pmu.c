@@ -81,9 +81,9 @@ static void probe_registers(struct pmu_info *pi)
 	pi->pmceid1 = sysreg_read(pmceid1_el0);
 
 	/* Nothing counts or interrupts until a group is programmed. */
-	sysreg_write(pmcntenclr_el0, ~0u);
-	sysreg_write(pmintenclr_el1, ~0u);
-	sysreg_write(pmovsclr_el0, ~0u);
+	sysreg_write(pmcntenclr_el0, A64_PMU_ALL_COUNTERS);
+	sysreg_write(pmintenclr_el1, A64_PMU_ALL_COUNTERS);
+	sysreg_write(pmovsclr_el0, A64_PMU_ALL_COUNTERS);
 	/* The enable value: keep LC / LP only where they stuck (LP is RES0 before PMUv3p5). */
 	sysreg_write(pmcr_el0, pi->pmcr);
 	cpu_isb();

@@ -57,6 +57,7 @@
  * bit 31 = the cycle counter PMCCNTR_EL0. */
 #define A64_PMU_MAX_EVENT_COUNTERS 31u
 #define A64_PMU_CYCLE_IDX 31u
+#define A64_PMU_ALL_COUNTERS 0xFFFFFFFFu /* every event counter and the cycle counter */
 
 /* PMCEID0_EL0 [31:0] = common events 0x00..0x1F, PMCEID1_EL0 [31:0] = 0x20..0x3F; from PMUv3p1
  * the upper halves [63:32] = 0x4000..0x401F and 0x4020..0x403F. */
