@@ -5,6 +5,8 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64/insn_count.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/insn_count.h"
 #else
 #error "no instruction counter for this architecture yet"
 #endif

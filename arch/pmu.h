@@ -7,6 +7,7 @@
 #include "arch/x86_64/insn_count.h"
 #include "arch/x86_64/pmu.h"
 #elif defined(__aarch64__)
+#include "arch/aarch64/insn_count.h"
 #include "arch/aarch64/pmu.h"
 #else
 #error "no PMU support for this architecture yet"

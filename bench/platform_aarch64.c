@@ -6,6 +6,7 @@
 #include "arch/aarch64/id_regs.h"
 #include "arch/aarch64/paging.h"
 #include "arch/cycles.h"
+#include "bench/platform_a64pmu.h"
 #include "bench/summary.h"
 #include "lib/emit.h"
 
@@ -13,7 +14,6 @@
 #define SCTLR_M (1ull << 0)  /* stage-1 MMU enabled */
 #define SCTLR_C (1ull << 2)  /* data caching */
 #define SCTLR_I (1ull << 12) /* instruction caching */
-#define PMU_REASON "AArch64 PMUv3 support not ported yet (ID_AA64DFR0_EL1.PMUVer in plat kind=aarch64_id)"
 
 static const char *cache_type_name(enum cache_type t)
 {
@@ -70,13 +70,7 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 	if (!ci->num_caches)
 		emit_msg(MSG_INFO, "CLIDR_EL1 describes no caches");
 
-	*pi = (struct pmu_info){ .present = false, .reason = PMU_REASON };
-	r = emit_start("plat");
-	rec_str(r, "kind", "pmu");
-	rec_bool(r, "present", false);
-	rec_str(r, "reason", pi->reason);
-	rec_str(r, "pmu", "none");
-	emit_finish();
+	platform_a64pmu_emit(pi);
 }
 
 uint64_t platform_aarch64_timer(void)

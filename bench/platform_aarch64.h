@@ -7,7 +7,7 @@
 #include "arch/pmu.h"
 
 /* plat kind=cpu, kind=aarch64_id (the raw ID registers), kind=cache per cache, kind=pmu
- * (present=0 with the reason). */
+ * (PMUv3 discovery: bench/platform_a64pmu.c). */
 void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi);
 /* plat kind=tsc for the generic timer: the rate is CNTFRQ_EL0 as the firmware programmed it (not
  * measured against another clock: there is none in the skeleton). Returns it (0 = unprogrammed). */

@@ -71,7 +71,7 @@ static enum probe_status pmu_check_run(struct probe_env *env)
 	rec_str(r, "probe", "pmu_check");
 	rec_str(r, "event", "instructions");
 	rec_str(r, "counter", ic.source);
-	rec_str(r, "loop", "dec_jnz");
+	rec_str(r, "loop", ARCH_SPIN_LOOP);
 	rec_u64(r, "insns_per_iter", SPIN_INSNS_PER_ITER);
 	rec_u64(r, "iters", CHECK_LONG_ITERS);
 	rec_u64(r, "expected", SPIN_INSNS_PER_ITER * CHECK_LONG_ITERS);

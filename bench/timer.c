@@ -37,7 +37,7 @@ static enum probe_status timer_run(struct probe_env *env)
 		}
 		tsc_b2b_samples(m, v, n); /* warm-up */
 		tsc_b2b_samples(m, v, n);
-		set = probe_declare_set(env, &r, "timer", n, 1, 0);
+		set = probe_declare_set_unit(env, &r, "timer", tsc_method_unit(m), n, 1, 0);
 		rec_str(r, "method", tsc_method_name(m));
 		emit_finish();
 		emit_samples(set, v, n);

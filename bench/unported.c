@@ -1,13 +1,12 @@
 /* The probes the AArch64 build does not have yet. Each keeps its name (so probes= lists and the
  * harness work unchanged) and, when run, emits a `skip` saying what it still needs — never a
  * number. The build links this file instead of the probes' own sources, which use x86 interfaces
- * (arch/x86_64/pmu.h counter sets, AVX kernels, the APIC). The unported fault
- * test probes stay marked expects_fault: the suite ends them without the fault they provoke if they
- * run, so they are only ever run to report their skip. */
+ * (AVX kernels, the APIC, INIT-SIPI start-up). The unported fault test probes stay marked
+ * expects_fault: the suite ends them without the fault they provoke if they run, so they are only
+ * ever run to report their skip. */
 #include "bench/probe.h"
 #include "lib/emit.h"
 
-#define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
 #define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
 #define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
 
@@ -23,8 +22,6 @@
 		.name = probe_name, .what = why, .run = run_##ident, .expects_fault = faults, \
 	};
 
-UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
-UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
 UNPORTED(irq_latency, "irq_latency", NEEDS_IRQ, false)
 UNPORTED(irq_exception, "irq_exception", NEEDS_HOOKS, false)
 UNPORTED(irq_displace, "irq_displace", NEEDS_IRQ, false)

@@ -1,9 +1,20 @@
-/* The PMU of the AArch64 build (arch/pmu.h): not ported yet. It offers the counter-set interface
- * bench/counters.c programs against (the same names and types as arch/x86_64/pmu.h), with no PMU
- * behind it: pmu_usable() is false, so every counter request of the runner becomes a `skip` with
- * pmu_info.reason and nothing is ever counted. Left: PMUv3 discovery (PMCR_EL0.N,
- * ID_AA64DFR0_EL1.PMUVer), event tables, programming (PMEVTYPER/PMCCFILTR, PMCNTENSET),
- * PMCCNTR_EL0 as the cycle counter. */
+/* The PMU of the AArch64 build (arch/pmu.h): PMUv3, programmed directly at EL1. It offers the
+ * counter-set interface bench/counters.c programs against (the names and meanings of
+ * arch/x86_64/pmu.h): discovery (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N event counters, PMCEID0/1_EL0
+ * common events, the cycle counter PMCCNTR_EL0), allocation of named events into passes
+ * (`cycles` on the cycle counter, the others on event counters, only events PMCEID says exist),
+ * programming for EL1 only, start/stop through PMCNTENSET/CLR_EL0, isb-ordered reads and
+ * width-masked deltas.
+ *
+ * The encodings (PMEVTYPER filter and event values, PMCR, the enable masks), the event table and
+ * the planning are pure functions (pmu_encode.c, pmu_plan.c: the host unit tests run them against
+ * a model of the architecture's rules); only pmu.c touches the registers.
+ *
+ * Faults: a hypervisor may trap the PMU registers (MDCR_EL2.TPM / TPMCR) and inject an undefined
+ * instruction. Discovery makes every first access under a recovery point of our vectors: a trap
+ * becomes present=false with the reason (and the `fault` record the vectors emit), never a hang.
+ * Once discovery has counted, later accesses are not guarded (a probe's own recovery point
+ * catches the impossible). At EL2 (no vectors of ours) the PMU is left alone. */
 #ifndef ARCH_AARCH64_PMU_H
 #define ARCH_AARCH64_PMU_H
 
@@ -15,7 +26,23 @@
 
 struct pmu_info {
 	bool present;
-	const char *reason; /* why not present */
+	const char *reason;         /* why not present, or what was found */
+	unsigned pmuver;            /* ID_AA64DFR0_EL1.PMUVer */
+	unsigned num_counters;      /* PMCR_EL0.N: event counters usable at EL1 */
+	unsigned counter_width;     /* 32, or 64 with PMUv3p5's PMCR_EL0.LP */
+	bool cycle_counter;         /* PMCCNTR_EL0 counts (verified at discovery) */
+	unsigned cycle_width;       /* 64 with PMCR_EL0.LC, else 32 */
+	bool el2, el3;              /* ID_AA64PFR0_EL1: EL2 / EL3 implemented (the filter depends on it) */
+	uint64_t pmceid0, pmceid1;  /* common events implemented */
+	uint64_t pmcr_found;        /* PMCR_EL0 as the firmware left it */
+	uint32_t pmcr;              /* what we write to enable: E | LC | (LP) */
+	uint32_t filter;            /* PMEVTYPER / PMCCFILTR filter bits: count EL1 only */
+	uint32_t evt_mask;          /* evtCount width: 10 bits (PMUv3) or 16 (PMUv3p1+) */
+	uint32_t counters_reserved; /* event counters kept from counter sets (a sampler's), bit n */
+	unsigned fault_vector;      /* discovery: the ESR.EC + 1 of a trapped access, 0 = none */
+	/* x86's FREEZE_WHILE_SMM has no AArch64 twin: always NULL (pmu_check then omits the field;
+	 * EL3's time is not counted by default, MDCR_EL3.SPME = 0, see the filter). */
+	const char *freeze_while_smm;
 };
 
 struct pmu_faults {
@@ -24,8 +51,12 @@ struct pmu_faults {
 };
 
 struct pmu_counter {
-	const char *name;
-	uint64_t mask; /* counter width */
+	const char *name;     /* the counter-set vocabulary (lib/config.c) */
+	const char *arm_name; /* the Arm ARM's event name, or "PMCCNTR_EL0" */
+	unsigned idx;         /* event counter n, or A64_PMU_CYCLE_IDX (31) for the cycle counter */
+	uint16_t event;       /* common event number (CPU_CYCLES for the cycle counter) */
+	uint32_t typer;       /* PMEVTYPER<n>_EL0 / PMCCFILTR_EL0 value */
+	uint64_t mask;        /* counter width */
 };
 
 struct pmu_group {
@@ -41,17 +72,67 @@ struct pmu_plan {
 	const char *refused_why[PMU_MAX_EVENTS];
 };
 
-/* As arch/x86_64/pmu.h; here with no PMU behind them (pmu_none.c). */
+/* ---- pure encodings (pmu_encode.c) ----------------------------------------------------------- */
+
+/* The filter bits that count EL1 (Non-secure, where EL3 exists) and nothing else: P = 0 and
+ * NSK = P (EL1 counted), U = 1 and NSU = 0 != U (EL0 not counted, either state), NSH = 0 (EL2 not
+ * counted), M = 1 != P (EL3 not counted; M and NSK/NSU are RES0 without EL3, so written 0). */
+uint32_t a64_pmu_filter_el1(bool el3);
+/* PMEVTYPER<n>_EL0 = filter | event within evtCount's width (evt_mask). */
+uint32_t a64_pmu_evtyper(uint32_t filter, unsigned event, uint32_t evt_mask);
+/* evtCount's width for a PMUVer (16 bits from PMUv3p1). */
+uint32_t a64_pmu_evt_mask(unsigned pmuver);
+/* The PMCR_EL0 value that enables counting: E | LC, and LP from PMUv3p5 (64-bit counters). */
+uint32_t a64_pmu_pmcr_enable(unsigned pmuver);
+/* PMCR_EL0.N. */
+unsigned a64_pmu_pmcr_n(uint64_t pmcr);
+/* PMCNTENSET/CLR_EL0 (and PMOVSCLR, PMINTENCLR) bits of a group's counters. */
+uint32_t a64_pmu_group_mask(const struct pmu_group *g);
+/* True when PMCEID0/1 mark the common event implemented (0x00..0x3F, 0x4000..0x403F). */
+bool a64_pmu_event_implemented(uint64_t pmceid0, uint64_t pmceid1, unsigned event);
+/* Common events implemented (bits set in both registers). */
+unsigned a64_pmu_events_implemented(uint64_t pmceid0, uint64_t pmceid1);
+/* "v3", "v3p1", …, "impdef", "none", "reserved". */
+const char *a64_pmu_version_name(unsigned pmuver);
+uint64_t a64_pmu_width_mask(unsigned width);
+
+/* ---- planning (pmu_plan.c, pure) -------------------------------------------------------------- */
+
+/* Allocate `names` into passes. Names this PMU cannot count go to refused[] with a reason. */
+unsigned a64_pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
+			     struct pmu_plan *plan);
+/* The event a vocabulary name counts here (its Arm name in *arm_name), or -1 with *why. */
+int a64_pmu_event_for(const struct pmu_info *pi, const char *name, const char **arm_name, const char **why);
+bool a64_pmu_has_event(const struct pmu_info *pi, const char *name);
+
+/* ---- the machine (pmu.c) ---------------------------------------------------------------------- */
+
+/* Discover the PMU of the calling CPU (after traps_init: first accesses are fault-guarded) and
+ * check that the cycle counter counts. Leaves nothing counting. */
+void pmu_discover(struct pmu_info *pi);
+
+/* The planner above under the interface's names (arch/x86_64/pmu.h). */
 unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
 			 struct pmu_plan *plan);
+bool pmu_has_event(const struct pmu_info *pi, const char *name);
+
+/* As arch/x86_64/pmu.h. pmu_program and pmu_start never refuse a counter here (the registers
+ * answered at discovery); pmu_read never faults. */
 uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
 uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
+/* Returns the group's overflow bits (PMOVSCLR_EL0) and clears them. */
 uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g);
 uint32_t pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out);
 const char *pmu_read_fault_why(const struct pmu_counter *c);
 bool pmu_usable(const struct pmu_info *pi);
+/* Another CPU's PMCR_EL0 (the PMU is per CPU): the boot CPU's enable value. */
 void pmu_cpu_prepare(const struct pmu_info *pi);
 void pmu_release(const struct pmu_info *pi, const struct pmu_group *g);
+
+/* The cycle counter as a read method of the timer probe (tsc.c): enable it (false when the PMU
+ * is not usable), read it with or without isb, put back what it was. */
+bool a64_pmu_cycles_on(void);
+void a64_pmu_cycles_restore(void);
 
 static inline uint64_t pmu_delta(uint64_t start, uint64_t end, uint64_t mask)
 {

@@ -2,7 +2,8 @@
  * (tsc_*: the x86 names, kept so bench/ needs no #ifdef). The clock is the generic timer's virtual
  * count CNTVCT_EL0, at CNTFRQ_EL0 (62.5 MHz under QEMU): a constant-rate time reference, not CPU
  * cycles — one "cycle" in records of this build is one timer tick (tsc_hz says how long). The PMU
- * cycle counter (PMCCNTR_EL0) is not used yet.
+ * cycle counter (PMCCNTR_EL0) is a read method of the timer probe (its own unit, pmu_cycles) and
+ * the counter sets' `cycles`.
  *
  * Reads of CNTVCT_EL0 are not ordered with the instructions around them; `isb` before the read
  * keeps earlier instructions from completing after it (Arm ARM D12.1.2, "reads of the counter ...
@@ -54,14 +55,37 @@ static inline uint64_t tsc_counter_hz(void)
 	return v;
 }
 
+/* PMCCNTR_EL0, the PMU's cycle counter: CPU cycles (QEMU: emulated time at 1 GHz), not timer
+ * ticks. Read methods of the timer probe only (unit=pmu_cycles); the PMU must be usable. */
+static inline uint64_t tsc_pmccntr(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t tsc_isb_pmccntr(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, pmccntr_el0" : "=r"(v) : : "memory");
+	return v;
+}
+
 enum tsc_method {
-	TSC_CNTVCT,     /* mrs cntvct_el0 alone */
-	TSC_ISB_CNTVCT, /* isb; mrs cntvct_el0 */
-	TSC_BEGIN_END,  /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
+	TSC_CNTVCT,      /* mrs cntvct_el0 alone */
+	TSC_ISB_CNTVCT,  /* isb; mrs cntvct_el0 */
+	TSC_BEGIN_END,   /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
+	TSC_PMCCNTR,     /* mrs pmccntr_el0 alone (PMU cycles) */
+	TSC_ISB_PMCCNTR, /* isb; mrs pmccntr_el0 */
 	TSC_NUM_METHODS,
 };
 
 const char *tsc_method_name(enum tsc_method m);
+/* The unit of the method's samples: "cycles" (the build's cycle clock, CNTVCT ticks) or
+ * "pmu_cycles" (PMCCNTR_EL0 counts). */
+const char *tsc_method_unit(enum tsc_method m);
 /* NULL if available, else the reason it is not (for a skip record). */
 const char *tsc_method_unavailable(enum tsc_method m);
 /* Fill out[0..n) with differences of two back-to-back reads by method m. */

@@ -73,6 +73,12 @@ void tsc_init(bool have_rdtscp);
 const char *tsc_method_name(enum tsc_method m);
 /* NULL if available, else the reason it is not (for a skip record). */
 const char *tsc_method_unavailable(enum tsc_method m);
+/* Every x86 method reads the TSC: the samples are cycles. */
+static inline const char *tsc_method_unit(enum tsc_method m)
+{
+	(void)m;
+	return "cycles";
+}
 /* Fill out[0..n) with differences of two back-to-back reads by method m. */
 void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 

@@ -321,6 +321,8 @@ def _probes(doc, summary, tsc_hz):
     for s in sets:
         st = (s.get("stats") or {}).get("per_op") or {}
         hz = num(s.get("tsc_hz")) or num(tsc_hz)
+        if s.get("unit") == "pmu_cycles":  # AArch64 PMCCNTR_EL0 counts: no known rate, no ns
+            hz = None
         params = " ".join("%s=%s" % kv for kv in (s.get("params") or {}).items())
         recv = "%s/%s" % (s.get("received"), fnum(s.get("n")))
         ci = "±%s" % fnum(st.get("ci95_half")) if st.get("ci95_half") is not None else "-"
