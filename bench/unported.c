@@ -11,7 +11,6 @@
 #define NEEDS_MEM "not ported to aarch64 yet: needs the I-cache fill (generated code, IC IVAU)"
 #define NEEDS_SMP "not ported to aarch64 yet: needs PSCI CPU_ON to start the other cores"
 #define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
-#define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
 
 /* One probe_desc and its run function per unported probe. */
 #define UNPORTED(ident, probe_name, why, faults)                                       \
@@ -30,9 +29,6 @@ UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
 UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
 UNPORTED(smp_hello, "smp_hello", NEEDS_SMP, false)
 UNPORTED(membw_mc, "membw_mc", NEEDS_SMP, false)
-UNPORTED(irq_latency, "irq_latency", NEEDS_IRQ, false)
-UNPORTED(irq_exception, "irq_exception", NEEDS_HOOKS, false)
 UNPORTED(irq_displace, "irq_displace", NEEDS_IRQ, false)
 UNPORTED(irq_footprint, "irq_footprint", NEEDS_IRQ, false)
 UNPORTED(fault_ap_ud2, "fault_ap_ud2", NEEDS_SMP, true)
-UNPORTED(fault_irq, "fault_irq", NEEDS_IRQ, true)

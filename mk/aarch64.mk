@@ -47,15 +47,19 @@ A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_reg
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S arch/aarch64/pmu_none.c \
 	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
 	arch/aarch64/smp_none.c
+A64_ARCH_SRC   += arch/aarch64/irq.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_none.c
+A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
 	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \
 	bench/membw.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
+A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
+A64_EFI_SRC    += efi/irq_boot_a64.c
 FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_SRC) $(A64_EFI_SRC)
 
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
