@@ -10,7 +10,13 @@
 #define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
 #define NEEDS_MEM "not ported to aarch64 yet: needs the I-cache fill (generated code, IC IVAU)"
 #define NEEDS_SMP "not ported to aarch64 yet: needs PSCI CPU_ON to start the other cores"
-#define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
+/* irq_displace builds and runs on the GIC sources (its checks pass with irq_disp_work=0,1000,10000),
+ * but its work list is in cycles of the build's clock: 62.5 MHz counter ticks here, so the default
+ * 4000000 is 64 ms of handler work and a default run takes minutes. Left out until the AArch64
+ * build has its own defaults or counts in PMU cycles. */
+#define NEEDS_DISP_UNITS "not ported to aarch64 yet: irq_disp_work is in counter ticks here (62.5 MHz: the default " \
+	"4000000 is 64 ms per interrupt); needs AArch64 defaults or the PMU cycle counter"
+#define NEEDS_FP_PMU "not ported to aarch64 yet: its counter plan (bench/fp_pmu.c) needs the PMUv3 interface"
 
 /* One probe_desc and its run function per unported probe. */
 #define UNPORTED(ident, probe_name, why, faults)                                       \
@@ -29,6 +35,6 @@ UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
 UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
 UNPORTED(smp_hello, "smp_hello", NEEDS_SMP, false)
 UNPORTED(membw_mc, "membw_mc", NEEDS_SMP, false)
-UNPORTED(irq_displace, "irq_displace", NEEDS_IRQ, false)
-UNPORTED(irq_footprint, "irq_footprint", NEEDS_IRQ, false)
+UNPORTED(irq_displace, "irq_displace", NEEDS_DISP_UNITS, false)
+UNPORTED(irq_footprint, "irq_footprint", NEEDS_FP_PMU, false)
 UNPORTED(fault_ap_ud2, "fault_ap_ud2", NEEDS_SMP, true)
