@@ -44,6 +44,8 @@ const struct a64_irq_facts *irq_platform_a64_facts(void)
 	return &a64.f;
 }
 
+static void timer_stop(unsigned intid);
+
 static void route(unsigned intid, unsigned vector)
 {
 	a64.vec_of[intid] = (uint8_t)vector;
@@ -94,6 +96,15 @@ static const struct gicv3_bases *find_bases(uint64_t madt)
 	return b;
 }
 
+/* Right after the acknowledge: a one-shot timer is disabled (its output is a level: it would
+ * fire again after the EOI), before the handler, which may arm it anew (the profiler does). */
+static void timer_ack(void *ctx, unsigned intid)
+{
+	(void)ctx;
+	if (intid == A64_INTID_CNTP || (intid == A64_INTID_CNTV && !a64.period))
+		timer_stop(intid);
+}
+
 bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_hz)
 {
 	struct gicv3 *g = &a64.f.gic;
@@ -124,6 +135,7 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 	p->tsc_deadline = false;
 	p->oneshot_per_vector = true;         /* virtual timer; the guard vector's is the physical one */
 	irq_set_eoi(irq_platform_eoi, p);
+	a64_irq_set_ack_hook(timer_ack, p);
 	p->ready = true;
 	return true;
 }
@@ -308,8 +320,8 @@ bool irq_platform_quiet(const struct irq_platform *p)
 	return !irq_platform_stale(p, false) && !irq_platform_stale(p, true);
 }
 
-/* Stop what fired before the EOI: a one-shot timer is disabled (its level output would fire
- * again), the periodic one moves its compare value to the next grid point after now. */
+/* Before the EOI: the periodic timer moves its compare value to the next grid point after now
+ * (a one-shot timer was disabled at the acknowledge: timer_ack). */
 void irq_platform_eoi(void *ctx)
 {
 	unsigned intid = a64_irq_current_intid();
@@ -321,8 +333,6 @@ void irq_platform_eoi(void *ctx)
 		for (unsigned i = 0; cval <= now && i < PERIODIC_MAX_SKIPS; i++)
 			cval += a64.period;
 		cntv_cval_el0_write(cval);
-	} else if (intid == A64_INTID_CNTV || intid == A64_INTID_CNTP) {
-		timer_stop(intid);
 	}
 	gicv3_eoi(&a64.f.gic, intid);
 }

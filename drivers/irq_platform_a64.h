@@ -5,8 +5,9 @@
  *  - IRQ_SRC_APIC_ONESHOT `cntv_oneshot`: the EL1 virtual timer (PPI 27), one-shot by compare
  *    value: CNTV_CVAL_EL0 = CNTVCT_EL0 read + delay, then CNTV_CTL_EL0.ENABLE. It compares against
  *    the very counter the IRQ stub stamps, so the deadline is the compare value exactly (deadline
- *    `cntv_cval`, no early slack: tick_cycles 0). The EOI callback disables the timer before the
- *    EOI (its output is a level: left enabled it would fire again at once).
+ *    `cntv_cval`, no early slack: tick_cycles 0). The platform's acknowledge hook disables the
+ *    timer before the handler runs (its output is a level: left enabled it would fire again after
+ *    the EOI), so a handler may arm it anew (the profiler's sampling timer does).
  *    On the guard vector (IRQ_VEC_GUARD) the same source is the EL1 physical timer (PPI 30,
  *    CNTP_*): each vector has a timer of its own (p->oneshot_per_vector), so a wfi wait on the
  *    virtual timer is bounded by an independent one. Its compare value is set on CNTPCT_EL0

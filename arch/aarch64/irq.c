@@ -24,6 +24,8 @@ static struct {
 	uint8_t route[A64_IRQ_ROUTABLE];
 	void (*eoi)(void *ctx);
 	void *eoi_ctx;
+	void (*ack)(void *ctx, unsigned intid);
+	void *ack_ctx;
 	volatile uint64_t taken, spurious, unexpected;
 	volatile unsigned last_unexpected;
 	volatile unsigned current;
@@ -52,6 +54,8 @@ void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc)
 		return;
 	}
 	irq.current = intid;
+	if (irq.ack)
+		irq.ack(irq.ack_ctx, intid);
 	v = intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0;
 	if (pc_fn && v && v == irq.pc_vector) {
 		pc_fn(irq.pc_ctx, entry_tsc, pc);
@@ -80,6 +84,13 @@ void irq_set_eoi(void (*eoi)(void *ctx), void *ctx)
 	irq.eoi_ctx = ctx;
 	compiler_barrier();
 	irq.eoi = eoi;
+}
+
+void a64_irq_set_ack_hook(void (*fn)(void *ctx, unsigned intid), void *ctx)
+{
+	irq.ack_ctx = ctx;
+	compiler_barrier();
+	irq.ack = fn;
 }
 
 void a64_irq_route(unsigned intid, unsigned vector)

@@ -56,6 +56,9 @@ uint64_t irq_last_exit_tsc(void);
 void a64_irq_route(unsigned intid, unsigned vector);
 /* The INTID being handled (for the EOI callback). */
 unsigned a64_irq_current_intid(void);
+/* Called after the acknowledge, before the handler (NULL: none): the platform silences a
+ * level-triggered one-shot source there (a timer), so that the handler may re-arm it. */
+void a64_irq_set_ack_hook(void (*fn)(void *ctx, unsigned intid), void *ctx);
 
 bool irq_maskable(void);
 uint64_t irq_save_disable(void);
