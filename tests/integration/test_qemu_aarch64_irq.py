@@ -4,9 +4,14 @@ irq_latency (virtual-timer one-shot in every wait mode with the physical timer a
 self-SGIs, the re-armed periodic timer, the masked window) and irq_exception (brk and udf
 resumed by the hooks). Structure, counts and invariants only: every armed interrupt taken exactly
 once, nothing early, spurious or unexpected, every cleanup check passing; latencies under TCG are
-emulation numbers (sanity ranges only). ~10 s."""
+emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
+sampler on the virtual timer: the samples, symbolised against build/aarch64/baremetric.so (linked
+at 0; the image carries no build id yet), fall in arch_spin. ~12 s."""
 
+import bisect
 import os
+import re
+import subprocess
 
 import pytest
 
@@ -16,8 +21,12 @@ from conftest import ROOT, Boot
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 N_LAT = 50
 WARMUP = 16
-SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception", "irq_samples": N_LAT, "irq_set_ms": 5000,
-            "irq_timeout_ms": 2000}
+SO_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.so")
+SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,spin", "irq_samples": N_LAT, "irq_set_ms": 5000,
+            "irq_timeout_ms": 2000, "profile": "spin", "profile_period": 250000, "samples": 8,
+            "target_ns": 10000000}
+PROF_MIN_SAMPLES = 100
+SPIN_SHARE_MIN = 0.9  # as tests/integration/test_qemu_profile.py asks of x86 under TCG
 ONE_SHOT = [("cntv_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")] + \
     [("sgi_self", w) for w in ("spin", "spin_nopause", "l1d", "l2")]
 GICD_CTLR_ARE_GRP1 = 0x12
@@ -119,7 +128,7 @@ def test_exception_round_trips(a64irq):
 
 def test_cleanup_checks_pass(a64irq):
     checks = [c for c in a64irq.summary["checks"] if c["name"] == "irq_cleanup"]
-    assert sorted(c["probe"] for c in checks) == ["fault_irq", "irq_exception", "irq_latency"]
+    assert sorted(c["probe"] for c in checks) == ["fault_irq", "irq_exception", "irq_latency"]  # not spin
     assert all(c["status"] == "pass" and c["left"] == 0 for c in checks), checks
 
 
@@ -127,3 +136,38 @@ def test_report_has_interrupt_section(a64irq):
     text, _ = report.write_report(os.path.join(a64irq.out_dir, "parsed"), plot=False)
     for needle in ("INTERRUPTS", "Latency", "Exception round trip"):
         assert needle in text, needle
+
+
+def prof_lines(b, kind):
+    with open(b.run["serial_log"], errors="replace") as f:
+        return [dict(kv.split("=", 1) for kv in line.split("|")[0].split()[4:] if "=" in kv)
+                for line in f if re.match(r"@BM \d+ \d+ %s " % kind, line)]
+
+
+def text_symbols():
+    out = subprocess.run(["aarch64-linux-gnu-nm", "-n", SO_A64], capture_output=True, text=True, check=True).stdout
+    syms = [(int(p[0], 16), p[2]) for p in (line.split() for line in out.splitlines())
+            if len(p) == 3 and p[1] in "tTwW"]
+    edata = [int(p[0], 16) for p in (line.split() for line in out.splitlines()) if len(p) == 3 and p[2] == "_edata"]
+    return syms, edata[0]
+
+
+def test_spin_profiled_by_the_timer(a64irq):
+    (begin,) = [p for p in prof_lines(a64irq, "prof") if p.get("kind") == "begin"]
+    (end,) = [p for p in prof_lines(a64irq, "prof") if p.get("kind") == "end"]
+    data = prof_lines(a64irq, "prof_data")
+    assert begin["probe"] == "spin" and begin["source"] == "timer" and begin["events"] == "time"
+    assert "PMU" in begin["fallback"].replace("%20", " ")
+    assert int(end["counted"]) + int(end["lost"]) == int(end["samples"]) >= PROF_MIN_SAMPLES
+    assert sum(int(d["n"]) for d in data) == int(end["entries"])
+    syms, edata = text_symbols()
+    assert int(begin["image_size"]) == edata, "the image is not build/aarch64/baremetric.so's"
+    base, addrs, by = int(begin["image_base"], 16), [a for a, _ in syms], {}
+    for d in data:
+        for e in d["e"].split(","):
+            pc, _event, count = e.split(":")
+            i = bisect.bisect_right(addrs, int(pc, 16) - base) - 1
+            fn = syms[i][1] if i >= 0 else "?"
+            by[fn] = by.get(fn, 0) + int(count)
+    assert sum(by.values()) == int(end["counted"])
+    assert by.get("arch_spin", 0) >= SPIN_SHARE_MIN * sum(by.values()), by
