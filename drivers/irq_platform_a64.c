@@ -140,6 +140,24 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 	return true;
 }
 
+bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
+{
+	struct gicv3 *g = &a64.f.gic;
+
+	if (!g->ready || intid >= GIC_NUM_PRIVATE)
+		return false;
+	if (!on) {
+		gicv3_private_enable(g, intid, false);
+		gicv3_private_clear(g, intid);
+		route(intid, 0);
+		return true;
+	}
+	gicv3_private_config(g, intid, A64_IRQ_PRIORITY);
+	route(intid, vector);
+	gicv3_private_enable(g, intid, true);
+	return true;
+}
+
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s)
 {
 	if (!p || !p->ready)

@@ -57,5 +57,10 @@ struct a64_irq_facts {
  * (0: none; QEMU virt's addresses are assumed). Returns p->ready; *facts for the boot record. */
 bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_hz);
 const struct a64_irq_facts *irq_platform_a64_facts(void);
+/* Another SGI/PPI on this CPU for a driver of its own (the PMU's overflow, PPI 23): routed to
+ * `vector` (a handler slot of arch/irq.h), Group 1 at A64_IRQ_PRIORITY, pending state cleared,
+ * enabled or (on = false) disabled and unrouted. False when the GIC is not ready or intid >= 32.
+ * The caller silences a level-triggered source in its handler before the EOI. */
+bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on);
 
 #endif
