@@ -84,7 +84,7 @@ void irq_probe_cleanup(struct probe_env *env)
 const char *irq_probe_unavailable(const struct probe_env *env)
 {
 	if (!irq_available())
-		return "no interrupt entry of ours here (hosted build: user space cannot take interrupts)";
+		return "no interrupt entry of ours here (hosted: user space cannot take them; EL2: no vectors)";
 	if (!env->irq)
 		return "interrupt sources not set up";
 	if (!env->irq->ready)

@@ -26,7 +26,7 @@ static enum probe_status irq_exception_run(struct probe_env *env)
 	uint64_t *samples = probe_sample_buffer(env, cap);
 
 	if (!irq_available()) {
-		emit_skip("irq_exception", "exceptions are not ours to take here (hosted build: signals)");
+		emit_skip("irq_exception", "exceptions are not ours to take here (hosted: signals; EL2: no vectors)");
 		return PROBE_SKIPPED;
 	}
 	if (!samples) {

@@ -62,7 +62,7 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	s.hit = req->hit;
 	s.ctx = req->ctx;
 	if (!irq_available() || !s.p || !s.p->ready) {
-		*why = s.p && s.p->reason ? s.p->reason : "no interrupt machinery in this build";
+		*why = s.p && s.p->reason ? s.p->reason : "no interrupt entry of ours (at EL2 our vectors are not installed)";
 		return false;
 	}
 	if (req->source == PROF_SRC_PMU) {
