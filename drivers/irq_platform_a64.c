@@ -2,16 +2,16 @@
  * timers and self-SGIs (see irq_platform_a64.h). */
 #include "drivers/irq_platform_a64.h"
 
-#include "arch/aarch64/gic_cpuif.h"
+#include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */
 #include "arch/cycles.h"
 #include "arch/irq.h"
 #include "drivers/gicv3_hw.h"
+#include "drivers/gtimer_hw.h"
 
 #define US_PER_S 1000000ull
 #define MADT_LEN_OFF 4
 #define MADT_MIN_LEN 44
 #define MADT_MAX_LEN 0x10000u
-#define CNTVOFF_TRIES 16
 #define PERIODIC_MAX_SKIPS 1000000u /* bound on re-arming past missed periods */
 #define USED_MASK ((1u << A64_INTID_CNTV) | (1u << A64_INTID_CNTP) | (1u << A64_INTID_SGI_SELF))
 
@@ -54,24 +54,8 @@ static void route(unsigned intid, unsigned vector)
 
 static void timers_off(void)
 {
-	cntv_ctl_el0_write(0);
-	cntp_ctl_el0_write(0);
-}
-
-/* CNTPCT - CNTVCT from a CNTPCT read between two CNTVCT reads; the tightest bracket of a few. */
-static void measure_cntvoff(void)
-{
-	uint64_t best = ~0ull;
-
-	for (unsigned i = 0; i < CNTVOFF_TRIES; i++) {
-		uint64_t v0 = tsc_isb_cntvct(), p = cntpct_el0_read(), v1 = tsc_isb_cntvct();
-
-		if (v1 - v0 < best) {
-			best = v1 - v0;
-			a64.f.cntvoff = (int64_t)(p - v0 - (v1 - v0) / 2);
-			a64.f.cntvoff_uncertainty = (v1 - v0 + 1) / 2;
-		}
-	}
+	gtimer_stop(&a64.f.timer, GT_VIRT);
+	gtimer_stop(&a64.f.timer, GT_PHYS);
 }
 
 static const struct gicv3_bases *find_bases(uint64_t madt)
@@ -117,10 +101,11 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 		return false;
 	}
 	/* The firmware's timer may still be armed: off before anything can reach us. */
-	a64.f.cntv_ctl_found = cntv_ctl_el0_read();
-	a64.f.cntp_ctl_found = cntp_ctl_el0_read();
+	a64.f.timer.io = &gtimer_hw_io;
+	a64.f.cntv_ctl_found = gtimer_hw_io.read(0, GT_CNTV_CTL);
+	a64.f.cntp_ctl_found = gtimer_hw_io.read(0, GT_CNTP_CTL);
 	timers_off();
-	measure_cntvoff();
+	gtimer_measure_offset(&a64.f.timer);
 	g->io = &gicv3_hw_io;
 	if (!gicv3_init(g, find_bases(madt), mpidr_el1_read(), A64_GIC_WAIT_US * (tsc_hz / US_PER_S))) {
 		p->reason = g->reason;
@@ -180,10 +165,7 @@ static unsigned timer_for(uint8_t vector)
 
 static void timer_stop(unsigned intid)
 {
-	if (intid == A64_INTID_CNTP)
-		cntp_ctl_el0_write(0);
-	else
-		cntv_ctl_el0_write(0);
+	gtimer_stop(&a64.f.timer, intid == A64_INTID_CNTP ? GT_PHYS : GT_VIRT);
 }
 
 void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vector)
@@ -216,12 +198,10 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	if (s == IRQ_SRC_APIC_ONESHOT) {
 		deadline = t0 + delay_cycles;
 		if (timer_for(vector) == A64_INTID_CNTP) {
-			cntp_cval_el0_write(deadline + (uint64_t)a64.f.cntvoff);
-			cntp_ctl_el0_write(CNT_CTL_ENABLE);
-			p->arm_uncertainty = a64.f.cntvoff_uncertainty;
+			gtimer_arm(&a64.f.timer, GT_PHYS, deadline);
+			p->arm_uncertainty = a64.f.timer.cntvoff_uncertainty;
 		} else {
-			cntv_cval_el0_write(deadline);
-			cntv_ctl_el0_write(CNT_CTL_ENABLE);
+			gtimer_arm(&a64.f.timer, GT_VIRT, deadline);
 		}
 	} else if (s == IRQ_SRC_SELF_IPI) {
 		route(A64_INTID_SGI_SELF, vector);
@@ -275,8 +255,7 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 	irq_source_prepare(p, IRQ_SRC_APIC_PERIODIC, vector);
 	a64.period = period_cycles;
 	p->periodic_ticks = (uint32_t)period_cycles;
-	cntv_cval_el0_write(tsc_rdtsc() + period_cycles);
-	cntv_ctl_el0_write(CNT_CTL_ENABLE);
+	gtimer_arm(&a64.f.timer, GT_VIRT, tsc_rdtsc() + period_cycles);
 	return period_cycles;
 }
 
@@ -286,7 +265,7 @@ uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty
 	(void)p;
 	if (uncertainty)
 		*uncertainty = 0;
-	return cntv_cval_el0_read();
+	return gtimer_cval(&a64.f.timer, GT_VIRT);
 }
 
 static unsigned popcount32(uint32_t v)
@@ -333,7 +312,7 @@ unsigned irq_platform_eoi_in_service(struct irq_platform *p)
 bool irq_platform_quiet(const struct irq_platform *p)
 {
 	(void)p;
-	if ((cntv_ctl_el0_read() & CNT_CTL_ENABLE) || (cntp_ctl_el0_read() & CNT_CTL_ENABLE))
+	if (gtimer_enabled(&a64.f.timer, GT_VIRT) || gtimer_enabled(&a64.f.timer, GT_PHYS))
 		return false;
 	return !irq_platform_stale(p, false) && !irq_platform_stale(p, true);
 }
@@ -346,11 +325,8 @@ void irq_platform_eoi(void *ctx)
 
 	(void)ctx;
 	if (intid == A64_INTID_CNTV && a64.period) {
-		uint64_t cval = cntv_cval_el0_read() + a64.period, now = tsc_rdtsc();
-
-		for (unsigned i = 0; cval <= now && i < PERIODIC_MAX_SKIPS; i++)
-			cval += a64.period;
-		cntv_cval_el0_write(cval);
+		gtimer_arm(&a64.f.timer, GT_VIRT, gtimer_next_period(gtimer_cval(&a64.f.timer, GT_VIRT), a64.period,
+									  tsc_rdtsc(), PERIODIC_MAX_SKIPS));
 	}
 	gicv3_eoi(&a64.f.gic, intid);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "drivers/gicv3.h"
+#include "drivers/gtimer.h"
 #include "drivers/irq_platform.h"
 
 #define A64_INTID_SGI_SELF 1   /* the self-SGI */
@@ -39,18 +40,12 @@
 #define A64_VIRT_GICR 0x080A0000ull
 #define A64_VIRT_GICR_LEN 0x00F60000ull
 
-/* Timer control bits (CNT*_CTL_EL0). */
-#define CNT_CTL_ENABLE 1u
-#define CNT_CTL_IMASK 2u
-#define CNT_CTL_ISTATUS 4u
-
 struct a64_irq_facts {
 	struct gicv3 gic;
 	struct gicv3_bases bases;
 	const char *bases_from;        /* "madt" or "qemu_virt_default" */
 	uint64_t cntv_ctl_found, cntp_ctl_found; /* the timers as the firmware left them */
-	int64_t cntvoff;               /* CNTPCT - CNTVCT, measured */
-	uint64_t cntvoff_uncertainty;  /* +- ticks of that measurement */
+	struct gtimer timer;           /* with CNTVOFF (CNTPCT - CNTVCT) as measured, +- uncertainty */
 };
 
 /* Set up the GIC and the timers (traps installed, interrupts masked). madt: the MADT's address

@@ -37,8 +37,8 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	rec_u64(r, "wait_timeouts", g->timeouts);
 	rec_hex(r, "cntv_ctl_found", f->cntv_ctl_found);
 	rec_hex(r, "cntp_ctl_found", f->cntp_ctl_found);
-	rec_i64(r, "cntvoff", f->cntvoff);
-	rec_u64(r, "cntvoff_uncertainty", f->cntvoff_uncertainty);
+	rec_i64(r, "cntvoff", f->timer.cntvoff);
+	rec_u64(r, "cntvoff_uncertainty", f->timer.cntvoff_uncertainty);
 	rec_u64(r, "timer_hz", p->timer_hz);
 	rec_u64(r, "intid_oneshot", A64_INTID_CNTV);
 	rec_u64(r, "intid_guard", A64_INTID_CNTP);
