@@ -43,7 +43,7 @@ LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
 	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
-	arch/x86_64/smp.c arch/x86_64/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
+	arch/x86_64/smp.c arch/smp_all.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
 	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
 ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c
@@ -108,8 +108,10 @@ UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fm
 	tests/unit/test_lapic_mode.c
 UNIT_SRC    += tests/unit/test_displace_stats.c
 UNIT_SRC    += tests/unit/test_a64_decode.c tests/unit/test_a64_walk.c
+UNIT_SRC    += tests/unit/test_a64_cache.c
 UNIT_SRC    += tests/unit/test_prof_table.c
 UNIT_SRC    += tests/unit/test_pmu_pmi.c
+UNIT_SRC    += tests/unit/test_madt_gicc.c
 UNIT_SRC    += tests/unit/test_gicv3.c tests/unit/test_gtimer.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
@@ -123,8 +125,10 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	drivers/lapic_mode.c
 UNIT_UNDER  += bench/displace_stats.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
+UNIT_UNDER  += arch/aarch64/icache_gen.c
 UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
 UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/lapic_perf.c
+UNIT_UNDER  += drivers/madt_gicc.c
 UNIT_UNDER  += drivers/gicv3.c drivers/gtimer.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 

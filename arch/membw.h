@@ -23,8 +23,14 @@ MEMBW_DECLARE(512)
 void bw_rep_stosb(void *, const void *, size_t, uint64_t);
 void bw_rep_movsb(void *, const void *, size_t, uint64_t);
 
-/* Write back and invalidate all caches (privileged: bare metal only). */
+/* Write back and invalidate all caches (privileged: bare metal only); ARCH_CACHE_FLUSH_NAME names
+ * how, for the records (x86_64: wbinvd; AArch64: DC CISW by set/way, then IC IALLU). */
 void arch_cache_flush_all(void);
+#if defined(__aarch64__)
+#define ARCH_CACHE_FLUSH_NAME "setway"
+#else
+#define ARCH_CACHE_FLUSH_NAME "wbinvd"
+#endif
 
 /* The size of the page that maps `addr` in the current page tables ("4K", "2M", "1G"), or NULL
  * when it cannot be told (privileged: reads CR3; bare metal only). */
@@ -37,10 +43,31 @@ void *arch_chase(void *p, uint64_t loads);
  * (for their skip records). */
 const char *arch_membw_rep_unavailable(void);
 
+/* Kernels only one architecture has (AArch64: load/store pair, DC ZVA, SVE), run by the membw
+ * probe after the shared table under the shared kernel names (read, write, copy, write_nt,
+ * copy_nt) with a width of their own; `insn` names the instructions for the record. */
+struct membw_arch_kernel {
+	const char *name, *width, *insn;
+	membw_kernel_fn fn;
+	unsigned reads, writes;
+	const char *why_not;   /* NULL when it runs here, else the reason for its skip */
+	unsigned granule;      /* sizes must be a multiple of this (bytes); 0: MEMBW_BLOCK */
+	const char *note_key;  /* one more record parameter (e.g. the SVE vector length), or NULL */
+	const char *note_val;
+};
+
 #if defined(__x86_64__)
 #include "arch/x86_64/simd.h"
+/* x86_64 has none beyond the shared table. */
+static inline unsigned arch_membw_kernels(const struct membw_arch_kernel **k)
+{
+	*k = 0;
+	return 0;
+}
 #elif defined(__aarch64__)
 #include "arch/aarch64/simd.h"
+/* The table and its length; computes availability (and enables SVE) on each call. */
+unsigned arch_membw_kernels(const struct membw_arch_kernel **k);
 #endif
 
 #endif

@@ -225,7 +225,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 			}
 			alloc_ctr(env, cr);
 			measure_fills(env, &ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
-			emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev.wbinvd ? "wbinvd" : "walk");
+			emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
 			arena_release(env->exec_arena, emark);
 			arena_release(env->arena, mark);
 			done++;
@@ -240,7 +240,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		alloc_ctr(env, cr);
 		measure_fills(env, &ev, cachefill_data_touch, &f, cr, ctr_latency_set(ci, c->size), out);
 		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr,
-			  ev.wbinvd ? "wbinvd" : "walk");
+			  ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
 		arena_release(env->arena, mark);
 		done++;
 	}

@@ -15,7 +15,6 @@
 #include "lib/fmt.h"
 #include "lib/sort.h"
 
-#define NS_PER_MS 1000000ull
 #define PROF_COST_CAL_ITERS 1000000ull /* spin iterations of the round-length calibration */
 #define PROF_SEED_MIX 0x50524F46ull     /* "PROF": the period seed differs from the chains' */
 
@@ -28,7 +27,7 @@ struct prof_cpu {
 } __attribute__((aligned(64))); /* the handler writes here: no line shared between CPUs */
 
 static struct {
-	struct prof_cpu cpu[PROF_MAX_CPUS];
+	struct prof_cpu *cpu;             /* [ncpus], from the arena */
 	unsigned ncpus;                   /* tables set up */
 	volatile uint64_t foreign_cpu;    /* samples from a CPU without a table */
 	struct prof_sampler_info info;
@@ -36,6 +35,8 @@ static struct {
 	bool period_auto;
 	uint64_t auto_cost;               /* per-sample cost that set the auto period, cycles */
 	bool running;
+	uint64_t run_start, run_cycles;   /* the profiled run's duration */
+	uint64_t run_samples;             /* samples the probe CPU took in it */
 } prof;
 
 bool profile_wanted(const struct config *cfg, const char *probe)
@@ -77,8 +78,14 @@ static const char *unprofilable(const struct probe_desc *p)
 
 static bool setup_tables(struct probe_env *env)
 {
+	unsigned want = smp_cpus_online();
+
+	want = want < 1 ? 1 : want > PROF_MAX_CPUS ? PROF_MAX_CPUS : want;
 	prof.ncpus = 0;
-	for (unsigned i = 0; i < PROF_MAX_CPUS; i++) {
+	prof.cpu = arena_alloc(env->arena, want * sizeof(*prof.cpu), 64);
+	if (!prof.cpu)
+		return false;
+	for (unsigned i = 0; i < want; i++) {
 		struct prof_cpu *c = &prof.cpu[i];
 		struct prof_entry *sets = arena_alloc(env->arena, PROF_TABLE_SETS * PROF_WAYS * sizeof(*sets), 64);
 		struct prof_entry *o0 = arena_alloc(env->arena, PROF_OVF_ENTRIES * sizeof(*o0), 64);
@@ -166,6 +173,8 @@ static void emit_begin(struct probe_env *env, const char *probe)
 		rec_u64(r, "auto_sample_cost", prof.auto_cost);
 	if (prof.info.fallback)
 		rec_str(r, "fallback", prof.info.fallback);
+	if (prof.foreign_cpu)
+		rec_u64(r, "untabled_samples", prof.foreign_cpu); /* from CPUs beyond PROF_MAX_CPUS */
 	emit_finish();
 }
 
@@ -321,6 +330,12 @@ static void emit_cost(struct probe_env *env, const char *probe)
 	rec_u64(r, "target_ppm", PROF_TARGET_PPM);
 	rec_u64(r, "samples_on", c.samples_on);
 	rec_u64(r, "per_sample", c.per_sample);
+	/* The same cost carried over to the probe's run: its samples times one sample's cost, over
+	 * the run's duration (an estimate for the probe; the spin rounds are the measurement). */
+	rec_u64(r, "run_cycles", prof.run_cycles);
+	rec_u64(r, "run_samples", prof.run_samples);
+	if (prof.run_cycles)
+		rec_u64(r, "run_overhead_ppm", prof.run_samples * c.per_sample * 1000000 / prof.run_cycles);
 	emit_finish();
 }
 
@@ -372,6 +387,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		runner_set_poll(prof_poll);
 		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
+		prof.run_start = tsc_rdtsc();
 		prof_sampler_window_open();
 		return true;
 	}
@@ -387,8 +403,10 @@ void profile_finish(struct probe_env *env, const struct probe_desc *p)
 {
 	if (!prof.running)
 		return;
+	prof.run_cycles = tsc_rdtsc() - prof.run_start;
 	stop_sampling();
 	prof.running = false;
+	prof.run_samples = prof.cpu[0].t.samples;
 	emit_begin(env, p->name);
 	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
 		if (cpu == 0 || prof.cpu[cpu].t.samples)

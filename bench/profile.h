@@ -12,7 +12,7 @@
 
 #include "bench/probe.h"
 
-#define PROF_MAX_CPUS 4           /* per-CPU tables allocated (CPU index >= this: counted as lost) */
+#define PROF_MAX_CPUS 64          /* per-CPU tables (one per CPU online, at most this; others' samples are counted) */
 #define PROF_TABLE_SETS 512       /* 2048 entries, 32 KiB: DCPI's table is of this order */
 #define PROF_OVF_ENTRIES 8192     /* per overflow buffer */
 #define PROF_AGG_ENTRIES 32768    /* distinct (pc, event) pairs kept per CPU after aggregation */

@@ -1,15 +1,13 @@
 /* The probes the AArch64 build does not have yet. Each keeps its name (so probes= lists and the
  * harness work unchanged) and, when run, emits a `skip` saying what it still needs — never a
  * number. The build links this file instead of the probes' own sources, which use x86 interfaces
- * (arch/x86_64/pmu.h counter sets, AVX kernels, the APIC, INIT-SIPI start-up). The unported fault
+ * (arch/x86_64/pmu.h counter sets, AVX kernels, the APIC). The unported fault
  * test probes stay marked expects_fault: the suite ends them without the fault they provoke if they
  * run, so they are only ever run to report their skip. */
 #include "bench/probe.h"
 #include "lib/emit.h"
 
 #define NEEDS_PMU "not ported to aarch64 yet: needs PMUv3 discovery and programming"
-#define NEEDS_MEM "not ported to aarch64 yet: needs the I-cache fill (generated code, IC IVAU)"
-#define NEEDS_SMP "not ported to aarch64 yet: needs PSCI CPU_ON to start the other cores"
 /* irq_displace builds and runs on the GIC sources (its checks pass with irq_disp_work=0,1000,10000),
  * but its work list is in cycles of the build's clock: 62.5 MHz counter ticks here, so the default
  * 4000000 is 64 ms of handler work and a default run takes minutes. Left out until the AArch64
@@ -32,9 +30,5 @@
 
 UNPORTED(pmu_check, "pmu_check", NEEDS_PMU, false)
 UNPORTED(pmu_cost, "pmu_cost", NEEDS_PMU, false)
-UNPORTED(cachefill, "cachefill", NEEDS_MEM, false)
-UNPORTED(smp_hello, "smp_hello", NEEDS_SMP, false)
-UNPORTED(membw_mc, "membw_mc", NEEDS_SMP, false)
 UNPORTED(irq_displace, "irq_displace", NEEDS_DISP_UNITS, false)
 UNPORTED(irq_footprint, "irq_footprint", NEEDS_FP_PMU, false)
-UNPORTED(fault_ap_ud2, "fault_ap_ud2", NEEDS_SMP, true)

@@ -14,6 +14,7 @@
 #include "arch/membw.h"
 #include "arch/traps.h"
 #include "bench/calibrate.h"
+#include "bench/platform_a64_mem.h"
 #include "bench/platform_aarch64.h"
 #include "bench/runner.h"
 #include "bench/suite.h"
@@ -26,6 +27,7 @@
 #include "efi/exit_bs.h"
 #include "efi/facts.h"
 #include "efi/irq_boot_a64.h"
+#include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -35,6 +37,7 @@
 
 #define PAGE_BYTES 4096ull
 #define ARENA_MIN_MB 4
+#define EXEC_ARENA_MB 4 /* generated code: the I-cache fill chain (as efi/main.c) */
 #define MIB (1024ull * 1024)
 
 static struct {
@@ -46,6 +49,7 @@ static struct {
 	struct cpu_info cpu;
 	struct pmu_info pmu;
 	struct arena arena;
+	struct arena exec_arena;
 	struct probe_env env;
 	struct memmap_summary memmap;
 	char fw_vendor[64];
@@ -156,11 +160,18 @@ static void reserve_arena(void)
 		emit_msg(MSG_WARN, "sample arena smaller than arena_mb: the firmware had less free memory");
 	}
 	arena_init(&m.arena, (void *)(UINTN)base, mb * MIB);
+	/* Generated code needs memory the firmware maps executable: AAVMF leaves EfiLoaderCode
+	 * pages executable (its NX policy covers the data types). */
+	base = 0;
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderCode,
+					EXEC_ARENA_MB * MIB / PAGE_BYTES, &base)))
+		base = 0;
+	arena_init(&m.exec_arena, (void *)(UINTN)base, base ? EXEC_ARENA_MB * MIB : 0);
 	r = emit_start("plat");
 	rec_str(r, "kind", "alloc");
 	rec_u64(r, "arena", mb * MIB);
 	rec_hex(r, "base", (UINT64)(UINTN)m.arena.base);
-	rec_u64(r, "exec_arena", 0);
+	rec_u64(r, "exec_arena", m.exec_arena.size);
 	emit_finish();
 }
 
@@ -198,13 +209,17 @@ static void after_exit(unsigned tries)
 	facts_emit_memmap(&m.memmap);
 	platform_aarch64_emit_cpu(&m.cpu, &m.pmu);
 	m.env.tsc_hz = platform_aarch64_timer();
+	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's
+	 * rate (every wait of the start-up is bounded by it), before the probes. */
+	smp_boot_start(m.env.tsc_hz);
+	platform_a64_mem_emit();
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;
 	m.env.pmu = &m.pmu;
 	m.env.arena = &m.arena;
 	m.env.traps = traps_installed();
-	m.env.exec_arena = 0;
+	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
 	m.env.simd_enabled = false;
 	platform_aarch64_emit_mmu(m.arena.base);
 	m.env.page_size = m.arena.base ? arch_page_size(m.arena.base) : 0;
@@ -241,6 +256,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	emit_psci();
 	facts_emit_smbios(m.disc.smbios_entry);
 	reserve_arena();
+	smp_boot_reserve(&m.acpi, m.cfg.smp);
 	suite_init(&m.env, finish_aarch64);
 
 	efi_con_line("baremetric: ", "taking the machine over (ExitBootServices); results follow on serial");

@@ -46,9 +46,11 @@ FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S arch/aarch64/pmu_none.c \
 	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
-	arch/aarch64/smp_none.c
+	arch/aarch64/smp.c arch/aarch64/ap_start.S arch/smp_all.c
+A64_ARCH_SRC   += arch/aarch64/cache_ops.c arch/aarch64/icache_gen.c arch/aarch64/icache_chain.c
 A64_ARCH_SRC   += arch/aarch64/irq.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
+A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
@@ -56,9 +58,12 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 	bench/membw.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
-A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
+A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts_a64.c
+A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
+A64_EFI_SRC    += efi/smp_boot_a64.c
+A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
 A64_EFI_SRC    += efi/irq_boot_a64.c
 FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_SRC) $(A64_EFI_SRC)
 

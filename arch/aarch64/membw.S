@@ -7,7 +7,11 @@
  * non-temporal store AArch64 has (a pair: two X or two Q registers per instruction). The 256- and
  * 512-bit widths and rep_stosb/rep_movsb have no AArch64 kernel: their symbols exist for the
  * kernel table and are never called (simd_usable / arch_membw_rep_unavailable say why); should one
- * be called anyway it executes udf, a fault record, never a number. */
+ * be called anyway it executes udf, a fault record, never a number.
+ * AArch64's own kernels (simd.c lists them, bench/membw.c runs them under the shared kernel names
+ * with widths of their own): load/store pair (ldp/stp of two X or two Q registers), the DC ZVA
+ * block fill (the block size from DCZID_EL0), and SVE's ld1d/st1d/stnt1d in a predicated
+ * (whilelo) loop, whatever the vector length. */
 
 	.text
 
@@ -99,6 +103,40 @@
 	.endr
 .endm
 
+/* Load/store pair: two X registers (pair64) or two Q registers (pair128) per instruction */
+.macro READP64
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	ldp	x11, x12, [x8, #\off]
+	.endr
+.endm
+.macro WRITEP64
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	stp	x3, x3, [x9, #\off]
+	.endr
+.endm
+.macro COPYP64
+	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
+	ldp	x11, x12, [x8, #\off]
+	stp	x11, x12, [x9, #\off]
+	.endr
+.endm
+.macro READP128
+	.irp off, 0, 32, 64, 96, 128, 160, 192, 224
+	ldp	q0, q1, [x8, #\off]
+	.endr
+.endm
+.macro WRITEP128
+	.irp off, 0, 32, 64, 96, 128, 160, 192, 224
+	stp	q0, q0, [x9, #\off]
+	.endr
+.endm
+.macro COPYP128
+	.irp off, 0, 32, 64, 96, 128, 160, 192, 224
+	ldp	q0, q1, [x8, #\off]
+	stp	q0, q1, [x9, #\off]
+	.endr
+.endm
+
 KERNEL bw_read_64, READ64
 KERNEL bw_write_64, WRITE64
 KERNEL bw_copy_64, COPY64
@@ -109,6 +147,145 @@ KERNEL bw_write_128, WRITE128
 KERNEL bw_copy_128, COPY128
 KERNEL bw_write_nt_128, WRITE128NT
 KERNEL bw_copy_nt_128, COPY128NT
+KERNEL bw_read_pair64, READP64
+KERNEL bw_write_pair64, WRITEP64
+KERNEL bw_copy_pair64, COPYP64
+KERNEL bw_read_pair128, READP128
+KERNEL bw_write_pair128, WRITEP128
+KERNEL bw_copy_pair128, COPYP128
+
+/* DC ZVA fill: zero one DCZID_EL0 block per instruction (block = 4 << DCZID_EL0.BS bytes).
+ * The caller checks DCZID_EL0.DZP (prohibited: DC ZVA would trap) and passes bytes a multiple of
+ * the block, dst aligned to it. */
+#define DCZID_BS_MASK 0xF
+	.global bw_write_zva
+	.type bw_write_zva, %function
+	.balign 32
+bw_write_zva:
+	mrs	x12, dczid_el0
+	and	x12, x12, #DCZID_BS_MASK
+	mov	x13, #4
+	lsl	x12, x13, x12
+1:	mov	x9, x0
+	mov	x10, x2
+2:	dc	zva, x9
+	add	x9, x9, x12
+	subs	x10, x10, x12
+	b.ne	2b
+	subs	x3, x3, #1
+	b.ne	1b
+	ret
+	.size bw_write_zva, . - bw_write_zva
+
+/* SVE: four vectors of doublewords per iteration under an all-true predicate (p1) while four
+ * whole vectors remain, then one vector per iteration predicated by whilelo (p0) over the rest
+ * of the pass (x14 doublewords), so any vector length (128..2048 bits) walks exactly `bytes` and
+ * the loop overhead compares with the 256-byte bodies of the fixed-width kernels. x8/x9 walk the
+ * main loop (vector-scaled offsets), x10 counts doublewords done. The caller checks
+ * ID_AA64PFR0_EL1.SVE and enables SVE (simd.c: CPACR_EL1.ZEN, ZCR_EL1.LEN). */
+	.arch_extension sve
+.macro SVE_KERNEL name, body4, body1
+	.global \name
+	.type \name, %function
+	.balign 32
+\name:
+	cntd	x13
+	lsl	x15, x13, #2
+	lsr	x14, x2, #3
+	ptrue	p1.d
+	mov	z4.d, #0
+1:	mov	x8, x1
+	mov	x9, x0
+	mov	x10, #0
+	add	x16, x10, x15
+	cmp	x16, x14
+	b.hi	3f
+2:	\body4
+	addvl	x8, x8, #4
+	addvl	x9, x9, #4
+	add	x10, x10, x15
+	add	x16, x10, x15
+	cmp	x16, x14
+	b.ls	2b
+3:	whilelo	p0.d, x10, x14
+	b.none	5f
+4:	\body1
+	add	x10, x10, x13
+	whilelo	p0.d, x10, x14
+	b.first	4b
+5:	subs	x3, x3, #1
+	b.ne	1b
+	ret
+	.size \name, . - \name
+.endm
+.macro SVE_READ4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+.endm
+.macro SVE_READ1
+	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
+.endm
+.macro SVE_WRITE4
+	st1d	{z4.d}, p1, [x9, #0, mul vl]
+	st1d	{z4.d}, p1, [x9, #1, mul vl]
+	st1d	{z4.d}, p1, [x9, #2, mul vl]
+	st1d	{z4.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_WRITE1
+	st1d	{z4.d}, p0, [x0, x10, lsl #3]
+.endm
+.macro SVE_COPY4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+	st1d	{z0.d}, p1, [x9, #0, mul vl]
+	st1d	{z1.d}, p1, [x9, #1, mul vl]
+	st1d	{z2.d}, p1, [x9, #2, mul vl]
+	st1d	{z3.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_COPY1
+	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
+	st1d	{z0.d}, p0, [x0, x10, lsl #3]
+.endm
+.macro SVE_WRITE_NT4
+	stnt1d	{z4.d}, p1, [x9, #0, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #1, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #2, mul vl]
+	stnt1d	{z4.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_WRITE_NT1
+	stnt1d	{z4.d}, p0, [x0, x10, lsl #3]
+.endm
+.macro SVE_COPY_NT4
+	ld1d	{z0.d}, p1/z, [x8, #0, mul vl]
+	ld1d	{z1.d}, p1/z, [x8, #1, mul vl]
+	ld1d	{z2.d}, p1/z, [x8, #2, mul vl]
+	ld1d	{z3.d}, p1/z, [x8, #3, mul vl]
+	stnt1d	{z0.d}, p1, [x9, #0, mul vl]
+	stnt1d	{z1.d}, p1, [x9, #1, mul vl]
+	stnt1d	{z2.d}, p1, [x9, #2, mul vl]
+	stnt1d	{z3.d}, p1, [x9, #3, mul vl]
+.endm
+.macro SVE_COPY_NT1
+	ld1d	{z0.d}, p0/z, [x1, x10, lsl #3]
+	stnt1d	{z0.d}, p0, [x0, x10, lsl #3]
+.endm
+SVE_KERNEL bw_read_sve, SVE_READ4, SVE_READ1
+SVE_KERNEL bw_write_sve, SVE_WRITE4, SVE_WRITE1
+SVE_KERNEL bw_copy_sve, SVE_COPY4, SVE_COPY1
+SVE_KERNEL bw_write_nt_sve, SVE_WRITE_NT4, SVE_WRITE_NT1
+SVE_KERNEL bw_copy_nt_sve, SVE_COPY_NT4, SVE_COPY_NT1
+
+/* uint64_t arch_sve_vl_bytes(void): the current vector length (SVE enabled). */
+	.global arch_sve_vl_bytes
+	.type arch_sve_vl_bytes, %function
+arch_sve_vl_bytes:
+	rdvl	x0, #1
+	ret
+	.size arch_sve_vl_bytes, . - arch_sve_vl_bytes
 
 /* No kernel on AArch64 (see above): never called; udf if they are. */
 .macro ABSENT name

@@ -1,29 +1,83 @@
-/* Which widths the AArch64 bandwidth kernels can use (see simd.h). */
+/* Which widths the AArch64 bandwidth kernels can use (see simd.h), SVE's enabling, and the table
+ * of AArch64's own kernels (arch/membw.h: load/store pair, DC ZVA, SVE). */
 #include "arch/aarch64/simd.h"
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/id_decode.h"
 #include "arch/membw.h"
+#include "lib/fmt.h"
 
 #define EL1 1
 #define CPACR_FPEN_SHIFT 20 /* CPACR_EL1.FPEN: 0b11 = no FP/SIMD trapping at EL1/EL0 */
 #define CPACR_FPEN_MASK 3u
 #define CPACR_FPEN_NO_TRAP 3u
+#define CPACR_ZEN_SHIFT 16 /* CPACR_EL1.ZEN: 0b11 = no SVE trapping at EL1/EL0 */
+#define CPACR_ZEN_NO_TRAP (3ull << CPACR_ZEN_SHIFT)
+#define ZCR_LEN_MAX 0xFull /* ZCR_EL1.LEN: (LEN + 1) * 128 bits asked; the CPU gives the largest it has below */
 #define CPTR_EL2_TFP (1ull << 10) /* CPTR_EL2 (E2H = 0): trap FP/SIMD */
+#define CPTR_EL2_TZ (1ull << 8)   /* CPTR_EL2 (E2H = 0): trap SVE */
+#define HCR_EL2_E2H (1ull << 34)  /* E2H = 1: CPTR_EL2 has CPACR_EL1's layout (ZEN in 17:16) */
 #define SIMD_BASE_BITS 64
+#define BITS_PER_BYTE 8
+
+uint64_t arch_sve_vl_bytes(void); /* membw.S: rdvl */
+
+static struct a64_sve_state sve;
+
+static bool fp_usable(void)
+{
+	if (cpu_current_el() == EL1)
+		return ((sysreg_read(cpacr_el1) >> CPACR_FPEN_SHIFT) & CPACR_FPEN_MASK) == CPACR_FPEN_NO_TRAP;
+	return !(sysreg_read(cptr_el2) & CPTR_EL2_TFP);
+}
+
+void aarch64_sve_enable(void)
+{
+	if (sve.tried)
+		return;
+	sve.tried = true;
+	sve.present = a64_pfr0_sve(sysreg_read(id_aa64pfr0_el1));
+	if (!sve.present) {
+		sve.why_not = "CPU has no SVE (ID_AA64PFR0_EL1.SVE = 0)";
+	} else if (!fp_usable()) {
+		sve.why_not = "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP): SVE needs it too";
+	} else if (cpu_current_el() != EL1) {
+		/* At EL2: SVE untrapped by CPTR_EL2 (TZ clear, or ZEN = 0b11 with E2H), the longest
+		 * vector through ZCR_EL2 (by encoding). */
+		uint64_t cptr = sysreg_read(cptr_el2);
+
+		cptr = (sysreg_read(hcr_el2) & HCR_EL2_E2H) ? cptr | CPACR_ZEN_NO_TRAP : cptr & ~CPTR_EL2_TZ;
+		__asm__ volatile("msr cptr_el2, %0; isb" : : "r"(cptr) : "memory");
+		__asm__ volatile("msr S3_4_C1_C2_0, %0; isb" : : "r"(ZCR_LEN_MAX) : "memory");
+		sve.enabled = true;
+		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
+	} else {
+		/* SVE instructions and registers untrapped at EL1, then the longest vector the CPU has
+		 * (ZCR_EL1 by encoding: older assemblers do not know its name). */
+		__asm__ volatile("msr cpacr_el1, %0; isb" : : "r"(sysreg_read(cpacr_el1) | CPACR_ZEN_NO_TRAP) : "memory");
+		__asm__ volatile("msr S3_0_C1_C2_0, %0; isb" : : "r"(ZCR_LEN_MAX) : "memory");
+		sve.enabled = true;
+		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
+	}
+	sve.el = cpu_current_el();
+	sve.cpacr = sve.el == EL1 ? sysreg_read(cpacr_el1) : sysreg_read(cptr_el2);
+}
+
+void aarch64_sve_state(struct a64_sve_state *s)
+{
+	aarch64_sve_enable();
+	*s = sve;
+}
 
 void simd_usable(struct simd_state *s)
 {
-	bool fp;
+	bool fp = fp_usable();
 
 	*s = (struct simd_state){ { true, false, false, false }, { 0, 0, 0, 0 } };
-	if (cpu_current_el() == EL1)
-		fp = ((sysreg_read(cpacr_el1) >> CPACR_FPEN_SHIFT) & CPACR_FPEN_MASK) == CPACR_FPEN_NO_TRAP;
-	else
-		fp = !(sysreg_read(cptr_el2) & CPTR_EL2_TFP);
 	s->usable[SIMD_128] = fp;
 	s->why_not[SIMD_128] = fp ? 0 : "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP)";
-	s->why_not[SIMD_256] = "no 256-bit kernels on AArch64 (SVE not ported)";
-	s->why_not[SIMD_512] = "no 512-bit kernels on AArch64 (SVE not ported)";
+	s->why_not[SIMD_256] = "no fixed 256-bit registers on AArch64: see width=sve";
+	s->why_not[SIMD_512] = "no fixed 512-bit registers on AArch64: see width=sve";
 }
 
 unsigned simd_bits(enum simd_width w)
@@ -34,4 +88,61 @@ unsigned simd_bits(enum simd_width w)
 const char *arch_membw_rep_unavailable(void)
 {
 	return "x86 string instructions: AArch64 has no rep stosb/movsb (FEAT_MOPS kernels not written)";
+}
+
+void bw_read_pair64(void *, const void *, size_t, uint64_t);
+void bw_write_pair64(void *, const void *, size_t, uint64_t);
+void bw_copy_pair64(void *, const void *, size_t, uint64_t);
+void bw_read_pair128(void *, const void *, size_t, uint64_t);
+void bw_write_pair128(void *, const void *, size_t, uint64_t);
+void bw_copy_pair128(void *, const void *, size_t, uint64_t);
+void bw_write_zva(void *, const void *, size_t, uint64_t);
+void bw_read_sve(void *, const void *, size_t, uint64_t);
+void bw_write_sve(void *, const void *, size_t, uint64_t);
+void bw_copy_sve(void *, const void *, size_t, uint64_t);
+void bw_write_nt_sve(void *, const void *, size_t, uint64_t);
+void bw_copy_nt_sve(void *, const void *, size_t, uint64_t);
+
+enum { K_PAIR128 = 3, K_ZVA = 6, K_SVE = 7 }; /* first index of each group below */
+
+static struct membw_arch_kernel a64_kernels[] = {
+	{ "read", "pair64", "ldp_x", bw_read_pair64, 1, 0, 0, 0, 0, 0 },
+	{ "write", "pair64", "stp_x", bw_write_pair64, 0, 1, 0, 0, 0, 0 },
+	{ "copy", "pair64", "ldp_x,stp_x", bw_copy_pair64, 1, 1, 0, 0, 0, 0 },
+	{ "read", "pair128", "ldp_q", bw_read_pair128, 1, 0, 0, 0, 0, 0 },
+	{ "write", "pair128", "stp_q", bw_write_pair128, 0, 1, 0, 0, 0, 0 },
+	{ "copy", "pair128", "ldp_q,stp_q", bw_copy_pair128, 1, 1, 0, 0, 0, 0 },
+	{ "write", "zva", "dc_zva", bw_write_zva, 0, 1, 0, 0, "block", 0 },
+	{ "read", "sve", "ld1d", bw_read_sve, 1, 0, 0, 0, "vl_bits", 0 },
+	{ "write", "sve", "st1d", bw_write_sve, 0, 1, 0, 0, "vl_bits", 0 },
+	{ "copy", "sve", "ld1d,st1d", bw_copy_sve, 1, 1, 0, 0, "vl_bits", 0 },
+	{ "write_nt", "sve", "stnt1d", bw_write_nt_sve, 0, 1, 0, 0, "vl_bits", 0 },
+	{ "copy_nt", "sve", "ld1d,stnt1d", bw_copy_nt_sve, 1, 1, 0, 0, "vl_bits", 0 },
+};
+
+#define NUM_A64_KERNELS (sizeof(a64_kernels) / sizeof(a64_kernels[0]))
+
+unsigned arch_membw_kernels(const struct membw_arch_kernel **k)
+{
+	static char block_str[24], vl_str[24];
+	struct a64_dczid z = a64_dczid_decode(sysreg_read(dczid_el0));
+	bool fp = fp_usable();
+	struct sbuf sb;
+
+	aarch64_sve_enable();
+	sb_init(&sb, block_str, sizeof(block_str));
+	sb_u64(&sb, z.block);
+	sb_init(&sb, vl_str, sizeof(vl_str));
+	sb_u64(&sb, sve.vl_bits);
+	for (unsigned i = K_PAIR128; i < K_ZVA; i++)
+		a64_kernels[i].why_not = fp ? 0 : "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP)";
+	a64_kernels[K_ZVA].why_not = z.prohibited ? "DC ZVA is prohibited (DCZID_EL0.DZP = 1)" : 0;
+	a64_kernels[K_ZVA].granule = z.block;
+	a64_kernels[K_ZVA].note_val = block_str;
+	for (unsigned i = K_SVE; i < NUM_A64_KERNELS; i++) {
+		a64_kernels[i].why_not = sve.enabled ? 0 : sve.why_not;
+		a64_kernels[i].note_val = vl_str;
+	}
+	*k = a64_kernels;
+	return NUM_A64_KERNELS;
 }

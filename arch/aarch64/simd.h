@@ -1,11 +1,15 @@
 /* Vector widths for the AArch64 bandwidth kernels (arch/membw.h), under the names bench/membw.c
  * uses on every architecture: 64 = X registers, always; 128 = NEON Q registers, when FP/SIMD
  * access is enabled (UEFI requires it; simd.c checks CPACR_EL1.FPEN / CPTR_EL2.TFP); 256 and 512:
- * no kernels (SVE is not ported), reported as such. */
+ * no kernels (AArch64 has no fixed registers that wide; SVE's scalable ones are width=sve, in
+ * arch_membw_kernels of arch/membw.h). aarch64_sve_enable() turns SVE on at EL1 when the CPU has
+ * it (CPACR_EL1.ZEN, ZCR_EL1.LEN at its maximum; at EL2 CPTR_EL2 and ZCR_EL2), as the x86 build
+ * enables XSAVE state. */
 #ifndef ARCH_AARCH64_SIMD_H
 #define ARCH_AARCH64_SIMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum simd_width { SIMD_64 = 0, SIMD_128, SIMD_256, SIMD_512, SIMD_NUM_WIDTHS };
 
@@ -15,6 +19,22 @@ struct simd_state {
 };
 
 void simd_usable(struct simd_state *s);
+
+struct a64_sve_state {
+	bool tried, present, enabled; /* enabled: SVE untrapped at EL1 and usable by the kernels */
+	unsigned vl_bits;             /* the vector length after enabling, else 0 */
+	const char *why_not;          /* when not enabled */
+	unsigned el;                  /* the level we run at */
+	uint64_t cpacr;               /* CPACR_EL1 after enabling (at EL2: CPTR_EL2) */
+};
+
+/* Enable SVE once (idempotent); the state after. */
+void aarch64_sve_enable(void);
+void aarch64_sve_state(struct a64_sve_state *s);
 unsigned simd_bits(enum simd_width w);
+/* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
+ * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
+ * with the BSP's CPACR_EL1 (arch/aarch64/smp.c). */
+static inline void simd_enable(void) {}
 
 #endif

@@ -1,15 +1,101 @@
-/* Other processors in the AArch64 build (arch/smp.h): not started yet (PSCI CPU_ON is left for the
- * port), so the machine is CPU 0 alone. Only the part of the x86_64 interface that code built for
- * AArch64 calls is here. */
+/* The other cores of the AArch64 build, after ExitBootServices (arch/smp.h): started through PSCI
+ * CPU_ON (the conduit the FADT names), then handed work.
+ *
+ * Bring-up: the cores are the MADT's GICC entries (drivers/madt_gicc.h), by MPIDR. For each
+ * enabled one but the BSP, the BSP fills the boot block at the bottom of the core's own memory
+ * with its own MAIR/TCR/TTBR0/TTBR1/SCTLR/CPACR/VBAR (the firmware's identity map, our vectors),
+ * cleans it to the point of coherency and calls CPU_ON(MPIDR, physical address of the stub in
+ * ap_start.S, context id = that block). All cores are asked first, then each must come online
+ * within SMP_AP_TIMEOUT_US of its CPU_ON (bounded by the generic timer). One that is refused or
+ * does not come up is recorded (its affinity, how far its stub got, why) and left out; its memory
+ * is never given to another. CPU numbers are dense over the cores online: 0 is the BSP.
+ *
+ * The "APIC id" of this interface is, on AArch64, the MPIDR's affinity packed into 32 bits (Aff3
+ * in 31:24, Aff2..Aff0 in 23:0), so the probes (smp_hello) need no #ifdef.
+ *
+ * An online core runs with DAIF masked on its own stack, our vectors and TPIDR_EL1 = its control
+ * block. Idle, it waits for work in `wfe` (smp_run posts, then `sev`); under QEMU TCG `wfe` only
+ * yields, so an idle core's vCPU spins. A fault in a job ends that job (its recovery point: the
+ * core takes the next one); a fault outside a job, or while handling one, stops that core (wfi).
+ * The BSP only ever sees it through bounded waits that fail, and can read what happened. */
 #ifndef ARCH_AARCH64_SMP_H
 #define ARCH_AARCH64_SMP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* CPUs running, CPU 0 included: 1. */
+#include "arch/aarch64/traps.h"
+#include "drivers/madt.h"
+
+#define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
+
+/* Per-core memory, reserved before ExitBootServices: the control block (boot block first), then
+ * the stack, which grows down from the top of the core's stack_size bytes. */
+#define SMP_SLOT_BYTES 1024
+#define SMP_SLOT_ALIGN 128
+#define SMP_STACK_SIZE (64 * 1024)
+#define SMP_MIN_STACK_SIZE (SMP_SLOT_BYTES + 8 * 1024)
+
+#define SMP_AP_TIMEOUT_US 500000 /* from CPU_ON until the core must be online */
+
+struct smp_failure {
+	uint32_t apic_id;   /* packed MPIDR affinity */
+	unsigned stage;     /* AP_STAGE_* its stub reached (0: never seen) */
+	const char *reason; /* a PSCI error ("denied", "already_on", "invalid_parameters", ...),
+			     * "timeout" or "id_mismatch" */
+};
+
+struct smp_report {
+	const char *reason;     /* set when no core was started at all: why */
+	const char *how;        /* "psci", NULL if nothing was tried */
+	const char *conduit;    /* "hvc" or "smc" */
+	uint32_t psci_version;  /* PSCI_VERSION: major << 16 | minor */
+	unsigned cpus_madt;     /* enabled GICC entries (BSP included) */
+	unsigned cpus_online;   /* BSP included */
+	unsigned hotplug;       /* online-capable but not enabled entries: not started */
+	unsigned not_started;   /* enabled entries beyond max_cpus */
+	unsigned num_failed;
+	struct smp_failure failed[SMP_MAX_CPUS];
+	uint32_t bsp_apic_id;   /* packed MPIDR affinity of the BSP */
+	uint64_t bringup_cycles; /* first CPU_ON to the last core online (generic-timer ticks) */
+	uint64_t ap_max_cycles;  /* slowest core, its CPU_ON to online */
+};
+
+enum smp_cpu_status {
+	SMP_CPU_IDLE,    /* online, no job pending (the last one, if any, finished) */
+	SMP_CPU_BUSY,    /* a job is posted or running */
+	SMP_CPU_FAULTED, /* online; its last job ended in an exception (smp_cpu_fault) */
+	SMP_CPU_DEAD,    /* took an exception outside a job and stopped */
+	SMP_CPU_NONE,    /* no such CPU */
+};
+
+/* Start every enabled core in madt (GICC entries), up to max_cpus in all. use_hvc: the PSCI
+ * conduit. stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
+ * SMP_MIN_STACK_SIZE and a multiple of SMP_SLOT_ALIGN. At EL1 with our vectors installed;
+ * tsc_hz (the generic timer's) bounds every wait. Returns the CPUs online, BSP included (1 when
+ * nothing could be started: smp_report says why). Once per boot. */
+unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
+		       unsigned max_cpus, uint64_t tsc_hz);
+/* Only the BSP (option smp=0, no PSCI, ...): record its affinity, madt's counts (NULL: none) and
+ * `reason`. */
+void smp_start_none(const struct madt_info *madt, const char *reason);
+const struct smp_report *smp_report(void);
+
 unsigned smp_cpus_online(void);
-/* Hooks around each secondary CPU's share of smp_run_all (the profiler's): accepted, never called
- * (there are no secondary CPUs running). */
+/* Packed MPIDR affinity of CPU `cpu` / of the CPU calling it. */
+uint32_t smp_cpu_apic_id(unsigned cpu);
+uint32_t smp_self_apic_id(void);
+
+/* As on x86_64 (arch/x86_64/smp.h): post fn(arg) to a CPU (cpu 0: run it now), wait bounded for
+ * it, its state, the exception that ended its last job. */
+bool smp_run(unsigned cpu, void (*fn)(void *), void *arg);
+bool smp_wait(unsigned cpu, uint64_t timeout_cycles);
+enum smp_cpu_status smp_cpu_status(unsigned cpu);
+bool smp_cpu_fault(unsigned cpu, struct trap_info *out);
+
+/* The common start (arch/smp_all.c, shared with x86_64 and hosted). */
+bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles);
 void smp_set_all_hooks(void (*begin)(unsigned cpu), void (*end)(unsigned cpu));
 
 #endif

@@ -30,6 +30,7 @@ static struct {
 	trap_fatal_fn fatal;
 	struct fault_jmp *armed;
 	unsigned depth;
+	trap_ap_fn ap; /* the other cores' handler (traps_set_ap_handler) */
 } traps;
 
 static const struct {
@@ -97,11 +98,36 @@ static void fill_info(const struct a64_frame *f, unsigned type, struct trap_info
 	info->recoverable = type == KIND_SYNC;
 }
 
+void traps_set_ap_handler(trap_ap_fn fn)
+{
+	traps.ap = fn;
+}
+
+/* An exception on another core: its own handler decides; nothing global is touched. */
+static void ap_trap(struct a64_frame *f, unsigned type, void *cpu)
+{
+	struct trap_info info;
+	const struct fault_jmp *j;
+
+	fill_info(f, type, &info);
+	j = traps.ap(cpu, &info);
+	if (!j)
+		cpu_halt_forever();
+	f->x[0] = (uint64_t)(uintptr_t)j;
+	f->x[1] = info.vector + 1;
+	f->elr = (uint64_t)(uintptr_t)a64_fault_resume;
+}
+
 void a64_trap_handler(struct a64_frame *f, uint64_t kind)
 {
 	struct trap_info info;
+	void *cpu = traps.ap ? (void *)(uintptr_t)sysreg_read(tpidr_el1) : 0;
 
-	/* The exception round-trip probe's brk/udf: resumed before any reporting. */
+	if (cpu) {
+		ap_trap(f, (unsigned)(kind & KIND_TYPE_MASK), cpu);
+		return;
+	}
+	/* The exception round-trip probe's brk/udf (on the probes' core): resumed before reporting. */
 	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && a64_exception_hook(f->esr, &f->elr))
 		return;
 	traps.depth++;

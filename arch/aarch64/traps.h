@@ -60,6 +60,14 @@ void fault_arm(struct fault_jmp *j);
 void fault_disarm(void);
 const char *trap_vector_name(unsigned vector);
 
+/* The other cores' exceptions (arch/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
+ * core started by smp.c holds its control block there; smp.c zeroes the BSP's before it starts
+ * any), the handler gives the exception to fn(that block, info) instead of the report path above,
+ * which is the BSP's alone (it emits records): fn returns the recovery point to resume at (as
+ * fault_try's second return, with vector + 1), or NULL to stop that core (wfi, DAIF masked). */
+typedef const struct fault_jmp *(*trap_ap_fn)(void *cpu, const struct trap_info *info);
+void traps_set_ap_handler(trap_ap_fn fn);
+
 /* Deliberate faults for the fault-handling test probes (probe_ops.S): an undefined instruction
  * (udf), and a load from an address no translation covers (a data abort). The x86 names are the
  * probes' interface. */

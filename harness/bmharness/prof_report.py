@@ -86,6 +86,10 @@ def _cost(doc, p):
                               verdict, c.get("off"), c.get("on"), c.get("rounds"),
                               "; %s cycles per sample" % c["per_sample"]
                               if c.get("per_sample") else ""))])
+    if isinstance(c.get("run_overhead_ppm"), int):
+        doc.kv([("on this probe", "about %s ppm (%s%%): %s samples x the per-sample cost over the run's "
+                 "%s cycles (an estimate)" % (c["run_overhead_ppm"], _pct(c["run_overhead_ppm"] / 1e6),
+                                              c.get("run_samples"), c.get("run_cycles")))])
 
 
 def _functions(doc, p, top):

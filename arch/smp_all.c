@@ -1,11 +1,10 @@
-/* A common start for all CPUs (smp_run_all), built only on smp_run/smp_wait, so the bare-metal
- * processors (smp.c) and the hosted threads (hosted/smp.c) share it: every AP's job first checks
- * in and spins on a shared start flag; once all have checked in, the BSP releases them with one
- * store and runs its own share. */
-#include "arch/x86_64/cpu.h"
-#include "arch/x86_64/io.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+/* A common start for all CPUs (smp_run_all), built only on smp_run/smp_wait and the cycle counter,
+ * so every implementation of arch/smp.h shares this one copy: the bare-metal processors of each
+ * CPU (arch/x86_64/smp.c, arch/aarch64/smp.c) and the hosted threads (hosted/smp.c). Every AP's
+ * job first checks in and spins on a shared start flag; once all have checked in, the BSP
+ * releases them with one store and runs its own share. */
+#include "arch/cycles.h" /* tsc_rdtsc, cpu_relax, compiler_barrier */
+#include "arch/smp.h"
 
 /* The start-flag spin reads the TSC once per this many polls (a cheaper loop, a tighter start). */
 #define BARRIER_POLLS_PER_TSC_READ 64
@@ -26,8 +25,8 @@ static struct {
 } all;
 
 /* The job every AP of smp_run_all runs: check in, spin on the start flag, run. The spin has no
- * `pause`: its exit latency (about 140 cycles on recent Intel cores) would add to the start skew,
- * and the spin is short (it ends once every AP has checked in). */
+ * `pause` (nor `yield`): its exit latency (about 140 cycles on recent Intel cores) would add to
+ * the start skew, and the spin is short (it ends once every AP has checked in). */
 static void barrier_job(void *arg)
 {
 	struct barrier_slot *s = arg;

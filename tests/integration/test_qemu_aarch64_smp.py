@@ -1,0 +1,118 @@
+"""The other cores of the AArch64 build under qemu-system-aarch64 -machine virt,gic-version=3
+-smp 2 (TCG, AAVMF): the firmware starts the second core itself after ExitBootServices through
+PSCI CPU_ON (hvc at EL1, as the FADT says), says so in `plat kind=smp`, `smp_hello` runs a job on
+both cores at a common start, `membw_mc` streams on 1 and 2 cores at once, and a `udf` in a job
+on core 1 becomes a `fault` record on the BSP while that core takes the next job. One boot,
+~10 s. The one-core case is test_qemu_aarch64.py's boot (-smp 1): test_one_core_smp_fact there.
+
+Start skews and bandwidths under TCG are host-scheduling and emulation numbers (each vCPU is a
+host thread on a shared 2-core machine): only structure and sanity bounds are asserted."""
+
+import os
+
+import pytest
+
+from bmharness import multicore, parse, qemu
+from conftest import ROOT, Boot, check_membw_mc
+
+IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
+# fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.
+PROBES = "smp_hello,fault_ap_ud2,membw_mc"
+# membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
+SETTINGS = {"samples": 4, "mem_max_mb": 4, "timer_samples": 64}
+SMP_AP_TIMEOUT_S = 0.5  # arch/aarch64/smp.h SMP_AP_TIMEOUT_US
+HELLO_TIMEOUT_S = 1.0   # bench/smp_probe.c HELLO_TIMEOUT_MS
+AFF3_SHIFT = 24         # the packed affinity of the interface (drivers/madt_gicc.h)
+
+
+@pytest.fixture(scope="module")
+def a64smp2(tmp_path_factory):
+    if not os.path.exists(IMAGE_A64):
+        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
+    out = str(tmp_path_factory.mktemp("a64smp2"))
+    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", smp=2, mem=1024, timeout=120,
+                        settings=SETTINGS, extra_config="probes = %s\n" % PROBES)
+    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
+    return Boot(out, run, summary)
+
+
+def one(b, kind):
+    fact = b.plat(kind)
+    assert fact is not None, "missing plat kind=%s" % kind
+    if isinstance(fact, list):
+        assert len(fact) == 1, fact
+        fact = fact[0]
+    return fact
+
+
+def ids(value):
+    return [int(x) for x in str(value).split(",")]
+
+
+def test_boot_completes(a64smp2):
+    b = a64smp2
+    assert "-smp 2" in b.run["command_line"]
+    assert not b.run["timed_out"], "QEMU had to be killed: no PSCI power-off"
+    assert b.run["exit_code"] == 0
+    assert b.summary["ok"], b.summary["validation"]
+    assert b.summary["end"]["status"] == "ok"
+    assert b.summary["end"]["probes_run"] == 3 and b.summary["end"]["probes_skipped"] == 0
+
+
+def test_second_core_came_up_through_psci(a64smp2):
+    b = a64smp2
+    smp = one(b, "smp")
+    psci = one(b, "psci")
+    assert smp["how"] == "psci"
+    assert smp["conduit"] == psci["conduit"] == "hvc"  # EL1 under QEMU: the FADT's conduit
+    major, minor = (int(x) for x in str(smp["psci_version"]).split("."))
+    assert (major, minor) >= (0, 2)  # CPU_ON's 64-bit function id is PSCI 0.2's
+    assert smp["cpus_madt"] == 2 and smp["cpus_online"] == 2
+    assert smp["failed"] == "none" and "failed_why" not in smp and "reason" not in smp
+    assert smp["hotplug"] == 0 and smp["not_started"] == 0
+    cpu_ids = ids(smp["apic_ids"])
+    assert len(set(cpu_ids)) == 2 and cpu_ids[0] == smp["bsp_apic_id"]
+    # QEMU virt's MPIDRs: Aff0 = core number, no Aff3; the BSP's matches plat kind=aarch64_id
+    mpidr = int(one(b, "aarch64_id")["mpidr"], 16)
+    assert cpu_ids[0] == (mpidr & 0xFFFFFF) | ((mpidr >> 32) & 0xFF) << AFF3_SHIFT
+    assert sorted(cpu_ids) == [0, 1]
+    # bring-up: the core was online within its bound of its CPU_ON, inside the whole bring-up
+    hz = one(b, "tsc")["hz"]
+    assert 0 < smp["ap_max_cycles"] <= smp["bringup_cycles"]
+    assert smp["ap_max_cycles"] < SMP_AP_TIMEOUT_S * hz
+    assert smp["bringup_cycles"] < 2 * SMP_AP_TIMEOUT_S * hz
+
+
+def test_hello_on_both_cores(a64smp2):
+    b = a64smp2
+    (s,) = b.sets("smp_hello")
+    assert s["n"] == s["received"] == 2 and s["complete"]
+    # each core ran the job and read its own MPIDR: the ids it was started as
+    assert ids(s["params"]["apic_ids"]) == ids(one(b, "smp")["apic_ids"])
+    raw = s["stats"]["raw"]
+    hz = one(b, "tsc")["hz"]
+    assert raw["min"] == 0 and raw["max"] < HELLO_TIMEOUT_S * hz
+
+
+def test_fault_on_core_1_is_reported_and_it_works_on(a64smp2):
+    b = a64smp2
+    (f,) = b.summary["faults"]
+    assert f["probe"] == "fault_ap_ud2" and f["name"] == "UNDEF" and f["vector"] == 0x00
+    assert int(f["err"], 16) >> 26 == 0x00  # ESR_EL1.EC of udf
+    assert f["expected"] == 1 and f["action"] == "continue"
+    assert any("taken on CPU 1" in m["text"] for m in b.summary["messages"])
+    assert b.summary["end"]["faults"] == 1 and b.summary["end"]["unexpected_faults"] == 0
+
+
+def test_membw_mc_sets_from_both_cores_complete(a64smp2):
+    """After the fault: core 1 streams its share of every 2-core run."""
+    b = a64smp2
+    check_membw_mc(b, 2)
+    for kernel in ("read", "write", "copy"):
+        group = b.sets("membw_mc", kernel=kernel, cpus=2)
+        assert sorted(str(s["params"]["cpu"]) for s in group) == ["0", "1", "all"]
+        assert all(s["params"]["width"] == 128 for s in group)  # NEON: CPACR copied to core 1
+    rows = multicore.analyse(b.summary, os.path.join(b.out_dir, "parsed"))["rows"]
+    assert len(rows) == 3 * 2
+    for r in rows:
+        assert r["agg"]["gbps"] > 0 and r["missing_cores"] == 0 and r["scaling"] > 0
