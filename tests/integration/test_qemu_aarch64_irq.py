@@ -3,8 +3,11 @@ boot runs fault_irq (it faults with the periodic generic timer armed: the cleanu
 irq_latency (virtual-timer one-shot in every wait mode with the physical timer as the wfi guard,
 self-SGIs, the re-armed periodic timer, the masked window) and irq_exception (brk and udf
 resumed by the hooks). Structure, counts and invariants only: every armed interrupt taken exactly
-once, nothing early, spurious or unexpected, every cleanup check passing; latencies under TCG are
-emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
+once, nothing early, spurious or unexpected, every cleanup check passing. The boot runs under
+`-icount shift=0`, where the counter is an instruction clock and QEMU delivers a timer interrupt at
+the instruction its deadline falls on: there the one-shot's latency in the spin waits is a known
+answer (the entry stamp is in the deadline's own tick, at most one tick later: a pass band fixed
+before measuring). Other latencies are emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
 sampler on the virtual timer: the samples, symbolised against build/aarch64/baremetric.so (linked
 at 0; the image carries no build id yet), fall in arch_spin. ~12 s."""
 
@@ -32,6 +35,7 @@ ONE_SHOT = [("cntv_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", 
 GICD_CTLR_ARE_GRP1 = 0x12
 INTID_CNTV, INTID_CNTP, INTID_SGI = 27, 30, 1
 A64_EC_BRK, A64_EC_UNKNOWN = 0x3C, 0x00
+ICOUNT_ONESHOT_MAX_TICKS = 1  # known answer under -icount shift=0 (spin waits)
 MAX_SANE_TICKS = 62500000  # one second of the 62.5 MHz counter: anything beyond is broken, not slow
 
 
@@ -40,7 +44,8 @@ def a64irq(tmp_path_factory):
     if not os.path.exists(IMAGE_A64):
         pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
     out = str(tmp_path_factory.mktemp("a64irq"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=120, settings=SETTINGS)
+    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=120, settings=SETTINGS,
+                        icount=True)
     summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
     return Boot(out, run, summary)
 
@@ -93,6 +98,16 @@ def test_every_armed_interrupt_taken_exactly_once(a64irq):
         if wait == "hlt":
             # the guard is the guard vector's own timer (the EL1 physical one) and never fired
             assert p["guard"] == "cntv_oneshot" and p["guard_wakeups"] == 0
+
+
+def test_oneshot_exact_under_icount(a64irq):
+    """The compare value is the deadline: with an instruction clock the interrupt is taken in the
+    deadline's tick (16 instructions of 1 ns each), whatever the wait touches."""
+    assert "-icount" in a64irq.run["command_line"]
+    for wait in ("spin", "spin_nopause", "l1d", "l2"):
+        (s,) = a64irq.sets("irq_latency", source="cntv_oneshot", wait=wait)
+        vals = raw(a64irq, s)
+        assert len(vals) == N_LAT and max(vals) <= ICOUNT_ONESHOT_MAX_TICKS, (wait, sorted(vals)[-5:])
 
 
 def test_periodic_and_masked(a64irq):
