@@ -77,14 +77,14 @@ void irq_probe_cleanup(struct probe_env *env)
 	}
 	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
 		irq_unregister(probe_vectors[i]);
-	irq_set_exception_hook(X86_VEC_BP, IRQ_HOOK_NONE);
-	irq_set_exception_hook(X86_VEC_UD, IRQ_HOOK_NONE);
+	irq_set_exception_hook(IRQ_EXC_BREAKPOINT, IRQ_HOOK_NONE);
+	irq_set_exception_hook(IRQ_EXC_UNDEFINED, IRQ_HOOK_NONE);
 }
 
 const char *irq_probe_unavailable(const struct probe_env *env)
 {
 	if (!irq_available())
-		return "no interrupt entry of ours here (hosted build: user space cannot take interrupts)";
+		return "no interrupt entry of ours here (hosted: user space cannot take them; EL2: no vectors)";
 	if (!env->irq)
 		return "interrupt sources not set up";
 	if (!env->irq->ready)

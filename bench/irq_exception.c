@@ -16,8 +16,8 @@ struct exc_kind {
 };
 
 static const struct exc_kind kinds[] = {
-	{ "int3", X86_VEC_BP, IRQ_HOOK_RESUME, irq_raise_int3 },
-	{ "ud2", X86_VEC_UD, IRQ_HOOK_SKIP_UD2, irq_raise_ud2 },
+	{ IRQ_EXC_BREAKPOINT_NAME, IRQ_EXC_BREAKPOINT, IRQ_HOOK_RESUME, irq_raise_int3 },
+	{ IRQ_EXC_UNDEFINED_NAME, IRQ_EXC_UNDEFINED, IRQ_HOOK_SKIP_UD2, irq_raise_ud2 },
 };
 
 static enum probe_status irq_exception_run(struct probe_env *env)
@@ -26,7 +26,7 @@ static enum probe_status irq_exception_run(struct probe_env *env)
 	uint64_t *samples = probe_sample_buffer(env, cap);
 
 	if (!irq_available()) {
-		emit_skip("irq_exception", "exceptions are not ours to take here (hosted build: signals)");
+		emit_skip("irq_exception", "exceptions are not ours to take here (hosted: signals; EL2: no vectors)");
 		return PROBE_SKIPPED;
 	}
 	if (!samples) {

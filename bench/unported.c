@@ -7,8 +7,13 @@
 #include "bench/probe.h"
 #include "lib/emit.h"
 
-#define NEEDS_IRQ "not ported to aarch64 yet: needs GICv3 and the generic timer interrupt"
-#define NEEDS_HOOKS "not ported to aarch64 yet: needs exception hooks (brk/udf round trip) in the vectors"
+/* irq_displace builds and runs on the GIC sources (its checks pass with irq_disp_work=0,1000,10000),
+ * but its work list is in cycles of the build's clock: 62.5 MHz counter ticks here, so the default
+ * 4000000 is 64 ms of handler work and a default run takes minutes. Left out until the AArch64
+ * build has its own defaults or counts in PMU cycles. */
+#define NEEDS_DISP_UNITS "not ported to aarch64 yet: irq_disp_work is in counter ticks here (62.5 MHz: the default " \
+	"4000000 is 64 ms per interrupt); needs AArch64 defaults or the PMU cycle counter"
+#define NEEDS_FP_PMU "not ported to aarch64 yet: its counter plan (bench/fp_pmu.c) needs the PMUv3 interface"
 
 /* One probe_desc and its run function per unported probe. */
 #define UNPORTED(ident, probe_name, why, faults)                                       \
@@ -22,8 +27,5 @@
 		.name = probe_name, .what = why, .run = run_##ident, .expects_fault = faults, \
 	};
 
-UNPORTED(irq_latency, "irq_latency", NEEDS_IRQ, false)
-UNPORTED(irq_exception, "irq_exception", NEEDS_HOOKS, false)
-UNPORTED(irq_displace, "irq_displace", NEEDS_IRQ, false)
-UNPORTED(irq_footprint, "irq_footprint", NEEDS_IRQ, false)
-UNPORTED(fault_irq, "fault_irq", NEEDS_IRQ, true)
+UNPORTED(irq_displace, "irq_displace", NEEDS_DISP_UNITS, false)
+UNPORTED(irq_footprint, "irq_footprint", NEEDS_FP_PMU, false)

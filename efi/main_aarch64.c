@@ -26,6 +26,7 @@
 #include "efi/efi_util.h"
 #include "efi/exit_bs.h"
 #include "efi/facts.h"
+#include "efi/irq_boot_a64.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -222,7 +223,7 @@ static void after_exit(unsigned tries)
 	m.env.simd_enabled = false;
 	platform_aarch64_emit_mmu(m.arena.base);
 	m.env.page_size = m.arena.base ? arch_page_size(m.arena.base) : 0;
-	m.env.irq = 0;
+	m.env.irq = irq_boot_a64_setup(m.acpi.madt, m.env.tsc_hz);
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
 	summary_value("timer overhead (ticks)", m.env.timer_overhead, 0, "");

@@ -49,8 +49,10 @@ A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_reg
 	arch/aarch64/smp.c arch/aarch64/ap_start.S arch/smp_all.c
 A64_ARCH_SRC   += arch/aarch64/cache_ops.c arch/aarch64/icache_gen.c arch/aarch64/icache_chain.c
 A64_ARCH_SRC   += arch/aarch64/pmu.c arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c arch/aarch64/insn_count.c
-A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_none.c
+A64_ARCH_SRC   += arch/aarch64/irq.c
+A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
+A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
 	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \
@@ -63,6 +65,8 @@ A64_BENCH_SRC  += bench/pmu_probes.c bench/pmu_check_judge.c bench/platform_a64p
 A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
 A64_EFI_SRC    += efi/smp_boot_a64.c
+A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
+A64_EFI_SRC    += efi/irq_boot_a64.c
 FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_SRC) $(A64_EFI_SRC)
 
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so

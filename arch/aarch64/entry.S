@@ -6,6 +6,11 @@
  * traps.c depends on the layout) and calls a64_trap_handler(frame, kind) with kind = entry index.
  * The handler may change the frame's ELR, SPSR, x0 and x1: they are what the eret resumes with.
  *
+ * The IRQ entries (1: current EL with SP0, 5: with SPx) take their own short path instead (see
+ * arch/aarch64/irq.h): CNTVCT_EL0 is read first, then only the caller-saved registers, x29/x30
+ * and ELR/SPSR are saved and a64_irq_dispatch(entry_stamp, elr) is called; before the eret the
+ * counter is read again into a64_irq_exit_tsc.
+ *
  * fault_try(j) saves the callee-saved registers x19-x30 and SP in j and returns 0; the handler
  * resumes at a64_fault_resume with x0 = j, x1 = vector + 1, which restores them and returns x1 from
  * fault_try a second time (through the saved x30). */
@@ -19,6 +24,18 @@
 
 	.text
 
+#define IRQ_FRAME 192 /* x0-x18, x29, x30, elr, spsr: 23 x 8, rounded to 16 */
+#define IRQ_OFF_X29 152
+#define IRQ_OFF_ELR 168
+
+.macro VIRQ
+	.balign 128
+	sub	sp, sp, #IRQ_FRAME
+	stp	x0, x1, [sp, #0]
+	mrs	x0, cntvct_el0 /* the entry stamp: first */
+	b	a64_irq_common
+.endm
+
 .macro VENTRY kind
 	.balign 128
 	sub	sp, sp, #FRAME_SIZE
@@ -31,11 +48,11 @@
 	.global a64_vectors
 a64_vectors:
 	VENTRY 0
-	VENTRY 1
+	VIRQ
 	VENTRY 2
 	VENTRY 3
 	VENTRY 4
-	VENTRY 5
+	VIRQ
 	VENTRY 6
 	VENTRY 7
 	VENTRY 8
@@ -46,6 +63,42 @@ a64_vectors:
 	VENTRY 13
 	VENTRY 14
 	VENTRY 15
+
+a64_irq_common:
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	str	x18, [sp, #144]
+	stp	x29, x30, [sp, #IRQ_OFF_X29]
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #IRQ_OFF_ELR]
+	mov	x1, x2
+	bl	a64_irq_dispatch
+	ldp	x2, x3, [sp, #IRQ_OFF_ELR]
+	msr	elr_el1, x2
+	msr	spsr_el1, x3
+	mrs	x0, cntvct_el0 /* the exit stamp */
+	adrp	x1, a64_irq_exit_tsc
+	str	x0, [x1, :lo12:a64_irq_exit_tsc]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldr	x18, [sp, #144]
+	ldp	x29, x30, [sp, #IRQ_OFF_X29]
+	ldp	x0, x1, [sp, #0]
+	add	sp, sp, #IRQ_FRAME
+	eret
 
 a64_trap_common:
 	stp	x2, x3, [sp, #16]

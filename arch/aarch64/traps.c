@@ -2,6 +2,7 @@
 #include "arch/aarch64/traps.h"
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/irq.h"
 
 /* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,
  * 3 lower EL AArch32) * 4 + type (0 sync, 1 IRQ, 2 FIQ, 3 SError). */
@@ -126,6 +127,9 @@ void a64_trap_handler(struct a64_frame *f, uint64_t kind)
 		ap_trap(f, (unsigned)(kind & KIND_TYPE_MASK), cpu);
 		return;
 	}
+	/* The exception round-trip probe's brk/udf (on the probes' core): resumed before reporting. */
+	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && a64_exception_hook(f->esr, &f->elr))
+		return;
 	traps.depth++;
 	fill_info(f, (unsigned)(kind & KIND_TYPE_MASK), &info);
 	info.recoverable = info.recoverable && traps.armed;

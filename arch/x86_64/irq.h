@@ -67,6 +67,11 @@ void irq_enable_halt_disable(void);
 /* Exception hooks for the exception round-trip probe: a hook sees the #BP or #UD before the
  * fault reporting and may resume the code itself (IRQ_HOOK_SKIP_UD2 advances past the ud2). */
 enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UD2 };
+/* The two exceptions by architecture-neutral names (the probes use these; AArch64: brk, udf). */
+#define IRQ_EXC_BREAKPOINT 3 /* X86_VEC_BP */
+#define IRQ_EXC_UNDEFINED 6  /* X86_VEC_UD */
+#define IRQ_EXC_BREAKPOINT_NAME "int3"
+#define IRQ_EXC_UNDEFINED_NAME "ud2"
 void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how);
 /* The deliberate exceptions themselves. */
 void irq_raise_int3(void);

@@ -1,0 +1,66 @@
+/* AArch64 interrupt set-up and its facts record (see irq_boot_a64.h). */
+#include "efi/irq_boot_a64.h"
+
+#include "arch/irq.h"
+#include "bench/irq_common.h"
+#include "drivers/irq_platform_a64.h"
+#include "lib/emit.h"
+
+static struct irq_platform plat;
+
+static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats *drained)
+{
+	const struct a64_irq_facts *f = irq_platform_a64_facts();
+	const struct gicv3 *g = &f->gic;
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "gic");
+	rec_bool(r, "ready", p->ready);
+	if (!p->ready && p->reason)
+		rec_str(r, "reason", p->reason);
+	rec_str(r, "bases_from", f->bases_from ? f->bases_from : "none");
+	rec_hex(r, "gicd", f->bases.gicd);
+	rec_u64(r, "madt_gic_version", f->bases.gic_version);
+	rec_u64(r, "gicc_entries", f->bases.gicc_entries);
+	rec_u64(r, "arch_rev", g->arch_rev);
+	rec_hex(r, "typer", g->typer);
+	rec_hex(r, "ctlr_found", g->ctlr_found);
+	rec_hex(r, "ctlr_now", g->ctlr_now);
+	rec_bool(r, "security_disabled", (g->ctlr_now & GICD_CTLR_DS) != 0);
+	rec_hex(r, "gicr", g->rd);
+	rec_str(r, "gicr_from", g->rd && !g->frames_walked ? "gicc" : "walk");
+	rec_u64(r, "gicr_frames_walked", g->frames_walked);
+	rec_hex(r, "mpidr", g->mpidr);
+	rec_hex(r, "waker_found", g->waker_found);
+	rec_hex(r, "ppi_sgi_enabled_found", g->enabled_found);
+	rec_hex(r, "sre_found", g->sre_found);
+	rec_u64(r, "wait_timeouts", g->timeouts);
+	rec_hex(r, "cntv_ctl_found", f->cntv_ctl_found);
+	rec_hex(r, "cntp_ctl_found", f->cntp_ctl_found);
+	rec_i64(r, "cntvoff", f->timer.cntvoff);
+	rec_u64(r, "cntvoff_uncertainty", f->timer.cntvoff_uncertainty);
+	rec_u64(r, "timer_hz", p->timer_hz);
+	rec_u64(r, "intid_oneshot", A64_INTID_CNTV);
+	rec_u64(r, "intid_guard", A64_INTID_CNTP);
+	rec_u64(r, "intid_sgi", A64_INTID_SGI_SELF);
+	if (p->ready) {
+		rec_u64(r, "stale_in_service", drained->in_service);
+		rec_u64(r, "stale_pending_taken", drained->delivered);
+		rec_u64(r, "stale_left", drained->left);
+	}
+	emit_finish();
+}
+
+struct irq_platform *irq_boot_a64_setup(uint64_t madt, uint64_t tsc_hz)
+{
+	struct irq_drain_stats drained = { 0 };
+
+	if (!irq_available())
+		return 0; /* not our vectors (EL2): the GIC stays the firmware's */
+	if (irq_platform_a64_init(&plat, madt, tsc_hz))
+		(void)irq_drain(&plat, tsc_hz, &drained);
+	emit_gic(&plat, &drained);
+	if (!plat.ready)
+		emit_msg(MSG_WARN, "interrupt sources unusable: the interrupt probes will be skipped");
+	return &plat;
+}
