@@ -31,7 +31,9 @@ struct mc_job {
 	size_t bytes;
 	uint64_t passes;
 	uint64_t t0, t1;
-	/* counters: this core's run state, the pass and the sample index; NULL cr = not counted */
+	/* counters: this core's run state (pass begin / end), the one this sample is counted in (NULL:
+	 * not counted, as the warm-up), the pass and the sample index */
+	struct ctr_run *ctr;
 	struct ctr_run *cr;
 	unsigned pass;
 	uint64_t sample;
@@ -62,14 +64,14 @@ static void mc_pass_begin(void *arg)
 {
 	struct mc_job *j = arg;
 
-	ctr_pass_begin(j->cr, j->pass);
+	ctr_pass_begin(j->ctr, j->pass);
 }
 
 static void mc_pass_end(void *arg)
 {
 	struct mc_job *j = arg;
 
-	ctr_pass_end(j->cr, j->pass);
+	ctr_pass_end(j->ctr, j->pass);
 }
 
 static void simd_job(void *arg)
@@ -136,7 +138,8 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 	}
 	for (unsigned pass = 0; pass < npasses; pass++) {
 		for (unsigned c = 0; c < cpus; c++) {
-			jobs[c].cr = 0; /* the warm-up is not counted */
+			jobs[c].ctr = cr[c]; /* pass begin / end program and release this core's PMU */
+			jobs[c].cr = 0;      /* the warm-up is not counted */
 			jobs[c].pass = pass;
 		}
 		if (counted && !smp_run_all(cpus, mc_pass_begin, args, timeout))

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from bmharness import multicore, parse, qemu
-from conftest import ROOT, Boot, check_membw_mc
+from conftest import ROOT, Boot, _raw, check_membw_mc
 
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 # fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.
@@ -116,3 +116,41 @@ def test_membw_mc_sets_from_both_cores_complete(a64smp2):
     assert len(rows) == 3 * 2
     for r in rows:
         assert r["agg"]["gbps"] > 0 and r["missing_cores"] == 0 and r["scaling"] > 0
+
+
+# Core 1's cycle counter against its own timer, relative to core 0's in the same run: both count
+# the same clock under TCG, so a ratio far from 1 means core 1's PMU did not count its own window.
+CORE_RATE_BAND = (0.5, 2.0)
+
+
+def test_membw_mc_counters_programmed_on_each_core(a64smp2):
+    """Regression: membw_mc's pass begin / end jobs program and release each core's own PMU (they
+    once ran with the sample's NULL counter state: a DABT at FAR 0 on the BSP, end status=fail).
+    With the PMU counting, the per-core sets of both cores carry complete `cycles` deltas counted
+    on that core; without it, each carries the PMU's reason as its counter skip."""
+    b = a64smp2
+    assert not [f for f in b.summary["faults"] if f["probe"] == "membw_mc"], b.summary["faults"]
+    assert b.summary["end"]["unexpected_faults"] == 0
+    pmu = one(b, "pmu")
+    ctr_skips = {k["ctr_set"]: k for k in b.summary["skips"] if k["probe"] == "membw_mc" and k.get("ctr_set")}
+    samples = b.summary["cfg"]["samples"]
+    for kernel in ("read", "write", "copy"):
+        group = {s["params"]["cpu"]: s for s in b.sets("membw_mc", kernel=kernel, cpus=2)}
+        assert sorted(str(c) for c in group) == ["0", "1", "all"]
+        if not pmu["present"]:
+            for cpu in (0, 1):
+                s = group[cpu]
+                assert "counters" not in s
+                assert ctr_skips[s["params"]["ctr_skipped"]]["reason"] == pmu["reason"]
+            continue
+        rates = {}
+        for cpu in (0, 1):
+            s = group[cpu]
+            ctr = s["counters"]
+            assert ctr["complete"] and "cycles" in ctr["events"], (cpu, ctr)
+            cyc = ctr["events"]["cycles"]
+            assert cyc["received"] == samples and cyc["wraps"] == 0
+            assert all(v > cyc["overhead"] for v in cyc["values"]), (cpu, cyc)
+            rates[cpu] = sorted(c / t for c, t in zip(cyc["values"], _raw(b, s)))[samples // 2]
+        lo, hi = CORE_RATE_BAND
+        assert lo <= rates[1] / rates[0] <= hi, (kernel, rates)
