@@ -150,7 +150,13 @@ def test_cleanup_checks_pass(x2):
     (faulted,) = [c for c in cleanups if c["probe"] == "fault_irq"]
     # the abandoned periodic timer was pending or in service, read from the IRR/ISR MSRs and taken
     assert faulted["delivered"] + faulted["in_service"] >= 1, faulted
-    assert all(c["status"] == "pass" for c in x2.summary["checks"])
+    # Every check passes, except the displacement timing statistics: under plain TCG the emulated
+    # delivery cost wanders with host load (as in test_qemu_irq.py, they must only be present
+    # here); test_qemu_displace.py judges them where they are exact (-icount).
+    timing = ("delivery_constant", "displace_vs_direct")
+    judged = [c for c in x2.summary["checks"] if not (c.get("probe") == "irq_displace" and c["name"] in timing)]
+    assert judged and all(c["status"] == "pass" for c in judged), [c for c in judged if c["status"] != "pass"]
+    assert any(c["name"] == "delivery_constant" for c in x2.summary["checks"])
 
 
 def test_qemu72_refuses_x2apic_without_cpuid(tmp_path_factory):
