@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from conftest import ROOT, HostedRun
-from test_qemu_profile import check_stream, prof_records
+from test_qemu_profile import check_stream, function_symbols, prof_records, samples_by_function
 
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 from bmharness import parse  # noqa: E402
@@ -54,37 +54,6 @@ def build_id_of(path):
     return m.group(1)
 
 
-def function_symbols(path):
-    out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
-    syms = []
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tT":
-            syms.append((int(parts[0], 16), parts[2]))
-    return syms
-
-
-def samples_by_function(begin, data, cpu=None):
-    """ELF address = pc - image_base, named by the hosted binary's symbols; None = outside."""
-    base, size = int(begin["image_base"], 16), int(begin["image_size"])
-    syms = function_symbols(BIN)
-    by = {}
-    for d in data:
-        if cpu is not None and int(d["cpu"]) != cpu:
-            continue
-        for e in d["e"].split(","):
-            pc, _event, count = e.split(":")
-            addr = int(pc, 16) - base
-            name = None
-            if 0 <= addr < size:
-                for start, n in syms:
-                    if start > addr:
-                        break
-                    name = n
-            by[name] = by.get(name, 0) + int(count)
-    return by
-
-
 def profiled(run, probe):
     assert run.rc == 0 and run.summary["ok"], (run.rc, run.stderr[-2000:], run.summary["validation"])
     begin, ends, cost, data = prof_records(run, probe)
@@ -104,7 +73,7 @@ def test_split_recovered_hosted(run):
     b, data = profiled(run, "prof_split")
     if b["source"] == "cputime_timer":
         pytest.skip("only the CPU-time timer samples here: one sample per kernel tick is too few")
-    by = samples_by_function(b, data)
+    by = samples_by_function(b, data, syms=function_symbols(BIN), image_only=True)
     a, bb = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
     assert a + bb >= SPLIT_MIN_SAMPLES, by
     share = 100.0 * a / (a + bb)
@@ -114,7 +83,7 @@ def test_split_recovered_hosted(run):
 
 def test_spin_profile_hosted(run):
     b, data = profiled(run, "spin")
-    by = samples_by_function(b, data)
+    by = samples_by_function(b, data, syms=function_symbols(BIN), image_only=True)
     total = sum(by.values())
     assert total >= 100, by
     assert by.get("arch_spin", 0) >= SPIN_MIN_SHARE * total, by
@@ -126,7 +95,7 @@ def test_worker_cpu_samples_hosted(run):
         pytest.skip("the process may use one CPU only: no worker thread")
     b, data = profiled(run, "membw_mc")
     assert int(b["cpus"]) >= 2, b
-    by = samples_by_function(b, data, cpu=1)
+    by = samples_by_function(b, data, syms=function_symbols(BIN), cpu=1, image_only=True)
     total = sum(by.values())
     kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
     assert total >= WORKER_MIN_SAMPLES, by

@@ -36,10 +36,8 @@ def prof_records(b, probe):
     return begin, ends, cost, data
 
 
-def elf_symbols(build_id):
-    """(start, name) of every function symbol of the build's ELF, sorted."""
-    path = os.path.join(ROOT, "build", "x86_64", "elf", build_id + ".elf")
-    assert os.path.exists(path), "the build keeps no ELF for build id %s" % build_id
+def function_symbols(path):
+    """(start, name) of every function symbol of an ELF, sorted."""
     out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
     syms = []
     for line in out.splitlines():
@@ -47,6 +45,13 @@ def elf_symbols(build_id):
         if len(parts) == 3 and parts[1] in "tT":
             syms.append((int(parts[0], 16), parts[2]))
     return syms
+
+
+def elf_symbols(build_id):
+    """The function symbols of the firmware build's ELF, kept by build id."""
+    path = os.path.join(ROOT, "build", "x86_64", "elf", build_id + ".elf")
+    assert os.path.exists(path), "the build keeps no ELF for build id %s" % build_id
+    return function_symbols(path)
 
 
 def function_of(syms, addr):
@@ -58,14 +63,21 @@ def function_of(syms, addr):
     return name
 
 
-def samples_by_function(begin, data):
+def samples_by_function(begin, data, syms=None, cpu=None, image_only=False):
+    """Samples per function: ELF address = pc - image_base, named by `syms` (default: the firmware
+    ELF of the begin record's build id); only CPU `cpu`'s chunks when given; with image_only, a pc
+    outside [image_base, image_base + image_size) counts under None."""
     base = int(begin["image_base"], 16)
-    syms = elf_symbols(begin["build_id"])
+    size = int(begin["image_size"]) if image_only else None
+    syms = elf_symbols(begin["build_id"]) if syms is None else syms
     by = {}
     for d in data:
+        if cpu is not None and int(d["cpu"]) != cpu:
+            continue
         for e in d["e"].split(","):
             pc, _event, count = e.split(":")
-            fn = function_of(syms, int(pc, 16) - base)
+            addr = int(pc, 16) - base
+            fn = function_of(syms, addr) if size is None or 0 <= addr < size else None
             by[fn] = by.get(fn, 0) + int(count)
     return by
 
