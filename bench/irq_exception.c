@@ -63,6 +63,7 @@ static enum probe_status irq_exception_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_exception = {
+	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_exception",
 	.what = "exception round trip (int3, ud2) through our own IDT",
 	.run = irq_exception_run,
@@ -108,6 +109,7 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_fault_irq = {
+	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "fault_irq",
 	.what = "test: fault inside an interrupt probe with a timer armed (cleanup must disarm it)",
 	.run = fault_irq_run,

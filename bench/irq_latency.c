@@ -438,6 +438,7 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_latency = {
+	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_latency",
 	.what = "interrupt latency: APIC timer (one-shot, TSC-deadline, periodic), self-IPI, HPET; hlt/spin/L1D/L2",
 	.run = irq_latency_run,

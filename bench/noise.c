@@ -125,6 +125,7 @@ static enum probe_status noise_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_noise = {
+	.unprofiled = "the probe masks interrupts for its whole window: no sample could land",
 	.name = "noise",
 	.what = "platform noise: gaps in a masked TSC spin (hwlat-style), SMI count on Intel",
 	.run = noise_run,

@@ -38,6 +38,9 @@ struct probe_desc {
 	const char *what;
 	enum probe_status (*run)(struct probe_env *env);
 	bool expects_fault; /* a test probe that must end in an exception */
+	/* Why the sampling profiler cannot run over this probe (it takes interrupts itself, or masks
+	 * them throughout), or NULL. */
+	const char *unprofiled;
 	/* Run after the probe however it ended (also after a fault abandoned it): put back what it
 	 * may have left armed. NULL: nothing to do. */
 	void (*cleanup)(struct probe_env *env);

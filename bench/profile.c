@@ -67,13 +67,9 @@ static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
 /* Why a probe cannot be profiled, or NULL. */
 static const char *unprofilable(const struct probe_desc *p)
 {
-	if (str_starts(p->name, "irq_") || str_eq(p->name, "fault_irq"))
-		return "the probe uses the interrupt machinery itself";
-	if (str_eq(p->name, "noise"))
-		return "the probe masks interrupts for its whole window: no sample could land";
-	if (p->expects_fault)
-		return "a fault test probe";
-	return 0;
+	if (p->unprofiled)
+		return p->unprofiled;
+	return p->expects_fault ? "a fault test probe" : 0;
 }
 
 static bool setup_tables(struct probe_env *env)

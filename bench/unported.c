@@ -24,7 +24,7 @@
 		return PROBE_SKIPPED;                                          \
 	}                                                                              \
 	const struct probe_desc probe_##ident = {                                      \
-		.name = probe_name, .what = why, .run = run_##ident, .expects_fault = faults, \
+		.name = probe_name, .what = why, .run = run_##ident, .expects_fault = faults, .unprofiled = why, \
 	};
 
 UNPORTED(irq_displace, "irq_displace", NEEDS_DISP_UNITS, false)
