@@ -68,7 +68,7 @@ BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c benc
 	bench/fp_code.c \
 	bench/pmu_check_judge.c
 BENCH_SRC   += bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
-EFI_SRC     := efi/main.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
+EFI_SRC     := efi/main.c efi/platform_x86_64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
 	efi/apic_mode_boot.c \
 	efi/madt_boot.c \

@@ -41,8 +41,8 @@ FW_LIBS := -lgnuefi
 FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 
 # The AArch64 sources: CPU specifics in arch/aarch64/, the portable lib/, drivers and bench/ units,
-# bench/unported.c in place of the probes that still need x86 interfaces, efi/main_aarch64.c as
-# the entry. New portable probes are added here as they are ported.
+# bench/unported.c in place of the probes that still need x86 interfaces, efi/main.c with
+# efi/platform_aarch64.c as the entry. New portable probes are added here as they are ported.
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S \
 	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
@@ -62,7 +62,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts_a64.c
 A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
 A64_BENCH_SRC  += bench/pmu_probes.c bench/pmu_check_judge.c bench/platform_a64pmu.c
-A64_EFI_SRC    := efi/main_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
+A64_EFI_SRC    := efi/main.c efi/platform_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
 A64_EFI_SRC    += efi/smp_boot_a64.c
 A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
