@@ -46,7 +46,7 @@ FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S \
 	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
-	arch/aarch64/smp.c arch/aarch64/ap_start.S arch/smp_all.c
+	arch/aarch64/smp.c arch/aarch64/ap_start.S arch/smp_all.c arch/smp_jobs.c
 A64_ARCH_SRC   += arch/aarch64/cache_ops.c arch/aarch64/icache_gen.c arch/aarch64/icache_chain.c
 A64_ARCH_SRC   += arch/aarch64/pmu.c arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c arch/aarch64/insn_count.c
 A64_ARCH_SRC   += arch/aarch64/irq.c

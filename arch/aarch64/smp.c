@@ -16,17 +16,8 @@ struct smp_cpu {
 	uint32_t apic_id;              /* packed affinity, from the MADT */
 	uint32_t seen_apic_id;         /* as the core read its MPIDR_EL1 */
 	volatile uint32_t online;      /* set by the core in its C entry */
-	volatile uint32_t dead;        /* stopped after an exception outside a job */
-	volatile uint64_t posted;      /* jobs posted by the BSP */
-	volatile uint64_t done;        /* jobs the core finished */
-	void (*volatile fn)(void *);
-	void *volatile arg;
-	volatile uint32_t armed;       /* a job runs under the recovery point jmp */
-	volatile uint32_t job_faulted;
-	volatile uint32_t has_fault;
 	uint32_t in_trap;              /* the core is in its exception handler */
-	struct trap_info fault;
-	struct fault_jmp jmp;
+	struct smp_mailbox mb;
 	uint64_t on_tsc, online_tsc;
 	int32_t psci_status;           /* CPU_ON's return */
 } __attribute__((aligned(SMP_SLOT_ALIGN)));
@@ -54,37 +45,17 @@ static const struct fault_jmp *ap_trap(void *cpu, const struct trap_info *info)
 {
 	struct smp_cpu *c = cpu;
 
+	const struct fault_jmp *resume;
+
 	if (c->in_trap) {
-		c->dead = 1; /* the handler itself faulted */
+		c->mb.dead = 1; /* the handler itself faulted */
 		return 0;
 	}
 	c->in_trap = 1;
-	c->fault = *info;
-	c->has_fault = 1;
-	if (c->armed && info->recoverable) {
-		c->armed = 0;
-		c->job_faulted = 1;
+	resume = smp_mailbox_trap(&c->mb, info);
+	if (resume)
 		c->in_trap = 0;
-		return &c->jmp;
-	}
-	__atomic_store_n(&c->dead, 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* Kept out of line so the recovery point's frame is this function's alone. */
-static __attribute__((noinline)) void ap_run_job(struct smp_cpu *c, uint64_t seq)
-{
-	void (*fn)(void *) = c->fn;
-	void *arg = c->arg;
-
-	c->job_faulted = 0;
-	c->has_fault = 0;
-	if (fault_try(&c->jmp) == 0) {
-		c->armed = 1;
-		fn(arg);
-		c->armed = 0;
-	}
-	__atomic_store_n(&c->done, seq, __ATOMIC_RELEASE); /* the job's stores before `done` */
+	return resume;
 }
 
 /* The C entry of a started core (the stub calls it on the core's stack; never returns). Idle in
@@ -96,11 +67,11 @@ static __attribute__((noreturn, used)) void ap_entry(struct smp_cpu *c)
 	c->online_tsc = tsc_rdtsc();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
 	for (;;) {
-		uint64_t seen = c->done, now;
+		uint64_t seen = c->mb.done, now;
 
-		while ((now = __atomic_load_n(&c->posted, __ATOMIC_ACQUIRE)) == seen)
+		while ((now = __atomic_load_n(&c->mb.posted, __ATOMIC_ACQUIRE)) == seen)
 			a64_wfe();
-		ap_run_job(c, now);
+		smp_mailbox_run(&c->mb, now);
 	}
 }
 
@@ -279,66 +250,13 @@ uint32_t smp_self_apic_id(void)
 	return self_affinity();
 }
 
-static struct smp_cpu *ap(unsigned cpu)
+struct smp_mailbox *smp_arch_mailbox(unsigned cpu)
 {
-	return cpu > 0 && cpu < g.n_online ? g.online[cpu] : 0;
+	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
 }
 
-bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
+void smp_arch_kick(unsigned cpu)
 {
-	struct smp_cpu *c = ap(cpu);
-
-	if (cpu == 0) {
-		fn(arg);
-		return true;
-	}
-	if (!c || c->dead || c->posted != __atomic_load_n(&c->done, __ATOMIC_ACQUIRE))
-		return false;
-	c->fn = fn;
-	c->arg = arg;
-	__atomic_store_n(&c->posted, c->posted + 1, __ATOMIC_RELEASE);
+	(void)cpu;
 	a64_sev(); /* dsb ish first: the post is visible before the core wakes */
-	return true;
-}
-
-bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
-{
-	struct smp_cpu *c = ap(cpu);
-	uint64_t start = tsc_rdtsc();
-
-	if (cpu == 0)
-		return true;
-	if (!c)
-		return false;
-	while (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != c->posted) {
-		if (c->dead || tsc_rdtsc() - start > timeout_cycles)
-			return false;
-		cpu_relax();
-	}
-	return !c->job_faulted;
-}
-
-enum smp_cpu_status smp_cpu_status(unsigned cpu)
-{
-	struct smp_cpu *c = ap(cpu);
-
-	if (cpu == 0)
-		return SMP_CPU_IDLE;
-	if (!c)
-		return SMP_CPU_NONE;
-	if (c->dead)
-		return SMP_CPU_DEAD;
-	if (__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) != c->posted)
-		return SMP_CPU_BUSY;
-	return c->job_faulted ? SMP_CPU_FAULTED : SMP_CPU_IDLE;
-}
-
-bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
-{
-	struct smp_cpu *c = ap(cpu);
-
-	if (!c || !c->has_fault)
-		return false;
-	*out = c->fault;
-	return true;
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "arch/aarch64/traps.h"
+#include "arch/smp_jobs.h"
 #include "drivers/madt.h"
 
 #define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
@@ -62,14 +63,6 @@ struct smp_report {
 	uint64_t ap_max_cycles;  /* slowest core, its CPU_ON to online */
 };
 
-enum smp_cpu_status {
-	SMP_CPU_IDLE,    /* online, no job pending (the last one, if any, finished) */
-	SMP_CPU_BUSY,    /* a job is posted or running */
-	SMP_CPU_FAULTED, /* online; its last job ended in an exception (smp_cpu_fault) */
-	SMP_CPU_DEAD,    /* took an exception outside a job and stopped */
-	SMP_CPU_NONE,    /* no such CPU */
-};
-
 /* Start every enabled core in madt (GICC entries), up to max_cpus in all. use_hvc: the PSCI
  * conduit. stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
  * SMP_MIN_STACK_SIZE and a multiple of SMP_SLOT_ALIGN. At EL1 with our vectors installed;
@@ -87,15 +80,6 @@ unsigned smp_cpus_online(void);
 uint32_t smp_cpu_apic_id(unsigned cpu);
 uint32_t smp_self_apic_id(void);
 
-/* As on x86_64 (arch/x86_64/smp.h): post fn(arg) to a CPU (cpu 0: run it now), wait bounded for
- * it, its state, the exception that ended its last job. */
-bool smp_run(unsigned cpu, void (*fn)(void *), void *arg);
-bool smp_wait(unsigned cpu, uint64_t timeout_cycles);
-enum smp_cpu_status smp_cpu_status(unsigned cpu);
-bool smp_cpu_fault(unsigned cpu, struct trap_info *out);
-
-/* The common start (arch/smp_all.c, shared with x86_64 and hosted). */
-bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t timeout_cycles);
-void smp_set_all_hooks(void (*begin)(unsigned cpu), void (*end)(unsigned cpu));
+/* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 
 #endif

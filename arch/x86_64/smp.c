@@ -32,17 +32,8 @@ struct smp_cpu {
 	volatile uint32_t online;      /* set by the AP in its C entry */
 	volatile uint32_t mode_failed; /* the AP could not enter the BSP's x2APIC mode */
 	volatile uint32_t mode_switched; /* the AP set its own IA32_APIC_BASE.EXTD */
-	volatile uint32_t dead;        /* the AP stopped after an exception outside a job */
 	volatile uint32_t parked;      /* the AP is (about to be) halted: wake it with an NMI */
-	volatile uint64_t posted;      /* jobs posted by the BSP */
-	volatile uint64_t done;        /* jobs the AP finished */
-	void (*volatile fn)(void *);
-	void *volatile arg;
-	volatile uint32_t armed;       /* a job runs under the recovery point jmp */
-	volatile uint32_t job_faulted;
-	volatile uint32_t has_fault;
-	struct trap_info fault;
-	struct fault_jmp jmp;
+	struct smp_mailbox mb;
 	uint64_t sipi_tsc, online_tsc;
 } __attribute__((aligned(SMP_SLOT_ALIGN)));
 
@@ -111,46 +102,20 @@ static const struct fault_jmp *ap_trap(struct traps_ap_tables *self, struct trap
 	}
 	if (info->vector == X86_VEC_DB || info->vector == X86_VEC_BP)
 		return 0;
-	c->fault = *info;
-	c->has_fault = 1;
-	if (c->armed && info->recoverable) {
-		c->armed = 0;
-		c->job_faulted = 1;
-		return &c->jmp;
-	}
-	cpu_mfence();
-	c->dead = 1;
-	return 0;
-}
-
-/* Kept out of line so the recovery point's frame is this function's alone. */
-static __attribute__((noinline)) void ap_run_job(struct smp_cpu *c, uint64_t seq)
-{
-	void (*fn)(void *) = c->fn;
-	void *arg = c->arg;
-
-	c->job_faulted = 0;
-	c->has_fault = 0;
-	if (fault_try(&c->jmp) == 0) {
-		c->armed = 1;
-		fn(arg);
-		c->armed = 0;
-	}
-	cpu_mfence(); /* the job's stores before `done` */
-	c->done = seq;
+	return smp_mailbox_trap(&c->mb, info);
 }
 
 static void ap_wait_for_work(struct smp_cpu *c, uint64_t seen)
 {
 	uint64_t start = tsc_rdtsc();
 
-	while (c->posted == seen) {
+	while (c->mb.posted == seen) {
 		if (tsc_rdtsc() - start > g.idle_cycles) {
 			/* Announce the halt before the last look at `posted`: smp_run posts first and
 			 * looks at `parked` second, so one of the two sees the other (both fenced). */
 			c->parked = 1;
 			cpu_mfence();
-			ap_park_wait(&c->posted, seen);
+			ap_park_wait(&c->mb.posted, seen);
 			c->parked = 0;
 			start = tsc_rdtsc();
 		}
@@ -187,10 +152,10 @@ static __attribute__((noreturn)) void ap_entry(void *arg)
 	cpu_mfence();
 	c->online = 1;
 	for (;;) {
-		uint64_t seen = c->done;
+		uint64_t seen = c->mb.done;
 
 		ap_wait_for_work(c, seen);
-		ap_run_job(c, c->posted);
+		smp_mailbox_run(&c->mb, __atomic_load_n(&c->mb.posted, __ATOMIC_ACQUIRE));
 	}
 }
 
@@ -460,69 +425,16 @@ uint32_t smp_self_apic_id(void)
 	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
 }
 
-static struct smp_cpu *ap(unsigned cpu)
+struct smp_mailbox *smp_arch_mailbox(unsigned cpu)
 {
-	return cpu > 0 && cpu < g.n_online ? g.online[cpu] : 0;
+	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
 }
 
-bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
+void smp_arch_kick(unsigned cpu)
 {
-	struct smp_cpu *c = ap(cpu);
+	struct smp_cpu *c = g.online[cpu];
 
-	if (cpu == 0) {
-		fn(arg);
-		return true;
-	}
-	if (!c || c->dead || c->posted != c->done)
-		return false;
-	c->fn = fn;
-	c->arg = arg;
-	cpu_mfence();
-	c->posted = c->posted + 1;
 	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
 	if (c->parked)
 		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.tsc_hz);
-	return true;
-}
-
-bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
-{
-	struct smp_cpu *c = ap(cpu);
-	uint64_t start = tsc_rdtsc();
-
-	if (cpu == 0)
-		return true;
-	if (!c)
-		return false;
-	while (c->done != c->posted) {
-		if (c->dead || tsc_rdtsc() - start > timeout_cycles)
-			return false;
-		cpu_relax();
-	}
-	return !c->job_faulted;
-}
-
-enum smp_cpu_status smp_cpu_status(unsigned cpu)
-{
-	struct smp_cpu *c = ap(cpu);
-
-	if (cpu == 0)
-		return SMP_CPU_IDLE;
-	if (!c)
-		return SMP_CPU_NONE;
-	if (c->dead)
-		return SMP_CPU_DEAD;
-	if (c->done != c->posted)
-		return SMP_CPU_BUSY;
-	return c->job_faulted ? SMP_CPU_FAULTED : SMP_CPU_IDLE;
-}
-
-bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
-{
-	struct smp_cpu *c = ap(cpu);
-
-	if (!c || !c->has_fault)
-		return false;
-	*out = c->fault;
-	return true;
 }
