@@ -61,7 +61,7 @@ IRQ_BENCH_SRC += bench/displace_stats.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
 	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
-	bench/smp_probe.c bench/smp_facts.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
+	bench/smp_probe.c bench/smp_facts.c bench/smp_facts_x86.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
 	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \
 	bench/fp_stats.c bench/fp_calib.c \
 	bench/fp_pmu.c \
@@ -90,7 +90,7 @@ FW_SIZE_SRC := $(EFI_SRC) lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc
 	drivers/uart16550.c drivers/acpi.c drivers/smbios.c drivers/madt.c drivers/fbcon.c drivers/power.c \
 	drivers/i8042.c drivers/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
-	bench/summary.c bench/smp_facts.c bench/suite.c bench/pmu_check_judge.c bench/displace_stats.c \
+	bench/summary.c bench/smp_facts.c bench/smp_facts_x86.c bench/suite.c bench/pmu_check_judge.c bench/displace_stats.c \
 	bench/fp_stats.c
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 

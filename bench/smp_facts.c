@@ -1,4 +1,6 @@
-/* plat kind=smp (see smp_facts.h). */
+/* plat kind=smp (see smp_facts.h): the fields every build has; the interrupt-controller or
+ * firmware-interface fields come from smp_facts_arch_fields (bench/smp_facts_x86.c,
+ * bench/smp_facts_a64.c). */
 #include "bench/smp_facts.h"
 
 #include "arch/smp.h"
@@ -45,18 +47,7 @@ void smp_facts_emit(void)
 		rec_str(r, "failed_why", why);
 	rec_u64(r, "hotplug", rep->hotplug);
 	rec_u64(r, "not_started", rep->not_started);
-	if (rep->lapic_base || rep->x2apic) {
-		rec_str(r, "lapic_mode", rep->x2apic ? "x2apic" : "xapic");
-		if (rep->lapic_mode_how)
-			rec_str(r, "lapic_mode_how", rep->lapic_mode_how);
-		if (rep->x2apic)
-			rec_u64(r, "aps_switched", rep->aps_switched);
-		rec_hex(r, "lapic_base", rep->lapic_base);
-	}
-	if (rep->lowpage) {
-		rec_hex(r, "lowpage", rep->lowpage);
-		rec_bool(r, "pml4_copy", rep->pml4_copy);
-	}
+	smp_facts_arch_fields(r, rep);
 	rec_u64(r, "bringup_cycles", rep->bringup_cycles);
 	rec_u64(r, "ap_max_cycles", rep->ap_max_cycles);
 	if (rep->how)

@@ -59,7 +59,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 	bench/membw.c \
 	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
-A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts_a64.c
+A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts.c bench/smp_facts_a64.c
 A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
 A64_BENCH_SRC  += bench/pmu_probes.c bench/pmu_check_judge.c bench/platform_a64pmu.c
 A64_EFI_SRC    := efi/main.c efi/platform_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
