@@ -43,7 +43,7 @@ LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
 	arch/x86_64/probe_ops.S \
 	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
-	arch/x86_64/smp.c arch/smp_all.c arch/smp_jobs.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/x86_64/irq_entry.S \
+	arch/x86_64/smp.c arch/smp_all.c arch/smp_jobs.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/irq_table.c arch/x86_64/irq_entry.S \
 	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
 ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c

@@ -20,11 +20,11 @@ HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
 # hosted/smp.c (pinned threads).
 # pmu_hw.c (MSRs, rdpmc: ring 0) is replaced by hosted/x86_64/pmu_ops.c, which reports the PMU
 # unavailable; insn_count_hw.c (pmu_check's counter) by hosted/insn_count.c, which uses perf_event.
-# irq.c/irq_entry.S take interrupts: replaced by hosted/irq_signal.c (signals stand in for them).
+# irq.c/irq_table.c/irq_entry.S take interrupts: replaced by hosted/irq_signal.c (signals stand in for them).
 HOSTED_CPU    := x86_64
 HOSTED_ARCH_SRC := $(filter-out arch/x86_64/traps.c arch/x86_64/entry.S arch/x86_64/probe_ops.S \
 	arch/x86_64/smp.c arch/smp_jobs.c arch/x86_64/ap_start.S arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
-	arch/x86_64/irq.c arch/x86_64/irq_entry.S,$(ARCH_SRC)) \
+	arch/x86_64/irq.c arch/irq_table.c arch/x86_64/irq_entry.S,$(ARCH_SRC)) \
 	arch/x86_64/probe_ops.S
 HOSTED_PLATFORM_SRC := hosted/traps.c hosted/smp.c hosted/insn_count.c \
 	hosted/$(HOSTED_CPU)/signal_frame.c hosted/$(HOSTED_CPU)/msr.c hosted/$(HOSTED_CPU)/pmu_ops.c

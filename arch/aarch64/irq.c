@@ -2,6 +2,7 @@
  * entry stubs are in entry.S). */
 #include "arch/aarch64/irq.h"
 
+#include "arch/irq_table.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/gic_cpuif.h"
 #include "arch/aarch64/traps.h"
@@ -18,72 +19,39 @@ __attribute__((visibility("hidden"))) volatile uint64_t a64_irq_exit_tsc;
 void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc);
 
 static struct {
-	irq_handler_fn fn[IRQ_NUM_VECTORS];
-	void *ctx[IRQ_NUM_VECTORS];
-	uint64_t count[IRQ_NUM_VECTORS];
 	uint8_t route[A64_IRQ_ROUTABLE];
-	void (*eoi)(void *ctx);
-	void *eoi_ctx;
 	void (*ack)(void *ctx, unsigned intid);
 	void *ack_ctx;
-	volatile uint64_t taken, spurious, unexpected;
-	volatile unsigned last_unexpected;
 	volatile unsigned current;
 	enum irq_exc_hook hooks[A64_EC_COUNT];
-	unsigned pc_vector;
-	irq_pc_handler_fn pc_fn;
-	void *pc_ctx;
 } irq;
 
 static void end_of_interrupt(unsigned intid)
 {
-	if (irq.eoi)
-		irq.eoi(irq.eoi_ctx);
-	else
+	if (!irq_table_eoi())
 		icc_eoir1_el1_write(intid);
 }
 
+/* Vector 0 stands for an INTID no driver routed: irq_table_run counts it unexpected. */
 void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc)
 {
-	unsigned intid = (unsigned)icc_iar1_el1_read() & GIC_INTID_FIELD, v;
-	irq_pc_handler_fn pc_fn = irq.pc_fn;
+	unsigned intid = (unsigned)icc_iar1_el1_read() & GIC_INTID_FIELD;
 
 	if (intid >= GIC_SPECIAL_FIRST) {
 		if (intid == GIC_SPURIOUS)
-			irq.spurious++; /* nothing was acknowledged: no EOI */
+			irq_tab.spurious++; /* nothing was acknowledged: no EOI */
 		return;
 	}
 	irq.current = intid;
 	if (irq.ack)
 		irq.ack(irq.ack_ctx, intid);
-	v = intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0;
-	if (pc_fn && v && v == irq.pc_vector) {
-		pc_fn(irq.pc_ctx, entry_tsc, pc);
-		end_of_interrupt(intid);
-		return;
-	}
-	if (v)
-		irq.count[v]++;
-	if (v && irq.fn[v]) {
-		irq.taken++;
-		irq.fn[v](irq.ctx[v], entry_tsc);
-	} else {
-		irq.unexpected++;
-		irq.last_unexpected = intid;
-	}
+	irq_table_run(intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0, entry_tsc, pc, intid);
 	end_of_interrupt(intid);
 }
 
 bool irq_available(void)
 {
 	return traps_installed();
-}
-
-void irq_set_eoi(void (*eoi)(void *ctx), void *ctx)
-{
-	irq.eoi_ctx = ctx;
-	compiler_barrier();
-	irq.eoi = eoi;
 }
 
 void a64_irq_set_ack_hook(void (*fn)(void *ctx, unsigned intid), void *ctx)
@@ -102,54 +70,6 @@ void a64_irq_route(unsigned intid, unsigned vector)
 unsigned a64_irq_current_intid(void)
 {
 	return irq.current;
-}
-
-void irq_register(unsigned vector, irq_handler_fn fn, void *ctx)
-{
-	if (vector < IRQ_FIRST_VECTOR || vector >= IRQ_NUM_VECTORS)
-		return;
-	irq.ctx[vector] = ctx;
-	compiler_barrier();
-	irq.fn[vector] = fn;
-}
-
-void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx)
-{
-	if (vector < IRQ_FIRST_VECTOR || vector >= IRQ_NUM_VECTORS || irq.fn[vector])
-		return;
-	irq.pc_fn = 0;
-	compiler_barrier();
-	irq.pc_vector = vector;
-	irq.pc_ctx = ctx;
-	compiler_barrier();
-	irq.pc_fn = fn;
-}
-
-void irq_unregister(unsigned vector)
-{
-	if (vector < IRQ_NUM_VECTORS) {
-		irq.fn[vector] = 0;
-		if (irq.pc_vector == vector)
-			irq.pc_fn = 0;
-	}
-}
-
-bool irq_registered(unsigned vector)
-{
-	return vector < IRQ_NUM_VECTORS && (irq.fn[vector] || (irq.pc_fn && irq.pc_vector == vector));
-}
-
-void irq_get_counts(struct irq_counts *out)
-{
-	out->taken = irq.taken;
-	out->spurious = irq.spurious;
-	out->unexpected = irq.unexpected;
-	out->last_unexpected = irq.last_unexpected;
-}
-
-uint64_t irq_vector_count(unsigned vector)
-{
-	return vector < IRQ_NUM_VECTORS ? irq.count[vector] : 0;
 }
 
 uint64_t irq_last_exit_tsc(void)
