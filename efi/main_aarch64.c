@@ -15,6 +15,7 @@
 #include "arch/traps.h"
 #include "bench/calibrate.h"
 #include "bench/platform_a64_mem.h"
+#include "bench/platform_a64sysreg.h"
 #include "bench/platform_aarch64.h"
 #include "bench/runner.h"
 #include "bench/suite.h"
@@ -213,6 +214,7 @@ static void after_exit(unsigned tries)
 	 * rate (every wait of the start-up is bounded by it), before the probes. */
 	smp_boot_start(m.env.tsc_hz);
 	platform_a64_mem_emit();
+	platform_a64sysreg_emit(); /* after SVE's enabling (mem_emit): ZCR_EL1 is trapped before */
 
 	m.env.cfg = &m.cfg;
 	m.env.cpu = &m.cpu;

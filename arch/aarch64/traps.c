@@ -3,6 +3,7 @@
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/irq.h"
+#include "arch/aarch64/sysreg_safe.h"
 
 /* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,
  * 3 lower EL AArch32) * 4 + type (0 sync, 1 IRQ, 2 FIQ, 3 SError). */
@@ -123,6 +124,10 @@ void a64_trap_handler(struct a64_frame *f, uint64_t kind)
 	struct trap_info info;
 	void *cpu = traps.ap ? (void *)(uintptr_t)sysreg_read(tpidr_el1) : 0;
 
+	/* A guarded system-register access (sysreg_safe.c), on any core: back to its caller with
+	 * the ESR, no record (the caller reports). */
+	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && a64_sysreg_fixup(&f->elr, &f->x[0], f->x[30], f->esr))
+		return;
 	if (cpu) {
 		ap_trap(f, (unsigned)(kind & KIND_TYPE_MASK), cpu);
 		return;
