@@ -12,6 +12,10 @@
 #include "lib/fmt.h"
 
 #define TEXT_BUF 48
+#define ISAR2_MOPS_SHIFT 16 /* ID_AA64ISAR2_EL1.MOPS [19:16] */
+#define ID_FIELD_MASK 0xFu
+#define MOPS_PROBE_BYTES 64
+#define MOPS_PROBE_FILL 0xA5
 #define NAMES_BUF 420 /* every name of the table, comma-separated, fits */
 
 struct tally {
@@ -81,6 +85,46 @@ static void emit_one(enum a64_sysreg id, const struct a64_id_snapshot *ids, stru
 	emit_finish();
 }
 
+/* The FEAT_MOPS instructions through the same guard: one SETP/SETM/SETE, tried even where the ID
+ * register says absent when our vectors catch the UNDEF (as the absent registers are read). */
+static void emit_mops_probe(void)
+{
+	static uint8_t buf[MOPS_PROBE_BYTES];
+	uint64_t isar2 = 0;
+	bool expect = sysreg_read_safe(A64_SR_ID_AA64ISAR2_EL1, &isar2) &&
+		      ((isar2 >> ISAR2_MOPS_SHIFT) & ID_FIELD_MASK) != 0;
+	struct sysreg_result res = { SYSREG_NOT_TRIED, 0, 0, sysreg_guarded() };
+	struct record *r;
+
+	if (res.guarded)
+		res = sysreg_try_mops(buf, sizeof(buf), MOPS_PROBE_FILL);
+	r = emit_start("plat");
+	rec_str(r, "kind", "insn_probe");
+	rec_str(r, "name", "setp");
+	rec_str(r, "feature", "FEAT_MOPS");
+	rec_str(r, "gate", "ID_AA64ISAR2_EL1[19:16]=1..15");
+	rec_str(r, "expect", expect ? "present" : "absent");
+	rec_str(r, "how", res.guarded ? "vectors" : "id_only");
+	if (res.outcome == SYSREG_OK) {
+		/* the set must have stored the fill byte over the whole buffer */
+		unsigned wrong = 0;
+
+		for (unsigned i = 0; i < sizeof(buf); i++)
+			wrong += buf[i] != MOPS_PROBE_FILL;
+		rec_str(r, "status", "ok");
+		rec_u64(r, "bytes_wrong", wrong);
+	} else if (res.outcome == SYSREG_FAULT) {
+		rec_str(r, "status", "fault");
+		rec_hex(r, "esr", res.esr);
+		rec_hex(r, "ec", a64_esr_ec(res.esr));
+		rec_str(r, "ec_name", trap_vector_name(a64_esr_ec(res.esr)));
+	} else {
+		rec_str(r, "status", "not_read");
+		rec_str(r, "reason", "no vectors of ours at this EL: not executed");
+	}
+	emit_finish();
+}
+
 void platform_a64sysreg_emit(void)
 {
 	struct a64_id_snapshot ids;
@@ -94,6 +138,8 @@ void platform_a64sysreg_emit(void)
 	sysreg_id_snapshot(&ids);
 	for (unsigned i = 0; i < A64_SR_COUNT; i++)
 		emit_one((enum a64_sysreg)i, &ids, &t);
+
+	emit_mops_probe();
 
 	r = emit_start("plat");
 	rec_str(r, "kind", "sysregs");

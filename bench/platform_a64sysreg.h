@@ -1,6 +1,6 @@
 /* plat kind=sysreg of the AArch64 build: every guarded system register (arch/aarch64/
  * sysreg_table.h) read once through sysreg_safe.h, one record each with its value or the fault's
- * ESR, and plat kind=sysregs summing up — what EL1 may touch on this machine. */
+ * ESR, plat kind=insn_probe for FEAT_MOPS's SETP, and plat kind=sysregs summing up — what EL1 may touch on this machine. */
 #ifndef BENCH_PLATFORM_A64SYSREG_H
 #define BENCH_PLATFORM_A64SYSREG_H
 
