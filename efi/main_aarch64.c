@@ -220,7 +220,7 @@ static void after_exit(unsigned tries)
 	m.env.cpu = &m.cpu;
 	m.env.pmu = &m.pmu;
 	m.env.arena = &m.arena;
-	m.env.traps = traps_installed();
+	m.env.traps = traps_catch_faults(); /* EL1 or EL2: the fault probes' recovery points work */
 	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
 	m.env.simd_enabled = false;
 	platform_aarch64_emit_mmu(m.arena.base);

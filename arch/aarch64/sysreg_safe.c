@@ -5,7 +5,6 @@
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/traps.h"
 
-#define EL1 1
 /* The stubs' fault result: ESR_ELx bits 63:56 are RES0, so bit 63 marks a fault and the ESR
  * rides below it. */
 #define SYSREG_FAULT_FLAG (1ull << 63)
@@ -32,7 +31,7 @@ void sysreg_id_snapshot(struct a64_id_snapshot *id)
 
 bool sysreg_guarded(void)
 {
-	return traps_installed() && cpu_current_el() == EL1;
+	return traps_catch_faults();
 }
 
 static struct sysreg_result settle(struct sysreg_result r, uint64_t status)

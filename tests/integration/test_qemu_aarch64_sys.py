@@ -11,6 +11,10 @@ short boot of the USB image under qemu-system-aarch64 -machine virt,gic-version=
   SVE); FEAT_MOPS (QEMU 7.2 has none): the kernels are `skip` with the reason, never a number,
   and the guarded SETP faults instead of hanging.
 
+A second short boot with `-machine virtualization=on` (the firmware hands over at EL2): our
+vectors at VBAR_EL2 guard the same accesses (EL2's registers now read), and the fault probes'
+udf and unmapped load become `fault` records with ESR_EL2/FAR_EL2, the run going on.
+
 Structure, invariants and architecture only: no QEMU-specific value is asserted."""
 
 import os
@@ -29,6 +33,8 @@ EC_UNDEF = 0
 ESR_EC_SHIFT = 26
 ISAR2_MOPS_SHIFT = 16
 PMCR_N_SHIFT = 11
+EC_DABT_SAME_EL = 0x25
+UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 
 
 def table():
@@ -113,12 +119,13 @@ def test_one_record_per_table_row(sysb):
             assert r["status"] == "not_read" and r["reason"], r
 
 
-def test_expectation_follows_the_id_registers_and_the_machine_agrees(sysb):
+def judge_expectations(boot, el):
+    """Every record's expectation is the ID registers' (at `el`), and the machine agrees: with no
+    hypervisor below us (TCG) present registers read, absent ones are UNDEFINED (EC 0)."""
     rows, srf_el2 = table()
-    plat = sysb.summary["platform"]
+    plat = boot.summary["platform"]
     ids = as_list(plat["aarch64_id"])[0]
-    el = ids["el"]
-    assert el == 1  # QEMU virt without virtualization=on hands over at EL1: our vectors guard
+    assert ids["el"] == el
     summ = as_list(plat["sysregs"])[0]
     assert summ["guarded"] == 1 and summ["el"] == el and summ["not_read"] == 0
     faulted = []
@@ -126,7 +133,6 @@ def test_expectation_follows_the_id_registers_and_the_machine_agrees(sysb):
         want = expected(rows[r["name"]], ids, el, srf_el2)
         assert r["expect"] == ("present" if want else "absent"), r
         assert r["how"] == "vectors"
-        # TCG has no hypervisor below EL1: present registers read, absent ones are UNDEFINED
         if want:
             assert r["status"] == "ok", r
         else:
@@ -134,9 +140,15 @@ def test_expectation_follows_the_id_registers_and_the_machine_agrees(sysb):
             faulted.append(r["name"])
         assert "unexpected" not in r
     assert summ["unexpected"] == 0 and summ["trapped"] == "none"
-    assert summ["faults"].split(",") == faulted
+    assert summ["faults"] == (",".join(faulted) or "none")
+    return {r["name"]: r for r in as_list(plat["sysreg"])}
+
+
+def test_expectation_follows_the_id_registers_and_the_machine_agrees(sysb):
+    # QEMU virt without virtualization=on hands over at EL1: our EL1 vectors guard
+    regs = judge_expectations(sysb, 1)
     # EL2's own registers are UNDEFINED at EL1 on every CPU: at least these fault
-    assert {"hcr_el2", "mdcr_el2", "cptr_el2"} <= set(faulted)
+    assert all(regs[n]["status"] == "fault" for n in ("hcr_el2", "mdcr_el2", "cptr_el2"))
 
 
 def test_values_agree_with_the_other_records(sysb):
@@ -180,3 +192,42 @@ def test_mops_skips_with_reason_and_its_probe_faults(sysb):
     # the rest of the sweep and the probe after it ran
     assert sysb.sets("membw", kernel="copy", width="pair64")
     assert sysb.sets("spin")
+
+
+# --- At EL2 (-machine virt,virtualization=on: AAVMF runs at EL2 and starts us there) ---
+
+@pytest.fixture(scope="module")
+def el2b(tmp_path_factory):
+    if not os.path.exists(IMAGE_A64):
+        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
+    out = str(tmp_path_factory.mktemp("a64el2"))
+    # QEMU merges the second -machine into the harness's virt,gic-version=3
+    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=60, cpu="max",
+                        settings={"samples": 4}, extra_config="probes = fault_ud2,spin,fault_gp\n",
+                        extra_args=["-machine", "virtualization=on"])
+    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
+    return Boot(out, run, summary)
+
+
+def test_el2_vectors_guard_the_accesses(el2b):
+    assert "virtualization=on" in el2b.run["command_line"]
+    assert el2b.run["exit_code"] == 0 and not el2b.run["timed_out"]
+    assert el2b.summary["ok"], el2b.summary["validation"]
+    regs = judge_expectations(el2b, 2)
+    # at EL2 its own registers exist and read; the SVE length went through ZCR_EL2
+    assert all(regs[n]["status"] == "ok" for n in ("hcr_el2", "mdcr_el2", "cptr_el2"))
+    if el2b.summary["platform"]["simd"]["sve"]:
+        assert h(regs["zcr_el2"]["value"]) & 0xF == 0xF
+
+
+def test_el2_faults_become_records_and_the_run_goes_on(el2b):
+    faults = {f["probe"]: f for f in el2b.summary["faults"]}
+    assert sorted(faults) == ["fault_gp", "fault_ud2"]
+    ud, dabt = faults["fault_ud2"], faults["fault_gp"]
+    assert ud["vector"] == EC_UNDEF and ud["name"] == "UNDEF" and ud["action"] == "continue"
+    assert dabt["vector"] == EC_DABT_SAME_EL and dabt["name"] == "DABT" and dabt["action"] == "continue"
+    assert h(dabt["cr2"]) == UNMAPPED_VA
+    assert (h(dabt["err"]) >> ESR_EC_SHIFT) == EC_DABT_SAME_EL  # ESR_EL2 read at EL2
+    assert el2b.sets("spin")  # between the two faults
+    end = el2b.summary["end"]
+    assert end["status"] == "ok" and end["faults"] == 2 and end["unexpected_faults"] == 0
