@@ -1,8 +1,8 @@
 /* The plat kind=sysreg / kind=sysregs records (see platform_a64sysreg.h; fields in
- * docs/protocol.md, AArch64). Where our vectors catch faults every register is read, the absent
- * ones too (their UNDEF proves the guard and says what EL1 may not touch); where they do not
- * (EL2) a register is read only when the ID registers say it exists and no higher EL's trap
- * control can refuse it, and the others say why not. */
+ * docs/protocol.md, AArch64). Where our vectors catch faults (EL1 or EL2 after traps_init) every
+ * register is read, the absent ones too (their UNDEF proves the guard and says what this EL may
+ * not touch); where they do not, a register is read only when the ID registers say it exists and
+ * no higher EL's trap control can refuse it, and the others say why not. */
 #include "bench/platform_a64sysreg.h"
 
 #include "arch/aarch64/sysreg_safe.h"

@@ -5,11 +5,14 @@
  *
  * How: mrs/msr name the register in the instruction, so each register has its own four-
  * instruction stub (sysreg_safe.S); a synchronous exception whose ELR is a stub's access is
- * turned by the EL1 vectors (traps.c calls a64_sysreg_fixup first) into a return to the stub's
- * caller with the ESR — no `fault` record, the caller reports. Where our vectors do not catch the
- * exception (before traps_init, i.e. under boot services, and at EL2, where none are installed),
- * the decision is made from the ID registers alone: a register they say is implemented is
- * accessed directly (how = id_only), one they say is absent is not touched (SYSREG_NOT_TRIED).
+ * turned by our vectors (traps.c calls a64_sysreg_fixup first; VBAR_EL1, or VBAR_EL2 when the
+ * firmware runs us at EL2) into a return to the stub's caller with the ESR — no `fault` record,
+ * the caller reports. Where our vectors do not catch the exception (before traps_init, i.e. under
+ * boot services, where the firmware's vectors would take it), the decision is made from the ID
+ * registers alone: a register they say is implemented is accessed directly (guarded = false),
+ * one they say is absent is not touched (SYSREG_NOT_TRIED). A trap a higher EL configured (EL3's
+ * MDCR_EL3/CPTR_EL3, a hypervisor's EL2 traps when we run at EL1) goes to that EL, not to us:
+ * what it does (emulate, inject an UNDEF we then catch, or stop the machine) is its choice.
  *
  * The table part (names, encodings, gates, the expectation from ID values) is pure and portable:
  * sysreg_gate.c, host unit tests. */
@@ -83,7 +86,7 @@ struct sysreg_result sysreg_try_mops(void *buf, uint64_t bytes, uint8_t value);
 /* Accesses are caught at the current EL (our vectors are installed here). */
 bool sysreg_guarded(void);
 
-/* Called first by the EL1 vectors for a synchronous exception: when elr is a stub's access,
+/* Called first by our vectors (EL1 or EL2) for a synchronous exception: when elr is a stub's access,
  * resume at lr (the stub's caller) with x0 = the stub's fault result, and return true. */
 bool a64_sysreg_fixup(uint64_t *elr, uint64_t *x0, uint64_t lr, uint64_t esr);
 
