@@ -40,12 +40,16 @@ static void emit_one(enum a64_sysreg id, const struct a64_id_snapshot *ids, stru
 	const char *why = 0;
 	struct record *r;
 
-	if (guarded || (expect && !(d->flags & A64_SRF_TRAPPABLE)))
+	switch (a64_sysreg_plan(d, ids, guarded, true)) {
+	case A64_SR_PLAN_ACCESS:
 		res = sysreg_try_read(id);
-	else if (expect)
+		break;
+	case A64_SR_PLAN_SKIP_TRAPPABLE:
 		why = "no vectors of ours at this EL and a higher EL may trap it: not read";
-	else
+		break;
+	default:
 		why = "absent by the ID registers and no vectors of ours at this EL: not read";
+	}
 
 	r = emit_start("plat");
 	rec_str(r, "kind", "sysreg");
@@ -129,6 +133,7 @@ void platform_a64sysreg_emit(void)
 {
 	struct a64_id_snapshot ids;
 	struct tally t = { 0 };
+	struct sysreg_result wguard = { SYSREG_NOT_TRIED, 0, 0, false };
 	char line[96];
 	struct record *r;
 	struct sbuf sb;
@@ -140,6 +145,14 @@ void platform_a64sysreg_emit(void)
 		emit_one((enum a64_sysreg)i, &ids, &t);
 
 	emit_mops_probe();
+	/* The write path's own check: an MSR to a read-only ID register is UNDEFINED; writing the
+	 * value it holds changes nothing should it not fault. Only where faults are caught. */
+	if (sysreg_guarded()) {
+		uint64_t v = 0;
+
+		if (sysreg_read_safe(A64_SR_ID_AA64PFR1_EL1, &v))
+			wguard = sysreg_try_write(A64_SR_ID_AA64PFR1_EL1, v);
+	}
 
 	r = emit_start("plat");
 	rec_str(r, "kind", "sysregs");
@@ -152,6 +165,10 @@ void platform_a64sysreg_emit(void)
 	rec_u64(r, "unexpected", t.unexpected);
 	rec_str(r, "faults", t.fault ? t.faulted : "none");
 	rec_str(r, "trapped", t.t_sb.len ? t.trapped : "none");
+	rec_str(r, "write_guard", wguard.outcome == SYSREG_FAULT ? "fault"
+				  : wguard.outcome == SYSREG_OK ? "ok" : "not_tried");
+	if (wguard.outcome == SYSREG_FAULT)
+		rec_hex(r, "write_guard_ec", a64_esr_ec(wguard.esr));
 	emit_finish();
 
 	sb_init(&sb, line, sizeof(line));

@@ -46,6 +46,18 @@ bool a64_sysreg_expected(const struct a64_sysreg_desc *d, const struct a64_id_sn
 	return field >= d->min && field <= d->max;
 }
 
+enum a64_sysreg_plan a64_sysreg_plan(const struct a64_sysreg_desc *d, const struct a64_id_snapshot *id,
+				     bool guarded, bool cautious)
+{
+	if (guarded)
+		return A64_SR_PLAN_ACCESS;
+	if (!a64_sysreg_expected(d, id))
+		return A64_SR_PLAN_SKIP_ABSENT;
+	if (cautious && (d->flags & A64_SRF_TRAPPABLE))
+		return A64_SR_PLAN_SKIP_TRAPPABLE;
+	return A64_SR_PLAN_ACCESS;
+}
+
 void a64_sysreg_gate_text(const struct a64_sysreg_desc *d, char *buf, unsigned size)
 {
 	struct sbuf sb;

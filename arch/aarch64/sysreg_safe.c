@@ -57,7 +57,7 @@ static struct sysreg_result access(enum a64_sysreg id, bool write, uint64_t val)
 	if (!r.guarded) {
 		/* Nothing catches a fault here: touch only what the ID registers say exists. */
 		sysreg_id_snapshot(&ids);
-		if (!a64_sysreg_expected(&a64_sysregs[id], &ids))
+		if (a64_sysreg_plan(&a64_sysregs[id], &ids, false, false) != A64_SR_PLAN_ACCESS)
 			return r;
 	}
 	if (write) {

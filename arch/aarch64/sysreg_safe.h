@@ -48,8 +48,18 @@ struct a64_id_snapshot {
 /* The register is implemented and accessible at id->el by the ID registers (an EL2 register is
  * not at EL1). A trap configured by a higher EL can still refuse it. */
 bool a64_sysreg_expected(const struct a64_sysreg_desc *d, const struct a64_id_snapshot *id);
-/* "ID_AA64DFR0_EL1.PMUVer=1..14", "always", "EL2": what the expectation rests on (static text
- * into buf). */
+/* Whether to make an access: with our vectors catching faults (guarded) always; without, only
+ * when the ID registers say the register exists — and, when `cautious` (the survey of
+ * platform_a64sysreg.c, which reads registers nobody asked for), not when a higher EL may trap
+ * it even then (A64_SRF_TRAPPABLE). */
+enum a64_sysreg_plan {
+	A64_SR_PLAN_ACCESS,
+	A64_SR_PLAN_SKIP_ABSENT,    /* not guarded, and absent by the ID registers */
+	A64_SR_PLAN_SKIP_TRAPPABLE, /* not guarded, cautious, and a higher EL may trap it */
+};
+enum a64_sysreg_plan a64_sysreg_plan(const struct a64_sysreg_desc *d, const struct a64_id_snapshot *id,
+				     bool guarded, bool cautious);
+/* "ID_AA64DFR0_EL1[11:8]=1..14", "always", "EL2": what the expectation rests on (into buf). */
 void a64_sysreg_gate_text(const struct a64_sysreg_desc *d, char *buf, unsigned size);
 /* The generic name the assembler takes for the encoding: "S3_3_C9_C12_0". */
 void a64_sysreg_enc_text(const struct a64_sysreg_desc *d, char *buf, unsigned size);

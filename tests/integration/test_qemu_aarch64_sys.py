@@ -141,6 +141,8 @@ def judge_expectations(boot, el):
         assert "unexpected" not in r
     assert summ["unexpected"] == 0 and summ["trapped"] == "none"
     assert summ["faults"] == (",".join(faulted) or "none")
+    # the write path: an MSR to a read-only ID register is UNDEFINED, caught like a read
+    assert summ["write_guard"] == "fault" and h(summ["write_guard_ec"]) == EC_UNDEF
     return {r["name"]: r for r in as_list(plat["sysreg"])}
 
 

@@ -131,7 +131,31 @@ static void flags(void)
 		CHECK(((a64_sysregs[i].flags & A64_SRF_EL2) != 0) == (a64_sysregs[i].op1 == 4));
 }
 
+static void plans(void)
+{
+	struct a64_id_snapshot id = { { 0 }, 1 };
+	const struct a64_sysreg_desc *pmcr = &a64_sysregs[A64_SR_PMCR_EL0];
+	const struct a64_sysreg_desc *cntvct = &a64_sysregs[A64_SR_CNTVCT_EL0];
+	const struct a64_sysreg_desc *ecv = &a64_sysregs[A64_SR_CNTVCTSS_EL0];
+
+	/* guarded: everything is tried, the absent too (the fault is caught and reported) */
+	CHECK_EQ_U64(a64_sysreg_plan(pmcr, &id, true, true), A64_SR_PLAN_ACCESS);
+	CHECK_EQ_U64(a64_sysreg_plan(&a64_sysregs[A64_SR_MDCR_EL2], &id, true, false), A64_SR_PLAN_ACCESS);
+	/* not guarded (boot services): the ID registers decide */
+	CHECK_EQ_U64(a64_sysreg_plan(pmcr, &id, false, false), A64_SR_PLAN_SKIP_ABSENT);
+	CHECK_EQ_U64(a64_sysreg_plan(ecv, &id, false, false), A64_SR_PLAN_SKIP_ABSENT);
+	CHECK_EQ_U64(a64_sysreg_plan(cntvct, &id, false, true), A64_SR_PLAN_ACCESS);
+	CHECK_EQ_U64(a64_sysreg_plan(&a64_sysregs[A64_SR_MDCR_EL2], &id, false, false), A64_SR_PLAN_SKIP_ABSENT);
+	id.reg[A64_GATE_DFR0] = 6ull << 8; /* PMUv3p5 */
+	id.reg[A64_GATE_MMFR0] = 1ull << 60;
+	CHECK_EQ_U64(a64_sysreg_plan(pmcr, &id, false, false), A64_SR_PLAN_ACCESS);
+	/* present, but a higher EL may still trap it: the survey leaves it alone unguarded */
+	CHECK_EQ_U64(a64_sysreg_plan(pmcr, &id, false, true), A64_SR_PLAN_SKIP_TRAPPABLE);
+	CHECK_EQ_U64(a64_sysreg_plan(ecv, &id, false, true), A64_SR_PLAN_ACCESS);
+}
+
 TEST_SUITE(a64_sysreg) = {
+	{ "plans", plans },
 	{ "table_matches_arm_arm", table_matches_arm_arm },
 	{ "instruction_words", instruction_words },
 	{ "texts", texts },
