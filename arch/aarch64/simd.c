@@ -60,7 +60,8 @@ void aarch64_sve_enable(void)
 		 * (ZCR_EL1 through the guarded stub: a hypervisor may trap it). */
 		__asm__ volatile("msr cpacr_el1, %0; isb" : : "r"(sysreg_read(cpacr_el1) | CPACR_ZEN_NO_TRAP) : "memory");
 		sve.enabled = sysreg_write_safe(A64_SR_ZCR_EL1, ZCR_LEN_MAX);
-		sve.why_not = sve.enabled ? 0 : "the ZCR_EL1 write trapped (CPTR_EL2.TZ / CPTR_EL3.EZ?): see plat kind=sysreg";
+		sve.why_not = sve.enabled ? 0
+					  : "the ZCR_EL1 write trapped (CPTR_EL2.TZ / CPTR_EL3.EZ?): see plat kind=sysreg";
 		sve.vl_bits = sve.enabled ? (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE : 0;
 	}
 	sve.el = cpu_current_el();
@@ -108,9 +109,10 @@ const char *aarch64_mops_why_not(void)
 		return why = "FEAT_MOPS not implemented (ID_AA64ISAR2_EL1.MOPS = 0)";
 	r = sysreg_try_mops(probe_buf, sizeof(probe_buf), 0);
 	if (r.outcome == SYSREG_FAULT)
-		return why = "SETP is UNDEFINED at EL1 although ID_AA64ISAR2_EL1.MOPS is set (HCRX_EL2.MSCEn = 0?)";
+		return why = "SETP is UNDEFINED here although ID_AA64ISAR2_EL1.MOPS is set (HCRX_EL2.MSCEn = 0?)";
 	if (r.outcome == SYSREG_NOT_TRIED && cpu_current_el() == EL1)
-		return why = "FEAT_MOPS present but no vectors of ours catch its possible UNDEF (HCRX_EL2.MSCEn): not used";
+		return why = "FEAT_MOPS present but no vectors of ours catch its possible UNDEF "
+			     "(HCRX_EL2.MSCEn): not used";
 	return why = 0; /* at EL2 HCRX_EL2.MSCEn does not apply */
 }
 
