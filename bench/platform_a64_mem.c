@@ -49,6 +49,9 @@ static void emit_simd(void)
 		rec_u64(r, "sve_vl_bits", sve.vl_bits);
 	else
 		rec_str(r, "sve_reason", sve.why_not);
+	rec_bool(r, "mops", !aarch64_mops_why_not());
+	if (aarch64_mops_why_not())
+		rec_str(r, "mops_reason", aarch64_mops_why_not());
 	emit_finish();
 }
 

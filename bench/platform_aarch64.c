@@ -47,6 +47,9 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 	rec_hex(r, "id_aa64isar0", id.id_aa64isar0);
 	rec_hex(r, "id_aa64mmfr0", id.id_aa64mmfr0);
 	rec_hex(r, "id_aa64mmfr2", id.id_aa64mmfr2);
+	rec_hex(r, "id_aa64pfr1", id.id_aa64pfr1);
+	rec_hex(r, "id_aa64isar2", id.id_aa64isar2);
+	rec_hex(r, "id_aa64zfr0", id.id_aa64zfr0);
 	rec_hex(r, "ctr", id.ctr);
 	rec_hex(r, "clidr", id.clidr);
 	rec_u64(r, "cntfrq", id.cntfrq);

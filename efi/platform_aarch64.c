@@ -10,6 +10,7 @@
 #include "arch/cycles.h"
 #include "arch/traps.h"
 #include "bench/platform_a64_mem.h"
+#include "bench/platform_a64sysreg.h"
 #include "bench/platform_aarch64.h"
 #include "drivers/pl011.h"
 #include "efi/efi_util.h"
@@ -137,7 +138,8 @@ void efi_arch_take_over(struct efi_boot *b)
 	 * rate (every wait of the start-up is bounded by it), before the probes. */
 	smp_boot_start(b->env.tsc_hz);
 	platform_a64_mem_emit();
-	b->env.traps = traps_installed();
+	platform_a64sysreg_emit(); /* after SVE's enabling (mem_emit): ZCR_EL1 is trapped before */
+	b->env.traps = traps_catch_faults(); /* EL1 or EL2: the fault probes' recovery points work */
 	b->env.simd_enabled = false;
 	platform_aarch64_emit_mmu(b->arena.base);
 	b->env.irq = irq_boot_a64_setup(b->acpi.madt, b->env.tsc_hz);

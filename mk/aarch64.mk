@@ -50,6 +50,8 @@ A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_reg
 A64_ARCH_SRC   += arch/aarch64/cache_ops.c arch/aarch64/icache_gen.c arch/aarch64/icache_chain.c
 A64_ARCH_SRC   += arch/aarch64/pmu.c arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c arch/aarch64/insn_count.c
 A64_ARCH_SRC   += arch/aarch64/irq.c arch/irq_table.c
+A64_ARCH_SRC   += arch/aarch64/sysreg_safe.c arch/aarch64/sysreg_safe.S arch/aarch64/sysreg_gate.c
+A64_ARCH_SRC   += arch/aarch64/mops.S
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
@@ -62,6 +64,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts.c bench/smp_facts_a64.c
 A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
 A64_BENCH_SRC  += bench/pmu_probes.c bench/pmu_check_judge.c bench/platform_a64pmu.c
+A64_BENCH_SRC  += bench/platform_a64sysreg.c
 A64_EFI_SRC    := efi/main.c efi/platform_aarch64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
 	efi/facts.c
 A64_EFI_SRC    += efi/smp_boot_a64.c

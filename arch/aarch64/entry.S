@@ -1,4 +1,4 @@
-/* The EL1 exception vectors and the recovery points (see traps.h).
+/* The EL1 exception vectors, their EL2 twin, and the recovery points (see traps.h).
  *
  * vbar_el1 points at a64_vectors: 16 entries of 128 bytes (current EL with SP0, current EL with
  * SPx, lower EL AArch64, lower EL AArch32; each sync, IRQ, FIQ, SError). Every entry saves x0-x30,
@@ -36,12 +36,12 @@
 	b	a64_irq_common
 .endm
 
-.macro VENTRY kind
+.macro VENTRY kind, common=a64_trap_common
 	.balign 128
 	sub	sp, sp, #FRAME_SIZE
 	stp	x0, x1, [sp, #0]
 	mov	x1, #\kind
-	b	a64_trap_common
+	b	\common
 .endm
 
 	.balign 2048
@@ -100,7 +100,9 @@ a64_irq_common:
 	add	sp, sp, #IRQ_FRAME
 	eret
 
-a64_trap_common:
+/* The synchronous / SError path at EL\el: the full frame, the handler, the eret (ELR_EL\el and
+ * SPSR_EL\el as the handler left them in the frame). */
+.macro TRAP_COMMON el
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
@@ -116,19 +118,19 @@ a64_trap_common:
 	stp	x26, x27, [sp, #208]
 	stp	x28, x29, [sp, #224]
 	str	x30, [sp, #240]
-	mrs	x2, elr_el1
-	mrs	x3, spsr_el1
+	mrs	x2, elr_el\el
+	mrs	x3, spsr_el\el
 	stp	x2, x3, [sp, #OFF_ELR]
-	mrs	x2, esr_el1
-	mrs	x3, far_el1
+	mrs	x2, esr_el\el
+	mrs	x3, far_el\el
 	stp	x2, x3, [sp, #OFF_ESR]
 	add	x2, sp, #FRAME_SIZE
 	str	x2, [sp, #OFF_SP]
 	mov	x0, sp
 	bl	a64_trap_handler
 	ldp	x2, x3, [sp, #OFF_ELR]
-	msr	elr_el1, x2
-	msr	spsr_el1, x3
+	msr	elr_el\el, x2
+	msr	spsr_el\el, x3
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]
@@ -147,6 +149,23 @@ a64_trap_common:
 	ldp	x0, x1, [sp, #0]
 	add	sp, sp, #FRAME_SIZE
 	eret
+.endm
+
+a64_trap_common:
+	TRAP_COMMON 1
+
+/* The EL2 table (traps_init at EL2, when the firmware runs us there): every entry takes the full
+ * path — at EL2 no interrupt is routed to us (HCR_EL2.IMO/FMO are the firmware's, DAIF masked),
+ * so an IRQ or FIQ entry is only ever an unexpected exception and reported as such. */
+	.balign 2048
+	.global a64_vectors_el2
+a64_vectors_el2:
+	.irp kind, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	VENTRY \kind, a64_trap_common_el2
+	.endr
+
+a64_trap_common_el2:
+	TRAP_COMMON 2
 
 /* int fault_try(struct fault_jmp *j) */
 	.global fault_try

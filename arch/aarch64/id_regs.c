@@ -2,6 +2,7 @@
 #include "arch/aarch64/id_regs.h"
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/sysreg_safe.h"
 
 #define DFR0_PMUVER_SHIFT 8
 #define ID_FIELD_MASK 0xFu
@@ -20,5 +21,8 @@ void aarch64_read_id_regs(struct aarch64_id_regs *r)
 	r->ctr = sysreg_read(ctr_el0);
 	r->clidr = sysreg_read(clidr_el1);
 	r->cntfrq = sysreg_read(cntfrq_el0);
+	(void)sysreg_read_safe(A64_SR_ID_AA64PFR1_EL1, &r->id_aa64pfr1);
+	(void)sysreg_read_safe(A64_SR_ID_AA64ISAR2_EL1, &r->id_aa64isar2);
+	(void)sysreg_read_safe(A64_SR_ID_AA64ZFR0_EL1, &r->id_aa64zfr0);
 	r->pmu_version = (unsigned)(r->id_aa64dfr0 >> DFR0_PMUVER_SHIFT) & ID_FIELD_MASK;
 }

@@ -10,6 +10,8 @@ struct aarch64_id_regs {
 	unsigned current_el;
 	uint64_t id_aa64pfr0, id_aa64dfr0, id_aa64isar0, id_aa64mmfr0, id_aa64mmfr2;
 	uint64_t ctr, clidr, cntfrq;
+	/* Read through sysreg_safe.h (newer ID registers, by encoding); 0 when not read. */
+	uint64_t id_aa64pfr1, id_aa64isar2, id_aa64zfr0;
 	unsigned pmu_version; /* ID_AA64DFR0_EL1.PMUVer (0: none, 0xF: IMPLEMENTATION DEFINED) */
 };
 

@@ -9,6 +9,7 @@
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/pmu_regs.h"
+#include "arch/aarch64/sysreg_safe.h"
 #include "arch/aarch64/traps.h"
 #include "arch/aarch64/tsc.h"
 
@@ -127,6 +128,7 @@ static __attribute__((noinline)) unsigned guarded_probe(struct pmu_info *pi)
 void pmu_discover(struct pmu_info *pi)
 {
 	uint64_t dfr0 = sysreg_read(id_aa64dfr0_el1), pfr0 = sysreg_read(id_aa64pfr0_el1);
+	struct sysreg_result pmcr;
 
 	*pi = (struct pmu_info){ 0 };
 	pi->pmuver = (unsigned)(dfr0 >> A64_DFR0_PMUVER_SHIFT) & A64_ID_FIELD_MASK;
@@ -145,6 +147,14 @@ void pmu_discover(struct pmu_info *pi)
 	}
 	if (cpu_current_el() != EL1 || !traps_installed()) {
 		pi->reason = "not at EL1 with our vectors: PMU access cannot be fault-guarded (EL2 not supported)";
+		return;
+	}
+	/* A trapped PMCR_EL0 (a hypervisor's MDCR_EL2.TPM/TPMCR makes it an UNDEF here) is learnt
+	 * through the guarded access, without a fault record; the probe below covers the rest. */
+	pmcr = sysreg_try_read(A64_SR_PMCR_EL0);
+	if (pmcr.outcome == SYSREG_FAULT) {
+		pi->fault_vector = a64_esr_ec(pmcr.esr) + 1;
+		pi->reason = "PMCR_EL0 read trapped (a hypervisor's MDCR_EL2.TPM/TPMCR?): see plat kind=sysreg";
 		return;
 	}
 	pi->fault_vector = guarded_probe(pi);

@@ -4,6 +4,7 @@
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/id_decode.h"
+#include "arch/aarch64/sysreg_safe.h"
 #include "arch/membw.h"
 #include "lib/fmt.h"
 
@@ -17,6 +18,9 @@
 #define CPTR_EL2_TFP (1ull << 10) /* CPTR_EL2 (E2H = 0): trap FP/SIMD */
 #define CPTR_EL2_TZ (1ull << 8)   /* CPTR_EL2 (E2H = 0): trap SVE */
 #define HCR_EL2_E2H (1ull << 34)  /* E2H = 1: CPTR_EL2 has CPACR_EL1's layout (ZEN in 17:16) */
+#define ISAR2_MOPS_SHIFT 16  /* ID_AA64ISAR2_EL1.MOPS [19:16]: FEAT_MOPS */
+#define ID_FIELD_MASK 0xFu
+#define MOPS_PROBE_BYTES 64
 #define SIMD_BASE_BITS 64
 #define BITS_PER_BYTE 8
 
@@ -48,16 +52,17 @@ void aarch64_sve_enable(void)
 
 		cptr = (sysreg_read(hcr_el2) & HCR_EL2_E2H) ? cptr | CPACR_ZEN_NO_TRAP : cptr & ~CPTR_EL2_TZ;
 		__asm__ volatile("msr cptr_el2, %0; isb" : : "r"(cptr) : "memory");
-		__asm__ volatile("msr S3_4_C1_C2_0, %0; isb" : : "r"(ZCR_LEN_MAX) : "memory");
-		sve.enabled = true;
-		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
+		sve.enabled = sysreg_write_safe(A64_SR_ZCR_EL2, ZCR_LEN_MAX);
+		sve.why_not = sve.enabled ? 0 : "the ZCR_EL2 write was refused (CPTR_EL3.EZ?)";
+		sve.vl_bits = sve.enabled ? (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE : 0;
 	} else {
 		/* SVE instructions and registers untrapped at EL1, then the longest vector the CPU has
-		 * (ZCR_EL1 by encoding: older assemblers do not know its name). */
+		 * (ZCR_EL1 through the guarded stub: a hypervisor may trap it). */
 		__asm__ volatile("msr cpacr_el1, %0; isb" : : "r"(sysreg_read(cpacr_el1) | CPACR_ZEN_NO_TRAP) : "memory");
-		__asm__ volatile("msr S3_0_C1_C2_0, %0; isb" : : "r"(ZCR_LEN_MAX) : "memory");
-		sve.enabled = true;
-		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
+		sve.enabled = sysreg_write_safe(A64_SR_ZCR_EL1, ZCR_LEN_MAX);
+		sve.why_not = sve.enabled ? 0
+					  : "the ZCR_EL1 write trapped (CPTR_EL2.TZ / CPTR_EL3.EZ?): see plat kind=sysreg";
+		sve.vl_bits = sve.enabled ? (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE : 0;
 	}
 	sve.el = cpu_current_el();
 	sve.cpacr = sve.el == EL1 ? sysreg_read(cpacr_el1) : sysreg_read(cptr_el2);
@@ -85,9 +90,35 @@ unsigned simd_bits(enum simd_width w)
 	return SIMD_BASE_BITS << w;
 }
 
+/* FEAT_MOPS: implemented by ID_AA64ISAR2_EL1 (read guarded), and one SETP/SETM/SETE that does
+ * not fault (a hypervisor's HCRX_EL2.MSCEn = 0 leaves them UNDEFINED at EL1). Once. */
+const char *aarch64_mops_why_not(void)
+{
+	static uint8_t probe_buf[MOPS_PROBE_BYTES];
+	static const char *why = "not asked yet";
+	static bool tried;
+	struct sysreg_result r;
+	uint64_t isar2;
+
+	if (tried)
+		return why;
+	tried = true;
+	if (!sysreg_read_safe(A64_SR_ID_AA64ISAR2_EL1, &isar2))
+		return why = "ID_AA64ISAR2_EL1 could not be read: FEAT_MOPS unknown";
+	if (!((isar2 >> ISAR2_MOPS_SHIFT) & ID_FIELD_MASK))
+		return why = "FEAT_MOPS not implemented (ID_AA64ISAR2_EL1.MOPS = 0)";
+	r = sysreg_try_mops(probe_buf, sizeof(probe_buf), 0);
+	if (r.outcome == SYSREG_FAULT)
+		return why = "SETP is UNDEFINED here although ID_AA64ISAR2_EL1.MOPS is set (HCRX_EL2.MSCEn = 0?)";
+	if (r.outcome == SYSREG_NOT_TRIED && cpu_current_el() == EL1)
+		return why = "FEAT_MOPS present but no vectors of ours catch its possible UNDEF "
+			     "(HCRX_EL2.MSCEn): not used";
+	return why = 0; /* at EL2 HCRX_EL2.MSCEn does not apply */
+}
+
 const char *arch_membw_rep_unavailable(void)
 {
-	return "x86 string instructions: AArch64 has no rep stosb/movsb (FEAT_MOPS kernels not written)";
+	return "x86 string instructions: AArch64 has no rep stosb/movsb (see width=mops: FEAT_MOPS)";
 }
 
 void bw_read_pair64(void *, const void *, size_t, uint64_t);
@@ -102,8 +133,10 @@ void bw_write_sve(void *, const void *, size_t, uint64_t);
 void bw_copy_sve(void *, const void *, size_t, uint64_t);
 void bw_write_nt_sve(void *, const void *, size_t, uint64_t);
 void bw_copy_nt_sve(void *, const void *, size_t, uint64_t);
+void bw_write_mops(void *, const void *, size_t, uint64_t);
+void bw_copy_mops(void *, const void *, size_t, uint64_t);
 
-enum { K_PAIR128 = 3, K_ZVA = 6, K_SVE = 7 }; /* first index of each group below */
+enum { K_PAIR128 = 3, K_ZVA = 6, K_SVE = 7, K_MOPS = 12 }; /* first index of each group below */
 
 static struct membw_arch_kernel a64_kernels[] = {
 	{ "read", "pair64", "ldp_x", bw_read_pair64, 1, 0, 0, 0, 0, 0 },
@@ -118,6 +151,8 @@ static struct membw_arch_kernel a64_kernels[] = {
 	{ "copy", "sve", "ld1d,st1d", bw_copy_sve, 1, 1, 0, 0, "vl_bits", 0 },
 	{ "write_nt", "sve", "stnt1d", bw_write_nt_sve, 0, 1, 0, 0, "vl_bits", 0 },
 	{ "copy_nt", "sve", "ld1d,stnt1d", bw_copy_nt_sve, 1, 1, 0, 0, "vl_bits", 0 },
+	{ "write", "mops", "setp,setm,sete", bw_write_mops, 0, 1, 0, 0, 0, 0 },
+	{ "copy", "mops", "cpyp,cpym,cpye", bw_copy_mops, 1, 1, 0, 0, 0, 0 },
 };
 
 #define NUM_A64_KERNELS (sizeof(a64_kernels) / sizeof(a64_kernels[0]))
@@ -139,7 +174,9 @@ unsigned arch_membw_kernels(const struct membw_arch_kernel **k)
 	a64_kernels[K_ZVA].why_not = z.prohibited ? "DC ZVA is prohibited (DCZID_EL0.DZP = 1)" : 0;
 	a64_kernels[K_ZVA].granule = z.block;
 	a64_kernels[K_ZVA].note_val = block_str;
-	for (unsigned i = K_SVE; i < NUM_A64_KERNELS; i++) {
+	for (unsigned i = K_MOPS; i < NUM_A64_KERNELS; i++)
+		a64_kernels[i].why_not = aarch64_mops_why_not();
+	for (unsigned i = K_SVE; i < K_MOPS; i++) {
 		a64_kernels[i].why_not = sve.enabled ? 0 : sve.why_not;
 		a64_kernels[i].note_val = vl_str;
 	}

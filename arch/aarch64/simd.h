@@ -32,6 +32,8 @@ struct a64_sve_state {
 void aarch64_sve_enable(void);
 void aarch64_sve_state(struct a64_sve_state *s);
 unsigned simd_bits(enum simd_width w);
+/* NULL when the FEAT_MOPS kernels (width=mops) run here, else why not (once; after traps_init). */
+const char *aarch64_mops_why_not(void);
 /* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
  * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
  * with the BSP's CPACR_EL1 (arch/aarch64/smp.c). */

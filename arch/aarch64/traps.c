@@ -1,8 +1,10 @@
-/* EL1 exception handling (see traps.h; the vector table and recovery points are in entry.S). */
+/* EL1 (or EL2) exception handling (see traps.h; the vector tables and recovery points are in
+ * entry.S). */
 #include "arch/aarch64/traps.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/irq.h"
+#include "arch/aarch64/sysreg_safe.h"
 
 /* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,
  * 3 lower EL AArch32) * 4 + type (0 sync, 1 IRQ, 2 FIQ, 3 SError). */
@@ -13,6 +15,7 @@
 #define ESR_EC_SHIFT 26
 #define ESR_EC_MASK 0x3Fu
 #define EL1 1
+#define EL2 2
 
 /* The saved state, lowest address first (entry.S). */
 struct a64_frame {
@@ -20,12 +23,13 @@ struct a64_frame {
 	uint64_t elr, spsr, esr, far, sp;
 };
 
-extern const char a64_vectors[];
+extern const char a64_vectors[], a64_vectors_el2[];
 extern const char a64_fault_resume[];
 void a64_trap_handler(struct a64_frame *f, uint64_t kind);
 
 static struct {
 	bool installed;
+	unsigned el; /* where the vectors are: 1 (VBAR_EL1) or 2 (VBAR_EL2) */
 	trap_report_fn report;
 	trap_fatal_fn fatal;
 	struct fault_jmp *armed;
@@ -60,15 +64,34 @@ void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 {
 	traps.report = report;
 	traps.fatal = fatal;
-	if (cpu_current_el() != EL1)
-		return; /* VBAR_EL2 and the EL2 state are not ours to take over in this skeleton */
+	traps.el = cpu_current_el();
+	if (traps.el == EL2) {
+		/* The firmware ran us at EL2: our exceptions are taken there (VBAR_EL2), synchronous
+		 * and SError only (no interrupt is routed to EL2 for us: traps_installed() stays
+		 * false, so the interrupt set-up leaves the GIC alone). */
+		__asm__ volatile("msr vbar_el2, %0; isb" : : "r"((uint64_t)(uintptr_t)a64_vectors_el2) : "memory");
+		traps.installed = true;
+		return;
+	}
+	if (traps.el != EL1)
+		return;
 	__asm__ volatile("msr vbar_el1, %0; isb" : : "r"((uint64_t)(uintptr_t)a64_vectors) : "memory");
 	traps.installed = true;
 }
 
 bool traps_installed(void)
 {
-	return traps.installed;
+	return traps.installed && traps.el == EL1;
+}
+
+bool traps_catch_faults(void)
+{
+	return traps.installed && traps.el == cpu_current_el();
+}
+
+unsigned traps_el(void)
+{
+	return traps.installed ? traps.el : 0;
 }
 
 void fault_arm(struct fault_jmp *j)
@@ -123,6 +146,10 @@ void a64_trap_handler(struct a64_frame *f, uint64_t kind)
 	struct trap_info info;
 	void *cpu = traps.ap ? (void *)(uintptr_t)sysreg_read(tpidr_el1) : 0;
 
+	/* A guarded system-register access (sysreg_safe.c), on any core: back to its caller with
+	 * the ESR, no record (the caller reports). */
+	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && a64_sysreg_fixup(&f->elr, &f->x[0], f->x[30], f->esr))
+		return;
 	if (cpu) {
 		ap_trap(f, (unsigned)(kind & KIND_TYPE_MASK), cpu);
 		return;

@@ -1,8 +1,11 @@
 /* Exception handling and recovery points of the AArch64 build (arch/traps.h): our own EL1 vector
  * table (VBAR_EL1, entry.S) once the firmware is gone, so an exception in a probe becomes a
- * `fault` record and — with a recovery point armed — the run goes on. Installed only at EL1 (the
- * firmware's level under QEMU virt without virtualization=on); at EL2 traps_installed() stays
- * false and the fault test probes are skipped.
+ * `fault` record and — with a recovery point armed — the run goes on. Installed at the level the
+ * firmware runs us at: EL1 (QEMU virt without virtualization=on) through VBAR_EL1, or EL2 (with
+ * virtualization=on, many servers) through VBAR_EL2, where the same entry code reads ESR_EL2,
+ * FAR_EL2, ELR_EL2 and SPSR_EL2 instead; at EL2 only synchronous exceptions and SErrors are ours
+ * (no interrupt is routed to EL2 for us), so traps_installed() — "our EL1 vectors, interrupts
+ * included" — stays false there and traps_catch_faults() says faults are caught.
  *
  * trap_info keeps the x86 record field names (bench/suite.c emits them): `vector` is the ESR's
  * exception class (EC) for a synchronous exception and TRAP_A64_IRQ/FIQ/SERROR for the others,
@@ -50,10 +53,15 @@ struct fault_jmp {
 	uint64_t x[12], sp;
 };
 
-/* Install the vectors (at EL1 only). Call after ExitBootServices: the firmware's own vectors
+/* Install the vectors (at EL1 or EL2). Call after ExitBootServices: the firmware's own vectors
  * serve its timer interrupt until then. */
 void traps_init(trap_report_fn report, trap_fatal_fn fatal);
 bool traps_installed(void);
+/* Faults at the current EL come to our vectors (EL1 or EL2): recovery points and the guarded
+ * system-register accesses work. */
+bool traps_catch_faults(void);
+/* The EL whose vectors are ours (1 or 2), 0 before traps_init or at another level. */
+unsigned traps_el(void);
 /* setjmp-like: 0 when called; vector + 1 when a fault came back to it (see the x86 twin). */
 int fault_try(struct fault_jmp *j) __attribute__((returns_twice));
 void fault_arm(struct fault_jmp *j);

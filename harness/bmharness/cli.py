@@ -88,13 +88,16 @@ def cmd_report(args):
 
 
 def _run_qemu(args, out_dir):
+    if args.el2 and args.arch != "aarch64":
+        return None, _err("--el2 is for --arch aarch64 (QEMU virt's virtualization=on)")
     try:
         settings = runconfig.parse_set_args(args.set)
         return qemu.run_qemu(out_dir, image=args.image, settings=settings, smp=args.smp,
                              mem=args.mem, icount=args.icount, timeout=args.timeout,
                              cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
                              qemu=args.qemu, qemu_datadir=args.qemu_datadir,
-                             arch=args.arch), EXIT_OK
+                             arch=args.arch,
+                             extra_args=["-machine", "virtualization=on"] if args.el2 else None), EXIT_OK
     except runconfig.ConfigError as exc:
         return None, _err(str(exc))
     except qemu.HarnessError as exc:
@@ -202,6 +205,8 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--mem", type=int, default=1024, help="memory in MiB")
     p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
     p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
+    p.add_argument("--el2", action="store_true", help="aarch64: -machine virtualization=on, so the "
+                   "firmware and baremetric run at EL2")
     p.add_argument("--qemu", metavar="PATH", help="QEMU binary to run (default: %s from PATH; "
                    "e.g. QEMU 10 from scripts/qemu10.sh: ROOT/usr/bin/qemu-system-x86_64)" % qemu.QEMU)
     p.add_argument("--qemu-datadir", metavar="DIR",

@@ -11,6 +11,7 @@ import os
 import statistics
 
 from . import checks, counters, irq, irq_plots, memory, multicore, plots, prof_report, profile
+from . import sysregs
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -240,7 +241,8 @@ def _platform(doc, plat):
     if not plat.get("pmu"):
         pairs.append(("pmu", "not reported"))
     known = {"firmware", "cpu", "features", "cache", "memmap", "memdev", "dram_peak", "acpi",
-             "acpi_pm", "hpet", "pmu", "serial", "ebs", "alloc", "tsc", "tsc_cal"}
+             "acpi_pm", "hpet", "pmu", "serial", "ebs", "alloc", "tsc", "tsc_cal",
+             "sysreg", "sysregs", "insn_probe"}  # sysregs.section: a table of their own
     for kind, val in plat.items():
         if kind not in known:
             for v in val if isinstance(val, list) else [val]:
@@ -462,6 +464,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None, prof=None):
         doc.kv([("config", kv_text(summary["cfg"]))])
     plat = summary.get("platform") or {}
     _platform(doc, plat)
+    sysregs.section(doc, plat)
     _tsc(doc, plat)
     tsc_hz = (plat.get("tsc") or {}).get("hz")
     _probes(doc, summary, tsc_hz)

@@ -77,3 +77,27 @@ def test_run_failed_on_a_machine_without_exit_device():
     assert qemu.run_failed(dict(base, arch="aarch64")) == []
     assert qemu.run_failed(dict(base, arch="x86_64")) != []
     assert qemu.run_failed(dict(base, arch="aarch64", timed_out=True, exit_code=None)) != []
+
+
+def test_el2_option(tmp_path, monkeypatch, capsys):
+    """--el2 (aarch64 only) asks QEMU virt for virtualization=on: AAVMF then runs, and starts
+    baremetric, at EL2. QEMU merges the second -machine into the first."""
+    from bmharness import cli
+    seen = {}
+
+    def fake_run(out_dir, **kw):
+        seen.update(kw)
+        raise qemu.HarnessError("stop here")
+
+    monkeypatch.setattr(qemu, "run_qemu", fake_run)
+    assert cli.main(["qemu", "--arch", "aarch64", "--el2", "--out", str(tmp_path / "a")]) == 2
+    assert seen["extra_args"] == ["-machine", "virtualization=on"] and seen["arch"] == "aarch64"
+    seen.clear()
+    assert cli.main(["qemu", "--arch", "aarch64", "--out", str(tmp_path / "b")]) == 2
+    assert seen["extra_args"] is None
+    seen.clear()
+    assert cli.main(["qemu", "--el2", "--out", str(tmp_path / "c")]) == 2  # x86_64: refused
+    assert not seen and "--el2 is for --arch aarch64" in capsys.readouterr().err
+    cmd = qemu.build_command("/r", arch="aarch64", extra_args=["-machine", "virtualization=on"])
+    machines = [cmd[i + 1] for i, a in enumerate(cmd) if a == "-machine"]
+    assert machines == ["virt,gic-version=3", "virtualization=on"]
