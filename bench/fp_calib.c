@@ -7,6 +7,7 @@
  * of one line's miss is (cold - K0) / lines; measured lines(K) = (retouch(K) - K0) / cost. */
 #include "bench/fp_calib.h"
 
+#include "arch/cache_model.h"
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "bench/chain.h"
@@ -25,9 +26,8 @@
  * (virtually indexed, LRU-like) is filled completely. */
 #define OUTER_FILL_NUM 3
 #define OUTER_FILL_DEN 4
-/* QEMU's TCG names itself in CPUID 0x40000000: it models no caches, so whatever a lap's timing
- * shows is the emulator's host, not a cache of the CPU described. */
-#define TCG_HV_SIG "TCGTCGTCGTCG"
+/* An emulator (QEMU's TCG) models no caches, so whatever a lap's timing shows is the emulator's
+ * host, not a cache of the CPU described: arch/cache_model.h says when, and why. */
 #define KBUF_WRITE_SLOT 2     /* the handler writes the line's third word (the first is its link) */
 
 static const uint64_t grid_32nds[] = { 0, 1, 2, 4, 8, 16, 24, 32, 40 };
@@ -406,7 +406,8 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 {
 	unsigned nvar = 1 + lv->n_grid + lv->n_held;
 	uint64_t deadline = fp_deadline(env);
-	bool emulated = str_eq(env->cpu->hv_sig, TCG_HV_SIG);
+	const char *unmodelled = arch_caches_unmodelled(env->cpu);
+	bool emulated = unmodelled != NULL;
 	struct fp_run run;
 	int64_t warm_m;
 
@@ -457,8 +458,7 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 					     "not count this level's misses");
 		} else {
 			rec_i64(r, "cost_mcyc", lv->cost_m);
-			rec_str(r, "reason", emulated ? "emulated CPU (TCG) models no caches: the per-line cost (cost_mcyc, "
-							"milli-cycles, cold minus warm re-touch) is the emulator's host"
+			rec_str(r, "reason", emulated ? unmodelled
 						      : "no cache effect at this level: a miss costs no more than a hit (cost_mcyc: "
 							"milli-cycles per line, cold minus warm re-touch)");
 		}

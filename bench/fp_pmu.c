@@ -64,7 +64,7 @@ void fp_pmu_begin(struct probe_env *env, struct fp_pmu *fp, unsigned level, bool
 		return;
 	}
 	fp->counted = true;
-	fp->vendor = c->ev ? c->ev->vendor_name : 0;
+	fp->vendor = pmu_counter_vendor_name(c);
 	fp->demand_only = demand_event(c->name);
 }
 

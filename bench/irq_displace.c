@@ -4,7 +4,9 @@
  *
  * Handlers: one per value of irq_disp_work (cycles); each spins arch_spin for the iterations that
  * many cycles take at arch_spin's rate measured first (deterministic in instructions, so exact
- * under -icount). The periodic timer's period is irq_disp_period_us plus PERIOD_WORK_FACTOR times
+ * under -icount). The work's cycles are the work clock's (arch/work_clock.h): the TSC on x86_64;
+ * on AArch64 the PMU cycle counter where it counts (else the generic timer's ticks), while every
+ * result stays in the build's clock (CNTVCT ticks there) and the records say both units. The periodic timer's period is irq_disp_period_us plus PERIOD_WORK_FACTOR times
  * the largest work (the handler fits with room to spare), the same for every handler; a window
  * lasts irq_disp_ms, or MIN_IRQS_PER_WINDOW periods if that is longer.
  *
@@ -24,6 +26,7 @@
  * spreading over a window). The integer statistics are in displace_stats.c. */
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
+#include "arch/work_clock.h"
 #include "bench/displace_stats.h"
 #include "bench/irq_common.h"
 #include "lib/emit.h"
@@ -182,12 +185,28 @@ struct disp_run {
 	uint64_t spin;     /* cycles of arch_spin(SPIN_CAL_ITERS): the handlers' work rate */
 	unsigned handlers; /* the delivery_q25 intervals are simultaneous over this many */
 	bool smi_ok;
+	struct work_clock wc; /* the unit of irq_disp_work (arch/work_clock.h) */
 };
+
+/* Where the work clock is not the build's clock (AArch64): the units of work and results, the
+ * spin rate in the work clock, the work in the build's clock. Nothing on x86_64 (one clock). */
+static void work_fields(struct record *r, const struct disp_run *run, uint64_t work)
+{
+	if (!WORK_CLOCK_SEPARATE || !run->wc.work_unit)
+		return;
+	rec_str(r, "work_unit", run->wc.work_unit);
+	rec_str(r, "time_unit", run->wc.time_unit);
+	rec_u64(r, "spin_cal_work", run->wc.spin);
+	rec_u64(r, "work_ticks", work_clock_to_ticks(&run->wc, work, run->spin));
+	if (run->wc.why)
+		rec_str(r, "work_clock", run->wc.why);
+}
 
 static void common_fields(struct record *r, const struct disp_run *run, uint64_t work, uint64_t iters)
 {
 	rec_u64(r, "work_cycles", work);
 	rec_u64(r, "work_iters", iters);
+	work_fields(r, run, work);
 	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
 	rec_u64(r, "period_cycles", run->period);
 	rec_u64(r, "window_cycles", run->window);
@@ -318,6 +337,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	rec_str(r, "name", "displace_vs_direct");
 	rec_str(r, "probe", "irq_displace");
 	rec_u64(r, "work_cycles", work);
+	work_fields(r, run, work);
 	rec_str(r, "criterion", big ? "within_5_percent" : "displacement_not_below_direct");
 	rec_str(r, "statistic", "median_paired_per_interrupt_ci95_order_statistics");
 	if (big)
@@ -394,7 +414,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	int64_t *scratch;
 	static uint64_t no_excess[1]; /* the calibration windows write here and never advance */
 	struct fluid_excess cal_x = { no_excess, 0, 0 };
-	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, work->n, false };
+	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, work->n, false, { 0, 0, 0, 0 } };
 	static const volatile uint64_t no_hits; /* the calibration windows' interrupt count */
 	bool bad = false, checks_ok = true, have_buffers;
 
@@ -435,8 +455,11 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 		run.c1 = 1;
 	run.spin = spin_rate(jit);
 	run.spin = run.spin > env->timer_overhead ? run.spin - env->timer_overhead : 1;
+	/* the work's unit: the build's clock on x86_64, PMU cycles on AArch64 where they count */
+	work_clock_spin_rate(&run.wc, SPIN_CAL_ITERS, jit, NOMINAL_CHUNKS, run.spin);
 	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
-	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) + PERIOD_WORK_FACTOR * maxw;
+	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) +
+		     PERIOD_WORK_FACTOR * work_clock_to_ticks(&run.wc, maxw, run.spin);
 	run.window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
 	if (run.window < MIN_IRQS_PER_WINDOW * run.period)
 		run.window = MIN_IRQS_PER_WINDOW * run.period;
@@ -446,7 +469,7 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	run.lf = chunks * FLUID_CHUNK;
 	run.smi_ok = arch_smi_count(env->cpu, &smi0);
 	for (unsigned h = 0; h < work->n; h++) {
-		st[h] = (struct disp_state){ work->v[h] * SPIN_CAL_ITERS / run.spin, 0, 0, false, 0, direct[h], 0, DIRECT_CAP,
+		st[h] = (struct disp_state){ work->v[h] * SPIN_CAL_ITERS / run.wc.spin, 0, 0, false, 0, direct[h], 0, DIRECT_CAP,
 					     st[h].x };
 		irq_tally_begin(&tally[h]);
 	}

@@ -253,6 +253,8 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 		run.ref[VAR_KN] = VAR_IDLE;
 		run.floor_m = lv->cost_m;
 		irq_register(IRQ_VEC_IPI, fp_irq_handler, &x);
+		/* the interface's order (x86's self-IPI needs nothing; a GIC's SGI is enabled here) */
+		irq_source_prepare(env->irq, IRQ_SRC_SELF_IPI, IRQ_VEC_IPI);
 		{
 			uint64_t warm[FP_VAR_MAX];
 
@@ -260,6 +262,7 @@ static bool run_irq(struct probe_env *env, const struct fp_level *lv)
 		}
 		x.not_pending = x.not_taken = x.taken = x.kept = 0;
 		fp_repeat(&run, irq_sample, &x, env->cfg->irq_fp_samples, fp_deadline(env), lv->effect);
+		irq_source_release(env->irq, IRQ_SRC_SELF_IPI, IRQ_VEC_IPI);
 		irq_unregister(IRQ_VEC_IPI);
 		for (unsigned var = 0; var < FP_IRQ_VARS; var++)
 			emit_irq_set(env, &x, &run, var);

@@ -52,6 +52,7 @@ A64_ARCH_SRC   += arch/aarch64/pmu.c arch/aarch64/pmu_encode.c arch/aarch64/pmu_
 A64_ARCH_SRC   += arch/aarch64/irq.c arch/irq_table.c
 A64_ARCH_SRC   += arch/aarch64/sysreg_safe.c arch/aarch64/sysreg_safe.S arch/aarch64/sysreg_gate.c
 A64_ARCH_SRC   += arch/aarch64/mops.S
+A64_ARCH_SRC   += arch/aarch64/work_clock.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
@@ -70,6 +71,10 @@ A64_EFI_SRC    := efi/main.c efi/platform_aarch64.c efi/efi_util.c efi/boot_opti
 A64_EFI_SRC    += efi/smp_boot_a64.c
 A64_BENCH_SRC  += bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_context_a64.c
 A64_EFI_SRC    += efi/irq_boot_a64.c
+# irq_displace (work on the PMU cycle counter: arch/aarch64/work_clock.c) and irq_footprint
+# (PMUv3 miss counters where PMCEID offers them, else timed)
+A64_BENCH_SRC  += bench/irq_displace.c bench/displace_stats.c
+A64_BENCH_SRC  += bench/irq_footprint.c bench/fp_stats.c bench/fp_calib.c bench/fp_pmu.c bench/fp_code.c
 FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_SRC) $(A64_EFI_SRC)
 
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so

@@ -139,4 +139,11 @@ static inline uint64_t pmu_delta(uint64_t start, uint64_t end, uint64_t mask)
 	return (end - start) & mask;
 }
 
+/* The architecture's name of the event a counter counts (its Arm ARM name, "L1D_CACHE_REFILL",
+ * or "PMCCNTR_EL0"): records' `vendor_event`, as x86's vendor event names (arch/x86_64/pmu.h). */
+static inline const char *pmu_counter_vendor_name(const struct pmu_counter *c)
+{
+	return c->arm_name;
+}
+
 #endif

@@ -174,4 +174,11 @@ static inline uint64_t pmu_delta(uint64_t start, uint64_t end, uint64_t mask)
 
 const char *pmu_kind_name(enum pmu_kind k);
 
+/* The vendor's name of the event a counter counts (pmu_events.c), or NULL (a free-running MSR
+ * counter): the `vendor_event` field of records; AArch64 gives its Arm ARM event name. */
+static inline const char *pmu_counter_vendor_name(const struct pmu_counter *c)
+{
+	return c->ev ? c->ev->vendor_name : 0;
+}
+
 #endif

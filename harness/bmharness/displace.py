@@ -118,6 +118,9 @@ def handler_row(sets, checks=()):
            if vals["calib"] else None,
            "smi_per_window": math.fsum(vals["smi"]) / len(vals["smi"]) if vals["smi"] else None,
            "smi_note": p.get("smi"), "hz": (sets.get("loaded") or sets.get("calib"))[0].get("tsc_hz")}
+    # AArch64: the work's clock (PMU cycles, else counter ticks) and the results' (counter ticks)
+    row.update(work_unit=p.get("work_unit"), time_unit=p.get("time_unit"), work_ticks=p.get("work_ticks"),
+               work_clock=p.get("work_clock"))
     cs = (sets.get("calib") or (None,))[0] or {}
     chunks = cs.get("iters") // p["chunk_iters"] if cs.get("iters") and p.get("chunk_iters") else None
     row["chunk_offset"] = chunk_offset(vals["calib"], vals["calib_gaps"], chunks, p.get("chunk_cycles"))
@@ -179,11 +182,29 @@ def section(doc, rws, checks, fnum):
                       "unavailable (%s)" % (r["smi_note"] or "?"), c.get("status", "-")])
     doc.table(["work", "interrupts", "displacement", "direct", "delivery median [CI]", "delivery q25 [CI]",
                "window delivery median [CI]", "window delivery mean +- SE", "e_res", "background cycles/window pair", "SMIs/window", "check"], table)
+    units = units_note(rws)
+    if units:
+        doc.p(units)
     k = constant_check(checks)
     if k:
         doc.kv([("delivery constant across work", "%s (lower quartiles %s..%s; CIs meet: max low %s <= min "
                  "high %s)" % (k.get("status"), fnum(k.get("q25_min")), fnum(k.get("q25_max")),
                                fnum(k.get("max_ci_low")), fnum(k.get("min_ci_high"))))])
+
+
+def units_note(rws):
+    """Where work and results are in different clocks (AArch64: work_unit, time_unit), say which;
+    None where both are the build's cycles (x86_64: the records carry no unit fields)."""
+    r = next((r for r in rws if r.get("work_unit")), None)
+    if not r:
+        return None
+    hz = r.get("hz")
+    note = "Units: work in %s, every other column in %s%s (work_ticks: the work in that clock, by the " \
+           "two rates of the same spin)." % (r["work_unit"], r["time_unit"] or "?",
+                                             " of the %.4g MHz counter" % (hz / 1e6) if hz else "")
+    if r.get("work_clock"):
+        note += " " + r["work_clock"] + "."
+    return note
 
 
 def _sd(xs):

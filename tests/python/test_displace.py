@@ -77,13 +77,14 @@ def test_per_interrupt_pairing_and_signed_excess():
     assert displace.per_interrupt([1300, 0], [1000, 999], 0, [1]) is None
 
 
-def _stream(works, smi=None):
+def _stream(works, smi=None, extra=None):
     st = synth.Stream().begin()
     sid = 0
     for w in works:
         calib, loaded, count, dsum, cgap, lgap = _windows(w)
         p = dict(handler="w%d" % w, work_cycles=w, work_iters=w // 2, clock_res_cycles=RES,
                  period_cycles=4 * w + 400000)
+        p.update(extra or {})
         if smi is None:
             p["smi"] = "unavailable_not_intel"
         for what, vals in (("calib", calib), ("loaded", loaded), ("calib_gaps", cgap), ("loaded_gaps", lgap),
@@ -170,3 +171,23 @@ def test_displacement_daemon_term_and_bad_input():
     assert displace.woodside([], [1], [1], lf) is None
     assert displace.woodside([1], [1, 2], [1], lf) is None   # counts must pair with windows
     assert displace.woodside([2000], [2000], [0], lf)["cost"] is None  # no interrupt: no cost
+
+
+def test_units_stated_where_work_and_results_differ(tmp_path):
+    """AArch64 records carry work_unit/time_unit: the report says them; x86_64 records carry none
+    and the report adds nothing (test_rows_from_a_synthetic_run's stream)."""
+    units = dict(work_unit="pmu_cycles", time_unit="counter_ticks", spin_cal_work=21721, work_ticks=62)
+    log = tmp_path / "serial.log"
+    log.write_text(_stream([0, 1000], extra=units))
+    summary = parse.parse_log(str(log), str(tmp_path))
+    rows = irq.analyse(summary, str(tmp_path))["displace"]
+    assert all(r["work_unit"] == "pmu_cycles" and r["time_unit"] == "counter_ticks" for r in rows)
+    note = displace.units_note(rows)
+    assert "work in pmu_cycles" in note and "counter_ticks" in note and "work_clock" not in note
+    text, _ = report.write_report(str(tmp_path), plot=False)
+    assert "Units: work in pmu_cycles, every other column in counter_ticks" in text
+    # the fallback says why the work is in ticks
+    rows[0]["work_clock"] = "no usable PMU cycle counter"
+    assert displace.units_note(rows).endswith("no usable PMU cycle counter.")
+    # one clock (x86_64): no note
+    assert displace.units_note([dict(r, work_unit=None) for r in rows]) is None

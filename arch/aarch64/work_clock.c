@@ -1,0 +1,42 @@
+/* The AArch64 work clock (see work_clock.h): arch_spin's rate on PMCCNTR_EL0. */
+#include "arch/work_clock.h"
+
+#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/tsc.h"
+#include "lib/sort.h"
+
+#define NO_PMU_CYCLES "no usable PMU cycle counter (plat kind=pmu says why): work counted in counter ticks"
+
+/* isb on both sides, as tsc_begin: the spin's instructions complete inside the pair. */
+static inline uint64_t pmccntr_fenced(void)
+{
+	uint64_t v = tsc_isb_pmccntr();
+
+	cpu_isb();
+	return v;
+}
+
+void work_clock_spin_rate(struct work_clock *wc, uint64_t iters, uint64_t *scratch, unsigned n, uint64_t spin_ticks)
+{
+	uint64_t empty, spin;
+
+	if (!n || !a64_pmu_cycles_on()) {
+		*wc = (struct work_clock){ spin_ticks, WORK_UNIT_TICKS, WORK_UNIT_TICKS, NO_PMU_CYCLES };
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t t0 = pmccntr_fenced();
+
+		scratch[i] = pmccntr_fenced() - t0;
+	}
+	empty = median_u64(scratch, n);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t t0 = pmccntr_fenced();
+
+		arch_spin(iters);
+		scratch[i] = pmccntr_fenced() - t0;
+	}
+	spin = median_u64(scratch, n);
+	a64_pmu_cycles_restore();
+	*wc = (struct work_clock){ spin > empty ? spin - empty : 1, WORK_UNIT_PMU, WORK_UNIT_TICKS, 0 };
+}

@@ -1,0 +1,208 @@
+"""AArch64 displacement and cache footprint under qemu-system-aarch64 -machine virt,gic-version=3
+(plain TCG) with AAVMF: one short boot runs irq_displace (the periodic virtual timer, handlers of
+known work counted in PMU cycles) and irq_footprint (self-SGIs; miss counters where PMCEID offers
+the refill events, else timed). TCG's timing is no machine's and it models no caches, so only
+structure, counts, units and invariants are asserted: every interrupt accounted for (nothing lost,
+early, spurious or unexpected; every SGI seen pending and taken exactly once), the records say
+which unit the work and the results are in, the checks are there (displace_vs_direct per handler,
+delivery_constant), the footprint's checks are skips with the reason (never a verdict on emulated
+caches), and no count is claimed from a counter that cannot count. ~10 s."""
+
+import os
+
+import pytest
+
+from bmharness import parse, qemu, report
+from conftest import ROOT, Boot
+
+IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
+N_DISP = 6
+WORK = (0, 1000, 10000, 100000)
+N_FP = 8
+HELD = (50, 300)
+SETTINGS = {"probes": "irq_displace,irq_footprint", "irq_disp_samples": N_DISP, "irq_disp_ms": 5,
+            "irq_disp_work": ",".join(map(str, WORK)), "irq_fp_samples": N_FP,
+            "irq_fp_k": ",".join(map(str, HELD))}
+BOOT_S = 60            # the whole boot, firmware start-up included
+SPIN_CAL_ITERS = 20000  # bench/irq_displace.c: the handlers' rate is arch_spin(SPIN_CAL_ITERS)
+# QEMU's cycle counter counts emulated time at 1 GHz (qemu-facts), the generic timer 62.5 MHz of
+# the same clock: the ratio of the two rates of one spin is 16; a 12.5% band, fixed beforehand,
+# for the medians' quantisation and load
+PMU_PER_TICK = 16
+PMU_PER_TICK_BAND = 0.125
+BEST_OF = 3            # FP_BEST_OF in bench/fp_calib.h
+EV_L1D_REFILL, EV_L2D_REFILL = 0x03, 0x17
+CTR_SET = {1: ("footprint_l1d_any", "l1d_misses", EV_L1D_REFILL), 2: ("footprint_l2_any", "l2_misses", EV_L2D_REFILL)}
+MIDR_IMPL_SHIFT = 24
+
+
+@pytest.fixture(scope="module")
+def b(tmp_path_factory):
+    if not os.path.exists(IMAGE_A64):
+        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
+    out = str(tmp_path_factory.mktemp("a64irq2"))
+    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=120, settings=SETTINGS)
+    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
+    return Boot(out, run, summary)
+
+
+def single(fact):
+    if isinstance(fact, list):
+        assert len(fact) == 1, fact
+        return fact[0]
+    return fact
+
+
+def raw(b, s):
+    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
+
+
+def test_boot_ok_short_and_clean(b):
+    assert not b.run["timed_out"] and b.run["exit_code"] == 0
+    assert b.summary["ok"], b.summary["validation"]["problems"]
+    assert b.summary["end"]["status"] == "ok", b.summary["messages"]
+    assert b.run["duration_s"] < BOOT_S, b.run["duration_s"]
+    assert not b.summary["faults"]
+    assert not [m for m in b.summary["messages"] if m.get("level") == "error"], b.summary["messages"]
+    # both probes ran from their own sources: no "not ported" skip
+    assert not [k for k in b.summary["skips"] if "not ported" in k.get("reason", "")]
+    cleanups = [c for c in b.summary["checks"] if c["name"] == "irq_cleanup"]
+    assert sorted(c["probe"] for c in cleanups) == ["irq_displace", "irq_footprint"]
+    assert all(c["status"] == "pass" and c["left"] == 0 for c in cleanups), cleanups
+
+
+def test_displace_units(b):
+    """The work is in PMU cycles (QEMU's PMU counts), the results in counter ticks; the
+    conversions the probe made are recomputable from the fields it gave."""
+    pmu = single(b.plat("pmu"))
+    hz = single(b.plat("gic"))["timer_hz"]
+    sets = [s for s in b.sets("irq_displace") if s["params"].get("handler")]
+    assert sets
+    for s in sets:
+        p = s["params"]
+        assert s["tsc_hz"] == hz > 0
+        if pmu["present"]:
+            assert p["work_unit"] == "pmu_cycles" and "work_clock" not in p, p
+        else:
+            assert p["work_unit"] == "counter_ticks" and p["work_clock"], p
+        assert p["time_unit"] == "counter_ticks"
+        assert p["work_iters"] == p["work_cycles"] * SPIN_CAL_ITERS // p["spin_cal_work"]
+        assert p["work_ticks"] == p["work_cycles"] * p["spin_cal_cycles"] // p["spin_cal_work"]
+        # the handlers' period leaves room for the largest work, in the results' clock
+        assert p["period_cycles"] > 4 * max(WORK) * p["spin_cal_cycles"] // p["spin_cal_work"]
+    if pmu["present"]:
+        ratio = sets[0]["params"]["spin_cal_work"] / sets[0]["params"]["spin_cal_cycles"]
+        assert abs(ratio / PMU_PER_TICK - 1) <= PMU_PER_TICK_BAND, ratio
+
+
+def test_displace_structure_and_tally(b):
+    for w in WORK:
+        h = "w%d" % w
+        (cnt,) = b.sets("irq_displace", what="count", handler=h)
+        (loaded,) = b.sets("irq_displace", what="loaded", handler=h)
+        (calib,) = b.sets("irq_displace", what="calib", handler=h)
+        (direct,) = b.sets("irq_displace", what="direct", handler=h)
+        (excess,) = b.sets("irq_displace", what="irq_excess", handler=h)
+        (measured,) = b.sets("irq_displace", what="irq_measured", handler=h)
+        assert cnt["n"] == loaded["n"] == calib["n"] == N_DISP
+        taken = sum(raw(b, cnt))
+        assert direct["n"] == excess["n"] == measured["n"] == taken > 0
+        p = loaded["params"]
+        assert p["source"] == "cntv_periodic" and p["work_cycles"] == w
+        # every interrupt accounted for: taken in its window, nothing lost, early or foreign
+        assert p["taken"] == taken <= p["armed"]
+        for k in ("lost", "early", "extra", "spurious", "unexpected"):
+            assert p[k] == 0, (k, p)
+        # the loaded window runs the calibration window's iterations plus the interrupts
+        assert loaded["iters"] == calib["iters"] > 0
+        assert all(v in (0, 1) for v in raw(b, measured))
+
+
+def test_displace_checks_present_with_units(b):
+    checks = {c["work_cycles"]: c for c in b.summary["checks"]
+              if c.get("probe") == "irq_displace" and c["name"] == "displace_vs_direct"}
+    assert sorted(checks) == sorted(WORK)
+    for w, c in checks.items():
+        assert c["status"] in ("pass", "fail")           # a verdict on TCG's timing: not asserted
+        assert c["work_unit"] in ("pmu_cycles", "counter_ticks") and c["time_unit"] == "counter_ticks"
+        assert c["paired"] == 1 and c["interrupts"] > 0
+        assert c["criterion"] == ("within_5_percent" if w >= 1000000 else "displacement_not_below_direct")
+        # the handler of known work: its direct cost holds at least half its work (same clock)
+        assert float(c["direct"]) >= 0.5 * c["work_ticks"], c
+        assert float(c["direct_ci_low"]) <= float(c["direct"]) <= float(c["direct_ci_high"])
+    (k,) = [c for c in b.summary["checks"] if c.get("probe") == "irq_displace" and c["name"] == "delivery_constant"]
+    assert k["handlers"] == len(WORK) and k["status"] in ("pass", "fail")
+
+
+def fp_sets(b, **params):
+    return [s for s in b.summary["sets"] if s["name"] == "irq_footprint"
+            and all(s["params"].get(k) == v for k, v in params.items())]
+
+
+def refill_offered(pmu, event):
+    return bool(pmu["present"]) and bool(int(str(pmu["pmceid0"]), 16) >> event & 1)
+
+
+def test_footprint_counters_or_time_said(b):
+    """Counted where PMCEID offers the level's refill event, else timed with one skip per counter
+    set naming PMCEID's reason (QEMU TCG offers none)."""
+    pmu = single(b.plat("pmu"))
+    levels = {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(b)}
+    assert levels == {(1, "data"), (2, "unified")}
+    for level, (ctr_set, event, number) in CTR_SET.items():
+        sets = fp_sets(b, level=level)
+        if refill_offered(pmu, number):
+            assert all(s["params"]["method"] == "pmu" and s["params"]["event"] == event for s in sets)
+            continue
+        for s in sets:
+            p = s["params"]
+            assert p["method"] == "time" and s["unit"] == "cycles" and "event" not in p, p
+            assert p["ctr_skipped"] == ctr_set
+        if not pmu["present"]:   # one skip for the set, with discovery's reason
+            why = [k for k in b.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set]
+            assert len(why) == 1 and why[0]["reason"] == pmu["reason"], why
+            continue
+        why = [k for k in b.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set
+               and k.get("event") == event]
+        assert len(why) == 1 and "PMCEID" in why[0]["reason"], why
+
+
+def test_footprint_checks_skipped_on_emulated_caches(b):
+    """MIDR implementer 0x00 (QEMU's max CPU) models no caches: the footprint_k checks are skips
+    with the measured per-line cost, never a verdict, and no K is read back through a curve."""
+    midr = int(str(single(b.plat("aarch64_id"))["midr"]), 16)
+    if midr >> MIDR_IMPL_SHIFT & 0xFF:
+        pytest.skip("a CPU with an implementer code: its caches may be real")
+    assert not [c for c in b.summary["checks"] if c["name"] == "footprint_k"]
+    for level in CTR_SET:
+        (cold,) = fp_sets(b, level=level, what="cold")
+        assert cold["params"]["effect"] == 0 and cold["n"] == N_FP
+        (sk,) = [k for k in b.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level]
+        assert "MIDR implementer 0x00" in sk["reason"] and sk["cost_mcyc"] == cold["params"]["cost_mcyc"]
+        held = sorted(s["params"]["k"] for s in fp_sets(b, level=level, what="heldout"))
+        grid = {s["params"]["k"] for s in fp_sets(b, level=level, what="calib")}
+        assert held == sorted(k for k in HELD if k not in grid)
+        for s in fp_sets(b, level=level, what="irq"):
+            assert "k_est_milli" not in s["params"]
+            if s["params"]["variant"] != "idle":
+                assert s["params"]["cal_status"] == "no_effect"
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_footprint_every_sgi_pending_and_taken_once(b, level):
+    sets = fp_sets(b, level=level, what="irq")
+    got = {(s["params"]["experiment"], s["params"]["variant"]) for s in sets}
+    assert got == {(e, v) for e in ("basic", "refined") for v in ("idle", "k0", "kn")}
+    for s in sets:
+        p = s["params"]
+        assert s["n"] == N_FP and p["source"] == "sgi_self" and p["best_of"] == BEST_OF
+        assert p["not_pending"] == 0 and p["not_taken"] == 0, p
+        assert p["taken"] == (0 if p["variant"] == "idle" else N_FP * BEST_OF)
+        if p["variant"] == "kn":
+            assert p["k"] > 0
+
+
+def test_report_states_units(b):
+    text, _ = report.write_report(os.path.join(b.out_dir, "parsed"), plot=False)
+    assert "displacement vs direct" in text and "Cache footprint of one interrupt" in text
+    assert "Units: work in pmu_cycles, every other column in counter_ticks" in text
