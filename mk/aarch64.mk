@@ -50,6 +50,7 @@ A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_reg
 A64_ARCH_SRC   += arch/aarch64/cache_ops.c arch/aarch64/icache_gen.c arch/aarch64/icache_chain.c
 A64_ARCH_SRC   += arch/aarch64/pmu.c arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c arch/aarch64/insn_count.c
 A64_ARCH_SRC   += arch/aarch64/irq.c
+A64_ARCH_SRC   += arch/aarch64/pmu_pmi.c arch/aarch64/pmu_pmi_plan.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
