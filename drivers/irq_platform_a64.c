@@ -135,23 +135,51 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 	return true;
 }
 
-bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
+/* One PPI/SGI of a redistributor on or off (level-sensitive for a PPI); the routing is the
+ * caller's business. */
+static bool private_switch(struct gicv3 *g, unsigned intid, bool on)
 {
-	struct gicv3 *g = &a64.f.gic;
-
 	if (!g->ready || intid >= GIC_NUM_PRIVATE)
 		return false;
 	if (!on) {
 		gicv3_private_enable(g, intid, false);
 		gicv3_private_clear(g, intid);
-		route(intid, 0);
 		return true;
 	}
 	gicv3_private_config(g, intid, A64_IRQ_PRIORITY);
 	gicv3_private_level(g, intid);
-	route(intid, vector);
 	gicv3_private_enable(g, intid, true);
 	return true;
+}
+
+bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
+{
+	if (!a64.f.gic.ready || intid >= GIC_NUM_PRIVATE)
+		return false;
+	if (on)
+		route(intid, vector);
+	(void)private_switch(&a64.f.gic, intid, on);
+	if (!on)
+		route(intid, 0);
+	return true;
+}
+
+bool irq_platform_a64_cpu_up(struct gicv3 *g)
+{
+	struct gicv3_bases b = a64.f.bases;
+
+	*g = (struct gicv3){ .io = &gicv3_hw_io };
+	if (!a64.f.gic.ready)
+		return false;
+	b.gicr_cpu = 0; /* the boot CPU's GICC entry's: this core's is found in the range */
+	if (!b.gicr_range)
+		return false;
+	return gicv3_init(g, &b, mpidr_el1_read(), a64.f.gic.wait_ticks);
+}
+
+bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on)
+{
+	return private_switch(g, intid, on);
 }
 
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s)
