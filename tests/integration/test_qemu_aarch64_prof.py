@@ -10,8 +10,9 @@ counted + lost = samples and the chunks add up (check_stream); the GIC record na
 interrupt. A second boot, plain TCG on 2 cores, profiles membw_mc with the defaults
 (profile_source=auto, profile_event=cycles): auto takes the PMU (source=pmi, CPU_CYCLES), and the
 application processor samples with its own counters into its own table (cpu 1's records, most of
-its samples in the bandwidth kernels). QEMU's instruction count is one for all vCPUs under
--icount, so that boot does without it. Symbols come from build/aarch64/baremetric.so (linked at
+its samples in the bandwidth kernels). That boot does without -icount (membw_mc takes minutes
+under it, and there core 1 took no INST_RETIRED samples: README "AArch64 sampling on PMU
+overflow"). Symbols come from build/aarch64/baremetric.so (linked at
 0; the image carries no build id). ~20 s."""
 
 import os
