@@ -358,8 +358,11 @@ static uint64_t auto_period(struct probe_env *env)
 	done[timer] = true;
 	if (!measure_cost(env, nominal, PROF_AUTO_ROUNDS, PROF_AUTO_ROUND_MS, &c, &why) || !c.per_sample)
 		return nominal;
-	/* The cost in the period's unit: ns for time; events for a counter (cycles: ~1 per cycle). */
-	cost_units = timer ? c.per_sample * 1000000000ull / env->tsc_hz : c.per_sample;
+	/* The cost in the period's unit: ns for time; for a counter, events at the rate the sampled
+	 * rounds counted them (samples_on x period per round over its TSC cycles: ~1 per cycle for
+	 * cycles on x86, 16 per tick for CPU_CYCLES against AArch64's 62.5 MHz counter under QEMU). */
+	cost_units = timer ? c.per_sample * 1000000000ull / env->tsc_hz
+			   : c.per_sample * (c.samples_on * nominal / c.rounds) / c.on;
 	if (cost_units * PROF_AUTO_PERIOD_FACTOR > nominal)
 		chosen[timer] = cost_units * PROF_AUTO_PERIOD_FACTOR;
 	prof.auto_cost = c.per_sample;

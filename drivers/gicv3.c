@@ -9,6 +9,7 @@
 #define MADT_T_GICR 0x0E
 #define GICC_MIN_LEN 76
 #define GICC_OFF_FLAGS 12
+#define GICC_OFF_PERF_GSIV 20 /* Performance Interrupt GSIV: the PMU overflow's INTID */
 #define GICC_OFF_GICR 60
 #define GICC_OFF_MPIDR 68
 #define GICC_FLAG_ENABLED 1u
@@ -59,8 +60,11 @@ bool gicv3_madt_parse(const uint8_t *madt, uint32_t len, uint64_t mpidr, struct 
 		} else if (type == MADT_T_GICC && elen >= GICC_MIN_LEN) {
 			out->gicc_entries++;
 			if ((le32(e + GICC_OFF_FLAGS) & GICC_FLAG_ENABLED) &&
-			    (le64(e + GICC_OFF_MPIDR) & MPIDR_AFF_MASK) == (mpidr & MPIDR_AFF_MASK))
+			    (le64(e + GICC_OFF_MPIDR) & MPIDR_AFF_MASK) == (mpidr & MPIDR_AFF_MASK)) {
 				out->gicr_cpu = le64(e + GICC_OFF_GICR);
+				out->pmu_gsiv = le32(e + GICC_OFF_PERF_GSIV);
+				out->pmu_gsiv_found = true;
+			}
 		} else if (type == MADT_T_GICR && elen >= GICR_ENTRY_MIN_LEN && !out->gicr_range) {
 			out->gicr_range = le64(e + GICR_OFF_BASE);
 			out->gicr_range_len = le32(e + GICR_OFF_LEN);
@@ -218,6 +222,17 @@ void gicv3_private_config(struct gicv3 *g, unsigned intid, uint8_t priority)
 	wr32(g, g->sgi + GICR_IGRPMODR0, rd32(g, g->sgi + GICR_IGRPMODR0) & ~bit); /* ... non-secure */
 	wr32(g, pa, (rd32(g, pa) & ~(0xFFu << shift)) | (uint32_t)priority << shift);
 	gicv3_private_clear(g, intid);
+}
+
+void gicv3_private_level(struct gicv3 *g, unsigned intid)
+{
+	uint64_t a = g->sgi + GICR_ICFGR1;
+	unsigned shift;
+
+	if (intid < GIC_NUM_SGIS || intid >= GIC_NUM_PRIVATE)
+		return; /* SGIs are always edge-triggered */
+	shift = (intid - GIC_NUM_SGIS) * GICR_ICFGR_BITS_PER_INTID + GICR_ICFGR_EDGE_BIT;
+	wr32(g, a, rd32(g, a) & ~(1u << shift));
 }
 
 void gicv3_private_enable(struct gicv3 *g, unsigned intid, bool on)

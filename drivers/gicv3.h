@@ -56,6 +56,9 @@
 #define GICR_ICACTIVER0 0x0380
 #define GICR_IPRIORITYR 0x0400 /* one byte per INTID, accessed as 32-bit words */
 #define GICR_IGRPMODR0 0x0D00
+#define GICR_ICFGR1 0x0C04            /* PPIs 16-31: two bits each, the upper one set = edge */
+#define GICR_ICFGR_BITS_PER_INTID 2
+#define GICR_ICFGR_EDGE_BIT 1
 
 #define GIC_NUM_PRIVATE 32     /* SGIs 0-15 and PPIs 16-31 */
 #define GIC_NUM_SGIS 16
@@ -108,6 +111,8 @@ struct gicv3_bases {
 	uint64_t gicr_range, gicr_range_len; /* a GICR discovery range (0: none) */
 	unsigned gic_version;       /* the GICD entry's version byte (0: not stated) */
 	unsigned gicc_entries;
+	uint32_t pmu_gsiv;          /* this CPU's GICC entry's Performance Interrupt GSIV (0: none) */
+	bool pmu_gsiv_found;        /* that entry was found */
 };
 
 struct gicv3 {
@@ -136,6 +141,9 @@ bool gicv3_init(struct gicv3 *g, const struct gicv3_bases *b, uint64_t mpidr, ui
 /* One SGI or PPI (intid < 32): Group 1 (non-secure), priority, cleared, then enabled or not. */
 void gicv3_private_config(struct gicv3 *g, unsigned intid, uint8_t priority);
 void gicv3_private_enable(struct gicv3 *g, unsigned intid, bool on);
+/* A PPI (16..31) level-sensitive (GICR_ICFGR1 bit clear): a level source such as the PMU's
+ * overflow stays asserted until its handler clears it. SGIs are left alone (always edge). */
+void gicv3_private_level(struct gicv3 *g, unsigned intid);
 void gicv3_private_clear(struct gicv3 *g, unsigned intid);
 /* GICR_ISPENDR0 / GICR_ISACTIVER0 (bit i: INTID i). */
 uint32_t gicv3_private_pending(const struct gicv3 *g);

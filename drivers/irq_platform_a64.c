@@ -13,7 +13,7 @@
 #define MADT_MIN_LEN 44
 #define MADT_MAX_LEN 0x10000u
 #define PERIODIC_MAX_SKIPS 1000000u /* bound on re-arming past missed periods */
-#define USED_MASK ((1u << A64_INTID_CNTV) | (1u << A64_INTID_CNTP) | (1u << A64_INTID_SGI_SELF))
+#define USED_MASK ((1u << A64_INTID_CNTV) | (1u << A64_INTID_CNTP) | (1u << A64_INTID_SGI_SELF) | pmu_bit())
 
 static const char *const source_names[IRQ_NUM_SOURCES] = {
 	"cntv_oneshot", "tsc_deadline", "cntv_periodic", "sgi_self", "hpet",
@@ -28,6 +28,12 @@ static struct {
 	uint8_t vec_of[GIC_NUM_PRIVATE]; /* our copy of the routing, for irq_vector_pending */
 	uint64_t period;                  /* virtual timer periodic (0: one-shot) */
 } a64;
+
+/* The PMU overflow PPI is ours too (drivers/prof_sampler_a64.c routes it): cleanup looks at it. */
+static uint32_t pmu_bit(void)
+{
+	return a64.f.pmu_intid >= GIC_NUM_SGIS && a64.f.pmu_intid < GIC_NUM_PRIVATE ? 1u << a64.f.pmu_intid : 0;
+}
 
 const char *irq_source_name(enum irq_source s)
 {
@@ -71,9 +77,13 @@ static const struct gicv3_bases *find_bases(uint64_t madt)
 		if (len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b) &&
 		    (b->gicr_cpu || b->gicr_range)) {
 			a64.f.bases_from = "madt";
+			a64.f.pmu_intid = b->pmu_gsiv_found && b->pmu_gsiv ? b->pmu_gsiv : A64_INTID_PMU_DEFAULT;
+			a64.f.pmu_intid_from = b->pmu_gsiv_found && b->pmu_gsiv ? "madt" : "qemu_virt_default";
 			return b;
 		}
 	}
+	a64.f.pmu_intid = A64_INTID_PMU_DEFAULT;
+	a64.f.pmu_intid_from = "qemu_virt_default";
 	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr_range = A64_VIRT_GICR,
 				   .gicr_range_len = A64_VIRT_GICR_LEN };
 	a64.f.bases_from = "qemu_virt_default";
@@ -125,22 +135,51 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 	return true;
 }
 
-bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
+/* One PPI/SGI of a redistributor on or off (level-sensitive for a PPI); the routing is the
+ * caller's business. */
+static bool private_switch(struct gicv3 *g, unsigned intid, bool on)
 {
-	struct gicv3 *g = &a64.f.gic;
-
 	if (!g->ready || intid >= GIC_NUM_PRIVATE)
 		return false;
 	if (!on) {
 		gicv3_private_enable(g, intid, false);
 		gicv3_private_clear(g, intid);
-		route(intid, 0);
 		return true;
 	}
 	gicv3_private_config(g, intid, A64_IRQ_PRIORITY);
-	route(intid, vector);
+	gicv3_private_level(g, intid);
 	gicv3_private_enable(g, intid, true);
 	return true;
+}
+
+bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
+{
+	if (!a64.f.gic.ready || intid >= GIC_NUM_PRIVATE)
+		return false;
+	if (on)
+		route(intid, vector);
+	(void)private_switch(&a64.f.gic, intid, on);
+	if (!on)
+		route(intid, 0);
+	return true;
+}
+
+bool irq_platform_a64_cpu_up(struct gicv3 *g)
+{
+	struct gicv3_bases b = a64.f.bases;
+
+	*g = (struct gicv3){ .io = &gicv3_hw_io };
+	if (!a64.f.gic.ready)
+		return false;
+	b.gicr_cpu = 0; /* the boot CPU's GICC entry's: this core's is found in the range */
+	if (!b.gicr_range)
+		return false;
+	return gicv3_init(g, &b, mpidr_el1_read(), a64.f.gic.wait_ticks);
+}
+
+bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on)
+{
+	return private_switch(g, intid, on);
 }
 
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s)

@@ -33,6 +33,7 @@
 #define A64_INTID_SGI_SELF 1   /* the self-SGI */
 #define A64_INTID_CNTP 30      /* EL1 physical timer PPI */
 #define A64_INTID_CNTV 27      /* EL1 virtual timer PPI */
+#define A64_INTID_PMU_DEFAULT 23 /* PMU overflow PPI when the MADT's GICC entry does not say (QEMU virt's) */
 #define A64_IRQ_PRIORITY 0x80  /* every source at one priority: no nesting (masked anyway) */
 #define A64_GIC_WAIT_US 10000  /* bound on each GIC wait */
 /* QEMU virt's GIC when the MADT says nothing (hw/arm/virt.c memmap). */
@@ -46,6 +47,8 @@ struct a64_irq_facts {
 	const char *bases_from;        /* "madt" or "qemu_virt_default" */
 	uint64_t cntv_ctl_found, cntp_ctl_found; /* the timers as the firmware left them */
 	struct gtimer timer;           /* with CNTVOFF (CNTPCT - CNTVCT) as measured, +- uncertainty */
+	unsigned pmu_intid;            /* the PMU overflow interrupt (GICC Performance Interrupt GSIV) */
+	const char *pmu_intid_from;    /* "madt" or "qemu_virt_default" */
 };
 
 /* Set up the GIC and the timers (traps installed, interrupts masked). madt: the MADT's address
@@ -53,9 +56,17 @@ struct a64_irq_facts {
 bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_hz);
 const struct a64_irq_facts *irq_platform_a64_facts(void);
 /* Another SGI/PPI on this CPU for a driver of its own (the PMU's overflow, PPI 23): routed to
- * `vector` (a handler slot of arch/irq.h), Group 1 at A64_IRQ_PRIORITY, pending state cleared,
- * enabled or (on = false) disabled and unrouted. False when the GIC is not ready or intid >= 32.
+ * `vector` (a handler slot of arch/irq.h), Group 1 at A64_IRQ_PRIORITY, a PPI level-sensitive,
+ * pending state cleared, enabled or (on = false) disabled and unrouted. False when the GIC is not ready or intid >= 32.
  * The caller silences a level-triggered source in its handler before the EOI. */
 bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on);
+/* Another core (an application processor, on itself, interrupts masked): its redistributor
+ * found in the GICR range by its MPIDR, woken, its SGIs/PPIs disabled, its CPU interface on
+ * (gicv3_init into *g; the distributor is the boot CPU's, already enabled). False when the boot
+ * CPU's GIC is not ready or there is no GICR range to search. */
+bool irq_platform_a64_cpu_up(struct gicv3 *g);
+/* As irq_platform_a64_private on that core's redistributor g, without touching the routing (one
+ * table for all cores: the boot CPU's routing of intid applies). */
+bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on);
 
 #endif

@@ -1,33 +1,63 @@
-/* The profiler's sampling interrupts on AArch64 (drivers/prof_sampler.h): time-based sampling on
- * the EL1 virtual timer (drivers/irq_platform_a64.h's cntv_oneshot, routed to IRQ_VEC_PROF),
- * re-armed from the handler with a freshly drawn delay, on the CPU that runs the probes. The
- * handler gets the interrupted PC from ELR_EL1 (the IRQ stub passes it). No PMU-overflow source
- * yet (PMUv3 overflow, PPI 23, comes with the PMU port): profile_source=pmu is refused with that
- * reason and auto falls back to the timer; application processors do not sample (no SMP yet). */
+/* The profiler's sampling interrupts on AArch64 (drivers/prof_sampler.h), on the profiler's
+ * vector (IRQ_VEC_PROF); the IRQ stub passes the interrupted PC (ELR_EL1) to the handler:
+ *  - `pmi`: PMUv3 counter overflow (arch/aarch64/pmu_pmi.h): the highest free event counter
+ *    counts profile_event at EL1 from 2^width - period; its overflow raises the PMU's PPI (the
+ *    MADT GICC entry's Performance Interrupt GSIV, else QEMU virt's 23), routed here through
+ *    irq_platform_a64_private (level-sensitive); the handler clears the overflow and preloads the
+ *    next drawn period. The counters used are kept from the runner's counter sets while sampling
+ *    (pmu_info.counters_reserved).
+ *  - `timer`: the EL1 virtual timer (cntv_oneshot), re-armed from the handler with a freshly
+ *    drawn delay (time-based sampling) — profile_source=timer, or auto when the PMU cannot count
+ *    the event (out->fallback says why).
+ * Application processors sample too, around their share of an smp_run_all job (the hooks
+ * prof_sampler_cpu_begin/end): each core brings up its own redistributor and CPU interface
+ * (irq_platform_a64_cpu_up) and samples with its own PMU counters or virtual timer (both are
+ * per core, as PPIs are), its own period sequence; the INTID's routing is the boot CPU's (one
+ * table). The handler finds its CPU index from MPIDR_EL1. */
 #include "drivers/prof_sampler.h"
 
+#include "arch/aarch64/pmu_pmi.h"
 #include "arch/cycles.h"
 #include "arch/irq.h"
+#include "arch/smp.h"
+#include "bench/arena.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "drivers/irq_platform.h"
+#include "drivers/irq_platform_a64.h"
 
 #define NS_PER_S 1000000000ull
 /* As on x86_64: a shorter period would leave the probe no time (the handler takes some
  * microseconds under TCG). */
 #define PROF_MIN_PERIOD_NS 2000ull
 #define PROF_STOP_DRAIN_US 2000ull
-#define NO_PMU "no PMU-overflow sampling on AArch64 yet (PMUv3 overflow interrupts are not ported)"
+
+enum prof_active { ACTIVE_NONE, ACTIVE_TIMER, ACTIVE_PMI };
+
+/* What each sampling CPU's handler writes: its own line(s). */
+struct prof_cpu_state {
+	struct prof_period per;
+	struct a64_pmi pmi;         /* this core's counters (pmi) */
+	struct gicv3 gic;           /* application processors: this core's redistributor */
+	volatile uint64_t exit_tsc; /* end of the last handler */
+	volatile bool rearm;        /* cleared by stop: the handler then no longer re-arms */
+	bool on;
+} __attribute__((aligned(64)));
 
 static struct {
-	volatile bool active;
-	volatile bool rearm;
-	volatile uint64_t exit_tsc;
+	volatile enum prof_active active;
 	struct irq_platform *p;
 	uint64_t tsc_hz;
-	struct prof_period per;
+	uint64_t period, seed;
+	const char *event;
 	prof_hit_fn hit;
 	void *ctx;
+	struct pmu_info *pmu;   /* for counters_reserved: the sampling counters kept from counter sets */
+	struct pmu_info pmu_ap; /* the same PMU as found before our reservation: each core's own counters */
+	unsigned intid;         /* the PPI sampled on */
+	bool aps;               /* application processors sample */
+	struct prof_cpu_state *cpu; /* [ncpu], from the arena at start */
+	unsigned ncpu;
 } s;
 
 static uint64_t ns_to_ticks(uint64_t ns, uint64_t hz)
@@ -35,25 +65,128 @@ static uint64_t ns_to_ticks(uint64_t ns, uint64_t hz)
 	return ns / NS_PER_S * hz + ns % NS_PER_S * hz / NS_PER_S;
 }
 
-static void arm_next(void)
+/* The running CPU's index (0 = the boot CPU): looked up only while application processors sample. */
+static unsigned self_cpu(void)
 {
-	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, ns_to_ticks(prof_period_next(&s.per), s.tsc_hz), 0);
+	uint32_t id;
+
+	if (!s.aps)
+		return 0;
+	id = smp_self_apic_id();
+	for (unsigned i = 0; i < s.ncpu; i++)
+		if (smp_cpu_apic_id(i) == id)
+			return i;
+	return 0;
+}
+
+/* This core's virtual timer (a per-core register): the next drawn delay. */
+static void timer_arm_next(struct prof_cpu_state *c)
+{
+	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, ns_to_ticks(prof_period_next(&c->per), s.tsc_hz),
+			     0);
 }
 
 static void timer_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
 {
+	unsigned cpu = self_cpu();
+	struct prof_cpu_state *c = &s.cpu[cpu];
+
 	(void)ctx;
-	s.hit(s.ctx, 0, pc, entry_tsc);
-	if (s.rearm)
-		arm_next();
-	s.exit_tsc = tsc_rdtsc();
+	s.hit(s.ctx, cpu, pc, entry_tsc);
+	if (c->rearm)
+		timer_arm_next(c);
+	c->exit_tsc = tsc_rdtsc();
+}
+
+/* Before the EOI (the dispatcher sends it after the handler): the overflow bit is cleared in
+ * a64_pmi_ack, so the level has dropped by then. An interrupt without our bit is not a sample. */
+static void pmi_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+{
+	unsigned cpu = self_cpu();
+	struct prof_cpu_state *c = &s.cpu[cpu];
+
+	(void)ctx;
+	if (a64_pmi_ack(&c->pmi, c->rearm ? prof_period_next(&c->per) : c->pmi.max_period))
+		s.hit(s.ctx, cpu, pc, entry_tsc);
+	c->exit_tsc = tsc_rdtsc();
+}
+
+static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
+		      const char **why)
+{
+	struct prof_cpu_state *c = &s.cpu[0];
+	unsigned intid = irq_platform_a64_facts()->pmu_intid;
+
+	s.period = req->period ? req->period : PROF_DEFAULT_PERIOD_EVENTS;
+	s.event = req->event && *req->event ? req->event : "cycles";
+	if (!env->pmu || !env->pmu->present) {
+		*why = env->pmu && env->pmu->reason ? env->pmu->reason : "no PMU";
+		return false;
+	}
+	if (intid < GIC_NUM_SGIS || intid >= GIC_NUM_PRIVATE) {
+		*why = "the PMU's overflow interrupt (MADT GICC Performance Interrupt GSIV) is not a PPI";
+		return false;
+	}
+	if (!a64_pmi_setup(&c->pmi, env->pmu, s.event, why))
+		return false;
+	/* The probes see the PMU description read-only; the one field the sampler owns is the set of
+	 * counters kept from counter sets (the object itself is not const: efi/main_aarch64.c's). */
+	s.pmu = (struct pmu_info *)env->pmu;
+	s.pmu_ap = *env->pmu;
+	s.pmu->counters_reserved |= a64_pmi_counters(&c->pmi);
+	s.intid = intid;
+	prof_period_init(&c->per, s.period, s.seed);
+	irq_register_pc(IRQ_VEC_PROF, pmi_handler, 0);
+	if (!irq_platform_a64_private(intid, IRQ_VEC_PROF, true)) {
+		irq_unregister(IRQ_VEC_PROF);
+		a64_pmi_stop(&c->pmi);
+		s.pmu->counters_reserved &= ~a64_pmi_counters(&c->pmi);
+		*why = "the GIC refused the PMU's interrupt";
+		return false;
+	}
+	c->rearm = true;
+	c->on = true;
+	s.active = ACTIVE_PMI;
+	a64_pmi_arm(&c->pmi, prof_period_next(&c->per));
+	out->source = "pmi";
+	out->event = s.event;
+	out->unit = "events";
+	return true;
+}
+
+static bool start_timer(const struct prof_sampler_req *req, struct prof_sampler_info *out, const char **why)
+{
+	struct prof_cpu_state *c = &s.cpu[0];
+	const char *na = irq_source_unavailable(s.p, IRQ_SRC_APIC_ONESHOT);
+
+	s.period = req->period ? req->period : PROF_DEFAULT_PERIOD_NS;
+	if (na) {
+		*why = na;
+		return false;
+	}
+	if (s.period < PROF_MIN_PERIOD_NS) {
+		*why = "profile_period below 2000 ns: the sampling handler would take all the time";
+		return false;
+	}
+	s.intid = A64_INTID_CNTV;
+	prof_period_init(&c->per, s.period, s.seed);
+	irq_register_pc(IRQ_VEC_PROF, timer_handler, 0);
+	irq_source_prepare(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
+	c->rearm = true;
+	c->on = true;
+	s.active = ACTIVE_TIMER;
+	timer_arm_next(c);
+	out->source = "timer";
+	out->event = "time";
+	out->unit = "ns";
+	return true;
 }
 
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
-	uint64_t period = req->period ? req->period : PROF_DEFAULT_PERIOD_NS;
-	const char *na;
+	const char *pmi_why = 0;
+	bool ok = false;
 
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
@@ -61,12 +194,10 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	s.tsc_hz = env->tsc_hz;
 	s.hit = req->hit;
 	s.ctx = req->ctx;
+	s.seed = req->seed;
+	s.aps = false;
 	if (!irq_available() || !s.p || !s.p->ready) {
 		*why = s.p && s.p->reason ? s.p->reason : "no interrupt entry of ours (at EL2 our vectors are not installed)";
-		return false;
-	}
-	if (req->source == PROF_SRC_PMU) {
-		*why = NO_PMU;
 		return false;
 	}
 	if (!env->tsc_hz) {
@@ -77,66 +208,130 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 		*why = "the profiler's vector is already in use";
 		return false;
 	}
-	na = irq_source_unavailable(s.p, IRQ_SRC_APIC_ONESHOT);
-	if (na) {
-		*why = na;
+	/* Per-CPU state from the arena (released with the probe's memory): nothing static per CPU. */
+	s.ncpu = smp_cpus_online() ? smp_cpus_online() : 1;
+	s.cpu = arena_alloc(env->arena, s.ncpu * sizeof(*s.cpu), 64);
+	if (!s.cpu) {
+		*why = "no memory for the per-CPU sampling state";
 		return false;
 	}
-	if (period < PROF_MIN_PERIOD_NS) {
-		*why = "profile_period below 2000 ns: the sampling handler would take all the time";
-		return false;
+	for (unsigned i = 0; i < s.ncpu; i++)
+		s.cpu[i] = (struct prof_cpu_state){ 0 };
+	if (req->source != PROF_SRC_TIMER) {
+		ok = start_pmi(env, req, out, &pmi_why);
+		if (!ok && req->source == PROF_SRC_PMU) {
+			*why = pmi_why;
+			return false;
+		}
+		if (!ok)
+			out->fallback = pmi_why;
 	}
-	if (req->source == PROF_SRC_AUTO)
-		out->fallback = NO_PMU;
-	prof_period_init(&s.per, period, req->seed);
-	s.exit_tsc = 0;
-	irq_register_pc(IRQ_VEC_PROF, timer_handler, 0);
-	irq_source_prepare(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
-	s.rearm = true;
-	s.active = true;
-	arm_next();
-	out->source = "timer";
-	out->event = "time";
-	out->unit = "ns";
-	out->period = period;
-	out->period_min = s.per.min;
-	out->period_max = s.per.max;
+	if (!ok && !start_timer(req, out, why))
+		return false;
+	s.aps = s.ncpu > 1;
+	out->period = s.period;
+	out->period_min = s.cpu[0].per.min;
+	out->period_max = s.cpu[0].per.max;
+	out->cpus = s.ncpu;
 	return true;
 }
 
-void prof_sampler_stop(void)
+/* Interrupts masked: take here what this core has pending (g: its redistributor) rather than
+ * leave it for a later window. */
+static void drain_pending(const struct gicv3 *g)
 {
-	uint64_t limit;
+	uint64_t limit = tsc_rdtsc() + ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
 
-	if (!s.active)
-		return;
-	s.rearm = false;
-	irq_source_release(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
-	/* Take here what was pending at the stop rather than leave it for a later window. */
-	limit = tsc_rdtsc() + ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
-	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && tsc_rdtsc() < limit) {
+	while ((g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF)) &&
+	       tsc_rdtsc() < limit) {
 		irq_enable();
 		cpu_relax();
 		irq_disable();
 	}
+}
+
+void prof_sampler_stop(void)
+{
+	struct prof_cpu_state *c;
+
+	if (s.active == ACTIVE_NONE)
+		return;
+	c = &s.cpu[0];
+	c->rearm = false;
+	if (s.active == ACTIVE_TIMER) {
+		irq_source_release(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
+		drain_pending(0);
+	} else {
+		/* A level source: an overflow pending now is taken while the counter still runs (the
+		 * handler preloads the longest period), then the counter stops and the level drops. */
+		drain_pending(0);
+		a64_pmi_stop(&c->pmi);
+		(void)irq_platform_a64_private(s.intid, 0, false);
+		s.pmu->counters_reserved &= ~a64_pmi_counters(&c->pmi);
+	}
+	c->on = false;
 	irq_unregister(IRQ_VEC_PROF);
-	s.active = false;
+	s.aps = false;
+	s.active = ACTIVE_NONE;
 }
 
 bool prof_sampler_cpu_begin(unsigned cpu)
 {
-	(void)cpu;
-	return false; /* no secondary cores on AArch64 yet */
+	struct prof_cpu_state *c;
+	const char *why = 0;
+
+	if (s.active == ACTIVE_NONE || !s.aps || cpu == 0 || cpu >= s.ncpu)
+		return false;
+	c = &s.cpu[cpu];
+	if (!c->gic.ready && !irq_platform_a64_cpu_up(&c->gic))
+		return false;
+	prof_period_init(&c->per, s.period, s.seed + cpu);
+	if (s.active == ACTIVE_PMI) {
+		/* This core's own counters: the same indices as the boot CPU's (s.pmu_ap does not
+		 * carry their reservation). */
+		if (!a64_pmi_setup(&c->pmi, &s.pmu_ap, s.event, &why))
+			return false;
+	} else {
+		gtimer_stop(&irq_platform_a64_facts()->timer, GT_VIRT);
+	}
+	if (!irq_platform_a64_cpu_private(&c->gic, s.intid, true)) {
+		a64_pmi_stop(&c->pmi);
+		return false;
+	}
+	c->exit_tsc = 0;
+	c->rearm = true;
+	c->on = true;
+	if (s.active == ACTIVE_PMI)
+		a64_pmi_arm(&c->pmi, prof_period_next(&c->per));
+	else
+		timer_arm_next(c);
+	irq_enable();
+	return true;
 }
 
 void prof_sampler_cpu_end(unsigned cpu)
 {
-	(void)cpu;
+	struct prof_cpu_state *c;
+
+	irq_disable();
+	if (cpu == 0 || cpu >= s.ncpu || !s.cpu || !s.cpu[cpu].on)
+		return;
+	c = &s.cpu[cpu];
+	c->rearm = false;
+	if (s.active == ACTIVE_PMI) {
+		drain_pending(&c->gic);
+		a64_pmi_stop(&c->pmi);
+	} else {
+		gtimer_stop(&irq_platform_a64_facts()->timer, GT_VIRT);
+		drain_pending(&c->gic);
+	}
+	(void)irq_platform_a64_cpu_private(&c->gic, s.intid, false);
+	c->on = false;
 }
 
 uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
 {
-	return cpu == 0 ? s.exit_tsc : 0;
+	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_tsc : 0;
 }
 
 void prof_sampler_window_open(void)

@@ -43,6 +43,8 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	rec_u64(r, "intid_oneshot", A64_INTID_CNTV);
 	rec_u64(r, "intid_guard", A64_INTID_CNTP);
 	rec_u64(r, "intid_sgi", A64_INTID_SGI_SELF);
+	rec_u64(r, "intid_pmu", f->pmu_intid);
+	rec_str(r, "intid_pmu_from", f->pmu_intid_from ? f->pmu_intid_from : "none");
 	if (p->ready) {
 		rec_u64(r, "stale_in_service", drained->in_service);
 		rec_u64(r, "stale_pending_taken", drained->delivered);

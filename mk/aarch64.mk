@@ -53,6 +53,7 @@ A64_ARCH_SRC   += arch/aarch64/irq.c arch/irq_table.c
 A64_ARCH_SRC   += arch/aarch64/sysreg_safe.c arch/aarch64/sysreg_safe.S arch/aarch64/sysreg_gate.c
 A64_ARCH_SRC   += arch/aarch64/mops.S
 A64_ARCH_SRC   += arch/aarch64/work_clock.c
+A64_ARCH_SRC   += arch/aarch64/pmu_pmi.c arch/aarch64/pmu_pmi_plan.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c

@@ -3,7 +3,8 @@
  * "Enabling event counters", "Counter size", "Synchronization of changes to the Performance
  * Monitors registers", "The PMU event number space and common events") and the register
  * descriptions of "Performance Monitors registers" (PMCR_EL0, PMEVTYPER<n>_EL0, PMCCFILTR_EL0,
- * PMCNTENSET/CLR_EL0, PMOVSCLR_EL0, PMINTENCLR_EL1, PMCEID0/1_EL0) and of ID_AA64DFR0_EL1 /
+ * PMCNTENSET/CLR_EL0, PMOVSCLR_EL0, PMINTENSET/CLR_EL1, PMSELR_EL0, PMXEVTYPER/PMXEVCNTR_EL0,
+ * PMCEID0/1_EL0) and of ID_AA64DFR0_EL1 /
  * ID_AA64PFR0_EL1. Pure constants: the host unit tests include this file. */
 #ifndef ARCH_AARCH64_PMU_REGS_H
 #define ARCH_AARCH64_PMU_REGS_H
@@ -58,6 +59,11 @@
 #define A64_PMU_MAX_EVENT_COUNTERS 31u
 #define A64_PMU_CYCLE_IDX 31u
 #define A64_PMU_ALL_COUNTERS 0xFFFFFFFFu /* every event counter and the cycle counter */
+/* Event counters overflow at 32 bits unless PMCR_EL0.LP (PMUv3p5) makes it 64. */
+#define A64_PMU_COUNTER_BITS_V3 32u
+
+/* PMSELR_EL0.SEL [4:0]: the counter PMXEVTYPER_EL0 / PMXEVCNTR_EL0 reach (31: PMCCFILTR_EL0). */
+#define A64_PMSELR_SEL_MASK 0x1Fu
 
 /* PMCEID0_EL0 [31:0] = common events 0x00..0x1F, PMCEID1_EL0 [31:0] = 0x20..0x3F; from PMUv3p1
  * the upper halves [63:32] = 0x4000..0x401F and 0x4020..0x403F. */

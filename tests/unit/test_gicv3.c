@@ -80,6 +80,7 @@ static void test_madt(void)
 		t[off] = 0x0B; t[off + 1] = 80; t[off + 12] = 1; /* enabled */
 		t[off + 60 + 2] = 0x0A + 2 * i; t[off + 60 + 3] = 0x08; /* GICR 0x080A0000 + i * 0x20000 */
 		t[off + 68] = (uint8_t)i; /* MPIDR Aff0 = i */
+		t[off + 20] = (uint8_t)(23 + i); /* Performance Interrupt GSIV (distinct, to tell them apart) */
 	}
 	t[off] = 0x0E; t[off + 1] = 16; t[off + 4 + 2] = 0x0A; t[off + 4 + 3] = 0x08; t[off + 12 + 2] = 0xF6;
 	CHECK(gicv3_madt_parse(t, sizeof(t), 0x80000001ull, &b));
@@ -89,6 +90,10 @@ static void test_madt(void)
 	CHECK_EQ_U64(b.gicr_cpu, GICR_BASE + GICR_STRIDE_V3); /* the entry whose MPIDR is ours */
 	CHECK_EQ_U64(b.gicr_range, GICR_BASE);
 	CHECK_EQ_U64(b.gicr_range_len, 0xF60000);
+	CHECK(b.pmu_gsiv_found);
+	CHECK_EQ_U64(b.pmu_gsiv, 24); /* our entry's, at offset 20 (ACPI 6.5 table 5.37) */
+	CHECK(gicv3_madt_parse(t, sizeof(t), 0x80000007ull, &b)); /* no entry of ours */
+	CHECK(!b.pmu_gsiv_found);
 	t[0] = 'X';
 	CHECK(!gicv3_madt_parse(t, sizeof(t), 0, &b));
 }
@@ -205,6 +210,23 @@ static void test_private_config(void)
 	CHECK_EQ_U64(m.nlog, n + 1);
 }
 
+static void test_private_level(void)
+{
+	struct gicv3 g;
+	unsigned n;
+
+	model_reset(0);
+	CHECK(init_model(&g));
+	regmodel_set(&m, SPACE_MMIO, g.sgi + GICR_ICFGR1, 0xAAAAAAAAu); /* every PPI edge */
+	gicv3_private_level(&g, 23);
+	/* INTID 16 + k has bits [2k+1:2k]; the upper one set = edge: PPI 23's is bit 15 */
+	CHECK_EQ_U64(regmodel_get(&m, SPACE_MMIO, g.sgi + GICR_ICFGR1), 0xAAAAAAAAu & ~(1u << 15));
+	n = m.nlog;
+	gicv3_private_level(&g, 1); /* an SGI: always edge, nothing written */
+	gicv3_private_level(&g, 32);
+	CHECK_EQ_U64(m.nlog, n);
+}
+
 static void test_sgi_and_eoi(void)
 {
 	struct gicv3 g;
@@ -232,6 +254,7 @@ TEST_SUITE(gicv3) = {
 	{ "walk_vlpi_stride_and_last", test_walk_vlpi_stride },
 	{ "init_failures_bounded", test_init_failures },
 	{ "private_config", test_private_config },
+	{ "private_level", test_private_level },
 	{ "sgi_self_and_eoi", test_sgi_and_eoi },
 	{ 0, 0 },
 };
