@@ -1,9 +1,10 @@
 /* The firmware image's identity for the profiler (drivers/prof_sampler.h, prof_image_info): where
  * it runs, how large it is, and its GNU build id. gnu-efi's linker script (elf_<arch>_efi.lds)
- * links the image at 0 with `ImageBase` at its first byte and places .note.gnu.build-id right
- * after .data and before `_edata`; the Makefile links with --build-id=sha1 and copies the note
- * section into the PE file. So the run-time address of ImageBase is the load address (ELF address
- * = pc - base), and the note ends at _edata. Nothing of UEFI is needed: this works after
+ * links the image at 0 with `ImageBase` at its first byte (x86_64: the script; AArch64: the crt0's
+ * PE header); our scripts (efi/baremetric.lds, efi/baremetric_aarch64.lds) place
+ * .note.gnu.build-id inside the image, ending at `_build_id_end`, and the builds link with
+ * --build-id=sha1 and copy the note section into the PE file. So the run-time address of
+ * ImageBase is the load address (ELF address = pc - base), and the note ends at _build_id_end. Nothing of UEFI is needed: this works after
  * ExitBootServices too. */
 #include "drivers/prof_sampler.h"
 
@@ -17,15 +18,16 @@
 
 extern const char ImageBase[];
 extern const char _edata[];
+extern const char _build_id_end[];
 
 bool prof_image_info(uint64_t *base, uint64_t *size, char *build_id_hex, unsigned len)
 {
 	static const char hexdig[] = "0123456789abcdef";
 	const unsigned note_bytes = NOTE_HEADER_WORDS * 4 + NOTE_NAME_SIZE + BUILD_ID_SHA1_BYTES;
-	/* Through a volatile pointer: the compiler must not reason about bytes before _edata as if
-	 * _edata were an array of its own (they belong to the note section). */
-	const char *volatile edata = _edata;
-	const uint32_t *w = (const uint32_t *)(const void *)(edata - note_bytes);
+	/* Through a volatile pointer: the compiler must not reason about bytes before _build_id_end
+	 * as if _build_id_end were an array of its own (they belong to the note section). */
+	const char *volatile note_end = _build_id_end;
+	const uint32_t *w = (const uint32_t *)(const void *)(note_end - note_bytes);
 	const uint8_t *name = (const uint8_t *)(w + NOTE_HEADER_WORDS);
 	const uint8_t *id = name + NOTE_NAME_SIZE;
 

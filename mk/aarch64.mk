@@ -22,7 +22,7 @@ GNU_EFI_A64  := $(BUILD)/deps/gnu-efi-arm64
 EFI_INC      := $(GNU_EFI_A64)/usr/include/efi
 EFI_LIB      := $(GNU_EFI_A64)/usr/lib
 EFI_CRT0     := $(EFI_LIB)/crt0-efi-aarch64.o
-EFI_LDS      := $(EFI_LIB)/elf_aarch64_efi.lds
+EFI_LDS      := efi/baremetric_aarch64.lds
 EFI_SUBSYSTEM_APP := 0xa
 
 # As the x86_64 flags, without the x86 ones (red zone, ms_abi); no FP/SIMD registers in the
@@ -33,7 +33,7 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-mstrict-align -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DBUILD_ID='"$(BUILD_ID)"' \
 	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/aarch64
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -T $(EFI_LDS) -L$(EFI_LIB) \
+FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc --build-id=sha1 -T $(EFI_LDS) -L$(EFI_LIB) \
 	--defsym=EFI_SUBSYSTEM=$(EFI_SUBSYSTEM_APP)
 # gnu-efi's crt0 calls _relocate (libgnuefi's reloc_aarch64.c: R_AARCH64_RELATIVE only); libefi
 # is not linked (efi/efi_util.c sets ST and BS, as on x86_64).
@@ -80,5 +80,7 @@ FW_SRC := $(LIB_SRC) lib/string.c $(A64_ARCH_SRC) $(A64_DRIVER_SRC) $(A64_BENCH_
 
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
 	$(FW_OBJCOPY) -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
-		-j '.rela.*' -j .reloc -O binary \
+		-j '.rela.*' -j .reloc -j .note.gnu.build-id -O binary \
 		--pad-to=0x$$($(FW_NM) $< | awk '$$3 == "_edata" { print $$1 }') $< $@
+	@# Keep every build's ELF by its build id: the profiler's symbols for older runs' logs.
+	@id=$$($(CROSS)readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf

@@ -9,23 +9,20 @@ the instruction its deadline falls on: there the one-shot's latency in the spin 
 answer (the entry stamp is in the deadline's own tick, at most one tick later: a pass band fixed
 before measuring). Other latencies are emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
 sampler on the virtual timer (profile_source=timer: auto would take the PMU's overflow, see
-test_qemu_aarch64_prof.py): the samples, symbolised against build/aarch64/baremetric.so (linked
-at 0; the image carries no build id yet), fall in arch_spin. ~12 s."""
+test_qemu_aarch64_prof.py): the samples, symbolised against the ELF the build keeps by the
+image's build id, fall in arch_spin. ~12 s."""
 
-import bisect
 import os
-import re
-import subprocess
 
 import pytest
 
 from bmharness import parse, qemu, report
 from conftest import ROOT, Boot
+from test_qemu_profile import check_stream, prof_records, samples_by_function
 
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 N_LAT = 50
 WARMUP = 16
-SO_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.so")
 SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,spin", "irq_samples": N_LAT, "irq_set_ms": 5000,
             "irq_timeout_ms": 2000, "profile": "spin", "profile_source": "timer", "profile_period": 250000,
             "samples": 8, "target_ns": 10000000}
@@ -154,36 +151,13 @@ def test_report_has_interrupt_section(a64irq):
         assert needle in text, needle
 
 
-def prof_lines(b, kind):
-    with open(b.run["serial_log"], errors="replace") as f:
-        return [dict(kv.split("=", 1) for kv in line.split("|")[0].split()[4:] if "=" in kv)
-                for line in f if re.match(r"@BM \d+ \d+ %s " % kind, line)]
-
-
-def text_symbols():
-    out = subprocess.run(["aarch64-linux-gnu-nm", "-n", SO_A64], capture_output=True, text=True, check=True).stdout
-    syms = [(int(p[0], 16), p[2]) for p in (line.split() for line in out.splitlines())
-            if len(p) == 3 and p[1] in "tTwW"]
-    edata = [int(p[0], 16) for p in (line.split() for line in out.splitlines()) if len(p) == 3 and p[2] == "_edata"]
-    return syms, edata[0]
-
-
 def test_spin_profiled_by_the_timer(a64irq):
-    (begin,) = [p for p in prof_lines(a64irq, "prof") if p.get("kind") == "begin"]
-    (end,) = [p for p in prof_lines(a64irq, "prof") if p.get("kind") == "end"]
-    data = prof_lines(a64irq, "prof_data")
-    assert begin["probe"] == "spin" and begin["source"] == "timer" and begin["events"] == "time"
-    assert "fallback" not in begin  # profile_source=timer: chosen, not fallen back to
-    assert int(end["counted"]) + int(end["lost"]) == int(end["samples"]) >= PROF_MIN_SAMPLES
-    assert sum(int(d["n"]) for d in data) == int(end["entries"])
-    syms, edata = text_symbols()
-    assert int(begin["image_size"]) == edata, "the image is not build/aarch64/baremetric.so's"
-    base, addrs, by = int(begin["image_base"], 16), [a for a, _ in syms], {}
-    for d in data:
-        for e in d["e"].split(","):
-            pc, _event, count = e.split(":")
-            i = bisect.bisect_right(addrs, int(pc, 16) - base) - 1
-            fn = syms[i][1] if i >= 0 else "?"
-            by[fn] = by.get(fn, 0) + int(count)
+    begin, ends, cost, data = prof_records(a64irq, "spin")
+    check_stream(begin, ends, cost, data)
+    (b,), (end,) = begin, ends
+    assert b["source"] == "timer" and b["events"] == "time"
+    assert "fallback" not in b  # profile_source=timer: chosen, not fallen back to
+    assert int(end["samples"]) >= PROF_MIN_SAMPLES
+    by = samples_by_function(b, data, image_only=True)
     assert sum(by.values()) == int(end["counted"])
     assert by.get("arch_spin", 0) >= SPIN_SHARE_MIN * sum(by.values()), by

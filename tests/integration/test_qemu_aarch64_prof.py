@@ -12,8 +12,8 @@ interrupt. A second boot, plain TCG on 2 cores, profiles membw_mc with the defau
 application processor samples with its own counters into its own table (cpu 1's records, most of
 its samples in the bandwidth kernels). That boot does without -icount (membw_mc takes minutes
 under it, and there core 1 took no INST_RETIRED samples: README "AArch64 sampling on PMU
-overflow"). Symbols come from build/aarch64/baremetric.so (linked at
-0; the image carries no build id). ~20 s."""
+overflow"). Symbols come from the ELF the build keeps by the image's build id
+(build/aarch64/elf/<id>.elf), found as the harness finds it. ~20 s."""
 
 import os
 
@@ -21,10 +21,9 @@ import pytest
 
 from bmharness import parse, profile, qemu
 from conftest import ROOT, Boot
-from test_qemu_profile import check_stream, function_symbols, prof_records, samples_by_function
+from test_qemu_profile import check_stream, prof_records, samples_by_function
 
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
-SO_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.so")
 SETTINGS = {"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
             "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000}
 SMP_SETTINGS = {"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
@@ -72,21 +71,20 @@ def test_boot_ok(a64prof):
 
 def test_split_recovered_from_pmu_overflow(a64prof):
     begin, ends, cost, data = prof_records(a64prof, "prof_split")
-    check_stream(begin, ends, cost, data, build_id=False)
+    check_stream(begin, ends, cost, data)
     b = begin[0]
     assert (b["source"], b["events"], b["unit"]) == ("pmi", "instructions", "events")
     assert "fallback" not in b
     assert int(b["period"]) == SETTINGS["profile_period"] and int(b["cpus"]) == 1
-    syms = function_symbols(SO_A64)
-    by = samples_by_function(b, data, syms=syms, image_only=True)
+    by = samples_by_function(b, data, image_only=True)
     assert by.get(None, 0) == 0, by  # every interrupted pc is in the image (firmware code only)
     assert sum(by.values()) == sum(int(e["counted"]) for e in ends)
     a, bb = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
     assert a + bb >= SPLIT_MIN_SAMPLES, by
     share = 100.0 * a / (a + bb)
     assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
-    # The harness's own symbolisation (given the ELF) finds the same split.
-    res = profile.analyse_dir(os.path.join(a64prof.out_dir, "parsed"), elf=SO_A64)
+    # The harness's own symbolisation (the ELF found by the build id) finds the same split.
+    res = profile.analyse_dir(os.path.join(a64prof.out_dir, "parsed"))
     sa, sb = profile.share(res, "prof_split", "arch_split_a"), profile.share(res, "prof_split", "arch_split_b")
     assert abs(100.0 * sa / (sa + sb) - 30.0) <= SPLIT_BAND_PCT, (sa, sb)
 
@@ -96,12 +94,12 @@ def test_application_processor_samples_with_its_own_pmu(a64prof_smp):
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
     assert b.summary["ok"], b.summary["validation"]["problems"]
     begin, ends, cost, data = prof_records(b, "membw_mc")
-    check_stream(begin, ends, cost, data, build_id=False)
+    check_stream(begin, ends, cost, data)
     bg = begin[0]
     assert (bg["source"], bg["events"], bg["unit"]) == ("pmi", "cycles", "events")  # auto took the PMU
     assert "fallback" not in bg and int(bg["cpus"]) == 2
     assert [e["cpu"] for e in ends] == ["0", "1"]
-    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"], syms=function_symbols(SO_A64))
+    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"])
     total = sum(by.values())
     kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
     assert total >= AP_MIN_SAMPLES and kernels > total / 2, by

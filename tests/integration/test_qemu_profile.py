@@ -7,6 +7,7 @@
 Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
 
 import json
+import glob
 import os
 import subprocess
 import zlib
@@ -48,10 +49,10 @@ def function_symbols(path):
 
 
 def elf_symbols(build_id):
-    """The function symbols of the firmware build's ELF, kept by build id."""
-    path = os.path.join(ROOT, "build", "x86_64", "elf", build_id + ".elf")
-    assert os.path.exists(path), "the build keeps no ELF for build id %s" % build_id
-    return function_symbols(path)
+    """The function symbols of the firmware build's ELF, kept by build id (build/<arch>/elf/)."""
+    paths = glob.glob(os.path.join(ROOT, "build", "*", "elf", build_id + ".elf"))
+    assert paths, "the build keeps no ELF for build id %s" % build_id
+    return function_symbols(paths[0])
 
 
 def function_of(syms, addr):
@@ -82,14 +83,12 @@ def samples_by_function(begin, data, syms=None, cpu=None, image_only=False):
     return by
 
 
-def check_stream(begin, ends, cost, data, build_id=True):
-    """The record invariants of docs/protocol.md: one begin, per CPU counted + lost = samples,
-    entries and crc match the prof_data chunks, a cost record. build_id=False: an image without
-    a build-id note (AArch64: `unknown`)."""
+def check_stream(begin, ends, cost, data):
+    """The record invariants of docs/protocol.md: one begin with the image's build id, per CPU
+    counted + lost = samples, entries and crc match the prof_data chunks, a cost record."""
     assert len(begin) == 1
     b = begin[0]
-    if build_id:
-        assert b["build_id"] != "unknown" and len(b["build_id"]) == 40
+    assert b["build_id"] != "unknown" and len(b["build_id"]) == 40
     assert int(b["period_min"]) <= int(b["period"]) and int(b["period_min"]) <= int(b["period_max"])
     assert ends
     for end in ends:
