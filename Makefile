@@ -52,7 +52,7 @@ DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpe
 	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
 	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \
 	drivers/lapic_mode.c
-DRIVER_SRC  += drivers/prof_sampler.c
+DRIVER_SRC  += drivers/prof_sampler.c drivers/prof_sampler_common.c
 DRIVER_SRC  += drivers/lapic_perf.c
 # The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
 IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \

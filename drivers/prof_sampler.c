@@ -11,19 +11,13 @@
 #include "arch/x86_64/pmu_pmi.h"
 #include "arch/x86_64/smp.h"
 #include "arch/x86_64/tsc.h"
-#include "bench/arena.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "drivers/irq_platform.h"
 #include "drivers/lapic_perf.h"
 #include "drivers/lapic_timer.h"
+#include "drivers/prof_sampler_common.h"
 
-#define NS_PER_S 1000000000ull
-/* A timer period shorter than this is refused: the handler (a few hundred cycles on hardware,
- * some microseconds under TCG) would take all the time there is. */
-#define PROF_MIN_PERIOD_NS 2000ull
-/* Bound on taking a sampling interrupt that was already pending when sampling stopped. */
-#define PROF_STOP_DRAIN_US 2000ull
 
 enum prof_active { ACTIVE_NONE, ACTIVE_TIMER, ACTIVE_PMI };
 
@@ -49,12 +43,6 @@ static struct {
 	unsigned ncpu;
 } s;
 
-/* ns -> TSC cycles without 128-bit division: exact while (NS_PER_S - 1) * hz < 2^64 (hz < 18 GHz). */
-static uint64_t ns_to_cycles(uint64_t ns, uint64_t hz)
-{
-	return ns / NS_PER_S * hz + ns % NS_PER_S * hz / NS_PER_S;
-}
-
 /* The running CPU's index (0 = BSP): only looked up while application processors sample. */
 static unsigned self_cpu(void)
 {
@@ -76,7 +64,7 @@ static void timer_arm_next(struct prof_cpu_state *c)
 	uint64_t arm;
 
 	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF,
-			     ns_to_cycles(prof_period_next(&c->per), s.tsc_hz), &arm);
+			     prof_ns_to_ticks(prof_period_next(&c->per), s.tsc_hz), &arm);
 }
 
 static void timer_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
@@ -152,17 +140,16 @@ static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req,
 static bool start_timer(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
-	uint64_t period = req->period ? req->period : PROF_DEFAULT_PERIOD_NS;
 	const char *na = irq_source_unavailable(s.p, IRQ_SRC_APIC_ONESHOT);
+	uint64_t period;
 
 	if (na) {
 		*why = na;
 		return false;
 	}
-	if (period < PROF_MIN_PERIOD_NS) {
-		*why = "profile_period below 2000 ns: the sampling handler would take all the time";
+	period = prof_timer_period(req, why);
+	if (!period)
 		return false;
-	}
 	(void)env;
 	s.period = period;
 	s.seed = req->seed;
@@ -188,52 +175,21 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
-	const char *pmi_why = 0;
-
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
 	s.p = env->irq;
 	s.tsc_hz = env->tsc_hz;
 	s.hit = req->hit;
 	s.ctx = req->ctx;
-	if (!irq_available() || !s.p || !s.p->ready) {
-		*why = s.p && s.p->reason ? s.p->reason : "no interrupt machinery in this build";
-		return false;
-	}
-	if (!env->tsc_hz) {
-		*why = "the TSC rate is unknown";
-		return false;
-	}
-	if (irq_registered(IRQ_VEC_PROF)) {
-		*why = "the profiler's vector is already in use";
-		return false;
-	}
-	/* Per-CPU state from the arena (released with the probe's memory): nothing static per CPU. */
-	s.ncpu = smp_cpus_online() ? smp_cpus_online() : 1;
-	s.cpu = arena_alloc(env->arena, s.ncpu * sizeof(*s.cpu), 64);
-	if (!s.cpu) {
-		*why = "no memory for the per-CPU sampling state";
-		return false;
-	}
-	for (unsigned i = 0; i < s.ncpu; i++)
-		s.cpu[i] = (struct prof_cpu_state){ 0 };
-	if (req->source != PROF_SRC_TIMER) {
-		if (start_pmi(env, req, out, &pmi_why))
-			return true;
-		if (req->source == PROF_SRC_PMU) {
-			*why = pmi_why;
-			return false;
-		}
-		out->fallback = pmi_why;
-	}
-	return start_timer(env, req, out, why);
+	s.cpu = prof_sampler_prepare(env, sizeof(*s.cpu), &s.ncpu, why);
+	return s.cpu && prof_sampler_choose(env, req, out, why, start_pmi, start_timer);
 }
 
 /* On the calling CPU, interrupts masked: stop its timer and take an interrupt it requested before
  * the stop (pending at its local APIC) here, rather than leave it for a later window. */
 static void drain_pending_here(void)
 {
-	uint64_t limit = tsc_rdtsc() + ns_to_cycles(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
+	uint64_t limit = tsc_rdtsc() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
 
 	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && tsc_rdtsc() < limit) {
 		irq_enable();

@@ -20,17 +20,12 @@
 #include "arch/cycles.h"
 #include "arch/irq.h"
 #include "arch/smp.h"
-#include "bench/arena.h"
 #include "bench/probe.h"
 #include "bench/prof_period.h"
 #include "drivers/irq_platform.h"
 #include "drivers/irq_platform_a64.h"
+#include "drivers/prof_sampler_common.h"
 
-#define NS_PER_S 1000000000ull
-/* As on x86_64: a shorter period would leave the probe no time (the handler takes some
- * microseconds under TCG). */
-#define PROF_MIN_PERIOD_NS 2000ull
-#define PROF_STOP_DRAIN_US 2000ull
 
 enum prof_active { ACTIVE_NONE, ACTIVE_TIMER, ACTIVE_PMI };
 
@@ -60,11 +55,6 @@ static struct {
 	unsigned ncpu;
 } s;
 
-static uint64_t ns_to_ticks(uint64_t ns, uint64_t hz)
-{
-	return ns / NS_PER_S * hz + ns % NS_PER_S * hz / NS_PER_S;
-}
-
 /* The running CPU's index (0 = the boot CPU): looked up only while application processors sample. */
 static unsigned self_cpu(void)
 {
@@ -82,7 +72,7 @@ static unsigned self_cpu(void)
 /* This core's virtual timer (a per-core register): the next drawn delay. */
 static void timer_arm_next(struct prof_cpu_state *c)
 {
-	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, ns_to_ticks(prof_period_next(&c->per), s.tsc_hz),
+	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, prof_ns_to_ticks(prof_period_next(&c->per), s.tsc_hz),
 			     0);
 }
 
@@ -154,20 +144,20 @@ static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req,
 	return true;
 }
 
-static bool start_timer(const struct prof_sampler_req *req, struct prof_sampler_info *out, const char **why)
+static bool start_timer(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
+			const char **why)
 {
 	struct prof_cpu_state *c = &s.cpu[0];
 	const char *na = irq_source_unavailable(s.p, IRQ_SRC_APIC_ONESHOT);
 
-	s.period = req->period ? req->period : PROF_DEFAULT_PERIOD_NS;
+	(void)env;
 	if (na) {
 		*why = na;
 		return false;
 	}
-	if (s.period < PROF_MIN_PERIOD_NS) {
-		*why = "profile_period below 2000 ns: the sampling handler would take all the time";
+	s.period = prof_timer_period(req, why);
+	if (!s.period)
 		return false;
-	}
 	s.intid = A64_INTID_CNTV;
 	prof_period_init(&c->per, s.period, s.seed);
 	irq_register_pc(IRQ_VEC_PROF, timer_handler, 0);
@@ -185,9 +175,6 @@ static bool start_timer(const struct prof_sampler_req *req, struct prof_sampler_
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
-	const char *pmi_why = 0;
-	bool ok = false;
-
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
 	s.p = env->irq;
@@ -196,37 +183,8 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	s.ctx = req->ctx;
 	s.seed = req->seed;
 	s.aps = false;
-	if (!irq_available() || !s.p || !s.p->ready) {
-		*why = s.p && s.p->reason ? s.p->reason : "no interrupt entry of ours (at EL2 our vectors are not installed)";
-		return false;
-	}
-	if (!env->tsc_hz) {
-		*why = "the counter frequency is unknown";
-		return false;
-	}
-	if (irq_registered(IRQ_VEC_PROF)) {
-		*why = "the profiler's vector is already in use";
-		return false;
-	}
-	/* Per-CPU state from the arena (released with the probe's memory): nothing static per CPU. */
-	s.ncpu = smp_cpus_online() ? smp_cpus_online() : 1;
-	s.cpu = arena_alloc(env->arena, s.ncpu * sizeof(*s.cpu), 64);
-	if (!s.cpu) {
-		*why = "no memory for the per-CPU sampling state";
-		return false;
-	}
-	for (unsigned i = 0; i < s.ncpu; i++)
-		s.cpu[i] = (struct prof_cpu_state){ 0 };
-	if (req->source != PROF_SRC_TIMER) {
-		ok = start_pmi(env, req, out, &pmi_why);
-		if (!ok && req->source == PROF_SRC_PMU) {
-			*why = pmi_why;
-			return false;
-		}
-		if (!ok)
-			out->fallback = pmi_why;
-	}
-	if (!ok && !start_timer(req, out, why))
+	s.cpu = prof_sampler_prepare(env, sizeof(*s.cpu), &s.ncpu, why);
+	if (!s.cpu || !prof_sampler_choose(env, req, out, why, start_pmi, start_timer))
 		return false;
 	s.aps = s.ncpu > 1;
 	out->period = s.period;
@@ -240,7 +198,7 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
  * leave it for a later window. */
 static void drain_pending(const struct gicv3 *g)
 {
-	uint64_t limit = tsc_rdtsc() + ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
+	uint64_t limit = tsc_rdtsc() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
 
 	while ((g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF)) &&
 	       tsc_rdtsc() < limit) {

@@ -40,7 +40,7 @@ HOSTED_IRQ_SRC := hosted/irq_signal.c \
 # whichever list it is in; hosted/prof_image.c gives the executable's base and build id.
 HOSTED_PROF_SRC := hosted/prof_sampler.c \
 	hosted/prof_image.c
-HOSTED_SWAPPED_OUT := drivers/prof_sampler.c
+HOSTED_SWAPPED_OUT := drivers/prof_sampler.c drivers/prof_sampler_common.c
 HOSTED_SRC    := $(filter-out $(HOSTED_SWAPPED_OUT),$(LIB_SRC) $(HOSTED_ARCH_SRC) $(BENCH_SRC) \
 	$(HOSTED_PLATFORM_SRC) $(HOSTED_IRQ_SRC)) \
 	$(HOSTED_PROF_SRC) hosted/main.c hosted/setup.c hosted/facts.c
