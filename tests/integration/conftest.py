@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "harness"))
 from bmharness import parse, qemu  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
+IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 
 
 class Boot:
@@ -75,7 +76,7 @@ def check_timer_sets(b):
     return methods
 
 
-def _raw(b, s):
+def raw(b, s):
     return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
 
 
@@ -107,9 +108,9 @@ def check_membw_mc(b, n):
                 assert s["params"]["bytes_per_op"] == rw * size
             assert agg["params"]["bytes_per_op"] == k * rw * size
             # the aggregate window (earliest start .. latest end) spans each core's own timing
-            agg_v = _raw(b, agg)
+            agg_v = raw(b, agg)
             for s in per_core.values():
-                assert all(a >= c > 0 for a, c in zip(agg_v, _raw(b, s)))
+                assert all(a >= c > 0 for a, c in zip(agg_v, raw(b, s)))
     # counters: every per-core set carries its core's deltas, or one counter skip with the PMU's
     # reason; the aggregate set none
     pmu = b.plat("pmu")
@@ -124,13 +125,28 @@ def check_membw_mc(b, n):
             assert "counters" not in s and ctr_skips[s["params"]["ctr_skipped"]]["reason"] == pmu["reason"]
 
 
-def boot(tmp_path_factory, name, settings=None, extra_config="", **kw):
-    if not os.path.exists(IMAGE):
-        pytest.fail("%s is missing: run `make image` (make integration does)" % IMAGE)
+def boot(tmp_path_factory, name, settings=None, extra_config="", image=IMAGE, **kw):
+    """One boot of the USB image under QEMU (run_qemu's keywords), parsed into <tmp>/<name>/parsed."""
+    if not os.path.exists(image):
+        pytest.fail("%s is missing: run `make image%s` (make integration does)"
+                    % (image, " ARCH=aarch64" if kw.get("arch") == "aarch64" else ""))
     out = str(tmp_path_factory.mktemp(name))
-    run = qemu.run_qemu(out, image=IMAGE, settings=settings or {}, extra_config=extra_config, **kw)
+    run = qemu.run_qemu(out, image=image, settings=settings or {}, extra_config=extra_config, **kw)
     summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
     return Boot(out, run, summary)
+
+
+def boot_a64(tmp_path_factory, name, settings=None, mem=1024, timeout=120, **kw):
+    """One boot of the AArch64 USB image (qemu-system-aarch64 -machine virt,gic-version=3, AAVMF)."""
+    return boot(tmp_path_factory, name, settings, image=IMAGE_A64, arch="aarch64", mem=mem, timeout=timeout, **kw)
+
+
+def single(fact):
+    """A platform fact that must occur once: the dict (a list of one is unwrapped)."""
+    if isinstance(fact, list):
+        assert len(fact) == 1, fact
+        return fact[0]
+    return fact
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, boot, check_membw_mc
+from conftest import ROOT, boot, check_membw_mc, single
 
 QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
 FETCH_TIMEOUT_S = 300
@@ -37,13 +37,6 @@ SETTINGS = {"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "l1d", "l2")] + [("hpet", w) for w in ("hlt", "spin", "l1d", "l2")]
 NEVER = ("lost", "early", "extra", "spurious", "unexpected")
-
-
-def single(fact):
-    if isinstance(fact, list):
-        assert len(fact) == 1, fact
-        return fact[0]
-    return fact
 
 
 @pytest.fixture(scope="module")

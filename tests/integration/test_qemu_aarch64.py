@@ -12,9 +12,8 @@ import os
 import pytest
 
 from bmharness import parse, qemu
-from conftest import ROOT, Boot
+from conftest import boot_a64, raw
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr")  # PMCCNTR: PMU cycles
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one that cannot run here (pmu_check: no INST_RETIRED without
@@ -30,17 +29,10 @@ TIMER_SAMPLES = 256
 
 @pytest.fixture(scope="module")
 def a64(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64"))
     # probes goes in raw: the harness refuses unknown probe names in settings.
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90,
-                        settings={"timer_samples": TIMER_SAMPLES, "samples": 8,
-                                  "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin",
-                                  "mem_kernels": MEM_KERNELS},
-                        extra_config="probes = %s\n" % PROBES)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64", timeout=90, settings={"timer_samples": TIMER_SAMPLES, "samples":
+                    8, "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin", "mem_kernels":
+                    MEM_KERNELS}, extra_config="probes = %s\n" % PROBES)
 
 
 def test_boots_and_powers_off(a64):
@@ -203,8 +195,7 @@ def test_noise_with_interrupts_masked(a64):
     assert set(sets) == {"loop_step", "gap_start", "gap_len"}
     p = sets["gap_len"]["params"]
     assert p["irq_masked"] == 1 and p["smi"] == "not_intel"
-    raw = lambda s: parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]  # noqa: E731
-    lens, starts = raw(sets["gap_len"]), raw(sets["gap_start"])
+    lens, starts = raw(a64, sets["gap_len"]), raw(a64, sets["gap_start"])
     assert len(lens) == len(starts) == p["count"] - p["dropped"]
     assert all(v > p["threshold_cycles"] for v in lens)
     assert all(0 <= a <= p["window_cycles"] for a in starts) and starts == sorted(starts)

@@ -16,11 +16,10 @@ import os
 
 import pytest
 
-from bmharness import parse, qemu, report
-from conftest import ROOT, Boot
+from bmharness import report
+from conftest import boot_a64, raw, single
 from test_qemu_profile import check_stream, prof_records, samples_by_function
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 N_LAT = 50
 WARMUP = 16
 SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,spin", "irq_samples": N_LAT, "irq_set_ms": 5000,
@@ -39,24 +38,7 @@ MAX_SANE_TICKS = 62500000  # one second of the 62.5 MHz counter: anything beyond
 
 @pytest.fixture(scope="module")
 def a64irq(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64irq"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=120, settings=SETTINGS,
-                        icount=True)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
-
-
-def single(fact):
-    if isinstance(fact, list):
-        assert len(fact) == 1, fact
-        return fact[0]
-    return fact
-
-
-def raw(b, s):
-    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
+    return boot_a64(tmp_path_factory, "a64irq", settings=SETTINGS, icount=True)
 
 
 def test_boot_ok_and_gic_facts(a64irq):

@@ -12,10 +12,9 @@ import os
 
 import pytest
 
-from bmharness import parse, qemu, report
-from conftest import ROOT, Boot
+from bmharness import report
+from conftest import boot_a64, raw, single
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 N_DISP = 6
 WORK = (0, 1000, 10000, 100000)
 N_FP = 8
@@ -38,23 +37,7 @@ MIDR_IMPL_SHIFT = 24
 
 @pytest.fixture(scope="module")
 def b(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64irq2"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=120, settings=SETTINGS)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
-
-
-def single(fact):
-    if isinstance(fact, list):
-        assert len(fact) == 1, fact
-        return fact[0]
-    return fact
-
-
-def raw(b, s):
-    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
+    return boot_a64(tmp_path_factory, "a64irq2", settings=SETTINGS)
 
 
 def test_boot_ok_short_and_clean(b):

@@ -11,10 +11,9 @@ import os
 
 import pytest
 
-from bmharness import parse, qemu
-from conftest import ROOT, Boot
+from bmharness import parse
+from conftest import boot_a64
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 SAMPLES = 5
 MEM_MAX_MB = 1
 SVE_VL_MAX_BITS = 2048
@@ -36,14 +35,8 @@ def pow2(n):
 
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64mem"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=90, cpu="max",
-                        settings={"probes": "membw,cachefill", "samples": SAMPLES,
-                                  "mem_max_mb": MEM_MAX_MB, "mem_kernels": "all"})
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64mem", timeout=90, cpu="max", settings={"probes": "membw,cachefill",
+                    "samples": SAMPLES, "mem_max_mb": MEM_MAX_MB, "mem_kernels": "all"})
 
 
 def test_run_completes(mem):

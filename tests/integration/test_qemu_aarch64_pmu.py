@@ -12,14 +12,11 @@ exact under -icount), so here the counters answer:
 - timer: PMCCNTR_EL0 as a read method (unit=pmu_cycles), with and without isb.
 Sanity ranges and invariants only, except where -icount makes the count exact. ~15 s."""
 
-import os
 
 import pytest
 
-from bmharness import parse, qemu
-from conftest import ROOT, Boot
+from conftest import boot_a64, raw
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 PROBES = "timer,spin,pmu_check,pmu_cost"
 SAMPLES = 8
 TIMER_SAMPLES = 128
@@ -35,17 +32,8 @@ SPIN_OVERHEAD_MAX = 1000  # instructions of the runner's reads around one sample
 
 @pytest.fixture(scope="module")
 def a64pmu(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64pmu"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, icount=True, timeout=120,
-                        settings={"probes": PROBES, "samples": SAMPLES, "timer_samples": TIMER_SAMPLES})
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
-
-
-def raw(b, s):
-    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
+    return boot_a64(tmp_path_factory, "a64pmu", icount=True, settings={"probes": PROBES, "samples": SAMPLES,
+                    "timer_samples": TIMER_SAMPLES})
 
 
 def pmceid_has(pmu, ev):

@@ -19,11 +19,10 @@ import os
 
 import pytest
 
-from bmharness import parse, profile, qemu
-from conftest import ROOT, Boot
+from bmharness import profile
+from conftest import boot_a64
 from test_qemu_profile import check_stream, prof_records, samples_by_function
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 SETTINGS = {"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
             "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000}
 SMP_SETTINGS = {"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
@@ -37,23 +36,12 @@ INTID_PMU_QEMU_VIRT = 23
 
 @pytest.fixture(scope="module")
 def a64prof(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64prof"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, icount=True, timeout=120,
-                        settings=SETTINGS)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64prof", icount=True, settings=SETTINGS)
 
 
 @pytest.fixture(scope="module")
 def a64prof_smp(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64prof_smp"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, smp=2, timeout=120, settings=SMP_SETTINGS)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64prof_smp", smp=2, settings=SMP_SETTINGS)
 
 
 def test_boot_ok(a64prof):

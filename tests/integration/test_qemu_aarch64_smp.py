@@ -12,10 +12,9 @@ import os
 
 import pytest
 
-from bmharness import multicore, parse, qemu
-from conftest import ROOT, Boot, _raw, check_membw_mc
+from bmharness import multicore
+from conftest import boot_a64, check_membw_mc, raw
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 # fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.
 PROBES = "smp_hello,fault_ap_ud2,membw_mc"
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
@@ -27,13 +26,8 @@ AFF3_SHIFT = 24         # the packed affinity of the interface (drivers/madt_gic
 
 @pytest.fixture(scope="module")
 def a64smp2(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64smp2"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", smp=2, mem=1024, timeout=120,
-                        settings=SETTINGS, extra_config="probes = %s\n" % PROBES)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64smp2", smp=2, settings=SETTINGS, extra_config="probes = %s\n" %
+                    PROBES)
 
 
 def one(b, kind):
@@ -151,6 +145,6 @@ def test_membw_mc_counters_programmed_on_each_core(a64smp2):
             cyc = ctr["events"]["cycles"]
             assert cyc["received"] == samples and cyc["wraps"] == 0
             assert all(v > cyc["overhead"] for v in cyc["values"]), (cpu, cyc)
-            rates[cpu] = sorted(c / t for c, t in zip(cyc["values"], _raw(b, s)))[samples // 2]
+            rates[cpu] = sorted(c / t for c, t in zip(cyc["values"], raw(b, s)))[samples // 2]
         lo, hi = CORE_RATE_BAND
         assert lo <= rates[1] / rates[0] <= hi, (kernel, rates)

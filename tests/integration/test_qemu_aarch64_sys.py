@@ -22,10 +22,8 @@ import re
 
 import pytest
 
-from bmharness import parse, qemu
-from conftest import ROOT, Boot
+from conftest import ROOT, boot_a64
 
-IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
 TABLE = os.path.join(ROOT, "arch", "aarch64", "sysreg_table.h")
 GATE_FIELDS = {"A64_GATE_PFR0": "id_aa64pfr0", "A64_GATE_DFR0": "id_aa64dfr0",
                "A64_GATE_ISAR0": "id_aa64isar0", "A64_GATE_MMFR0": "id_aa64mmfr0"}
@@ -82,14 +80,8 @@ def h(v):
 
 @pytest.fixture(scope="module")
 def sysb(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64sys"))
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=60, cpu="max",
-                        settings={"probes": "membw,spin", "samples": 4, "mem_max_mb": 1,
-                                  "mem_min_kb": 256, "mem_kernels": "write,copy"})
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64sys", timeout=60, cpu="max", settings={"probes": "membw,spin",
+                    "samples": 4, "mem_max_mb": 1, "mem_min_kb": 256, "mem_kernels": "write,copy"})
 
 
 def test_boot_completes(sysb):
@@ -200,15 +192,10 @@ def test_mops_skips_with_reason_and_its_probe_faults(sysb):
 
 @pytest.fixture(scope="module")
 def el2b(tmp_path_factory):
-    if not os.path.exists(IMAGE_A64):
-        pytest.fail("%s is missing: run `make image ARCH=aarch64` (make integration does)" % IMAGE_A64)
-    out = str(tmp_path_factory.mktemp("a64el2"))
     # QEMU merges the second -machine into the harness's virt,gic-version=3
-    run = qemu.run_qemu(out, image=IMAGE_A64, arch="aarch64", mem=1024, timeout=60, cpu="max",
-                        settings={"samples": 4}, extra_config="probes = fault_ud2,spin,fault_gp\n",
-                        extra_args=["-machine", "virtualization=on"])
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    return boot_a64(tmp_path_factory, "a64el2", timeout=60, cpu="max", settings={"samples": 4},
+                    extra_config="probes = fault_ud2,spin,fault_gp\n", extra_args=["-machine",
+                    "virtualization=on"])
 
 
 def test_el2_vectors_guard_the_accesses(el2b):

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, boot
+from conftest import ROOT, boot, raw, single
 from bmharness import irq, parse, report
 
 N_LAT = 200
@@ -33,17 +33,6 @@ HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 @pytest.fixture(scope="module")
 def irqb(tmp_path_factory):
     return boot(tmp_path_factory, "irq_all", SETTINGS, smp=2)
-
-
-def single(fact):
-    if isinstance(fact, list):
-        assert len(fact) == 1, fact
-        return fact[0]
-    return fact
-
-
-def raw(b, s):
-    return parse.read_raw(os.path.join(b.out_dir, "parsed", s["raw_file"]))[1]
 
 
 def assert_ok(b):
