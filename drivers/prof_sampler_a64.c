@@ -120,7 +120,7 @@ static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req,
 	if (!a64_pmi_setup(&c->pmi, env->pmu, s.event, why))
 		return false;
 	/* The probes see the PMU description read-only; the one field the sampler owns is the set of
-	 * counters kept from counter sets (the object itself is not const: efi/main_aarch64.c's). */
+	 * counters kept from counter sets (the object itself is not const: efi/main.c's). */
 	s.pmu = (struct pmu_info *)env->pmu;
 	s.pmu_ap = *env->pmu;
 	s.pmu->counters_reserved |= a64_pmi_counters(&c->pmi);

@@ -41,7 +41,7 @@ FW_LIBS := -lgnuefi
 FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 
 # The AArch64 sources: CPU specifics in arch/aarch64/, the portable lib/, drivers and bench/ units,
-# bench/unported.c in place of the probes that still need x86 interfaces, efi/main.c with
+# bench/unported.c (empty today: it gives a future x86-only probe its skip), efi/main.c with
 # efi/platform_aarch64.c as the entry. New portable probes are added here as they are ported.
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S \

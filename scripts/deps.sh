@@ -21,7 +21,7 @@ image) want="$build $image" ;;
 run) want="$build $image $run" ;;
 test) want="$build $image $run $test $build_a64 $run_a64"; gnu_efi_a64=1 ;; # both architectures
 build-aarch64) want="$build $build_a64"; gnu_efi_a64=1 ;;
-run-aarch64) want="$build $build_a64 $image $run_a64 python3"; gnu_efi_a64=1 ;;
+run-aarch64) want="$build $build_a64 $image $run_a64 python3 python3-matplotlib python3-serial"; gnu_efi_a64=1 ;;
 *) echo "usage: $0 build|image|run|test|build-aarch64|run-aarch64" >&2; exit 2 ;;
 esac
 

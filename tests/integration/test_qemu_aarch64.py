@@ -1,9 +1,9 @@
 """Boot the AArch64 USB image (`make image ARCH=aarch64`) under qemu-system-aarch64 -machine
-virt,gic-version=3 -cpu max with AAVMF (TCG) and check the record stream of the build-and-boot
-skeleton: begin (arch=aarch64), cfg, the platform facts it can give, the timer probe's sets, the
+virt,gic-version=3 -cpu max with AAVMF (TCG) and check the record stream: begin (arch=aarch64),
+cfg, the platform facts, the timer probe's sets, the
 runner's spin set (with its counters: the cycle counter; INST_RETIRED is a skip without -icount), the two fault test probes caught by
-our EL1 vectors (a `fault` record each, and the run goes on), a skip with a reason for a probe not
-ported yet, end status=ok, and a PSCI power-off (QEMU exits 0,
+our EL1 vectors (a `fault` record each, and the run goes on), a skip with a reason for a probe that
+cannot run here (pmu_check without -icount), end status=ok, and a PSCI power-off (QEMU exits 0,
 no exit device on this machine). One boot, ~10 s. Structure and sanity ranges only: under TCG
 the numbers are emulation numbers."""
 
@@ -160,7 +160,7 @@ def test_spin_runs_through_the_runner(a64):
     assert not prof, prof
 
 
-def test_unported_probe_skips_with_reason(a64):
+def test_probe_that_cannot_run_skips_with_reason(a64):
     # pmu_check is ported but cannot run without -icount: no INST_RETIRED to count with
     skips = [s for s in a64.summary["skips"] if s["probe"] == "pmu_check"]
     assert len(skips) == 1 and "INST_RETIRED" in skips[0]["reason"]
