@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import pytest
+import disasm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CC, OBJDUMP = "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump"
@@ -37,17 +38,7 @@ EXPECT = {
 
 
 def disassemble(obj):
-    out = subprocess.run([OBJDUMP, "-d", "--no-show-raw-insn", obj], check=True, capture_output=True,
-                         text=True).stdout
-    funcs, cur = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <([^>]+)>:", line)
-        if m:
-            cur = m.group(1)
-            funcs[cur] = []
-        elif cur and "\t" in line:
-            funcs[cur].append(line.split("\t", 1)[1].strip())
-    return funcs
+    return disasm.disassemble(obj, objdump=OBJDUMP, relocs=False)
 
 
 def test_a64_kernels_do_their_work(tmp_path):

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 import pytest
+import disasm
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CC, OBJDUMP = "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump"
@@ -34,17 +35,7 @@ def arm_arm_word(insn):
 
 
 def disassemble(obj):
-    out = subprocess.run([OBJDUMP, "-d", obj], check=True, capture_output=True, text=True).stdout
-    funcs, cur = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <([^>]+)>:", line)
-        if m:
-            cur = m.group(1)
-            funcs[cur] = []
-        elif cur and "\t" in line:
-            parts = line.split("\t")
-            funcs[cur].append((int(parts[1].strip(), 16), "\t".join(p.strip() for p in parts[2:4]).strip()))
-    return funcs
+    return disasm.disassemble(obj, objdump=OBJDUMP, relocs=False, raw=True)
 
 
 @pytest.fixture(scope="module")
