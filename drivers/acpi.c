@@ -1,6 +1,8 @@
 /* ACPI table discovery (see acpi.h). Offsets per the ACPI 6.x specification, chapter 5.2. */
 #include "drivers/acpi.h"
 
+#include "lib/le.h"
+
 /* RSDP */
 #define RSDP_SIGNATURE "RSD PTR "
 #define RSDP_V1_LEN 20
@@ -54,10 +56,6 @@
 #define AML_ZERO_OP 0x00
 #define AML_ONE_OP 0x01
 #define AML_BYTE_PREFIX 0x0A
-
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
 static const uint8_t *ptr(uint64_t addr)
 {

@@ -1,6 +1,8 @@
 /* MADT parsing (see madt.h). Offsets per ACPI 6.5, section 5.2.12. */
 #include "drivers/madt.h"
 
+#include "lib/le.h"
+
 #include "drivers/acpi.h"
 
 #define SDT_OFF_LENGTH 4
@@ -28,16 +30,6 @@
 #define X2APIC_OFF_ID 4
 #define X2APIC_OFF_FLAGS 8
 #define X2APIC_OFF_UID 12
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
 
 static bool id_listed(const struct madt_info *info, uint32_t id)
 {

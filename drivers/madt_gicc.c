@@ -1,20 +1,12 @@
 /* GICC entries of the MADT (see madt_gicc.h). Offsets per ACPI 6.5, section 5.2.12.14. */
 #include "drivers/madt_gicc.h"
 
+#include "lib/le.h"
+
 #define SDT_OFF_LENGTH 4
 #define ENTRY_OFF_TYPE 0
 #define ENTRY_OFF_LENGTH 1
 #define ENTRY_HEADER_LEN 2
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
 
 static void add_gicc(struct madt_info *info, const uint8_t *e)
 {

@@ -4,6 +4,8 @@
  * because older SMBIOS versions define shorter structures. */
 #include "drivers/smbios.h"
 
+#include "lib/le.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -82,21 +84,6 @@
 #define BITS_PER_BYTE 8u
 
 #define ASCII_SPACE ' '
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)rd16(p) | ((uint32_t)rd16(p + 2) << 16);
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
-}
 
 static bool bytes_equal(const uint8_t *p, const char *s, size_t n)
 {
