@@ -10,7 +10,7 @@ is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's
 
 import os
 
-from . import displace, footprint, irq_lat, parse, stats
+from . import archinfo, displace, footprint, irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
@@ -72,7 +72,7 @@ def _hz(summary, s):
 def analyse(summary, out_dir=None):
     res = {"latency": [], "masked": [], "exceptions": [], "displace": [], "footprint": [], "noise": None,
            "skips": [k for k in summary.get("skips") or [] if k.get("probe") in SECTION_PROBES],
-           "apic": (summary.get("platform") or {}).get("apic")}
+           "apic": (summary.get("platform") or {}).get("apic"), "arch": archinfo.arch(summary)}
     disp, noise = {}, {}
     for s in summary.get("sets") or []:
         name, p = s.get("name"), s.get("params") or {}
@@ -120,7 +120,7 @@ def section(doc, irq, out_dir, plot_info=None):
             apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
     if irq["latency"]:
         doc.h("Latency", 3)
-        irq_lat.table(doc, irq["latency"], fnum)
+        irq_lat.table(doc, irq["latency"], fnum, irq.get("arch", archinfo.X86))
     for m in irq["masked"]:
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
                  "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
@@ -147,8 +147,9 @@ def section(doc, irq, out_dir, plot_info=None):
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
                 fnum(_ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
                      else None))),
-            ("interrupts masked", fnum(bool(nz["masked"]))),
-            ("SMIs", "%s%s%s" % (fnum(nz["smi"]), "" if nz.get("smi_gaps") is None else
+            ("interrupts masked", fnum(bool(nz["masked"])))])
+        if irq.get("arch", archinfo.X86) == archinfo.X86:  # no SMI count elsewhere
+            doc.kv([("SMIs", "%s%s%s" % (fnum(nz["smi"]), "" if nz.get("smi_gaps") is None else
                                  ", gaps with an SMI: %d of %d stored" % (nz["smi_gaps"], len(nz["lens"])),
                                  " (%s)" % nz["smi_note"] if nz.get("smi_note") else ""))])
     for name, path, caption in (plot_info or {}).get("files", []):
