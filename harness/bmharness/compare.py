@@ -264,7 +264,7 @@ def compare_pair(run_a, a, run_b, b, threshold_pct=THRESHOLD_PCT, basis=None):
     if why_not:
         med_a = med_b = va = vb = None
     row = {"name": a.get("name"), "params": a.get("params") or {}, "set_a": a.get("set"),
-           "set_b": b.get("set"), "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
+           "set_b": b.get("set"), "unit": unit_a, "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
            "median_a": med_a, "median_b": med_b, "diff": None, "pct": None, "shift": None,
            "shift_pct": None, "p": None, "q": None, "significant": None, "practical": None,
            "notes": []}
@@ -374,10 +374,13 @@ def build_doc(run_a, run_b, res):
           "same shift (two-sided, normal approximation with tie correction) on the per-operation "
           "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
           "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
-          "direction is the shift's sign" % (basis["unit"] if basis["unit"] == "ns" else
+          "direction is the shift's sign%s" % (basis["unit"] if basis["unit"] == "ns" else
                                              basis["text"].split(" (")[0],
                                              res["correction"], res["tests"], res["alpha"],
-                                             100 * res["alpha"], res["threshold_pct"]))
+                                             100 * res["alpha"], res["threshold_pct"],
+                                             "; sets with unit=pmu_cycles: PMU cycle counts"
+                                             if any(r.get("unit") == "pmu_cycles" for r in rows)
+                                             and basis["unit"] != "ns" else ""))
     shown = _shown_params(_all_sets(run_a, run_b))
     if rows:
         doc.table(["probe", "params", "set A/B", "N A/B", "median A", "median B", "diff",

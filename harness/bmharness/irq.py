@@ -114,6 +114,7 @@ def section(doc, irq, out_dir, plot_info=None):
             not (irq["footprint"] or {}).get("levels"):
         return
     doc.h("Interrupts")
+    unit = archinfo.clock(irq.get("arch", archinfo.X86))["unit"]  # cycles, or counter ticks
     apic = irq.get("apic")
     if isinstance(apic, dict):
         doc.kv([("local APIC", "%s, timer %s Hz calibrated against the TSC, TSC-deadline %s" % (
@@ -123,12 +124,12 @@ def section(doc, irq, out_dir, plot_info=None):
         irq_lat.table(doc, irq["latency"], fnum, irq.get("arch", archinfo.X86))
     for m in irq["masked"]:
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
-                 "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
+                 "after unmask %s (%s %s after the unmask), masked samples %s/%s complete" % (
                      fnum(m.get("taken_masked")), fnum(m.get("taken_after_unmask")),
-                     fnum(m.get("after_unmask_cycles")), fnum(m.get("received")), fnum(m.get("n"))))])
+                     fnum(m.get("after_unmask_cycles")), unit, fnum(m.get("received")), fnum(m.get("n"))))])
     if irq["exceptions"]:
         doc.h("Exception round trip", 3)
-        doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median cycles"],
+        doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median " + unit],
                   [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
                    [fnum(e["median"])] for e in irq["exceptions"]])
     if irq["displace"]:
@@ -138,10 +139,10 @@ def section(doc, irq, out_dir, plot_info=None):
     if nz:
         hz = nz["hz"]
         doc.h("Platform noise", 3)
-        doc.kv([("gaps", "%s over %s s (threshold %s cycles = %s ns; hwlat's default: %s ns; median loop step "
-                          "%s cycles)" % (
+        doc.kv([("gaps", "%s over %s s (threshold %s %s = %s ns; hwlat's default: %s ns; median loop step "
+                          "%s %s)" % (
             fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
-            fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]))),
+            unit, fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]), unit)),
             ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
                 fnum(_ns(nz["total_cycles"], hz) / 1e6 if hz else None),
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",

@@ -248,3 +248,16 @@ def test_run_qemu_uses_the_architecture_default(tmp_path, monkeypatch):
     qemu.run_qemu(str(tmp_path / "x"), arch="x86_64")
     qemu.run_qemu(str(tmp_path / "t"), arch="aarch64", timeout=10)
     assert seen == [300, 120, 10]
+
+
+def test_interrupt_section_units_follow_the_architecture(tmp_path):
+    from bmharness import irq
+    masked = {"taken_masked": 0, "taken_after_unmask": 1, "after_unmask_cycles": 686,
+              "received": 4, "n": 4}
+    for arch, unit in (("aarch64", "686 counter ticks after the unmask"),
+                       ("x86_64", "686 cycles after the unmask")):
+        res = {"latency": [], "masked": [masked], "exceptions": [], "displace": [], "noise": None,
+               "skips": [], "footprint": None, "apic": None, "arch": arch}
+        doc = report.Doc()
+        irq.section(doc, res, str(tmp_path))
+        assert unit in doc.text()
