@@ -109,7 +109,8 @@ def _run_qemu(args, out_dir):
 def _print_run(res):
     print("qemu: exit %s, firmware status %s, %.1f s%s" % (
         res["exit_code"], res["firmware_status_name"], res["duration_s"],
-        " (TIMED OUT after %ss)" % res["timeout_s"] if res["timed_out"] else ""))
+        " (TIMED OUT after %ss: raise it with %s)" % (res["timeout_s"], qemu.TIMEOUT_OPTION)
+        if res["timed_out"] else ""))
     for r in qemu.run_failed(res):
         print("  " + r)
 
@@ -174,7 +175,10 @@ def cmd_compare(args):
             return _err(str(exc))
         except (OSError, ValueError) as exc:
             return _err("cannot read a run: %s" % exc)
-        res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
+        try:
+            res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
+        except compare.ClockMismatch as exc:
+            return _err(str(exc))
         doc = compare.build_doc(run_a, run_b, res)
         out_dir = args.out or (os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
                                else run_b["dir"])
@@ -212,8 +216,9 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--qemu-datadir", metavar="DIR",
                    help="its data directory, passed as -L (e.g. ROOT/usr/share/qemu)")
     p.add_argument("--timeout", type=float, help="seconds before QEMU is killed "
-                   "(default %d, %d with --icount)" % (qemu.DEFAULT_TIMEOUT,
-                                                       qemu.DEFAULT_TIMEOUT_ICOUNT))
+                   "(default %d, %d with --arch aarch64, %d with --icount)" % (
+                       qemu.DEFAULT_TIMEOUT, qemu.DEFAULT_TIMEOUT_AARCH64,
+                       qemu.DEFAULT_TIMEOUT_ICOUNT))
     p.add_argument("--no-usb", action="store_true",
                    help="boot from a fat: host directory instead of the image on USB")
     p.add_argument("--efi", help="with --no-usb: BOOTX64.EFI (BOOTAA64.EFI) to use "

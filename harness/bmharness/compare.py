@@ -12,6 +12,11 @@ is significant when its q < alpha (the false discovery rate). A difference matte
 significant *and* the shift is at least the threshold (% of A's median); its direction is the
 shift's sign, the statistic the test is about. A set whose raw file is missing is not tested.
 Sets found in one run only are listed. Standard library only.
+
+The two runs' clocks must count the same thing (clock_basis): runs of different architectures
+(begin arch: x86_64's TSC cycles against AArch64's generic-timer ticks) are refused. Runs of one
+architecture whose clock frequencies differ by more than FREQ_TOL are compared in ns, each run's
+values divided by its own frequency (sets in PMU cycles of no known rate are then not tested).
 """
 
 import json
@@ -19,11 +24,14 @@ import math
 import os
 import tempfile
 
-from . import parse, stats
+from . import archinfo, parse, stats
 
 ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
 CORRECTION = "Benjamini-Hochberg"
 THRESHOLD_PCT = 2.0
+# Clock frequencies further apart than this (relative) make cycles incomparable: compare in ns.
+# Far above the calibration spread of one machine (ppm), below the practical threshold.
+FREQ_TOL = 0.01
 # Chosen by the firmware per boot (calibration, shuffle seed): not part of a set's identity.
 MATCH_IGNORE = {"target", "cal_steps", "cal_capped", "seed"}
 # Follow from other parameters: not worth a column.
@@ -133,6 +141,52 @@ class RunError(Exception):
     pass
 
 
+class ClockMismatch(RunError):
+    """The runs' cycles count different clocks and cannot be put on one scale."""
+
+
+def _hz(summary):
+    hz = ((summary.get("platform") or {}).get("tsc") or {}).get("hz")
+    return float(hz) if isinstance(hz, (int, float)) and not isinstance(hz, bool) and hz > 0 else None
+
+
+def _clock_text(summary):
+    clk, hz = archinfo.clock(summary), _hz(summary)
+    return "%s: %s%s" % (archinfo.arch(summary), clk["unit"] if clk["unit"] != "cycles" else
+                         "%s cycles" % clk["name"],
+                         " at %s" % _freq_text(hz) if hz else ", frequency not stated")
+
+
+def _freq_text(hz):
+    return "%.6f GHz" % (hz / 1e9) if hz >= 1e9 else "%.6g MHz" % (hz / 1e6)
+
+
+def clock_basis(sum_a, sum_b):
+    """How the two runs' per-operation values can be compared: {"unit": "cycles" or "ns",
+    "scale_a", "scale_b" (ns per clock count, or None), "text", "warnings"}. Raises
+    ClockMismatch when the architectures differ (their clocks count different things)."""
+    arch_a, arch_b = archinfo.arch(sum_a), archinfo.arch(sum_b)
+    if arch_a != arch_b:
+        raise ClockMismatch(
+            "cannot compare these runs: A counts %s, B counts %s; their cycles are not comparable "
+            "(compare runs of one architecture)" % (_clock_text(sum_a), _clock_text(sum_b)))
+    hz_a, hz_b = _hz(sum_a), _hz(sum_b)
+    clk = archinfo.clock(sum_a)
+    out = {"unit": "cycles", "scale_a": None, "scale_b": None, "warnings": [],
+           "text": "%s (%s)" % (clk["unit"], _clock_text(sum_a))}
+    if hz_a and hz_b and abs(hz_a - hz_b) > FREQ_TOL * max(hz_a, hz_b):
+        out.update(unit="ns", scale_a=1e9 / hz_a, scale_b=1e9 / hz_b,
+                   text="ns: the clocks differ by %.1f%% (A %s, B %s), so each run's %s are "
+                   "divided by its own frequency" % (100.0 * abs(hz_b - hz_a) / hz_a,
+                                                     _freq_text(hz_a), _freq_text(hz_b), clk["unit"]))
+    elif not (hz_a and hz_b):
+        out["warnings"].append("%s states no clock frequency: %s compared as they are (right only "
+                               "if both clocks tick at one rate)" % (
+                                   " and ".join(n for n, h in (("A", hz_a), ("B", hz_b)) if not h),
+                                   clk["unit"]))
+    return out
+
+
 def load_run(path, tmp_root):
     """A run from a parse directory, a summary.json or a serial log (parsed under tmp_root).
     Returns {"path", "dir", "summary", "parsed": bool}."""
@@ -190,19 +244,36 @@ def _values(run, s):
     return stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1) if raw else None
 
 
-def compare_pair(run_a, a, run_b, b, threshold_pct=THRESHOLD_PCT):
-    """One row of the comparison (a dict); `significant` is decided across all rows (compare)."""
-    med_a = ((a.get("stats") or {}).get("per_op") or {}).get("median")
-    med_b = ((b.get("stats") or {}).get("per_op") or {}).get("median")
-    va, vb = _values(run_a, a), _values(run_b, b)
+def _scaled(x, scale):
+    if x is None or scale is None:
+        return x
+    return [v * scale for v in x] if isinstance(x, list) else x * scale
+
+
+def compare_pair(run_a, a, run_b, b, threshold_pct=THRESHOLD_PCT, basis=None):
+    """One row of the comparison (a dict); `significant` is decided across all rows (compare).
+    basis: clock_basis() (None: cycles as they are)."""
+    sa, sb = (basis or {}).get("scale_a"), (basis or {}).get("scale_b")
+    med_a = _scaled(((a.get("stats") or {}).get("per_op") or {}).get("median"), sa)
+    med_b = _scaled(((b.get("stats") or {}).get("per_op") or {}).get("median"), sb)
+    va, vb = _scaled(_values(run_a, a), sa), _scaled(_values(run_b, b), sb)
+    unit_a, unit_b = a.get("unit", "cycles"), b.get("unit", "cycles")
+    why_not = ("units differ (%s / %s)" % (unit_a, unit_b) if unit_a != unit_b else
+               "%s of no known rate cannot be put in ns" % unit_a
+               if sa is not None and unit_a == "pmu_cycles" else None)
+    if why_not:
+        med_a = med_b = va = vb = None
     row = {"name": a.get("name"), "params": a.get("params") or {}, "set_a": a.get("set"),
-           "set_b": b.get("set"), "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
+           "set_b": b.get("set"), "unit": unit_a, "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
            "median_a": med_a, "median_b": med_b, "diff": None, "pct": None, "shift": None,
            "shift_pct": None, "p": None, "q": None, "significant": None, "practical": None,
            "notes": []}
     if med_a is not None and med_b is not None:
         row["diff"] = med_b - med_a
         row["pct"] = 100.0 * (med_b - med_a) / abs(med_a) if med_a else None
+    if why_not:
+        row["notes"].append("not compared: " + why_not)
+        return row
     if va is None or vb is None:
         row["notes"].append("not tested: raw samples missing")
         return row
@@ -233,17 +304,18 @@ def verdict(row):
 def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
     """Everything compare.md shows: {"rows", "only_a", "only_b", "alpha", "threshold_pct",
     "tests", "correction"}. Significance is q < alpha after Benjamini-Hochberg over every
-    tested pair of the two runs."""
+    tested pair of the two runs. Raises ClockMismatch for runs of different architectures."""
+    basis = clock_basis(run_a["summary"], run_b["summary"])
     pairs, only_a, only_b = match_sets(run_a["summary"].get("sets") or [],
                                        run_b["summary"].get("sets") or [])
-    rows = [compare_pair(run_a, a, run_b, b, threshold_pct) for a, b in pairs]
+    rows = [compare_pair(run_a, a, run_b, b, threshold_pct, basis) for a, b in pairs]
     for row, q in zip(rows, benjamini_hochberg([r["p"] for r in rows])):
         row["q"] = q
         row["significant"] = q < alpha if q is not None else None
         row["verdict"] = verdict(row)
     return {"rows": rows, "only_a": only_a, "only_b": only_b, "alpha": alpha,
             "threshold_pct": threshold_pct, "tests": sum(1 for r in rows if r["p"] is not None),
-            "correction": CORRECTION}
+            "correction": CORRECTION, "basis": basis}
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -271,10 +343,10 @@ def _run_kv(label, run):
     s = run["summary"]
     b, plat = s.get("begin") or {}, s.get("platform") or {}
     cpu = (plat.get("cpu") or {}).get("brand")
-    hz = (plat.get("tsc") or {}).get("hz")
-    return (label, "%s%s: build %s, %s, TSC %s, %d set(s)" % (
+    hz = _hz(s)
+    return (label, "%s%s: build %s, %s, %s, %s %s, %d set(s)" % (
         run["path"], " (parsed)" if run["parsed"] else "", b.get("build", "-"), cpu or "cpu -",
-        "%.6f GHz" % (hz / 1e9) if isinstance(hz, (int, float)) and hz else "-",
+        archinfo.arch(s), archinfo.clock(s)["hz_source"], _freq_text(hz) if hz else "-",
         len(s.get("sets") or [])))
 
 
@@ -283,6 +355,9 @@ def build_doc(run_a, run_b, res):
     doc = Doc()
     doc.h("baremetric compare", 1)
     doc.kv([_run_kv("A", run_a), _run_kv("B", run_b)])
+    basis = res.get("basis") or {"unit": "cycles", "text": "cycles", "warnings": []}
+    doc.kv([("compared in", basis["text"])])
+    doc.list("WARNING: " + w for w in basis["warnings"])
     rows = res["rows"]
     sig = [r for r in rows if r["significant"] and r["practical"]]
     doc.kv([("matched sets", "%d" % len(rows)),
@@ -294,13 +369,18 @@ def build_doc(run_a, run_b, res):
                  sum(1 for r in rows if r["significant"] is False))),
             ("only in A / only in B", "%d / %d" % (len(res["only_a"]), len(res["only_b"])))])
     doc.h("Matched sets")
-    doc.p("cycles per operation; diff = median B - median A; shift = median of all pairwise "
+    doc.p("%s per operation; diff = median B - median A; shift = median of all pairwise "
           "differences B - A (Hodges-Lehmann; positive: B slower); p = Mann-Whitney U test of the "
           "same shift (two-sided, normal approximation with tie correction) on the per-operation "
           "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
           "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
-          "direction is the shift's sign" % (res["correction"], res["tests"], res["alpha"], 100 * res["alpha"],
-                                res["threshold_pct"]))
+          "direction is the shift's sign%s" % (basis["unit"] if basis["unit"] == "ns" else
+                                             basis["text"].split(" (")[0],
+                                             res["correction"], res["tests"], res["alpha"],
+                                             100 * res["alpha"], res["threshold_pct"],
+                                             "; sets with unit=pmu_cycles: PMU cycle counts"
+                                             if any(r.get("unit") == "pmu_cycles" for r in rows)
+                                             and basis["unit"] != "ns" else ""))
     shown = _shown_params(_all_sets(run_a, run_b))
     if rows:
         doc.table(["probe", "params", "set A/B", "N A/B", "median A", "median B", "diff",

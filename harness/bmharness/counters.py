@@ -18,8 +18,11 @@ Figures per set (medians over the samples of the pass that carries the events):
   and the power: that energy over the mean sample time.
 
 Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
-and the skip records), and nothing is made up.
+and the skip records), and nothing is made up. On AArch64 (begin arch) there is no APERF/MPERF
+or RAPL, so the report leaves those columns out, and times are generic-timer ticks.
 """
+
+from . import archinfo
 
 MISS_EVENTS = ("l1d_misses", "l1i_misses", "l2_misses", "llc_misses", "dtlb_misses", "itlb_misses")
 # A delta this large is a negative difference seen as unsigned (a counter that went backwards or
@@ -187,22 +190,32 @@ def section(doc, an, summary):
                               ((s.get("counters") or {}).get("events") or {}).items())
             rows.append([p.get("op"), p.get("level", "-"), p.get("after", "-"), _fmt(st.get("median")),
                          extra or "-"])
-        doc.p("cost of the counters themselves (Schaelicke Table 2): cycles per operation, and the "
-              "counter overhead each read adds")
-        doc.table(["op", "level", "after", "cycles/op (median)", "counter overhead per read"], rows)
+        clk = archinfo.clock(summary)
+        doc.p("cost of the counters themselves (Schaelicke Table 2): %s per operation, and the "
+              "counter overhead each read adds" % clk["unit"])
+        doc.table(["op", "level", "after", "%s/op (median)" % clk["short"],
+                   "counter overhead per read"], rows)
     if not an["sets"]:
         doc.p("no counter values in this run")
         return
     rows = []
+    x86 = archinfo.x86_only(summary)  # APERF/MPERF and RAPL exist on x86_64 only
     for f in an["sets"][:60]:
         mk = f.get("misses_per_kib") or f.get("misses_per_load") or {}
         rows.append([f["set"], f["name"], f.get("ctr_set"), f.get("passes"), _fmt(f.get("ipc")),
-                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in mk.items()) or "-",
-                     _fmt(f["eff_hz"] / 1e9 if f.get("eff_hz") else None),
-                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in (f.get("nj_per_byte") or {}).items()) or "-"])
-    doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
-          "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
-    doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses", "eff GHz", "nJ/B"], rows)
+                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in mk.items()) or "-"]
+                    + ([_fmt(f["eff_hz"] / 1e9 if f.get("eff_hz") else None),
+                        ", ".join("%s %s" % (k, _fmt(v)) for k, v in (f.get("nj_per_byte") or {}).items())
+                        or "-"] if x86 else []))
+    if x86:
+        doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
+              "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
+    else:
+        doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency) from the "
+              "PMUv3 event counters; counter overhead subtracted (no APERF/MPERF or RAPL on %s)"
+              % archinfo.arch(summary))
+    doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses"]
+              + (["eff GHz", "nJ/B"] if x86 else []), rows)
     flagged = ["set %s %s: %s" % (f["set"], name, ", ".join(
         "%d %s" % (n, "wrapped (>= 2^63, excluded)" if k == "wrapped" else
                    "below the overhead (clamped at 0 in medians, unclamped in energy means)")

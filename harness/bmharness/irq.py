@@ -10,7 +10,7 @@ is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's
 
 import os
 
-from . import displace, footprint, irq_lat, parse, stats
+from . import archinfo, displace, footprint, irq_lat, parse, stats
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
@@ -72,7 +72,7 @@ def _hz(summary, s):
 def analyse(summary, out_dir=None):
     res = {"latency": [], "masked": [], "exceptions": [], "displace": [], "footprint": [], "noise": None,
            "skips": [k for k in summary.get("skips") or [] if k.get("probe") in SECTION_PROBES],
-           "apic": (summary.get("platform") or {}).get("apic")}
+           "apic": (summary.get("platform") or {}).get("apic"), "arch": archinfo.arch(summary)}
     disp, noise = {}, {}
     for s in summary.get("sets") or []:
         name, p = s.get("name"), s.get("params") or {}
@@ -114,21 +114,22 @@ def section(doc, irq, out_dir, plot_info=None):
             not (irq["footprint"] or {}).get("levels"):
         return
     doc.h("Interrupts")
+    unit = archinfo.clock(irq.get("arch", archinfo.X86))["unit"]  # cycles, or counter ticks
     apic = irq.get("apic")
     if isinstance(apic, dict):
         doc.kv([("local APIC", "%s, timer %s Hz calibrated against the TSC, TSC-deadline %s" % (
             apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
     if irq["latency"]:
         doc.h("Latency", 3)
-        irq_lat.table(doc, irq["latency"], fnum)
+        irq_lat.table(doc, irq["latency"], fnum, irq.get("arch", archinfo.X86))
     for m in irq["masked"]:
         doc.kv([("masked window", "interrupt armed while masked: taken during the masked window %s, "
-                 "after unmask %s (%s cycles after the unmask), masked samples %s/%s complete" % (
+                 "after unmask %s (%s %s after the unmask), masked samples %s/%s complete" % (
                      fnum(m.get("taken_masked")), fnum(m.get("taken_after_unmask")),
-                     fnum(m.get("after_unmask_cycles")), fnum(m.get("received")), fnum(m.get("n"))))])
+                     fnum(m.get("after_unmask_cycles")), unit, fnum(m.get("received")), fnum(m.get("n"))))])
     if irq["exceptions"]:
         doc.h("Exception round trip", 3)
-        doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median cycles"],
+        doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median " + unit],
                   [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
                    [fnum(e["median"])] for e in irq["exceptions"]])
     if irq["displace"]:
@@ -138,17 +139,18 @@ def section(doc, irq, out_dir, plot_info=None):
     if nz:
         hz = nz["hz"]
         doc.h("Platform noise", 3)
-        doc.kv([("gaps", "%s over %s s (threshold %s cycles = %s ns; hwlat's default: %s ns; median loop step "
-                          "%s cycles)" % (
+        doc.kv([("gaps", "%s over %s s (threshold %s %s = %s ns; hwlat's default: %s ns; median loop step "
+                          "%s %s)" % (
             fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
-            fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]))),
+            unit, fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]), unit)),
             ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
                 fnum(_ns(nz["total_cycles"], hz) / 1e6 if hz else None),
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
                 fnum(_ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
                      else None))),
-            ("interrupts masked", fnum(bool(nz["masked"]))),
-            ("SMIs", "%s%s%s" % (fnum(nz["smi"]), "" if nz.get("smi_gaps") is None else
+            ("interrupts masked", fnum(bool(nz["masked"])))])
+        if irq.get("arch", archinfo.X86) == archinfo.X86:  # no SMI count elsewhere
+            doc.kv([("SMIs", "%s%s%s" % (fnum(nz["smi"]), "" if nz.get("smi_gaps") is None else
                                  ", gaps with an SMI: %d of %d stored" % (nz["smi_gaps"], len(nz["lens"])),
                                  " (%s)" % nz["smi_note"] if nz.get("smi_note") else ""))])
     for name, path, caption in (plot_info or {}).get("files", []):

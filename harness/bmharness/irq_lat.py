@@ -10,7 +10,7 @@ that bound (APIC tick quantisation, HPET uncertainty) kept apart from failures, 
 periodic samples, truncated_by_time, the SMI count and the effective frequency.
 """
 
-from . import stats
+from . import archinfo, stats
 
 P999 = 0.999
 
@@ -62,7 +62,9 @@ def _unc_text(p, hz, fnum):
         return "+-%s/%s" % (fnum(_ns(num(p.get("uncertainty_median")), hz)),
                             fnum(_ns(num(p.get("uncertainty_max")), hz)))
     if "tick_cycles" in p:
-        return "-%s" % fnum(_ns(num(p.get("tick_cycles")), hz))
+        tick = _ns(num(p.get("tick_cycles")), hz)
+        # a zero tick (AArch64 cntv_oneshot: the compare value is the deadline) has no sign
+        return fnum(0.0) if tick == 0 else "-%s" % fnum(tick)
     return "0" if p.get("deadline") == "tsc_deadline" else "-"
 
 
@@ -79,16 +81,25 @@ def _freq_text(p):
     return "n/a" if "eff_freq" in p else "-"
 
 
-def table(doc, rows, fnum):
-    """The latency table; rows are irq.analyse()'s latency entries (params in r["params"])."""
-    doc.p("entry - deadline in ns (cycles at the TSC rate). median and p99 with a distribution-free 95% "
+UNCERTAINTY_X86 = ("(HPET: TSC-bracketed counter read, half-width + one HPET period; periodic: "
+                   "bracketed count read + one tick; '-t': APIC one-shot, due up to one tick before "
+                   "the deadline)")
+UNCERTAINTY_A64 = ("(cntv_oneshot: 0, the compare value is the deadline in the clock the entry "
+                   "stamp reads; sgi_self: 0, the counter read just before the send)")
+
+
+def table(doc, rows, fnum, arch=archinfo.X86):
+    """The latency table; rows are irq.analyse()'s latency entries (params in r["params"]).
+    Off x86_64 there are no SMI counts and no APERF/MPERF: those columns are left out."""
+    x86 = arch == archinfo.X86
+    clk = archinfo.clock(arch)
+    doc.p("entry - deadline in ns (%s at %s). median and p99 with a distribution-free 95%% "
           "CI from order statistics ('?': the sample is too small to bound that side; the p99's upper "
           "side needs N >= 368); p99.9 only where N x 0.001 >= 10. deadline +-: the deadline's stated "
-          "uncertainty, median/max over the set (HPET: TSC-bracketed counter read, half-width + one HPET "
-          "period; periodic: bracketed count read + one tick; '-t': APIC one-shot, due up to one tick "
-          "before the deadline). early: arrivals before the deadline but within that bound - quantisation, "
+          "uncertainty, median/max over the set %s. early: arrivals before the deadline but within that bound - quantisation, "
           "kept out of the samples and out of the failures. armed/taken/lost/early/extra/spurious: every "
-          "armed interrupt must be taken exactly once. trunc: the set hit irq_set_ms before N samples.")
+          "armed interrupt must be taken exactly once. trunc: the set hit irq_set_ms before N samples."
+          % (clk["unit"], clk["rate"], UNCERTAINTY_X86 if x86 else UNCERTAINTY_A64))
     out = []
     for r in rows:
         p, hz = r["params"], r["hz"]
@@ -100,8 +111,8 @@ def table(doc, rows, fnum):
                     "%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
                         "armed", "taken", "lost", "early", "extra", "spurious")),
                     _early_text(p, fnum), _unc_text(p, hz, fnum),
-                    fnum(bool(p.get("truncated_by_time"))), _smi_text(p, fnum), _freq_text(p),
-                    r["deadline"]])
+                    fnum(bool(p.get("truncated_by_time")))]
+                   + ([_smi_text(p, fnum), _freq_text(p)] if x86 else []) + [r["deadline"]])
     doc.table(["source", "mode", "wait", "N", "min ns", "median [95% CI]", "p99 [95% CI]", "p99.9", "max",
-               "armed/taken/lost/early/extra/spur", "early ok", "deadline +- ns", "trunc", "SMIs",
-               "eff freq", "deadline"], out)
+               "armed/taken/lost/early/extra/spur", "early ok", "deadline +- ns", "trunc"]
+              + (["SMIs", "eff freq"] if x86 else []) + ["deadline"], out)

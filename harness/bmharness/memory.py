@@ -15,13 +15,17 @@ under out_dir when given):
   and unified cache sizes;
 - the best kernel per size, and achieved vs theoretical DRAM peak (plat kind=dram_peak).
 
+On AArch64 the cache sizes come from CLIDR/CCSIDR and the "cycles" are generic-timer ticks
+(archinfo). On an emulated CPU (QEMU TCG: archinfo.emulated_cpu) the knees are still found --
+they are the emulator's host's -- but matched with no verdict: the CPU described has no caches.
+
 `section(doc, mem, out_dir, plot_info)` writes the report section into a report.Doc.
 """
 
 import math
 import os
 
-from . import knees, parse, stats
+from . import archinfo, knees, parse, stats
 
 MEMBW, LATENCY = "membw", "latency"
 PROBES = (MEMBW, LATENCY)
@@ -186,9 +190,21 @@ def _knee_source(c):
     return res
 
 
-def hierarchy(cvs, levels):
-    """Knees of every curve, matched with the CPUID levels. Returns {sources, primary,
-    levels: [{name, size, knee, ratio, status, secondary}], extra, flags}."""
+def hierarchy(cvs, levels, emulated=None, source="CPUID"):
+    """Knees of every curve, matched with the CPUID (source) levels. Returns {sources, primary,
+    levels: [{name, size, knee, ratio, status, secondary}], extra, flags, no_verdict}.
+    emulated: why the CPU is emulated (archinfo.emulated_cpu): then every level's status is
+    'no verdict', no ratio, no flags, and no_verdict says why."""
+    out = _hierarchy(cvs, levels, source)
+    out["no_verdict"] = emulated
+    if emulated:
+        for row in out["levels"]:
+            row.update(status="no verdict", ratio=None, secondary="-")
+        out["extra"], out["flags"] = [], []
+    return out
+
+
+def _hierarchy(cvs, levels, source):
     sources = [dict(_knee_source(c), curve=c) for c in cvs if not c.get("nt")]
     lat = [s for s in sources if s["probe"] == LATENCY]
     primary = (max((s for s in lat if s["curve"]["params"].get("pattern") == "random"),
@@ -220,21 +236,21 @@ def hierarchy(cvs, levels):
             if row["status"] == "no knee":
                 why = "no knee where the sweep covers it"
             elif primary:
-                why = "knee at %s is %.2gx the CPUID size (outside [0.5x, 2x])" % (
-                    size_text(row["knee"]), row["ratio"])
+                why = "knee at %s is %.2gx the %s size (outside [0.5x, 2x])" % (
+                    size_text(row["knee"]), row["ratio"], source)
             else:
                 why = "only %s (no latency curve)" % row["secondary"]
-            out["flags"].append("%s (CPUID %s): %s" % (lv["name"], size_text(lv["size"]), why))
+            out["flags"].append("%s (%s %s): %s" % (lv["name"], source, size_text(lv["size"]), why))
     if primary:
         for size in primary["extra"]:
             out["extra"].append(size)
-            out["flags"].append("knee at %s in %s latency matches no CPUID cache level" % (
-                size_text(size), primary["label"]))
+            out["flags"].append("knee at %s in %s latency matches no %s cache level" % (
+                size_text(size), primary["label"], source))
         if not primary["knees"]:
             out["flags"].append("the %s latency curve is flat: no cache level visible"
                                 % primary["label"])
     if not levels and sources:
-        out["flags"].append("no CPUID cache sizes reported: knees cannot be checked")
+        out["flags"].append("no %s cache sizes reported: knees cannot be checked" % source)
     return out
 
 
@@ -284,9 +300,11 @@ def analyse(summary, out_dir=None):
     # counter skips (ctr_set) are the Counters section's: the measurement itself was made
     skips = [s for s in summary.get("skips") or [] if s.get("probe") in PROBES and not s.get("ctr_set")]
     levels = cpuid_levels(summary)
-    mem = {"measured": bool(cvs), "curves": cvs, "skips": skips, "cpuid": levels}
+    mem = {"measured": bool(cvs), "curves": cvs, "skips": skips, "cpuid": levels,
+           "cache_source": archinfo.cache_source(summary), "clock": archinfo.clock(summary)}
     if cvs:
-        mem["hierarchy"] = hierarchy(cvs, levels)
+        mem["hierarchy"] = hierarchy(cvs, levels, archinfo.emulated_cpu(summary),
+                                     mem["cache_source"])
         mem["dram"] = dram(cvs, levels, summary)
         mem["best"] = best_per_size(cvs)
     return mem
@@ -347,7 +365,9 @@ def _bandwidth(doc, mem, fnum):
     if not bw:
         doc.p("no membw sets")
         return
-    doc.p("GB/s = 10^9 B/s = bytes per pass x TSC Hz / median cycles per pass; bytes under the "
+    clk = mem.get("clock") or archinfo.CLOCKS[archinfo.X86]
+    doc.p("GB/s = 10^9 B/s = bytes per pass x %s / median %s per pass; bytes under the "
+          % (clk["hz"], clk["short"]) +
           "set's convention (rw: a copy counts bytes read + written, as STREAM and memtest86+ "
           "do; write-allocate traffic is not counted); 'once' counts a copy's bytes once; "
           + _ci_text(bw))
@@ -362,7 +382,7 @@ def _bandwidth(doc, mem, fnum):
                         + ([p.get("gbps_alt")] if alt else [])
                         + [p.get("cycles"), _note(p, pages)])
         doc.table(["size", "GB/s", "CI95"] + (["GB/s once"] if alt else [])
-                  + ["cycles/pass", "note"], rows)
+                  + ["%s/pass" % clk["short"], "note"], rows)
     d = mem["dram"]
     peak = d["peak_gbps"]
     doc.p("best kernel per size (GB/s as above%s)" % (
@@ -372,7 +392,8 @@ def _bandwidth(doc, mem, fnum):
                + (["%.1f%%" % (100 * p["gbps"] / peak)] if peak else [])
                for size, lab, p in mem["best"]])
     where = ("sizes >= %dx the largest cache (%s)" % (DRAM_FACTOR, size_text(d["threshold"]))
-             if d["threshold"] else "no CPUID cache sizes: the largest size of each curve")
+             if d["threshold"] else "no %s cache sizes: the largest size of each curve"
+             % mem.get("cache_source", "CPUID"))
     if peak:
         doc.kv([("DRAM peak", "%.2f GB/s theoretical (%s device(s), %s)" % (
             peak, fnum(d.get("devices")), fnum(d.get("basis"))))])
@@ -397,12 +418,13 @@ def _latency(doc, mem, fnum):
     if not lat:
         doc.p("no latency sets")
         return
-    doc.p("per dependent load: median cycles, and ns = cycles / TSC Hz; " + _ci_text(lat)
-          .replace("converted", "in ns"))
+    clk = mem.get("clock") or archinfo.CLOCKS[archinfo.X86]
+    doc.p("per dependent load: median %s, and ns = %s / %s; " % (clk["unit"], clk["short"], clk["hz"])
+          + _ci_text(lat).replace("converted", "in ns"))
     for c in lat:
         head, pages = _curve_head(c)
         doc.p(head)
-        doc.table(["size", "ns/load", "CI95 ns", "cycles/load", "note"],
+        doc.table(["size", "ns/load", "CI95 ns", "%s/load" % clk["short"], "note"],
                   [[size_text(p["size"]), p.get("ns"), _range(p.get("ns_lo"), p.get("ns_hi"),
                                                              fnum),
                     p.get("cycles"), _note(p, pages)] for p in c["points"]])
@@ -410,19 +432,30 @@ def _latency(doc, mem, fnum):
 
 def _levels(doc, mem, fnum):
     h = mem["hierarchy"]
-    doc.h("Cache levels: knees vs CPUID", 3)
+    src = mem.get("cache_source", "CPUID")
+    doc.h("Cache levels: knees vs %s" % src, 3)
     prim = h["primary"]
+    nv = h.get("no_verdict")
     doc.p("a knee is the largest size before a significant step (latency up, bandwidth down; "
-          "see knees.py); it agrees with CPUID within [0.5x, 2x]. Primary: %s" % (
+          "see knees.py)%s. Primary: %s" % (
+              "" if nv else "; it agrees with %s within [0.5x, 2x]" % src,
               "the %s latency curve" % prim["label"] if prim else
               "no latency curve, so the bandwidth curves (majority)"))
-    if mem["cpuid"]:
-        doc.table(["level", "CPUID", "knee", "knee/CPUID", "verdict", "other curves"],
+    if nv:
+        doc.p("NO VERDICT: %s. The knees below are the emulator's host's, not a cache of the "
+              "CPU described, so they are not judged against its %s sizes." % (nv, src))
+    if mem["cpuid"] and nv:
+        doc.table(["level", src, "nearest knee (host)", "verdict"],
+                  [[r["name"], size_text(r["size"]), size_text(r["knee"]) if r["knee"] else "-",
+                    r["status"]] for r in h["levels"]])
+    elif mem["cpuid"]:
+        doc.table(["level", src, "knee", "knee/%s" % ("CPUID" if src == "CPUID" else "size"),
+                   "verdict", "other curves"],
                   [[r["name"], size_text(r["size"]), size_text(r["knee"]) if r["knee"] else "-",
                     "%.2fx" % r["ratio"] if r["ratio"] else "-", r["status"], r["secondary"]]
                    for r in h["levels"]])
     else:
-        doc.p("no CPUID data/unified cache sizes reported")
+        doc.p("no %s data/unified cache sizes reported" % src)
     lines = []
     for s in h["sources"]:
         ks = ", ".join("%s (%s)" % (size_text(k["size"]), k["confidence"]) for k in s["knees"])
@@ -434,8 +467,8 @@ def _levels(doc, mem, fnum):
                                            size_text(k["next_size"]), k["note"])
                  for k in prim["knees"])
     doc.list("FLAG: " + f for f in h["flags"])
-    if not h["flags"] and mem["cpuid"]:
-        doc.p("knees and CPUID agree")
+    if not h["flags"] and mem["cpuid"] and not h.get("no_verdict"):
+        doc.p("knees and %s agree" % src)
 
 
 def section(doc, mem, out_dir, plot_info=None):

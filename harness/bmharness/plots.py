@@ -169,13 +169,15 @@ def draw_memory(mem, out_dir):
         return info
     lat_ns = any(p.get("ns") is not None for c in mem["curves"] for p in c["points"]
                  if c["probe"] == memory.LATENCY)
+    clk, src = mem.get("clock") or {}, mem.get("cache_source", "CPUID")
     lat_key = ("ns", "ns_lo", "ns_hi", "ns per load") if lat_ns else \
-        ("cycles", "cycles_lo", "cycles_hi", "cycles per load (no TSC frequency)")
+        ("cycles", "cycles_lo", "cycles_hi", "%s per load (no %s frequency)" % (
+            clk.get("short", "cycles"), clk.get("hz_source", "TSC")))
     for kind, args in (
             ("bandwidth", (memory.MEMBW, "gbps", "gbps_lo", "gbps_hi", "GB/s (10^9 B/s)",
-                           "bandwidth: median per size, bars = 95% CI; dashed: CPUID caches")),
+                           "bandwidth: median per size, bars = 95%% CI; dashed: %s caches" % src)),
             ("latency", (memory.LATENCY,) + lat_key +
-             ("load latency: median per size, bars = 95% CI; dashed: CPUID caches",))):
+             ("load latency: median per size, bars = 95%% CI; dashed: %s caches" % src,))):
         path = os.path.join(out_dir, "%s.png" % kind)
         if _curve_plot(plt, mem, *args, path):
             info["files"].append((kind, path))

@@ -10,8 +10,8 @@ import json
 import os
 import statistics
 
-from . import checks, counters, irq, irq_plots, memory, multicore, plots, prof_report, profile
-from . import sysregs
+from . import archinfo, checks, counters, irq, irq_plots, memory, multicore, plots, prof_report
+from . import profile, sysregs
 
 FEATURE_ORDER = ("tsc", "invariant_tsc", "rdtscp", "tsc_deadline", "apic", "x2apic", "sse2",
                  "avx", "avx2", "avx512f", "erms", "fsrm", "hypervisor", "osxsave")
@@ -250,7 +250,30 @@ def _platform(doc, plat):
     doc.kv(pairs)
 
 
-def _tsc(doc, plat):
+def _generic_timer(doc, plat):
+    """AArch64: the clock is CNTVCT_EL0 at CNTFRQ_EL0 as the firmware programmed it (plat
+    kind=tsc source=cntfrq), not measured against another clock; no TSC, no calibration."""
+    doc.h(archinfo.clock(archinfo.A64)["title"])
+    tsc = plat.get("tsc")
+    if not tsc:
+        doc.p("no clock summary record (plat kind=tsc)")
+        return
+    hz = num(tsc.get("hz"))
+    doc.kv([("frequency", "%s from %s%s" % (
+                "%.6f MHz" % (hz / 1e6) if hz else fnum(tsc.get("hz")), fnum(tsc.get("source")),
+                " (CNTFRQ_EL0 as the firmware programmed it, not measured against another clock)"
+                if tsc.get("source") == "cntfrq" else "")),
+            ("tick", "%s ns" % fnum(1e9 / hz) if hz else "-"),
+            ("constant rate", "yes (the generic timer's, by architecture)"
+             if tsc.get("invariant") == 1 else fnum(tsc.get("invariant")))])
+    doc.p("counter ticks throughout: every cycle count below is generic-timer ticks, except "
+          "the sets with unit=pmu_cycles (PMCCNTR_EL0 counts)")
+
+
+def _tsc(doc, plat, arch=archinfo.X86):
+    if arch == archinfo.A64:
+        _generic_timer(doc, plat)
+        return
     doc.h("TSC calibration")
     tsc, wins = plat.get("tsc"), plat.get("tsc_cal") or []
     if tsc:
@@ -302,6 +325,7 @@ def _ns(cycles, hz):
 
 def _probes(doc, summary, tsc_hz):
     sets = summary.get("sets") or []
+    clk = archinfo.clock(summary)
     doc.h("Probes")
     if not sets:
         doc.p("no probe sets")
@@ -349,16 +373,20 @@ def _probes(doc, summary, tsc_hz):
         if not s.get("complete"):
             note += "; INCOMPLETE: " + "; ".join(s.get("problems") or ["samples missing"])
         notes.append(note)
-    doc.p("cycles per operation ((sample - overhead) / iters); CI = 95% Student t; p1/p99 only from "
-          "N >= 100 (fewer samples do not reach a 1% tail: '-')")
+    doc.p("%s per operation ((sample - overhead) / iters%s); CI = 95%% Student t; p1/p99 only "
+          "from N >= 100 (fewer samples do not reach a 1%% tail: '-')" % (
+              clk["unit"], "; generic timer CNTVCT_EL0, PMCCNTR_EL0 counts for unit=pmu_cycles "
+              "sets" if clk is archinfo.CLOCKS[archinfo.A64] else ""))
     doc.table(["set", "probe", "params", "N", "iters", "min", "median", "tmean10", "mean",
                "ci95", "ci/mean", "sd", "p1", "p99", "max", "bimodal"], rows_c)
     if any(num(s.get("tsc_hz")) for s in sets) or num(tsc_hz):
-        doc.p("nanoseconds per operation (cycles / TSC Hz)")
+        doc.p("nanoseconds per operation (%s / %s%s)" % (
+            clk["short"], clk["hz"], "; none for pmu_cycles sets: no known rate"
+            if any(s.get("unit") == "pmu_cycles" for s in sets) else ""))
         doc.table(["set", "probe", "params", "min", "median", "tmean10", "mean", "ci95", "p99",
                    "max"], rows_ns)
     else:
-        doc.p("nanoseconds: unknown (no TSC frequency)")
+        doc.p("nanoseconds: unknown (no %s frequency)" % clk["hz_source"])
     doc.list(notes)
 
 
@@ -465,7 +493,7 @@ def build(summary, out_dir, run=None, plot_info=None, mem=None, prof=None):
     plat = summary.get("platform") or {}
     _platform(doc, plat)
     sysregs.section(doc, plat)
-    _tsc(doc, plat)
+    _tsc(doc, plat, archinfo.arch(summary))
     tsc_hz = (plat.get("tsc") or {}).get("hz")
     _probes(doc, summary, tsc_hz)
     doc.h("Histograms", 3)

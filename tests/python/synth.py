@@ -5,6 +5,9 @@ import random
 from bmharness.protocol import CHUNK_MAX, encode_record, encode_values
 
 TSC_HZ = 2445000000
+CNTFRQ = 62500000           # AArch64 generic timer under QEMU virt
+MIDR_TCG = "0xf0510"        # QEMU TCG -cpu max: implementer 0x00
+MIDR_N1 = "0x413fd0c1"      # Arm Neoverse N1 r3p1: implementer 0x41 (Arm)
 
 
 class Stream:
@@ -13,6 +16,7 @@ class Stream:
     def __init__(self, seq0=0):
         self.lines = []
         self.seq = seq0
+        self.hz = TSC_HZ  # the probes' tsc_hz: the clock of begin's arch
 
     def add(self, rtype, fields=(), **kw):
         fields = dict(fields, **kw)
@@ -20,13 +24,23 @@ class Stream:
         self.seq += 1
         return self
 
-    def begin(self):
-        return self.add("begin", proto=1, build="v0.1-3-g3f2a1c0", arch="x86_64", env="uefi",
+    def begin(self, arch="x86_64"):
+        self.hz = CNTFRQ if arch == "aarch64" else TSC_HZ
+        return self.add("begin", proto=1, build="v0.1-3-g3f2a1c0", arch=arch, env="uefi",
                         fw_vendor="EDK II", fw_rev="0x10000")
+
+    def a64_platform(self, midr=MIDR_TCG):
+        """AArch64's identification and clock records as the firmware sends them."""
+        self.add("plat", kind="cpu", vendor="impl_0x00" if midr == MIDR_TCG else "ARM",
+                 family=15, model=81, stepping=0, brand="MIDR %s" % midr, ucode="unreadable")
+        self.add("plat", kind="aarch64_id", midr=midr, revidr="0x0", mpidr="0x80000000", el=1,
+                 ctr="0x8444c004", clidr="0x2000023", cntfrq=CNTFRQ, pmu_version=6)
+        self.add("plat", kind="tsc", hz=CNTFRQ, source="cntfrq", disagree_ppm=0, invariant=1)
+        return self
 
     def probe(self, name, set_id, values, iters=1, overhead=0, chunk=CHUNK_MAX, **params):
         self.add("probe", dict(name=name, set=set_id, unit="cycles", n=len(values), iters=iters,
-                               overhead=overhead, tsc_hz=TSC_HZ, **params))
+                               overhead=overhead, tsc_hz=self.hz, **params))
         for i in range(0, len(values), chunk):
             part = values[i:i + chunk]
             self.add("samples", set=set_id, i=i, n=len(part), v=encode_values(part))
@@ -134,33 +148,42 @@ def _samples(r, per_op, iters, overhead, n, bimodal):
 
 def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=READ_BPC,
                   noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
-                  kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0):
+                  kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0,
+                  arch="x86_64", midr=MIDR_TCG, hv_sig=""):
     """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
     above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
     between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
-    `scale`: every per-op cost multiplied (a slower machine)."""
+    `scale`: every per-op cost multiplied (a slower machine); `arch="aarch64"`: AArch64's
+    records (MIDR `midr`, CCSIDR caches, the generic timer), `hv_sig`: x86 CPUID hypervisor
+    vendor (TCGTCGTCGTCG: QEMU TCG)."""
     r = random.Random(seed)
     sizes = sizes or sweep_sizes()
     cpuid = caches if cpuid is None else cpuid
-    s = Stream().begin()
+    a64 = arch == "aarch64"
+    s = Stream().begin(arch)
     s.add("cfg", probes="membw,latency", samples=n)
-    s.add("plat", kind="cpu", vendor="GenuineIntel", family=6, model=85, stepping=4,
-          brand="Synthetic CPU", ucode="0x1", hypervisor=0, hv_sig="", max_leaf=22,
-          max_ext_leaf="0x80000008", logical_cpus=1)
+    if a64:
+        s.a64_platform(midr)
+    else:
+        s.add("plat", kind="cpu", vendor="GenuineIntel", family=6, model=85, stepping=4,
+              brand="Synthetic CPU", ucode="0x1", hypervisor=1 if hv_sig else 0, hv_sig=hv_sig,
+              max_leaf=22, max_ext_leaf="0x80000008", logical_cpus=1)
+    where = dict(source="ccsidr") if a64 else dict(shared_by=1, source="cpuid4")
     for level, size in enumerate(cpuid, 1):
         s.add("plat", kind="cache", level=level, type="data" if level == 1 else "unified",
-              size=size, line=64, ways=8, sets=size // 512, shared_by=1, source="cpuid4")
+              size=size, line=64, ways=8, sets=size // 512, **where)
         if level == 1:
             s.add("plat", kind="cache", level=1, type="inst", size=size, line=64, ways=8,
-                  sets=size // 512, shared_by=1, source="cpuid4")
+                  sets=size // 512, **where)
     if dram_mbps:
         s.add("plat", kind="dram_peak", status="ok", mbps=dram_mbps, devices=2,
               basis="smbios17")
     else:
         s.add("plat", kind="dram_peak", status="unknown", mbps=0, devices=1, basis="smbios17",
               reason="no configured speed in SMBIOS")
-    s.add("plat", kind="tsc", hz=TSC_HZ, source="hpet", hz_pm=TSC_HZ, hz_hpet=TSC_HZ,
-          hz_cpuid15=0, hz_cpuid16=0, disagree_ppm=0.1, invariant=1)
+    if not a64:
+        s.add("plat", kind="tsc", hz=TSC_HZ, source="hpet", hz_pm=TSC_HZ, hz_hpet=TSC_HZ,
+              hz_cpuid15=0, hz_cpuid16=0, disagree_ppm=0.1, invariant=1)
     set_id = 0
     jitter = {size: (1 + r.gauss(0, noise)) for size in sizes}
     for kernel, width in kernels:
