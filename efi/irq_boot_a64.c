@@ -45,6 +45,8 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	rec_u64(r, "intid_sgi", A64_INTID_SGI_SELF);
 	rec_u64(r, "intid_pmu", f->pmu_intid);
 	rec_str(r, "intid_pmu_from", f->pmu_intid_from ? f->pmu_intid_from : "none");
+	if (f->pmu_intid_reason)
+		rec_str(r, "intid_pmu_reason", f->pmu_intid_reason);
 	if (p->ready) {
 		rec_u64(r, "stale_in_service", drained->in_service);
 		rec_u64(r, "stale_pending_taken", drained->delivered);
@@ -53,13 +55,13 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	emit_finish();
 }
 
-struct irq_platform *irq_boot_a64_setup(uint64_t madt, uint64_t tsc_hz)
+struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t tsc_hz)
 {
 	struct irq_drain_stats drained = { 0 };
 
 	if (!irq_available())
 		return 0; /* not our vectors (EL2): the GIC stays the firmware's */
-	if (irq_platform_a64_init(&plat, madt, tsc_hz))
+	if (irq_platform_a64_init(&plat, madt, qemu_virt, tsc_hz))
 		(void)irq_drain(&plat, tsc_hz, &drained);
 	emit_gic(&plat, &drained);
 	if (!plat.ready)
