@@ -18,6 +18,11 @@ bool a64_acpi_oem_is_qemu(const uint8_t *oem_id, const uint8_t *oem_table_id)
 	return oem_id && oem_table_id && bytes_are(oem_id, "BOCHS ", 6) && bytes_are(oem_table_id, "BXPC", 4);
 }
 
+bool a64_smbios_maker_is_qemu(const char *manufacturer)
+{
+	return manufacturer && bytes_are((const uint8_t *)manufacturer, "QEMU", 5); /* with its NUL */
+}
+
 enum a64_uart_kind a64_spcr_uart_kind(uint8_t interface_type)
 {
 	switch (interface_type) {

@@ -12,6 +12,10 @@
  * (QEMU builds every table of its own with these; NULL: no table, not QEMU). */
 bool a64_acpi_oem_is_qemu(const uint8_t *oem_id, const uint8_t *oem_table_id);
 
+/* An SMBIOS System Information Manufacturer string that is QEMU's ("QEMU"): the identification
+ * when there are no ACPI tables (-machine virt,acpi=off). */
+bool a64_smbios_maker_is_qemu(const char *manufacturer);
+
 /* The UART an SPCR interface type names, as far as the PL011 driver speaks it. */
 enum a64_uart_kind {
 	A64_UART_NONE,  /* not an Arm UART (16550 family, or unknown) */

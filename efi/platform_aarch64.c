@@ -14,6 +14,7 @@
 #include "bench/platform_aarch64.h"
 #include "drivers/a64_platform_id.h"
 #include "drivers/pl011.h"
+#include "drivers/smbios.h"
 #include "efi/efi_util.h"
 #include "efi/irq_boot_a64.h"
 #include "efi/platform.h"
@@ -31,11 +32,18 @@ void efi_arch_serial_write(const char *line, unsigned len)
 	pl011_write(&a.uart, line, len);
 }
 
-/* QEMU's virt board, identified by the OEM ID of its own ACPI tables: the only machine where
- * QEMU's fixed addresses (UART0, GIC) may be used without a table naming them. */
+/* QEMU's virt board, identified by the OEM ID of its own ACPI tables, else (no ACPI: -machine
+ * virt,acpi=off) by SMBIOS System Information's Manufacturer: the only machine where QEMU's fixed
+ * addresses (UART0, GIC) may be used without a table naming them. */
 static bool qemu_virt(const struct efi_boot *b)
 {
-	return b->acpi.oem_found && a64_acpi_oem_is_qemu(b->acpi.oem_id, b->acpi.oem_table_id);
+	struct smbios_info si;
+	char maker[SMBIOS_STR_MAX];
+
+	if (b->acpi.oem_found)
+		return a64_acpi_oem_is_qemu(b->acpi.oem_id, b->acpi.oem_table_id);
+	return b->disc.smbios_entry && smbios_parse_entry(b->disc.smbios_entry, &si) == 0 &&
+	       smbios_system_manufacturer(&si, maker, sizeof(maker)) == 0 && a64_smbios_maker_is_qemu(maker);
 }
 
 /* Option first (serial=mmio with serial_base: a PL011 there), then an ACPI SPCR PL011 / SBSA
@@ -60,7 +68,7 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 	} else if (!qemu_virt(b)) {
 		efi_con_line("baremetric: ", b->acpi.spcr_interface || b->acpi.spcr_present
 			? "the SPCR names a UART this build does not drive and this is not QEMU virt: no serial, records go to no wire"
-			: "no SPCR and the platform is not identified as QEMU virt (ACPI OEM ID): no serial, records go to no wire");
+			: "no SPCR and the platform is not identified as QEMU virt (ACPI OEM ID, SMBIOS): no serial, records go to no wire");
 		return "none";
 	}
 	if (!pl011_init(&a.uart, base, tsc_counter_hz(), sbsa))

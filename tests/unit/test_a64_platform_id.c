@@ -13,6 +13,11 @@ static void qemu_oem_recognised(void)
 	CHECK(!a64_acpi_oem_is_qemu((const uint8_t *)"RPIFDN", (const uint8_t *)"RPI4    "));
 	CHECK(!a64_acpi_oem_is_qemu((const uint8_t *)"AMPERE", (const uint8_t *)"BXPC    "));
 	CHECK(!a64_acpi_oem_is_qemu(0, 0)); /* no tables: not identified */
+	CHECK(a64_smbios_maker_is_qemu("QEMU"));
+	CHECK(!a64_smbios_maker_is_qemu("QEMU Corp"));
+	CHECK(!a64_smbios_maker_is_qemu("Raspberry Pi Foundation"));
+	CHECK(!a64_smbios_maker_is_qemu(""));
+	CHECK(!a64_smbios_maker_is_qemu(0));
 }
 
 static void spcr_type_to_driver(void)
