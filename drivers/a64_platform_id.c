@@ -61,3 +61,35 @@ unsigned a64_pmu_intid(bool madt_used, bool gicc_found, uint32_t gsiv, const cha
 	}
 	return gsiv;
 }
+
+/* Why a MADT's GIC is not usable here, by the GICD entry's version byte (ACPI 6.x 5.2.12.15). */
+static const char *no_redist_reason(unsigned version)
+{
+	static const char *const why[] = {
+		"MADT: GIC version not stated and no redistributor: GICv2 is not supported",
+		"MADT: GIC version 1 without redistributor: GICv2 is not supported",
+		"MADT: GIC version 2 without redistributor: GICv2 is not supported",
+		"MADT: GIC version 3 without redistributor: no GICR base or range in the MADT",
+		"MADT: GIC version 4 without redistributor: no GICR base or range in the MADT",
+	};
+
+	return version < sizeof(why) / sizeof(why[0]) ? why[version] : "MADT: unknown GIC version without redistributor";
+}
+
+enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, unsigned version, bool qemu_virt,
+				     const char **why)
+{
+	*why = 0;
+	if (madt) {
+		if (!parsed)
+			*why = "MADT: no usable GIC distributor entry";
+		else if (!has_redist)
+			*why = no_redist_reason(version);
+		return *why ? A64_GIC_REFUSED : A64_GIC_FROM_MADT;
+	}
+	if (!qemu_virt) {
+		*why = "no MADT and the platform is not identified as QEMU virt: the GIC's addresses are unknown";
+		return A64_GIC_REFUSED;
+	}
+	return A64_GIC_FROM_QEMU_DEFAULT;
+}

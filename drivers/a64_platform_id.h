@@ -31,6 +31,14 @@ const char *a64_uart_driver_name(enum a64_uart_kind k); /* "pl011", "sbsa_uart",
  * when 0, *why. */
 unsigned a64_pmu_intid(bool madt_used, bool gicc_found, uint32_t gsiv, const char **from, const char **why);
 
+/* Where the GIC's addresses may come from. madt: a MADT exists; parsed: it has a GICD entry;
+ * has_redist: a GICC GICR base or a GICR range; version: the GICD entry's version byte. Returns
+ * A64_GIC_FROM_MADT, A64_GIC_FROM_QEMU_DEFAULT (no MADT at all, on QEMU virt), or
+ * A64_GIC_REFUSED with *why (nothing may be programmed). */
+enum a64_gic_from { A64_GIC_REFUSED, A64_GIC_FROM_MADT, A64_GIC_FROM_QEMU_DEFAULT };
+enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, unsigned version, bool qemu_virt,
+				     const char **why);
+
 #define A64_QEMU_VIRT_PMU_INTID 23u /* QEMU virt: VIRTUAL_PMU_IRQ 7 + 16 */
 
 #endif

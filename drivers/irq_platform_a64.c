@@ -65,20 +65,6 @@ static void timers_off(void)
 	gtimer_stop(&a64.f.timer, GT_PHYS);
 }
 
-/* Why a MADT's GIC is not usable here, by the GICD entry's version byte (ACPI 6.x 5.2.12.15). */
-static const char *no_redist_reason(unsigned version)
-{
-	static const char *const why[] = {
-		"MADT: GIC version not stated and no redistributor: GICv2 is not supported",
-		"MADT: GIC version 1 without redistributor: GICv2 is not supported",
-		"MADT: GIC version 2 without redistributor: GICv2 is not supported",
-		"MADT: GIC version 3 without redistributor: no GICR base or range in the MADT",
-		"MADT: GIC version 4 without redistributor: no GICR base or range in the MADT",
-	};
-
-	return version < sizeof(why) / sizeof(why[0]) ? why[version] : "MADT: unknown GIC version without redistributor";
-}
-
 /* The MADT's GIC when it has a distributor and a redistributor; QEMU virt's fixed addresses only
  * with no MADT at all on QEMU virt; else NULL with *why (nothing is programmed). */
 static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const char **why)
@@ -86,31 +72,29 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 	struct gicv3_bases *b = &a64.f.bases;
 	const uint8_t *t = (const uint8_t *)(uintptr_t)madt;
 	uint64_t mpidr = mpidr_el1_read();
+	bool parsed = false;
+	enum a64_gic_from from;
 
 	a64.f.bases_from = "none";
 	a64.f.pmu_intid = 0;
 	a64.f.pmu_intid_from = "none";
 	a64.f.pmu_intid_reason = "no GIC";
+
 	if (madt) {
 		uint32_t len = (uint32_t)t[MADT_LEN_OFF] | (uint32_t)t[MADT_LEN_OFF + 1] << 8 |
 			       (uint32_t)t[MADT_LEN_OFF + 2] << 16 | (uint32_t)t[MADT_LEN_OFF + 3] << 24;
 
-		if (len < MADT_MIN_LEN || len > MADT_MAX_LEN || !gicv3_madt_parse(t, len, mpidr, b)) {
-			*why = "MADT: no usable GIC distributor entry";
-			return 0;
-		}
-		if (!b->gicr_cpu && !b->gicr_range) {
-			*why = no_redist_reason(b->gic_version);
-			return 0;
-		}
+		parsed = len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b);
+	}
+	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_range), parsed ? b->gic_version : 0,
+				  qemu_virt, why);
+	if (from == A64_GIC_REFUSED)
+		return 0;
+	if (from == A64_GIC_FROM_MADT) {
 		a64.f.bases_from = "madt";
 		a64.f.pmu_intid = a64_pmu_intid(true, b->pmu_gsiv_found, b->pmu_gsiv, &a64.f.pmu_intid_from,
 						 &a64.f.pmu_intid_reason);
 		return b;
-	}
-	if (!qemu_virt) {
-		*why = "no MADT and the platform is not identified as QEMU virt: the GIC's addresses are unknown";
-		return 0;
 	}
 	a64.f.pmu_intid = a64_pmu_intid(false, false, 0, &a64.f.pmu_intid_from, &a64.f.pmu_intid_reason);
 	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr_range = A64_VIRT_GICR,

@@ -48,7 +48,25 @@ static void pmu_gsiv_decision(void)
 	CHECK_STR(from, "qemu_virt_default");
 }
 
+static void gic_bases_decision(void)
+{
+	const char *why;
+
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, true, 3, false, &why), A64_GIC_FROM_MADT);
+	CHECK(why == 0);
+	/* GICv2 board (Raspberry Pi 4): distributor, no redistributor: never QEMU's addresses */
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, 2, true, &why), A64_GIC_REFUSED);
+	CHECK_STR(why, "MADT: GIC version 2 without redistributor: GICv2 is not supported");
+	CHECK_EQ_U64(a64_gic_bases_from(true, false, false, 0, true, &why), A64_GIC_REFUSED);
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, 9, false, &why), A64_GIC_REFUSED);
+	CHECK(why != 0);
+	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, 0, true, &why), A64_GIC_FROM_QEMU_DEFAULT);
+	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, 0, false, &why), A64_GIC_REFUSED);
+	CHECK(why != 0);
+}
+
 TEST_SUITE(a64_platform_id) = {
+	{ "gic_bases_decision", gic_bases_decision },
 	{ "qemu_oem_recognised", qemu_oem_recognised },
 	{ "spcr_type_to_driver", spcr_type_to_driver },
 	{ "pmu_gsiv_decision", pmu_gsiv_decision },
