@@ -117,6 +117,7 @@ UNIT_SRC    += tests/unit/test_a64_sysreg.c
 UNIT_SRC    += tests/unit/test_gicv3.c tests/unit/test_gtimer.c
 UNIT_SRC    += tests/unit/test_a64_irq2.c
 UNIT_SRC    += tests/unit/test_a64_pmi.c
+UNIT_SRC    += tests/unit/test_a64_platform_id.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
 	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
@@ -137,6 +138,7 @@ UNIT_UNDER  += arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c
 UNIT_UNDER  += drivers/gicv3.c drivers/gtimer.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
+UNIT_UNDER  += drivers/a64_platform_id.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help

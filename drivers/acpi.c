@@ -15,6 +15,8 @@
 /* Common table header */
 #define SDT_OFF_LENGTH 4
 #define SDT_HEADER_LEN 36
+#define SDT_OFF_OEM_ID 10       /* 6 bytes */
+#define SDT_OFF_OEM_TABLE_ID 16 /* 8 bytes */
 #define SDT_MAX_LEN (16u << 20) /* sanity bound: no table we read is this large */
 
 /* FADT */
@@ -237,6 +239,13 @@ static void visit_table(uint64_t addr, struct acpi_info *info)
 		for (int i = 0; i < 4; i++)
 			s[i] = (t[i] >= 0x20 && t[i] < 0x7F) ? (char)t[i] : '?';
 		s[4] = '\0';
+	}
+	if ((sig_is(t, "FACP") || sig_is(t, "APIC")) && (!info->oem_found || sig_is(t, "FACP"))) {
+		info->oem_found = true;
+		for (int i = 0; i < 6; i++)
+			info->oem_id[i] = t[SDT_OFF_OEM_ID + i];
+		for (int i = 0; i < 8; i++)
+			info->oem_table_id[i] = t[SDT_OFF_OEM_TABLE_ID + i];
 	}
 	if (sig_is(t, "FACP"))
 		parse_fadt(t, info);

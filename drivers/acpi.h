@@ -55,6 +55,10 @@ struct acpi_info {
 
 	/* MADT */
 	uint64_t madt;
+
+	/* OEM ID and OEM table ID of the FADT, else the MADT (who built the tables; raw bytes) */
+	bool oem_found;
+	uint8_t oem_id[6], oem_table_id[8];
 };
 
 /* Parse everything reachable from the RSDP at `rsdp` (an identity-mapped address). */

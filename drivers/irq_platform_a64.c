@@ -5,6 +5,7 @@
 #include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */
 #include "arch/cycles.h"
 #include "arch/irq.h"
+#include "drivers/a64_platform_id.h"
 #include "drivers/gicv3_hw.h"
 #include "drivers/gtimer_hw.h"
 
@@ -64,26 +65,38 @@ static void timers_off(void)
 	gtimer_stop(&a64.f.timer, GT_PHYS);
 }
 
-static const struct gicv3_bases *find_bases(uint64_t madt)
+/* The MADT's GIC when it has a distributor and a redistributor; QEMU virt's fixed addresses only
+ * with no MADT at all on QEMU virt; else NULL with *why (nothing is programmed). */
+static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const char **why)
 {
 	struct gicv3_bases *b = &a64.f.bases;
 	const uint8_t *t = (const uint8_t *)(uintptr_t)madt;
 	uint64_t mpidr = mpidr_el1_read();
+	bool parsed = false;
+	enum a64_gic_from from;
+
+	a64.f.bases_from = "none";
+	a64.f.pmu_intid = 0;
+	a64.f.pmu_intid_from = "none";
+	a64.f.pmu_intid_reason = "no GIC";
 
 	if (madt) {
 		uint32_t len = (uint32_t)t[MADT_LEN_OFF] | (uint32_t)t[MADT_LEN_OFF + 1] << 8 |
 			       (uint32_t)t[MADT_LEN_OFF + 2] << 16 | (uint32_t)t[MADT_LEN_OFF + 3] << 24;
 
-		if (len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b) &&
-		    (b->gicr_cpu || b->gicr_range)) {
-			a64.f.bases_from = "madt";
-			a64.f.pmu_intid = b->pmu_gsiv_found && b->pmu_gsiv ? b->pmu_gsiv : A64_INTID_PMU_DEFAULT;
-			a64.f.pmu_intid_from = b->pmu_gsiv_found && b->pmu_gsiv ? "madt" : "qemu_virt_default";
-			return b;
-		}
+		parsed = len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b);
 	}
-	a64.f.pmu_intid = A64_INTID_PMU_DEFAULT;
-	a64.f.pmu_intid_from = "qemu_virt_default";
+	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_range), parsed ? b->gic_version : 0,
+				  qemu_virt, why);
+	if (from == A64_GIC_REFUSED)
+		return 0;
+	if (from == A64_GIC_FROM_MADT) {
+		a64.f.bases_from = "madt";
+		a64.f.pmu_intid = a64_pmu_intid(true, b->pmu_gsiv_found, b->pmu_gsiv, &a64.f.pmu_intid_from,
+						 &a64.f.pmu_intid_reason);
+		return b;
+	}
+	a64.f.pmu_intid = a64_pmu_intid(false, false, 0, &a64.f.pmu_intid_from, &a64.f.pmu_intid_reason);
 	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr_range = A64_VIRT_GICR,
 				   .gicr_range_len = A64_VIRT_GICR_LEN };
 	a64.f.bases_from = "qemu_virt_default";
@@ -99,15 +112,16 @@ static void timer_ack(void *ctx, unsigned intid)
 		timer_stop(intid);
 }
 
-bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_hz)
+bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t tsc_hz)
 {
 	struct gicv3 *g = &a64.f.gic;
+	const struct gicv3_bases *bases;
 
 	*p = (struct irq_platform){ 0 };
 	p->tsc_hz = tsc_hz;
 	p->hpet_reason = "no HPET on AArch64 (the EL1 physical timer guards the wfi waits instead)";
 	if (!tsc_hz) {
-		p->reason = "counter frequency unknown: deadlines cannot be converted";
+		p->reason = "CNTFRQ_EL0 is 0: no time base";
 		return false;
 	}
 	/* The firmware's timer may still be armed: off before anything can reach us. */
@@ -117,7 +131,10 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_h
 	timers_off();
 	gtimer_measure_offset(&a64.f.timer);
 	g->io = &gicv3_hw_io;
-	if (!gicv3_init(g, find_bases(madt), mpidr_el1_read(), A64_GIC_WAIT_US * (tsc_hz / US_PER_S))) {
+	bases = find_bases(madt, qemu_virt, &p->reason);
+	if (!bases)
+		return false;
+	if (!gicv3_init(g, bases, mpidr_el1_read(), A64_GIC_WAIT_US * (tsc_hz / US_PER_S))) {
 		p->reason = g->reason;
 		return false;
 	}

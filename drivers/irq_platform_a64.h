@@ -48,12 +48,14 @@ struct a64_irq_facts {
 	uint64_t cntv_ctl_found, cntp_ctl_found; /* the timers as the firmware left them */
 	struct gtimer timer;           /* with CNTVOFF (CNTPCT - CNTVCT) as measured, +- uncertainty */
 	unsigned pmu_intid;            /* the PMU overflow interrupt (GICC Performance Interrupt GSIV) */
-	const char *pmu_intid_from;    /* "madt" or "qemu_virt_default" */
+	const char *pmu_intid_from;    /* "madt", "qemu_virt_default" or "none" */
+	const char *pmu_intid_reason;  /* why pmu_intid is 0 (NULL otherwise) */
 };
 
 /* Set up the GIC and the timers (traps installed, interrupts masked). madt: the MADT's address
- * (0: none; QEMU virt's addresses are assumed). Returns p->ready; *facts for the boot record. */
-bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, uint64_t tsc_hz);
+ * (0: none; QEMU virt's addresses are assumed only when qemu_virt says this is that board).
+ * Returns p->ready; *facts for the boot record. */
+bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t tsc_hz);
 const struct a64_irq_facts *irq_platform_a64_facts(void);
 /* Another SGI/PPI on this CPU for a driver of its own (the PMU's overflow, PPI 23): routed to
  * `vector` (a handler slot of arch/irq.h), Group 1 at A64_IRQ_PRIORITY, a PPI level-sensitive,

@@ -16,11 +16,15 @@
 #define FALLBACK_HZ 5000000000ull /* unknown rate: assume fast so the bound is never shorter */
 #define MAX_TIMEOUTS 3
 
-bool pl011_init(struct pl011 *u, uint64_t base, uint64_t counter_hz)
+bool pl011_init(struct pl011 *u, uint64_t base, uint64_t counter_hz, bool sbsa)
 {
 	uint64_t hz = counter_hz ? counter_hz : FALLBACK_HZ;
 
-	*u = (struct pl011){ .base = base, .wait_ticks = WAIT_US * hz / US_PER_S };
+	*u = (struct pl011){ .base = base, .wait_ticks = WAIT_US * hz / US_PER_S, .sbsa = sbsa };
+	if (sbsa) { /* SBSA generic UART: UARTDR/UARTFR only; offset 0x30 is not a register there */
+		u->present = true;
+		return true;
+	}
 	u->cr_found = mmio_read32(base + PL011_CR);
 	u->present = (u->cr_found & (CR_UARTEN | CR_TXE)) == (CR_UARTEN | CR_TXE);
 	return u->present;

@@ -17,12 +17,14 @@ struct pl011 {
 	bool present;
 	bool dead;
 	unsigned timeouts;
-	uint32_t cr_found; /* UARTCR as the firmware left it */
+	bool sbsa;         /* SBSA generic UART: no UARTCR (nor IBRD/FBRD/LCR_H); never touched */
+	uint32_t cr_found; /* UARTCR as the firmware left it (PL011 only) */
 };
 
-/* counter_hz: the rate of the counter the waits are bounded by (0: assume a fast one). Returns
- * false (and marks it absent) when the UART is not enabled for transmission. */
-bool pl011_init(struct pl011 *u, uint64_t base, uint64_t counter_hz);
+/* counter_hz: the rate of the counter the waits are bounded by (0: assume a fast one). sbsa: an
+ * SBSA generic UART, which has no UARTCR: taken as enabled (the firmware's console), only DR and
+ * FR are used. Returns false (and marks it absent) when a PL011 is not enabled for transmission. */
+bool pl011_init(struct pl011 *u, uint64_t base, uint64_t counter_hz, bool sbsa);
 void pl011_write(struct pl011 *u, const char *s, unsigned len);
 /* Wait (bounded) until everything written has left the shift register. */
 void pl011_drain(struct pl011 *u);

@@ -113,6 +113,10 @@ static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req,
 		*why = env->pmu && env->pmu->reason ? env->pmu->reason : "no PMU";
 		return false;
 	}
+	if (!intid && irq_platform_a64_facts()->pmu_intid_reason) {
+		*why = irq_platform_a64_facts()->pmu_intid_reason;
+		return false;
+	}
 	if (intid < GIC_NUM_SGIS || intid >= GIC_NUM_PRIVATE) {
 		*why = "the PMU's overflow interrupt (MADT GICC Performance Interrupt GSIV) is not a PPI";
 		return false;

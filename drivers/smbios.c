@@ -50,6 +50,8 @@
 #define HDR_LEN 4
 #define STRING_SET_TERMINATOR_LEN 2 /* a structure ends with two NULs (one if it has strings) */
 
+#define SMBIOS_TYPE_SYSTEM 1
+#define SYS_OFF_MANUFACTURER 0x04 /* System Information: string number */
 #define SMBIOS_TYPE_MEMORY_DEVICE 17
 #define SMBIOS_TYPE_END_OF_TABLE 127
 
@@ -352,6 +354,29 @@ int smbios_for_each_memdev(const struct smbios_info *info, smbios_memdev_cb cb, 
 		off += s.total;
 	}
 	return count;
+}
+
+int smbios_system_manufacturer(const struct smbios_info *info, char *dst, size_t dst_size)
+{
+	const uint8_t *table;
+	uint32_t off = 0;
+
+	if (!info || !info->present || !info->table_addr || !dst || !dst_size)
+		return SMBIOS_ERR_INVALID;
+	dst[0] = '\0';
+	table = (const uint8_t *)(uintptr_t)info->table_addr;
+	for (uint32_t i = 0; i <= info->table_len / (HDR_LEN + STRING_SET_TERMINATOR_LEN); i++) {
+		struct smbios_struct s;
+
+		if (!next_struct(table, info->table_len, off, &s) || s.type == SMBIOS_TYPE_END_OF_TABLE)
+			break;
+		if (s.type == SMBIOS_TYPE_SYSTEM) {
+			copy_string(&s, read_string_num(&s, SYS_OFF_MANUFACTURER), dst, dst_size);
+			return 0;
+		}
+		off += s.total;
+	}
+	return SMBIOS_ERR_INVALID;
 }
 
 /* Memory Device Type (DSP0134 7.18.2), indexed by code. */

@@ -6,6 +6,7 @@
 #ifndef DRIVERS_SMBIOS_H
 #define DRIVERS_SMBIOS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Negative returns. */
@@ -50,6 +51,10 @@ typedef void (*smbios_memdev_cb)(const struct smbios_memdev *dev, void *ctx);
  * of the table, at type 127 (end-of-table), or at the first malformed or truncated structure.
  * Returns the number of devices reported, or SMBIOS_ERR_INVALID. */
 int smbios_for_each_memdev(const struct smbios_info *info, smbios_memdev_cb cb, void *ctx);
+
+/* The System Information (type 1) Manufacturer string into dst ("" when it has none). 0, or
+ * SMBIOS_ERR_INVALID when there is no type 1 structure. */
+int smbios_system_manufacturer(const struct smbios_info *info, char *dst, size_t dst_size);
 
 /* Name of a Memory Device Type code ("DDR4", "LPDDR5", ...); "Unknown" outside the table. */
 const char *smbios_mem_type_name(uint8_t type_code);

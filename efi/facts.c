@@ -86,10 +86,14 @@ void facts_emit_acpi(const struct acpi_info *acpi)
 
 	r = emit_start("plat");
 	rec_str(r, "kind", "acpi_pm");
-	rec_hex(r, "port", acpi->pm_timer_port);
-	rec_u64(r, "width", acpi->pm_timer_32bit ? 32 : 24);
-	rec_hex(r, "pm1a_cnt", acpi->pm1a_cnt);
-	rec_hex(r, "pm1b_cnt", acpi->pm1b_cnt);
+	if (acpi->pm_timer_port) {
+		rec_hex(r, "port", acpi->pm_timer_port);
+		rec_u64(r, "width", acpi->pm_timer_32bit ? 32 : 24);
+		rec_hex(r, "pm1a_cnt", acpi->pm1a_cnt);
+		rec_hex(r, "pm1b_cnt", acpi->pm1b_cnt);
+	} else { /* hardware-reduced ACPI (every Arm FADT): a port 0 and a width would be claims */
+		rec_str(r, "reason", "the FADT names no PM timer port");
+	}
 	rec_bool(r, "s5", acpi->s5_found);
 	rec_u64(r, "s5_typ_a", acpi->s5_typ_a);
 	rec_u64(r, "s5_typ_b", acpi->s5_typ_b);

@@ -12,7 +12,9 @@
 #include "bench/platform_a64_mem.h"
 #include "bench/platform_a64sysreg.h"
 #include "bench/platform_aarch64.h"
+#include "drivers/a64_platform_id.h"
 #include "drivers/pl011.h"
+#include "drivers/smbios.h"
 #include "efi/efi_util.h"
 #include "efi/irq_boot_a64.h"
 #include "efi/platform.h"
@@ -30,25 +32,46 @@ void efi_arch_serial_write(const char *line, unsigned len)
 	pl011_write(&a.uart, line, len);
 }
 
-/* Option first (serial=mmio with serial_base: a PL011 there), then ACPI SPCR, then QEMU virt's
- * UART0. The firmware programmed the baud rate; we keep it. */
+/* QEMU's virt board, identified by the OEM ID of its own ACPI tables, else (no ACPI: -machine
+ * virt,acpi=off) by SMBIOS System Information's Manufacturer: the only machine where QEMU's fixed
+ * addresses (UART0, GIC) may be used without a table naming them. */
+static bool qemu_virt(const struct efi_boot *b)
+{
+	struct smbios_info si;
+	char maker[SMBIOS_STR_MAX];
+
+	if (b->acpi.oem_found)
+		return a64_acpi_oem_is_qemu(b->acpi.oem_id, b->acpi.oem_table_id);
+	return b->disc.smbios_entry && smbios_parse_entry(b->disc.smbios_entry, &si) == 0 &&
+	       smbios_system_manufacturer(&si, maker, sizeof(maker)) == 0 && a64_smbios_maker_is_qemu(maker);
+}
+
+/* Option first (serial=mmio with serial_base: a PL011 there), then an ACPI SPCR PL011 / SBSA
+ * generic UART, then QEMU virt's UART0 on QEMU virt only; elsewhere no serial (an address
+ * guessed on another board may be RAM). The firmware programmed the baud rate; we keep it. */
 const char *efi_arch_serial_setup(struct efi_boot *b)
 {
 	const char *source = "default";
 	uint64_t base = PL011_QEMU_VIRT_BASE;
+	bool sbsa = false;
 
-	if (b->cfg.serial_kind == SERIAL_NONE) {
-		a.uart.present = false;
+	a.uart.present = false;
+	if (b->cfg.serial_kind == SERIAL_NONE)
 		return "none";
-	}
 	if (b->cfg.serial_kind == SERIAL_MMIO) {
 		source = "option";
 		base = b->cfg.serial_base;
 	} else if (b->acpi.spcr_pl011) {
 		source = "spcr";
 		base = b->acpi.spcr_base;
+		sbsa = a64_spcr_uart_kind(b->acpi.spcr_interface) == A64_UART_SBSA;
+	} else if (!qemu_virt(b)) {
+		efi_con_line("baremetric: ", b->acpi.spcr_interface || b->acpi.spcr_present
+			? "the SPCR names a UART this build does not drive and this is not QEMU virt: no serial, records go to no wire"
+			: "no SPCR and the platform is not identified as QEMU virt (ACPI OEM ID, SMBIOS): no serial, records go to no wire");
+		return "none";
 	}
-	if (!pl011_init(&a.uart, base, tsc_counter_hz()))
+	if (!pl011_init(&a.uart, base, tsc_counter_hz(), sbsa))
 		efi_con_line("baremetric: ", "the PL011 at the chosen serial port is not enabled: records go to no wire");
 	return source;
 }
@@ -64,8 +87,9 @@ void efi_arch_emit_serial(struct efi_boot *b, const char *source)
 	rec_str(r, "kind", "serial");
 	rec_str(r, "access", "mmio");
 	rec_hex(r, "base", a.uart.base);
-	rec_str(r, "driver", "pl011");
-	rec_hex(r, "cr_found", a.uart.cr_found);
+	rec_str(r, "driver", a64_uart_driver_name(a.uart.sbsa ? A64_UART_SBSA : A64_UART_PL011));
+	if (!a.uart.sbsa)
+		rec_hex(r, "cr_found", a.uart.cr_found);
 	rec_str(r, "source", source);
 	emit_finish();
 }
@@ -142,5 +166,5 @@ void efi_arch_take_over(struct efi_boot *b)
 	b->env.traps = traps_catch_faults(); /* EL1 or EL2: the fault probes' recovery points work */
 	b->env.simd_enabled = false;
 	platform_aarch64_emit_mmu(b->arena.base);
-	b->env.irq = irq_boot_a64_setup(b->acpi.madt, b->env.tsc_hz);
+	b->env.irq = irq_boot_a64_setup(b->acpi.madt, qemu_virt(b), b->env.tsc_hz);
 }

@@ -57,6 +57,7 @@ A64_ARCH_SRC   += arch/aarch64/pmu_pmi.c arch/aarch64/pmu_pmi_plan.c
 A64_DRIVER_SRC := drivers/pl011.c drivers/acpi.c drivers/smbios.c drivers/prof_sampler_a64.c drivers/prof_sampler_common.c efi/image_id.c
 A64_DRIVER_SRC += drivers/madt.c drivers/madt_gicc.c
 A64_DRIVER_SRC += drivers/gicv3.c drivers/gicv3_hw.c drivers/irq_platform_a64.c drivers/gtimer.c drivers/gtimer_hw.c
+A64_DRIVER_SRC += drivers/a64_platform_id.c
 A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c bench/timer.c \
 	bench/runner.c bench/counters.c bench/spin.c \
 	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \

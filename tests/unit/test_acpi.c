@@ -117,6 +117,9 @@ static void arm_pl011_and_psci(void)
 	CHECK(!a.spcr_present); /* not for the 16550 driver */
 	CHECK(a.spcr_pl011);
 	CHECK_EQ_U64(a.spcr_interface, 0x03);
+	CHECK(a.oem_found); /* the FADT's OEM fields, kept for the QEMU virt identification */
+	CHECK(memcmp(a.oem_id, fadt + 10, 6) == 0);
+	CHECK(memcmp(a.oem_table_id, fadt + 16, 8) == 0);
 	CHECK_EQ_U64(a.spcr_base, 0x09000000);
 	CHECK(a.arm_boot_valid);
 	CHECK_EQ_U64(a.arm_boot_flags, ACPI_ARM_PSCI_COMPLIANT | ACPI_ARM_PSCI_USE_HVC);

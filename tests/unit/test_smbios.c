@@ -711,7 +711,28 @@ static void test_peak_unknown_speed_in_table(void)
 	CHECK_EQ_U64(smbios_dram_peak_mbps(&info, &mbps), (uint64_t)SMBIOS_ERR_INVALID);
 }
 
+/* System Information's Manufacturer (the AArch64 build's QEMU identification without ACPI). */
+static void test_system_manufacturer(void)
+{
+	static struct tbuf t;
+	struct smbios_info info;
+	char maker[SMBIOS_STR_MAX];
+
+	t.n = 0;
+	add_other(&t, 0, 0x0000, "EFI Development Kit II / OVMF");
+	add_other(&t, 1, 0x0100, "QEMU");
+	add_end(&t);
+	info = info_for(t.b, (uint32_t)t.n);
+	CHECK_EQ_U64(smbios_system_manufacturer(&info, maker, sizeof(maker)), 0);
+	CHECK_STR(maker, "QEMU");
+	build_typical(&t); /* no type 1 */
+	info = info_for(t.b, (uint32_t)t.n);
+	CHECK_EQ_U64(smbios_system_manufacturer(&info, maker, sizeof(maker)), (uint64_t)SMBIOS_ERR_INVALID);
+	CHECK_STR(maker, "");
+}
+
 TEST_SUITE(smbios) = {
+	{ "system_manufacturer", test_system_manufacturer },
 	{ "entry_sm3", test_entry_sm3 },
 	{ "entry_sm2", test_entry_sm2 },
 	{ "entry_legacy_dmi", test_entry_legacy_dmi },
