@@ -59,7 +59,7 @@ IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c be
 	bench/irq_context.c
 IRQ_BENCH_SRC += bench/displace_stats.c
 BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
-	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/tsc_cal.c \
+	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/platform_caches.c bench/tsc_cal.c \
 	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
 	bench/smp_probe.c bench/smp_facts.c bench/smp_facts_x86.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
 	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \

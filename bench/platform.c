@@ -1,5 +1,6 @@
 /* CPU and TSC platform records (see platform.h). */
 #include "bench/platform.h"
+#include "bench/platform_caches.h"
 
 #include "arch/cycles.h"
 #include "arch/membw.h"
@@ -11,15 +12,9 @@
 
 #define TSC_CAL_MAX_WINDOWS 32
 
-static const char *cache_type_name(enum cache_type t)
-{
-	return t == CACHE_DATA ? "data" : t == CACHE_INST ? "inst" : "unified";
-}
-
 void platform_emit_cpu(const struct cpu_info *ci)
 {
 	struct record *r = emit_start("plat");
-	unsigned i;
 
 	rec_str(r, "kind", "cpu");
 	rec_str(r, "vendor", ci->vendor);
@@ -58,22 +53,7 @@ void platform_emit_cpu(const struct cpu_info *ci)
 	rec_bool(r, "osxsave", ci->osxsave);
 	emit_finish();
 
-	for (i = 0; i < ci->num_caches; i++) {
-		const struct cache_desc *c = &ci->caches[i];
-
-		r = emit_start("plat");
-		rec_str(r, "kind", "cache");
-		rec_u64(r, "level", c->level);
-		rec_str(r, "type", cache_type_name(c->type));
-		rec_u64(r, "size", c->size);
-		rec_u64(r, "line", c->line);
-		rec_u64(r, "ways", c->ways);
-		rec_u64(r, "sets", c->sets);
-		if (c->shared_by) /* omitted where CPUID does not say */
-			rec_u64(r, "shared_by", c->shared_by);
-		rec_str(r, "source", c->source);
-		emit_finish();
-	}
+	platform_emit_caches(ci);
 	if (!ci->num_caches)
 		emit_msg(MSG_INFO, "CPUID describes no caches (leaf 4, 0x8000001D, 0x80000005/6 absent)");
 }

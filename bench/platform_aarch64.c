@@ -2,6 +2,7 @@
  * names as bench/platform.c where the fact exists on both; x86-only fields are left out rather
  * than filled with zeros (a missing field is "not known", a zero would be a claim). */
 #include "bench/platform_aarch64.h"
+#include "bench/platform_caches.h"
 
 #include "arch/aarch64/id_regs.h"
 #include "arch/aarch64/paging.h"
@@ -14,11 +15,6 @@
 #define SCTLR_M (1ull << 0)  /* stage-1 MMU enabled */
 #define SCTLR_C (1ull << 2)  /* data caching */
 #define SCTLR_I (1ull << 12) /* instruction caching */
-
-static const char *cache_type_name(enum cache_type t)
-{
-	return t == CACHE_DATA ? "data" : t == CACHE_INST ? "inst" : "unified";
-}
 
 void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 {
@@ -56,20 +52,7 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 	rec_u64(r, "pmu_version", id.pmu_version);
 	emit_finish();
 
-	for (unsigned i = 0; i < ci->num_caches; i++) {
-		const struct cache_desc *c = &ci->caches[i];
-
-		r = emit_start("plat");
-		rec_str(r, "kind", "cache");
-		rec_u64(r, "level", c->level);
-		rec_str(r, "type", cache_type_name(c->type));
-		rec_u64(r, "size", c->size);
-		rec_u64(r, "line", c->line);
-		rec_u64(r, "ways", c->ways);
-		rec_u64(r, "sets", c->sets);
-		rec_str(r, "source", c->source);
-		emit_finish();
-	}
+	platform_emit_caches(ci);
 	if (!ci->num_caches)
 		emit_msg(MSG_INFO, "CLIDR_EL1 describes no caches");
 

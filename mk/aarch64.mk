@@ -62,7 +62,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 	bench/runner.c bench/counters.c bench/spin.c \
 	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \
 	bench/membw.c \
-	bench/fault_probes.c bench/platform_aarch64.c bench/unported.c \
+	bench/fault_probes.c bench/platform_aarch64.c bench/platform_caches.c bench/unported.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
 A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts.c bench/smp_facts_a64.c
 A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
