@@ -41,8 +41,7 @@ FW_LIBS := -lgnuefi
 FW_RELATIVE_RELOC := R_AARCH64_RELATIVE
 
 # The AArch64 sources: CPU specifics in arch/aarch64/, the portable lib/, drivers and bench/ units,
-# bench/unported.c (empty today: it gives a future x86-only probe its skip), efi/main.c with
-# efi/platform_aarch64.c as the entry. New portable probes are added here as they are ported.
+# efi/main.c with efi/platform_aarch64.c as the entry. Every probe of the x86_64 build is built here.
 A64_ARCH_SRC   := arch/aarch64/tsc.c arch/aarch64/cpu_info.c arch/aarch64/id_regs.c arch/aarch64/id_decode.c arch/aarch64/traps.c \
 	arch/aarch64/entry.S arch/aarch64/psci.c arch/aarch64/probe_ops.S \
 	arch/aarch64/chase.S arch/aarch64/walk.c arch/aarch64/paging.c arch/aarch64/membw.S arch/aarch64/simd.c \
@@ -62,7 +61,7 @@ A64_BENCH_SRC  := bench/arena.c bench/calibrate.c bench/suite.c bench/summary.c 
 	bench/runner.c bench/counters.c bench/spin.c \
 	bench/latency.c bench/mem_buffers.c bench/sweep.c bench/chain.c bench/noise.c bench/gap_detect.c \
 	bench/membw.c \
-	bench/fault_probes.c bench/platform_aarch64.c bench/platform_caches.c bench/unported.c \
+	bench/fault_probes.c bench/platform_aarch64.c bench/platform_caches.c \
 	bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
 A64_BENCH_SRC  += bench/smp_probe.c bench/membw_mc.c bench/smp_facts.c bench/smp_facts_a64.c
 A64_BENCH_SRC  += bench/cachefill.c bench/platform_a64_mem.c bench/membw_verify.c
