@@ -424,7 +424,8 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	}
 	if (!irq_probe_begin(env, "irq_displace"))
 		return PROBE_FAILED;
-	jit = probe_sample_buffer(env, JITTER_SAMPLES > NOMINAL_CHUNKS ? JITTER_SAMPLES : NOMINAL_CHUNKS);
+	/* 2 * NOMINAL_CHUNKS: work_clock_spin_rate's scratch */
+	jit = probe_sample_buffer(env, JITTER_SAMPLES > 2 * NOMINAL_CHUNKS ? JITTER_SAMPLES : 2 * NOMINAL_CHUNKS);
 	win = (struct disp_window *)probe_sample_buffer(env, n * (sizeof(*win) / sizeof(uint64_t)));
 	scratch = (int64_t *)probe_sample_buffer(env, n > DIRECT_CAP ? n : DIRECT_CAP);
 	have_buffers = jit && win && scratch;
@@ -455,8 +456,9 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 		run.c1 = 1;
 	run.spin = spin_rate(jit);
 	run.spin = run.spin > env->timer_overhead ? run.spin - env->timer_overhead : 1;
-	/* the work's unit: the build's clock on x86_64, PMU cycles on AArch64 where they count */
-	work_clock_spin_rate(&run.wc, SPIN_CAL_ITERS, jit, NOMINAL_CHUNKS, run.spin);
+	/* the work's unit: the build's clock on x86_64, PMU cycles on AArch64 where they count (there
+	 * both rates are retaken on one set of spins, run.spin included) */
+	work_clock_spin_rate(&run.wc, SPIN_CAL_ITERS, jit, NOMINAL_CHUNKS, &run.spin, env->timer_overhead);
 	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
 	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) +
 		     PERIOD_WORK_FACTOR * work_clock_to_ticks(&run.wc, maxw, run.spin);

@@ -9,9 +9,12 @@
 #define WORK_UNIT_PMU "pmu_cycles"
 #define WORK_UNIT_TICKS "counter_ticks"
 
-/* Measure arch_spin(iters) n times on the cycle counter (scratch: n values), median less the
- * median of n empty read pairs; where the counter is not usable wc->spin = spin_ticks (the
- * caller's rate in the build's clock) and wc->why says why. The counter is put back as found. */
-void work_clock_spin_rate(struct work_clock *wc, uint64_t iters, uint64_t *scratch, unsigned n, uint64_t spin_ticks);
+/* Time arch_spin(iters) n times on the cycle counter and, around the same spins, on the generic
+ * timer (scratch: 2n values): wc->spin is the counter's median less the median of n empty read
+ * pairs, *spin_ticks is replaced by the ticks' median less tick_overhead (at least 1), so both
+ * rates come from one set of spins. Where the counter is not usable wc->spin = *spin_ticks (the
+ * caller's rate, left as it is) and wc->why says why. The counter is put back as found. */
+void work_clock_spin_rate(struct work_clock *wc, uint64_t iters, uint64_t *scratch, unsigned n, uint64_t *spin_ticks,
+			  uint64_t tick_overhead);
 
 #endif

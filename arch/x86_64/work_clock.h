@@ -6,12 +6,13 @@
 
 #define WORK_CLOCK_SEPARATE 0 /* the work clock is the build's clock: unit code folds away */
 
-/* wc gets spin_ticks (arch_spin(iters) in the build's clock, measured by the caller) and no units. */
+/* wc gets *spin_ticks (arch_spin(iters) in the build's clock, measured by the caller, left as it
+ * is) and no units. */
 static inline void work_clock_spin_rate(struct work_clock *wc, uint64_t iters, uint64_t *scratch, unsigned n,
-					uint64_t spin_ticks)
+					uint64_t *spin_ticks, uint64_t tick_overhead)
 {
-	(void)iters, (void)scratch, (void)n;
-	*wc = (struct work_clock){ spin_ticks, 0, 0, 0 };
+	(void)iters, (void)scratch, (void)n, (void)tick_overhead;
+	*wc = (struct work_clock){ *spin_ticks, 0, 0, 0 };
 }
 
 #endif

@@ -34,10 +34,11 @@ static void work_scale(void)
 	/* x86_64's header (the host's): the build's clock is the work clock, the records say nothing */
 	{
 		struct work_clock wc;
-		uint64_t scratch[1];
+		uint64_t scratch[2], ticks = 777;
 
-		work_clock_spin_rate(&wc, 20000, scratch, 1, 777);
+		work_clock_spin_rate(&wc, 20000, scratch, 1, &ticks, 5);
 		CHECK_EQ_U64(wc.spin, 777);
+		CHECK_EQ_U64(ticks, 777);
 		CHECK(wc.work_unit == 0 && wc.time_unit == 0 && wc.why == 0);
 		CHECK_EQ_U64(work_clock_to_ticks(&wc, 4000000, 777), 4000000);
 	}
