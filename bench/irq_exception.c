@@ -75,7 +75,9 @@ const struct probe_desc probe_irq_exception = {
  * interrupt is pending at the local APIC, then takes a #UD that abandons the probe. The suite's
  * cleanup (irq_probe_cleanup) must stop the timer, take the pending interrupt and drop the
  * handler, so the probes after it see no unexpected or stale interrupt. Waiting for the pending
- * bit makes the left-over interrupt certain, not a race with the fault's reporting. */
+ * bit makes the left-over interrupt certain, not a race with the fault's reporting. The wait is
+ * bounded by irq_timeout_ms too (the larger): under TCG a loaded host can hold QEMU's timer back
+ * for longer than a few periods. */
 #define FAULT_IRQ_PENDING_PERIODS 100 /* bound on the wait for the pending bit, in periods */
 struct fault_irq_ctx {
 	volatile uint64_t hits;
@@ -91,7 +93,7 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 {
 	struct fault_irq_ctx ctx = { 0 };
 	const char *why = irq_probe_unavailable(env);
-	uint64_t period, t0;
+	uint64_t period, t0, bound;
 
 	if (why) {
 		emit_skip("fault_irq", why);
@@ -99,8 +101,11 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 	}
 	irq_register(IRQ_VEC_MEASURE, fault_irq_handler, &ctx);
 	period = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, irq_us_to_cycles(env, env->cfg->irq_delay_us));
+	bound = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000);
+	if (bound < period * FAULT_IRQ_PENDING_PERIODS)
+		bound = period * FAULT_IRQ_PENDING_PERIODS;
 	t0 = tsc_rdtsc();
-	while (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE) && tsc_rdtsc() - t0 < period * FAULT_IRQ_PENDING_PERIODS)
+	while (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE) && tsc_rdtsc() - t0 < bound)
 		cpu_relax();
 	if (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE))
 		emit_msg(MSG_WARN, "fault_irq: the periodic timer's interrupt never became pending before the fault");
