@@ -74,6 +74,7 @@ struct one_shot_result {
 	bool truncated;
 	struct irq_tally tally;
 	uint64_t early_slack;   /* early by less than the source's stated bound (not a failure) */
+	uint64_t resampled;     /* arms added for measured arms whose early_slack left no sample */
 	uint64_t unc_median, unc_max;
 	enum irq_source guard;
 	struct irq_context ctx;
@@ -106,6 +107,7 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 	rec_u64(r, "requested", env->cfg->irq_samples);
 	rec_bool(r, "truncated_by_time", res->truncated);
 	rec_u64(r, "warmup", IRQ_WARMUP);
+	rec_u64(r, "resampled", res->resampled);
 	if (ls->wait == IRQ_WAIT_L1D || ls->wait == IRQ_WAIT_L2)
 		rec_u64(r, "touch_bytes", t->bytes[ls->wait]);
 	if (res->guard != IRQ_NUM_SOURCES)
@@ -168,7 +170,9 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 	irq_context_begin(env, &res.ctx);
 	start = tsc_rdtsc();
 	budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000);
-	for (uint64_t i = 0; i < cap + IRQ_WARMUP; i++) {
+	/* An arrival early within the bound is no failure but gives no sample (latencies >= 0): the
+	 * arm is retaken, at most cap times, so the set still has the samples asked for. */
+	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res.resampled; i++) {
 		uint32_t before = hit.hits;
 		uint64_t deadline, arm, bound;
 		bool taken;
@@ -195,9 +199,11 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 		if (hit.entry < deadline) {
 			/* kept out of the samples (latencies >= 0); within the bound it is the
 			 * deadline's own quantisation or uncertainty, beyond it a real failure */
-			if (deadline - hit.entry < bound)
+			if (deadline - hit.entry < bound) {
 				res.early_slack++;
-			else
+				if (i >= IRQ_WARMUP && res.resampled < cap)
+					res.resampled++;
+			} else
 				res.tally.early++;
 			continue;
 		}
