@@ -15,7 +15,6 @@ also a preemption point, and the time another thread then runs would be counted 
 that reason. The bands (5%, "within its CI") were fixed before measuring."""
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -25,10 +24,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 
 from bmharness import irq, parse  # noqa: E402
+from conftest import rt_prefix  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300
-CPU = "1"
+CPU = 1
 # The largest work must dwarf the delivery for the 5% agreement to be a test of the method rather
 # than of the VM: here the signal path's delivery is 0.8-1.8 x 10^5 cycles depending on the load
 # (3,000,000 left it at 3-5%: one failure in ~10 runs; the firmware's default 4,000,000, sized for
@@ -40,21 +40,10 @@ AGREE_MIN_WORK = 1000000
 WORK_FLOOR = 0.5     # direct cost vs nominal work: the work was done (not a precision band)
 
 
-def _rt_prefix():
-    chrt, taskset = shutil.which("chrt"), shutil.which("taskset")
-    if not chrt or not taskset:
-        return None, "chrt/taskset missing (util-linux)"
-    p = subprocess.run([chrt, "-f", "50", "true"], capture_output=True)
-    if p.returncode != 0:
-        return None, "SCHED_FIFO not permitted (%s): preemption at the timer interrupt would be " \
-                     "counted as delivery" % p.stderr.decode("latin-1").strip()
-    return [taskset, "-c", CPU, chrt, "-f", "50"], None
-
-
 def _run(tmp_path_factory, name, extra):
-    prefix, why = _rt_prefix()
+    prefix, why = rt_prefix(CPU)
     if prefix is None:
-        pytest.skip(why)
+        pytest.skip(why + ": preemption at the timer interrupt would be counted as delivery")
     try:
         subprocess.run(["make", "-C", ROOT, "hosted"], capture_output=True, timeout=300, check=True)
     except (FileNotFoundError, subprocess.CalledProcessError) as e:
