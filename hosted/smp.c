@@ -27,8 +27,7 @@ struct worker {
 	pthread_t thread;
 	int os_cpu;
 	uint32_t apic_id;
-	volatile uint32_t ready;   /* pinned and waiting for work */
-	volatile uint32_t failed;  /* could not pin: not used */
+	volatile uint32_t ready;   /* running on its CPU and waiting for work */
 	volatile uint32_t posted;  /* jobs posted (the futex word) */
 	volatile uint32_t done;    /* jobs finished */
 	void (*volatile fn)(void *);
@@ -50,14 +49,7 @@ static long futex(volatile uint32_t *word, int op, uint32_t val)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	cpu_set_t one;
 
-	CPU_ZERO(&one);
-	CPU_SET(w->os_cpu, &one);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0) {
-		w->failed = 1;
-		return 0;
-	}
 	w->apic_id = arch_cpu_hw_id();
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
@@ -79,27 +71,32 @@ static void *worker_main(void *arg)
 
 /* The worker is created on its own CPU, not moved there once it runs: under SCHED_FIFO (the
  * hosted interrupt and profile tests use chrt) a new thread inherits the main thread's priority,
- * and on the main thread's CPU it would never run while the main thread spins waiting for it. */
-static bool start_worker(struct worker *w)
+ * and on the main thread's CPU it would never run while the main thread spins waiting for it.
+ * Returns 0, or why it did not start ("thread_create" includes a CPU the kernel refused: glibc
+ * pins the thread before it runs and fails the creation if it cannot). */
+static const char *start_worker(struct worker *w)
 {
 	pthread_attr_t attr;
 	cpu_set_t one;
-	bool ok;
+	const char *why = 0;
 
 	CPU_ZERO(&one);
 	CPU_SET(w->os_cpu, &one);
 	if (pthread_attr_init(&attr) != 0)
-		return false;
-	ok = pthread_attr_setaffinity_np(&attr, sizeof(one), &one) == 0 &&
-	     pthread_create(&w->thread, &attr, worker_main, w) == 0;
+		return "thread_create";
+	if (pthread_attr_setaffinity_np(&attr, sizeof(one), &one) != 0)
+		why = "affinity";
+	else if (pthread_create(&w->thread, &attr, worker_main, w) != 0)
+		why = "thread_create";
 	pthread_attr_destroy(&attr);
-	return ok;
+	return why;
 }
 
 unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_cpus, uint64_t tsc_hz)
 {
 	uint64_t hz = tsc_hz ? tsc_hz : FALLBACK_TSC_HZ, t0 = tsc_rdtsc();
 	unsigned n = 1, candidates = 0;
+	const char *why;
 
 	g.rep = (struct smp_report){ 0 };
 	g.w[0].os_cpu = main_cpu;
@@ -120,16 +117,16 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 		}
 		w = &g.w[n];
 		*w = (struct worker){ .os_cpu = cpu };
-		if (!start_worker(w)) {
-			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){ (uint32_t)cpu, 0, "thread_create" };
+		why = start_worker(w);
+		if (why) {
+			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){ (uint32_t)cpu, 0, why };
 			continue;
 		}
-		while (!w->ready && !w->failed && tsc_rdtsc() - t0 < START_TIMEOUT_US * (hz / US_PER_S))
+		while (!w->ready && tsc_rdtsc() - t0 < START_TIMEOUT_US * (hz / US_PER_S))
 			cpu_relax();
 		if (!w->ready) {
-			/* failed to pin, or too slow: leave it out (a late one waits on a job never posted) */
-			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){
-				(uint32_t)cpu, 0, w->failed ? "affinity" : "timeout" };
+			/* too slow: leave it out (a late one waits on a job never posted) */
+			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){ (uint32_t)cpu, 0, "timeout" };
 			continue;
 		}
 		n++;
