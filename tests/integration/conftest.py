@@ -81,6 +81,14 @@ def rt_prefix(cpu=None):
     return ([taskset, "-c", str(cpu)] if cpu is not None else []) + [chrt, "-f", "50"], None
 
 
+def check_one_shot_arms(p, requested, warmup, ctx):
+    """A one-shot irq_latency set's arms: every one taken, and the set's own count of them. An
+    arrival early within its bound (early_quantised / early_within_uncertainty) gives no sample,
+    so the probe retakes that arm (resampled), never more often than such arrivals."""
+    assert p["armed"] == p["taken"] == requested + warmup + p["resampled"], ctx
+    assert p["resampled"] <= p.get("early_within_uncertainty", p.get("early_quantised", 0)), ctx
+
+
 def check_timer_sets(b):
     """Every read method has its configured number of samples, or a skip with a reason."""
     n = b.summary["cfg"]["timer_samples"]
