@@ -7,91 +7,42 @@ GEN         := $(BUILD)/gen
 PY          := /usr/bin/python3
 HARNESS     := harness/baremetric
 
-EFI_INC     := /usr/include/efi
-EFI_LIB     := /usr/lib
-EFI_CRT0    := $(EFI_LIB)/crt0-efi-$(ARCH).o
-# gnu-efi's linker script plus a .relr section (see the file).
-EFI_LDS     := efi/baremetric.lds
 FONT_PSF    := /usr/share/consolefonts/Lat15-Fixed16.psf.gz
+IMAGE_MIB   := 64
 
 BUILD_ID    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-# The firmware's toolchain (mk/aarch64.mk replaces it for ARCH=aarch64).
-FW_CC       := gcc
-FW_LD       := ld
-FW_OBJCOPY  := objcopy
-FW_NM       := nm
-DEPS_BUILD  := build
-FW_LIBS     :=
-FW_RELATIVE_RELOC := R_X86_64_RELATIVE
-EFI_BOOT_NAME := BOOTX64.EFI
-DEPS_RUN    := run
-IMAGE_MIB   := 64
+# Which sources a build takes is decided by where they live, never by a list (docs/hacking.md):
+# every folder of a layer contributes its own files and those of its subfolder named after the
+# CPU being built; the folders named after the other CPUs are left out. A CPU is known by its
+# mk/<cpu>.mk (toolchain and flags only), so adding a CPU is that file plus its subfolders.
+CPUS        := $(filter-out hosted,$(basename $(notdir $(wildcard mk/*.mk))))
+# src_dirs(layers): every folder under the layers except the CPU folders (and what is below them).
+src_dirs     = $(shell find $(1) \( $(foreach c,$(CPUS),-name $(c) -o) -false \) -prune -o -type d -print)
+# sources_in(dirs, cpu): the C and assembly files of the folders and of their <cpu> subfolders.
+sources_in   = $(sort $(foreach d,$(1),$(wildcard $(d)/*.c $(d)/*.S $(d)/$(2)/*.c $(d)/$(2)/*.S)))
 
-# Freestanding, warnings as errors, no SSE anywhere in the firmware (interrupt and fault paths must
-# not touch vector state); GNU-EFI calling convention via ms_abi.
-FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin -fpic \
-	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone -mgeneral-regs-only \
-	-maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
-	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
-	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/$(ARCH)
-# -z pack-relative-relocs: pointer relocations as a packed DT_RELR table (efi/relocate.c applies it).
-# --build-id: the profiler states it (efi/image_id.c reads the note), the harness finds the ELF by it.
-FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs --build-id=sha1 -T $(EFI_LDS)
+# The firmware: every layer. efi/ is the bare-metal environment (the hosted build's is hosted/).
+FW_SRC      := $(call sources_in,$(call src_dirs,lib arch drivers bench efi),$(ARCH))
 
-LIB_SRC     := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c
-ARCH_SRC    := arch/x86_64/tsc.c arch/x86_64/traps.c arch/x86_64/cpu_info.c arch/x86_64/entry.S \
-	arch/x86_64/probe_ops.S \
-	arch/x86_64/membw.S arch/x86_64/simd.c arch/x86_64/icache_chain.c arch/x86_64/paging.c \
-	arch/x86_64/smp.c arch/smp_all.c arch/smp_jobs.c arch/x86_64/ap_start.S arch/x86_64/irq.c arch/irq_table.c arch/x86_64/irq_entry.S \
-	arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/pmu_hw.c arch/x86_64/insn_count_hw.c \
-	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c
-ARCH_SRC    += arch/x86_64/trap_names.c arch/x86_64/irq_raise.c
-ARCH_SRC    += arch/x86_64/pmu_pmi.c
-DRIVER_SRC  := drivers/uart16550.c drivers/acpi.c drivers/pm_timer.c drivers/hpet.c \
-	drivers/power.c drivers/smbios.c drivers/fbcon.c drivers/i8042.c drivers/lapic.c drivers/madt.c \
-	drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c drivers/irq_platform.c \
-	drivers/lapic_mode.c
-DRIVER_SRC  += drivers/prof_sampler.c drivers/prof_sampler_common.c
-DRIVER_SRC  += drivers/lapic_perf.c
-# The interrupt probes (built hosted too, on the signal stand-ins of hosted/irq_*.c).
-IRQ_BENCH_SRC := bench/irq_common.c bench/irq_latency.c bench/irq_exception.c bench/irq_displace.c bench/irq_footprint.c \
-	bench/irq_context.c
-IRQ_BENCH_SRC += bench/displace_stats.c
-BENCH_SRC   := bench/arena.c bench/calibrate.c bench/runner.c bench/suite.c bench/summary.c \
-	bench/timer.c bench/spin.c bench/fault_probes.c bench/platform.c bench/platform_caches.c bench/tsc_cal.c \
-	bench/sweep.c bench/chain.c bench/mem_buffers.c bench/membw.c bench/latency.c bench/cachefill.c \
-	bench/smp_probe.c bench/smp_facts.c bench/smp_facts_x86.c bench/membw_mc.c bench/counters.c bench/pmu_probes.c \
-	bench/gap_detect.c bench/noise.c $(IRQ_BENCH_SRC) \
-	bench/fp_stats.c bench/fp_calib.c \
-	bench/fp_pmu.c \
-	bench/fp_code.c \
-	bench/pmu_check_judge.c
-BENCH_SRC   += bench/profile.c bench/prof_table.c bench/prof_period.c bench/prof_split.c
-EFI_SRC     := efi/main.c efi/platform_x86_64.c efi/efi_util.c efi/boot_options.c efi/discover.c efi/exit_bs.c \
-	efi/facts.c efi/finish.c efi/lowmem.c efi/smp_boot.c efi/irq_boot.c \
-	efi/apic_mode_boot.c \
-	efi/madt_boot.c \
-	efi/relocate.c
-EFI_SRC     += efi/image_id.c
-FW_SRC      := $(LIB_SRC) lib/string.c $(ARCH_SRC) $(DRIVER_SRC) $(BENCH_SRC) $(EFI_SRC)
-# The lists above are x86_64's (the hosted build and the unit tests use them whatever ARCH is);
-# another ARCH replaces the firmware's FW_SRC, toolchain and flags in mk/$(ARCH).mk.
-ifneq ($(ARCH),x86_64)
+# The firmware's toolchain, flags and .efi step: the CPU's own make file.
 include mk/$(ARCH).mk
-endif
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # Compiled for size (-Os): code that runs only before or after the measurements, never inside a
 # timed window (the UEFI layer, option parsing, record formatting and the serial line, table
 # parsers, CPU identification, counter planning, the report and the statistics on finished
 # samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
-# interrupt paths, the runner and calibration) stay -O2. Keeps the .efi small (see README).
-FW_SIZE_SRC := $(EFI_SRC) lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
-	drivers/uart16550.c drivers/acpi.c drivers/smbios.c drivers/madt.c drivers/fbcon.c drivers/power.c \
-	drivers/i8042.c drivers/lapic_mode.c \
+# interrupt paths, the runner and calibration) stay -O2, and so do efi/'s interrupt-path units
+# (the profiler's sampler, the interrupt sources). Keeps the .efi small (see docs/hacking.md).
+FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%/irq_platform.c \
+	efi/string.c,$(call sources_in,efi,x86_64)) \
+	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
+	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
+	drivers/console/x86_64/fbcon.c drivers/fw/x86_64/power.c \
+	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
-	bench/summary.c bench/smp_facts.c bench/smp_facts_x86.c bench/suite.c bench/pmu_check_judge.c bench/displace_stats.c \
-	bench/fp_stats.c
+	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
+	bench/stats/displace.c bench/stats/footprint.c
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
@@ -119,26 +70,26 @@ UNIT_SRC    += tests/unit/test_a64_irq2.c
 UNIT_SRC    += tests/unit/test_a64_pmi.c
 UNIT_SRC    += tests/unit/test_a64_platform_id.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
-	bench/calibrate.c bench/tsc_cal.c bench/sweep.c bench/chain.c bench/gap_detect.c drivers/acpi.c \
-	drivers/smbios.c drivers/madt.c drivers/lapic.c drivers/lapic_timer.c drivers/ioapic.c drivers/pic.c \
-	drivers/hpet.c drivers/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
-	bench/arena.c bench/runner.c bench/counters.c \
-	bench/fp_stats.c \
-	bench/fp_pmu.c \
+	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
+	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
+	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
+	bench/core/arena.c bench/core/runner.c bench/core/counters.c \
+	bench/stats/footprint.c \
+	bench/probes/irq/footprint_pmu.c \
 	arch/x86_64/icache_chain.c \
-	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/pmu_check_judge.c \
-	drivers/lapic_mode.c
-UNIT_UNDER  += bench/displace_stats.c
+	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/stats/pmu_check.c \
+	drivers/irqchip/x86_64/lapic_mode.c
+UNIT_UNDER  += bench/stats/displace.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
 UNIT_UNDER  += arch/aarch64/icache_gen.c
-UNIT_UNDER  += bench/prof_table.c bench/prof_period.c
-UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/lapic_perf.c
-UNIT_UNDER  += drivers/madt_gicc.c
+UNIT_UNDER  += bench/profile/table.c bench/profile/period.c
+UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/irqchip/x86_64/lapic_perf.c
+UNIT_UNDER  += drivers/fw/aarch64/madt_gicc.c
 UNIT_UNDER  += arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c
-UNIT_UNDER  += drivers/gicv3.c drivers/gtimer.c
+UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/timer/aarch64/gtimer.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
-UNIT_UNDER  += drivers/a64_platform_id.c
+UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help
@@ -169,7 +120,7 @@ $(OUT)/obj/%.S.o: %.S | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) -c $< -o $@
 
-# No libefi or libgnuefi: efi/efi_util.c and efi/relocate.c stand in for the little this program
+# No libefi or libgnuefi: efi/efi_util.c and efi/x86_64/relocate.c stand in for the little this program
 # used of them (their device-path and printing code was ~27 KB of the .efi), so a libefi call
 # fails here as an undefined symbol. (AArch64: FW_LIBS = gnu-efi's _relocate, see mk/aarch64.mk.)
 $(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
@@ -180,18 +131,6 @@ $(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
 	@if readelf -rW $@ | awk '/^ *[0-9a-f]+ +[0-9a-f]+ R_/ && $$3 != "$(FW_RELATIVE_RELOC)"' | grep -q .; then \
 		readelf -rW $@; echo "relocations other than $(FW_RELATIVE_RELOC)" >&2; exit 1; fi
 
-ifeq ($(ARCH),x86_64)
-# Only what the loaded image uses: _relocate (efi/relocate.c) reads .dynamic for the .rela and
-# .relr tables and applies relative relocations, which name no symbol, so .dynsym stays behind
-# (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
-# (~30 KB): symbols are for the host, which reads them from baremetric.so.
-$(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr \
-		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
-		--target=efi-app-$(ARCH) --subsystem=10 $< $@
-	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
-	@id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf
-endif
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image

@@ -1,5 +1,5 @@
 /* What the CPU says about itself, in an architecture-neutral shape: filled by the arch code
- * (CPUID on x86_64), emitted as plat records by bench/platform.c, used by the runner and probes. */
+ * (CPUID on x86_64), emitted as plat records by bench/facts/x86_64/platform.c, used by the runner and probes. */
 #ifndef ARCH_CPU_INFO_H
 #define ARCH_CPU_INFO_H
 

@@ -1,5 +1,5 @@
 /* The handler table and counters behind arch/irq.h on bare metal, shared by the ports'
- * dispatchers (arch/x86_64/irq.c, arch/aarch64/irq.c): handlers by vector, the one PC handler
+ * dispatchers (arch/priv/x86_64/irq.c, arch/priv/aarch64/irq.c): handlers by vector, the one PC handler
  * slot (the profiler's), per-vector and total counts. The ports keep what differs: how a vector
  * is acknowledged, how it ends (EOI), masking and exception hooks. The hosted build has its own
  * table over signals (hosted/irq_signal.c). */

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "drivers/fbcon.h"
+#include "drivers/console/fbcon.h"
 
 #define MEMMAP_TYPES 16
 

@@ -1,8 +1,8 @@
 /* Firmware-discovered platform records (see facts.h). */
 #include "efi/facts.h"
 
-#include "bench/summary.h"
-#include "drivers/smbios.h"
+#include "bench/core/summary.h"
+#include "drivers/fw/smbios.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 

@@ -1,12 +1,12 @@
 /* plat records for what the firmware discovered through UEFI: firmware identity, memory map,
  * ACPI tables, SMBIOS memory devices and the DRAM peak they imply, serial port, HPET and PM
- * timer. (CPU and TSC records come from bench/platform.c, shared with the hosted build.) */
+ * timer. (CPU and TSC records come from bench/facts/x86_64/platform.c, shared with the hosted build.) */
 #ifndef EFI_FACTS_H
 #define EFI_FACTS_H
 
-#include "drivers/acpi.h"
-#include "drivers/hpet.h"
-#include "drivers/uart16550.h"
+#include "drivers/fw/acpi.h"
+#include "drivers/timer/hpet.h"
+#include "drivers/serial/uart16550.h"
 #include "efi/discover.h"
 
 void facts_emit_firmware(const char *vendor, UINT32 fw_rev, UINT32 uefi_rev, const void *smbios_entry,

@@ -1,12 +1,12 @@
-/* The firmware image's identity for the profiler (drivers/prof_sampler.h, prof_image_info): where
+/* The firmware image's identity for the profiler (bench/profile/sampler.h, prof_image_info): where
  * it runs, how large it is, and its GNU build id. gnu-efi's linker script (elf_<arch>_efi.lds)
  * links the image at 0 with `ImageBase` at its first byte (x86_64: the script; AArch64: the crt0's
- * PE header); our scripts (efi/baremetric.lds, efi/baremetric_aarch64.lds) place
+ * PE header); our scripts (efi/x86_64/baremetric.lds, efi/aarch64/baremetric.lds) place
  * .note.gnu.build-id inside the image, ending at `_build_id_end`, and the builds link with
  * --build-id=sha1 and copy the note section into the PE file. So the run-time address of
  * ImageBase is the load address (ELF address = pc - base), and the note ends at _build_id_end. Nothing of UEFI is needed: this works after
  * ExitBootServices too. */
-#include "drivers/prof_sampler.h"
+#include "bench/profile/sampler.h"
 
 #include "lib/fmt.h"
 

@@ -1,7 +1,7 @@
 /* What each architecture's UEFI entry supplies to the one entry of both (efi/main.c): the serial
  * port, the records only that machine has, what it must reserve before ExitBootServices, how it
  * takes the machine over afterwards (clocks, interrupt controller, other cores) and how it leaves.
- * x86_64: efi/platform_x86_64.c; AArch64: efi/platform_aarch64.c. main.c keeps the order of a run
+ * x86_64: efi/x86_64/platform.c; AArch64: efi/aarch64/platform.c. main.c keeps the order of a run
  * and the state every architecture has (struct efi_boot). */
 #ifndef EFI_PLATFORM_H
 #define EFI_PLATFORM_H
@@ -10,9 +10,9 @@
 #include <stdbool.h>
 
 #include "arch/cpu_info.h"
-#include "bench/probe.h"
-#include "bench/suite.h"
-#include "drivers/acpi.h"
+#include "bench/core/probe.h"
+#include "bench/core/suite.h"
+#include "drivers/fw/acpi.h"
 #include "efi/boot_options.h"
 #include "efi/discover.h"
 #include "efi/exit_bs.h"

@@ -1,13 +1,13 @@
 /* The UEFI side of starting the other processors: before ExitBootServices, parse the MADT and
  * reserve what the APs need (the start-up page below 1 MiB, their stacks); after it, with traps
- * installed and the TSC calibrated, start them (arch/x86_64/smp.c) and emit `plat kind=smp`. */
+ * installed and the TSC calibrated, start them (arch/priv/x86_64/smp.c) and emit `plat kind=smp`. */
 #ifndef EFI_SMP_BOOT_H
 #define EFI_SMP_BOOT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivers/acpi.h"
+#include "drivers/fw/acpi.h"
 
 /* Before ExitBootServices. enabled = false (option smp=0) reserves nothing. */
 void smp_boot_reserve(const struct acpi_info *acpi, bool enabled);

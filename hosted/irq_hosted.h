@@ -1,6 +1,6 @@
 /* The hosted (Linux user-space) stand-ins for interrupts, shared by hosted/irq_signal.c (the
  * arch/irq.h interface: handlers by vector, masking, the "hlt" wait, exception hooks, all
- * with signals), hosted/irq_sources.c (the drivers/irq_platform.h sources: POSIX timers and
+ * with signals), hosted/irq_sources.c (the bench/core/irq_platform.h sources: POSIX timers and
  * tgkill) and hosted/irq_facts.c (the `plat kind=irq_hosted` record).
  *
  * Each probe vector is carried by one real-time signal of its own, delivered to the main
@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bench/irq_common.h"
-#include "drivers/irq_platform.h"
+#include "bench/probes/irq/common.h"
+#include "bench/core/irq_platform.h"
 
 /* The probe vectors that have a signal (IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI). */
 #define HOSTED_IRQ_SLOTS 3

@@ -10,7 +10,7 @@
  * - irq_enable_halt_disable is sigsuspend: unblock and sleep atomically (a signal pending at the
  *   call ends it at once, like sti's shadow before hlt), blocked again on return;
  * - irq_maskable() stays false: hardware interrupts still reach this CPU (the kernel takes them);
- *   bench/noise.c relies on that to say its gaps include interrupts;
+ *   bench/probes/noise.c relies on that to say its gaps include interrupts;
  * - taken / spurious (one of our signals sent by another process) / unexpected (a vector
  *   without a handler) are counted like the bare-metal dispatcher counts them;
  * - exception hooks: int3 arrives as SIGTRAP (the kernel leaves RIP after the int3: resume =

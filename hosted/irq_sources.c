@@ -1,4 +1,4 @@
-/* The interrupt sources of drivers/irq_platform.h in the hosted (Linux user-space) build (see
+/* The interrupt sources of bench/core/irq_platform.h in the hosted (Linux user-space) build (see
  * hosted/irq_hosted.h). What stands in for what, and the names the records carry:
  *
  * - IRQ_SRC_APIC_ONESHOT `posix_timer_oneshot`: a POSIX timer (timer_create on CLOCK_MONOTONIC,

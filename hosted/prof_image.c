@@ -1,10 +1,10 @@
-/* The running image's facts for the profiler in the hosted build (drivers/prof_sampler.h
+/* The running image's facts for the profiler in the hosted build (bench/profile/sampler.h
  * prof_image_info): the executable is the first object dl_iterate_phdr reports; its load bias is
  * the run-time address of ELF address 0 (a PIE, as Debian's gcc builds by default, is linked at 0,
  * so this is also its first byte), its size the end of its highest PT_LOAD segment, its build id
  * the NT_GNU_BUILD_ID note in a PT_NOTE segment (the linker's --build-id, on by default). */
 #define _GNU_SOURCE
-#include "drivers/prof_sampler.h"
+#include "bench/profile/sampler.h"
 
 #include <elf.h>
 #include <link.h>

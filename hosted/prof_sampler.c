@@ -1,8 +1,8 @@
-/* The profiler's sampling sources in the hosted (Linux user-space) build (drivers/prof_sampler.h).
+/* The profiler's sampling sources in the hosted (Linux user-space) build (bench/profile/sampler.h).
  * A sample is a real-time signal of its own (HOSTED_PROF_SIGNAL, above hosted/irq_signal.c's) sent
  * to the sampled thread; its handler reads the TSC first (the entry stamp), takes the interrupted
  * PC from the signal frame (hosted_frame_pc), calls the hit function, re-arms the source with the next
- * randomised period (bench/prof_period.h) and reads the TSC last (prof_sampler_last_exit_tsc).
+ * randomised period (bench/profile/period.h) and reads the TSC last (prof_sampler_last_exit_tsc).
  * Sources, tried in this order (PROF_SRC_AUTO; PROF_SRC_PMU: the first only; PROF_SRC_TIMER: the
  * other two):
  *  - "perf": perf_event_open of a hardware counter (the requested event where perf has a generic
@@ -25,7 +25,7 @@
  * does not answer does not sample. Environment BAREMETRIC_PROF_NO_PERF=1 skips both perf sources
  * (to exercise the timer fallback where perf works). */
 #define _GNU_SOURCE
-#include "drivers/prof_sampler.h"
+#include "bench/profile/sampler.h"
 #include "hosted/signal_frame.h"
 
 #include <errno.h>
@@ -43,8 +43,8 @@
 
 #include "arch/cycles.h"
 #include "arch/smp.h"
-#include "bench/probe.h"
-#include "bench/prof_period.h"
+#include "bench/core/probe.h"
+#include "bench/profile/period.h"
 #include "hosted/irq_hosted.h"
 
 /* Ours: the first real-time signal after the interrupt stand-ins' (hosted/irq_signal.c). */

@@ -36,7 +36,7 @@ enum apic_mode {
 	APIC_MODE_X2APIC, /* switch to x2APIC where CPUID offers it */
 };
 
-/* Where the profiler's samples come from (drivers/prof_sampler.h's enum prof_source). */
+/* Where the profiler's samples come from (bench/profile/sampler.h's enum prof_source). */
 enum profile_source_opt {
 	PROFILE_SOURCE_AUTO,  /* counter overflow where a PMU counts, else time */
 	PROFILE_SOURCE_PMU,   /* counter overflow only (else the probe runs unprofiled, with a skip) */
@@ -86,7 +86,7 @@ struct config {
 	struct config_u64_list irq_disp_work; /* displacement handlers' work, cycles each (distinct) */
 	uint64_t noise_ms;           /* platform-noise window */
 	uint64_t noise_threshold_ns; /* gap threshold; 0 = 10x the median loop time */
-	/* sampling profiler (bench/profile.c) */
+	/* sampling profiler (bench/profile/profile.c) */
 	char profile[CONFIG_PROBES_MAX]; /* probes run with sampling on: "" none, "all", or names */
 	char profile_event[32];          /* counter event sampled by overflow (PMU source) */
 	uint64_t profile_period;         /* events or ns per sample; 0 = the source's default */

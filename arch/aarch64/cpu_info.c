@@ -1,7 +1,7 @@
 /* What an AArch64 CPU says about itself (arch/cpu_info.h): MIDR_EL1 (implementer, part, variant,
  * revision), the cache hierarchy from CLIDR_EL1 and CCSIDR_EL1, MPIDR_EL1's affinity as the
  * hardware id. x86-only fields of struct cpu_info (CPUID leaves, TSC and APIC features, microcode)
- * stay zero. The raw ID registers are emitted by bench/platform_aarch64.c. */
+ * stay zero. The raw ID registers are emitted by bench/facts/aarch64/platform.c. */
 #include "arch/cpu_info.h"
 
 #include "arch/aarch64/cpu.h"
@@ -114,7 +114,7 @@ void arch_cpu_identify(struct cpu_info *ci)
 void arch_cpu_identify_privileged(struct cpu_info *ci)
 {
 	(void)ci; /* the registers behind a possible fault are surveyed through sysreg_safe.h by
-		   * bench/platform_a64sysreg.c; cpu_info's ID registers (MIDR, CLIDR, CCSIDR) never trap */
+		   * bench/facts/aarch64/sysreg.c; cpu_info's ID registers (MIDR, CLIDR, CCSIDR) never trap */
 }
 
 bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)

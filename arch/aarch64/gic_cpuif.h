@@ -1,6 +1,6 @@
 /* The GICv3 CPU interface's system registers and the EL1 generic timers' registers as C (inline
- * assembly lives only under arch/). drivers/gicv3_hw.c builds the driver's register-access struct
- * on these; drivers/irq_platform_a64.c programs the timers with them. Names are the Arm ARM's
+ * assembly lives only under arch/). drivers/irqchip/aarch64/gicv3_hw.c builds the driver's register-access struct
+ * on these; efi/aarch64/irq_platform.c programs the timers with them. Names are the Arm ARM's
  * (GICv3 spec IHI 0069 section 12; Arm ARM D13.8 for the timers); the encodings are spelt
  * S3_<op1>_C<n>_C<m>_<op2> so an assembler without GIC register names still takes them. Each
  * write that changes the interface's behaviour is followed by an isb (GICv3 12.1.6: writes to the

@@ -8,7 +8,7 @@
  * 512-bit widths and rep_stosb/rep_movsb have no AArch64 kernel: their symbols exist for the
  * kernel table and are never called (simd_usable / arch_membw_rep_unavailable say why); should one
  * be called anyway it executes udf, a fault record, never a number.
- * AArch64's own kernels (simd.c lists them, bench/membw.c runs them under the shared kernel names
+ * AArch64's own kernels (simd.c lists them, bench/probes/mem/membw.c runs them under the shared kernel names
  * with widths of their own): load/store pair (ldp/stp of two X or two Q registers), the DC ZVA
  * block fill (the block size from DCZID_EL0), and SVE's ld1d/st1d/stnt1d in a predicated
  * (whilelo) loop, whatever the vector length. */

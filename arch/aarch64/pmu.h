@@ -1,5 +1,5 @@
 /* The PMU of the AArch64 build (arch/pmu.h): PMUv3, programmed directly at EL1. It offers the
- * counter-set interface bench/counters.c programs against (the names and meanings of
+ * counter-set interface bench/core/counters.c programs against (the names and meanings of
  * arch/x86_64/pmu.h): discovery (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N event counters, PMCEID0/1_EL0
  * common events, the cycle counter PMCCNTR_EL0), allocation of named events into passes
  * (`cycles` on the cycle counter, the others on event counters, only events PMCEID says exist),

@@ -1,4 +1,4 @@
-/* Vector widths for the AArch64 bandwidth kernels (arch/membw.h), under the names bench/membw.c
+/* Vector widths for the AArch64 bandwidth kernels (arch/membw.h), under the names bench/probes/mem/membw.c
  * uses on every architecture: 64 = X registers, always; 128 = NEON Q registers, when FP/SIMD
  * access is enabled (UEFI requires it; simd.c checks CPACR_EL1.FPEN / CPTR_EL2.TFP); 256 and 512:
  * no kernels (AArch64 has no fixed registers that wide; SVE's scalable ones are width=sve, in
@@ -36,7 +36,7 @@ unsigned simd_bits(enum simd_width w);
 const char *aarch64_mops_why_not(void);
 /* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
  * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
- * with the BSP's CPACR_EL1 (arch/aarch64/smp.c). */
+ * with the BSP's CPACR_EL1 (arch/priv/aarch64/smp.c). */
 static inline void simd_enable(void) {}
 
 #endif

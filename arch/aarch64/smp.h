@@ -1,7 +1,7 @@
 /* The other cores of the AArch64 build, after ExitBootServices (arch/smp.h): started through PSCI
  * CPU_ON (the conduit the FADT names), then handed work.
  *
- * Bring-up: the cores are the MADT's GICC entries (drivers/madt_gicc.h), by MPIDR. For each
+ * Bring-up: the cores are the MADT's GICC entries (drivers/fw/aarch64/madt_gicc.h), by MPIDR. For each
  * enabled one but the BSP, the BSP fills the boot block at the bottom of the core's own memory
  * with its own MAIR/TCR/TTBR0/TTBR1/SCTLR/CPACR/VBAR (the firmware's identity map, our vectors),
  * cleans it to the point of coherency and calls CPU_ON(MPIDR, physical address of the stub in
@@ -27,7 +27,7 @@
 
 #include "arch/aarch64/traps.h"
 #include "arch/smp_jobs.h"
-#include "drivers/madt.h"
+#include "drivers/fw/madt.h"
 
 #define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
 

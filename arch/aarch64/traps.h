@@ -7,7 +7,7 @@
  * (no interrupt is routed to EL2 for us), so traps_installed() — "our EL1 vectors, interrupts
  * included" — stays false there and traps_catch_faults() says faults are caught.
  *
- * trap_info keeps the x86 record field names (bench/suite.c emits them): `vector` is the ESR's
+ * trap_info keeps the x86 record field names (bench/core/suite.c emits them): `vector` is the ESR's
  * exception class (EC) for a synchronous exception and TRAP_A64_IRQ/FIQ/SERROR for the others,
  * `error` the ESR, `rip` the ELR (where it happened), `cr2` the FAR (the faulting address, for
  * aborts and alignment faults; 0 otherwise), `rsp` the interrupted SP. */
@@ -68,7 +68,7 @@ void fault_arm(struct fault_jmp *j);
 void fault_disarm(void);
 const char *trap_vector_name(unsigned vector);
 
-/* The other cores' exceptions (arch/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
+/* The other cores' exceptions (arch/priv/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
  * core started by smp.c holds its control block there; smp.c zeroes the BSP's before it starts
  * any), the handler gives the exception to fn(that block, info) instead of the report path above,
  * which is the BSP's alone (it emits records): fn returns the recovery point to resume at (as

@@ -4,7 +4,7 @@
  * handler acknowledges the overflow (Intel: IA32_PERF_GLOBAL_STATUS and its reset register,
  * architectural perfmon v2, v4+; AMD: the counter's sign bit, or PerfMonV2's global status and
  * clear MSRs), preloads the next randomised period and re-enables. Intel also masks the LVT entry
- * on every PMI: the caller unmasks it after pmu_pmi_ack (drivers/lapic_perf.h).
+ * on every PMI: the caller unmasks it after pmu_pmi_ack (drivers/irqchip/x86_64/lapic_perf.h).
  * Every MSR access goes through the pmu_info's pmu_ops, so the unit tests run this against a
  * register model that implements the vendors' documented semantics.
  *

@@ -22,7 +22,7 @@
 
 #include "arch/smp_jobs.h"
 #include "arch/x86_64/traps.h"
-#include "drivers/madt.h"
+#include "drivers/fw/madt.h"
 
 #define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
 

@@ -1,7 +1,7 @@
 """Displacement (Woodside et al.) against handlers of known work: the report's table and the
 arithmetic behind it, in plain functions the tests check with synthetic data.
 
-The probe (bench/irq_displace.c) emits per handler (`handler=w<work cycles>`):
+The probe (bench/probes/irq/displace.c) emits per handler (`handler=w<work cycles>`):
   calib, loaded        T_F(1), T_F(2) per window pair (L_F iterations each, the loaded one with
                        the periodic timer interrupting); calib_gaps, loaded_gaps: background time
                        found inside each (fluid chunks over 2x nominal without our interrupt)

@@ -2,7 +2,7 @@
  * the PMU reports absent with this reason and nothing is ever read through it. Per-sample counter
  * sets are not mapped onto perf_event (its multiplexing and kernel-side reads are not the direct
  * programming this project measures); only pmu_check's instruction count uses perf_event
- * (hosted/insn_count.c). Replaces arch/x86_64/pmu_hw.c there (mk/hosted.mk). */
+ * (hosted/insn_count.c). Replaces arch/priv/x86_64/pmu_hw.c there (mk/hosted.mk). */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu.h"
 

@@ -35,8 +35,8 @@
 
 #include "hosted/smp.h"
 #include "arch/x86_64/tsc.h"
-#include "bench/probe.h"
-#include "drivers/prof_sampler.h"
+#include "bench/core/probe.h"
+#include "bench/profile/sampler.h"
 #include "hosted/irq_hosted.h" /* HOSTED_IRQ_SLOTS: the sampler's signal comes after those */
 
 /* Fixed before measuring. */

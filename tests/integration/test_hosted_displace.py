@@ -1,7 +1,7 @@
 """Displacement (Woodside) against handlers of known work on this machine's CPU, in the hosted
 build: a periodic POSIX timer's signal stands in for the periodic APIC timer, the signal handler
 stamps the TSC at entry and exit like the bare-metal stub. The firmware's own check records are
-asserted (bench/irq_displace.c, bench/displace_stats.c):
+asserted (bench/probes/irq/displace.c, bench/stats/displace.c):
 
 - displace_vs_direct: for handlers of at least 1,000,000 cycles the per-interrupt paired
   displacement - direct (the delivery) is within 5% of the direct cost; for smaller ones the

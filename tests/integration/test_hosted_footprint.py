@@ -26,8 +26,8 @@ BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 600
 FP_MS = 20000           # per level and series: the bound of the repetition (a loaded machine needs it;
                         # a converged series stops earlier)
-TOL_PCT = 20            # the published band, FP_TOL_PCT in bench/fp_stats.h
-HELD_64THS = (5, 12, 24, 72)   # the default held-out K, 64ths of the chain (bench/fp_calib.c)
+TOL_PCT = 20            # the published band, FP_TOL_PCT in bench/stats/footprint.h
+HELD_64THS = (5, 12, 24, 72)   # the default held-out K, 64ths of the chain (bench/probes/irq/footprint_calib.c)
 LEVELS = ((1, "data"), (2, "unified"))
 STATUSES = {"pass", "fail", "saturated", "below_range", "imprecise"}
 # Other held-out K than the default: sized for both levels of any current x86 (L1D 32-48 KiB,

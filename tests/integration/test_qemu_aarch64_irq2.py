@@ -23,13 +23,13 @@ SETTINGS = {"probes": "irq_displace,irq_footprint", "irq_disp_samples": N_DISP, 
             "irq_disp_work": ",".join(map(str, WORK)), "irq_fp_samples": N_FP,
             "irq_fp_k": ",".join(map(str, HELD))}
 BOOT_S = 60            # the whole boot, firmware start-up included
-SPIN_CAL_ITERS = 20000  # bench/irq_displace.c: the handlers' rate is arch_spin(SPIN_CAL_ITERS)
+SPIN_CAL_ITERS = 20000  # bench/probes/irq/displace.c: the handlers' rate is arch_spin(SPIN_CAL_ITERS)
 # QEMU's cycle counter counts emulated time at 1 GHz (qemu-facts), the generic timer 62.5 MHz of
 # the same clock: the ratio of the two rates of one spin is 16; a 12.5% band, fixed beforehand,
 # for the medians' quantisation and load
 PMU_PER_TICK = 16
 PMU_PER_TICK_BAND = 0.125
-BEST_OF = 3            # FP_BEST_OF in bench/fp_calib.h
+BEST_OF = 3            # FP_BEST_OF in bench/probes/irq/footprint_calib.h
 EV_L1D_REFILL, EV_L2D_REFILL = 0x03, 0x17
 CTR_SET = {1: ("footprint_l1d_any", "l1d_misses", EV_L1D_REFILL), 2: ("footprint_l2_any", "l2_misses", EV_L2D_REFILL)}
 MIDR_IMPL_SHIFT = 24

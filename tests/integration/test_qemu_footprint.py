@@ -17,7 +17,7 @@ from bmharness import footprint, irq, report
 N = 8
 HELD = (50, 300)
 SETTINGS = {"probes": "irq_footprint", "irq_fp_samples": N, "irq_fp_k": ",".join(map(str, HELD))}
-BEST_OF = 3            # FP_BEST_OF in bench/fp_calib.h
+BEST_OF = 3            # FP_BEST_OF in bench/probes/irq/footprint_calib.h
 PROBE_S = 20           # the probe's share of the boot, with these settings
 
 

@@ -19,8 +19,8 @@
 #include <time.h>
 
 #include "arch/x86_64/tsc.h"
-#include "bench/prof_period.h"
-#include "bench/prof_table.h"
+#include "bench/profile/period.h"
+#include "bench/profile/table.h"
 #include "lib/rand.h"
 
 #define BATCH 256

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The profiler handler path's own cost on this machine (issue 11 wants the handler within a few
-# hundred cycles): builds tests/perf/prof_table_cost.c against bench/prof_table.c and
-# bench/prof_period.c compiled with the firmware's code-generation flags (-O2 -fpic
+# hundred cycles): builds tests/perf/prof_table_cost.c against bench/profile/table.c and
+# bench/profile/period.c compiled with the firmware's code-generation flags (-O2 -fpic
 # -mgeneral-regs-only -mno-red-zone), pins it to one CPU, and prints TSC ticks per
 # prof_table_record() call for a hit, a miss filling a free way, a miss evicting into the overflow
 # buffer, a hit on a cache-cold set, and per prof_period_next() draw (median over rounds, with
@@ -16,7 +16,7 @@ ROUNDS="${ROUNDS:-7}"
 CPU="${CPU:-1}"
 FW_CODEGEN="-O2 -fpic -mgeneral-regs-only -mno-red-zone -fno-strict-aliasing -ffreestanding -fno-builtin"
 
-for f in bench/prof_table.c bench/prof_period.c lib/rand.c; do
+for f in bench/profile/table.c bench/profile/period.c lib/rand.c; do
 	gcc -std=gnu11 -Wall -Wextra -Werror $FW_CODEGEN -I. -c "$f" -o "$out/$(basename "$f" .c).o"
 done
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I. tests/perf/prof_table_cost.c \

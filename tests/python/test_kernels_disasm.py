@@ -61,7 +61,7 @@ def test_library_wrappers_call_the_library(tools, tmp_path):
     flags = ["-std=gnu11", "-O2", "-ffreestanding", "-fno-builtin", "-fpic", "-mno-red-zone",
              "-mgeneral-regs-only", "-fno-tree-loop-distribute-patterns", "-I", ROOT,
              "-I", "/usr/include/efi", "-I", "/usr/include/efi/x86_64"]
-    subprocess.run(["gcc"] + flags + ["-c", os.path.join(ROOT, "bench/membw.c"), "-o", obj], check=True)
+    subprocess.run(["gcc"] + flags + ["-c", os.path.join(ROOT, "bench/probes/mem/membw.c"), "-o", obj], check=True)
     funcs = disassemble(obj)
     for wrapper, callee in (("lib_memset", "memset"), ("lib_memcpy", "memcpy")):
         text = "\n".join(funcs[wrapper])

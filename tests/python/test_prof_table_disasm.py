@@ -34,7 +34,7 @@ def funcs(tmp_path_factory):
     if not shutil.which("gcc") or not shutil.which("objdump"):
         pytest.skip("gcc/objdump not installed")
     out, funcs = tmp_path_factory.mktemp("prof"), {}
-    for src in ("bench/prof_table.c", "bench/prof_period.c"):
+    for src in ("bench/profile/table.c", "bench/profile/period.c"):
         obj = str(out / (os.path.basename(src) + ".o"))
         subprocess.run(["gcc"] + FW_FLAGS + ["-c", os.path.join(ROOT, src), "-o", obj], check=True)
         funcs.update(disassemble(obj))

@@ -66,7 +66,7 @@ static struct pmu_info pmu_with(const unsigned *ev, unsigned n)
 	return pi;
 }
 
-/* bench/counters.c's footprint sets: footprint_l1d_any = l1d_misses, footprint_l2_any =
+/* bench/core/counters.c's footprint sets: footprint_l1d_any = l1d_misses, footprint_l2_any =
  * l2_misses, footprint_l1i = l1i_misses; the demand-only ones have no PMUv3 common event. */
 static void footprint_sets_on_a_cpu_with_caches(void)
 {

@@ -1,8 +1,8 @@
-/* The AArch64 machine identification and table decisions (drivers/a64_platform_id.c), plus the
- * OEM fields drivers/acpi.c keeps for it. */
+/* The AArch64 machine identification and table decisions (drivers/fw/aarch64/platform_id.c), plus the
+ * OEM fields drivers/fw/acpi.c keeps for it. */
 #include <stdint.h>
 
-#include "drivers/a64_platform_id.h"
+#include "drivers/fw/aarch64/platform_id.h"
 #include "tests/unit/test.h"
 
 static void qemu_oem_recognised(void)

@@ -1,7 +1,7 @@
 /* ACPI discovery over synthetic tables built in host memory (addresses are host pointers). */
 #include <stdint.h>
 
-#include "drivers/acpi.h"
+#include "drivers/fw/acpi.h"
 #include "tests/unit/test.h"
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }

@@ -1,6 +1,6 @@
 /* The runner's iteration calibration against model clocks. */
-#include "bench/calibrate.h"
-#include "bench/runner.h"
+#include "bench/core/calibrate.h"
+#include "bench/core/runner.h"
 #include "tests/unit/test.h"
 
 struct model {

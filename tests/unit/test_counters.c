@@ -1,4 +1,4 @@
-/* The runner with counters attached (bench/runner.c + bench/counters.c) over the PMU register
+/* The runner with counters attached (bench/core/runner.c + bench/core/counters.c) over the PMU register
  * model: every sample carries a delta per event, the probe record declares the set, events beyond
  * the counters become further passes, refused events and a missing PMU become skip records while
  * the timing samples stay exactly as without counters. */
@@ -6,8 +6,8 @@
 
 #include "arch/cycles.h"
 #include "arch/x86_64/pmu_regs.h"
-#include "bench/counters.h"
-#include "bench/runner.h"
+#include "bench/core/counters.h"
+#include "bench/core/runner.h"
 #include "lib/emit.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"

@@ -3,7 +3,7 @@
  * median's 95% interval (against the binomial tables), estimates robust to an outlying window,
  * the 5% agreement and the common-value test of the delivery_constant check. */
 #include "lib/intmath.h"
-#include "bench/displace_stats.h"
+#include "bench/stats/displace.h"
 #include "tests/unit/test.h"
 
 #define CHECK_EQ_I64(a, b) CHECK((long long)(a) == (long long)(b))

@@ -1,4 +1,4 @@
-/* The footprint probe's miss counter (bench/fp_pmu.c) over the PMU register model: each level's
+/* The footprint probe's miss counter (bench/probes/irq/footprint_pmu.c) over the PMU register model: each level's
  * counter set resolves to the demand-only event on the CPU models whose tables have one (Intel
  * Skylake family; AMD Zen 4) and to the general miss event elsewhere (demand_only=0); the counted
  * event is what the model counts for a re-touch (PMCx043 without the local-L2 bit does not count
@@ -8,7 +8,7 @@
 
 #include "arch/cycles.h"
 #include "arch/x86_64/pmu_regs.h"
-#include "bench/fp_pmu.h"
+#include "bench/probes/irq/footprint_pmu.h"
 #include "lib/emit.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"

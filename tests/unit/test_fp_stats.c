@@ -1,8 +1,8 @@
 /* The footprint probe's integer statistics: integer square root, the trimmed mean and its CI,
  * the stopping rule, and the calibration curve (saturation, inversion, the held-out verdict). */
 #include "lib/intmath.h"
-#include "bench/chain.h"
-#include "bench/fp_stats.h"
+#include "bench/probes/mem/chain.h"
+#include "bench/stats/footprint.h"
 #include "lib/config.h"
 #include "tests/unit/test.h"
 

@@ -1,6 +1,6 @@
 /* The noise probe's gap detector on synthetic TSC traces: steady loops with no gap, gaps of known
  * places and lengths, the threshold edge, storage overflow, and the automatic threshold. */
-#include "bench/gap_detect.h"
+#include "bench/stats/gap_detect.h"
 #include "tests/unit/test.h"
 
 #define STEP 40

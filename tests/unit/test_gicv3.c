@@ -1,9 +1,9 @@
-/* The GICv3 driver (drivers/gicv3.c) against a register model: the MADT's GIC entries, the
+/* The GICv3 driver (drivers/irqchip/aarch64/gicv3.c) against a register model: the MADT's GIC entries, the
  * distributor's re-enable sequence (affinity routing before Group 1, each write waited on RWP),
  * the redistributor walk by MPIDR affinity (128 KiB and 256 KiB strides, the Last bit), the
  * GICR_WAKER wake-up and its bounded wait, the CPU interface's system-register writes, one
  * PPI's configuration in the SGI frame, and the self-SGI's ICC_SGI1R_EL1 encoding. */
-#include "drivers/gicv3.h"
+#include "drivers/irqchip/aarch64/gicv3.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
 

@@ -1,8 +1,8 @@
-/* The EL1 generic timers (drivers/gtimer.c) against a register model: a one-shot writes the
+/* The EL1 generic timers (drivers/timer/aarch64/gtimer.c) against a register model: a one-shot writes the
  * compare value before ENABLE (virtual: the deadline itself; physical: plus the measured
  * CNTVOFF), stop clears CTL, the CNTVOFF measurement keeps the tightest CNTVCT bracket, and the
  * periodic grid's next point skips missed periods. */
-#include "drivers/gtimer.h"
+#include "drivers/timer/aarch64/gtimer.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
 

@@ -2,11 +2,11 @@
  * and TSC-deadline modes in xAPIC (MMIO) and x2APIC (MSR) encodings, self-IPI, EOI and LVT
  * masking; I/O APIC redirection entries; PIC masking; HPET comparator programming and routing. */
 #include "arch/x86_64/msr.h"
-#include "drivers/hpet.h"
-#include "drivers/ioapic.h"
-#include "drivers/lapic.h"
-#include "drivers/lapic_timer.h"
-#include "drivers/pic.h"
+#include "drivers/timer/hpet.h"
+#include "drivers/irqchip/x86_64/ioapic.h"
+#include "drivers/irqchip/x86_64/lapic.h"
+#include "drivers/irqchip/x86_64/lapic_timer.h"
+#include "drivers/irqchip/x86_64/pic.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
 

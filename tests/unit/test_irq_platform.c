@@ -4,8 +4,8 @@
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/tsc.h"
-#include "bench/irq_context.h"
-#include "drivers/irq_platform.h"
+#include "bench/probes/irq/context.h"
+#include "bench/core/irq_platform.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
 

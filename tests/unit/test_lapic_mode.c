@@ -1,4 +1,4 @@
-/* The local APIC mode switch (drivers/lapic_mode.c) and the x2APIC register paths after it,
+/* The local APIC mode switch (drivers/irqchip/x86_64/lapic_mode.c) and the x2APIC register paths after it,
  * against a model of the hardware's rules (Intel SDM vol. 3A, "x2APIC State Transitions" and
  * "x2APIC Register Availability"): IA32_APIC_BASE.EXTD is reserved (#GP) without CPUID x2APIC;
  * EXTD=1 with EN=0 is invalid (#GP); x2APIC -> xAPIC directly is invalid (#GP); the x2APIC MSRs
@@ -6,9 +6,9 @@
  * refuses what the hardware refuses, so a driver that relied on a write taking effect where it
  * would fault is caught here, not on a machine. */
 #include "arch/x86_64/msr.h"
-#include "drivers/lapic.h"
-#include "drivers/lapic_mode.h"
-#include "drivers/lapic_timer.h"
+#include "drivers/irqchip/x86_64/lapic.h"
+#include "drivers/irqchip/x86_64/lapic_mode.h"
+#include "drivers/irqchip/x86_64/lapic_timer.h"
 #include "lib/config.h"
 #include "lib/record.h"
 #include "tests/unit/regmodel.h"

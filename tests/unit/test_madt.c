@@ -2,8 +2,8 @@
  * address override, disabled / online-capable / duplicate processors, and broken entries. */
 #include <stdint.h>
 
-#include "drivers/acpi.h"
-#include "drivers/madt.h"
+#include "drivers/fw/acpi.h"
+#include "drivers/fw/madt.h"
 #include "tests/unit/test.h"
 
 #define TABLE_MAX 8192

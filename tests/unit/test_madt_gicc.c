@@ -1,10 +1,10 @@
-/* GICC entries of the MADT (drivers/madt_gicc.c) over synthetic tables: QEMU virt's shape (GICD,
+/* GICC entries of the MADT (drivers/fw/aarch64/madt_gicc.c) over synthetic tables: QEMU virt's shape (GICD,
  * one GICC per core, GICR), the enabled / online-capable / unusable flags, ACPI 6.0's 76-byte
  * entry, short entries, duplicates, Aff3 packing, and the MPIDR round trip PSCI needs. */
 #include <stdint.h>
 
-#include "drivers/acpi.h"
-#include "drivers/madt_gicc.h"
+#include "drivers/fw/acpi.h"
+#include "drivers/fw/aarch64/madt_gicc.h"
 #include "tests/unit/test.h"
 
 #define TABLE_MAX 32768

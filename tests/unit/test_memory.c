@@ -1,8 +1,8 @@
 /* Size sweeps, pointer chains, the PRNG and byte accounting of the memory probes. */
 #include <stdlib.h>
 
-#include "bench/chain.h"
-#include "bench/sweep.h"
+#include "bench/probes/mem/chain.h"
+#include "bench/probes/mem/sweep.h"
 #include "lib/rand.h"
 #include "tests/unit/test.h"
 

@@ -5,11 +5,11 @@
  * acknowledgement (status cleared, next period preloaded, counting again), other counters'
  * overflow bits counted and cleared, stop, refusals with reasons and clean false returns, the
  * 31-bit period limit without full-width writes; and the local APIC's performance-counter LVT
- * entry (drivers/lapic_perf.c) in xAPIC and x2APIC encodings. Register numbers and values are
+ * entry (drivers/irqchip/x86_64/lapic_perf.c) in xAPIC and x2APIC encodings. Register numbers and values are
  * literals, independently of pmu_regs.h. */
 #include "arch/x86_64/pmu_pmi.h"
-#include "drivers/lapic.h"
-#include "drivers/lapic_perf.h"
+#include "drivers/irqchip/x86_64/lapic.h"
+#include "drivers/irqchip/x86_64/lapic_perf.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "arch/x86_64/pmu.h"
-#include "bench/pmu_check_judge.h"
+#include "bench/stats/pmu_check.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"
 

@@ -1,10 +1,10 @@
-/* The profiler's sample store (bench/prof_table.c) and period randomisation (bench/prof_period.c):
+/* The profiler's sample store (bench/profile/table.c) and period randomisation (bench/profile/period.c):
  * hits, 4-way collisions, the mod-4 eviction order, overflow-buffer hand-over and loss counting,
  * the aggregate's merging, dropping and sort order, and the period's range and uniformity. */
 #include <stdlib.h>
 
-#include "bench/prof_period.h"
-#include "bench/prof_table.h"
+#include "bench/profile/period.h"
+#include "bench/profile/table.h"
 #include "lib/rand.h"
 #include "tests/unit/test.h"
 

@@ -1,4 +1,4 @@
-/* Tests for drivers/smbios.c on synthetic entry points and structure tables built in memory:
+/* Tests for drivers/fw/smbios.c on synthetic entry points and structure tables built in memory:
  * SMBIOS 3 / 2.x / legacy entry points, checksum and anchor rejection, type 17 decoding across
  * structure versions, and corrupt or truncated tables. Tables that must not be over-read are
  * placed right before an inaccessible page, so an over-read crashes the test. */
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "drivers/smbios.h"
+#include "drivers/fw/smbios.h"
 #include "test.h"
 
 /* ---- table builder ---- */

@@ -1,5 +1,5 @@
 /* TSC calibration against model clocks: a simulated timeline where every read advances time. */
-#include "bench/tsc_cal.h"
+#include "bench/facts/x86_64/tsc_cal.h"
 #include "tests/unit/test.h"
 
 /* Simulated time in picoseconds; each read costs some time. */

@@ -1,0 +1,262 @@
+/* The other cores of the AArch64 build: PSCI CPU_ON bring-up and work dispatch (see smp.h). */
+#include "arch/aarch64/smp.h"
+
+#include "arch/aarch64/ap_start.h"
+#include "arch/aarch64/cpu.h"
+#include "arch/aarch64/psci.h"
+#include "arch/aarch64/tsc.h"
+#include "drivers/fw/aarch64/madt_gicc.h"
+
+#define US_PER_S 1000000ull
+#define EL1 1
+#define STACK_ALIGN 16
+
+struct smp_cpu {
+	struct ap_boot boot;           /* first: the stub reads it (x0 = this block) */
+	uint32_t apic_id;              /* packed affinity, from the MADT */
+	uint32_t seen_apic_id;         /* as the core read its MPIDR_EL1 */
+	volatile uint32_t online;      /* set by the core in its C entry */
+	uint32_t in_trap;              /* the core is in its exception handler */
+	struct smp_mailbox mb;
+	uint64_t on_tsc, online_tsc;
+	int32_t psci_status;           /* CPU_ON's return */
+} __attribute__((aligned(SMP_SLOT_ALIGN)));
+
+_Static_assert(sizeof(struct smp_cpu) <= SMP_SLOT_BYTES, "struct smp_cpu outgrew SMP_SLOT_BYTES");
+
+static struct smp_cpu bsp_cpu;
+
+static struct {
+	struct smp_report rep;
+	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's */
+	unsigned n_online;
+	uint64_t tsc_hz;
+} g;
+
+static uint32_t self_affinity(void)
+{
+	return madt_mpidr_pack(sysreg_read(mpidr_el1));
+}
+
+/* ---- the core's side ---- */
+
+/* traps.c calls this for an exception on a core with TPIDR_EL1 set (ours: its control block). */
+static const struct fault_jmp *ap_trap(void *cpu, const struct trap_info *info)
+{
+	struct smp_cpu *c = cpu;
+
+	const struct fault_jmp *resume;
+
+	if (c->in_trap) {
+		c->mb.dead = 1; /* the handler itself faulted */
+		return 0;
+	}
+	c->in_trap = 1;
+	resume = smp_mailbox_trap(&c->mb, info);
+	if (resume)
+		c->in_trap = 0;
+	return resume;
+}
+
+/* The C entry of a started core (the stub calls it on the core's stack; never returns). Idle in
+ * wfe: a missed `sev` cannot strand it, since the event register stays set until its next wfe. */
+static __attribute__((noreturn, used)) void ap_entry(struct smp_cpu *c)
+{
+	c->boot.stage = AP_STAGE_C;
+	c->seen_apic_id = self_affinity();
+	c->online_tsc = tsc_rdtsc();
+	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
+	for (;;) {
+		uint64_t seen = c->mb.done, now;
+
+		while ((now = __atomic_load_n(&c->mb.posted, __ATOMIC_ACQUIRE)) == seen)
+			a64_wfe();
+		smp_mailbox_run(&c->mb, now);
+	}
+}
+
+/* ---- bring-up ---- */
+
+static void fail(const struct smp_cpu *c, const char *reason)
+{
+	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
+
+	f->apic_id = c->apic_id;
+	f->stage = (unsigned)c->boot.stage;
+	f->reason = reason;
+}
+
+static void init_bsp(const struct madt_info *madt)
+{
+	g.rep = (struct smp_report){ 0 };
+	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = self_affinity();
+	bsp_cpu.online = 1;
+	g.online[0] = &bsp_cpu;
+	g.n_online = 1;
+	g.rep.cpus_online = 1;
+	g.rep.bsp_apic_id = bsp_cpu.apic_id;
+	if (madt && madt->valid) {
+		g.rep.cpus_madt = madt->num_enabled;
+		g.rep.hotplug = madt->num_online_capable;
+	}
+}
+
+void smp_start_none(const struct madt_info *madt, const char *reason)
+{
+	init_bsp(madt);
+	g.rep.reason = reason;
+}
+
+/* The BSP's state every core starts with. */
+static void fill_boot(struct smp_cpu *c, uint64_t stack_top)
+{
+	struct ap_boot *b = &c->boot;
+
+	b->mair = sysreg_read(mair_el1);
+	b->tcr = sysreg_read(tcr_el1);
+	b->ttbr0 = sysreg_read(ttbr0_el1);
+	b->ttbr1 = sysreg_read(ttbr1_el1);
+	b->sctlr = sysreg_read(sctlr_el1);
+	b->cpacr = sysreg_read(cpacr_el1);
+	b->vbar = sysreg_read(vbar_el1);
+	b->stack = stack_top & ~(uint64_t)(STACK_ALIGN - 1);
+	b->entry = (uint64_t)(uintptr_t)ap_entry;
+	b->stage = AP_STAGE_NONE;
+}
+
+static const char *check_args(const struct madt_info *madt, const uint8_t *stacks, size_t stack_size,
+			      uint64_t tsc_hz)
+{
+	if (!madt || !madt->valid)
+		return "no valid MADT";
+	if (cpu_current_el() != EL1)
+		return "not at EL1: the start-up stub loads the EL1 translation regime";
+	if (!traps_installed())
+		return "no exception vectors installed";
+	if (!tsc_hz)
+		return "generic timer frequency unknown: waits cannot be bounded";
+	if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size % SMP_SLOT_ALIGN) ||
+	    ((uintptr_t)stacks % SMP_SLOT_ALIGN))
+		return "no core stacks were reserved";
+	return 0;
+}
+
+static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
+{
+	return (struct smp_cpu *)(void *)(stacks + (size_t)i * stack_size);
+}
+
+unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
+		       unsigned max_cpus, uint64_t tsc_hz)
+{
+	uint64_t t0, limit;
+	int32_t ver;
+	unsigned attempts = 0;
+	bool pending[SMP_MAX_CPUS] = { false };
+
+	if (g.n_online > 1)
+		return g.n_online; /* once per boot */
+	init_bsp(madt);
+	g.rep.conduit = use_hvc ? "hvc" : "smc";
+	g.rep.reason = check_args(madt, stacks, stack_size, tsc_hz);
+	if (g.rep.reason)
+		return 1;
+	g.tsc_hz = tsc_hz;
+	ver = (int32_t)psci_call(use_hvc, PSCI_VERSION);
+	g.rep.psci_version = ver > 0 ? (uint32_t)ver : 0; /* < 0: NOT_SUPPORTED (PSCI 0.1) */
+	if (max_cpus > SMP_MAX_CPUS)
+		max_cpus = SMP_MAX_CPUS;
+	/* The BSP's TPIDR_EL1 is 0 from here: traps.c tells the cores apart by it. */
+	__asm__ volatile("msr tpidr_el1, xzr" ::: "memory");
+	traps_set_ap_handler(ap_trap);
+	/* The stub runs with its caches off: what it fetches must be in memory. */
+	a64_dcache_clean_poc(ap_start_begin, (size_t)(ap_start_end - ap_start_begin));
+
+	t0 = tsc_rdtsc();
+	for (unsigned i = 0; i < madt->num_cpus; i++) {
+		const struct madt_cpu *m = &madt->cpus[i];
+		struct smp_cpu *c;
+
+		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_apic_id)
+			continue;
+		if (attempts + 1 >= max_cpus) {
+			g.rep.not_started++;
+			continue;
+		}
+		c = ap_slot(stacks, stack_size, attempts);
+		*c = (struct smp_cpu){ 0 };
+		c->apic_id = m->apic_id;
+		fill_boot(c, (uint64_t)(uintptr_t)(stacks + (size_t)(attempts + 1) * stack_size));
+		a64_dcache_clean_poc(&c->boot, sizeof(c->boot));
+		attempts++;
+		c->on_tsc = tsc_rdtsc();
+		c->psci_status = (int32_t)psci_call3(use_hvc, PSCI_CPU_ON_64, madt_mpidr_unpack(m->apic_id),
+						     (uint64_t)(uintptr_t)ap_start_entry, (uint64_t)(uintptr_t)c);
+		if (c->psci_status != PSCI_SUCCESS)
+			fail(c, psci_error_name(c->psci_status));
+		else
+			pending[attempts] = true;
+	}
+	/* Each core asked must come online within SMP_AP_TIMEOUT_US of its own CPU_ON. */
+	limit = SMP_AP_TIMEOUT_US * (tsc_hz / US_PER_S);
+	for (unsigned a = 1; a <= attempts; a++) {
+		struct smp_cpu *c = ap_slot(stacks, stack_size, a - 1);
+
+		if (!pending[a])
+			continue;
+		while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) && tsc_rdtsc() - c->on_tsc <= limit)
+			cpu_relax();
+		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE)) {
+			fail(c, "timeout"); /* if it comes up later, it idles: it is given no work */
+			continue;
+		}
+		if (c->seen_apic_id != c->apic_id) {
+			fail(c, "id_mismatch"); /* running, but not the core the MADT named */
+			continue;
+		}
+		if (c->online_tsc - c->on_tsc > g.rep.ap_max_cycles)
+			g.rep.ap_max_cycles = c->online_tsc - c->on_tsc;
+		g.online[g.n_online++] = c;
+	}
+	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.cpus_online = g.n_online;
+	g.rep.how = "psci";
+	if (attempts == 0 && !g.rep.not_started)
+		g.rep.reason = "the MADT lists no other enabled core";
+	return g.n_online;
+}
+
+const struct smp_report *smp_report(void)
+{
+	return &g.rep;
+}
+
+/* ---- work ---- */
+
+unsigned smp_cpus_online(void)
+{
+	return g.n_online ? g.n_online : 1;
+}
+
+uint32_t smp_cpu_apic_id(unsigned cpu)
+{
+	if (cpu == 0 && !g.n_online)
+		return self_affinity();
+	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
+}
+
+uint32_t smp_self_apic_id(void)
+{
+	return self_affinity();
+}
+
+struct smp_mailbox *smp_arch_mailbox(unsigned cpu)
+{
+	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
+}
+
+void smp_arch_kick(unsigned cpu)
+{
+	(void)cpu;
+	a64_sev(); /* dsb ish first: the post is visible before the core wakes */
+}

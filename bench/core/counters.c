@@ -1,0 +1,363 @@
+/* Counter sets attached to runner samples (see counters.h). */
+#include "bench/core/counters.h"
+
+#include "arch/cycles.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+#include "lib/sort.h"
+
+static const struct {
+	const char *name;
+	const char *events;
+} default_sets[] = {
+	{ CTR_SET_SPIN, "cycles,instructions" },
+	{ CTR_SET_BANDWIDTH, "cycles,instructions,llc_misses,l1d_misses,l2_misses,aperf,mperf,energy_pkg,energy_dram" },
+	{ CTR_SET_LATENCY_L1, "cycles,l1d_misses,dtlb_misses" },
+	{ CTR_SET_LATENCY_L2, "cycles,l1d_misses,l2_misses,dtlb_misses" },
+	{ CTR_SET_LATENCY_L3, "cycles,l2_misses,llc_misses,dtlb_misses" },
+	{ CTR_SET_LATENCY_MEM, "cycles,llc_misses,dtlb_misses" },
+	{ CTR_SET_COST, "cycles,instructions,l1d_misses,l1i_misses,l2_misses,llc_misses" },
+	{ CTR_SET_ICACHE, "cycles,instructions,l1i_misses,itlb_misses,l2_misses" },
+	{ CTR_SET_FOOTPRINT_L1D, "l1d_demand_misses" },
+	{ CTR_SET_FOOTPRINT_L1D_ANY, "l1d_misses" },
+	{ CTR_SET_FOOTPRINT_L1I, "l1i_misses" },
+	{ CTR_SET_FOOTPRINT_L2, "l2_demand_misses" },
+	{ CTR_SET_FOOTPRINT_L2_ANY, "l2_misses" },
+};
+
+#define NUM_SETS (sizeof(default_sets) / sizeof(default_sets[0]))
+
+const char *ctr_set_events(const char *set_name)
+{
+	for (unsigned i = 0; i < NUM_SETS; i++)
+		if (str_eq(default_sets[i].name, set_name))
+			return default_sets[i].events;
+	return 0;
+}
+
+const char *ctr_latency_set(const struct cpu_info *ci, uint64_t size)
+{
+	static const char *const by_level[] = { CTR_SET_LATENCY_L1, CTR_SET_LATENCY_L2, CTR_SET_LATENCY_L3 };
+	unsigned best = 0;
+	uint64_t best_size = 0;
+
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+
+		if (c->type == CACHE_INST || c->level < 1 || c->level > 3 || c->size < size)
+			continue;
+		if (!best || c->size < best_size) {
+			best = c->level;
+			best_size = c->size;
+		}
+	}
+	return best ? by_level[best - 1] : CTR_SET_LATENCY_MEM;
+}
+
+/* Split the comma list into names (in names_buf); names past the limit are counted, not kept. */
+static void split_names(struct ctr_run *cr, const char *list)
+{
+	char *s;
+
+	str_copy(cr->names_buf, list, sizeof(cr->names_buf));
+	s = cr->names_buf;
+	while (*s) {
+		char *start = s;
+
+		while (*s && *s != ',')
+			s++;
+		if (*s)
+			*s++ = '\0';
+		if (!*start)
+			continue;
+		if (cr->nnames < PMU_MAX_EVENTS)
+			cr->names[cr->nnames++] = start;
+		else
+			cr->ndropped++;
+	}
+}
+
+unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *probe,
+		     const char *default_set, uint64_t n)
+{
+	const char *cfg = env->cfg->pmu_events;
+	const char *list;
+
+	*cr = (struct ctr_run){ .env = env, .probe = probe, .n = n };
+	if (str_eq(cfg, "none"))
+		return 0;
+	if (str_eq(cfg, "auto")) {
+		list = default_set ? ctr_set_events(default_set) : 0;
+		cr->set_name = default_set;
+	} else {
+		list = cfg;
+		cr->set_name = CTR_SET_CONFIG;
+	}
+	if (!list)
+		return 0;
+	split_names(cr, list);
+	cr->requested = cr->nnames > 0;
+	if (!cr->requested || !pmu_usable(env->pmu))
+		return 0;
+	if (!pmu_plan_events(env->pmu, cr->names, cr->nnames, &cr->plan))
+		return 0;
+	for (unsigned p = 0; p < cr->plan.npasses; p++) {
+		cr->vals[p] = probe_sample_buffer(env, n * cr->plan.pass[p].n);
+		cr->pass_tsc[p] = p ? probe_sample_buffer(env, n) : 0;
+		if (!cr->vals[p] || (p && !cr->pass_tsc[p]))
+			return 0; /* ctr_emit then reports the skip */
+	}
+	cr->active = true;
+	return cr->plan.npasses;
+}
+
+/* Counters that faulted on a read become refused events (the first reason stays). */
+static void read_faults(struct ctr_run *cr, unsigned p, uint32_t bad)
+{
+	struct pmu_faults *f = &cr->faults[p];
+
+	for (unsigned k = 0; bad && k < cr->plan.pass[p].n; k++)
+		if ((bad & (1u << k)) && !(f->mask & (1u << k))) {
+			f->why[k] = pmu_read_fault_why(&cr->plan.pass[p].c[k]);
+			f->mask |= 1u << k;
+		}
+}
+
+static bool refused_counter(const struct ctr_run *cr, unsigned p, unsigned k)
+{
+	return cr->faults[p].mask & (1u << k);
+}
+
+static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *ctx, uint64_t iters,
+			uint64_t *delta, uint64_t *cycles, bool *wrapped)
+{
+	const struct pmu_info *pi = cr->env->pmu;
+	const struct pmu_group *g = &cr->plan.pass[p];
+	uint64_t a[PMU_MAX_EVENTS], b[PMU_MAX_EVENTS];
+	uint32_t bad;
+
+	if (cr->prepare && fn)
+		cr->prepare(ctx);
+	bad = pmu_read(pi, g, a);
+	*cycles = fn ? fn(ctx, iters) : tsc_end() - tsc_begin();
+	bad |= pmu_read(pi, g, b);
+	read_faults(cr, p, bad);
+	for (unsigned k = 0; k < g->n; k++) {
+		delta[k] = pmu_delta(a[k], b[k], g->c[k].mask);
+		wrapped[k] = b[k] < a[k];
+	}
+}
+
+void ctr_pass_begin(struct ctr_run *cr, unsigned p)
+{
+	const struct pmu_group *g = &cr->plan.pass[p];
+	uint64_t ov[PMU_MAX_EVENTS][CTR_OVERHEAD_SAMPLES];
+	uint64_t d[PMU_MAX_EVENTS], cycles;
+	bool wrapped[PMU_MAX_EVENTS];
+
+	cr->pass = p;
+	cr->faults[p] = (struct pmu_faults){ 0 };
+	pmu_cpu_prepare(cr->env->pmu); /* an application processor: the boot CPU's settings */
+	pmu_program(cr->env->pmu, g, &cr->faults[p]);
+	pmu_start(cr->env->pmu, g, &cr->faults[p]);
+	/* The empty sample: the same reads around an empty tsc_begin()..tsc_end() pair. One warm-up. */
+	read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
+	for (unsigned s = 0; s < CTR_OVERHEAD_SAMPLES; s++) {
+		read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
+		for (unsigned k = 0; k < g->n; k++)
+			ov[k][s] = d[k];
+	}
+	for (unsigned k = 0; k < g->n; k++)
+		cr->overhead[p][k] = median_u64(ov[k], CTR_OVERHEAD_SAMPLES);
+}
+
+uint64_t ctr_sample(struct ctr_run *cr, unsigned p, uint64_t i, ctr_timed_fn fn, void *ctx, uint64_t iters)
+{
+	const struct pmu_group *g = &cr->plan.pass[p];
+	uint64_t d[PMU_MAX_EVENTS], cycles;
+	bool wrapped[PMU_MAX_EVENTS];
+
+	read_around(cr, p, fn, ctx, iters, d, &cycles, wrapped);
+	for (unsigned k = 0; k < g->n; k++) {
+		cr->vals[p][k * cr->n + i] = d[k];
+		cr->wraps[p][k] += wrapped[k];
+	}
+	if (p)
+		cr->pass_tsc[p][i] = cycles;
+	return cycles;
+}
+
+void ctr_pass_end(struct ctr_run *cr, unsigned p)
+{
+	cr->ovf[p] = pmu_stop(cr->env->pmu, &cr->plan.pass[p]);
+	pmu_release(cr->env->pmu, &cr->plan.pass[p]);
+}
+
+static void join(struct sbuf *sb, const char *const *names, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sb_putc(sb, ',');
+		sb_puts(sb, names[i]);
+	}
+}
+
+void ctr_describe(const struct ctr_run *cr, struct record *r)
+{
+	const char *names[PMU_MAX_EVENTS * PMU_MAX_PASSES];
+	const char *refused[PMU_MAX_EVENTS * (PMU_MAX_PASSES + 1)];
+	unsigned n = 0, nr = 0;
+	char buf[CONFIG_PROBES_MAX];
+	struct sbuf sb;
+
+	if (!cr->active) {
+		if (cr->requested)
+			rec_str(r, "ctr_skipped", cr->set_name); /* the skip record says why, once */
+		return;
+	}
+	for (unsigned i = 0; i < cr->plan.nrefused; i++)
+		refused[nr++] = cr->plan.refused[i];
+	for (unsigned p = 0; p < cr->plan.npasses; p++)
+		for (unsigned k = 0; k < cr->plan.pass[p].n; k++) {
+			if (refused_counter(cr, p, k))
+				refused[nr++] = cr->plan.pass[p].c[k].name;
+			else
+				names[n++] = cr->plan.pass[p].c[k].name;
+		}
+	rec_str(r, "ctr_set", cr->set_name);
+	sb_init(&sb, buf, sizeof(buf));
+	join(&sb, names, n);
+	rec_str(r, "ctr_events", buf);
+	rec_u64(r, "ctr_passes", cr->plan.npasses);
+	if (nr) {
+		sb_init(&sb, buf, sizeof(buf));
+		join(&sb, refused, nr);
+		rec_str(r, "ctr_refused", buf);
+	}
+}
+
+/* Counter skips are reported once, not once per set (a sweep has hundreds of sets; the probe
+ * record's ctr_refused / ctr_skipped still names them for every set): a refused event once per
+ * probe, counter set and event (reason NULL); a set whose counters cannot be read at all once per
+ * probe, counter set and reason (event ""). */
+#define REPORTED_MEMORY 96
+static struct {
+	const char *probe, *set, *reason;
+	char event[24];
+} reported[REPORTED_MEMORY];
+static unsigned n_reported;
+
+static bool first_report(const char *probe, const char *set, const char *event, const char *reason)
+{
+	reason = reason ? reason : "";
+	for (unsigned i = 0; i < n_reported; i++)
+		if (str_eq(reported[i].probe, probe) && str_eq(reported[i].set, set) &&
+		    str_eq(reported[i].event, event) && str_eq(reported[i].reason, reason))
+			return false;
+	if (n_reported < REPORTED_MEMORY) {
+		reported[n_reported].probe = probe;
+		reported[n_reported].set = set;
+		reported[n_reported].reason = reason;
+		str_copy(reported[n_reported++].event, event, sizeof(reported[0].event));
+	}
+	return true;
+}
+
+static void skip_set(const struct ctr_run *cr, uint32_t set, const char *reason)
+{
+	struct record *r;
+	char buf[CONFIG_PROBES_MAX];
+	struct sbuf sb;
+
+	if (!first_report(cr->probe, cr->set_name, "", reason))
+		return;
+	r = emit_start("skip");
+
+	sb_init(&sb, buf, sizeof(buf));
+	join(&sb, cr->names, cr->nnames);
+	rec_str(r, "probe", cr->probe);
+	rec_u64(r, "set", set);
+	rec_str(r, "ctr_set", cr->set_name);
+	rec_str(r, "events", buf);
+	rec_str(r, "reason", reason);
+	emit_finish();
+}
+
+static void skip_event(const struct ctr_run *cr, uint32_t set, const char *event, const char *reason)
+{
+	struct record *r;
+
+	if (!first_report(cr->probe, cr->set_name, event, 0))
+		return;
+	r = emit_start("skip");
+	rec_str(r, "probe", cr->probe);
+	rec_u64(r, "set", set);
+	rec_str(r, "ctr_set", cr->set_name);
+	rec_str(r, "event", event);
+	rec_str(r, "reason", reason);
+	emit_finish();
+}
+
+static void emit_event(const struct ctr_run *cr, uint32_t set, unsigned p, const char *name,
+		       const uint64_t *values, uint64_t overhead, uint64_t wraps)
+{
+	char pass[8], ov[24], wr[24];
+	const char *fields[] = { "event", name, "pass", pass, "overhead", ov, "wraps", wr, 0 };
+	struct sbuf sb;
+
+	sb_init(&sb, pass, sizeof(pass));
+	sb_u64(&sb, p);
+	sb_init(&sb, ov, sizeof(ov));
+	sb_u64(&sb, overhead);
+	sb_init(&sb, wr, sizeof(wr));
+	sb_u64(&sb, wraps);
+	emit_values("ctr", set, fields, values, cr->n);
+}
+
+void ctr_emit(struct ctr_run *cr, uint32_t set)
+{
+	if (!cr->requested)
+		return;
+	if (!cr->active) {
+		const struct pmu_info *pi = cr->env->pmu;
+
+		skip_set(cr, set, !pi ? "PMU not discovered in this build"
+			 : !pmu_usable(pi) ? pi->reason
+			 : cr->plan.npasses ? "no room in the arena for the counter values"
+			 : !pi->present ? pi->reason
+					: "none of the requested events can be counted on this CPU");
+		for (unsigned i = 0; pi && pi->present && i < cr->plan.nrefused; i++)
+			skip_event(cr, set, cr->plan.refused[i], cr->plan.refused_why[i]);
+		return;
+	}
+	for (unsigned i = 0; i < cr->plan.nrefused; i++)
+		skip_event(cr, set, cr->plan.refused[i], cr->plan.refused_why[i]);
+	if (cr->ndropped)
+		skip_event(cr, set, "more", "more than 16 events in one set: the rest were dropped");
+	for (unsigned p = 0; p < cr->plan.npasses; p++) {
+		const struct pmu_group *g = &cr->plan.pass[p];
+
+		if (p)
+			emit_event(cr, set, p, "tsc", cr->pass_tsc[p], cr->env->timer_overhead, 0);
+		for (unsigned k = 0; k < g->n; k++) {
+			if (refused_counter(cr, p, k)) {
+				skip_event(cr, set, g->c[k].name, cr->faults[p].why[k]);
+				continue;
+			}
+			emit_event(cr, set, p, g->c[k].name, cr->vals[p] + k * cr->n, cr->overhead[p][k],
+				   cr->wraps[p][k]);
+		}
+		if (cr->ovf[p])
+			emit_msg(MSG_WARN, "a counter overflowed its width during a pass (deltas are width-masked)");
+	}
+}
+
+void ctr_finish_set(struct ctr_run *cr, struct record *r, uint32_t set, const uint64_t *samples, uint64_t n)
+{
+	if (cr)
+		ctr_describe(cr, r);
+	emit_finish();
+	emit_samples(set, samples, n);
+	if (cr)
+		ctr_emit(cr, set);
+}

@@ -1,0 +1,195 @@
+/* Probe registry and the suite runner (see suite.h, probe.h). */
+#include "bench/core/suite.h"
+
+#include "bench/profile/profile.h"
+#include "bench/core/summary.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
+	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_irq_latency, probe_irq_exception,
+	probe_irq_displace, probe_irq_footprint, probe_noise, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2,
+	probe_fault_irq, probe_prof_split;
+
+const struct probe_desc *const probe_table[] = {
+	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
+	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_irq_latency, &probe_irq_exception,
+	&probe_irq_displace, &probe_irq_footprint, &probe_noise,
+	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, &probe_prof_split, 0,
+};
+
+const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
+				    "smp_hello", "membw_mc", "irq_latency", "irq_exception", "irq_displace",
+				    "irq_footprint", "noise",
+				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split", 0 };
+
+static struct {
+	struct probe_env *env;
+	suite_exit_fn exit_fn;
+	const struct probe_desc *current;
+	struct suite_counts counts;
+} suite;
+
+const struct probe_desc *probe_find(const char *name)
+{
+	for (const struct probe_desc *const *p = probe_table; *p; p++)
+		if (str_eq((*p)->name, name))
+			return *p;
+	return 0;
+}
+
+uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
+			   uint64_t iters, uint64_t overhead)
+{
+	return probe_declare_set_unit(env, r, name, "cycles", n, iters, overhead);
+}
+
+uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const char *name, const char *unit,
+				uint64_t n, uint64_t iters, uint64_t overhead)
+{
+	uint32_t set = env->next_set++;
+
+	*r = emit_start("probe");
+	rec_str(*r, "name", name);
+	rec_u64(*r, "set", set);
+	rec_str(*r, "unit", unit);
+	rec_u64(*r, "n", n);
+	rec_u64(*r, "iters", iters);
+	rec_u64(*r, "overhead", overhead);
+	rec_u64(*r, "tsc_hz", env->tsc_hz);
+	return set;
+}
+
+uint64_t *probe_sample_buffer(struct probe_env *env, uint64_t n)
+{
+	return arena_alloc(env->arena, n * sizeof(uint64_t), 64);
+}
+
+void suite_init(struct probe_env *env, suite_exit_fn exit_fn)
+{
+	suite.env = env;
+	suite.exit_fn = exit_fn;
+}
+
+const struct suite_counts *suite_counts(void)
+{
+	return &suite.counts;
+}
+
+void suite_trap_report(const struct trap_info *info)
+{
+	bool expected = suite.current && suite.current->expects_fault;
+	struct record *r = emit_start("fault");
+
+	suite.counts.faults++;
+	if (!expected)
+		suite.counts.unexpected_faults++;
+	rec_u64(r, "vector", info->vector);
+	rec_str(r, "name", info->name);
+	rec_hex(r, "err", info->error);
+	rec_hex(r, "rip", info->rip);
+	rec_hex(r, "cr2", info->cr2);
+	rec_str(r, "probe", suite.current ? suite.current->name : "none");
+	rec_bool(r, "expected", expected);
+	rec_str(r, "action", info->recoverable ? "continue" : "stop");
+	emit_finish();
+	summary_fault(info->name, suite.current ? suite.current->name : "none", expected);
+}
+
+void suite_trap_fatal(const struct trap_info *info)
+{
+	(void)info;
+	suite.exit_fn(suite_end(RUN_FATAL));
+}
+
+/* Kept out of line so the recovery point's frame is this function's alone: after a fault,
+ * fault_try() returns here a second time and only volatile state is trusted. */
+static __attribute__((noinline)) enum probe_status run_protected(const struct probe_desc *p)
+{
+	struct fault_jmp jmp;
+	volatile enum probe_status status = PROBE_FAILED;
+	int fault;
+
+	if (!suite.env->traps)
+		return p->run(suite.env);
+	fault = fault_try(&jmp);
+	if (fault == 0) {
+		fault_arm(&jmp);
+		status = p->run(suite.env);
+		fault_disarm();
+		return status;
+	}
+	return p->expects_fault ? PROBE_OK : PROBE_FAILED;
+}
+
+enum run_status suite_run(void)
+{
+	const char *list = suite.env->cfg->probes;
+	char name[64];
+
+	while (*list) {
+		const struct probe_desc *p;
+		enum probe_status st;
+		uint32_t faults_before = suite.counts.faults;
+		size_t mark, n = 0;
+
+		while (list[n] && list[n] != ',')
+			n++;
+		str_copy(name, list, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
+		list += n + (list[n] == ',');
+		p = probe_find(name);
+		if (!p) {
+			emit_skip(name, "unknown probe");
+			suite.counts.skips++;
+			continue;
+		}
+		if (p->expects_fault && !suite.env->traps) {
+			emit_skip(name, "faults are not caught in this build");
+			suite.counts.skips++;
+			continue;
+		}
+		suite.current = p;
+		suite.env->current = p->name;
+		mark = arena_mark(suite.env->arena);
+		if (profile_wanted(suite.env->cfg, p->name))
+			(void)profile_start(suite.env, p);
+		st = run_protected(p);
+		profile_finish(suite.env, p);
+		if (p->cleanup)
+			p->cleanup(suite.env);
+		arena_release(suite.env->arena, mark);
+		suite.current = 0;
+		suite.env->current = 0;
+		if (p->expects_fault && suite.counts.faults == faults_before) {
+			emit_msg(MSG_ERROR, "a fault test probe ended without the fault it provokes");
+			st = PROBE_FAILED;
+		}
+		suite.counts.probes++;
+		if (st == PROBE_SKIPPED)
+			suite.counts.skips++;
+		if (st == PROBE_FAILED)
+			suite.counts.failures++;
+		summary_probe(p->name, st);
+	}
+	return suite.counts.failures || suite.counts.unexpected_faults ? RUN_FAIL : RUN_OK;
+}
+
+enum run_status suite_end(enum run_status status)
+{
+	static const char *const names[] = { "ok", "fail", "fatal" };
+	struct record *r;
+
+	if (status == RUN_OK && (suite.counts.failures || suite.counts.unexpected_faults))
+		status = RUN_FAIL;
+	r = emit_start("end");
+	rec_u64(r, "records", emit_count());
+	rec_str(r, "status", names[status]);
+	rec_u64(r, "faults", suite.counts.faults);
+	rec_u64(r, "unexpected_faults", suite.counts.unexpected_faults);
+	rec_u64(r, "probes_run", suite.counts.probes);
+	rec_u64(r, "skips", emit_skip_count()); /* every skip record the stream carries */
+	rec_u64(r, "probes_skipped", suite.counts.skips);
+	emit_finish();
+	summary_status(names[status], emit_count());
+	return status;
+}

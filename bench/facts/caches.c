@@ -1,0 +1,29 @@
+/* plat kind=cache (see platform_caches.h). */
+#include "bench/facts/caches.h"
+
+#include "lib/emit.h"
+
+static const char *cache_type_name(enum cache_type t)
+{
+	return t == CACHE_DATA ? "data" : t == CACHE_INST ? "inst" : "unified";
+}
+
+void platform_emit_caches(const struct cpu_info *ci)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+		struct record *r = emit_start("plat");
+
+		rec_str(r, "kind", "cache");
+		rec_u64(r, "level", c->level);
+		rec_str(r, "type", cache_type_name(c->type));
+		rec_u64(r, "size", c->size);
+		rec_u64(r, "line", c->line);
+		rec_u64(r, "ways", c->ways);
+		rec_u64(r, "sets", c->sets);
+		if (c->shared_by) /* omitted where the CPU does not say */
+			rec_u64(r, "shared_by", c->shared_by);
+		rec_str(r, "source", c->source);
+		emit_finish();
+	}
+}

@@ -1,0 +1,254 @@
+/* Cache fill routines and the `cachefill` probe (see cachefill.h). */
+#include "bench/probes/mem/cachefill.h"
+
+#include "arch/cycles.h"
+#include "arch/membw.h"
+#include "bench/probes/mem/chain.h"
+#include "bench/core/counters.h"
+#include "bench/core/probe.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+
+#define EVICT_FACTOR 2 /* an eviction walk covers twice the largest cache */
+#define EVICT_STRIDE 64
+
+void cachefill_data_prepare(struct cache_fill *f, void *buf, uint64_t size, unsigned line,
+			    struct rand_state *rng)
+{
+	f->nodes = (size_t)(size / line);
+	f->head = chain_build_random(buf, f->nodes, line, rng);
+	f->code = 0;
+}
+
+void cachefill_data_touch(const struct cache_fill *f)
+{
+	arch_chase(f->head, f->nodes);
+}
+
+bool cachefill_inst_prepare(struct cache_fill *f, void *exec_buf, uint64_t size, unsigned line)
+{
+	f->head = 0;
+	f->nodes = (size_t)(size / line);
+	f->code = icache_chain_build(exec_buf, (size_t)size, line);
+	return f->code != 0;
+}
+
+void cachefill_inst_run(const struct cache_fill *f)
+{
+	f->code();
+}
+
+struct evictor {
+	volatile uint8_t *buf;
+	uint64_t size;
+	bool wbinvd;
+};
+
+/* Cold start: on bare metal write back and invalidate everything; hosted, walk a buffer twice the
+ * largest cache so the fill's lines are displaced. */
+static void evict(const struct evictor *e)
+{
+	if (e->wbinvd) {
+		arch_cache_flush_all();
+		return;
+	}
+	for (uint64_t i = 0; i < e->size; i += EVICT_STRIDE)
+		e->buf[i]++;
+}
+
+/* One warm-up, then per sample: evict, time a cold fill, time the warm fill right after it. */
+static void time_fills(const struct evictor *ev, void (*fill)(const struct cache_fill *),
+		       const struct cache_fill *f, uint64_t n, uint64_t *cold, uint64_t *warm)
+{
+	fill(f);
+	for (uint64_t s = 0; s < n; s++) {
+		uint64_t t0;
+
+		evict(ev);
+		t0 = tsc_begin();
+		fill(f);
+		cold[s] = tsc_end() - t0;
+		t0 = tsc_begin();
+		fill(f);
+		warm[s] = tsc_end() - t0;
+	}
+}
+
+enum { STATE_COLD, STATE_WARM, NUM_STATES };
+
+struct fill_ctx {
+	const struct evictor *ev;
+	void (*fill)(const struct cache_fill *);
+	const struct cache_fill *f;
+	int state;
+};
+
+static uint64_t timed_fill(void *ctx, uint64_t iters)
+{
+	const struct fill_ctx *c = ctx;
+	uint64_t t0 = tsc_begin();
+
+	(void)iters;
+	c->fill(c->f);
+	return tsc_end() - t0;
+}
+
+/* Before each counted sample, outside the counted window: cold = evict; warm = one more fill,
+ * so the timed one comes right after a fill, as in time_fills. */
+static void fill_prepare(void *ctx)
+{
+	const struct fill_ctx *c = ctx;
+
+	if (c->state == STATE_COLD)
+		evict(c->ev);
+	else
+		c->fill(c->f);
+}
+
+/* The cold and warm samples of one level into out[state]. With counters each state is a run of
+ * its own (its deltas then belong to it alone: the eviction and the preceding fill stay outside
+ * the counted window); without, the paired loop above. */
+static void measure_fills(struct probe_env *env, const struct evictor *ev, void (*fill)(const struct cache_fill *),
+			  const struct cache_fill *f, struct ctr_run *cr[NUM_STATES], const char *ctr_set,
+			  uint64_t *out[NUM_STATES])
+{
+	uint64_t n = env->cfg->samples;
+	unsigned passes[NUM_STATES] = { 0, 0 };
+
+	for (int s = 0; s < NUM_STATES; s++)
+		passes[s] = cr[s] ? ctr_prepare(cr[s], env, "cachefill", ctr_set, n) : 0;
+	if (!passes[STATE_COLD] || !passes[STATE_WARM]) {
+		for (int s = 0; s < NUM_STATES; s++)
+			if (cr[s])
+				cr[s]->active = false; /* both or neither: the records stay paired */
+		time_fills(ev, fill, f, n, out[STATE_COLD], out[STATE_WARM]);
+		return;
+	}
+	for (int s = 0; s < NUM_STATES; s++) {
+		struct fill_ctx c = { ev, fill, f, s };
+
+		cr[s]->prepare = fill_prepare;
+		for (unsigned p = 0; p < passes[s]; p++) {
+			ctr_pass_begin(cr[s], p);
+			fill(f); /* warm-up */
+			for (uint64_t i = 0; i < n; i++) {
+				uint64_t t = ctr_sample(cr[s], p, i, timed_fill, &c, 1);
+
+				if (p == 0)
+					out[s][i] = t;
+			}
+			ctr_pass_end(cr[s], p);
+		}
+	}
+}
+
+/* Counter state per fill state, from the arena (released with the level); NULL when there is no
+ * room: that state is then measured without counters, as when none were asked for. */
+static void alloc_ctr(struct probe_env *env, struct ctr_run *cr[NUM_STATES])
+{
+	for (int s = 0; s < NUM_STATES; s++)
+		cr[s] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
+}
+
+static void emit_pair(struct probe_env *env, const struct cache_desc *c, const char *type, uint64_t size,
+		      uint64_t nodes, uint64_t *out[NUM_STATES], struct ctr_run *cr[NUM_STATES], const char *evict_how)
+{
+	static const char *const states[] = { "cold", "warm" };
+
+	for (int s = 0; s < NUM_STATES; s++) {
+		struct record *r;
+		uint32_t set = probe_declare_set(env, &r, "cachefill", env->cfg->samples, nodes, env->timer_overhead);
+
+		rec_u64(r, "level", c->level);
+		rec_str(r, "type", type);
+		rec_u64(r, "size", size);
+		rec_u64(r, "line", c->line);
+		rec_str(r, "state", states[s]);
+		rec_str(r, "evict", evict_how);
+		ctr_finish_set(cr[s], r, set, out[s], env->cfg->samples);
+	}
+}
+
+static enum probe_status cachefill_run(struct probe_env *env)
+{
+	const struct cpu_info *ci = env->cpu;
+	uint64_t n = env->cfg->samples, largest = 0;
+	uint64_t *out[NUM_STATES] = { probe_sample_buffer(env, n), probe_sample_buffer(env, n) };
+	struct evictor ev = { 0, 0, env->traps };
+	struct rand_state rng;
+	unsigned done = 0;
+
+	if (!out[STATE_COLD] || !out[STATE_WARM]) {
+		emit_skip("cachefill", "sample buffers do not fit in the arena");
+		return PROBE_SKIPPED;
+	}
+	if (!ci->num_caches) {
+		emit_skip("cachefill", "CPUID describes no caches");
+		return PROBE_SKIPPED;
+	}
+	for (unsigned i = 0; i < ci->num_caches; i++)
+		if (ci->caches[i].size > largest)
+			largest = ci->caches[i].size;
+	if (!ev.wbinvd) {
+		ev.size = largest * EVICT_FACTOR;
+		ev.buf = arena_alloc(env->arena, ev.size, 4096);
+		if (!ev.buf) {
+			emit_skip("cachefill", "no room for the eviction buffer");
+			return PROBE_SKIPPED;
+		}
+	}
+	rand_seed(&rng, env->cfg->seed);
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+		struct cache_fill f;
+		size_t mark = arena_mark(env->arena);
+		struct ctr_run *cr[NUM_STATES];
+		void *buf;
+
+		if (!c->line || c->size % c->line) {
+			emit_skip("cachefill", "cache geometry from CPUID is incomplete");
+			continue;
+		}
+		if (c->type == CACHE_INST) {
+			if (!env->exec_arena) {
+				emit_skip("cachefill", "no executable memory for the instruction-cache chain");
+				continue;
+			}
+			size_t emark = arena_mark(env->exec_arena);
+
+			buf = arena_alloc(env->exec_arena, c->size, 4096);
+			if (!buf || !cachefill_inst_prepare(&f, buf, c->size, c->line)) {
+				emit_skip("cachefill", "instruction-cache chain does not fit in executable memory");
+				arena_release(env->exec_arena, emark);
+				continue;
+			}
+			alloc_ctr(env, cr);
+			measure_fills(env, &ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
+			emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
+			arena_release(env->exec_arena, emark);
+			arena_release(env->arena, mark);
+			done++;
+			continue;
+		}
+		buf = arena_alloc(env->arena, c->size, 4096);
+		if (!buf) {
+			emit_skip("cachefill", "data chain does not fit in the arena");
+			continue;
+		}
+		cachefill_data_prepare(&f, buf, c->size, c->line, &rng);
+		alloc_ctr(env, cr);
+		measure_fills(env, &ev, cachefill_data_touch, &f, cr, ctr_latency_set(ci, c->size), out);
+		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr,
+			  ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
+		arena_release(env->arena, mark);
+		done++;
+	}
+	return done ? PROBE_OK : PROBE_SKIPPED;
+}
+
+const struct probe_desc probe_cachefill = {
+	.name = "cachefill",
+	.what = "fill each cache level exactly (data chain, I-cache branch chain), cold and warm",
+	.run = cachefill_run,
+};

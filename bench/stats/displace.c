@@ -1,0 +1,176 @@
+/* Integer statistics of the displacement probe (see displace_stats.h). */
+#include "bench/stats/displace.h"
+
+#include "lib/intmath.h"
+#include "lib/sort.h"
+
+#define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
+#define CI_TAIL_DIVISOR 40          /* each tail of a 95% interval holds at most 1/40 */
+#define Z95_SQUARED_X10000 38416ull
+#define PERMILLE 1000u /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
+
+static int64_t div_round(int64_t num, uint64_t den)
+{
+	/* round half away from zero; den > 0 */
+	return num >= 0 ? (int64_t)(((uint64_t)num + den / 2) / den) : -(int64_t)(((uint64_t)-num + den / 2) / den);
+}
+
+unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_quantity q, int64_t *out)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		int64_t num;
+
+		if (!w[i].count)
+			continue;
+		switch (q) {
+		case DISP_DISPLACEMENT:
+			num = (int64_t)(w[i].loaded - w[i].calib);
+			break;
+		case DISP_DIRECT:
+			num = (int64_t)w[i].direct_sum;
+			break;
+		default:
+			num = (int64_t)(w[i].loaded - w[i].calib - w[i].direct_sum);
+			break;
+		}
+		out[k++] = div_round(num * DISP_MILLI, w[i].count);
+	}
+	return k;
+}
+
+int64_t disp_chunk_offset(const struct disp_window *w, unsigned n, uint64_t chunks, uint64_t nominal)
+{
+	uint64_t sum = 0;
+
+	if (!n || !chunks)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += w[i].calib;
+	return (int64_t)(sum * DISP_MILLI / ((uint64_t)n * chunks)) - (int64_t)(nominal * DISP_MILLI);
+}
+
+unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
+			 int64_t offset, int64_t *out)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		int64_t e = (int64_t)excess[i], d = (int64_t)direct[i];
+
+		if (excess[i] == DISP_UNMEASURED)
+			continue;
+		e = e * DISP_MILLI - offset;
+		d *= DISP_MILLI;
+		out[k++] = q == DISP_DISPLACEMENT ? e : q == DISP_DIRECT ? d : e - d;
+	}
+	return k;
+}
+
+bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi)
+{
+	unsigned j = 0; /* 1-based rank of the lower bound; 0 = none */
+
+	if (n < DISP_CI_MIN_WINDOWS) {
+		*lo = 0;
+		*hi = n ? n - 1 : 0;
+		return false;
+	}
+	if (n <= DISP_EXACT_RANKS_MAX) {
+		/* largest j with P(Binomial(n, 1/2) <= j - 1) <= 1/40 */
+		uint64_t limit = (1ull << n) / CI_TAIL_DIVISOR, c = 1, cum = 0;
+
+		for (unsigned i = 0; i < n / 2; i++) {
+			cum += c;
+			if (cum > limit)
+				break;
+			j = i + 1;
+			c = c * (n - i) / (i + 1);
+		}
+	} else {
+		/* normal approximation, rounded outwards: j = floor((n - 1.96 sqrt(n)) / 2) */
+		uint64_t z = u64_isqrt(Z95_SQUARED_X10000 * n); /* 100 * 1.96 sqrt(n) */
+
+		j = (unsigned)((100ull * n - z) / 200);
+	}
+	if (j < 1)
+		j = 1;
+	*lo = j - 1;
+	*hi = n - j;
+	return true;
+}
+
+static void sort_i64(int64_t *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+	sort_u64((uint64_t *)v, n);
+	for (unsigned i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
+}
+
+uint64_t disp_z2_simultaneous(unsigned k)
+{
+	static const uint64_t z2[] = { 38416, 50221, 57312, 62400, 66358, 69590, 72361, 74748 };
+
+	return z2[k >= 1 && k <= 8 ? k - 1 : 7];
+}
+
+void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e)
+{
+	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi, at;
+
+	*e = (struct disp_est){ 0, 0, 0, n, false };
+	if (!n || q == 0 || q >= PERMILLE)
+		return;
+	sort_i64(v, n);
+	at = (nq + PERMILLE - 1) / PERMILLE; /* 1-based rank ceil(n q) */
+	e->median = v[(at ? at : 1) - 1];
+	e->lo = v[0];
+	e->hi = v[n - 1];
+	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
+		return;
+	half = u64_isqrt(z2 * var) / 100; /* z sqrt(n q (1 - q)), in 1/1000 ranks */
+	lo = nq > half ? (nq - half) / PERMILLE : 0;    /* 1-based, rounded down (0: below rank 1) */
+	hi = (nq + PERMILLE + half + PERMILLE - 1) / PERMILLE;
+	e->lo = v[lo ? lo - 1 : 0];
+	e->hi = v[(hi <= n ? hi : n) - 1];
+	e->ci95 = lo >= 1 && hi <= n;
+}
+
+void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)
+{
+	unsigned lo, hi;
+
+	*e = (struct disp_est){ 0, 0, 0, n, false };
+	if (!n)
+		return;
+	sort_i64(v, n);
+	/* the median of an even count: the mean of the two middle values */
+	e->median = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+	e->ci95 = disp_median_ci_ranks(n, &lo, &hi);
+	e->lo = v[lo];
+	e->hi = v[hi];
+}
+
+bool disp_within_permille(int64_t a, int64_t b, unsigned permille)
+{
+	uint64_t d = a > b ? (uint64_t)(a - b) : (uint64_t)(b - a);
+	uint64_t m = b >= 0 ? (uint64_t)b : (uint64_t)-b;
+
+	return d * 1000 <= m * permille;
+}
+
+bool disp_common_value(const struct disp_est *e, unsigned n, int64_t *max_lo, int64_t *min_hi)
+{
+	*max_lo = n ? e[0].lo : 0;
+	*min_hi = n ? e[0].hi : 0;
+	for (unsigned i = 1; i < n; i++) {
+		if (e[i].lo > *max_lo)
+			*max_lo = e[i].lo;
+		if (e[i].hi < *min_hi)
+			*min_hi = e[i].hi;
+	}
+	return n > 0 && *max_lo <= *min_hi;
+}

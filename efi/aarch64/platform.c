@@ -1,0 +1,170 @@
+/* The AArch64 side of the UEFI entry (efi/platform.h): a PL011 (option, SPCR, else QEMU virt's
+ * UART0), PSCI as the FADT describes it, and after ExitBootServices the CPU, PMU and generic-timer
+ * records, the other cores through PSCI CPU_ON, the memory facts and the GICv3 interrupt sources;
+ * the run ends with PSCI SYSTEM_OFF (conduit from the FADT), else EFI ResetSystem, else a halt. */
+#include <efi.h>
+#include <efilib.h>
+
+#include "arch/aarch64/cpu.h"
+#include "arch/aarch64/psci.h"
+#include "arch/cycles.h"
+#include "arch/traps.h"
+#include "bench/facts/aarch64/mem.h"
+#include "bench/facts/aarch64/sysreg.h"
+#include "bench/facts/aarch64/platform.h"
+#include "drivers/fw/aarch64/platform_id.h"
+#include "drivers/serial/aarch64/pl011.h"
+#include "drivers/fw/smbios.h"
+#include "efi/efi_util.h"
+#include "efi/aarch64/irq_boot.h"
+#include "efi/platform.h"
+#include "efi/smp_boot.h"
+#include "lib/emit.h"
+
+const char efi_arch_overhead_label[] = "timer overhead (ticks)";
+
+static struct {
+	struct pl011 uart;
+} a;
+
+void efi_arch_serial_write(const char *line, unsigned len)
+{
+	pl011_write(&a.uart, line, len);
+}
+
+/* QEMU's virt board, identified by the OEM ID of its own ACPI tables, else (no ACPI: -machine
+ * virt,acpi=off) by SMBIOS System Information's Manufacturer: the only machine where QEMU's fixed
+ * addresses (UART0, GIC) may be used without a table naming them. */
+static bool qemu_virt(const struct efi_boot *b)
+{
+	struct smbios_info si;
+	char maker[SMBIOS_STR_MAX];
+
+	if (b->acpi.oem_found)
+		return a64_acpi_oem_is_qemu(b->acpi.oem_id, b->acpi.oem_table_id);
+	return b->disc.smbios_entry && smbios_parse_entry(b->disc.smbios_entry, &si) == 0 &&
+	       smbios_system_manufacturer(&si, maker, sizeof(maker)) == 0 && a64_smbios_maker_is_qemu(maker);
+}
+
+/* Option first (serial=mmio with serial_base: a PL011 there), then an ACPI SPCR PL011 / SBSA
+ * generic UART, then QEMU virt's UART0 on QEMU virt only; elsewhere no serial (an address
+ * guessed on another board may be RAM). The firmware programmed the baud rate; we keep it. */
+const char *efi_arch_serial_setup(struct efi_boot *b)
+{
+	const char *source = "default";
+	uint64_t base = PL011_QEMU_VIRT_BASE;
+	bool sbsa = false;
+
+	a.uart.present = false;
+	if (b->cfg.serial_kind == SERIAL_NONE)
+		return "none";
+	if (b->cfg.serial_kind == SERIAL_MMIO) {
+		source = "option";
+		base = b->cfg.serial_base;
+	} else if (b->acpi.spcr_pl011) {
+		source = "spcr";
+		base = b->acpi.spcr_base;
+		sbsa = a64_spcr_uart_kind(b->acpi.spcr_interface) == A64_UART_SBSA;
+	} else if (!qemu_virt(b)) {
+		efi_con_line("baremetric: ", b->acpi.spcr_interface || b->acpi.spcr_present
+			? "the SPCR names a UART this build does not drive and this is not QEMU virt: no serial, records go to no wire"
+			: "no SPCR and the platform is not identified as QEMU virt (ACPI OEM ID, SMBIOS): no serial, records go to no wire");
+		return "none";
+	}
+	if (!pl011_init(&a.uart, base, tsc_counter_hz(), sbsa))
+		efi_con_line("baremetric: ", "the PL011 at the chosen serial port is not enabled: records go to no wire");
+	return source;
+}
+
+void efi_arch_emit_serial(struct efi_boot *b, const char *source)
+{
+	struct record *r;
+
+	(void)b;
+	if (!a.uart.present)
+		return;
+	r = emit_start("plat");
+	rec_str(r, "kind", "serial");
+	rec_str(r, "access", "mmio");
+	rec_hex(r, "base", a.uart.base);
+	rec_str(r, "driver", a64_uart_driver_name(a.uart.sbsa ? A64_UART_SBSA : A64_UART_PL011));
+	if (!a.uart.sbsa)
+		rec_hex(r, "cr_found", a.uart.cr_found);
+	rec_str(r, "source", source);
+	emit_finish();
+}
+
+/* PSCI as the FADT describes it: plat kind=psci. */
+void efi_arch_emit_boot_facts(struct efi_boot *b)
+{
+	struct record *r = emit_start("plat");
+	uint32_t flags = b->acpi.arm_boot_flags;
+
+	rec_str(r, "kind", "psci");
+	rec_bool(r, "fadt_arm_boot", b->acpi.arm_boot_valid);
+	rec_bool(r, "compliant", (flags & ACPI_ARM_PSCI_COMPLIANT) != 0);
+	rec_str(r, "conduit", !(flags & ACPI_ARM_PSCI_COMPLIANT) ? "none"
+			      : (flags & ACPI_ARM_PSCI_USE_HVC)  ? "hvc"
+								 : "smc");
+	emit_finish();
+}
+
+bool efi_arch_reserve(struct efi_boot *b, const char **why)
+{
+	(void)b;
+	(void)why; /* the vectors live in the image: nothing to reserve */
+	return true;
+}
+
+static struct efi_boot *boot;
+
+/* Power off: PSCI SYSTEM_OFF when the FADT says PSCI is there (QEMU exits 0), else the UEFI
+ * runtime ResetSystem (still callable after ExitBootServices), else halt. shutdown=reset resets
+ * the same two ways (SYSTEM_RESET, EfiResetCold); shutdown=halt halts. */
+void efi_arch_finish(struct efi_boot *b, enum run_status status)
+{
+	bool reset = b->cfg.shutdown == SHUTDOWN_RESET;
+
+	(void)status; /* the end record carries it: no exit-code device on this machine */
+	pl011_drain(&a.uart);
+	if (b->cfg.shutdown != SHUTDOWN_HALT) {
+		if (b->acpi.arm_boot_flags & ACPI_ARM_PSCI_COMPLIANT)
+			(void)psci_call((b->acpi.arm_boot_flags & ACPI_ARM_PSCI_USE_HVC) != 0,
+					reset ? PSCI_SYSTEM_RESET : PSCI_SYSTEM_OFF);
+		if (b->rt)
+			uefi_call_wrapper(b->rt->ResetSystem, 4, reset ? EfiResetCold : EfiResetShutdown,
+					  EFI_SUCCESS, 0, 0);
+	}
+	cpu_halt_forever();
+}
+
+static __attribute__((noreturn)) void finish_fatal(enum run_status status)
+{
+	efi_arch_finish(boot, status);
+}
+
+void efi_arch_prepare_finish(struct efi_boot *b)
+{
+	boot = b;
+	suite_init(&b->env, finish_fatal);
+}
+
+void efi_arch_mask_interrupts(void)
+{
+	cpu_irq_mask(); /* the firmware's timer interrupt has no handler any more */
+}
+
+void efi_arch_take_over(struct efi_boot *b)
+{
+	platform_aarch64_emit_cpu(&b->cpu, &b->pmu);
+	b->env.tsc_hz = platform_aarch64_timer();
+	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's
+	 * rate (every wait of the start-up is bounded by it), before the probes. */
+	smp_boot_start(b->env.tsc_hz);
+	platform_a64_mem_emit();
+	platform_a64sysreg_emit(); /* after SVE's enabling (mem_emit): ZCR_EL1 is trapped before */
+	b->env.traps = traps_catch_faults(); /* EL1 or EL2: the fault probes' recovery points work */
+	b->env.simd_enabled = false;
+	platform_aarch64_emit_mmu(b->arena.base);
+	b->env.irq = irq_boot_a64_setup(b->acpi.madt, qemu_virt(b), b->env.tsc_hz);
+}
