@@ -17,6 +17,7 @@ import json
 import os
 
 from . import prof_records, symbolise
+from ..stream import parse
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"
@@ -65,7 +66,6 @@ def load_records(run):
         run = log
     if not os.path.isfile(run):
         raise RunError("%s: no such file or directory" % run)
-    from . import parse  # late: parse imports prof_records only, never this module
     with open(run, "rb") as fh:
         res = parse.analyse_file(fh, source=os.path.abspath(run))
     return [r for r in res["records"] if r["type"] in ("prof", "prof_data")], None

@@ -15,7 +15,8 @@ import json
 import os
 import re
 
-from . import logscan, prof_records, protocol, stats
+from . import logscan, protocol
+from ..analysis import prof_records, stats
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
 # are kept as lists so the summary's shape does not depend on the machine.
