@@ -13,7 +13,11 @@ import sys
 import tempfile
 import time
 
-from . import capture, compare, parse, prof_cli, qemu, report, runconfig
+from . import prof_cli
+from .analysis import compare
+from .report import report
+from .run import qemu, runconfig
+from .stream import capture, parse
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 

@@ -9,7 +9,9 @@ probe was profiled, 2 when the run cannot be read.
 import os
 import sys
 
-from . import prof_report, profile
+from .analysis import profile
+from .report import prof_report
+from .report.doc import Doc
 
 
 def cmd_profile(args):
@@ -31,7 +33,6 @@ def cmd_profile(args):
         if missing:
             print("probe(s) not profiled in this run: %s (profiled: %s)" % (
                 ", ".join(sorted(missing)), ", ".join(known) or "none"))
-    from .report import Doc  # late, as the other sections do
     doc = Doc()
     doc.h("baremetric profile of %s" % args.run, 1)
     if not res["profiles"]:

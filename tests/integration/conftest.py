@@ -5,14 +5,13 @@ result between the tests that look at it. The image comes from `make image` (the
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness.run import qemu
+from bmharness.stream import parse
 
-from bmharness import parse, qemu  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")

@@ -7,15 +7,13 @@ Like the QEMU tests these assert structure, counts and sanity ranges, not partic
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness.stream import parse
+from conftest import HostedRun as Run, check_membw_mc, check_timer_sets
 
-from bmharness import parse  # noqa: E402
-from conftest import HostedRun as Run, check_membw_mc, check_timer_sets  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 CPU_SYSFS = "/sys/devices/system/cpu"

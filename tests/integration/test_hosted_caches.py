@@ -8,7 +8,8 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-from bmharness import knees, memory, parse
+from bmharness.analysis import knees, memory
+from bmharness.stream import parse
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 SYSFS = "/sys/devices/system/cpu/cpu0/cache"

@@ -16,15 +16,14 @@ that reason. The bands (5%, "within its CI") were fixed before measuring."""
 
 import os
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness.analysis import irq
+from bmharness.stream import parse
+from conftest import rt_prefix
 
-from bmharness import irq, parse  # noqa: E402
-from conftest import rt_prefix  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300

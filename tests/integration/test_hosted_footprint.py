@@ -13,14 +13,12 @@ trims outliers; irq_fp_ms gives the repetition enough time to reach the paper's 
 
 import os
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness.stream import parse
 
-from bmharness import parse  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 600

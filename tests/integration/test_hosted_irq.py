@@ -12,15 +12,14 @@ holds on a shared machine. Latencies are checked for sign and a wide sanity band
 
 import os
 import subprocess
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "harness"))
-
-from bmharness import irq, parse  # noqa: E402
+from bmharness.analysis import irq
+from bmharness.stream import parse
 from conftest import HostedRun, check_one_shot_arms
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 120

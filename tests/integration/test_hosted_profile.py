@@ -13,15 +13,13 @@ under SCHED_FIFO with the same load)."""
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 from conftest import ROOT, HostedRun, rt_prefix
 from test_qemu_profile import check_stream, function_symbols, prof_records, samples_by_function
 
-sys.path.insert(0, os.path.join(ROOT, "harness"))
-from bmharness import parse  # noqa: E402
+from bmharness.stream import parse
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300

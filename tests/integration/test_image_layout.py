@@ -4,13 +4,12 @@ of the backup GPT, FAT32 exactly as large as its partition, BPB hidden sectors =
 `sgdisk -v` and `fsck.fat -n` clean, BOOTX64.EFI present (and equal to the built .efi)."""
 
 import os
-import sys
 
 import pytest
 
+import test_image
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
-import test_image  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
 EFI = os.path.join(ROOT, "build", "x86_64", "baremetric.efi")

@@ -11,7 +11,8 @@ import os
 
 import pytest
 
-from bmharness import parse, qemu
+from bmharness.run import qemu
+from bmharness.stream import parse
 from conftest import boot_a64, raw
 
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr")  # PMCCNTR: PMU cycles

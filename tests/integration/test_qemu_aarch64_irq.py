@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from bmharness import report
+from bmharness.report import report
 from conftest import boot_a64, check_one_shot_arms, raw, single
 from test_qemu_profile import check_stream, prof_records, samples_by_function
 

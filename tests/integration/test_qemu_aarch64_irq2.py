@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from bmharness import report
+from bmharness.report import report
 from conftest import boot_a64, raw, single
 
 N_DISP = 6

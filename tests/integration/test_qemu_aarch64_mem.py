@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from bmharness import parse
+from bmharness.stream import parse
 from conftest import boot_a64
 
 SAMPLES = 5

@@ -19,7 +19,7 @@ import os
 
 import pytest
 
-from bmharness import profile
+from bmharness.analysis import profile
 from conftest import boot_a64
 from test_qemu_profile import check_stream, prof_records, samples_by_function
 

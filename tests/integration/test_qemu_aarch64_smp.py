@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from bmharness import multicore
+from bmharness.analysis import multicore
 from conftest import boot_a64, check_membw_mc, raw
 
 # fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bmharness import parse
+from bmharness.stream import parse
 from conftest import check_timer_sets
 
 

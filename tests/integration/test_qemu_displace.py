@@ -12,7 +12,7 @@ Both estimators must agree on the gap within the same 0.5 instruction. The boot 
 import os
 
 from conftest import boot
-from bmharness import irq
+from bmharness.analysis import irq
 
 N_DISP = 4
 WORK = (0, 1000, 10000, 30000)

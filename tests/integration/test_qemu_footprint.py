@@ -12,7 +12,8 @@ import os
 import pytest
 
 from conftest import boot
-from bmharness import footprint, irq, report
+from bmharness.analysis import footprint, irq
+from bmharness.report import report
 
 N = 8
 HELD = (50, 300)

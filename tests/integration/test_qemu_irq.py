@@ -14,7 +14,9 @@ import subprocess
 import pytest
 
 from conftest import ROOT, boot, check_one_shot_arms, raw, single
-from bmharness import irq, parse, report
+from bmharness.analysis import irq
+from bmharness.report import report
+from bmharness.stream import parse
 
 N_LAT = 200
 N_DISP = 4

@@ -15,7 +15,8 @@ import math
 import pytest
 
 from conftest import boot
-from bmharness import irq, report
+from bmharness.analysis import irq
+from bmharness.report import report
 
 N = 200
 WARMUP = 16

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from bmharness import parse
+from bmharness.stream import parse
 from conftest import ROOT, boot
 
 SETTINGS = {"probes": "spin,pmu_check,pmu_cost,membw,latency,cachefill", "mem_max_mb": 1,

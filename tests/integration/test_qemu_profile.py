@@ -16,7 +16,8 @@ import pytest
 
 from conftest import ROOT, boot
 
-from bmharness import profile, report  # noqa: E402
+from bmharness.analysis import profile
+from bmharness.report import report
 
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000

@@ -6,7 +6,7 @@ import socket
 import subprocess
 import time
 
-from bmharness import qemu
+from bmharness.run import qemu
 from conftest import IMAGE
 
 HOLD_S = 60

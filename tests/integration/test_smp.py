@@ -13,7 +13,7 @@ import os
 import pytest
 
 from conftest import boot, check_membw_mc
-from bmharness import multicore
+from bmharness.analysis import multicore
 
 # A quick single-core sweep beside the multi-core probes (idle APs must not disturb it), and
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.

@@ -59,11 +59,10 @@ sys.exit(rc)
 PYEOF
 $PY harness/baremetric parse "$out/hosted.log" --out "$out/hosted" >/dev/null
 
-$PY - "$out" "$PRIO" "$CPU" "$INTERVAL_US" <<'PYEOF'
+PYTHONPATH=harness $PY - "$out" "$PRIO" "$CPU" "$INTERVAL_US" <<'PYEOF'
 import json, os, re, sys
 out, prio, cpu, interval = sys.argv[1:5]
-sys.path.insert(0, "harness")
-from bmharness import parse
+from bmharness.stream import parse
 
 
 def q(vals, p):

@@ -2,7 +2,7 @@
 
 import random
 
-from bmharness.protocol import CHUNK_MAX, encode_record, encode_values
+from bmharness.stream.protocol import CHUNK_MAX, encode_record, encode_values
 
 TSC_HZ = 2445000000
 CNTFRQ = 62500000           # AArch64 generic timer under QEMU virt

@@ -9,8 +9,12 @@ import os
 import pytest
 
 import synth
-from bmharness import archinfo, cli, compare, counters, irq_lat, memory, parse, qemu, report
-from bmharness.protocol import encode_values
+from bmharness import cli
+from bmharness.analysis import archinfo, compare, counters, irq_lat, memory
+from bmharness.report import report
+from bmharness.run import qemu
+from bmharness.stream import parse
+from bmharness.stream.protocol import encode_values
 
 TCG = "TCGTCGTCGTCG"
 
@@ -251,7 +255,7 @@ def test_run_qemu_uses_the_architecture_default(tmp_path, monkeypatch):
 
 
 def test_interrupt_section_units_follow_the_architecture(tmp_path):
-    from bmharness import irq
+    from bmharness.analysis import irq
     masked = {"taken_masked": 0, "taken_after_unmask": 1, "after_unmask_cycles": 686,
               "received": 4, "n": 4}
     for arch, unit in (("aarch64", "686 counter ticks after the unmask"),

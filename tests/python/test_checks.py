@@ -1,5 +1,6 @@
 """The Checks section and the verdict failed checks add to the report's status."""
-from bmharness import checks, report
+from bmharness.analysis import checks
+from bmharness.report import report
 
 
 def summary(*cs):

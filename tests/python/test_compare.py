@@ -8,7 +8,9 @@ import random
 import pytest
 
 import synth
-from bmharness import cli, compare, parse, stats
+from bmharness import cli
+from bmharness.analysis import compare, stats
+from bmharness.stream import parse
 
 
 # --- the test statistics ---------------------------------------------------------------------

@@ -5,8 +5,10 @@ out of known synthetic values."""
 import pytest
 
 import synth
-from bmharness import counters, parse, report
-from bmharness.protocol import encode_values
+from bmharness.analysis import counters
+from bmharness.report import report
+from bmharness.stream import parse
+from bmharness.stream.protocol import encode_values
 
 N = 8
 ITERS = 10

@@ -8,7 +8,9 @@ import math
 import pytest
 
 import synth
-from bmharness import displace, irq, parse, report
+from bmharness.analysis import displace, irq
+from bmharness.report import report
+from bmharness.stream import parse
 
 DELIVERY, RES = 300, 20
 

@@ -2,15 +2,10 @@
 checks, interrupt measurements raw and calibrated, the no-cache-effect skip and the skipped
 interrupt part; the report shows the calibrated range and never a number outside it."""
 
-import os
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "harness"))
-sys.path.insert(0, HERE)
-
-import synth  # noqa: E402
-from bmharness import footprint, irq, parse, report  # noqa: E402
+import synth
+from bmharness.analysis import footprint, irq
+from bmharness.report import report
+from bmharness.stream import parse
 
 FP = dict(method="time", retouch="reverse", prefetchers="on")
 

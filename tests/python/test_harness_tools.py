@@ -5,7 +5,9 @@ import os
 import pytest
 
 import synth
-from bmharness import capture, cli, qemu, runconfig
+from bmharness import cli
+from bmharness.run import qemu, runconfig
+from bmharness.stream import capture
 
 
 def test_config_defaults_and_overrides(tmp_path):

@@ -5,7 +5,9 @@ boot carrying every interrupt probe through parse and report."""
 import pytest
 
 import synth
-from bmharness import irq, parse, report
+from bmharness.analysis import irq
+from bmharness.report import report
+from bmharness.stream import parse
 
 
 def test_latency_stats_percentiles():

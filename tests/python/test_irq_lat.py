@@ -4,7 +4,8 @@ attribution and threshold."""
 
 import pytest
 
-from bmharness import irq, irq_lat, report
+from bmharness.analysis import irq, irq_lat
+from bmharness.report import report
 
 
 def test_summary_cis_bracket_the_estimates():

@@ -7,7 +7,9 @@ import random
 import pytest
 
 import synth
-from bmharness import knees, memory, parse, plots, report
+from bmharness.analysis import knees, memory
+from bmharness.report import plots, report
+from bmharness.stream import parse
 from synth import KiB, MiB
 
 LEVELS = [{"name": "L1d", "size": 32 * KiB}, {"name": "L2", "size": 512 * KiB},

@@ -1,7 +1,8 @@
 """Multi-core bandwidth analysis (membw_mc sets) on hand-made summaries: per-core and aggregate
 rates, scaling over one core, missing cores, and the report section."""
 
-from bmharness import multicore, report
+from bmharness.analysis import multicore
+from bmharness.report import report
 
 HZ = 1e9  # 1 cycle = 1 ns: GB/s = bytes per pass / cycles per pass
 

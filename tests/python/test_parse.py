@@ -6,8 +6,9 @@ import os
 import pytest
 
 import synth
-from bmharness import cli, parse
-from bmharness.protocol import encode_record, encode_values
+from bmharness import cli
+from bmharness.stream import parse
+from bmharness.stream.protocol import encode_record, encode_values
 
 
 def summ(data):

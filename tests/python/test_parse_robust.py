@@ -8,8 +8,9 @@ import subprocess
 import sys
 
 import synth
-from bmharness import parse, report
-from bmharness.protocol import encode_record
+from bmharness.report import report
+from bmharness.stream import parse
+from bmharness.stream.protocol import encode_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HARNESS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "harness")
@@ -120,12 +121,12 @@ def _parse_in_child(log, out):
     """Parse in a fresh interpreter; returns (exit code, stdout lines, peak RSS in KiB)."""
     # VmHWM is this process image's own peak (getrusage's ru_maxrss can carry the forking
     # parent's peak across exec).
-    code = ("import re, sys; sys.path.insert(0, %r); from bmharness import cli; "
+    code = ("import re, sys; from bmharness import cli; "
             "rc = cli.main(['parse', %r, '--out', %r]); sys.stdout.flush(); "
             "print('MAXRSS', re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read())"
-            ".group(1)); sys.exit(rc)" % (HARNESS, str(log), str(out)))
+            ".group(1)); sys.exit(rc)" % (str(log), str(out)))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=dict(os.environ, PYTHONPATH=HARNESS))
     lines = p.stdout.splitlines()
     rss = int(lines[-1].split()[1])
     return p.returncode, lines[:-1], rss

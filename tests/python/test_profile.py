@@ -12,7 +12,10 @@ import zlib
 
 import pytest
 
-from bmharness import cli, parse, prof_records, prof_report, profile, report, symbolise
+from bmharness import cli
+from bmharness.analysis import prof_records, profile, symbolise
+from bmharness.report import prof_report, report
+from bmharness.stream import parse
 from synth import Stream
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in ("gcc", "nm", "objdump",

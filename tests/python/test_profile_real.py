@@ -14,7 +14,8 @@ import subprocess
 
 import pytest
 
-from bmharness import parse, profile, symbolise
+from bmharness.analysis import profile, symbolise
+from bmharness.stream import parse
 from synth import Stream
 from test_profile import prof_stream
 

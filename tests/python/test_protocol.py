@@ -4,7 +4,7 @@ import zlib
 
 import pytest
 
-from bmharness import protocol as P
+from bmharness.stream import protocol as P
 
 
 def test_encode_parse_roundtrip():

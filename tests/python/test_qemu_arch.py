@@ -1,15 +1,9 @@
 """The harness's per-architecture QEMU command lines (bmharness.qemu.ARCHES): x86_64 keeps q35 +
 OVMF + isa-debug-exit, aarch64 gets virt with GICv3, -cpu max, AAVMF and no exit device."""
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "harness"))
-
-from bmharness import qemu  # noqa: E402
+from bmharness.run import qemu
 
 
 def test_x86_64_command_unchanged():
@@ -47,9 +41,9 @@ def test_unknown_arch_refused():
 def test_report_leaves_out_x86_rows_for_aarch64(tmp_path):
     """An AArch64 stream has no CPUID facts: the report must not print "hypervisor no" or CPUID
     rows it has no data for (not known is not "no"), and must keep them for x86_64."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import synth
-    from bmharness import parse, report
+    from bmharness.report import report
+    from bmharness.stream import parse
 
     s = synth.Stream()
     s.add("begin", proto=1, build="t", arch="aarch64", env="uefi", fw_vendor="EDK II",

@@ -3,7 +3,8 @@ scripts/qemu10.sh) and the apic_mode setting, without booting anything."""
 
 import pytest
 
-from bmharness import cli, qemu, runconfig
+from bmharness import cli
+from bmharness.run import qemu, runconfig
 
 
 def test_build_command_other_qemu():

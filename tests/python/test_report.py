@@ -5,7 +5,9 @@ import json
 import pytest
 
 import synth
-from bmharness import cli, parse, plots, report
+from bmharness import cli
+from bmharness.report import plots, report
+from bmharness.stream import parse
 
 
 @pytest.fixture

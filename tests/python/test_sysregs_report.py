@@ -3,7 +3,8 @@ one row per `plat kind=sysreg` (value, or the fault's EC and ESR), the FEAT_MOPS
 summary line with the registers a higher EL refused; absent from a boot without the records."""
 
 import synth
-from bmharness import parse, report
+from bmharness.report import report
+from bmharness.stream import parse
 
 
 def _boot(tmp_path, records):

@@ -4,7 +4,7 @@ and the fuller listing of `baremetric profile` (`listing`). Tables carry one sam
 computes: every figure is profile.py's.
 """
 
-from . import profile
+from ..analysis import profile
 
 REPORT_TOP = 10     # functions in the report's table
 CLI_TOP = 20        # default --top of `baremetric profile`

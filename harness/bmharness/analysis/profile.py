@@ -17,6 +17,7 @@ import json
 import os
 
 from . import prof_records, symbolise
+from ..stream import parse
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"
@@ -65,7 +66,6 @@ def load_records(run):
         run = log
     if not os.path.isfile(run):
         raise RunError("%s: no such file or directory" % run)
-    from . import parse  # late: parse imports prof_records only, never this module
     with open(run, "rb") as fh:
         res = parse.analyse_file(fh, source=os.path.abspath(run))
     return [r for r in res["records"] if r["type"] in ("prof", "prof_data")], None
@@ -114,9 +114,10 @@ def _classify(prof, elf, pc):
     return hit[0], addr, hit[1]
 
 
-def _one(prof, elf, cpu, annotate):
+def _tally(prof, elf, cpu):
+    """Samples per event by function, by (pc, function, address) and by function and CPU, with
+    the event totals and each function's start. Returns (totals, funcs, insns, fstart, by_cpu)."""
     names = _event_names(prof)
-    b = prof["begin"] or {}
     entries = [e for e in prof["entries"] if cpu is None or e[0] == cpu]
     totals = {n: 0 for n in names[:max(1, len(prof["events"]))]}
     funcs, insns, fstart, by_cpu = {}, {}, {}, {}
@@ -129,25 +130,39 @@ def _one(prof, elf, cpu, annotate):
         if start is not None:
             fstart[name] = start
         _add(insns, (pc, name, addr), ev_name, cnt)
-    events = list(totals)
-    primary = events[0]
+    return totals, funcs, insns, fstart, by_cpu
 
+
+def _hot_key(events):
+    """Sort key of (what, {event: samples}) items: most samples of the first event first, then of
+    the others, then by what."""
     def key(item):
         return tuple(-item[1].get(e, 0) for e in events) + (item[0],)
+    return key
+
+
+def _counts(per, events, totals):
+    return {"samples": {e: per.get(e, 0) for e in events},
+            "share": {e: _share(per.get(e, 0), totals[e]) for e in events}}
+
+
+def _function_rows(elf, funcs, fstart, by_cpu, events, totals):
     rows = []
-    for name, per in sorted(funcs.items(), key=key):
+    for name, per in sorted(funcs.items(), key=_hot_key(events)):
         hit = elf.syms.by_name(name) if elf.syms is not None and name in fstart else None
-        rows.append({"name": name, "kind": "function" if hit else
-                     {OUTSIDE: "outside", UNKNOWN: "unknown", UNMAPPED: "unmapped",
-                      NO_BASE: "unmapped"}.get(name, "function"),
-                     "start": "0x%x" % hit[1] if hit else None,
-                     "end": "0x%x" % hit[2] if hit else None,
-                     "samples": {e: per.get(e, 0) for e in events},
-                     "share": {e: _share(per.get(e, 0), totals[e]) for e in events},
-                     "by_cpu": by_cpu[name]})
-    hot = sorted(insns.items(), key=lambda kv: key((kv[0][0], kv[1])))[:TOP_INSNS]
+        rows.append(dict({"name": name, "kind": "function" if hit else
+                          {OUTSIDE: "outside", UNKNOWN: "unknown", UNMAPPED: "unmapped",
+                           NO_BASE: "unmapped"}.get(name, "function"),
+                          "start": "0x%x" % hit[1] if hit else None,
+                          "end": "0x%x" % hit[2] if hit else None},
+                         **_counts(per, events, totals), by_cpu=by_cpu[name]))
+    return rows
+
+
+def _sources(elf, rows, insns, events, annotate, notes):
+    """Annotated listings of the top `annotate` functions and the source line of every address
+    sampled or listed (addr2line; none without symbols). Returns (annotated, {addr: chain})."""
     addrs = {k[2] for k in insns if k[2] is not None and k[1] not in SPECIAL}
-    notes = []
     ann = []
     if elf.syms is not None:
         for row in [r for r in rows if r["kind"] == "function"][:annotate]:
@@ -160,18 +175,24 @@ def _one(prof, elf, cpu, annotate):
             lines = symbolise.source_lines(elf.path, addrs)
         except symbolise.ToolError as exc:
             notes.append("source lines unavailable: %s" % exc)
+    return ann, lines
+
+
+def _hot_code(insns, fstart, lines, ann, events, totals):
+    """The hottest instructions and source lines (with their source), and the annotated
+    listings' instructions given their source. Returns (instructions, hot lines)."""
+    key = _hot_key(events)
 
     def loc(addr):
         chain = lines.get(addr) if addr is not None else None
         return chain[0][1] if chain else None
     instructions = []
-    for (pc, name, addr), per in hot:
+    for (pc, name, addr), per in sorted(insns.items(), key=lambda kv: key((kv[0][0], kv[1])))[:TOP_INSNS]:
         start = fstart.get(name)
-        instructions.append({
+        instructions.append(dict({
             "pc": "0x%x" % pc, "addr": "0x%x" % addr if addr is not None else None,
             "function": name, "offset": addr - start if start is not None else None,
-            "source": loc(addr), "samples": {e: per.get(e, 0) for e in events},
-            "share": {e: _share(per.get(e, 0), totals[e]) for e in events}})
+            "source": loc(addr)}, **_counts(per, events, totals)))
     for a in ann:
         for i in a["instructions"]:
             i["source"] = loc(int(i["addr"], 16))
@@ -181,10 +202,13 @@ def _one(prof, elf, cpu, annotate):
         if where:
             for e, n in per.items():
                 _add(by_line, (where, name), e, n)
-    hot_lines = [{"source": w, "function": f, "samples": {e: per.get(e, 0) for e in events},
-                  "share": {e: _share(per.get(e, 0), totals[e]) for e in events}}
+    hot_lines = [dict({"source": w, "function": f}, **_counts(per, events, totals))
                  for (w, f), per in sorted(by_line.items(),
                                            key=lambda kv: key((kv[0], kv[1])))[:TOP_LINES]]
+    return instructions, hot_lines
+
+
+def _per_cpu(prof, cpu):
     per_cpu = []
     for c, info in sorted(prof["cpus"].items()):
         if cpu is not None and c != cpu:
@@ -195,31 +219,47 @@ def _one(prof, elf, cpu, annotate):
                         "crc_ok": info["crc_ok"], "balance_ok": info["balance_ok"],
                         "handler_n": end.get("handler_n"), "handler_med": end.get("handler_med"),
                         "handler_p90": end.get("handler_p90")})
-    cost = _cost(prof["cost"])
+    return per_cpu
+
+
+def _facts(prof, elf, cpu, per_cpu, events):
+    """What the profile was (source, events' period, image, ELF found) and what arrived."""
+    b = prof["begin"] or {}
     base = prof["image_base"]
-    res = {"key": prof["key"], "probe": prof["probe"], "source": b.get("source"),
-           "events": events, "primary": primary, "unit": b.get("unit"),
-           "period": _num(b.get("period")), "period_min": _num(b.get("period_min")),
-           "period_max": _num(b.get("period_max")), "seed": _num(b.get("seed")),
-           "cpus": [p["cpu"] for p in per_cpu], "cpu_filter": cpu,
-           "image_base": "0x%x" % base if base is not None else None,
-           "image_size": prof["image_size"], "build_id": prof["build_id"],
-           "fallback": b.get("fallback"), "period_auto": _num(b.get("period_auto")),
-           "auto_sample_cost": _num(b.get("auto_sample_cost")),
-           "elf": {"path": elf.path, "how": elf.found.get("how") if not elf.error else
-                   "%s; unusable: %s" % (elf.found.get("how"), elf.error),
-                   "match": elf.found.get("match"), "tried": elf.found.get("tried", []),
-                   "symbolised": elf.syms is not None},
-           "records_ok": prof["ok"], "record_problems": prof["problems"],
-           "totals": totals, "samples": _sum(p["samples"] for p in per_cpu),
-           "lost": _sum(p["lost"] for p in per_cpu), "per_cpu": per_cpu,
-           "functions": rows,
-           "shares": {e: {r["name"]: r["share"][e] for r in rows} for e in events},
-           "outside_image": {e: funcs.get(OUTSIDE, {}).get(e, 0) for e in events},
-           "unknown": {e: sum(funcs.get(n, {}).get(e, 0) for n in (UNKNOWN, UNMAPPED, NO_BASE))
-                       for e in events},
-           "instructions": instructions, "lines": hot_lines, "annotated": ann, "cost": cost,
-           "notes": notes}
+    return {"key": prof["key"], "probe": prof["probe"], "source": b.get("source"),
+            "events": events, "primary": events[0], "unit": b.get("unit"),
+            "period": _num(b.get("period")), "period_min": _num(b.get("period_min")),
+            "period_max": _num(b.get("period_max")), "seed": _num(b.get("seed")),
+            "cpus": [p["cpu"] for p in per_cpu], "cpu_filter": cpu,
+            "image_base": "0x%x" % base if base is not None else None,
+            "image_size": prof["image_size"], "build_id": prof["build_id"],
+            "fallback": b.get("fallback"), "period_auto": _num(b.get("period_auto")),
+            "auto_sample_cost": _num(b.get("auto_sample_cost")),
+            "elf": {"path": elf.path, "how": elf.found.get("how") if not elf.error else
+                    "%s; unusable: %s" % (elf.found.get("how"), elf.error),
+                    "match": elf.found.get("match"), "tried": elf.found.get("tried", []),
+                    "symbolised": elf.syms is not None},
+            "records_ok": prof["ok"], "record_problems": prof["problems"]}
+
+
+def _one(prof, elf, cpu, annotate):
+    totals, funcs, insns, fstart, by_cpu = _tally(prof, elf, cpu)
+    events = list(totals)
+    rows = _function_rows(elf, funcs, fstart, by_cpu, events, totals)
+    notes = []
+    ann, lines = _sources(elf, rows, insns, events, annotate, notes)
+    instructions, hot_lines = _hot_code(insns, fstart, lines, ann, events, totals)
+    per_cpu = _per_cpu(prof, cpu)
+    res = _facts(prof, elf, cpu, per_cpu, events)
+    res.update({"totals": totals, "samples": _sum(p["samples"] for p in per_cpu),
+                "lost": _sum(p["lost"] for p in per_cpu), "per_cpu": per_cpu,
+                "functions": rows,
+                "shares": {e: {r["name"]: r["share"][e] for r in rows} for e in events},
+                "outside_image": {e: funcs.get(OUTSIDE, {}).get(e, 0) for e in events},
+                "unknown": {e: sum(funcs.get(n, {}).get(e, 0) for n in (UNKNOWN, UNMAPPED, NO_BASE))
+                            for e in events},
+                "instructions": instructions, "lines": hot_lines, "annotated": ann,
+                "cost": _cost(prof["cost"]), "notes": notes})
     res["checks"] = _checks(res)
     return res
 

@@ -10,16 +10,14 @@ is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's
 
 import os
 
-from . import archinfo, displace, footprint, irq_lat, parse, stats
+from . import archinfo, displace, footprint, irq_lat, stats
+from ..report.doc import fnum, ns, num
+from ..stream import parse
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
 DISPLACE, FOOTPRINT, NOISE = "irq_displace", "irq_footprint", "noise"
 SECTION_PROBES = (LATENCY, MASKED, EXCEPTION, DISPLACE, FOOTPRINT, NOISE)
 PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))
-
-
-def num(x):
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
 def latency_stats(values):
@@ -103,13 +101,8 @@ def analyse(summary, out_dir=None):
     return res
 
 
-def _ns(cycles, hz):
-    return cycles / hz * 1e9 if cycles is not None and hz else None
-
-
 def section(doc, irq, out_dir, plot_info=None):
     """The report's Interrupts section (nothing when the run had no interrupt probe)."""
-    from .report import fnum  # late: report imports this module
     if not any(irq[k] for k in ("latency", "masked", "exceptions", "displace", "noise", "skips")) and \
             not (irq["footprint"] or {}).get("levels"):
         return
@@ -130,7 +123,7 @@ def section(doc, irq, out_dir, plot_info=None):
     if irq["exceptions"]:
         doc.h("Exception round trip", 3)
         doc.table(["kind", "N", "min ns", "median", "p99", "p99.9", "max", "median " + unit],
-                  [[e["kind"], e["n"]] + [fnum(_ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
+                  [[e["kind"], e["n"]] + [fnum(ns(e[k], e["hz"])) for k, _ in PERCENTILES] +
                    [fnum(e["median"])] for e in irq["exceptions"]])
     if irq["displace"]:
         displace.section(doc, irq["displace"], irq.get("displace_checks"), fnum)
@@ -144,9 +137,9 @@ def section(doc, irq, out_dir, plot_info=None):
             fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
             unit, fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]), unit)),
             ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
-                fnum(_ns(nz["total_cycles"], hz) / 1e6 if hz else None),
+                fnum(ns(nz["total_cycles"], hz) / 1e6 if hz else None),
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
-                fnum(_ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
+                fnum(ns(num(nz["longest_cycles"]), hz) / 1e3 if hz and nz["longest_cycles"] is not None
                      else None))),
             ("interrupts masked", fnum(bool(nz["masked"])))])
         if irq.get("arch", archinfo.X86) == archinfo.X86:  # no SMI count elsewhere

@@ -4,7 +4,8 @@ timeline."""
 
 import os
 
-from . import plots, stats
+from . import plots
+from ..analysis import stats
 
 
 def _save(plt, fig, info, out_dir, name, kind, caption, dpi=90):

@@ -11,12 +11,9 @@ periodic samples, truncated_by_time, the SMI count and the effective frequency.
 """
 
 from . import archinfo, stats
+from ..report.doc import ns, num
 
 P999 = 0.999
-
-
-def num(x):
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
 def latency_summary(values):
@@ -33,18 +30,14 @@ def latency_summary(values):
     return out
 
 
-def _ns(cycles, hz):
-    return cycles / hz * 1e9 if cycles is not None and hz else None
-
-
 def ci_text(value, ci, hz, fnum):
     """'36.1 [35.2, 37.0]' in ns; '?' for a side the sample cannot bound."""
     if value is None:
         return "-"
     if not ci:
-        return fnum(_ns(value, hz))
-    side = [fnum(_ns(ci[k], hz)) if ci.get(k) is not None else "?" for k in ("lo", "hi")]
-    return "%s [%s, %s]" % (fnum(_ns(value, hz)), side[0], side[1])
+        return fnum(ns(value, hz))
+    side = [fnum(ns(ci[k], hz)) if ci.get(k) is not None else "?" for k in ("lo", "hi")]
+    return "%s [%s, %s]" % (fnum(ns(value, hz)), side[0], side[1])
 
 
 def _early_text(p, fnum):
@@ -59,10 +52,10 @@ def _early_text(p, fnum):
 
 def _unc_text(p, hz, fnum):
     if "uncertainty_median" in p:
-        return "+-%s/%s" % (fnum(_ns(num(p.get("uncertainty_median")), hz)),
-                            fnum(_ns(num(p.get("uncertainty_max")), hz)))
+        return "+-%s/%s" % (fnum(ns(num(p.get("uncertainty_median")), hz)),
+                            fnum(ns(num(p.get("uncertainty_max")), hz)))
     if "tick_cycles" in p:
-        tick = _ns(num(p.get("tick_cycles")), hz)
+        tick = ns(num(p.get("tick_cycles")), hz)
         # a zero tick (AArch64 cntv_oneshot: the compare value is the deadline) has no sign
         return fnum(0.0) if tick == 0 else "-%s" % fnum(tick)
     return "0" if p.get("deadline") == "tsc_deadline" else "-"
@@ -103,11 +96,11 @@ def table(doc, rows, fnum, arch=archinfo.X86):
     out = []
     for r in rows:
         p, hz = r["params"], r["hz"]
-        out.append([r["source"], r["mode"], r["wait"], r["n"], fnum(_ns(r["min"], hz)),
+        out.append([r["source"], r["mode"], r["wait"], r["n"], fnum(ns(r["min"], hz)),
                     ci_text(r["median"], r.get("median_ci"), hz, fnum),
                     ci_text(r["p99"], r.get("p99_ci"), hz, fnum),
-                    fnum(_ns(r.get("p99.9"), hz)) if r.get("p99.9") is not None else "n<10000",
-                    fnum(_ns(r["max"], hz)),
+                    fnum(ns(r.get("p99.9"), hz)) if r.get("p99.9") is not None else "n<10000",
+                    fnum(ns(r["max"], hz)),
                     "%s/%s/%s/%s/%s/%s" % tuple(fnum(p.get(k)) for k in (
                         "armed", "taken", "lost", "early", "extra", "spurious")),
                     _early_text(p, fnum), _unc_text(p, hz, fnum),

@@ -20,7 +20,8 @@ import shutil
 import struct
 import subprocess
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# harness/bmharness/<subpackage>/<module>.py: four levels up is the source tree's root.
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 NT_GNU_BUILD_ID = 3
 SHT_NOTE = 7
 TOOL_TIMEOUT = 120  # seconds for one binutils call

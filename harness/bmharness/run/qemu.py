@@ -21,7 +21,8 @@ import time
 
 from . import runconfig
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# harness/bmharness/<subpackage>/<module>.py: four levels up is the source tree's root.
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_IMAGE = os.path.join(REPO_ROOT, "build", "x86_64", "baremetric.img")
 QEMU = "qemu-system-x86_64"
 OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
@@ -296,17 +297,3 @@ def run_failed(result):
     if result.get("firmware_status") != 0 and not killed and not other_exit:
         reasons.append("firmware exit status: %s" % result.get("firmware_status_name"))
     return reasons
-
-
-def run_and_parse(out_dir, report=True, plot=False, **kwargs):
-    """run_qemu + parse (+ report) into out_dir, for integration tests and scripts.
-
-    kwargs go to run_qemu. Returns {"run": run.json dict, "summary": summary dict,
-    "ok": bool, "reasons": [why not ok]} with the same verdict as `baremetric run`."""
-    from . import parse, report as report_mod  # late: report imports this module
-    run = run_qemu(out_dir, **kwargs)
-    summary = parse.parse_log(run["serial_log"], out_dir)
-    if report:
-        report_mod.write_report(out_dir, plot=plot)
-    ok, reasons = report_mod.status_lines(summary, run)
-    return {"run": run, "summary": summary, "ok": ok, "reasons": reasons}

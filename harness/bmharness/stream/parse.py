@@ -15,7 +15,8 @@ import json
 import os
 import re
 
-from . import logscan, prof_records, protocol, stats
+from . import logscan, protocol
+from ..analysis import prof_records, stats
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
 # are kept as lists so the summary's shape does not depend on the machine.
@@ -236,11 +237,10 @@ def _damage(boot, prob):
     return corrupt, versions
 
 
-def analyse_boot(boot, prob):
-    """Validate one boot (a logscan boot: records in log order, damage counted). Returns
-    (records sorted by seq, part of the summary, sets, raw sets)."""
+def _by_seq(boot, prob):
+    """The boot's records by seq, the first of each kept; repeats of the same body are duplicates,
+    of another body conflicts (problems). Returns (by_seq, dups, conflicts, n_conflicts, notes)."""
     by_seq, dups, conflicts, notes = {}, {}, [], []
-    corrupt, versions = _damage(boot, prob)
     n_conflicts = n_notes = 0
     for rec in boot.records:
         if rec["repeated"]:
@@ -272,14 +272,12 @@ def analyse_boot(boot, prob):
         prob.add("duplicate", "seq %d (%s) repeated on lines %s%s" % (
             d["seq"], d["type"], ", ".join(map(str, d["lines"])),
             " and %d more" % more if more else ""), d["lines"][1], d["seq"])
-    records = [by_seq[s] for s in sorted(by_seq)]
-    ends = [r for r in records if r["type"] == "end"]
-    end = ends[-1] if ends else None
-    if len(ends) > 1:
-        prob.add("multiple_end", "%d end records (seqs %s); the last is used" % (
-            len(ends), ", ".join(str(r["seq"]) for r in ends)), end["line"], end["seq"])
-    last = end["seq"] if end else (records[-1]["seq"] if records else -1)
-    missing, prev = [], -1  # gaps between the seqs present (no per-seq loop: seqs may be huge)
+    return by_seq, dups, conflicts, n_conflicts, notes
+
+
+def _missing(by_seq, last, prob):
+    """Gaps [a, b] between the seqs present up to `last` (no per-seq loop: seqs may be huge)."""
+    missing, prev = [], -1
     for s in sorted(by_seq):
         if s > last:
             break
@@ -288,6 +286,19 @@ def analyse_boot(boot, prob):
         prev = s
     for a, b in missing:  # counted all, described up to the cap
         prob.add("missing", "records %s missing" % (a if a == b else "%d-%d" % (a, b)), seq=a)
+    return missing
+
+
+def _frame(by_seq, records, prob):
+    """The boot's frame: begin (seq 0) and end records, gaps and records after the end.
+    Returns (begin or None, end or None, missing ranges)."""
+    ends = [r for r in records if r["type"] == "end"]
+    end = ends[-1] if ends else None
+    if len(ends) > 1:
+        prob.add("multiple_end", "%d end records (seqs %s); the last is used" % (
+            len(ends), ", ".join(str(r["seq"]) for r in ends)), end["line"], end["seq"])
+    last = end["seq"] if end else (records[-1]["seq"] if records else -1)
+    missing = _missing(by_seq, last, prob)
     after = [r for r in records if end and r["seq"] > end["seq"]]
     if after:
         prob.add("after_end", "%d record(s) after end (seq %d..)" % (len(after), after[0]["seq"]),
@@ -308,7 +319,11 @@ def analyse_boot(boot, prob):
     elif _int(end["fields"].get("records")) != end["seq"]:
         prob.add("end_mismatch", "end says records=%s but its seq is %d" % (
             end["fields"].get("records"), end["seq"]), end["line"], end["seq"])
+    return begin, end, missing
 
+
+def _set_records(records, prob):
+    """probe records by set id (the first declaration kept), samples and ctr chunks by set id."""
     probes, chunks, ctr_chunks = {}, {}, {}
     for r in records:
         if r["type"] == "probe":
@@ -321,46 +336,60 @@ def analyse_boot(boot, prob):
             chunks.setdefault(r["fields"].get("set", "?"), []).append(r)
         elif r["type"] == "ctr":
             ctr_chunks.setdefault(r["fields"].get("set", "?"), []).append(r)
-    sets, raw = [], []
-    for pid, p in probes.items():
-        info, values = _assemble_set(pid, p, chunks.get(pid, []), prob)
-        t = typed(p["fields"])
-        params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD and k not in CTR_KEYS}
-        overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
-        bad = []
-        if overhead is None or overhead < 0:
-            bad.append("overhead=%r (using 0)" % p["fields"].get("overhead"))
-            overhead = 0
-        if iters is None or iters < 1:
-            bad.append("iters=%r (using 1)" % p["fields"].get("iters"))
-            iters = 1
-        tsc_hz = t.get("tsc_hz")
-        if "tsc_hz" in t and not (isinstance(tsc_hz, (int, float)) and tsc_hz > 0):
-            bad.append("tsc_hz=%r (not used: no times from it)" % p["fields"].get("tsc_hz"))
-            tsc_hz = None
-        if bad:
-            prob.add("bad_field", "set %s: unusable %s" % (pid, ", ".join(bad)), p["line"],
-                     p["seq"])
-        entry = {"set": t.get("set"), "name": p["fields"].get("name", "unknown"),
-                 "unit": t.get("unit"), "n": t.get("n"), "iters": iters, "overhead": overhead,
-                 "tsc_hz": tsc_hz, "params": typed(params), "probe": t,
-                 "seq": p["seq"], "line": p["line"]}
-        entry.update(info)
-        ctr = _assemble_counters(pid, p, ctr_chunks.get(pid, []), prob)
-        if ctr is not None:
-            entry["counters"] = ctr
-            entry["complete"] = entry["complete"] and ctr["complete"]
-        entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
-        kept = usable(values)
-        entry["wrapped"] = len(values) - len(kept)
-        if entry["wrapped"]:
-            prob.add("wrapped", "set %s: %d sample(s) >= 2^63 (a negative or wrapped cycle "
-                     "delta), e.g. %d: excluded from the statistics" % (
-                         pid, entry["wrapped"], next(v for v in values if v >= WRAP_LIMIT)),
-                     p["line"], p["seq"])
-        entry["stats"] = stats.set_stats(kept, overhead, iters)
-        sets.append(entry)
-        raw.append((entry, p["fields"], values))
+    return probes, chunks, ctr_chunks
+
+
+def _probe_fields(pid, p, prob):
+    """(typed fields, params, overhead, iters, tsc_hz) of a probe record; unusable overhead,
+    iters or tsc_hz are replaced (0, 1, None) and reported as bad_field."""
+    t = typed(p["fields"])
+    params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD and k not in CTR_KEYS}
+    overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
+    bad = []
+    if overhead is None or overhead < 0:
+        bad.append("overhead=%r (using 0)" % p["fields"].get("overhead"))
+        overhead = 0
+    if iters is None or iters < 1:
+        bad.append("iters=%r (using 1)" % p["fields"].get("iters"))
+        iters = 1
+    tsc_hz = t.get("tsc_hz")
+    if "tsc_hz" in t and not (isinstance(tsc_hz, (int, float)) and tsc_hz > 0):
+        bad.append("tsc_hz=%r (not used: no times from it)" % p["fields"].get("tsc_hz"))
+        tsc_hz = None
+    if bad:
+        prob.add("bad_field", "set %s: unusable %s" % (pid, ", ".join(bad)), p["line"],
+                 p["seq"])
+    return t, params, overhead, iters, tsc_hz
+
+
+def _set_entry(pid, p, chunks, ctr_chunks, prob):
+    """One set of the summary from its probe record and chunks; returns (entry, raw values)."""
+    info, values = _assemble_set(pid, p, chunks, prob)
+    t, params, overhead, iters, tsc_hz = _probe_fields(pid, p, prob)
+    entry = {"set": t.get("set"), "name": p["fields"].get("name", "unknown"),
+             "unit": t.get("unit"), "n": t.get("n"), "iters": iters, "overhead": overhead,
+             "tsc_hz": tsc_hz, "params": typed(params), "probe": t,
+             "seq": p["seq"], "line": p["line"]}
+    entry.update(info)
+    ctr = _assemble_counters(pid, p, ctr_chunks, prob)
+    if ctr is not None:
+        entry["counters"] = ctr
+        entry["complete"] = entry["complete"] and ctr["complete"]
+    entry["raw_file"] = "raw/" + _raw_name(entry["name"], pid, params)
+    kept = usable(values)
+    entry["wrapped"] = len(values) - len(kept)
+    if entry["wrapped"]:
+        prob.add("wrapped", "set %s: %d sample(s) >= 2^63 (a negative or wrapped cycle "
+                 "delta), e.g. %d: excluded from the statistics" % (
+                     pid, entry["wrapped"], next(v for v in values if v >= WRAP_LIMIT)),
+                 p["line"], p["seq"])
+    entry["stats"] = stats.set_stats(kept, overhead, iters)
+    return entry, values
+
+
+def _orphans(probes, chunks, ctr_chunks, prob, raw):
+    """Samples and ctr chunks of sets no probe record declared (problems); the samples still go to
+    raw/ (appended to raw). Returns the orphan sets."""
     orphans = []
     for pid in chunks:
         if pid not in probes:
@@ -375,6 +404,23 @@ def analyse_boot(boot, prob):
             prob.add("orphan_ctr", "set %s: %d ctr records without a probe record"
                      % (pid, len(ctr_chunks[pid])), ctr_chunks[pid][0]["line"],
                      ctr_chunks[pid][0]["seq"])
+    return orphans
+
+
+def analyse_boot(boot, prob):
+    """Validate one boot (a logscan boot: records in log order, damage counted). Returns
+    (records sorted by seq, part of the summary, sets, raw sets)."""
+    corrupt, versions = _damage(boot, prob)
+    by_seq, dups, conflicts, n_conflicts, notes = _by_seq(boot, prob)
+    records = [by_seq[s] for s in sorted(by_seq)]
+    begin, end, missing = _frame(by_seq, records, prob)
+    probes, chunks, ctr_chunks = _set_records(records, prob)
+    sets, raw = [], []
+    for pid, p in probes.items():
+        entry, values = _set_entry(pid, p, chunks.get(pid, []), ctr_chunks.get(pid, []), prob)
+        sets.append(entry)
+        raw.append((entry, p["fields"], values))
+    orphans = _orphans(probes, chunks, ctr_chunks, prob, raw)
     prof_records.validate(records, prob.add)
     cap = logscan.FIRST_N
     part = {"corrupt": corrupt, "unknown_version": versions,

@@ -24,7 +24,9 @@ import math
 import os
 import tempfile
 
-from . import archinfo, parse, stats
+from . import archinfo, stats
+from ..report.doc import Doc, fnum
+from ..stream import parse
 
 ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
 CORRECTION = "Benjamini-Hochberg"
@@ -351,7 +353,6 @@ def _run_kv(label, run):
 
 
 def build_doc(run_a, run_b, res):
-    from .report import Doc, fnum
     doc = Doc()
     doc.h("baremetric compare", 1)
     doc.kv([_run_kv("A", run_a), _run_kv("B", run_b)])

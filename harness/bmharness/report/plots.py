@@ -6,7 +6,8 @@ import math
 import os
 import re
 
-from . import irq, memory, parse, stats
+from ..analysis import irq, memory, stats
+from ..stream import parse
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
 

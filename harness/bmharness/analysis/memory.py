@@ -25,7 +25,9 @@ they are the emulator's host's -- but matched with no verdict: the CPU described
 import math
 import os
 
-from . import archinfo, knees, parse, stats
+from . import archinfo, knees, stats
+from ..report.doc import fnum, num
+from ..stream import parse
 
 MEMBW, LATENCY = "membw", "latency"
 PROBES = (MEMBW, LATENCY)
@@ -41,14 +43,11 @@ NT_KERNELS = ("write_nt", "copy_nt")   # bypass the caches: no knees expected
 DRAM_FACTOR = 4                        # sizes >= 4x the largest cache count as DRAM
 
 
-def num(x):
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
-
-
 size_text = knees.size_text
 
 
-def _div(a, b):
+def div(a, b):
+    """a / b, or None when either is missing or b is 0."""
     return a / b if a is not None and b else None
 
 
@@ -90,7 +89,7 @@ def _raw_per_op(s, out_dir):
     return sorted(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1)) or None
 
 
-def _point(s, hz, out_dir=None):
+def point(s, hz, out_dir=None):
     """One set as a curve point: cycles per op, and GB/s (membw) or ns (latency). The CI is that
     of the median (order statistics) when the raw file is readable, else the mean's from the
     summary ("ci": "median" or "mean")."""
@@ -117,12 +116,12 @@ def _point(s, hz, out_dir=None):
             # rw counts a copy's bytes read + written; the other convention counts them once.
             alt = max(rb, wb) if params.get("convention", "rw") == "rw" else rb + wb
         p["bytes"], p["alt_bytes"] = bpo, alt
-        p["bpc"] = _div(bpo, med)
-        p["gbps"] = _div(bpo * hz / 1e9 if bpo and hz else None, med)
-        p["gbps_alt"] = _div(alt * hz / 1e9 if alt and hz else None, med)
+        p["bpc"] = div(bpo, med)
+        p["gbps"] = div(bpo * hz / 1e9 if bpo and hz else None, med)
+        p["gbps_alt"] = div(alt * hz / 1e9 if alt and hz else None, med)
         # Fewer cycles -> more bandwidth: the CI's ends swap.
-        p["gbps_lo"] = _div(bpo * hz / 1e9 if bpo and hz else None, hi if hi and hi > 0 else None)
-        p["gbps_hi"] = _div(bpo * hz / 1e9 if bpo and hz else None, lo if lo and lo > 0 else None)
+        p["gbps_lo"] = div(bpo * hz / 1e9 if bpo and hz else None, hi if hi and hi > 0 else None)
+        p["gbps_hi"] = div(bpo * hz / 1e9 if bpo and hz else None, lo if lo and lo > 0 else None)
     else:
         to_ns = 1e9 / hz if hz else None
         p["ns"] = med * to_ns if med is not None and to_ns else None
@@ -153,7 +152,7 @@ def curves(summary, out_dir=None):
         key = tuple((k, params[k]) for k in IDENTITY[probe] if k in params
                     and (k != "stride" or params.get("pattern") == "stride"))
         hz = num(s.get("tsc_hz")) or plat_hz
-        groups.setdefault((probe, key), []).append(_point(s, hz, out_dir))
+        groups.setdefault((probe, key), []).append(point(s, hz, out_dir))
     out = []
     for probe in PROBES:
         keys = [k for p, k in groups if p == probe]
@@ -325,7 +324,8 @@ def _note(p, pages):
     return ", ".join(out)
 
 
-def _range(lo, hi, fnum):
+def range_text(lo, hi):
+    """'lo-hi', or '-' when either end is missing."""
     return "%s-%s" % (fnum(lo), fnum(hi)) if lo is not None and hi is not None else "-"
 
 
@@ -359,7 +359,7 @@ def _curve_head(c):
         "%d-%d" % (min(sets), max(sets)) if sets else "-"), pages
 
 
-def _bandwidth(doc, mem, fnum):
+def _bandwidth(doc, mem):
     bw = [c for c in mem["curves"] if c["probe"] == MEMBW]
     doc.h("Bandwidth", 3)
     if not bw:
@@ -378,7 +378,7 @@ def _bandwidth(doc, mem, fnum):
         rows = []
         for p in c["points"]:
             rows.append([size_text(p["size"]), p.get("gbps"),
-                         _range(p.get("gbps_lo"), p.get("gbps_hi"), fnum)]
+                         range_text(p.get("gbps_lo"), p.get("gbps_hi"))]
                         + ([p.get("gbps_alt")] if alt else [])
                         + [p.get("cycles"), _note(p, pages)])
         doc.table(["size", "GB/s", "CI95"] + (["GB/s once"] if alt else [])
@@ -388,7 +388,7 @@ def _bandwidth(doc, mem, fnum):
     doc.p("best kernel per size (GB/s as above%s)" % (
         "; % of the theoretical DRAM peak, above 100% = cache" if peak else ""))
     doc.table(["size", "best", "GB/s", "CI95"] + (["% DRAM peak"] if peak else []),
-              [[size_text(size), lab, p["gbps"], _range(p.get("gbps_lo"), p.get("gbps_hi"), fnum)]
+              [[size_text(size), lab, p["gbps"], range_text(p.get("gbps_lo"), p.get("gbps_hi"))]
                + (["%.1f%%" % (100 * p["gbps"] / peak)] if peak else [])
                for size, lab, p in mem["best"]])
     where = ("sizes >= %dx the largest cache (%s)" % (DRAM_FACTOR, size_text(d["threshold"]))
@@ -412,7 +412,7 @@ def _bandwidth(doc, mem, fnum):
                        + (["%.1f%%" % r["pct"]] if peak else []) for r in d["rows"]])
 
 
-def _latency(doc, mem, fnum):
+def _latency(doc, mem):
     lat = [c for c in mem["curves"] if c["probe"] == LATENCY]
     doc.h("Latency", 3)
     if not lat:
@@ -425,12 +425,11 @@ def _latency(doc, mem, fnum):
         head, pages = _curve_head(c)
         doc.p(head)
         doc.table(["size", "ns/load", "CI95 ns", "%s/load" % clk["short"], "note"],
-                  [[size_text(p["size"]), p.get("ns"), _range(p.get("ns_lo"), p.get("ns_hi"),
-                                                             fnum),
+                  [[size_text(p["size"]), p.get("ns"), range_text(p.get("ns_lo"), p.get("ns_hi")),
                     p.get("cycles"), _note(p, pages)] for p in c["points"]])
 
 
-def _levels(doc, mem, fnum):
+def _levels(doc, mem):
     h = mem["hierarchy"]
     src = mem.get("cache_source", "CPUID")
     doc.h("Cache levels: knees vs %s" % src, 3)
@@ -474,7 +473,6 @@ def _levels(doc, mem, fnum):
 def section(doc, mem, out_dir, plot_info=None):
     """The Memory section: bandwidth tables, best kernel per size, DRAM peak, latency tables,
     knees vs CPUID, plots (plot_info: {"files": [(kind, path)], "error"} or None)."""
-    from .report import fnum  # late: report imports this module
     doc.h("Memory")
     by_reason = {}
     for s in mem["skips"]:
@@ -486,9 +484,9 @@ def section(doc, mem, out_dir, plot_info=None):
         doc.p("nothing measured: no membw or latency sets in this run")
         doc.list("skipped: " + t for t in skips)
         return
-    _bandwidth(doc, mem, fnum)
-    _latency(doc, mem, fnum)
-    _levels(doc, mem, fnum)
+    _bandwidth(doc, mem)
+    _latency(doc, mem)
+    _levels(doc, mem)
     doc.list("skipped: " + t for t in skips)
     doc.h("Memory plots", 3)
     if plot_info is None:

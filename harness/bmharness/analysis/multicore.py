@@ -3,11 +3,12 @@ cores together and each core's own GB/s, with the scaling over one core.
 
 The firmware emits, per (kernel, width, cpus), one set per core (`cpu=K`: that core's cycles per
 pass, timed by itself) and one aggregate set (`cpu=all`: earliest start to latest end over the
-cores, `bytes_per_op` = every core's bytes). Rates come from memory._point, so the byte convention
+cores, `bytes_per_op` = every core's bytes). Rates come from memory.point, so the byte convention
 and the CI of the median are the Memory section's.
 """
 
 from . import memory
+from ..report.doc import fnum, num
 
 MEMBW_MC = "membw_mc"
 
@@ -24,7 +25,7 @@ def analyse(summary, out_dir=None):
     cores: agg (point of the cpu=all set), cores (points of cpu=K, by K), core_min/core_max
     (GB/s), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores), pct_peak
     (aggregate as a percentage of the SMBIOS DRAM peak, None when unknown)."""
-    plat_hz = memory.num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
+    plat_hz = num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
     groups = {}
     for s in summary.get("sets") or []:
         if s.get("name") != MEMBW_MC:
@@ -34,9 +35,9 @@ def analyse(summary, out_dir=None):
         if cpus is None:
             continue
         key = (str(params.get("kernel", "?")), str(params.get("width", "?")), cpus)
-        hz = memory.num(s.get("tsc_hz")) or plat_hz
-        g = groups.setdefault(key, {"agg": None, "cores": {}, "size": memory.num(params.get("size"))})
-        p = memory._point(s, hz, out_dir)
+        hz = num(s.get("tsc_hz")) or plat_hz
+        g = groups.setdefault(key, {"agg": None, "cores": {}, "size": num(params.get("size"))})
+        p = memory.point(s, hz, out_dir)
         if str(params.get("cpu")) == "all":
             g["agg"] = p
         elif _int(params.get("cpu")) is not None:
@@ -47,7 +48,7 @@ def analyse(summary, out_dir=None):
         rates = [p["gbps"] for p in cores if p.get("gbps") is not None]
         agg = g["agg"] or {}
         one = groups.get((kernel, width, 1), {}).get("agg") or {}
-        scaling = memory._div(agg.get("gbps"), one.get("gbps"))
+        scaling = memory.div(agg.get("gbps"), one.get("gbps"))
         rows.append({"kernel": kernel, "width": width, "cpus": cpus, "size": g["size"],
                      "agg": g["agg"], "cores": cores,
                      "core_min": min(rates) if rates else None,
@@ -68,7 +69,6 @@ def analyse(summary, out_dir=None):
 
 def section(doc, mc):
     """The report's Multi-core bandwidth section (nothing when the run had no membw_mc)."""
-    from .report import fnum  # late: report imports this module
     if not mc["rows"] and not mc["skips"]:
         return
     doc.h("Multi-core bandwidth")
@@ -85,8 +85,8 @@ def section(doc, mc):
         agg = r["agg"] or {}
         rows.append([r["kernel"], r["width"], memory.size_text(r["size"]) if r["size"] else "-",
                      r["cpus"], fnum(agg.get("gbps")),
-                     memory._range(agg.get("gbps_lo"), agg.get("gbps_hi"), fnum),
-                     memory._range(r["core_min"], r["core_max"], fnum), fnum(r["core_sum"]),
+                     memory.range_text(agg.get("gbps_lo"), agg.get("gbps_hi")),
+                     memory.range_text(r["core_min"], r["core_max"]), fnum(r["core_sum"]),
                      fnum(r["scaling"]), fnum(r["efficiency"]),
                      "%.0f%%" % r["pct_peak"] if r["pct_peak"] is not None else "-",
                      "%d missing" % r["missing_cores"] if r["missing_cores"] else "ok"])

@@ -1,0 +1,136 @@
+"""The harness package has no import cycle, counting imports inside functions too (a late import
+only hides a cycle), and report/doc.py (Doc and the formatters) imports nothing of the package, so
+every section may use it. The graph is read from the source with ast, nothing is imported."""
+
+import ast
+import os
+
+import pytest
+
+PKG_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "harness", "bmharness")
+LEAF = "bmharness.report.doc"
+
+
+def modules(root, package="bmharness"):
+    """{module name: path} of every .py file under root (a package directory)."""
+    out = {}
+    for dirpath, _, files in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        parts = [package] + ([] if rel == "." else rel.split(os.sep))
+        for f in files:
+            if f.endswith(".py"):
+                name = parts if f == "__init__.py" else parts + [f[:-3]]
+                out[".".join(name)] = os.path.join(dirpath, f)
+    return out
+
+
+def imports_of(name, path, known):
+    """The package modules `name` imports anywhere in its source (module level or in functions).
+    `from X import y` counts X and, where X.y is a module, X.y as well."""
+    is_pkg = os.path.basename(path) == "__init__.py"
+    here = name.split(".") if is_pkg else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(open(path).read(), path)):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - node.level + 1] + (node.module.split(".") if node.module else [])
+            else:
+                base = node.module.split(".")
+            base = ".".join(base)
+            targets = [base] + [base + "." + a.name for a in node.names]
+        else:
+            continue
+        for t in targets:
+            # a dotted import also runs every parent package's __init__
+            parts = t.split(".")
+            for i in range(1, len(parts) + 1):
+                mod = ".".join(parts[:i])
+                if mod in known and mod != name:
+                    found.add(mod)
+    return found
+
+
+def graph(root, package="bmharness"):
+    mods = modules(root, package)
+    return {name: imports_of(name, path, mods) for name, path in mods.items()}
+
+
+def find_cycle(g):
+    """One import cycle as a list [a, b, ..., a], or None (depth-first search, three colours)."""
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(g.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if not state.get(m):
+                cyc = visit(m)
+                if cyc:
+                    return cyc
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(g):
+        if not state.get(n):
+            cyc = visit(n)
+            if cyc:
+                return cyc
+    return None
+
+
+def test_harness_has_no_import_cycle():
+    g = graph(PKG_ROOT)
+    assert len(g) > 20 and "bmharness.stream.parse" in g  # the walk found the package
+    assert find_cycle(g) is None, " -> ".join(find_cycle(g))
+
+
+def test_doc_imports_nothing_of_the_package():
+    g = graph(PKG_ROOT)
+    assert LEAF in g
+    assert g[LEAF] == set()
+
+
+def test_sections_reach_doc_directly():
+    """The edges the old late imports stood for are still seen: memory uses doc's fnum."""
+    g = graph(PKG_ROOT)
+    assert LEAF in g["bmharness.analysis.memory"]
+    assert "bmharness.stream.parse" in g["bmharness.analysis.memory"]
+
+
+def test_cycle_finder():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_cycle_found_in_a_package(tmp_path, late):
+    """A package whose modules import each other (at module level, or late inside a function, as
+    report and qemu once did) is caught; the same package without the back edge is not."""
+    pkg = tmp_path / "cyc"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from .sub import b\n")
+    back = ("def f():\n    from .. import a\n    return a\n" if late else "from .. import a\n")
+    (pkg / "sub" / "b.py").write_text(back)
+    g = graph(str(pkg), "cyc")
+    assert g["cyc.a"] >= {"cyc.sub", "cyc.sub.b"}
+    assert find_cycle(g) is not None and "cyc.a" in find_cycle(g)
+    (pkg / "sub" / "b.py").write_text("import os\n")
+    assert find_cycle(graph(str(pkg), "cyc")) is None
+
+
+def test_leaf_check_fails_on_an_import(tmp_path):
+    pkg = tmp_path / "lf"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "doc.py").write_text("def fnum(x):\n    from .other import y\n    return y\n")
+    (pkg / "other.py").write_text("y = 1\n")
+    assert graph(str(pkg), "lf")["lf.doc"] == {"lf", "lf.other"}  # the package __init__ runs too
