@@ -4,10 +4,8 @@
 #define ARCH_PMU_H
 
 #if defined(__x86_64__)
-#include "arch/x86_64/insn_count.h"
 #include "arch/x86_64/pmu.h"
 #elif defined(__aarch64__)
-#include "arch/aarch64/insn_count.h"
 #include "arch/aarch64/pmu.h"
 #else
 #error "no PMU support for this architecture yet"

@@ -1,6 +1,6 @@
 /* A common start for all CPUs (smp_run_all), built only on smp_run/smp_wait and the cycle counter,
  * so every implementation of arch/smp.h shares this one copy: the bare-metal processors of each
- * CPU (arch/priv/x86_64/smp.c, arch/priv/aarch64/smp.c) and the hosted threads (hosted/smp.c). Every AP's
+ * CPU (efi/x86_64/smp.c, efi/aarch64/smp.c) and the hosted threads (hosted/smp.c). Every AP's
  * job first checks in and spins on a shared start flag; once all have checked in, the BSP
  * releases them with one store and runs its own share. */
 #include "arch/cycles.h" /* tsc_rdtsc, cpu_relax, compiler_barrier */

@@ -1,5 +1,5 @@
 /* The portable half of work dispatch to other processors, shared by the bare-metal ports
- * (arch/priv/x86_64/smp.c, arch/priv/aarch64/smp.c): each online AP has a mailbox in its control block, the
+ * (efi/x86_64/smp.c, efi/aarch64/smp.c): each online AP has a mailbox in its control block, the
  * BSP posts a job there and waits for it bounded, and the AP runs the job under a recovery point
  * so an exception in it ends the job, not the run. The ports keep what differs: how a core is
  * started, how an idle one waits and is woken (smp_arch_kick), and how its exceptions reach

@@ -1,6 +1,6 @@
 /* The UEFI side of starting the other processors: before ExitBootServices, parse the MADT and
  * reserve what the APs need (the start-up page below 1 MiB, their stacks); after it, with traps
- * installed and the TSC calibrated, start them (arch/priv/x86_64/smp.c) and emit `plat kind=smp`. */
+ * installed and the TSC calibrated, start them (efi/x86_64/smp.c) and emit `plat kind=smp`. */
 #ifndef EFI_SMP_BOOT_H
 #define EFI_SMP_BOOT_H
 

@@ -16,8 +16,12 @@
 #include "arch/cycles.h"
 #include "arch/traps.h"
 #include "bench/core/calibrate.h"
-#include "bench/facts/x86_64/platform.h"
 #include "bench/core/runner.h"
+#if defined(__x86_64__)
+#include "bench/facts/x86_64/platform.h"
+#else
+#error "the hosted build is x86_64 only (mk/hosted.mk HOSTED_CPU)"
+#endif
 #include "bench/facts/smp.h"
 #include "bench/core/suite.h"
 #include "bench/core/summary.h"

@@ -126,11 +126,11 @@ void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs)
 unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t tsc_hz)
 {
 	if (!enabled) {
-		smp_start_none(0, "disabled by option smp=0");
+		smp_start_none("disabled by option smp=0");
 		return 1;
 	}
 	if (!allowed_valid || !pin->pinned) {
-		smp_start_none(0, "the main thread is not pinned: no per-CPU threads");
+		smp_start_none("the main thread is not pinned: no per-CPU threads");
 		return 1;
 	}
 	return smp_hosted_start(pin->cpu, &allowed, SMP_MAX_CPUS, tsc_hz);

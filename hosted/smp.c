@@ -142,9 +142,8 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 	return n;
 }
 
-void smp_start_none(const struct madt_info *madt, const char *reason)
+void smp_start_none(const char *reason)
 {
-	(void)madt;
 	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1 };
 	g.rep.bsp_apic_id = g.w[0].apic_id = arch_cpu_hw_id();
 	g.n_online = 1;

@@ -23,6 +23,9 @@ static inline void cpu_relax(void) { __asm__ volatile("yield" ::: "memory"); }
  * ExitBootServices, when its handlers are gone. */
 static inline void cpu_irq_mask(void) { __asm__ volatile("msr daifset, #3" ::: "memory"); }
 
+/* TPIDR_EL1 = 0: the BSP's mark (traps.c tells the other cores apart by a non-zero TPIDR_EL1). */
+static inline void cpu_clear_tpidr_el1(void) { __asm__ volatile("msr tpidr_el1, xzr" ::: "memory"); }
+
 /* CurrentEL.EL: the exception level we run at (1 or 2 under UEFI). */
 #define CURRENTEL_SHIFT 2
 #define CURRENTEL_MASK 3u

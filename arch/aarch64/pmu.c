@@ -9,9 +9,9 @@
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/pmu_regs.h"
+#include "arch/aarch64/probe_ops.h"
 #include "arch/aarch64/sysreg_safe.h"
 #include "arch/aarch64/traps.h"
-#include "arch/aarch64/tsc.h"
 
 #define EL1 1
 #define SELFTEST_SPINS 4096u /* instructions enough for a cycle counter to move */

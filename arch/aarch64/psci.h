@@ -1,5 +1,5 @@
 /* PSCI (Arm DEN0022), the firmware interface for power: SYSTEM_OFF, SYSTEM_RESET, and CPU_ON to
- * start the other cores (arch/priv/aarch64/smp.c). The conduit —
+ * start the other cores (efi/aarch64/smp.c). The conduit —
  * hvc when we run at EL1 under a hypervisor-level PSCI (QEMU virt at EL1), smc for a secure
  * monitor — comes from the FADT's ARM_BOOT_ARCH flags (ACPI_ARM_PSCI_USE_HVC). */
 #ifndef ARCH_AARCH64_PSCI_H

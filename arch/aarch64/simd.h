@@ -36,7 +36,7 @@ unsigned simd_bits(enum simd_width w);
 const char *aarch64_mops_why_not(void);
 /* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
  * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
- * with the BSP's CPACR_EL1 (arch/priv/aarch64/smp.c). */
+ * with the BSP's CPACR_EL1 (efi/aarch64/smp.c). */
 static inline void simd_enable(void) {}
 
 #endif

@@ -68,7 +68,7 @@ void fault_arm(struct fault_jmp *j);
 void fault_disarm(void);
 const char *trap_vector_name(unsigned vector);
 
-/* The other cores' exceptions (arch/priv/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
+/* The other cores' exceptions (efi/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
  * core started by smp.c holds its control block there; smp.c zeroes the BSP's before it starts
  * any), the handler gives the exception to fn(that block, info) instead of the report path above,
  * which is the BSP's alone (it emits records): fn returns the recovery point to resume at (as

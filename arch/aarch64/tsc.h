@@ -17,6 +17,8 @@
 
 #include "arch/aarch64/cpu.h" /* cpu_relax, for loops that wait on the counter */
 
+#include "arch/aarch64/probe_ops.h"
+
 static inline uint64_t tsc_rdtsc(void)
 {
 	uint64_t v;
@@ -91,10 +93,7 @@ const char *tsc_method_unavailable(enum tsc_method m);
 /* Fill out[0..n) with differences of two back-to-back reads by method m. */
 void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 
-/* A spin loop of exactly 2 instructions per iteration (subs; b.ne): known work for the runner
- * (probe_ops.S, so the compiler cannot reshape it). */
-void arch_spin(uint64_t iterations);
-#define ARCH_SPIN_LOOP "subs_bne" /* the loop's name in records (loop=) */
+/* arch_spin, the runner's known work: probe_ops.h. */
 /* The same loop in two separate functions (probe_ops.S): the profiler's known split. */
 void arch_split_a(uint64_t iterations);
 void arch_split_b(uint64_t iterations);

@@ -46,6 +46,23 @@ static inline uint64_t cpu_read_cr0(void)
 	return v;
 }
 
+static inline uint64_t cpu_read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+/* XCR `index` (0: XCR0, the enabled XSAVE features); only when CR4.OSXSAVE is set. */
+static inline uint64_t cpu_xgetbv(uint32_t index)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(index));
+	return ((uint64_t)hi << 32) | lo;
+}
+
 static inline uint64_t cpu_read_cr4(void)
 {
 	uint64_t v;

@@ -1,14 +1,14 @@
 /* Core start-up glue of the AArch64 UEFI build (efi/smp_boot.h; efi/x86_64/smp_boot.c is x86_64's):
  * before ExitBootServices, parse the MADT's GICC entries into pool memory and reserve each other
  * core's control block and stack; after it, with our vectors installed and the generic timer's
- * rate known, start them through PSCI CPU_ON on the FADT's conduit (arch/priv/aarch64/smp.c) and emit
+ * rate known, start them through PSCI CPU_ON on the FADT's conduit (efi/aarch64/smp.c) and emit
  * `plat kind=smp`. */
 #include "efi/smp_boot.h"
 
 #include <efi.h>
 #include <efilib.h>
 
-#include "arch/smp.h"
+#include "efi/aarch64/smp.h"
 #include "bench/facts/smp.h"
 #include "drivers/fw/aarch64/madt_gicc.h"
 

@@ -4,7 +4,7 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "arch/smp.h"
+#include "efi/x86_64/smp.h"
 #include "bench/facts/smp.h"
 #include "drivers/fw/madt.h"
 #include "efi/x86_64/lowmem.h"

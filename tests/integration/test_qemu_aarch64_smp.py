@@ -19,7 +19,7 @@ from conftest import boot_a64, check_membw_mc, raw
 PROBES = "smp_hello,fault_ap_ud2,membw_mc"
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
 SETTINGS = {"samples": 4, "mem_max_mb": 4, "timer_samples": 64}
-SMP_AP_TIMEOUT_S = 0.5  # arch/aarch64/smp.h SMP_AP_TIMEOUT_US
+SMP_AP_TIMEOUT_S = 0.5  # efi/aarch64/smp.h SMP_AP_TIMEOUT_US
 HELLO_TIMEOUT_S = 1.0   # bench/probes/smp.c HELLO_TIMEOUT_MS
 AFF3_SHIFT = 24         # the packed affinity of the interface (drivers/fw/aarch64/madt_gicc.h)
 

@@ -4,7 +4,7 @@
  * x2APIC -> xAPIC is allowed only through the disabled state (EN=0, EXTD=0), which resets the
  * APIC — so we never go back). The mode is per processor: the BSP switches before the interrupt
  * platform and the APs are set up, and every AP switches itself in its start-up path before it
- * touches its APIC (arch/priv/x86_64/smp.c).
+ * touches its APIC (efi/x86_64/smp.c).
  *
  * Why switch at all: OVMF hands over in xAPIC mode, while real machines with many CPUs hand over in
  * x2APIC mode already; switching lets the x2APIC paths (MSR registers, the one-write 64-bit ICR,

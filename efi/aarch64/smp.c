@@ -1,9 +1,11 @@
-/* The other cores of the AArch64 build: PSCI CPU_ON bring-up and work dispatch (see smp.h). */
-#include "arch/aarch64/smp.h"
+/* The other cores of the AArch64 build on bare metal: PSCI CPU_ON bring-up and work dispatch
+ * (see smp.h). */
+#include "efi/aarch64/smp.h"
 
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/psci.h"
+#include "arch/aarch64/traps.h"
 #include "arch/aarch64/tsc.h"
 #include "drivers/fw/aarch64/madt_gicc.h"
 
@@ -167,7 +169,7 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 	if (max_cpus > SMP_MAX_CPUS)
 		max_cpus = SMP_MAX_CPUS;
 	/* The BSP's TPIDR_EL1 is 0 from here: traps.c tells the cores apart by it. */
-	__asm__ volatile("msr tpidr_el1, xzr" ::: "memory");
+	cpu_clear_tpidr_el1();
 	traps_set_ap_handler(ap_trap);
 	/* The stub runs with its caches off: what it fetches must be in memory. */
 	a64_dcache_clean_poc(ap_start_begin, (size_t)(ap_start_end - ap_start_begin));

@@ -1,5 +1,5 @@
-/* Application-processor bring-up and work dispatch (see smp.h). */
-#include "arch/x86_64/smp.h"
+/* Application-processor bring-up and work dispatch on bare metal (see smp.h). */
+#include "efi/x86_64/smp.h"
 
 #include "arch/x86_64/ap_start.h"
 #include "arch/x86_64/cpu.h"
@@ -51,22 +51,6 @@ static struct {
 	bool pat_valid;
 	uint64_t pat;
 } g;
-
-static inline uint64_t read_cr3(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
-	return v;
-}
-
-static inline uint64_t read_xcr0(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(X86_XCR_XFEATURE_ENABLED));
-	return ((uint64_t)hi << 32) | lo;
-}
 
 static uint64_t us_cycles(uint64_t us)
 {
@@ -248,7 +232,7 @@ static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t ve
 static struct ap_start_params *prepare_lowpage(uint8_t *page)
 {
 	uint64_t len = (uint64_t)(ap_start_end - ap_start_begin);
-	uint64_t cr3 = read_cr3(), cr4 = cpu_read_cr4(), efer = 0;
+	uint64_t cr3 = cpu_read_cr3(), cr4 = cpu_read_cr4(), efer = 0;
 	struct ap_start_params *p;
 
 	if (len > AP_PAGE_SIZE) {
@@ -278,7 +262,7 @@ static struct ap_start_params *prepare_lowpage(uint8_t *page)
 	p->cr4_32 = X86_CR4_PAE | (cr4 & X86_CR4_LA57);
 	p->cr0 = cpu_read_cr0();
 	p->efer = X86_EFER_LME | (efer & EFER_COPIED);
-	p->xcr0 = (cr4 & X86_CR4_OSXSAVE) ? read_xcr0() : 0;
+	p->xcr0 = (cr4 & X86_CR4_OSXSAVE) ? cpu_xgetbv(X86_XCR_XFEATURE_ENABLED) : 0;
 	g.pat_valid = rdmsr_safe(MSR_IA32_PAT, &g.pat) == MSR_OK;
 	return p;
 }
