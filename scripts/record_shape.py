@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""record_shape.py -- the "shape" of a baremetric record stream, to prove that a refactoring
+did not change what the firmware emits (issue: restructuring must not change behaviour).
+
+    record_shape.py shape LOG [--out FILE]   the shape as sorted JSON (stdout or FILE)
+    record_shape.py compare A B              A, B: logs or shape JSON; prints the differences,
+                                             exit 0 same, 1 different, 2 unusable input
+
+Standard library only, and deliberately independent of harness/bmharness (which is being
+reorganised): the few lines of docs/protocol.md "Line format" it needs are re-implemented here.
+
+Reading a log (docs/protocol.md, protocol version 1):
+  - a record starts at every `@BM ` on a line (console noise before it is dropped); its frame is
+    `@BM <ver> <seq> <type>[ key=value]... |<crc8>`, the CRC-32 (zlib) of the text before ` |`;
+  - a candidate with no CRC, a wrong CRC or another version is dropped and counted (`dropped`);
+  - the last boot is used: a `begin` record with seq 0 starts a new boot; a record whose seq was
+    already seen in this boot (a duplicated line) is kept once;
+  - keys are split at the first `=` (values are never looked at, so no unescaping is needed).
+
+What the shape is: for each record *layout* -- the record type plus the field that selects its
+layout (DISCRIMINATOR below: `plat`/`prof` by `kind`, `probe` and `check` by `name`, `skip` and
+`fault` by `probe`, `msg` by `level`; every other type by its type alone) -- the union of the keys
+of all its records, written as "<type>" or "<type> <field>=<value>". So a record type, layout or
+key that appears, disappears or is renamed changes the shape.
+
+What is ignored, and why (decided by running each configuration twice, see the test):
+  - every value other than the discriminator's, and the number of records of each layout (the
+    number of samples chunks, skips, cache levels etc. follows timing and the machine);
+  - the order of records and of keys;
+  - the variable part of keys that name a host thing rather than a field: `cmdline.<param>`
+    (the kernel's command line) -> `cmdline.*`, `huge_<size>_total/_free` (hugetlb pool sizes of
+    the host) -> `huge_*_total`/`huge_*_free` (NORMALISE below);
+  - hosted runs only (begin env=hosted; the host CPU is whatever the VM was given -- Zen 4 or
+    Zen 5, a PMU visible to Linux or not, /sys/.../cache present or not): the layouts and keys in
+    HOSTED_VOLATILE are kept in the shape file but `compare` does not report them when they are
+    present on one side only (they are compared when on both sides).  Everything else of a hosted
+    run is compared like a QEMU boot's.
+The shape JSON carries `source` (file name, records read, dropped candidates, whether `end` was
+seen) for the reader; compare only looks at `layouts` (and `env` to pick the hosted rules).
+"""
+
+import argparse
+import json
+import re
+import sys
+import zlib
+
+FRAME = re.compile(r"(@BM ([0-9]+) ([0-9]+) ([a-z0-9_]+)((?: [^ |]*)*)) \|([0-9a-f]{8})")
+DISCRIMINATOR = {"plat": "kind", "prof": "kind", "probe": "name", "check": "name",
+                 "skip": "probe", "fault": "probe", "msg": "level"}
+NORMALISE = [(re.compile(r"cmdline\..+\Z"), "cmdline.*"),
+             (re.compile(r"huge_[0-9a-z]+_(total|free)\Z"), r"huge_*_\1")]
+# Hosted: what differs with the host's CPU, kernel and sysfs (docs/protocol.md): layouts that
+# exist on one host and not another, and keys of layouts that exist everywhere.
+HOSTED_VOLATILE_LAYOUTS = {
+    "plat kind=cache_sysfs",        # absent when /sys/devices/system/cpu/cpuN/cache is missing
+    "check name=instructions_retired",  # pmu_check: a check where Linux sees a PMU, a skip if not
+    "skip probe=pmu_check", "skip probe=pmu_cost",
+    "msg level=warn", "msg level=info",  # warnings about the host (THP, governor, ...)
+}
+HOSTED_VOLATILE_KEYS = {
+    "plat kind=cache": {"shared_by"},  # omitted where CPUID does not say (0x80000005/6)
+    "plat kind=pmu": None,           # None: every key (vendor-specific CPUID facts)
+    "plat kind=os": {"cmdline.*", "cmdline_hints", "huge_*_total", "huge_*_free", "mlock_err"},
+    "plat kind=alloc": {"hugetlb"},
+    # counters: ctr_set/ctr_events/... with a PMU, ctr_skipped without; demand-only sets
+    "probe": {"ctr_set", "ctr_events", "ctr_passes", "ctr_refused", "ctr_skipped"},
+    "skip": {"ctr_set", "events", "event", "set"},
+}
+
+
+def records(data):
+    """(records of the last boot as (seq, type, [keys]), dropped candidates) of a log's bytes."""
+    boot, seen, dropped = [], set(), 0
+    for line in data.decode("latin-1").splitlines():
+        for cand in line.split("@BM ")[1:]:
+            m = FRAME.match("@BM " + cand)
+            if not m or "%08x" % (zlib.crc32(m.group(1).encode("latin-1")) & 0xFFFFFFFF) != m.group(6) \
+                    or m.group(2) != "1":
+                dropped += 1
+                continue
+            seq, rtype = int(m.group(3)), m.group(4)
+            fields = [tok.partition("=") for tok in m.group(5).split(" ")[1:]]
+            if any(not eq for _, eq, _ in fields):
+                dropped += 1
+                continue
+            if rtype == "begin" and seq == 0:
+                boot, seen = [], set()
+            if seq in seen:
+                continue
+            seen.add(seq)
+            boot.append((seq, rtype, fields))
+    return boot, dropped
+
+
+def norm(key):
+    for pat, rep in NORMALISE:
+        if pat.match(key):
+            return pat.sub(rep, key)
+    return key
+
+
+def shape_of_log(path):
+    with open(path, "rb") as fh:
+        recs, dropped = records(fh.read())
+    layouts, env = {}, None
+    for _, rtype, fields in recs:
+        d = DISCRIMINATOR.get(rtype)
+        vals = dict((k, v) for k, _, v in fields)
+        name = "%s %s=%s" % (rtype, d, vals[d]) if d in vals else rtype
+        layouts.setdefault(name, set()).update(norm(k) for k, _, _ in fields)
+        if rtype == "begin":
+            env = vals.get("env")
+    return {"format": "baremetric-record-shape/1", "env": env,
+            "source": {"file": path.rsplit("/", 1)[-1], "records": len(recs), "dropped": dropped,
+                       "end_seen": any(r[1] == "end" for r in recs)},
+            "layouts": {k: sorted(v) for k, v in sorted(layouts.items())}}
+
+
+def load(path):
+    """A shape: from a shape JSON file, or computed from a log."""
+    with open(path, "rb") as fh:
+        head = fh.read(64).lstrip()
+    if head.startswith(b"{"):
+        with open(path) as fh:
+            return json.load(fh)
+    return shape_of_log(path)
+
+
+def volatile_keys(layout):
+    if layout in HOSTED_VOLATILE_KEYS:
+        return HOSTED_VOLATILE_KEYS[layout]
+    return HOSTED_VOLATILE_KEYS.get(layout.split(" ")[0], set())
+
+
+def compare(a, b):
+    """Differences between shapes a and b as lines of text ([] = same)."""
+    out = []
+    if a.get("env") != b.get("env"):
+        out.append("env: %s -> %s" % (a.get("env"), b.get("env")))
+    hosted = a.get("env") == b.get("env") == "hosted"
+    la, lb = a["layouts"], b["layouts"]
+    for name in sorted(set(la) | set(lb)):
+        if hosted and name in HOSTED_VOLATILE_LAYOUTS and (name in la) != (name in lb):
+            continue
+        if name not in lb:
+            out.append("- %s   (layout removed; keys: %s)" % (name, ",".join(la[name])))
+        elif name not in la:
+            out.append("+ %s   (layout added; keys: %s)" % (name, ",".join(lb[name])))
+        else:
+            ka, kb = set(la[name]), set(lb[name])
+            if hosted:
+                vol = volatile_keys(name)
+                if vol is None:
+                    continue
+                ka, kb = ka - vol, kb - vol
+            for k in sorted(ka - kb):
+                out.append("  %s: - key %s" % (name, k))
+            for k in sorted(kb - ka):
+                out.append("  %s: + key %s" % (name, k))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("shape", help="print or write the shape of a log")
+    s.add_argument("log")
+    s.add_argument("--out")
+    c = sub.add_parser("compare", help="compare two logs or shape files")
+    c.add_argument("a")
+    c.add_argument("b")
+    args = ap.parse_args(argv)
+    if args.cmd == "shape":
+        shape = shape_of_log(args.log)
+        if not shape["layouts"]:
+            print("%s: no valid records" % args.log, file=sys.stderr)
+            return 2
+        text = json.dumps(shape, indent=1, sort_keys=True) + "\n"
+        if args.out:
+            with open(args.out, "w") as fh:
+                fh.write(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    a, b = load(args.a), load(args.b)
+    for path, sh in ((args.a, a), (args.b, b)):
+        if not sh["layouts"]:
+            print("%s: no valid records" % path, file=sys.stderr)
+            return 2
+    diff = compare(a, b)
+    if diff:
+        print("record shapes differ (%s -> %s):" % (args.a, args.b))
+        print("\n".join(diff))
+        return 1
+    print("record shapes are the same (%d layouts)" % len(a["layouts"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
