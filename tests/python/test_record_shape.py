@@ -28,7 +28,8 @@ def stream(records, env="uefi"):
     return [line(i, t, f) for i, (t, f) in enumerate(recs)]
 
 
-BASE = [("cfg", [("probes", "timer,spin"), ("seed", 1)]),
+BASE = [("msg", [("level", "info"), ("text", "options%20from%20file")]),
+        ("cfg", [("probes", "timer,spin"), ("seed", 1)]),
         ("plat", [("kind", "cpu"), ("vendor", "AuthenticAMD"), ("family", 25)]),
         ("plat", [("kind", "tsc"), ("hz", 2000000000), ("source", "hpet")]),
         ("probe", [("name", "timer"), ("set", 0), ("n", 2), ("method", "rdtsc")]),
@@ -48,12 +49,27 @@ def run(*args):
 
 def test_same_shape_passes_despite_values_counts_and_order(tmp_path):
     a = write(tmp_path, "a.log", stream(BASE))
-    more = BASE[:3] + [BASE[3], BASE[4], ("probe", [("name", "timer"), ("set", 1), ("n", 9),
-                                                    ("method", "rdtscp")]), BASE[5]]
+    more = BASE[:4] + [BASE[4], BASE[5], ("samples", [("set", 0), ("i", 2), ("n", 1), ("v", 7)]),
+                       ("msg", [("level", "warn"), ("text", "late")]), BASE[6]]
+    more[2] = ("plat", [("family", 26), ("vendor", "x"), ("kind", "cpu")])
     b = write(tmp_path, "b.log", ["\x1b[2J BdsDxe: noise"] + stream(more), ending="\n")
     r = run("compare", a, b)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "same" in r.stdout
+
+
+def test_msg_type_and_probe_set_count(tmp_path):
+    a = write(tmp_path, "a.log", stream(BASE))
+    no_msg = [r for r in BASE if r[0] != "msg"]
+    r = run("compare", write(tmp_path, "b.log", stream(no_msg)), a)
+    assert r.returncode == 1 and "+ msg" in r.stdout  # a msg where there was none: a type added
+    extra_set = BASE + [("probe", [("name", "timer"), ("set", 1), ("n", 9), ("method", "rdtscp")])]
+    r = run("compare", a, write(tmp_path, "c.log", stream(extra_set)))
+    assert r.returncode == 1 and "probe name=timer: 1 -> 2 records" in r.stdout
+    # hosted runs: counts are not compared
+    r = run("compare", write(tmp_path, "d.log", stream(BASE, env="hosted")),
+            write(tmp_path, "e.log", stream(extra_set, env="hosted")))
+    assert r.returncode == 0, r.stdout
 
 
 def test_renamed_key_fails(tmp_path):
