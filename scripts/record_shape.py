@@ -195,6 +195,10 @@ def main(argv=None):
         if not sh["layouts"]:
             print("%s: no valid records" % path, file=sys.stderr)
             return 2
+    for path, sh in ((args.a, a), (args.b, b)):
+        if sh.get("source", {}).get("dropped"):
+            print("note: %s: %d damaged record candidates dropped (CRC, frame or version)"
+                  % (path, sh["source"]["dropped"]))
     diff = compare(a, b)
     if diff:
         print("record shapes differ (%s -> %s):" % (args.a, args.b))

@@ -2,14 +2,15 @@
 (scripts/record_shape.py: record types, layouts, their keys and, for QEMU, their counts) of the
 default x86_64 and AArch64 QEMU boots and of a default hosted run, each with seed=1, must equal
 the shape stored in tests/integration/shapes/. No other fixture boots the defaults, so this
-adds one boot per configuration (about 80 s each under TCG; the hosted run see HOSTED_ARGS).
+adds one run per configuration: about 80-95 s per QEMU boot under TCG, 2-3.5 min for the hosted
+run (the full defaults: irq_samples=10000, noise_ms=5000, mem_max_mb=0 sized from the caches).
 
 After an intended change of the stream, regenerate the stored shapes (same configurations):
     harness/baremetric qemu --out /tmp/s86 --set seed=1
     scripts/record_shape.py shape /tmp/s86/serial.log --out tests/integration/shapes/x86_64.json
     harness/baremetric qemu --arch aarch64 --out /tmp/sa64 --set seed=1
     scripts/record_shape.py shape /tmp/sa64/serial.log --out tests/integration/shapes/aarch64.json
-    build/hosted/baremetric seed=1 <HOSTED_ARGS> > /tmp/hosted.log
+    build/hosted/baremetric seed=1 > /tmp/hosted.log
     scripts/record_shape.py shape /tmp/hosted.log --out tests/integration/shapes/hosted.json
 """
 
