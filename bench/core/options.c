@@ -3,7 +3,7 @@
  * value has one setter and one writer below; config_set finds the option and calls its setter. */
 #include "bench/core/options.h"
 
-#include "bench/core/registry.h"
+#include "bench/core/registry_names.h"
 #include "lib/fmt.h"
 
 enum option_type { OPT_U64, OPT_BOOL, OPT_U64_LIST, OPT_U64_LIST_AUTO, OPT_CHOICE, OPT_SERIAL, OPT_PROBES,

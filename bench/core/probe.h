@@ -15,6 +15,7 @@
 enum probe_status { PROBE_OK, PROBE_SKIPPED, PROBE_FAILED };
 
 struct irq_platform;
+struct trap_info;
 
 struct probe_env {
 	const struct config *cfg;
@@ -31,6 +32,9 @@ struct probe_env {
 	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
 	const struct pmu_info *pmu; /* discovered PMU (present or why not); NULL = not discovered */
 	struct irq_platform *irq; /* interrupt sources (bare metal), NULL when there are none */
+	/* Report an exception a probe learnt of itself (one another CPU took) as the suite reports its
+	 * own: a `fault` record, counted. Set by suite_init. */
+	void (*report_fault)(const struct trap_info *info);
 };
 
 /* A probe declares itself once, in its own file, as `const struct probe_desc probe_<name>`,

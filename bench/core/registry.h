@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "bench/core/probe.h"
+#include "bench/core/registry_names.h"
 
 struct probe_entry {
 	const struct probe_desc *desc;
@@ -16,10 +17,5 @@ struct probe_entry {
 /* Every probe in run order, ended by an entry with desc == NULL. */
 extern const struct probe_entry probe_registry[];
 const struct probe_desc *probe_find(const char *name);
-
-/* The registry's names (NULL-terminated, run order) and its default list ("timer,spin,..."):
- * from registry_names.c, which links no probe, so option parsing can use them alone. */
-extern const char *const probe_names[];
-extern const char *const probe_default_list;
 
 #endif

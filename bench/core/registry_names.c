@@ -1,7 +1,7 @@
-/* The registry's probe names and default list (see registry.h), made from registry.def at
+/* The registry's probe names and default list (see registry_names.h), made from registry.def at
  * compile time without naming any probe's symbol: the option parser and its unit tests use them
  * without linking the probes. */
-#include "bench/core/registry.h"
+#include "bench/core/registry_names.h"
 
 #define PROBE(id, list) #id,
 const char *const probe_names[] = {

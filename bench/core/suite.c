@@ -18,6 +18,7 @@ void suite_init(struct probe_env *env, suite_exit_fn exit_fn)
 {
 	suite.env = env;
 	suite.exit_fn = exit_fn;
+	env->report_fault = suite_trap_report;
 }
 
 const struct suite_counts *suite_counts(void)
