@@ -105,6 +105,7 @@ help:
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
+	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
 
 deps-%:
