@@ -9,7 +9,7 @@ import pytest
 
 import synth
 from bmharness import cli
-from bmharness.analysis import compare, stats
+from bmharness.analysis import compare
 from bmharness.stream import parse
 
 

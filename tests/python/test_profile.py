@@ -13,9 +13,9 @@ import zlib
 import pytest
 
 from bmharness import cli
-from bmharness.analysis import prof_records, profile, symbolise
+from bmharness.analysis import profile, symbolise
 from bmharness.report import prof_report, report
-from bmharness.stream import parse
+from bmharness.stream import parse, prof_records
 from synth import Stream
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in ("gcc", "nm", "objdump",

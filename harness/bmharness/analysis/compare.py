@@ -24,9 +24,9 @@ import math
 import os
 import tempfile
 
-from . import archinfo, stats
+from . import archinfo
 from ..report.doc import Doc, fnum
-from ..stream import parse
+from ..stream import parse, stats
 
 ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
 CORRECTION = "Benjamini-Hochberg"

@@ -10,7 +10,7 @@ is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's
 
 import os
 
-from . import archinfo, displace, footprint, irq_lat, stats
+from . import archinfo, displace, footprint, irq_lat
 from ..report.doc import fnum, ns, num
 from ..stream import parse
 

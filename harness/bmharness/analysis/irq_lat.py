@@ -10,7 +10,8 @@ that bound (APIC tick quantisation, HPET uncertainty) kept apart from failures, 
 periodic samples, truncated_by_time, the SMI count and the effective frequency.
 """
 
-from . import archinfo, stats
+from . import archinfo
+from ..stream import stats
 from ..report.doc import ns, num
 
 P999 = 0.999

@@ -25,9 +25,9 @@ they are the emulator's host's -- but matched with no verdict: the CPU described
 import math
 import os
 
-from . import archinfo, knees, stats
+from . import archinfo, knees
 from ..report.doc import fnum, num
-from ..stream import parse
+from ..stream import parse, stats
 
 MEMBW, LATENCY = "membw", "latency"
 PROBES = (MEMBW, LATENCY)

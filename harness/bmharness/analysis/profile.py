@@ -16,8 +16,8 @@ import bisect
 import json
 import os
 
-from . import prof_records, symbolise
-from ..stream import parse
+from . import symbolise
+from ..stream import parse, prof_records
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"
