@@ -1,6 +1,6 @@
-"""The displacement table's arithmetic (harness/bmharness/displace.py) on synthetic data whose
-answer is known by construction: paired windows with background gaps taken out, the standard
-error of the paired differences, the measured clock-resolution term, per-interrupt pairing and
+"""The displacement table's arithmetic (harness/bmharness/analysis/displace.py; the table itself
+is report/displace.py's) on synthetic data whose answer is known by construction: paired windows
+with background gaps taken out, the standard error of the paired differences, the measured clock-resolution term, per-interrupt pairing and
 its quantiles, SMIs unavailable rather than zero, and the parse -> analyse -> report path."""
 
 import math

@@ -1,5 +1,5 @@
-"""Host side of the sampling profiler (bmharness/profile.py, prof_records.py, symbolise.py,
-prof_report.py, `baremetric profile`): a tiny ELF is built with gcc at test time, its functions'
+"""Host side of the sampling profiler (bmharness/analysis/profile.py and symbolise.py,
+stream/prof_records.py, report/prof_report.py, `baremetric profile`): a tiny ELF is built with gcc at test time, its functions'
 addresses read back with nm, and record streams with known samples on them are synthesised
 (the encoder and the CRC rule are protocol.py's / docs/protocol.md's)."""
 

@@ -1,4 +1,4 @@
-"""The harness's per-architecture QEMU command lines (bmharness.qemu.ARCHES): x86_64 keeps q35 +
+"""The harness's per-architecture QEMU command lines (bmharness.run.qemu.ARCHES): x86_64 keeps q35 +
 OVMF + isa-debug-exit, aarch64 gets virt with GICv3, -cpu max, AAVMF and no exit device."""
 
 import pytest

@@ -1,5 +1,5 @@
 """Performance-counter figures derived from the per-sample counter deltas (`ctr` records) that
-parse.py attaches to each set as set["counters"].
+stream/parse.py attaches to each set as set["counters"].
 
 Every delta is per sample; the stated counter overhead (the deltas of an empty sample read the
 same way) is subtracted, clamped at 0, before anything is divided -- except for the energy means,
@@ -163,5 +163,6 @@ def analyse(summary, out_dir=None):
     cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]
     return {"present": present, "status": text, "sets": figs,
             "checks": [c for c in summary.get("checks") or [] if c.get("probe") == "pmu_check"], "cost": cost,
-            "skipped_checks": [k for k in summary.get("skips") or [] if k.get("probe") in ("pmu_check", "pmu_cost")],
+            "skipped_checks": [k for k in summary.get("skips") or []
+                               if k.get("probe") in ("pmu_check", "pmu_cost")],
             "arch": archinfo.arch(summary)}

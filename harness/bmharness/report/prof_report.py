@@ -1,7 +1,7 @@
 """Rendering of analysis/profile.py's results onto a report Doc: the report's Profile section
 (`analyse`, `section`) and the fuller listing of `baremetric profile` (`listing`). Tables carry one samples column and one
 % column per event, as DCPI's per-instruction view shows cycles next to misses. Nothing here
-computes: every figure is profile.py's.
+computes: every figure is analysis/profile.py's.
 """
 
 from ..analysis import profile

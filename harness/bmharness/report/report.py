@@ -1,9 +1,12 @@
 """Human-readable report from a parse directory (summary.json, raw/, optional run.json).
 
-The report is built once as a list of blocks (headings, key/value lists, tables, paragraphs) and
-rendered twice: plain text for the terminal and markdown for DIR/report.md, so both always say the
-same. Histogram PNGs come from plots.py when matplotlib is importable. The memory probes
-(membw, latency) get their own section from memory.py instead of rows in the probe tables.
+The report is built once as a list of blocks (doc.py: headings, key/value lists, tables,
+paragraphs) and rendered twice: plain text for the terminal and markdown for DIR/report.md, so both
+always say the same. Below the header, every section is a module of this package listed in
+SECTIONS: `analyse(summary, out_dir)` gets its result (from the analysis/ modules: they compute,
+the sections only render), `draw` its plots where it has some (plots.py, irq_plots.py, when
+matplotlib is importable), and `section(doc, result, out_dir, plots)` writes it. The Status line
+closes the report (status_lines, with analysis/run_verdict.py's judgement of run.json).
 """
 
 import json
