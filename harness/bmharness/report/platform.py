@@ -33,6 +33,14 @@ def _logical_cpus(cpu, smp):
 def section(doc, plat, out_dir=None, plots=None):
     """The Platform section: firmware, CPU, features, caches, memory, firmware tables."""
     doc.h("Platform")
+    _cpu(doc, plat)
+    _caches(doc, plat)
+    _memory(doc, plat)
+    _tables(doc, plat)
+
+
+def _cpu(doc, plat):
+    """Firmware, CPU and its features."""
     fw, cpu, feat = plat.get("firmware"), plat.get("cpu"), plat.get("features")
     if fw:
         doc.kv([("firmware", "%s rev %s, UEFI %s, SMBIOS %s, ACPI rev %s" % tuple(
@@ -56,6 +64,9 @@ def section(doc, plat, out_dir=None, plots=None):
                  + [k for k in feat if k not in FEATURE_ORDER])
         doc.kv([("features", " ".join(k for k in names if feat.get(k) == 1) or "none"),
                 ("absent", " ".join(k for k in names if feat.get(k) != 1) or "none")])
+
+
+def _caches(doc, plat):
     caches = plat.get("cache") or []
     doc.h("Caches", 3)
     if caches:
@@ -65,6 +76,10 @@ def section(doc, plat, out_dir=None, plots=None):
                     c.get("shared_by", "not stated"), c.get("source")] for c in caches])
     else:
         doc.p("no cache descriptors reported")
+
+
+def _memory(doc, plat):
+    """The memory map, the SMBIOS memory devices and the DRAM peak they imply."""
     doc.h("Memory", 3)
     mm = plat.get("memmap")
     if mm:
@@ -93,6 +108,10 @@ def section(doc, plat, out_dir=None, plots=None):
                                fnum(dp.get("basis"))))])
     else:
         doc.kv([("DRAM peak", "unknown: %s" % fnum(dp.get("reason")))])
+
+
+def _tables(doc, plat):
+    """ACPI and the other platform records, the unknown kinds included."""
     doc.h("Firmware tables and devices", 3)
     pairs = []
     if plat.get("acpi"):
@@ -107,7 +126,7 @@ def section(doc, plat, out_dir=None, plots=None):
         pairs.append(("pmu", "not reported"))
     known = {"firmware", "cpu", "features", "cache", "memmap", "memdev", "dram_peak", "acpi",
              "acpi_pm", "hpet", "pmu", "serial", "ebs", "alloc", "tsc", "tsc_cal",
-             "sysreg", "sysregs", "insn_probe"}  # sysregs.section: a table of their own
+             "sysreg", "sysregs", "insn_probe"}  # sysregs.py: a table of their own
     for kind, val in plat.items():
         if kind not in known:
             for v in val if isinstance(val, list) else [val]:
