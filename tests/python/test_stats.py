@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bmharness.analysis import stats as S
+from bmharness.stream import stats as S
 
 
 def test_known_small_dataset():
