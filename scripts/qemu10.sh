@@ -2,7 +2,7 @@
 # Fetch QEMU 10 (Debian bookworm-backports) and unpack it under build/qemu10/root, without touching
 # the system's apt set-up or installed packages: a private sources directory and lists directory,
 # `apt-get download` of the three packages the x86 system emulator needs, `dpkg -x` into one root.
-# QEMU 7.2 (bookworm) has no x2APIC under TCG; QEMU 10 with `-cpu max` has (see docs, README).
+# QEMU 7.2 (bookworm) has no x2APIC under TCG; QEMU 10 with `-cpu max` has (see docs/qemu.md).
 #
 # Idempotent: a working unpacked binary is reused (nothing is fetched). On success the last line
 # of stdout is the root (run ROOT/usr/bin/qemu-system-x86_64 -L ROOT/usr/share/qemu). When the

@@ -64,7 +64,7 @@ def add_parser(sub):
                    help="only this probe (repeatable; default all profiled probes)")
     p.add_argument("--cpu", type=int, metavar="N", help="only the samples of CPU N")
     p.add_argument("--elf", metavar="PATH", help="the unstripped ELF (default: found by the "
-                   "run's build id, see README 'Harness')")
+                   "run's build id, see docs/methods/profiler.md)")
     p.add_argument("--top", type=int, default=prof_report.CLI_TOP, metavar="N",
                    help="functions listed per probe (default %(default)s)")
     p.add_argument("--annotate", type=int, default=profile.ANNOTATE, metavar="N",

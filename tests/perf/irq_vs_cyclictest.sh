@@ -7,7 +7,7 @@
 #   ours: irq_latency's posix_timer_oneshot/hlt set: a POSIX timer armed INTERVAL_US ahead, the
 #     thread asleep in sigsuspend, latency = TSC at the signal handler's first instruction - the
 #     deadline (hosted/irq_sources.c).
-# Both use the kernel's hrtimers; see README "On Linux (hosted)" for what each includes.
+# Both use the kernel's hrtimers; see docs/hosted.md for what each includes.
 #
 # Usage: tests/perf/irq_vs_cyclictest.sh [OUT_DIR]
 #   CPU=n (default: the last allowed CPU), N=samples (default 2000), INTERVAL_US (default 1000),

@@ -1,4 +1,4 @@
-/* The AArch64 memory-system facts (issue 12, caches and kernels): `plat kind=cache_ctl` (CTR_EL0,
+/* The AArch64 memory-system facts (caches and kernels): `plat kind=cache_ctl` (CTR_EL0,
  * DCZID_EL0 decoded) and `plat kind=simd` (FP/SIMD and SVE after the firmware enabled SVE). */
 #ifndef BENCH_PLATFORM_A64_MEM_H
 #define BENCH_PLATFORM_A64_MEM_H

@@ -1,10 +1,10 @@
 """Host side of the sampling profiler: per profiled probe, the samples attributed to functions and
 instructions of the ELF the run was built from, per event, plus the records' validity and the
-profiler's own cost (docs/protocol.md "Sampling profiler (issue 11)").
+profiler's own cost (docs/protocol.md, "prof, prof_data: sampling profiler").
 
 `load_records(run)` reads a run's records (a parse directory's records.jsonl, a directory holding
 `parsed/`, or a serial log parsed in memory); `analyse(records, run_dir, elf=..., cpu=...)` gives
-one result per profile; `to_json` is what profile.json holds (keys in README.md, "Harness").
+one result per profile; `to_json` is what profile.json holds (keys in docs/methods/profiler.md).
 Mapping: ELF address = pc - image_base. A pc below image_base or at image_base + image_size and
 above is "outside the image"; one inside the image that no function symbol covers is
 "unknown"; without the ELF every pc in the image is "not symbolised". Each of these is a row of

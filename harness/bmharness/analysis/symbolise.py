@@ -89,7 +89,7 @@ def read_build_id(path):
 
 
 def elf_candidates(build_id, run_dir=None, repo_root=REPO_ROOT):
-    """The places an ELF with this build id is looked for, in order (ELF_SEARCH in README):
+    """The places an ELF with this build id is looked for, in order (docs/methods/profiler.md, "ELF search"):
     the run directory and its parent (<id>.elf, elf/<id>.elf), the repository's
     build/*/elf/<id>.elf, directories in $BAREMETRIC_ELF_PATH (<id>.elf), and Debian's
     /usr/lib/debug/.build-id/<xx>/<rest>.debug."""

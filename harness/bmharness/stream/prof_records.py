@@ -1,4 +1,4 @@
-"""The sampling profiler's records (docs/protocol.md, "Sampling profiler (issue 11)"): gather the
+"""The sampling profiler's records (docs/protocol.md, "prof, prof_data: sampling profiler"): gather the
 `prof` and `prof_data` records of a boot per profiled probe and CPU, and validate them.
 
 `collect(records, problem)` takes the records of one boot (parse.py's dicts: type, fields, seq,
