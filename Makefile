@@ -43,6 +43,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
 	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
+	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
@@ -71,6 +72,7 @@ UNIT_SRC    += tests/unit/test_a64_irq2.c
 UNIT_SRC    += tests/unit/test_a64_pmi.c
 UNIT_SRC    += tests/unit/test_a64_platform_id.c
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
+	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
 	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/tsc.c \
@@ -93,7 +95,7 @@ UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
-.PHONY: all image image-aarch64 run test unit pytest integration deps clean help
+.PHONY: all image image-aarch64 run test unit pytest integration deps clean help docs
 all: $(OUT)/baremetric.efi
 
 help:
@@ -104,6 +106,7 @@ help:
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
+	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
 
 deps-%:
@@ -141,13 +144,18 @@ $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 run: image | deps-$(DEPS_RUN)
 	$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
 
-$(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*.h drivers/*.h arch/*.h arch/x86_64/*.h arch/aarch64/*.h)
+$(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*/*.h bench/core/*.def drivers/*.h arch/*.h arch/x86_64/*.h arch/aarch64/*.h)
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
-unit: $(UNIT_BIN)
+# Also the registry's checks (tests/unit/test_registry.c), linked with every probe: mk/hosted.mk.
+unit: $(UNIT_BIN) unit-registry
 	$(UNIT_BIN)
+
+# docs/options.md from the options table and the probe registry (tests/python checks it is current).
+docs:
+	$(PY) scripts/gen_docs.py --write
 
 pytest: | deps-test
 	$(PY) -m pytest -q tests/python

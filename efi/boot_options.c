@@ -148,7 +148,7 @@ void boot_options_load(EFI_HANDLE image, struct config *cfg, const char *const *
 		       struct boot_messages *msgs)
 {
 	EFI_LOADED_IMAGE *li = NULL;
-	struct config_parser p = { cfg, known_probes, warn_cb, msgs, 0 };
+	struct config_parser p = { .cfg = cfg, .known_probes = known_probes, .warn = warn_cb, .warn_ctx = msgs };
 
 	config_defaults(cfg);
 	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, image, &efi_loaded_image_guid, (void **)&li)) || !li) {

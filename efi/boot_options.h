@@ -5,7 +5,7 @@
 
 #include <efi.h>
 
-#include "lib/config.h"
+#include "bench/core/options.h"
 
 #define BOOT_OPTIONS_MAX_MSGS 16
 #define BOOT_OPTIONS_MSG_LEN 200

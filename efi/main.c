@@ -10,6 +10,7 @@
 #include "arch/traps.h"
 #include "bench/core/calibrate.h"
 #include "bench/core/runner.h"
+#include "bench/core/registry.h"
 #include "bench/core/suite.h"
 #include "bench/core/summary.h"
 #include "efi/efi_util.h"

@@ -16,7 +16,7 @@
 #include "efi/boot_options.h"
 #include "efi/discover.h"
 #include "efi/exit_bs.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 
 struct efi_boot {
 	struct config cfg;

@@ -23,11 +23,12 @@
 #error "the hosted build is x86_64 only (mk/hosted.mk HOSTED_CPU)"
 #endif
 #include "bench/facts/smp.h"
+#include "bench/core/registry.h"
 #include "bench/core/suite.h"
 #include "bench/core/summary.h"
 #include "hosted/hosted.h"
 #include "hosted/irq_hosted.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
@@ -79,7 +80,7 @@ static void warn_cb(const char *text, void *ctx)
 	msgs_add(ctx, MSG_WARN, text, 0, 0);
 }
 
-/* --help: the options with their defaults, taken from lib/config's own `cfg` record. */
+/* --help: the options with their defaults, taken from the options' own `cfg` record (bench/core/options.def). */
 static void usage(const char *prog)
 {
 	struct config def;
@@ -114,11 +115,11 @@ static void usage(const char *prog)
 	printf("\n");
 }
 
-/* Options: every argument is one key=value word, parsed by lib/config like the firmware's load
+/* Options: every argument is one key=value word, parsed by bench/core/options like the firmware's load
  * options (word N is argv[N]). */
 static void parse_args(int argc, char **argv)
 {
-	struct config_parser p = { &m.cfg, probe_names, warn_cb, &m.msgs, 0 };
+	struct config_parser p = { .cfg = &m.cfg, .known_probes = probe_names, .warn = warn_cb, .warn_ctx = &m.msgs };
 	char text[ARGS_MAX];
 	struct sbuf sb;
 

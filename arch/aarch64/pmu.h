@@ -51,7 +51,7 @@ struct pmu_faults {
 };
 
 struct pmu_counter {
-	const char *name;     /* the counter-set vocabulary (lib/config.c) */
+	const char *name;     /* the counter-set vocabulary (bench/core/options.c) */
 	const char *arm_name; /* the Arm ARM's event name, or "PMCCNTR_EL0" */
 	unsigned idx;         /* event counter n, or A64_PMU_CYCLE_IDX (31) for the cycle counter */
 	uint16_t event;       /* common event number (CPU_CYCLES for the cycle counter) */

@@ -2,7 +2,7 @@
  * a64_pmu_plan_events; pmu.c offers it as pmu_plan_events). Pure, and named apart from the x86
  * planner, so the host unit tests link both and plan against hand-made pmu_info values.
  *
- * Table: the counter-set vocabulary (lib/config.c) onto PMUv3 common events ("Common event
+ * Table: the counter-set vocabulary (bench/core/options.c) onto PMUv3 common events ("Common event
  * numbers" in the Arm ARM), each taken only where PMCEID0/1_EL0 mark it implemented. Where the
  * common events have no honest equivalent of a name (ref_cycles, the demand-only misses, x86's
  * free-running MSR counters) the name is refused with the reason, never mapped to a neighbour.

@@ -1,5 +1,5 @@
 /* Readable event tables, per vendor and micro-architecture family: an event is a generic name
- * (the counter-set vocabulary, lib/config.c: config_pmu_event_names) and the vendor's encoding —
+ * (the counter-set vocabulary, bench/core/options.c: config_pmu_event_names) and the vendor's encoding —
  * event select, unit mask, counter mask, invert and edge bits — with the vendor's own name beside
  * it. Architectural events first; per-family tables add the cache and TLB miss events. pmu.c turns
  * an entry into an event-select value. */

@@ -9,12 +9,13 @@
 #include "arch/cpu_info.h"
 #include "arch/pmu.h"
 #include "bench/core/arena.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "lib/record.h"
 
 enum probe_status { PROBE_OK, PROBE_SKIPPED, PROBE_FAILED };
 
 struct irq_platform;
+struct trap_info;
 
 struct probe_env {
 	const struct config *cfg;
@@ -31,12 +32,20 @@ struct probe_env {
 	bool simd_enabled;        /* bare metal enabled XSAVE state itself */
 	const struct pmu_info *pmu; /* discovered PMU (present or why not); NULL = not discovered */
 	struct irq_platform *irq; /* interrupt sources (bare metal), NULL when there are none */
+	/* Report an exception a probe learnt of itself (one another CPU took) as the suite reports its
+	 * own: a `fault` record, counted. Set by suite_init. */
+	void (*report_fault)(const struct trap_info *info);
 };
 
+/* A probe declares itself once, in its own file, as `const struct probe_desc probe_<name>`,
+ * and is listed by one line of bench/core/registry.def (docs/hacking.md: adding a probe). */
 struct probe_desc {
 	const char *name;
-	const char *what;
+	const char *what; /* one line: what it measures (docs/options.md, docs/probes.md) */
 	enum probe_status (*run)(struct probe_env *env);
+	/* The options (bench/core/options.def) the probe reads, comma-separated, or NULL: none. The
+	 * runner's own (samples, target_ns, pmu_events) are listed by the probes that use it. */
+	const char *options;
 	bool expects_fault; /* a test probe that must end in an exception */
 	/* Why the sampling profiler cannot run over this probe (it takes interrupts itself, or masks
 	 * them throughout), or NULL. */
@@ -45,11 +54,6 @@ struct probe_desc {
 	 * may have left armed. NULL: nothing to do. */
 	void (*cleanup)(struct probe_env *env);
 };
-
-/* The probe registry, in the order `make run` presents them; NULL-terminated name list for config. */
-extern const struct probe_desc *const probe_table[];
-extern const char *const probe_names[];
-const struct probe_desc *probe_find(const char *name);
 
 /* Start a `probe` record declaring a new sample set: name, set id, unit, n, iters, overhead and
  * tsc_hz are filled in; the caller adds parameters and calls emit_finish(). Returns the set id. */

@@ -1,27 +1,11 @@
-/* Probe registry and the suite runner (see suite.h, probe.h). */
+/* The suite runner (see suite.h). */
 #include "bench/core/suite.h"
 
-#include "bench/profile/profile.h"
+#include "bench/core/registry.h"
 #include "bench/core/summary.h"
+#include "bench/profile/profile.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
-
-extern const struct probe_desc probe_timer, probe_spin, probe_pmu_check, probe_pmu_cost, probe_membw,
-	probe_latency, probe_cachefill, probe_smp_hello, probe_membw_mc, probe_irq_latency, probe_irq_exception,
-	probe_irq_displace, probe_irq_footprint, probe_noise, probe_fault_ud2, probe_fault_gp, probe_fault_ap_ud2,
-	probe_fault_irq, probe_prof_split;
-
-const struct probe_desc *const probe_table[] = {
-	&probe_timer, &probe_spin, &probe_pmu_check, &probe_pmu_cost, &probe_membw, &probe_latency,
-	&probe_cachefill, &probe_smp_hello, &probe_membw_mc, &probe_irq_latency, &probe_irq_exception,
-	&probe_irq_displace, &probe_irq_footprint, &probe_noise,
-	&probe_fault_ud2, &probe_fault_gp, &probe_fault_ap_ud2, &probe_fault_irq, &probe_prof_split, 0,
-};
-
-const char *const probe_names[] = { "timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill",
-				    "smp_hello", "membw_mc", "irq_latency", "irq_exception", "irq_displace",
-				    "irq_footprint", "noise",
-				    "fault_ud2", "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split", 0 };
 
 static struct {
 	struct probe_env *env;
@@ -30,45 +14,11 @@ static struct {
 	struct suite_counts counts;
 } suite;
 
-const struct probe_desc *probe_find(const char *name)
-{
-	for (const struct probe_desc *const *p = probe_table; *p; p++)
-		if (str_eq((*p)->name, name))
-			return *p;
-	return 0;
-}
-
-uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
-			   uint64_t iters, uint64_t overhead)
-{
-	return probe_declare_set_unit(env, r, name, "cycles", n, iters, overhead);
-}
-
-uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const char *name, const char *unit,
-				uint64_t n, uint64_t iters, uint64_t overhead)
-{
-	uint32_t set = env->next_set++;
-
-	*r = emit_start("probe");
-	rec_str(*r, "name", name);
-	rec_u64(*r, "set", set);
-	rec_str(*r, "unit", unit);
-	rec_u64(*r, "n", n);
-	rec_u64(*r, "iters", iters);
-	rec_u64(*r, "overhead", overhead);
-	rec_u64(*r, "tsc_hz", env->tsc_hz);
-	return set;
-}
-
-uint64_t *probe_sample_buffer(struct probe_env *env, uint64_t n)
-{
-	return arena_alloc(env->arena, n * sizeof(uint64_t), 64);
-}
-
 void suite_init(struct probe_env *env, suite_exit_fn exit_fn)
 {
 	suite.env = env;
 	suite.exit_fn = exit_fn;
+	env->report_fault = suite_trap_report;
 }
 
 const struct suite_counts *suite_counts(void)

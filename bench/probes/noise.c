@@ -125,8 +125,9 @@ static enum probe_status noise_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_noise = {
-	.unprofiled = "the probe masks interrupts for its whole window: no sample could land",
 	.name = "noise",
 	.what = "platform noise: gaps in a masked TSC spin (hwlat-style), SMI count on Intel",
 	.run = noise_run,
+	.options = "noise_ms,noise_threshold_ns",
+	.unprofiled = "the probe masks interrupts for its whole window: no sample could land",
 };

@@ -286,10 +286,12 @@ const struct probe_desc probe_pmu_check = {
 	.name = "pmu_check",
 	.what = "instructions retired by a loop of known length, counted exactly (PMU consistency check)",
 	.run = pmu_check_run,
+	.options = "samples",
 };
 
 const struct probe_desc probe_pmu_cost = {
 	.name = "pmu_cost",
 	.what = "cost of reading and starting/stopping the counters (cycles, events, displaced lines)",
 	.run = pmu_cost_run,
+	.options = "samples,pmu_events",
 };

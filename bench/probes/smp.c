@@ -12,7 +12,6 @@
 #include "arch/smp.h"
 #include "arch/traps.h"
 #include "bench/core/probe.h"
-#include "bench/core/suite.h"
 #include "bench/core/summary.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -39,7 +38,7 @@ static void hello(void *arg)
 
 /* What went wrong on AP `cpu`, as a message; an exception it took also becomes a `fault` record
  * (emitted here, on the BSP: APs never emit). */
-static void report_ap_problem(const char *probe, unsigned cpu)
+static void report_ap_problem(struct probe_env *env, const char *probe, unsigned cpu)
 {
 	struct trap_info t;
 	char line[160];
@@ -53,7 +52,7 @@ static void report_ap_problem(const char *probe, unsigned cpu)
 	sb_u64(&sb, smp_cpu_apic_id(cpu));
 	sb_puts(&sb, ") ");
 	if (smp_cpu_fault(cpu, &t)) {
-		suite_trap_report(&t);
+		env->report_fault(&t);
 		sb_puts(&sb, "took ");
 		sb_puts(&sb, t.name);
 		sb_puts(&sb, " at rip ");
@@ -110,7 +109,7 @@ static enum probe_status smp_hello_run(struct probe_env *env)
 		if (!smp_run_all(n, hello, args, timeout)) {
 			for (unsigned i = 1; i < n; i++)
 				if (!h[i].ran || smp_cpu_status(i) != SMP_CPU_IDLE)
-					report_ap_problem("smp_hello", i);
+					report_ap_problem(env, "smp_hello", i);
 			return PROBE_FAILED;
 		}
 	}
@@ -176,14 +175,14 @@ static enum probe_status fault_ap_ud2_run(struct probe_env *env)
 	if (smp_cpus_online() < 2)
 		return skip_one_cpu("fault_ap_ud2");
 	if (!smp_run(1, ap_ud2, 0)) {
-		report_ap_problem("fault_ap_ud2", 1);
+		report_ap_problem(env, "fault_ap_ud2", 1);
 		return PROBE_FAILED;
 	}
 	if (smp_wait(1, timeout) || !smp_cpu_fault(1, &t)) {
 		emit_msg(MSG_ERROR, "fault_ap_ud2: the job on CPU 1 ended without the #UD it provokes");
 		return PROBE_FAILED;
 	}
-	suite_trap_report(&t);
+	env->report_fault(&t);
 	sb_init(&sb, line, sizeof(line));
 	sb_puts(&sb, "fault_ap_ud2: the fault above was taken on CPU 1, APIC id ");
 	sb_u64(&sb, smp_cpu_apic_id(1));

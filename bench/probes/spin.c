@@ -24,4 +24,5 @@ const struct probe_desc probe_spin = {
 	.name = "spin",
 	.what = "calibrated spin loop, 2 instructions per iteration",
 	.run = spin_run,
+	.options = "samples,target_ns,pmu_events",
 };

@@ -60,4 +60,5 @@ const struct probe_desc probe_timer = {
 	.name = "timer",
 	.what = "cost of each cycle-counter read method (back-to-back differences)",
 	.run = timer_run,
+	.options = "timer_samples",
 };

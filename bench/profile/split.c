@@ -32,4 +32,5 @@ const struct probe_desc probe_prof_split = {
 	.name = "prof_split",
 	.what = "the profiler's known split: 30% of a loop in one function, 70% in another",
 	.run = split_run,
+	.options = "samples,target_ns,pmu_events",
 };

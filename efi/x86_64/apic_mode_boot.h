@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "lib/config.h"
+#include "bench/core/options.h"
 
 void apic_mode_boot(enum apic_mode mode, bool cpu_x2apic);
 

@@ -15,7 +15,7 @@ import time
 
 from . import prof_cli
 from .analysis import compare
-from .report import report
+from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
 
@@ -183,7 +183,7 @@ def cmd_compare(args):
             res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
         except compare.ClockMismatch as exc:
             return _err(str(exc))
-        doc = compare.build_doc(run_a, run_b, res)
+        doc = compare_report.build_doc(run_a, run_b, res)
         out_dir = args.out or (os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
                                else run_b["dir"])
         try:

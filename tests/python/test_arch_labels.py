@@ -10,8 +10,9 @@ import pytest
 
 import synth
 from bmharness import cli
-from bmharness.analysis import archinfo, compare, counters, irq_lat, memory
-from bmharness.report import report
+from bmharness.analysis import archinfo, compare, counters, memory
+from bmharness.report import compare as compare_report, counters as counters_report
+from bmharness.report import irq_lat as irq_lat_report, report
 from bmharness.run import qemu
 from bmharness.stream import parse
 from bmharness.stream.protocol import encode_values
@@ -124,7 +125,7 @@ def test_counters_columns_follow_the_architecture(tmp_path):
     for arch, has_x86 in (("aarch64", False), ("x86_64", True)):
         summary, out = parsed(tmp_path, _counter_stream(arch), arch)
         doc = report.Doc()
-        counters.section(doc, counters.analyse(summary), summary)
+        counters_report.section(doc, counters.analyse(summary))
         md = doc.markdown()
         assert "| set | probe | ctr set | passes | IPC | misses |" in md
         assert ("eff GHz" in md) == has_x86 and ("nJ/B" in md) == has_x86
@@ -136,8 +137,8 @@ def test_counters_columns_follow_the_architecture(tmp_path):
 # --- interrupt latency table ------------------------------------------------------------------
 
 def test_zero_tick_has_no_sign():
-    assert irq_lat._unc_text({"tick_cycles": 0}, 62.5e6, report.fnum) == "0.000"
-    assert irq_lat._unc_text({"tick_cycles": 1}, 62.5e6, report.fnum) == "-16.00"
+    assert irq_lat_report._unc_text({"tick_cycles": 0}, 62.5e6) == "0.000"
+    assert irq_lat_report._unc_text({"tick_cycles": 1}, 62.5e6) == "-16.00"
 
 
 def test_latency_table_columns_follow_the_architecture():
@@ -147,7 +148,7 @@ def test_latency_table_columns_follow_the_architecture():
                       "eff_freq": "unavailable: y"}}
     for arch, x86 in (("aarch64", False), ("x86_64", True)):
         doc = report.Doc()
-        irq_lat.table(doc, [row], report.fnum, arch)
+        irq_lat_report.table(doc, [row], arch)
         md = doc.markdown()
         assert ("SMIs" in md) == x86 and ("eff freq" in md) == x86
         assert ("counter ticks at CNTFRQ_EL0" in md) == (not x86)
@@ -195,7 +196,7 @@ def test_compare_in_ns_when_frequencies_differ(tmp_path):
     assert row["median_a"] == pytest.approx(2500, rel=0.01)   # 5000 cycles at 2 GHz, in ns
     assert row["median_b"] == pytest.approx(2500, rel=0.01)
     assert abs(row["shift_pct"]) < 1 and row["verdict"] != "B slower"
-    text = compare.build_doc(compare.load_run(str(a), str(tmp_path)),
+    text = compare_report.build_doc(compare.load_run(str(a), str(tmp_path)),
                              compare.load_run(str(b), str(tmp_path)), res).text()
     assert "ns per operation" in text and "compared in" in text
 
@@ -255,7 +256,7 @@ def test_run_qemu_uses_the_architecture_default(tmp_path, monkeypatch):
 
 
 def test_interrupt_section_units_follow_the_architecture(tmp_path):
-    from bmharness.analysis import irq
+    from bmharness.report import irq as irq_report
     masked = {"taken_masked": 0, "taken_after_unmask": 1, "after_unmask_cycles": 686,
               "received": 4, "n": 4}
     for arch, unit in (("aarch64", "686 counter ticks after the unmask"),
@@ -263,5 +264,5 @@ def test_interrupt_section_units_follow_the_architecture(tmp_path):
         res = {"latency": [], "masked": [masked], "exceptions": [], "displace": [], "noise": None,
                "skips": [], "footprint": None, "apic": None, "arch": arch}
         doc = report.Doc()
-        irq.section(doc, res, str(tmp_path))
+        irq_report.section(doc, res, str(tmp_path))
         assert unit in doc.text()

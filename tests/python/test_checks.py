@@ -1,6 +1,6 @@
 """The Checks section and the verdict failed checks add to the report's status."""
 from bmharness.analysis import checks
-from bmharness.report import report
+from bmharness.report import checks as checks_report, report
 
 
 def summary(*cs):
@@ -32,15 +32,15 @@ def test_cleanup_checks_collapse_but_others_do_not():
 
 def test_section_lists_details():
     doc = report.Doc()
-    checks.section(doc, summary(chk("irq_cleanup", "fault_irq", "pass", delivered=1, in_service=0, left=0)))
+    checks_report.section(doc, checks.analyse(summary(chk("irq_cleanup", "fault_irq", "pass", delivered=1, in_service=0, left=0))))
     text = doc.text()
     assert "CHECKS" in text.upper() and "irq_cleanup" in text and "delivered=1" in text and "PASS" in text
     empty = report.Doc()
-    checks.section(empty, summary())
+    checks_report.section(empty, checks.analyse(summary()))
     assert "CHECKS" not in empty.text().upper()
 
 
 def test_long_details_are_cut():
     c = chk("displace_vs_direct", "irq_displace", "pass", **{"f%02d" % i: 123456.789 for i in range(30)})
-    d = checks._detail(c)
-    assert len(d) == checks.DETAIL_MAX and d.endswith("…") and d.startswith("f00=123456.789")
+    d = checks_report._detail(c)
+    assert len(d) == checks_report.DETAIL_MAX and d.endswith("…") and d.startswith("f00=123456.789")

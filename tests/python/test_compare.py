@@ -9,7 +9,8 @@ import pytest
 
 import synth
 from bmharness import cli
-from bmharness.analysis import compare, stats
+from bmharness.analysis import compare
+from bmharness.report import compare as compare_report
 from bmharness.stream import parse
 
 
@@ -142,7 +143,7 @@ def test_missing_sets_listed(tmp_path):
     assert [r["name"] for r in res["rows"]] == ["latency"]
     assert [s["name"] for s in res["only_a"]] == ["spin"]
     assert sorted((s["name"], s["set"]) for s in res["only_b"]) == [("spin", 4), ("timer", 1)]
-    doc = compare.build_doc(load(a, tmp_path), load(b, tmp_path), res)
+    doc = compare_report.build_doc(load(a, tmp_path), load(b, tmp_path), res)
     text = doc.text()
     assert "Only in A" in text and "Only in B" in text and "unroll=4" in text
 
@@ -248,7 +249,7 @@ def test_resamples_of_one_distribution_give_no_discoveries(tmp_path):
     assert raw_hits >= 5  # uncorrected, ~5% of 300 sets look "significant"
     assert sum(1 for r in rows if r["significant"]) <= 1
     assert sum(1 for r in rows if r["verdict"] in ("B slower", "B faster")) <= 1
-    text = compare.build_doc(a, b, res).text()
+    text = compare_report.build_doc(a, b, res).text()
     assert "Benjamini-Hochberg over the %d tested sets" % N_SETS in text
 
 

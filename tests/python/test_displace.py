@@ -1,6 +1,6 @@
-"""The displacement table's arithmetic (harness/bmharness/displace.py) on synthetic data whose
-answer is known by construction: paired windows with background gaps taken out, the standard
-error of the paired differences, the measured clock-resolution term, per-interrupt pairing and
+"""The displacement table's arithmetic (harness/bmharness/analysis/displace.py; the table itself
+is report/displace.py's) on synthetic data whose answer is known by construction: paired windows
+with background gaps taken out, the standard error of the paired differences, the measured clock-resolution term, per-interrupt pairing and
 its quantiles, SMIs unavailable rather than zero, and the parse -> analyse -> report path."""
 
 import math
@@ -9,7 +9,7 @@ import pytest
 
 import synth
 from bmharness.analysis import displace, irq
-from bmharness.report import report
+from bmharness.report import displace as displace_report, report
 from bmharness.stream import parse
 
 DELIVERY, RES = 300, 20
@@ -184,12 +184,12 @@ def test_units_stated_where_work_and_results_differ(tmp_path):
     summary = parse.parse_log(str(log), str(tmp_path))
     rows = irq.analyse(summary, str(tmp_path))["displace"]
     assert all(r["work_unit"] == "pmu_cycles" and r["time_unit"] == "counter_ticks" for r in rows)
-    note = displace.units_note(rows)
+    note = displace_report.units_note(rows)
     assert "work in pmu_cycles" in note and "counter_ticks" in note and "work_clock" not in note
     text, _ = report.write_report(str(tmp_path), plot=False)
     assert "Units: work in pmu_cycles, every other column in counter_ticks" in text
     # the fallback says why the work is in ticks
     rows[0]["work_clock"] = "no usable PMU cycle counter"
-    assert displace.units_note(rows).endswith("no usable PMU cycle counter.")
+    assert displace_report.units_note(rows).endswith("no usable PMU cycle counter.")
     # one clock (x86_64): no note
-    assert displace.units_note([dict(r, work_unit=None) for r in rows]) is None
+    assert displace_report.units_note([dict(r, work_unit=None) for r in rows]) is None

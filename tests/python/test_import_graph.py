@@ -1,5 +1,7 @@
 """The harness package has no import cycle, counting imports inside functions too (a late import
-only hides a cycle), and report/doc.py (Doc and the formatters) imports nothing of the package, so
+only hides a cycle); its subpackages are layers that import only downwards, stream <- analysis <-
+report <- run and the command line (cli, prof_cli, __main__), so the analyses stay pure and the
+report only renders; and report/doc.py (Doc and the formatters) imports nothing of the package, so
 every section may use it. The graph is read from the source with ast, nothing is imported."""
 
 import ast
@@ -10,6 +12,9 @@ import pytest
 PKG_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "harness", "bmharness")
 LEAF = "bmharness.report.doc"
+# Layers from the bottom: a module may import its own layer and those below, never one above.
+# The package's own __init__ (bmharness) is below them all: every dotted import runs it.
+LAYERS = (("stream",), ("analysis",), ("report",), ("run", "cli", "prof_cli", "__main__"))
 
 
 def modules(root, package="bmharness"):
@@ -84,6 +89,24 @@ def find_cycle(g):
     return None
 
 
+def layer_of(name, layers=LAYERS):
+    """Index of a module's layer in `layers` (by its first name below the package); -1 for the
+    package itself."""
+    parts = name.split(".")
+    if len(parts) == 1:
+        return -1
+    for i, names in enumerate(layers):
+        if parts[1] in names:
+            return i
+    raise AssertionError("%s is in no layer: add it to LAYERS" % name)
+
+
+def upward_imports(g, layers=LAYERS):
+    """["a -> b", ...]: the imports from a module to one in a higher layer."""
+    return sorted("%s -> %s" % (a, b) for a, targets in g.items() for b in targets
+                  if layer_of(b, layers) > layer_of(a, layers))
+
+
 def test_harness_has_no_import_cycle():
     g = graph(PKG_ROOT)
     assert len(g) > 20 and "bmharness.stream.parse" in g  # the walk found the package
@@ -97,10 +120,42 @@ def test_doc_imports_nothing_of_the_package():
 
 
 def test_sections_reach_doc_directly():
-    """The edges the old late imports stood for are still seen: memory uses doc's fnum."""
+    """The edges the old late imports stood for are still seen: the Memory section uses doc's fnum,
+    the memory analysis reads raw files through parse."""
     g = graph(PKG_ROOT)
-    assert LEAF in g["bmharness.analysis.memory"]
+    assert LEAF in g["bmharness.report.memory"]
     assert "bmharness.stream.parse" in g["bmharness.analysis.memory"]
+
+
+def test_layers_import_only_downwards():
+    g = graph(PKG_ROOT)
+    assert {layer_of(n) for n in g} == {-1, 0, 1, 2, 3}  # every layer has modules
+    assert upward_imports(g) == []
+    # the analyses render nothing: none of them reaches the report's formatters
+    assert not any(LEAF in g[n] for n in g if n.startswith("bmharness.analysis."))
+
+
+def test_layer_check_fails_on_an_upward_import(tmp_path):
+    """A lower layer importing a higher one is caught, at module level or late in a function; the
+    same import downwards is not."""
+    pkg = tmp_path / "ly"
+    for sub in ("stream", "analysis", "report"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "report" / "doc.py").write_text("def fnum(x):\n    return str(x)\n")
+    (pkg / "stream" / "parse.py").write_text("import os\n")
+    (pkg / "analysis" / "memory.py").write_text("from ..stream import parse\n"
+                                                "def section():\n    from ..report import doc\n")
+    (pkg / "cli.py").write_text("from .report import doc\nfrom .analysis import memory\n")
+    layers = (("stream",), ("analysis",), ("report",), ("cli",))
+    assert upward_imports(graph(str(pkg), "ly"), layers) == [
+        "ly.analysis.memory -> ly.report", "ly.analysis.memory -> ly.report.doc"]
+    (pkg / "analysis" / "memory.py").write_text("from ..stream import parse\n")
+    assert upward_imports(graph(str(pkg), "ly"), layers) == []
+    (pkg / "stream" / "parse.py").write_text("from ..analysis.memory import x\n")
+    assert upward_imports(graph(str(pkg), "ly"), layers) == [
+        "ly.stream.parse -> ly.analysis", "ly.stream.parse -> ly.analysis.memory"]
 
 
 def test_cycle_finder():

@@ -6,7 +6,7 @@ import pytest
 
 import synth
 from bmharness.analysis import irq
-from bmharness.report import report
+from bmharness.report import irq as irq_report, report
 from bmharness.stream import parse
 
 
@@ -110,5 +110,5 @@ def test_masked_window_reports_received_of_declared():
            "apic": None, "masked": [{"taken_masked": 0, "taken_after_unmask": 1, "after_unmask_cycles": 900,
                                      "n": 1024, "received": 1000, "set": 3}]}
     doc = report.Doc()
-    irq.section(doc, res, None)
+    irq_report.section(doc, res, None)
     assert "masked samples 1000/1024 complete" in doc.text()

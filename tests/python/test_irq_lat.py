@@ -5,7 +5,7 @@ attribution and threshold."""
 import pytest
 
 from bmharness.analysis import irq, irq_lat
-from bmharness.report import report
+from bmharness.report import irq_lat as irq_lat_report, report
 
 
 def test_summary_cis_bracket_the_estimates():
@@ -26,8 +26,8 @@ def test_summary_cis_bracket_the_estimates():
 
 def test_ci_text_marks_an_unbounded_side():
     ci = {"lo": 2000, "hi": None}
-    assert irq_lat.ci_text(3000, ci, 1e9, report.fnum) == "3000 [2000, ?]"
-    assert irq_lat.ci_text(None, ci, 1e9, report.fnum) == "-"
+    assert irq_lat_report.ci_text(3000, ci, 1e9) == "3000 [2000, ?]"
+    assert irq_lat_report.ci_text(None, ci, 1e9) == "-"
 
 
 def _row(params, vals):
@@ -42,7 +42,7 @@ def test_table_states_uncertainty_and_quantisation():
           "spurious": 0, "truncated_by_time": 1, "smi_count": 3, "eff_hz": 2.5e9}
     ap = {"source": "lapic_oneshot", "deadline": "apic_count_ratio", "tick_cycles": 3, "early_quantised": 1,
           "smi": "unavailable: MSR_SMI_COUNT is Intel-only", "eff_freq": "no APERF/MPERF (CPUID 6 ECX[0])"}
-    irq_lat.table(doc, [_row(hp, list(range(10))), _row(ap, list(range(11)))], report.fnum)
+    irq_lat_report.table(doc, [_row(hp, list(range(10))), _row(ap, list(range(11)))])
     headers, rows = doc.blocks[-1][1], doc.blocks[-1][2]
     col = {h: i for i, h in enumerate(headers)}
     assert rows[0][col["deadline +- ns"]] == "+-300.0/900.0" and rows[0][col["early ok"]] == "2 (<unc)"

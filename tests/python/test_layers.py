@@ -42,7 +42,7 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LAYERS = {"lib": 0, "arch": 1, "drivers": 2, "bench": 3, "efi": 4, "hosted": 4}
-SOURCE_EXTS = (".c", ".h", ".S")
+SOURCE_EXTS = (".c", ".h", ".S", ".def")  # .def: X-macro tables included as data
 # Quoted includes that are not files of the tree: made by the build (scripts/psf2c.py).
 GENERATED = {"font8x16.h"}
 # Circles being removed on another branch: frozenset of units -> the branch that removes it.
@@ -143,6 +143,8 @@ INTERNAL = "_internal"  # x_internal.h: helpers private to unit x, shared by its
 
 def unit_of(path, cpu_names):
     """The unit a file belongs to: its path without the extension and the CPU folders."""
+    if path.endswith(".def"):
+        return path  # an X-macro table is data of its own, included by whoever expands it
     parts = path.split("/")
     dirs = [p for p in parts[:-1] if p not in cpu_names]
     name = os.path.splitext(parts[-1])[0]

@@ -8,7 +8,7 @@ import pytest
 
 import synth
 from bmharness.analysis import knees, memory
-from bmharness.report import plots, report
+from bmharness.report import memory as memory_report, plots, report
 from bmharness.stream import parse
 from synth import KiB, MiB
 
@@ -171,9 +171,9 @@ def test_median_ci_small_n_coverage_is_stated():
     assert memory.median_ci_coverage(3) == pytest.approx(0.75)
     assert memory.median_ci_coverage(6) == 0.95 and memory.median_ci_coverage(0) is None
     pts = [{"ci": "median", "ci_coverage": 0.9375}, {"ci": "median", "ci_coverage": 0.95}]
-    text = memory._ci_text([{"points": pts}])
+    text = memory_report._ci_text([{"points": pts}])
     assert "N <= 5" in text and "94%" in text
-    assert "N <= 5" not in memory._ci_text([{"points": pts[1:]}])
+    assert "N <= 5" not in memory_report._ci_text([{"points": pts[1:]}])
 
 
 def test_median_ci():
@@ -326,7 +326,7 @@ def test_latency_only_and_no_tsc(tmp_path):
     lat = mem["curves"][0]
     assert lat["points"][0]["ns"] is None and lat["points"][0]["cycles"] > 0
     assert [r["status"] for r in mem["hierarchy"]["levels"]] == ["agree"] * 3
-    doc, _ = report.build(summary, str(tmp_path / "o"), mem=mem)
+    doc, _ = report.build(summary, str(tmp_path / "o"), results={"memory": mem})
     assert "no membw sets" in doc.text()
 
 
@@ -363,6 +363,6 @@ def test_curve_identity_from_a_summary():
     assert mem["hierarchy"]["flags"] == ["no CPUID cache sizes reported: knees cannot be checked"]
     assert mem["dram"]["reason"] == "peak unknown: no dram_peak record"
     doc = report.Doc()
-    memory.section(doc, mem, ".", None)
+    memory_report.section(doc, mem, ".", None)
     text = doc.text()
     assert "page 4K" in text and "no CPUID data/unified cache sizes reported" in text

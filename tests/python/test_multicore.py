@@ -2,7 +2,7 @@
 rates, scaling over one core, missing cores, and the report section."""
 
 from bmharness.analysis import multicore
-from bmharness.report import report
+from bmharness.report import multicore as multicore_report, report
 
 HZ = 1e9  # 1 cycle = 1 ns: GB/s = bytes per pass / cycles per pass
 
@@ -69,16 +69,16 @@ def test_no_one_core_baseline_means_no_scaling():
 
 def test_section_only_when_there_is_something_to_say():
     doc = report.Doc()
-    multicore.section(doc, multicore.analyse(summary([])))
+    multicore_report.section(doc, multicore.analyse(summary([])))
     assert "Multi-core" not in doc.text()
     skip = {"probe": "membw_mc", "reason": "only one CPU online: no valid MADT"}
     doc = report.Doc()
-    multicore.section(doc, multicore.analyse(summary([], [skip])))
+    multicore_report.section(doc, multicore.analyse(summary([], [skip])))
     assert "only one CPU online" in doc.text()
     counter_skip = {"probe": "membw_mc", "set": 0, "ctr_set": "bandwidth", "reason": "no PMU"}
     mc = multicore.analyse(summary(two_core_read(), [counter_skip]))
     assert mc["skips"] == []  # the Counters section reports those
     doc = report.Doc()
-    multicore.section(doc, multicore.analyse(summary(two_core_read())))
+    multicore_report.section(doc, multicore.analyse(summary(two_core_read())))
     text = doc.text()
     assert "aggregate GB/s" in text and "scaling" in text

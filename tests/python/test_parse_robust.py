@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import synth
-from bmharness.report import report
+from bmharness.report import report, validation
 from bmharness.stream import parse
 from bmharness.stream.protocol import encode_record
 
@@ -110,7 +110,7 @@ def test_report_says_which_boot_and_why():
     first, second = boot_stream(1), boot_stream(2)
     sm = summ(data_of(lines_of(first) + second.lines[1:]))
     doc = report.Doc()
-    report._validation(doc, sm, None)
+    validation.section(doc, validation.analyse(sm))
     text = doc.text()
     assert "analysed: boot 1" in text and "begin record lost" in text
 

@@ -1,5 +1,5 @@
-"""Host side of the sampling profiler (bmharness/profile.py, prof_records.py, symbolise.py,
-prof_report.py, `baremetric profile`): a tiny ELF is built with gcc at test time, its functions'
+"""Host side of the sampling profiler (bmharness/analysis/profile.py and symbolise.py,
+stream/prof_records.py, report/prof_report.py, `baremetric profile`): a tiny ELF is built with gcc at test time, its functions'
 addresses read back with nm, and record streams with known samples on them are synthesised
 (the encoder and the CRC rule are protocol.py's / docs/protocol.md's)."""
 
@@ -13,9 +13,9 @@ import zlib
 import pytest
 
 from bmharness import cli
-from bmharness.analysis import prof_records, profile, symbolise
+from bmharness.analysis import profile, symbolise
 from bmharness.report import prof_report, report
-from bmharness.stream import parse
+from bmharness.stream import parse, prof_records
 from synth import Stream
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in ("gcc", "nm", "objdump",

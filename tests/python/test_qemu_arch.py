@@ -1,8 +1,9 @@
-"""The harness's per-architecture QEMU command lines (bmharness.qemu.ARCHES): x86_64 keeps q35 +
+"""The harness's per-architecture QEMU command lines (bmharness.run.qemu.ARCHES): x86_64 keeps q35 +
 OVMF + isa-debug-exit, aarch64 gets virt with GICv3, -cpu max, AAVMF and no exit device."""
 
 import pytest
 
+from bmharness.analysis import run_verdict
 from bmharness.run import qemu
 
 
@@ -95,3 +96,10 @@ def test_el2_option(tmp_path, monkeypatch, capsys):
     cmd = qemu.build_command("/r", arch="aarch64", extra_args=["-machine", "virtualization=on"])
     machines = [cmd[i + 1] for i, a in enumerate(cmd) if a == "-machine"]
     assert machines == ["virt,gic-version=3", "virtualization=on"]
+
+
+def test_every_architecture_says_whether_it_has_an_exit_device():
+    """run_verdict.EXIT_DEVICE (the report's judgement of run.json) covers the runner's ARCHES."""
+    assert set(run_verdict.EXIT_DEVICE) == set(qemu.ARCHES)
+    for arch in qemu.ARCHES:
+        assert qemu.arch_info(arch)["exit_device"] is run_verdict.EXIT_DEVICE[arch]

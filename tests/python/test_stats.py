@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bmharness.analysis import stats as S
+from bmharness.stream import stats as S
 
 
 def test_known_small_dataset():
@@ -139,8 +139,8 @@ def test_small_n_gap_test_finds_separated_clusters():
 
 def _default_samples():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "lib", "config.c")) as fh:
-        return int(re.search(r"cfg->samples = (\d+);", fh.read()).group(1))
+    with open(os.path.join(root, "bench", "core", "options.def")) as fh:
+        return int(re.search(r'^OPTION\(samples, U64, samples, [^"]*"(\d+)"', fh.read(), re.M).group(1))
 
 
 def _rate(gen, n, trials, seed, quantum=None):

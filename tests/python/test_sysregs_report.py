@@ -1,4 +1,4 @@
-"""The report's AArch64 system-register section (bmharness/sysregs.py) from synthetic records:
+"""The report's AArch64 system-register section (bmharness/report/sysregs.py) from synthetic records:
 one row per `plat kind=sysreg` (value, or the fault's EC and ESR), the FEAT_MOPS probe, the
 summary line with the registers a higher EL refused; absent from a boot without the records."""
 

@@ -1,5 +1,5 @@
 /* Option parsing: file syntax, load options, bad keys and values keep defaults with a message. */
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "tests/unit/test.h"
 
 static const char *const known[] = { "timer", "spin", "fault_ud2", 0 };
@@ -15,7 +15,7 @@ static void warn(const char *m, void *ctx)
 
 static struct config_parser parser(struct config *c)
 {
-	struct config_parser p = { c, known, warn, 0, 0 };
+	struct config_parser p = { .cfg = c, .known_probes = known, .warn = warn };
 
 	config_defaults(c);
 	nmsgs = 0;

@@ -3,7 +3,7 @@
 #include "lib/intmath.h"
 #include "bench/probes/mem/chain.h"
 #include "bench/stats/footprint.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "tests/unit/test.h"
 
 static void isqrt_exact_and_floor(void)
@@ -174,7 +174,7 @@ static void reverse_links_walk_backwards(void)
 static void held_out_option(void)
 {
 	struct config c;
-	struct config_parser p = { &c, 0, 0, 0, 0 };
+	struct config_parser p = { .cfg = &c };
 
 	config_defaults(&c);
 	CHECK_EQ_U64(c.irq_fp_k.n, 0); /* auto */

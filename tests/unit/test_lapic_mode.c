@@ -9,7 +9,7 @@
 #include "drivers/irqchip/x86_64/lapic.h"
 #include "drivers/irqchip/x86_64/lapic_mode.h"
 #include "drivers/irqchip/x86_64/lapic_timer.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "lib/record.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
@@ -272,7 +272,7 @@ static void cfg_warn(const char *m, void *ctx)
 static void apic_mode_option(void)
 {
 	struct config c;
-	struct config_parser p = { &c, 0, cfg_warn, 0, 0 };
+	struct config_parser p = { .cfg = &c, .warn = cfg_warn };
 	struct record r;
 
 	config_defaults(&c);

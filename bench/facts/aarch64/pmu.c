@@ -5,7 +5,7 @@
 #include "bench/facts/aarch64/pmu.h"
 
 #include "bench/core/summary.h"
-#include "lib/config.h"
+#include "bench/core/options.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 

@@ -549,9 +549,10 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_displace = {
-	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_displace",
 	.what = "handler cost by displacement of a fluid loop (Woodside) and directly, for handlers of known work",
 	.run = irq_displace_run,
+	.options = "irq_disp_samples,irq_disp_ms,irq_disp_period_us,irq_disp_work",
 	.cleanup = irq_probe_cleanup,
+	.unprofiled = "the probe uses the interrupt machinery itself",
 };

@@ -63,11 +63,12 @@ static enum probe_status irq_exception_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_exception = {
-	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_exception",
 	.what = "exception round trip (int3, ud2) through our own IDT",
 	.run = irq_exception_run,
+	.options = "irq_samples,irq_set_ms,irq_delay_us,irq_timeout_ms",
 	.cleanup = irq_probe_cleanup,
+	.unprofiled = "the probe uses the interrupt machinery itself",
 };
 
 /* Test probe `fault_irq` (not in the default list): leaves the periodic APIC timer running with
@@ -114,10 +115,11 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_fault_irq = {
-	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "fault_irq",
 	.what = "test: fault inside an interrupt probe with a timer armed (cleanup must disarm it)",
 	.run = fault_irq_run,
+	.options = "irq_delay_us,irq_timeout_ms",
 	.expects_fault = true,
 	.cleanup = irq_probe_cleanup,
+	.unprofiled = "the probe uses the interrupt machinery itself",
 };

@@ -357,9 +357,10 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_footprint = {
-	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_footprint",
 	.what = "cache lines one interrupt displaces (L1D, L2), calibrated by direct calls of known-K handlers",
 	.run = irq_footprint_run,
+	.options = "irq_fp_samples,irq_fp_ms,irq_fp_k,irq_fp_inst,irq_timeout_ms,pmu_events,seed",
 	.cleanup = irq_probe_cleanup,
+	.unprofiled = "the probe uses the interrupt machinery itself",
 };

@@ -444,9 +444,10 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 }
 
 const struct probe_desc probe_irq_latency = {
-	.unprofiled = "the probe uses the interrupt machinery itself",
 	.name = "irq_latency",
 	.what = "interrupt latency: APIC timer (one-shot, TSC-deadline, periodic), self-IPI, HPET; hlt/spin/L1D/L2",
 	.run = irq_latency_run,
+	.options = "irq_samples,irq_set_ms,irq_delay_us,irq_timeout_ms,seed",
 	.cleanup = irq_probe_cleanup,
+	.unprofiled = "the probe uses the interrupt machinery itself",
 };

@@ -251,4 +251,5 @@ const struct probe_desc probe_cachefill = {
 	.name = "cachefill",
 	.what = "fill each cache level exactly (data chain, I-cache branch chain), cold and warm",
 	.run = cachefill_run,
+	.options = "samples,pmu_events,seed",
 };

@@ -82,4 +82,5 @@ const struct probe_desc probe_latency = {
 	.name = "latency",
 	.what = "pointer-chase load-to-use latency, random and sequential, over the size sweep",
 	.run = latency_run,
+	.options = "samples,target_ns,pmu_events,mem_min_kb,mem_max_mb,seed",
 };

@@ -179,4 +179,5 @@ const struct probe_desc probe_membw = {
 	.name = "membw",
 	.what = "read/write/copy bandwidth per kernel and width over the size sweep",
 	.run = membw_run,
+	.options = "samples,target_ns,pmu_events,mem_min_kb,mem_max_mb,mem_kernels",
 };

@@ -256,4 +256,5 @@ const struct probe_desc probe_membw_mc = {
 	.name = "membw_mc",
 	.what = "aggregate and per-core bandwidth on 1..N cores with a common start",
 	.run = membw_mc_run,
+	.options = "samples,pmu_events,mem_max_mb",
 };

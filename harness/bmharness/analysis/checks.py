@@ -5,17 +5,8 @@ that left nothing behind, a footprint recovered through the calibration curve, d
 against direct cost) emits a `check` record with `name`, `probe`, `status` and `expected` /
 `measured`; the probe-specific sections explain their own checks in detail, this one lists them
 all so a failure cannot hide in a section nobody reads. A check is failed when its status is
-`fail`; any other status (`pass`, `saturated`, `skip`) is reported as it is and fails nothing."""
-
-COMMON = ("name", "probe", "status", "expected", "measured", "line", "seq", "boot")
-DETAIL_MAX = 100  # characters of the other fields shown; the probe's own section has them all
-
-
-def _detail(c):
-    keys = [k for k in sorted(c) if k not in COMMON]
-    text = ", ".join("%s=%s" % (k, c[k]) for k in keys)
-    return text if len(text) <= DETAIL_MAX else text[:DETAIL_MAX - 1] + "…"
-
+`fail`; any other status (`pass`, `saturated`, `skip`) is reported as it is and fails nothing.
+The table is report/checks.py's."""
 
 def tally(summary):
     """{"n", "failed": [checks], "by_status": {status: count}}."""
@@ -42,14 +33,6 @@ def grouped(checks):
     return rows
 
 
-def section(doc, summary):
-    t = tally(summary)
-    if not t["n"]:
-        return
-    doc.h("Checks")
-    doc.p("%d check(s): %s" % (t["n"], ", ".join("%d %s" % (n, st) for st, n in sorted(t["by_status"].items()))))
-    rows = []
-    for c, count in grouped(summary.get("checks") or []):
-        rows.append([c.get("name"), c.get("probe"), str(c.get("status")).upper(), c.get("expected"),
-                     c.get("measured"), count, _detail(c)])
-    doc.table(["check", "probe", "status", "expected", "measured", "times", "details"], rows)
+def analyse(summary, out_dir=None):
+    """tally() with the table's rows: {"n", "failed", "by_status", "rows": [[check, count]]}."""
+    return dict(tally(summary), rows=grouped(summary.get("checks") or []))

@@ -17,6 +17,7 @@ The two runs' clocks must count the same thing (clock_basis): runs of different 
 (begin arch: x86_64's TSC cycles against AArch64's generic-timer ticks) are refused. Runs of one
 architecture whose clock frequencies differ by more than FREQ_TOL are compared in ns, each run's
 values divided by its own frequency (sets in PMU cycles of no known rate are then not tested).
+compare.md and the terminal text are report/compare.py's.
 """
 
 import json
@@ -24,9 +25,8 @@ import math
 import os
 import tempfile
 
-from . import archinfo, stats
-from ..report.doc import Doc, fnum
-from ..stream import parse
+from . import archinfo
+from ..stream import parse, stats
 
 ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
 CORRECTION = "Benjamini-Hochberg"
@@ -36,8 +36,6 @@ THRESHOLD_PCT = 2.0
 FREQ_TOL = 0.01
 # Chosen by the firmware per boot (calibration, shuffle seed): not part of a set's identity.
 MATCH_IGNORE = {"target", "cal_steps", "cal_capped", "seed"}
-# Follow from other parameters: not worth a column.
-DERIVED = {"bytes_per_op", "read_bytes", "write_bytes", "nodes"}
 
 
 # --- the test: Mann-Whitney U and its shift, Benjamini-Hochberg across sets ------------------
@@ -147,19 +145,21 @@ class ClockMismatch(RunError):
     """The runs' cycles count different clocks and cannot be put on one scale."""
 
 
-def _hz(summary):
+def clock_hz(summary):
+    """The run's clock frequency (plat kind=tsc hz), or None when it states no usable one."""
     hz = ((summary.get("platform") or {}).get("tsc") or {}).get("hz")
     return float(hz) if isinstance(hz, (int, float)) and not isinstance(hz, bool) and hz > 0 else None
 
 
 def _clock_text(summary):
-    clk, hz = archinfo.clock(summary), _hz(summary)
+    clk, hz = archinfo.clock(summary), clock_hz(summary)
     return "%s: %s%s" % (archinfo.arch(summary), clk["unit"] if clk["unit"] != "cycles" else
                          "%s cycles" % clk["name"],
-                         " at %s" % _freq_text(hz) if hz else ", frequency not stated")
+                         " at %s" % freq_text(hz) if hz else ", frequency not stated")
 
 
-def _freq_text(hz):
+def freq_text(hz):
+    """hz as '2.445406 GHz' (or MHz below 1 GHz)."""
     return "%.6f GHz" % (hz / 1e9) if hz >= 1e9 else "%.6g MHz" % (hz / 1e6)
 
 
@@ -172,7 +172,7 @@ def clock_basis(sum_a, sum_b):
         raise ClockMismatch(
             "cannot compare these runs: A counts %s, B counts %s; their cycles are not comparable "
             "(compare runs of one architecture)" % (_clock_text(sum_a), _clock_text(sum_b)))
-    hz_a, hz_b = _hz(sum_a), _hz(sum_b)
+    hz_a, hz_b = clock_hz(sum_a), clock_hz(sum_b)
     clk = archinfo.clock(sum_a)
     out = {"unit": "cycles", "scale_a": None, "scale_b": None, "warnings": [],
            "text": "%s (%s)" % (clk["unit"], _clock_text(sum_a))}
@@ -180,7 +180,7 @@ def clock_basis(sum_a, sum_b):
         out.update(unit="ns", scale_a=1e9 / hz_a, scale_b=1e9 / hz_b,
                    text="ns: the clocks differ by %.1f%% (A %s, B %s), so each run's %s are "
                    "divided by its own frequency" % (100.0 * abs(hz_b - hz_a) / hz_a,
-                                                     _freq_text(hz_a), _freq_text(hz_b), clk["unit"]))
+                                                     freq_text(hz_a), freq_text(hz_b), clk["unit"]))
     elif not (hz_a and hz_b):
         out["warnings"].append("%s states no clock frequency: %s compared as they are (right only "
                                "if both clocks tick at one rate)" % (
@@ -304,7 +304,7 @@ def verdict(row):
 
 
 def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
-    """Everything compare.md shows: {"rows", "only_a", "only_b", "alpha", "threshold_pct",
+    """Everything compare.md shows (report/compare.py): {"rows", "only_a", "only_b", "alpha", "threshold_pct",
     "tests", "correction"}. Significance is q < alpha after Benjamini-Hochberg over every
     tested pair of the two runs. Raises ClockMismatch for runs of different architectures."""
     basis = clock_basis(run_a["summary"], run_b["summary"])
@@ -319,100 +319,3 @@ def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
             "threshold_pct": threshold_pct, "tests": sum(1 for r in rows if r["p"] is not None),
             "correction": CORRECTION, "basis": basis}
 
-
-# --- rendering --------------------------------------------------------------------------------
-
-def _shown_params(sets):
-    """Per probe name, the parameters worth a column: those that differ between its sets (or
-    that some of its sets lack)."""
-    vals, count = {}, {}
-    for s in sets:
-        count[s.get("name")] = count.get(s.get("name"), 0) + 1
-        for k, v in (s.get("params") or {}).items():
-            vals.setdefault(s.get("name"), {}).setdefault(k, []).append(str(v))
-    return {name: {k for k, vs in d.items() if (len(set(vs)) > 1 or len(vs) < count[name])
-                   and k not in MATCH_IGNORE | DERIVED}
-            for name, d in vals.items()}
-
-
-def _params_text(s, shown):
-    keep = shown.get(s.get("name"), set())
-    return " ".join("%s=%s" % (k, v) for k, v in (s.get("params") or {}).items()
-                    if k in keep) or "-"
-
-
-def _run_kv(label, run):
-    s = run["summary"]
-    b, plat = s.get("begin") or {}, s.get("platform") or {}
-    cpu = (plat.get("cpu") or {}).get("brand")
-    hz = _hz(s)
-    return (label, "%s%s: build %s, %s, %s, %s %s, %d set(s)" % (
-        run["path"], " (parsed)" if run["parsed"] else "", b.get("build", "-"), cpu or "cpu -",
-        archinfo.arch(s), archinfo.clock(s)["hz_source"], _freq_text(hz) if hz else "-",
-        len(s.get("sets") or [])))
-
-
-def build_doc(run_a, run_b, res):
-    doc = Doc()
-    doc.h("baremetric compare", 1)
-    doc.kv([_run_kv("A", run_a), _run_kv("B", run_b)])
-    basis = res.get("basis") or {"unit": "cycles", "text": "cycles", "warnings": []}
-    doc.kv([("compared in", basis["text"])])
-    doc.list("WARNING: " + w for w in basis["warnings"])
-    rows = res["rows"]
-    sig = [r for r in rows if r["significant"] and r["practical"]]
-    doc.kv([("matched sets", "%d" % len(rows)),
-            ("differences", "%d significant and >= %g%% (%d B slower, %d B faster); %d significant "
-             "but smaller; %d not significant" % (
-                 len(sig), res["threshold_pct"], sum(1 for r in sig if r["diff"] > 0),
-                 sum(1 for r in sig if r["diff"] < 0),
-                 sum(1 for r in rows if r["significant"] and not r["practical"]),
-                 sum(1 for r in rows if r["significant"] is False))),
-            ("only in A / only in B", "%d / %d" % (len(res["only_a"]), len(res["only_b"])))])
-    doc.h("Matched sets")
-    doc.p("%s per operation; diff = median B - median A; shift = median of all pairwise "
-          "differences B - A (Hodges-Lehmann; positive: B slower); p = Mann-Whitney U test of the "
-          "same shift (two-sided, normal approximation with tie correction) on the per-operation "
-          "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
-          "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
-          "direction is the shift's sign%s" % (basis["unit"] if basis["unit"] == "ns" else
-                                             basis["text"].split(" (")[0],
-                                             res["correction"], res["tests"], res["alpha"],
-                                             100 * res["alpha"], res["threshold_pct"],
-                                             "; sets with unit=pmu_cycles: PMU cycle counts"
-                                             if any(r.get("unit") == "pmu_cycles" for r in rows)
-                                             and basis["unit"] != "ns" else ""))
-    shown = _shown_params(_all_sets(run_a, run_b))
-    if rows:
-        doc.table(["probe", "params", "set A/B", "N A/B", "median A", "median B", "diff",
-                   "shift", "shift %", "p", "q", "signif.", "practical", "verdict"],
-                  [[r["name"], _params_text({"name": r["name"], "params": r["params"]}, shown),
-                    "%s/%s" % (r["set_a"], r["set_b"]), "%s/%s" % (r["n_a"], r["n_b"]),
-                    r["median_a"], r["median_b"], r["diff"], r["shift"],
-                    "%+.2f%%" % r["shift_pct"] if r["shift_pct"] is not None else "-",
-                    _fmt_p(r["p"]), _fmt_p(r["q"]), fnum(r["significant"]), fnum(r["practical"]),
-                    r["verdict"]] for r in rows])
-        doc.list("%s set %s/%s: %s" % (r["name"], r["set_a"], r["set_b"], "; ".join(r["notes"]))
-                 for r in rows if r["notes"])
-    else:
-        doc.p("no sets in common")
-    for label, only in (("A", res["only_a"]), ("B", res["only_b"])):
-        doc.h("Only in %s" % label, 3)
-        if only:
-            doc.table(["probe", "params", "set", "median"],
-                      [[s.get("name"), _params_text(s, shown), str(s.get("set")),
-                        ((s.get("stats") or {}).get("per_op") or {}).get("median")]
-                       for s in only])
-        else:
-            doc.p("none")
-    return doc
-
-
-def _all_sets(run_a, run_b):
-    return (run_a["summary"].get("sets") or []) + (run_b["summary"].get("sets") or [])
-
-
-def _fmt_p(p):
-    if p is None:
-        return "-"
-    return "<1e-300" if p < 1e-300 else "%.3g" % p

@@ -1,5 +1,5 @@
 """Performance-counter figures derived from the per-sample counter deltas (`ctr` records) that
-parse.py attaches to each set as set["counters"].
+stream/parse.py attaches to each set as set["counters"].
 
 Every delta is per sample; the stated counter overhead (the deltas of an empty sample read the
 same way) is subtracted, clamped at 0, before anything is divided -- except for the energy means,
@@ -19,7 +19,8 @@ Figures per set (medians over the samples of the pass that carries the events):
 
 Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
 and the skip records), and nothing is made up. On AArch64 (begin arch) there is no APERF/MPERF
-or RAPL, so the report leaves those columns out, and times are generic-timer ticks.
+or RAPL, so the report leaves those columns out, and times are generic-timer ticks. The report's
+Counters section is report/counters.py.
 """
 
 from . import archinfo
@@ -145,8 +146,10 @@ def status(summary):
     return present, text
 
 
-def analyse(summary):
-    """{"present", "status", "sets": [figures...], "checks": [...], "cost": [...]}."""
+def analyse(summary, out_dir=None):
+    """{"present", "status", "sets": [figures...], "checks": [...], "cost": [...], "skipped_checks":
+    [skips of pmu_check and pmu_cost], "arch"}. out_dir is not needed (the counters are in the
+    summary); it is taken as every section's analyse takes it."""
     pmu = (summary.get("platform") or {}).get("pmu") or {}
     esu = pmu.get("rapl_esu") if pmu.get("rapl") else None
     dram_esu = pmu.get("rapl_dram_esu", esu) if pmu.get("rapl") else None
@@ -159,70 +162,7 @@ def analyse(summary):
             figs.append(f)
     cost = [s for s in summary.get("sets") or [] if s.get("name") == "pmu_cost"]
     return {"present": present, "status": text, "sets": figs,
-            "checks": [c for c in summary.get("checks") or [] if c.get("probe") == "pmu_check"], "cost": cost}
-
-
-def _fmt(x, digits=3):
-    if x is None:
-        return "-"
-    if isinstance(x, float):
-        return "%.*g" % (digits, x)
-    return str(x)
-
-
-def section(doc, an, summary):
-    """The report's Counters section."""
-    doc.h("Counters")
-    doc.kv([("PMU", an["status"])])
-    for c in an["checks"]:
-        doc.p("check %s: %s (expected %s, measured %s, counter overhead %s, tolerance %s)" % (
-            c.get("name"), str(c.get("status")).upper(), c.get("expected"), c.get("measured"),
-            c.get("overhead"), c.get("tolerance")))
-    skipped_checks = [k for k in summary.get("skips") or [] if k.get("probe") in ("pmu_check", "pmu_cost")]
-    for k in skipped_checks:
-        doc.p("%s skipped: %s" % (k.get("probe"), k.get("reason")))
-    if an["cost"]:
-        rows = []
-        for s in an["cost"]:
-            p = s.get("params") or {}
-            st = (s.get("stats") or {}).get("per_op") or {}
-            extra = ", ".join("%s %s" % (k, _fmt(v.get("overhead"))) for k, v in
-                              ((s.get("counters") or {}).get("events") or {}).items())
-            rows.append([p.get("op"), p.get("level", "-"), p.get("after", "-"), _fmt(st.get("median")),
-                         extra or "-"])
-        clk = archinfo.clock(summary)
-        doc.p("cost of the counters themselves (Schaelicke Table 2): %s per operation, and the "
-              "counter overhead each read adds" % clk["unit"])
-        doc.table(["op", "level", "after", "%s/op (median)" % clk["short"],
-                   "counter overhead per read"], rows)
-    if not an["sets"]:
-        doc.p("no counter values in this run")
-        return
-    rows = []
-    x86 = archinfo.x86_only(summary)  # APERF/MPERF and RAPL exist on x86_64 only
-    for f in an["sets"][:60]:
-        mk = f.get("misses_per_kib") or f.get("misses_per_load") or {}
-        rows.append([f["set"], f["name"], f.get("ctr_set"), f.get("passes"), _fmt(f.get("ipc")),
-                     ", ".join("%s %s" % (k, _fmt(v)) for k, v in mk.items()) or "-"]
-                    + ([_fmt(f["eff_hz"] / 1e9 if f.get("eff_hz") else None),
-                        ", ".join("%s %s" % (k, _fmt(v)) for k, v in (f.get("nj_per_byte") or {}).items())
-                        or "-"] if x86 else []))
-    if x86:
-        doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
-              "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
-    else:
-        doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency) from the "
-              "PMUv3 event counters; counter overhead subtracted (no APERF/MPERF or RAPL on %s)"
-              % archinfo.arch(summary))
-    doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses"]
-              + (["eff GHz", "nJ/B"] if x86 else []), rows)
-    flagged = ["set %s %s: %s" % (f["set"], name, ", ".join(
-        "%d %s" % (n, "wrapped (>= 2^63, excluded)" if k == "wrapped" else
-                   "below the overhead (clamped at 0 in medians, unclamped in energy means)")
-        for k, n in x.items() if n))
-        for f in an["sets"] for name, x in f.get("excluded", {}).items()]
-    if flagged:
-        doc.p("flagged counter samples: " + "; ".join(flagged[:20])
-              + (" (%d more)" % (len(flagged) - 20) if len(flagged) > 20 else ""))
-    if len(an["sets"]) > 60:
-        doc.p("(%d more sets in summary.json)" % (len(an["sets"]) - 60))
+            "checks": [c for c in summary.get("checks") or [] if c.get("probe") == "pmu_check"], "cost": cost,
+            "skipped_checks": [k for k in summary.get("skips") or []
+                               if k.get("probe") in ("pmu_check", "pmu_cost")],
+            "arch": archinfo.arch(summary)}

@@ -4,11 +4,11 @@ cores together and each core's own GB/s, with the scaling over one core.
 The firmware emits, per (kernel, width, cpus), one set per core (`cpu=K`: that core's cycles per
 pass, timed by itself) and one aggregate set (`cpu=all`: earliest start to latest end over the
 cores, `bytes_per_op` = every core's bytes). Rates come from memory.point, so the byte convention
-and the CI of the median are the Memory section's.
+and the CI of the median are the Memory section's. report/multicore.py renders the result.
 """
 
 from . import memory
-from ..report.doc import fnum, num
+from ..stream.values import num
 
 MEMBW_MC = "membw_mc"
 
@@ -65,35 +65,3 @@ def analyse(summary, out_dir=None):
         gbps = (r["agg"] or {}).get("gbps")
         r["pct_peak"] = 100.0 * gbps / peak["peak_gbps"] if gbps and peak["peak_gbps"] else None
     return {"rows": rows, "skips": skips, "peak_gbps": peak["peak_gbps"], "peak_reason": peak["reason"]}
-
-
-def section(doc, mc):
-    """The report's Multi-core bandwidth section (nothing when the run had no membw_mc)."""
-    if not mc["rows"] and not mc["skips"]:
-        return
-    doc.h("Multi-core bandwidth")
-    if not mc["rows"]:
-        doc.list("skipped: %s" % (k.get("reason") or "no reason given") for k in mc["skips"])
-        return
-    doc.p("Every core streams its own buffers with the same kernel and pass count, released by one "
-          "common start. aggregate = all cores' bytes / (latest end - earliest start); per core = "
-          "each core's own timing; sum = the per-core rates added (> aggregate when the cores did "
-          "not overlap fully). Scaling is over the 1-core aggregate. GB/s = 10^9 B/s, a copy "
-          "counts bytes read + written.")
-    rows = []
-    for r in mc["rows"]:
-        agg = r["agg"] or {}
-        rows.append([r["kernel"], r["width"], memory.size_text(r["size"]) if r["size"] else "-",
-                     r["cpus"], fnum(agg.get("gbps")),
-                     memory.range_text(agg.get("gbps_lo"), agg.get("gbps_hi")),
-                     memory.range_text(r["core_min"], r["core_max"]), fnum(r["core_sum"]),
-                     fnum(r["scaling"]), fnum(r["efficiency"]),
-                     "%.0f%%" % r["pct_peak"] if r["pct_peak"] is not None else "-",
-                     "%d missing" % r["missing_cores"] if r["missing_cores"] else "ok"])
-    doc.table(["kernel", "width", "buffer/core", "cores", "aggregate GB/s", "CI95",
-               "per core GB/s", "sum", "scaling", "efficiency", "of DRAM peak", "sets"], rows)
-    if mc["peak_gbps"]:
-        doc.p("DRAM peak (SMBIOS): %s GB/s" % fnum(mc["peak_gbps"]))
-    else:
-        doc.p("of DRAM peak: %s" % mc["peak_reason"])
-    doc.list("skipped: %s" % (k.get("reason") or "no reason given") for k in mc["skips"])

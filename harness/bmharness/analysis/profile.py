@@ -9,15 +9,15 @@ Mapping: ELF address = pc - image_base. A pc below image_base or at image_base +
 above is "outside the image"; one inside the image that no function symbol covers is
 "unknown"; without the ELF every pc in the image is "not symbolised". Each of these is a row of
 its own: samples are never dropped, so every event's shares add up to 1. The rendering (report
-section, `baremetric profile`) is prof_report.py's.
+section, `baremetric profile`) is report/prof_report.py's.
 """
 
 import bisect
 import json
 import os
 
-from . import prof_records, symbolise
-from ..stream import parse
+from . import symbolise
+from ..stream import parse, prof_records
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"
@@ -385,7 +385,7 @@ def hot_loop(insns, peak, events, fsum):
 def analyse(records, run_dir=None, elf=None, cpu=None, annotate=ANNOTATE, problems=None):
     """{"profiles": [...], "problems": [...], "ok"} for a boot's records (prof and prof_data are
     enough). `elf` overrides the search by build id for every profile. `problems` collects the
-    records' problems as parse.py words them."""
+    records' problems as stream/parse.py words them."""
     probs = [] if problems is None else problems
 
     def problem(kind, message, line=None, seq=None):

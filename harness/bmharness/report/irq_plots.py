@@ -5,7 +5,7 @@ timeline."""
 import os
 
 from . import plots
-from ..analysis import stats
+from ..stream import stats
 
 
 def _save(plt, fig, info, out_dir, name, kind, caption, dpi=90):

@@ -6,8 +6,8 @@ import math
 import os
 import re
 
-from ..analysis import irq, memory, stats
-from ..stream import parse
+from ..analysis import irq, memory
+from ..stream import parse, stats
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
 

@@ -1,7 +1,7 @@
-"""Rendering of profile.py's results onto a report Doc: the report's Profile section (`section`)
-and the fuller listing of `baremetric profile` (`listing`). Tables carry one samples column and one
+"""Rendering of analysis/profile.py's results onto a report Doc: the report's Profile section
+(`analyse`, `section`) and the fuller listing of `baremetric profile` (`listing`). Tables carry one samples column and one
 % column per event, as DCPI's per-instruction view shows cycles next to misses. Nothing here
-computes: every figure is profile.py's.
+computes: every figure is analysis/profile.py's.
 """
 
 from ..analysis import profile
@@ -10,6 +10,13 @@ REPORT_TOP = 10     # functions in the report's table
 CLI_TOP = 20        # default --top of `baremetric profile`
 CLI_MAX_LISTING = 400  # instructions of an annotated function printed in full, else around its peak
 RAW_PCS = 20        # pcs in the raw table (no ELF) / hottest instructions table
+NAME = "profile"    # the report section's name
+
+
+def analyse(summary, out_dir=None):
+    """profile.analyse_dir of the parse directory (the profiler's records are in records.jsonl,
+    not in the summary)."""
+    return profile.analyse_dir(out_dir)
 
 
 def _pct(x):
@@ -213,7 +220,7 @@ def _one(doc, p, top, annotate_all, excerpt):
     doc.list(p["notes"])
 
 
-def section(doc, res):
+def section(doc, res, out_dir=None, plots=None):
     """The report's Profile section (nothing when no probe was profiled)."""
     if not res or not res.get("profiles"):
         return

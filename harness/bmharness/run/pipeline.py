@@ -1,5 +1,5 @@
 """One QEMU run parsed (and reported) into a directory, for integration tests and scripts: the
-QEMU runner (qemu.py) knows nothing of the report, the report asks qemu.run_failed, and this module
+QEMU runner (qemu.py) knows nothing of the report, the report asks analysis/run_verdict.py, and this module
 joins the two, so neither imports the other's user."""
 
 from . import qemu

@@ -20,6 +20,8 @@ import subprocess
 import time
 
 from . import runconfig
+from ..analysis import run_verdict
+from ..analysis.run_verdict import EXIT_DEVICE
 
 # harness/bmharness/<subpackage>/<module>.py: four levels up is the source tree's root.
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -35,8 +37,10 @@ DEFAULT_TIMEOUT_ICOUNT = 600
 # AArch64 under TCG is slower: the default run takes ~80 s with --smp 2 (an idle core's wfe only
 # yields, so its vCPU thread spins on the host) and a loaded host doubles that.
 DEFAULT_TIMEOUT_AARCH64 = 300
-TIMEOUT_OPTION = "--timeout SECONDS"   # what raises it (harness/baremetric run/qemu)
 STATUS_NAMES = {0: "ok", 1: "fail", 2: "fatal"}
+# The run's verdict is analysis/run_verdict.py's (the report judges run.json without this module).
+TIMEOUT_OPTION = run_verdict.TIMEOUT_OPTION
+run_failed = run_verdict.run_failed
 VARS_COPY = "OVMF_VARS_4M.fd"  # the writable variable store, copied into the run directory
 
 # What differs between the architectures' QEMU runs. x86_64's entry is filled from the module's
@@ -48,7 +52,7 @@ ARCHES = {
                 "fw_pkg": "qemu-efi-aarch64", "machine": ["-machine", "virt,gic-version=3"],
                 "cpu": "max", "efi_name": "BOOTAA64.EFI",
                 "image": os.path.join(REPO_ROOT, "build", "aarch64", "baremetric.img"),
-                "exit_device": False, "timeout": DEFAULT_TIMEOUT_AARCH64},
+                "exit_device": EXIT_DEVICE["aarch64"], "timeout": DEFAULT_TIMEOUT_AARCH64},
 }
 
 
@@ -66,7 +70,8 @@ def arch_info(arch):
     if arch == "x86_64":
         return {"qemu": QEMU, "qemu_pkg": "qemu-system-x86", "code": OVMF_CODE, "vars": OVMF_VARS,
                 "fw_pkg": "ovmf", "machine": ["-machine", "q35"], "cpu": None,
-                "efi_name": "BOOTX64.EFI", "image": DEFAULT_IMAGE, "exit_device": True}
+                "efi_name": "BOOTX64.EFI", "image": DEFAULT_IMAGE,
+                "exit_device": EXIT_DEVICE["x86_64"]}
     return ARCHES[arch]
 
 
@@ -275,25 +280,3 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         json.dump(result, fh, indent=1)
         fh.write("\n")
     return result
-
-
-def run_failed(result):
-    """Reasons why a QEMU run counts as failed (empty list if it did not)."""
-    reasons = []
-    if result.get("qemu_error"):
-        reasons.append("QEMU failed to start: %s" % result.get("qemu_stderr", "").strip()[-300:])
-    if result.get("timed_out"):
-        reasons.append("QEMU killed after the %ss timeout (raise it with %s)"
-                       % (result.get("timeout_s"), TIMEOUT_OPTION))
-    if result.get("interrupted"):
-        reasons.append("QEMU killed by Ctrl-C")
-    killed = result.get("timed_out") or result.get("interrupted") or result.get("qemu_error")
-    # Without shutdown=debug-exit a clean QEMU exit (0) carries no status: the end record decides.
-    other_exit = ((result.get("config") or {}).get("shutdown") != "debug-exit"
-                  and result.get("exit_code") == 0)
-    # A machine without an exit device (aarch64 virt): a clean exit 0 never carries a status.
-    if result.get("arch") in ARCHES and not arch_info(result["arch"])["exit_device"]:
-        other_exit = other_exit or result.get("exit_code") == 0
-    if result.get("firmware_status") != 0 and not killed and not other_exit:
-        reasons.append("firmware exit status: %s" % result.get("firmware_status_name"))
-    return reasons

@@ -2,8 +2,9 @@
 
 `analyse(data)` (or `analyse_file(fh)`) streams the log through logscan.py, which finds the
 records, splits the stream into boots and counts the damage; it checks the last boot (sequence
-gaps, duplicates, conflicts, truncation, end record, per-set sample counts) and collects
-everything valid. What is stored and printed about damage is capped (counts per kind, the first
+gaps, duplicates, conflicts, truncation, end record, per-set sample counts: sets.py puts each
+set's chunks together, prof_records.py checks the profiler's records, stats.py describes each set)
+and collects everything valid. What is stored and printed about damage is capped (counts per kind, the first
 logscan.FIRST_N examples). `write_outputs` writes records.jsonl, raw/<set>.txt files and
 summary.json; `parse_log(path, out_dir)` does both. The rules are those of docs/protocol.md,
 "What the harness checks".
@@ -15,8 +16,8 @@ import json
 import os
 import re
 
-from . import logscan, protocol
-from ..analysis import prof_records, stats
+from . import logscan, prof_records, protocol, stats
+from .sets import assemble_counters, assemble_set, fmt_ranges, int_field
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
 # are kept as lists so the summary's shape does not depend on the machine.
@@ -35,7 +36,6 @@ STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "ba
                "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
                "ctr_refused", "pmu_events"}
 WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
-MAX_SET = 1 << 24  # larger n or i values are damage, not data (and would exhaust memory)
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
@@ -54,32 +54,9 @@ def typed(fields):
     return out
 
 
-def _int(value):
-    try:
-        return int(value, 0) if value.startswith("0x") else int(value)
-    except (ValueError, AttributeError):
-        return None
-
-
 def usable(values):
     """The samples the statistics use: those below WRAP_LIMIT (the raw files keep them all)."""
     return [v for v in values if v < WRAP_LIMIT]
-
-
-def ranges(indices):
-    """Sorted integers -> [[first, last], ...] runs."""
-    out = []
-    for i in indices:
-        if out and i == out[-1][1] + 1:
-            out[-1][1] = i
-        else:
-            out.append([i, i])
-    return out
-
-
-def _fmt_ranges(rs, limit=12):
-    text = ", ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in rs[:limit])
-    return text + (", ... (%d ranges)" % len(rs) if len(rs) > limit else "")
 
 
 class _Problems:
@@ -102,116 +79,6 @@ class _Problems:
 
     def total(self):
         return sum(self.counts.values())
-
-
-def _assemble_set(pid, probe, chunks, prob):
-    """Put a set's sample chunks in place by index; report count mismatch, gaps and overlaps."""
-    line = probe["line"] if probe else None
-    declared = _int(probe["fields"].get("n")) if probe else None
-    if probe and (declared is None or not 0 <= declared <= MAX_SET):
-        prob.add("bad_field", "set %s: probe n=%r is not a usable count"
-                 % (pid, probe["fields"].get("n")), line, probe["seq"])
-        declared = None
-    slots = {}
-    overlap, beyond, issues = [], [], []
-    for ch in chunks:
-        f = ch["fields"]
-        start, cnt = _int(f.get("i")), _int(f.get("n"))
-        try:
-            values = protocol.decode_values(f.get("v", ""))
-        except ValueError as exc:
-            prob.add("chunk", "set %s: samples chunk unusable: %s" % (pid, exc),
-                     ch["line"], ch["seq"])
-            continue
-        if start is None or not 0 <= start <= MAX_SET:
-            prob.add("chunk", "set %s: samples chunk without a usable i" % pid,
-                     ch["line"], ch["seq"])
-            continue
-        if cnt != len(values):
-            prob.add("chunk", "set %s: chunk declares n=%s but carries %d values"
-                     % (pid, f.get("n"), len(values)), ch["line"], ch["seq"])
-        if len(values) > protocol.CHUNK_MAX:
-            prob.add("chunk", "set %s: chunk carries %d values (limit %d)"
-                     % (pid, len(values), protocol.CHUNK_MAX), ch["line"], ch["seq"])
-        if probe and ch["seq"] < probe["seq"]:
-            prob.add("order", "set %s: samples precede their probe record" % pid,
-                     ch["line"], ch["seq"])
-        for k, v in enumerate(values):
-            j = start + k
-            if declared is not None and j >= declared:
-                beyond.append(j)
-            elif j in slots:
-                overlap.append(j)
-            else:
-                slots[j] = v
-    size = declared if declared is not None else (max(slots) + 1 if slots else 0)
-    missing, prev = [], -1
-    for j in sorted(slots) + [size]:
-        if j > prev + 1:
-            missing.append([prev + 1, j - 1])
-        prev = j
-    if overlap:
-        issues.append("overlapping indices %s" % _fmt_ranges(ranges(sorted(set(overlap)))))
-        prob.add("set_overlap", "set %s: sample indices sent twice: %s"
-                 % (pid, _fmt_ranges(ranges(sorted(set(overlap))))), line)
-    if beyond:
-        issues.append("%d values beyond n=%s" % (len(beyond), declared))
-        prob.add("set_overflow", "set %s: %d values beyond declared n=%s"
-                 % (pid, len(beyond), declared), line)
-    if missing:
-        issues.append("missing indices %s" % _fmt_ranges(missing))
-        prob.add("set_count", "set %s: %d of %s samples received; missing indices %s"
-                 % (pid, len(slots), size, _fmt_ranges(missing)), line)
-    values = [slots[j] for j in sorted(slots)]
-    complete = not missing and not overlap and not beyond and declared is not None
-    return {"received": len(slots), "complete": complete,
-            "missing_indices": missing[:logscan.FIRST_N], "missing_ranges": len(missing),
-            "problems": issues}, values
-
-
-def _assemble_counters(pid, probe, chunks, prob):
-    """A set's counter values: the events its probe record declares (ctr_events, ctr_passes),
-    each with its pass, overhead, wraps and n values assembled like samples (`tsc` of the
-    repeated passes too). Returns None when the set declares no counters and has no ctr records."""
-    f = probe["fields"]
-    declared = [e for e in f.get("ctr_events", "").split(",") if e]
-    if not declared and not chunks:
-        return None
-    passes = _int(f.get("ctr_passes", "1")) or 1
-    by_key = {}
-    for ch in chunks:
-        cf = ch["fields"]
-        by_key.setdefault((cf.get("event", "?"), cf.get("pass", "0")), []).append(ch)
-    events, complete = {}, True
-    if chunks and not declared:
-        prob.add("ctr_undeclared", "set %s: ctr records but the probe record declares no "
-                 "ctr_events" % pid, probe["line"], probe["seq"])
-        complete = False
-    for (event, pas), chs in sorted(by_key.items()):
-        p = _int(pas)
-        if p is None or not 0 <= p < passes or (event not in declared and not
-                                                 (event == "tsc" and p and p > 0)):
-            prob.add("ctr_unknown", "set %s: ctr record for event %s pass %s not declared "
-                     "(ctr_events=%s, ctr_passes=%d)" % (pid, event, pas, ",".join(declared),
-                                                         passes), chs[0]["line"], chs[0]["seq"])
-            complete = False
-            continue
-        info, values = _assemble_set("%s ctr %s" % (pid, event), probe, chs, prob)
-        first = chs[0]["fields"]
-        key = event if event != "tsc" else "tsc.%d" % p
-        events[key] = {"event": event, "pass": p, "overhead": _int(first.get("overhead", "0")) or 0,
-                       "wraps": sum(_int(c["fields"].get("wraps", "0")) or 0 for c in chs),
-                       "values": values, "received": info["received"],
-                       "complete": info["complete"]}
-        complete = complete and info["complete"]
-    for e in declared:
-        if e not in events:
-            prob.add("ctr_missing", "set %s: event %s declared but no ctr records" % (pid, e),
-                     probe["line"], probe["seq"])
-            complete = False
-    return {"set": f.get("ctr_set"), "events_declared": declared, "passes": passes,
-            "refused": [e for e in f.get("ctr_refused", "").split(",") if e],
-            "events": events, "complete": complete}
 
 
 def _raw_name(name, pid, params):
@@ -316,7 +183,7 @@ def _frame(by_seq, records, prob):
     if end is None:
         prob.add("truncated", "no end record: the log is truncated"
                  + (" after seq %d" % last if last >= 0 else ""))
-    elif _int(end["fields"].get("records")) != end["seq"]:
+    elif int_field(end["fields"].get("records")) != end["seq"]:
         prob.add("end_mismatch", "end says records=%s but its seq is %d" % (
             end["fields"].get("records"), end["seq"]), end["line"], end["seq"])
     return begin, end, missing
@@ -344,7 +211,7 @@ def _probe_fields(pid, p, prob):
     iters or tsc_hz are replaced (0, 1, None) and reported as bad_field."""
     t = typed(p["fields"])
     params = {k: v for k, v in p["fields"].items() if k not in PROBE_STD and k not in CTR_KEYS}
-    overhead, iters = _int(p["fields"].get("overhead")), _int(p["fields"].get("iters"))
+    overhead, iters = int_field(p["fields"].get("overhead")), int_field(p["fields"].get("iters"))
     bad = []
     if overhead is None or overhead < 0:
         bad.append("overhead=%r (using 0)" % p["fields"].get("overhead"))
@@ -364,14 +231,14 @@ def _probe_fields(pid, p, prob):
 
 def _set_entry(pid, p, chunks, ctr_chunks, prob):
     """One set of the summary from its probe record and chunks; returns (entry, raw values)."""
-    info, values = _assemble_set(pid, p, chunks, prob)
+    info, values = assemble_set(pid, p, chunks, prob)
     t, params, overhead, iters, tsc_hz = _probe_fields(pid, p, prob)
     entry = {"set": t.get("set"), "name": p["fields"].get("name", "unknown"),
              "unit": t.get("unit"), "n": t.get("n"), "iters": iters, "overhead": overhead,
              "tsc_hz": tsc_hz, "params": typed(params), "probe": t,
              "seq": p["seq"], "line": p["line"]}
     entry.update(info)
-    ctr = _assemble_counters(pid, p, ctr_chunks, prob)
+    ctr = assemble_counters(pid, p, ctr_chunks, prob)
     if ctr is not None:
         entry["counters"] = ctr
         entry["complete"] = entry["complete"] and ctr["complete"]
@@ -393,7 +260,7 @@ def _orphans(probes, chunks, ctr_chunks, prob, raw):
     orphans = []
     for pid in chunks:
         if pid not in probes:
-            info, values = _assemble_set(pid, None, chunks[pid], _Problems())
+            info, values = assemble_set(pid, None, chunks[pid], _Problems())
             orphans.append({"set": pid, "chunks": len(chunks[pid]), "values": len(values),
                             "raw_file": "raw/" + _raw_name("unknown", pid, {})})
             prob.add("orphan_samples", "set %s: %d samples without a probe record"
@@ -568,7 +435,7 @@ def write_outputs(result, out_dir):
                          % entry["wrapped"])
             if entry.get("missing_indices"):
                 fh.write("# missing_indices: %s\n"
-                         % _fmt_ranges(entry["missing_indices"], limit=10 ** 6))
+                         % fmt_ranges(entry["missing_indices"], limit=10 ** 6))
             fh.writelines("%d\n" % v for v in values)
     tmp = os.path.join(out_dir, "summary.json.tmp")
     with open(tmp, "w") as fh:

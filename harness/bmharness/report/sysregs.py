@@ -4,12 +4,19 @@ machine — one table row per register with its value or the exception class of 
 registers the ID registers call present that faulted anyway (a hypervisor or EL3 refusing them),
 which on real hardware is the part worth reading."""
 
+NAME = "sysregs"
+
+
+def analyse(summary, out_dir=None):
+    """The platform records the section reads (summary["platform"])."""
+    return summary.get("platform") or {}
+
 
 def _as_list(x):
     return x if isinstance(x, list) else ([x] if x else [])
 
 
-def section(doc, plat):
+def section(doc, plat, out_dir=None, plots=None):
     """Adds the section when the boot carried the records (AArch64 only); else nothing."""
     regs = _as_list(plat.get("sysreg"))
     if not regs:

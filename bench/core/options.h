@@ -1,0 +1,123 @@
+/* The run options (bench/core/options.def): their values in struct config, their defaults, and
+ * how a "key = value" setting changes them. A bad key or value never stops the run: the warning
+ * callback gets a clear message and the default stays. The reading of the text itself (file
+ * lines, load-option words, comma lists) is lib/config's. */
+#ifndef BENCH_OPTIONS_H
+#define BENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/config.h"
+#include "lib/record.h"
+
+#define CONFIG_PROBES_MAX CONFIG_VALUE_MAX /* a name-list option's text, NUL included */
+#define CONFIG_WAIT_KEY_MAX_S 3600
+#define CONFIG_FP_K_MAX 262144 /* largest held-out footprint K (irq_fp_k) */
+
+enum shutdown_mode {
+	SHUTDOWN_AUTO,       /* debug-exit when under a hypervisor, then ACPI S5, then reset */
+	SHUTDOWN_DEBUG_EXIT, /* QEMU isa-debug-exit, falling back like auto */
+	SHUTDOWN_ACPI,
+	SHUTDOWN_RESET,
+	SHUTDOWN_HALT,
+};
+
+enum serial_kind {
+	SERIAL_AUTO, /* ACPI SPCR when present, else I/O port 0x3F8 */
+	SERIAL_IO,
+	SERIAL_MMIO,
+	SERIAL_NONE,
+};
+
+enum apic_mode {
+	APIC_MODE_AUTO,   /* the local APIC's mode as the firmware handed over */
+	APIC_MODE_XAPIC,
+	APIC_MODE_X2APIC, /* switch to x2APIC where CPUID offers it */
+};
+
+/* Where the profiler's samples come from (bench/profile/sampler.h's enum prof_source). */
+enum profile_source_opt {
+	PROFILE_SOURCE_AUTO,  /* counter overflow where a PMU counts, else time */
+	PROFILE_SOURCE_PMU,   /* counter overflow only (else the probe runs unprofiled, with a skip) */
+	PROFILE_SOURCE_TIMER, /* time-based sampling even where a PMU exists */
+};
+
+/* The fields' meanings, ranges and defaults: bench/core/options.def. */
+struct config {
+	char probes[CONFIG_PROBES_MAX];
+	uint64_t samples;
+	uint64_t timer_samples;
+	uint64_t target_ns;
+	uint64_t tsc_cal_ms;
+	uint64_t tsc_cal_windows;
+	enum serial_kind serial_kind;
+	uint64_t serial_base; /* port or address of serial=io:/mmio: */
+	uint64_t serial_baud;
+	enum shutdown_mode shutdown;
+	uint64_t debug_exit_port;
+	uint64_t hold_s;
+	bool wait_key; /* bounded by CONFIG_WAIT_KEY_MAX_S */
+	uint64_t arena_mb;
+	uint64_t mem_min_kb;
+	uint64_t mem_max_mb;
+	char mem_kernels[CONFIG_PROBES_MAX];
+	uint64_t seed;
+	bool smp;
+	enum apic_mode apic_mode;
+	char pmu_events[CONFIG_PROBES_MAX];
+	/* interrupt probes */
+	uint64_t irq_samples;
+	uint64_t irq_set_ms;
+	uint64_t irq_delay_us;
+	uint64_t irq_timeout_ms;
+	uint64_t irq_disp_samples;
+	uint64_t irq_disp_ms;
+	uint64_t irq_disp_period_us;
+	uint64_t irq_fp_samples;
+	uint64_t irq_fp_ms;
+	struct config_u64_list irq_fp_k; /* empty = auto */
+	bool irq_fp_inst;
+	struct config_u64_list irq_disp_work;
+	uint64_t noise_ms;
+	uint64_t noise_threshold_ns;
+	/* sampling profiler (bench/profile/profile.c) */
+	char profile[CONFIG_PROBES_MAX]; /* "" none, "all", or names */
+	char profile_event[32];
+	uint64_t profile_period;
+	enum profile_source_opt profile_source;
+};
+
+/* Bandwidth kernel names (the membw probe's `kernel` parameter). */
+extern const char *const config_kernel_names[];
+/* Counter event names pmu_events= accepts (the generic names of the arch event tables). */
+extern const char *const config_pmu_event_names[];
+
+struct config_parser {
+	struct config *cfg;
+	const char *const *known_probes; /* NULL-terminated; probe names outside it are refused */
+	config_warn_fn warn;
+	void *warn_ctx;
+	unsigned warnings;
+};
+
+/* Every option at its default (options.def; the probe list: the registry's default probes). */
+void config_defaults(struct config *cfg);
+/* Apply one option; returns true if it took effect. `origin` names where it came from ("file line 3"). */
+bool config_set(struct config_parser *p, const char *key, const char *value, const char *origin);
+/* Parse a config file's text (need not be NUL-terminated). */
+void config_parse_file(struct config_parser *p, const char *text, size_t len);
+/* Parse load options: whitespace-separated words; words without '=' (the program name) are skipped. */
+void config_parse_args(struct config_parser *p, const char *text, size_t len);
+/* Put the effective options into a `cfg` record. */
+void config_to_record(const struct config *cfg, struct record *r);
+
+/* The options table, for tests and listings: the number of options, the i-th one's key and
+ * default, and whether `key` is an option. */
+unsigned config_option_count(void);
+const char *config_option_key(unsigned i);
+const char *config_option_default(unsigned i);
+bool config_option_exists(const char *key);
+
+#endif

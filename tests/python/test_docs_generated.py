@@ -1,0 +1,61 @@
+"""The docs made from the probe registry and the options table stay in step with them.
+
+docs/options.md is generated (scripts/gen_docs.py, `make docs`): a stale copy fails here.
+docs/probes.md is written by hand, but has exactly one `## <name>` section per registered probe.
+The README keeps no options table of its own: docs/options.md is the one.
+"""
+import importlib.util
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def load_gen_docs():
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts/gen_docs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+gen_docs = load_gen_docs()
+
+
+def test_options_md_is_current():
+    committed = (ROOT / "docs/options.md").read_text()
+    assert committed == gen_docs.generate(), "docs/options.md is stale: run `make docs`"
+
+
+def test_registry_and_options_parse():
+    options = gen_docs.read_options()
+    probes = gen_docs.read_probes()
+    keys = [o["key"] for o in options]
+    names = [p["name"] for p in probes]
+    assert len(keys) == len(set(keys)) and "probes" in keys
+    assert len(names) == len(set(names)) and names
+    assert any(p["default"] for p in probes) and not all(p["default"] for p in probes)
+    for p in probes:
+        assert p["what"], p["name"]
+        assert set(p["options"]) <= set(keys), (p["name"], set(p["options"]) - set(keys))
+    for o in options:
+        assert o["type"] in gen_docs.TYPE_WORDS, o["key"]
+
+
+def test_probes_md_has_one_section_per_probe():
+    names = [p["name"] for p in gen_docs.read_probes()]
+    text = (ROOT / "docs/probes.md").read_text()
+    headings = re.findall(r"^## +(\S+)\s*$", text, re.M)
+    headings = [h.strip("`") for h in headings]
+    dup = sorted({h for h in headings if headings.count(h) > 1})
+    assert not dup, f"docs/probes.md: sections repeated: {dup}"
+    missing = sorted(set(names) - set(headings))
+    assert not missing, f"docs/probes.md: no section for {missing}"
+    extra = sorted(set(headings) - set(names))
+    assert not extra, f"docs/probes.md: sections for probes the registry does not have: {extra}"
+
+
+def test_readme_has_no_options_table():
+    keys = {o["key"] for o in gen_docs.read_options()}
+    rows = [line for line in (ROOT / "README.md").read_text().splitlines()
+            if (m := re.match(r"\|\s*`([a-z_0-9]+)`", line)) and m.group(1) in keys]
+    assert not rows, f"README.md repeats the options table (docs/options.md is the one): {rows[:3]}"
