@@ -28,24 +28,13 @@ BUILDS = {"x86_64": "nm", "aarch64": "aarch64-linux-gnu-nm", "hosted": "nm"}
 DEFINED_KINDS = set("TDBRVWGSiu")  # text, data, bss, read-only, weak, small data, ifunc, unique global
 
 # Circles not fixed yet: (build, frozenset of units) -> why, or the branch that removes it.
-_BENCH_CORE = frozenset({
-    "bench/core/counters", "bench/core/runner", "bench/core/suite",
-    "bench/probes/irq/displace", "bench/probes/irq/exception", "bench/probes/irq/footprint",
-    "bench/probes/irq/footprint_calib", "bench/probes/irq/footprint_pmu", "bench/probes/irq/latency",
-    "bench/probes/mem/cachefill", "bench/probes/mem/latency", "bench/probes/mem/membw",
-    "bench/probes/mem/membw_mc", "bench/probes/noise", "bench/probes/pmu", "bench/probes/smp",
-    "bench/probes/spin", "bench/probes/timer", "bench/profile/profile", "bench/profile/split",
-})
 _VECTORS = "the exception/interrupt entry stubs (entry.S, irq_entry.S) call the C handlers, " \
     "the C side installs the stubs and asks irq.c's hook for the round-trip probe's exception: " \
     "not yet one way"
 _SMP_JOBS = "arch/priv/smp_jobs.c calls the environment's smp_arch_kick/smp_arch_mailbox " \
     "(efi/<cpu>/smp.c), which calls back smp_mailbox_run/smp_mailbox_trap: not yet one way"
+# (bench's runner -> counters -> suite -> profile -> runner circle was fixed by branch registry.)
 KNOWN_CALL_CYCLES = {
-    # fixed on branch registry: remove after merge
-    ("x86_64", _BENCH_CORE): "runner -> counters -> suite -> profile -> runner (branch registry)",
-    ("aarch64", _BENCH_CORE): "runner -> counters -> suite -> profile -> runner (branch registry)",
-    ("hosted", _BENCH_CORE): "runner -> counters -> suite -> profile -> runner (branch registry)",
     # found by this test, not yet assigned
     ("x86_64", frozenset({"arch/priv/x86_64/entry", "arch/priv/x86_64/irq", "arch/priv/x86_64/irq_entry",
                           "arch/priv/x86_64/traps"})): _VECTORS,
