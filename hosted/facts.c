@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hosted/hosted.h"
+#include "hosted/text_file.h"
 #include "lib/fmt.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
@@ -26,28 +27,6 @@ static const char *const cmdline_hints[] = {
 	"cpufreq.off", "nmi_watchdog", "nowatchdog", "nosoftlockup", "skew_tick", "tsc", "clocksource",
 	"transparent_hugepage", "hugepages", "hugepagesz", "default_hugepagesz", "numa_balancing", 0,
 };
-
-bool read_text(const char *path, char *buf, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	buf[0] = '\0';
-	if (!f)
-		return false;
-	n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return true;
-}
-
-bool read_line(const char *path, char *buf, size_t cap)
-{
-	if (!read_text(path, buf, cap))
-		return false;
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
 
 static bool read_u64_file(const char *path, uint64_t *v)
 {

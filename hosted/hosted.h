@@ -80,8 +80,4 @@ uint64_t facts_kernel_tsc_khz(const char **source);
 /* Current clock source ("tsc", "kvm-clock", ...) into buf; "unknown" when unreadable. */
 void facts_clocksource(char *buf, size_t cap);
 
-/* Small file helpers: read a whole (small) file / its first line without the newline. */
-bool read_text(const char *path, char *buf, size_t cap);
-bool read_line(const char *path, char *buf, size_t cap);
-
 #endif

@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 
 #include "hosted/hosted.h"
+#include "hosted/text_file.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 

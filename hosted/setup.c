@@ -10,6 +10,7 @@
 
 #include "hosted/hosted.h"
 #include "hosted/smp.h"
+#include "hosted/text_file.h"
 #include "lib/fmt.h"
 
 #define MIB (1024ull * 1024)

@@ -12,7 +12,7 @@
  * a64_mops_probe(dst, bytes, value) runs one SETP/SETM/SETE with the operands in x0/x1/x2 and
  * returns 0; its SETP is its first instruction, so a fault there (MOPS UNDEFINED at EL1, e.g.
  * HCRX_EL2.MSCEn = 0 under a hypervisor) is turned by the vectors into a return with the ESR,
- * like a guarded system-register access (sysreg_safe.c). */
+ * like a guarded system-register access (sysreg_safe.h). */
 
 /* Register numbers as operands of the .inst words. */
 #define R_DST 9

@@ -1,20 +1,10 @@
-/* Guarded system-register access (see sysreg_safe.h): the stubs of sysreg_safe.S, the decision
- * when no vectors of ours catch a fault, and the fixup the EL1 vectors call. */
+/* Guarded system-register access (see sysreg_safe.h): the calls to the stubs of sysreg_stubs.S and
+ * mops.S, and the decision when no vectors of ours catch a fault. Turning a stub's fault into a
+ * return is the vectors' job (traps.c), as the exception table is on x86_64. */
 #include "arch/aarch64/sysreg_safe.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/traps.h"
-
-/* The stubs' fault result: ESR_ELx bits 63:56 are RES0, so bit 63 marks a fault and the ESR
- * rides below it. */
-#define SYSREG_FAULT_FLAG (1ull << 63)
-#define SYSREG_ESR_MASK (SYSREG_FAULT_FLAG - 1)
-
-extern const char a64_sysreg_read_stubs[], a64_sysreg_read_end[];
-extern const char a64_sysreg_write_stubs[], a64_sysreg_write_end[];
-
-/* mops.S: one SETP/SETM/SETE, the SETP first (recognised like a stub's access). */
-uint64_t a64_mops_probe(void *dst, uint64_t bytes, uint64_t value);
 
 typedef uint64_t (*read_stub_fn)(uint64_t *val);
 typedef uint64_t (*write_stub_fn)(uint64_t val);
@@ -98,23 +88,4 @@ bool sysreg_read_safe(enum a64_sysreg id, uint64_t *val)
 bool sysreg_write_safe(enum a64_sysreg id, uint64_t val)
 {
 	return access(id, true, val).outcome == SYSREG_OK;
-}
-
-/* The access is each stub's first instruction. */
-static bool at_stub_access(uint64_t elr, const char *start, const char *end)
-{
-	uint64_t s = (uint64_t)(uintptr_t)start, e = (uint64_t)(uintptr_t)end;
-
-	return elr >= s && elr < e && (elr - s) % A64_SYSREG_STUB_BYTES == 0;
-}
-
-bool a64_sysreg_fixup(uint64_t *elr, uint64_t *x0, uint64_t lr, uint64_t esr)
-{
-	if (!at_stub_access(*elr, a64_sysreg_read_stubs, a64_sysreg_read_end) &&
-	    !at_stub_access(*elr, a64_sysreg_write_stubs, a64_sysreg_write_end) &&
-	    *elr != (uint64_t)(uintptr_t)a64_mops_probe)
-		return false;
-	*x0 = SYSREG_FAULT_FLAG | (esr & SYSREG_ESR_MASK);
-	*elr = lr;
-	return true;
 }

@@ -4,9 +4,10 @@
  * (a hypervisor's MDCR_EL2/CPTR_EL2 turning the access into an UNDEF at EL1).
  *
  * How: mrs/msr name the register in the instruction, so each register has its own four-
- * instruction stub (sysreg_safe.S); a synchronous exception whose ELR is a stub's access is
- * turned by our vectors (traps.c calls a64_sysreg_fixup first; VBAR_EL1, or VBAR_EL2 when the
- * firmware runs us at EL2) into a return to the stub's caller with the ESR — no `fault` record,
+ * instruction stub (sysreg_stubs.S); a synchronous exception whose ELR is a stub's access is
+ * turned by our vectors (traps.c looks at the stubs first, as x86_64's at its exception table;
+ * VBAR_EL1, or VBAR_EL2 when the firmware runs us at EL2) into a return to the stub's caller with
+ * the ESR — no `fault` record,
  * the caller reports. Where our vectors do not catch the exception (before traps_init, i.e. under
  * boot services, where the firmware's vectors would take it), the decision is made from the ID
  * registers alone: a register they say is implemented is accessed directly (guarded = false),
@@ -96,8 +97,15 @@ struct sysreg_result sysreg_try_mops(void *buf, uint64_t bytes, uint8_t value);
 /* Accesses are caught at the current EL (our vectors are installed here). */
 bool sysreg_guarded(void);
 
-/* Called first by our vectors (EL1 or EL2) for a synchronous exception: when elr is a stub's access,
- * resume at lr (the stub's caller) with x0 = the stub's fault result, and return true. */
-bool a64_sysreg_fixup(uint64_t *elr, uint64_t *x0, uint64_t lr, uint64_t esr);
+/* --- The stubs, for sysreg_safe.c which calls them and traps.c which recovers from their faults --- */
+/* A stub's fault result: ESR_ELx bits 63:56 are RES0, so bit 63 marks a fault and the ESR rides
+ * below it (traps.c puts it in x0 and resumes at the stub's caller). */
+#define SYSREG_FAULT_FLAG (1ull << 63)
+#define SYSREG_ESR_MASK (SYSREG_FAULT_FLAG - 1)
+/* sysreg_stubs.S: A64_SR_COUNT read and write stubs, A64_SYSREG_STUB_BYTES apart, the access first. */
+extern const char a64_sysreg_read_stubs[], a64_sysreg_read_end[];
+extern const char a64_sysreg_write_stubs[], a64_sysreg_write_end[];
+/* mops.S: one SETP/SETM/SETE, the SETP first (recovered like a stub's access). */
+uint64_t a64_mops_probe(void *dst, uint64_t bytes, uint64_t value);
 
 #endif

@@ -1,5 +1,5 @@
 /* The system registers the AArch64 build touches that may trap or be UNDEFINED at EL1, as one
- * X-macro list: sysreg_safe.S builds an access stub per row (mrs/msr name the register in the
+ * X-macro list: sysreg_stubs.S builds an access stub per row (mrs/msr name the register in the
  * instruction, so each needs its own), sysreg_gate.c the table of names, encodings and the ID
  * register field that says whether the register exists. Included from assembly: #defines only.
  *

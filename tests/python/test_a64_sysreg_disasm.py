@@ -1,4 +1,4 @@
-"""The guarded system-register stubs (arch/aarch64/sysreg_safe.S, built from the rows of
+"""The guarded system-register stubs (arch/aarch64/sysreg_stubs.S, built from the rows of
 arch/aarch64/sysreg_table.h): assemble them with the cross compiler and let objdump — a decoder
 independent of our table — name the register each stub accesses. Every row's read stub must be
 `mrs x2, <name>` and its write stub `msr <name>, x0`, the access first (the EL1 vectors recognise
@@ -43,7 +43,7 @@ def stubs(tmp_path_factory):
     if not shutil.which(CC) or not shutil.which(OBJDUMP):
         pytest.skip("the aarch64 cross tools are not installed")
     obj = str(tmp_path_factory.mktemp("sr") / "sysreg_safe.o")
-    subprocess.run([CC, "-I", ROOT, "-c", os.path.join(ROOT, "arch/aarch64/sysreg_safe.S"), "-o", obj],
+    subprocess.run([CC, "-I", ROOT, "-c", os.path.join(ROOT, "arch/aarch64/sysreg_stubs.S"), "-o", obj],
                    check=True)
     return disassemble(obj)
 

@@ -47,7 +47,8 @@ SOURCE_EXTS = (".c", ".h", ".S", ".def")  # .def: X-macro tables included as dat
 GENERATED = {"font8x16.h"}
 # Circles being removed on another branch: frozenset of units -> the branch that removes it.
 # (bench's runner -> counters -> suite -> profile -> runner circle, branch registry, is one of
-# calls through bench/core/probe.h, not of includes: this test does not see it.)
+# calls through bench/core/probe.h, not of includes: this test does not see it; the call graph of
+# the built objects is checked by tests/integration/test_call_cycles.py.)
 KNOWN_CYCLES = {}
 # CPU-neutral files that include a CPU's header outside a selecting branch, and why (rule 2); an
 # entry that no longer matches a finding fails, so it goes when the file is fixed.

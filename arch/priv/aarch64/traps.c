@@ -121,6 +121,28 @@ static void fill_info(const struct a64_frame *f, unsigned type, struct trap_info
 	info->recoverable = type == KIND_SYNC;
 }
 
+/* The access is each stub's first instruction. */
+static bool at_stub_access(uint64_t elr, const char *start, const char *end)
+{
+	uint64_t s = (uint64_t)(uintptr_t)start, e = (uint64_t)(uintptr_t)end;
+
+	return elr >= s && elr < e && (elr - s) % A64_SYSREG_STUB_BYTES == 0;
+}
+
+/* A synchronous exception at a guarded access (sysreg_safe.h: the stubs of sysreg_stubs.S and
+ * mops.S's probe): resume at x30, the stub's caller (the stubs are leaves), with x0 = the fault
+ * result — this port's exception table, as extable_fixup is x86_64's. */
+static bool sysreg_fixup(struct a64_frame *f)
+{
+	if (!at_stub_access(f->elr, a64_sysreg_read_stubs, a64_sysreg_read_end) &&
+	    !at_stub_access(f->elr, a64_sysreg_write_stubs, a64_sysreg_write_end) &&
+	    f->elr != (uint64_t)(uintptr_t)a64_mops_probe)
+		return false;
+	f->x[0] = SYSREG_FAULT_FLAG | (f->esr & SYSREG_ESR_MASK);
+	f->elr = f->x[30];
+	return true;
+}
+
 void traps_set_ap_handler(trap_ap_fn fn)
 {
 	traps.ap = fn;
@@ -146,9 +168,9 @@ void a64_trap_handler(struct a64_frame *f, uint64_t kind)
 	struct trap_info info;
 	void *cpu = traps.ap ? (void *)(uintptr_t)sysreg_read(tpidr_el1) : 0;
 
-	/* A guarded system-register access (sysreg_safe.c), on any core: back to its caller with
+	/* A guarded system-register access (sysreg_safe.h), on any core: back to its caller with
 	 * the ESR, no record (the caller reports). */
-	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && a64_sysreg_fixup(&f->elr, &f->x[0], f->x[30], f->esr))
+	if ((kind & KIND_TYPE_MASK) == KIND_SYNC && sysreg_fixup(f))
 		return;
 	if (cpu) {
 		ap_trap(f, (unsigned)(kind & KIND_TYPE_MASK), cpu);

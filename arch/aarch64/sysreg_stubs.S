@@ -4,7 +4,7 @@
  *   uint64_t read_stub(uint64_t *val):  mrs x2, <reg>; str x2, [x0]; mov x0, #0; ret
  *   uint64_t write_stub(uint64_t val):  msr <reg>, x0; isb; mov x0, #0; ret
  *
- * Both return 0. When the access raises a synchronous exception, the vectors (a64_sysreg_fixup)
+ * Both return 0. When the access raises a synchronous exception, the vectors (traps.c)
  * resume at x30 — the caller — with x0 = the ESR and the fault flag: the stub is a leaf, so x30
  * still holds the return address. The register is named by its generic S<op0>_<op1>_C<n>_C<m>_<op2>
  * form, which every assembler takes whether it knows the name or not. */
