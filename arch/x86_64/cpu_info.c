@@ -244,12 +244,11 @@ static void identify_pmu(struct cpu_info *ci)
 	ci->pmu_reason = "unknown CPU vendor";
 }
 
-void arch_cpu_identify(struct cpu_info *ci)
+/* Leaf 0: the highest leaf and the vendor; 0x80000000: the highest extended leaf. */
+static void identify_vendor(struct cpu_info *ci)
 {
-	uint32_t r[4], brand[12];
-	unsigned i;
+	uint32_t r[4];
 
-	*ci = (struct cpu_info){ 0 };
 	cpuid(LEAF_VENDOR, 0, r);
 	ci->max_leaf = r[0];
 	{
@@ -261,6 +260,13 @@ void arch_cpu_identify(struct cpu_info *ci)
 	ci->is_amd = text_eq(ci->vendor, "AuthenticAMD") || text_eq(ci->vendor, "HygonGenuine");
 	cpuid(LEAF_EXT_MAX, 0, r);
 	ci->max_ext_leaf = r[0] >= LEAF_EXT_MAX ? r[0] : 0;
+}
+
+/* Leaf 1: family, model, stepping (with the extended fields where they apply), the logical
+ * processors per package, and the feature bits. */
+static void identify_leaf1(struct cpu_info *ci)
+{
+	uint32_t r[4];
 
 	cpuid(LEAF_FEATURES, 0, r);
 	ci->stepping = bits(r[0], 0, 3);
@@ -279,6 +285,12 @@ void arch_cpu_identify(struct cpu_info *ci)
 	ci->osxsave = r[2] & F1_ECX_OSXSAVE;
 	ci->avx = r[2] & F1_ECX_AVX;
 	ci->hypervisor = r[2] & F1_ECX_HYPERVISOR;
+}
+
+/* The features of leaves 7, 0x80000001 and 0x80000007, where the CPU has those leaves. */
+static void identify_ext_features(struct cpu_info *ci)
+{
+	uint32_t r[4];
 
 	if (ci->max_leaf >= LEAF_EXT_FEATURES) {
 		cpuid(LEAF_EXT_FEATURES, 0, r);
@@ -295,8 +307,15 @@ void arch_cpu_identify(struct cpu_info *ci)
 		cpuid(LEAF_POWER, 0, r);
 		ci->invariant_tsc = r[3] & FPWR_EDX_INVARIANT_TSC;
 	}
+}
+
+/* The brand string (0x80000002..4) and the hypervisor's signature (0x40000000). */
+static void identify_names(struct cpu_info *ci)
+{
+	uint32_t r[4], brand[12];
+
 	if (ci->max_ext_leaf >= LEAF_BRAND0 + 2) {
-		for (i = 0; i < 3; i++)
+		for (unsigned i = 0; i < 3; i++)
 			cpuid(LEAF_BRAND0 + i, 0, &brand[i * 4]);
 		copy_regs_text(ci->brand, brand, 12);
 	}
@@ -308,7 +327,13 @@ void arch_cpu_identify(struct cpu_info *ci)
 			copy_regs_text(ci->hv_sig, v, 3);
 		}
 	}
-	/* 0x15: TSC = crystal * EBX / EAX; 0x16: base frequency in MHz. */
+}
+
+/* 0x15: TSC = crystal * EBX / EAX; 0x16: base frequency in MHz. */
+static void identify_tsc_hz(struct cpu_info *ci)
+{
+	uint32_t r[4];
+
 	if (ci->max_leaf >= LEAF_TSC_CRYSTAL) {
 		cpuid(LEAF_TSC_CRYSTAL, 0, r);
 		if (r[0] && r[1] && r[2])
@@ -318,6 +343,12 @@ void arch_cpu_identify(struct cpu_info *ci)
 		cpuid(LEAF_FREQ, 0, r);
 		ci->tsc_hz_cpuid16 = (uint64_t)bits(r[0], 0, 15) * 1000000;
 	}
+}
+
+/* Caches: Intel's leaf 4; AMD's 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
+static void identify_caches(struct cpu_info *ci)
+{
+	uint32_t r[4];
 
 	if (ci->is_intel && ci->max_leaf >= LEAF_CACHE_PARAMS)
 		deterministic_caches(ci, LEAF_CACHE_PARAMS, "cpuid4");
@@ -328,6 +359,17 @@ void arch_cpu_identify(struct cpu_info *ci)
 	}
 	if (!ci->num_caches)
 		legacy_amd_caches(ci);
+}
+
+void arch_cpu_identify(struct cpu_info *ci)
+{
+	*ci = (struct cpu_info){ 0 };
+	identify_vendor(ci);
+	identify_leaf1(ci);
+	identify_ext_features(ci);
+	identify_names(ci);
+	identify_tsc_hz(ci);
+	identify_caches(ci);
 	identify_pmu(ci);
 }
 

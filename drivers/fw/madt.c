@@ -66,6 +66,66 @@ static void add_cpu(struct madt_info *info, uint32_t id, uint32_t uid, uint32_t 
 		info->num_online_capable++;
 }
 
+/* One MADT entry of `type` (elen bytes at e, at least the header): a CPU, an I/O APIC, an
+ * interrupt source override or the local APIC address override; others are ignored. */
+static void parse_entry(struct madt_info *info, uint8_t type, const uint8_t *e, uint8_t elen)
+{
+	switch (type) {
+	case MADT_TYPE_LOCAL_APIC:
+		if (elen < MADT_LEN_LOCAL_APIC) {
+			info->num_malformed++;
+			return;
+		}
+		add_cpu(info, e[LAPIC_OFF_ID], e[LAPIC_OFF_UID], rd32(e + LAPIC_OFF_FLAGS), false);
+		break;
+	case MADT_TYPE_LOCAL_X2APIC:
+		if (elen < MADT_LEN_LOCAL_X2APIC) {
+			info->num_malformed++;
+			return;
+		}
+		add_cpu(info, rd32(e + X2APIC_OFF_ID), rd32(e + X2APIC_OFF_UID),
+			rd32(e + X2APIC_OFF_FLAGS), true);
+		break;
+	case MADT_TYPE_IO_APIC:
+		if (elen < MADT_LEN_IO_APIC) {
+			info->num_malformed++;
+			return;
+		}
+		if (info->num_ioapics >= MADT_MAX_IOAPICS) {
+			info->num_dropped_io++;
+			return;
+		}
+		info->ioapics[info->num_ioapics++] = (struct madt_ioapic){
+			e[IOAPIC_OFF_ID], rd32(e + IOAPIC_OFF_ADDRESS), rd32(e + IOAPIC_OFF_GSI_BASE) };
+		break;
+	case MADT_TYPE_ISO:
+		if (elen < MADT_LEN_ISO) {
+			info->num_malformed++;
+			return;
+		}
+		if (info->num_isos >= MADT_MAX_ISOS) {
+			info->num_dropped_io++;
+			return;
+		}
+		info->isos[info->num_isos++] = (struct madt_iso){
+			.bus = e[ISO_OFF_BUS],
+			.source = e[ISO_OFF_SOURCE],
+			.gsi = rd32(e + ISO_OFF_GSI),
+			.flags = (uint16_t)(e[ISO_OFF_FLAGS] | e[ISO_OFF_FLAGS + 1] << 8) };
+		break;
+	case MADT_TYPE_LOCAL_APIC_OVERRIDE:
+		if (elen < MADT_LEN_LOCAL_APIC_OVERRIDE) {
+			info->num_malformed++;
+			return;
+		}
+		info->lapic_base = rd64(e + LAPIC_OVR_OFF_ADDRESS);
+		info->lapic_override = true;
+		break;
+	default:
+		break; /* NMI sources, GIC...: not needed here */
+	}
+}
+
 bool madt_parse(uint64_t addr, struct madt_info *info)
 {
 	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
@@ -90,58 +150,7 @@ bool madt_parse(uint64_t addr, struct madt_info *info)
 			break;
 		}
 		off += elen;
-		switch (type) {
-		case MADT_TYPE_LOCAL_APIC:
-			if (elen < MADT_LEN_LOCAL_APIC) {
-				info->num_malformed++;
-				break;
-			}
-			add_cpu(info, e[LAPIC_OFF_ID], e[LAPIC_OFF_UID], rd32(e + LAPIC_OFF_FLAGS), false);
-			break;
-		case MADT_TYPE_LOCAL_X2APIC:
-			if (elen < MADT_LEN_LOCAL_X2APIC) {
-				info->num_malformed++;
-				break;
-			}
-			add_cpu(info, rd32(e + X2APIC_OFF_ID), rd32(e + X2APIC_OFF_UID),
-				rd32(e + X2APIC_OFF_FLAGS), true);
-			break;
-		case MADT_TYPE_IO_APIC:
-			if (elen < MADT_LEN_IO_APIC) {
-				info->num_malformed++;
-				break;
-			}
-			if (info->num_ioapics >= MADT_MAX_IOAPICS) {
-				info->num_dropped_io++;
-				break;
-			}
-			info->ioapics[info->num_ioapics++] = (struct madt_ioapic){
-				e[IOAPIC_OFF_ID], rd32(e + IOAPIC_OFF_ADDRESS), rd32(e + IOAPIC_OFF_GSI_BASE) };
-			break;
-		case MADT_TYPE_ISO:
-			if (elen < MADT_LEN_ISO) {
-				info->num_malformed++;
-				break;
-			}
-			if (info->num_isos >= MADT_MAX_ISOS) {
-				info->num_dropped_io++;
-				break;
-			}
-			info->isos[info->num_isos++] = (struct madt_iso){
-				e[ISO_OFF_BUS], e[ISO_OFF_SOURCE], rd32(e + ISO_OFF_GSI),
-				(uint16_t)(e[ISO_OFF_FLAGS] | e[ISO_OFF_FLAGS + 1] << 8) };
-			break;
-		case MADT_TYPE_LOCAL_APIC_OVERRIDE:
-			if (elen < MADT_LEN_LOCAL_APIC_OVERRIDE) {
-				info->num_malformed++;
-				break;
-			}
-			info->lapic_base = rd64(e + LAPIC_OVR_OFF_ADDRESS);
-			info->lapic_override = true;
-			break;
-		default:
-			break; /* NMI sources, GIC...: not needed here */
-		}
+		parse_entry(info, type, e, elen);
 	}
 	return true;
 }

@@ -120,15 +120,68 @@ void platform_emit_simd(void)
 	emit_finish();
 }
 
+/* One reference clock's estimates of the TSC rate, one per window where the reference ran, and
+ * their median (0: none). */
+struct ref_estimates {
+	uint64_t hz[TSC_CAL_MAX_WINDOWS];
+	unsigned n;
+	uint64_t median;
+};
+
+/* Window w's `plat kind=tsc_cal` record for one reference clock. */
+static void emit_cal_window(const struct ref_clock *ref, const struct tsc_cal_result *res, unsigned w,
+			    uint64_t window_ms)
+{
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "tsc_cal");
+	rec_u64(r, "window", w);
+	rec_u64(r, "ms", window_ms);
+	rec_str(r, "source", ref->name);
+	rec_bool(r, "ok", res->ok);
+	rec_u64(r, "ref_ticks", res->ref_ticks);
+	rec_u64(r, "ref_hz", ref->hz);
+	rec_u64(r, "tsc_ticks", res->tsc_ticks);
+	rec_u64(r, "hz", res->hz);
+	emit_finish();
+}
+
+/* The `plat kind=tsc` record: the rate chosen and its source, each reference's median, CPUID's
+ * rates, how far the references disagree; then the summary's lines. */
+static void emit_tsc(const struct cpu_info *ci, const struct ref_clock *refs, const struct ref_estimates *est,
+		     unsigned nrefs, uint64_t chosen, const char *source, uint64_t worst_ppm)
+{
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "tsc");
+	rec_u64(r, "hz", chosen);
+	rec_str(r, "source", source);
+	for (unsigned i = 0; i < nrefs; i++) {
+		char key[24];
+		struct sbuf sb;
+
+		sb_init(&sb, key, sizeof(key));
+		sb_puts(&sb, "hz_");
+		sb_puts(&sb, refs[i].name);
+		rec_u64(r, key, est[i].median);
+	}
+	rec_u64(r, "hz_cpuid15", ci->tsc_hz_cpuid15);
+	rec_u64(r, "hz_cpuid16", ci->tsc_hz_cpuid16);
+	rec_u64(r, "disagree_ppm", worst_ppm);
+	rec_bool(r, "invariant", ci->invariant_tsc);
+	emit_finish();
+
+	summary_value("TSC MHz", chosen / 1000, 3, source);
+	if (!ci->invariant_tsc)
+		summary_line("TSC is not invariant per CPUID: its rate may change with power states");
+}
+
 uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_clock *refs,
 				unsigned nrefs, unsigned windows, uint64_t window_ms)
 {
-	uint64_t est[TSC_CAL_MAX_REFS][TSC_CAL_MAX_WINDOWS];
-	uint64_t med[TSC_CAL_MAX_REFS] = { 0 };
-	unsigned got[TSC_CAL_MAX_REFS] = { 0 };
+	struct ref_estimates est[TSC_CAL_MAX_REFS] = { 0 };
 	uint64_t chosen = 0, worst_ppm = 0, lo = 0, hi = 0;
 	const char *source = "none";
-	struct record *r;
 	unsigned w, i;
 
 	if (windows > TSC_CAL_MAX_WINDOWS)
@@ -140,32 +193,22 @@ uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_cloc
 
 		tsc_cal_window(refs, nrefs, window_ms, tsc_rdtsc, res);
 		for (i = 0; i < nrefs; i++) {
-			r = emit_start("plat");
-			rec_str(r, "kind", "tsc_cal");
-			rec_u64(r, "window", w);
-			rec_u64(r, "ms", window_ms);
-			rec_str(r, "source", refs[i].name);
-			rec_bool(r, "ok", res[i].ok);
-			rec_u64(r, "ref_ticks", res[i].ref_ticks);
-			rec_u64(r, "ref_hz", refs[i].hz);
-			rec_u64(r, "tsc_ticks", res[i].tsc_ticks);
-			rec_u64(r, "hz", res[i].hz);
-			emit_finish();
+			emit_cal_window(&refs[i], &res[i], w, window_ms);
 			if (res[i].ok)
-				est[i][got[i]++] = res[i].hz;
+				est[i].hz[est[i].n++] = res[i].hz;
 		}
 	}
 	/* Prefer the finest reference (the last given: HPET over the PM timer); its median. */
 	for (i = 0; i < nrefs; i++) {
-		if (!got[i])
+		if (!est[i].n)
 			continue;
-		med[i] = median_u64(est[i], got[i]);
-		chosen = med[i];
+		est[i].median = median_u64(est[i].hz, est[i].n);
+		chosen = est[i].median;
 		source = refs[i].name;
-		if (!lo || med[i] < lo)
-			lo = med[i];
-		if (med[i] > hi)
-			hi = med[i];
+		if (!lo || est[i].median < lo)
+			lo = est[i].median;
+		if (est[i].median > hi)
+			hi = est[i].median;
 	}
 	if (lo)
 		worst_ppm = tsc_cal_ppm(lo, hi);
@@ -173,28 +216,6 @@ uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_cloc
 		chosen = ci->tsc_hz_cpuid15;
 		source = "cpuid15";
 	}
-
-	r = emit_start("plat");
-	rec_str(r, "kind", "tsc");
-	rec_u64(r, "hz", chosen);
-	rec_str(r, "source", source);
-	for (i = 0; i < nrefs; i++) {
-		char key[24];
-		struct sbuf sb;
-
-		sb_init(&sb, key, sizeof(key));
-		sb_puts(&sb, "hz_");
-		sb_puts(&sb, refs[i].name);
-		rec_u64(r, key, med[i]);
-	}
-	rec_u64(r, "hz_cpuid15", ci->tsc_hz_cpuid15);
-	rec_u64(r, "hz_cpuid16", ci->tsc_hz_cpuid16);
-	rec_u64(r, "disagree_ppm", worst_ppm);
-	rec_bool(r, "invariant", ci->invariant_tsc);
-	emit_finish();
-
-	summary_value("TSC MHz", chosen / 1000, 3, source);
-	if (!ci->invariant_tsc)
-		summary_line("TSC is not invariant per CPUID: its rate may change with power states");
+	emit_tsc(ci, refs, est, nrefs, chosen, source, worst_ppm);
 	return chosen;
 }

@@ -181,6 +181,7 @@ static uint64_t clock_resolution(uint64_t *v, uint64_t *lo, uint64_t *hi)
 struct disp_run {
 	struct probe_env *env;
 	uint64_t lf, period, window, res, res_lo, res_hi, c1; /* c1: the nominal chunk, cycles */
+	uint64_t chunks;                                      /* per window: lf / FLUID_CHUNK */
 	uint64_t gaps_calib, gaps_loaded;                     /* background gaps, one handler's windows */
 	uint64_t spin;     /* cycles of arch_spin(SPIN_CAL_ITERS): the handlers' work rate */
 	unsigned handlers; /* the delivery_q25 intervals are simultaneous over this many */
@@ -398,25 +399,183 @@ static bool check_constant(const struct disp_est *e, const struct config_u64_lis
 	return ok;
 }
 
+/* One handler (one value of irq_disp_work): the state its interrupts update, its tally, and its
+ * series, one value per window pair (n of them) except direct (raw costs, up to DIRECT_CAP). */
+struct disp_handler_data {
+	struct disp_state st;
+	struct irq_tally tally;
+	uint64_t *calib, *loaded;         /* T_F(1), T_F(2), cycles */
+	uint64_t *count, *dsum, *direct;  /* interrupts taken, their direct costs summed; raw costs */
+	uint64_t *cgap, *lgap, *smi;      /* background gaps of each window (cycles); SMIs */
+	uint64_t gaps_calib, gaps_loaded; /* background gaps counted over all windows */
+};
+
+/* The probe's own buffers: the calibrations' scratch (then the timer jitter samples), one
+ * handler's windows at a time, and the statistics' scratch. */
+struct disp_buffers {
+	uint64_t *jit;
+	struct disp_window *win;
+	int64_t *scratch;
+};
+
+/* All buffers from the arena, in a fixed order; false if one does not fit. */
+static bool disp_alloc(struct probe_env *env, struct disp_buffers *b, struct disp_handler_data *hd, unsigned handlers,
+		       uint64_t n)
+{
+	bool ok;
+
+	/* 2 * NOMINAL_CHUNKS: work_clock_spin_rate's scratch */
+	b->jit = probe_sample_buffer(env, JITTER_SAMPLES > 2 * NOMINAL_CHUNKS ? JITTER_SAMPLES : 2 * NOMINAL_CHUNKS);
+	b->win = (struct disp_window *)probe_sample_buffer(env, n * (sizeof(*b->win) / sizeof(uint64_t)));
+	b->scratch = (int64_t *)probe_sample_buffer(env, n > DIRECT_CAP ? n : DIRECT_CAP);
+	ok = b->jit && b->win && b->scratch;
+	for (unsigned h = 0; h < handlers; h++) {
+		struct disp_handler_data *d = &hd[h];
+
+		d->calib = probe_sample_buffer(env, n);
+		d->loaded = probe_sample_buffer(env, n);
+		d->count = probe_sample_buffer(env, n);
+		d->cgap = probe_sample_buffer(env, n);
+		d->lgap = probe_sample_buffer(env, n);
+		d->dsum = probe_sample_buffer(env, n);
+		d->smi = probe_sample_buffer(env, n);
+		d->direct = probe_sample_buffer(env, DIRECT_CAP);
+		d->st.x = (struct fluid_excess){ .v = probe_sample_buffer(env, DIRECT_CAP + 1), .cap = DIRECT_CAP };
+		ok = ok && d->st.x.v && d->calib && d->loaded && d->count && d->cgap && d->lgap && d->dsum && d->smi &&
+		     d->direct;
+		d->gaps_calib = d->gaps_loaded = 0;
+	}
+	return ok;
+}
+
+/* The rates and sizes every window uses. The fluid rate (the nominal chunk of FLUID_CHUNK
+ * iterations) converts work cycles into iterations and window cycles into chunks; the spin rate
+ * converts the handlers' work into iterations; the period fits the largest work. */
+static void disp_calibrate(struct probe_env *env, struct disp_run *run, uint64_t *jit, const struct config_u64_list *work)
+{
+	uint64_t maxw = 0, chunks, smi;
+
+	for (unsigned h = 0; h < work->n; h++)
+		maxw = work->v[h] > maxw ? work->v[h] : maxw;
+	(void)nominal_chunk(jit);
+	run->c1 = nominal_chunk(jit);
+	if (!run->c1)
+		run->c1 = 1;
+	run->spin = spin_rate(jit);
+	run->spin = run->spin > env->timer_overhead ? run->spin - env->timer_overhead : 1;
+	/* the work's unit: the build's clock on x86_64, PMU cycles on AArch64 where they count (there
+	 * both rates are retaken on one set of spins, run->spin included) */
+	work_clock_spin_rate(&run->wc, SPIN_CAL_ITERS, jit, NOMINAL_CHUNKS, &run->spin, env->timer_overhead);
+	run->res = clock_resolution(jit, &run->res_lo, &run->res_hi);
+	run->period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) +
+		      PERIOD_WORK_FACTOR * work_clock_to_ticks(&run->wc, maxw, run->spin);
+	run->window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
+	if (run->window < MIN_IRQS_PER_WINDOW * run->period)
+		run->window = MIN_IRQS_PER_WINDOW * run->period;
+	chunks = run->window / run->c1;
+	if (chunks < MIN_FLUID_CHUNKS)
+		chunks = MIN_FLUID_CHUNKS;
+	run->chunks = chunks;
+	run->lf = chunks * FLUID_CHUNK;
+	run->smi_ok = arch_smi_count(env->cpu, &smi);
+}
+
+/* A calibration window (interrupts masked: no hits, no excess kept); its background gaps in *g. */
+static uint64_t calib_fluid(const struct disp_run *run, struct fluid_gaps *g)
+{
+	static uint64_t no_excess[1];         /* written, never advanced (cap 0) */
+	static const volatile uint64_t no_hits; /* the calibration windows' interrupt count */
+	struct fluid_excess x = { .v = no_excess };
+
+	return fluid(run->chunks, irq_disable, &no_hits, run->c1, g, &x);
+}
+
+/* Handler hd's calibration window of pair s, with its gaps. */
+static void calib_window(const struct disp_run *run, struct disp_handler_data *hd, uint64_t s)
+{
+	struct fluid_gaps g;
+
+	hd->calib[s] = calib_fluid(run, &g);
+	hd->cgap[s] = g.cycles, hd->gaps_calib += g.count;
+}
+
+/* Pair s of handler hd: the loaded window with the periodic timer calling the handler, and its
+ * calibration window, before it on odd s and after it on even s (ABBA); the SMIs over both. */
+static void measure_pair(struct probe_env *env, const struct disp_run *run, struct disp_handler_data *hd, uint64_t s)
+{
+	struct disp_state *st = &hd->st;
+	uint64_t before = st->hits, p = 0, t = 0, smi0 = 0, smi1;
+	struct fluid_gaps g;
+
+	if (run->smi_ok)
+		(void)arch_smi_count(env->cpu, &smi0);
+	if (s % 2)
+		calib_window(run, hd, s);
+	irq_register(IRQ_VEC_MEASURE, disp_handler, st);
+	st->have_prev = false;
+	st->direct_sum = 0;
+	p = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, run->period);
+	t = fluid(run->chunks, irq_enable, &st->hits, run->c1, &g, &st->x);
+	irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
+	hd->lgap[s] = g.cycles, hd->gaps_loaded += g.count;
+	/* the window's last invocation: its exit stamp is the latest one */
+	if (st->have_prev)
+		record_direct(st, irq_last_exit_tsc() - st->prev_entry);
+	irq_unregister(IRQ_VEC_MEASURE);
+	if (!(s % 2))
+		calib_window(run, hd, s);
+	hd->loaded[s] = t;
+	hd->count[s] = st->hits - before;
+	hd->dsum[s] = st->direct_sum;
+	hd->tally.armed += p ? (t + p - 1) / p : 0; /* periods in the window */
+	smi1 = smi0;
+	if (run->smi_ok)
+		(void)arch_smi_count(env->cpu, &smi1);
+	hd->smi[s] = smi1 - smi0;
+}
+
+/* Handler hd's sets, then its check (on its windows with their background gaps taken out) and
+ * its per-interrupt excesses; whether the check passed (*low: as check_handler). */
+static bool finish_handler(struct disp_run *run, struct disp_handler_data *hd, uint64_t w, uint64_t n,
+			   const struct disp_buffers *b, struct disp_est *low)
+{
+	uint64_t it = hd->st.work_iters, ovh = run->env->timer_overhead;
+	bool ok;
+
+	irq_tally_end(&hd->tally);
+	hd->tally.taken = hd->st.hits;
+	run->gaps_calib = hd->gaps_calib;
+	run->gaps_loaded = hd->gaps_loaded;
+	emit_set(run, "calib", w, it, "cycles", run->lf, ovh, hd->calib, n, 0);
+	emit_set(run, "loaded", w, it, "cycles", run->lf, ovh, hd->loaded, n, &hd->tally);
+	emit_set(run, "calib_gaps", w, it, "cycles", 1, 0, hd->cgap, n, 0);
+	emit_set(run, "loaded_gaps", w, it, "cycles", 1, 0, hd->lgap, n, 0);
+	emit_set(run, "count", w, it, "count", 1, 0, hd->count, n, 0);
+	emit_set(run, "direct_sum", w, it, "cycles", 1, 0, hd->dsum, n, 0);
+	emit_set(run, "direct", w, it, "cycles", 1, 0, hd->direct, hd->st.ndirect, 0);
+	if (run->smi_ok)
+		emit_set(run, "smi", w, it, "count", 1, 0, hd->smi, n, 0);
+	for (uint64_t s = 0; s < n; s++)
+		b->win[s] = (struct disp_window){ .calib = hd->calib[s] - hd->cgap[s],
+						  .loaded = hd->loaded[s] - hd->lgap[s],
+						  .count = hd->count[s],
+						  .direct_sum = hd->dsum[s] };
+	ok = check_handler(run, w, b->win, (unsigned)n, &hd->st, b->scratch, low);
+	emit_excess(run, w, it, &hd->st.x, (uint64_t *)b->scratch);
+	return ok;
+}
+
 static enum probe_status irq_displace_run(struct probe_env *env)
 {
 	const char *why = irq_probe_unavailable(env);
 	const struct config_u64_list *work = &env->cfg->irq_disp_work;
-	uint64_t n = env->cfg->irq_disp_samples, maxw = 0, smi0 = 0, smi1 = 0, chunks;
-	uint64_t *calib[CONFIG_LIST_MAX], *loaded[CONFIG_LIST_MAX], *count[CONFIG_LIST_MAX], *cgap[CONFIG_LIST_MAX];
-	uint64_t *lgap[CONFIG_LIST_MAX], *dsum[CONFIG_LIST_MAX], *direct[CONFIG_LIST_MAX], *smi[CONFIG_LIST_MAX], *jit;
-	uint64_t gap_counts[CONFIG_LIST_MAX][2];
-	struct disp_state st[CONFIG_LIST_MAX];
-	struct irq_tally tally[CONFIG_LIST_MAX];
-	struct disp_est delivery[CONFIG_LIST_MAX];
+	uint64_t n = env->cfg->irq_disp_samples;
+	struct disp_handler_data hd[CONFIG_LIST_MAX];
+	struct disp_est low[CONFIG_LIST_MAX]; /* each handler's delivery_q25: delivery_constant's input */
+	struct disp_buffers b;
 	struct fluid_gaps g;
-	struct disp_window *win;
-	int64_t *scratch;
-	static uint64_t no_excess[1]; /* the calibration windows write here and never advance */
-	struct fluid_excess cal_x = { no_excess, 0, 0 };
-	struct disp_run run = { env, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, work->n, false, { 0, 0, 0, 0 } };
-	static const volatile uint64_t no_hits; /* the calibration windows' interrupt count */
-	bool bad = false, checks_ok = true, have_buffers;
+	struct disp_run run = { .env = env, .handlers = work->n };
+	bool bad = false, checks_ok = true;
 
 	if (why) {
 		emit_skip("irq_displace", why);
@@ -424,120 +583,28 @@ static enum probe_status irq_displace_run(struct probe_env *env)
 	}
 	if (!irq_probe_begin(env, "irq_displace"))
 		return PROBE_FAILED;
-	/* 2 * NOMINAL_CHUNKS: work_clock_spin_rate's scratch */
-	jit = probe_sample_buffer(env, JITTER_SAMPLES > 2 * NOMINAL_CHUNKS ? JITTER_SAMPLES : 2 * NOMINAL_CHUNKS);
-	win = (struct disp_window *)probe_sample_buffer(env, n * (sizeof(*win) / sizeof(uint64_t)));
-	scratch = (int64_t *)probe_sample_buffer(env, n > DIRECT_CAP ? n : DIRECT_CAP);
-	have_buffers = jit && win && scratch;
-	for (unsigned h = 0; h < work->n; h++) {
-		calib[h] = probe_sample_buffer(env, n);
-		loaded[h] = probe_sample_buffer(env, n);
-		count[h] = probe_sample_buffer(env, n);
-		cgap[h] = probe_sample_buffer(env, n);
-		lgap[h] = probe_sample_buffer(env, n);
-		dsum[h] = probe_sample_buffer(env, n);
-		smi[h] = probe_sample_buffer(env, n);
-		direct[h] = probe_sample_buffer(env, DIRECT_CAP);
-		st[h].x = (struct fluid_excess){ probe_sample_buffer(env, DIRECT_CAP + 1), 0, DIRECT_CAP };
-		have_buffers = have_buffers && st[h].x.v && calib[h] && loaded[h] && count[h] && cgap[h] && lgap[h] && dsum[h] &&
-			       smi[h] && direct[h];
-		maxw = work->v[h] > maxw ? work->v[h] : maxw;
-		gap_counts[h][0] = gap_counts[h][1] = 0;
-	}
-	if (!have_buffers) {
+	if (!disp_alloc(env, &b, hd, work->n, n)) {
 		emit_skip("irq_displace", "buffers do not fit in the arena (lower irq_disp_samples)");
 		return PROBE_SKIPPED;
 	}
-	/* The fluid rate (the nominal chunk of FLUID_CHUNK iterations) converts work cycles into
-	 * iterations and window cycles into chunks. */
-	(void)nominal_chunk(jit);
-	run.c1 = nominal_chunk(jit);
-	if (!run.c1)
-		run.c1 = 1;
-	run.spin = spin_rate(jit);
-	run.spin = run.spin > env->timer_overhead ? run.spin - env->timer_overhead : 1;
-	/* the work's unit: the build's clock on x86_64, PMU cycles on AArch64 where they count (there
-	 * both rates are retaken on one set of spins, run.spin included) */
-	work_clock_spin_rate(&run.wc, SPIN_CAL_ITERS, jit, NOMINAL_CHUNKS, &run.spin, env->timer_overhead);
-	run.res = clock_resolution(jit, &run.res_lo, &run.res_hi);
-	run.period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) +
-		     PERIOD_WORK_FACTOR * work_clock_to_ticks(&run.wc, maxw, run.spin);
-	run.window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
-	if (run.window < MIN_IRQS_PER_WINDOW * run.period)
-		run.window = MIN_IRQS_PER_WINDOW * run.period;
-	chunks = run.window / run.c1;
-	if (chunks < MIN_FLUID_CHUNKS)
-		chunks = MIN_FLUID_CHUNKS;
-	run.lf = chunks * FLUID_CHUNK;
-	run.smi_ok = arch_smi_count(env->cpu, &smi0);
+	disp_calibrate(env, &run, b.jit, work);
 	for (unsigned h = 0; h < work->n; h++) {
-		st[h] = (struct disp_state){ work->v[h] * SPIN_CAL_ITERS / run.wc.spin, 0, 0, false, 0, direct[h], 0, DIRECT_CAP,
-					     st[h].x };
-		irq_tally_begin(&tally[h]);
+		hd[h].st = (struct disp_state){ .work_iters = work->v[h] * SPIN_CAL_ITERS / run.wc.spin,
+						.direct = hd[h].direct,
+						.cap = DIRECT_CAP,
+						.x = hd[h].st.x };
+		irq_tally_begin(&hd[h].tally);
 	}
-	(void)fluid(chunks, irq_disable, &no_hits, run.c1, &g, &cal_x); /* warm-up */
-	for (uint64_t s = 0; s < n; s++) {
-		for (unsigned h = 0; h < work->n; h++) {
-			uint64_t before = st[h].hits, p = 0, t = 0;
-
-			smi0 = 0;
-			if (run.smi_ok)
-				(void)arch_smi_count(env->cpu, &smi0);
-			if (s % 2) {
-				calib[h][s] = fluid(chunks, irq_disable, &no_hits, run.c1, &g, &cal_x);
-				cgap[h][s] = g.cycles, gap_counts[h][0] += g.count;
-			}
-			irq_register(IRQ_VEC_MEASURE, disp_handler, &st[h]);
-			st[h].have_prev = false;
-			st[h].direct_sum = 0;
-			p = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, run.period);
-			t = fluid(chunks, irq_enable, &st[h].hits, run.c1, &g, &st[h].x);
-			irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
-			lgap[h][s] = g.cycles, gap_counts[h][1] += g.count;
-			/* the window's last invocation: its exit stamp is the latest one */
-			if (st[h].have_prev)
-				record_direct(&st[h], irq_last_exit_tsc() - st[h].prev_entry);
-			irq_unregister(IRQ_VEC_MEASURE);
-			if (!(s % 2)) {
-				calib[h][s] = fluid(chunks, irq_disable, &no_hits, run.c1, &g, &cal_x);
-				cgap[h][s] = g.cycles, gap_counts[h][0] += g.count;
-			}
-			loaded[h][s] = t;
-			count[h][s] = st[h].hits - before;
-			dsum[h][s] = st[h].direct_sum;
-			tally[h].armed += p ? (t + p - 1) / p : 0; /* periods in the window */
-			smi1 = smi0;
-			if (run.smi_ok)
-				(void)arch_smi_count(env->cpu, &smi1);
-			smi[h][s] = smi1 - smi0;
-		}
-	}
+	(void)calib_fluid(&run, &g); /* warm-up */
+	for (uint64_t s = 0; s < n; s++)
+		for (unsigned h = 0; h < work->n; h++)
+			measure_pair(env, &run, &hd[h], s);
 	for (unsigned h = 0; h < work->n; h++) {
-		uint64_t w = work->v[h], it = st[h].work_iters;
-
-		irq_tally_end(&tally[h]);
-		tally[h].taken = st[h].hits;
-		run.gaps_calib = gap_counts[h][0];
-		run.gaps_loaded = gap_counts[h][1];
-		emit_set(&run, "calib", w, it, "cycles", run.lf, env->timer_overhead, calib[h], n, 0);
-		emit_set(&run, "loaded", w, it, "cycles", run.lf, env->timer_overhead, loaded[h], n, &tally[h]);
-		emit_set(&run, "calib_gaps", w, it, "cycles", 1, 0, cgap[h], n, 0);
-		emit_set(&run, "loaded_gaps", w, it, "cycles", 1, 0, lgap[h], n, 0);
-		emit_set(&run, "count", w, it, "count", 1, 0, count[h], n, 0);
-		emit_set(&run, "direct_sum", w, it, "cycles", 1, 0, dsum[h], n, 0);
-		emit_set(&run, "direct", w, it, "cycles", 1, 0, direct[h], st[h].ndirect, 0);
-		if (run.smi_ok)
-			emit_set(&run, "smi", w, it, "count", 1, 0, smi[h], n, 0);
-		/* the windows with their background gaps taken out */
-		for (uint64_t s = 0; s < n; s++)
-			win[s] = (struct disp_window){ calib[h][s] - cgap[h][s], loaded[h][s] - lgap[h][s], count[h][s],
-						       dsum[h][s] };
-		checks_ok &= check_handler(&run, w, win, (unsigned)n, &st[h], scratch, &delivery[h]);
-		emit_excess(&run, w, it, &st[h].x, (uint64_t *)scratch);
-		bad |= tally[h].unexpected != 0 || st[h].hits == 0;
+		checks_ok &= finish_handler(&run, &hd[h], work->v[h], n, &b, &low[h]);
+		bad |= hd[h].tally.unexpected != 0 || hd[h].st.hits == 0;
 	}
-	emit_set(&run, "timer_jitter", 0, 0, "cycles", 1, 0, jit, JITTER_SAMPLES, NO_HANDLER);
-	checks_ok &= check_constant(delivery, work);
+	emit_set(&run, "timer_jitter", 0, 0, "cycles", 1, 0, b.jit, JITTER_SAMPLES, NO_HANDLER);
+	checks_ok &= check_constant(low, work);
 	if (bad)
 		emit_msg(MSG_ERROR, "irq_displace: no interrupt taken in a loaded window, or an unexpected vector");
 	/* A failed check is a finding about the machine (under emulation, TCG's timing is no

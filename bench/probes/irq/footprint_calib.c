@@ -402,6 +402,32 @@ static void set_cost(struct fp_level *lv, const struct fp_run *run, int64_t warm
 	lv->effect = run->est[0].mean_m * EFFECT_DEN >= warm_m && lv->cost_m > 0 && !emulated;
 }
 
+/* The footprint_k check's skip where the level shows no effect to measure: the miss event does
+ * not count its misses, or a miss costs no more than a hit (unmodelled: why, where the caches
+ * are not modelled at all, e.g. under emulation; else NULL). */
+static void emit_no_effect(const struct fp_level *lv, const char *unmodelled)
+{
+	struct record *r = emit_start("skip");
+
+	rec_str(r, "probe", "irq_footprint");
+	rec_str(r, "check", "footprint_k");
+	rec_u64(r, "level", lv->c->level);
+	rec_str(r, "type", fp_type_name(lv));
+	if (lv->pmu->counted) {
+		rec_str(r, "event", lv->pmu->event);
+		rec_i64(r, "cold_mpl_milli", lv->cold_mpl_m);
+		rec_str(r, "reason", "the miss event counts fewer than half the lines of a cold re-touch "
+				     "(cold_mpl_milli: milli-misses per line, cold minus warm re-touch): it does "
+				     "not count this level's misses");
+	} else {
+		rec_i64(r, "cost_mcyc", lv->cost_m);
+		rec_str(r, "reason", unmodelled ? unmodelled
+						: "no cache effect at this level: a miss costs no more than a hit (cost_mcyc: "
+						  "milli-cycles per line, cold minus warm re-touch)");
+	}
+	emit_finish();
+}
+
 bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 {
 	unsigned nvar = 1 + lv->n_grid + lv->n_held;
@@ -444,25 +470,7 @@ bool fp_calibrate(struct probe_env *env, struct fp_level *lv, unsigned *fails)
 			       fp_lines_m(lv, run.est[col].ci_m));
 	}
 	if (!lv->effect) {
-		struct record *r = emit_start("skip");
-
-		rec_str(r, "probe", "irq_footprint");
-		rec_str(r, "check", "footprint_k");
-		rec_u64(r, "level", lv->c->level);
-		rec_str(r, "type", fp_type_name(lv));
-		if (lv->pmu->counted) {
-			rec_str(r, "event", lv->pmu->event);
-			rec_i64(r, "cold_mpl_milli", lv->cold_mpl_m);
-			rec_str(r, "reason", "the miss event counts fewer than half the lines of a cold re-touch "
-					     "(cold_mpl_milli: milli-misses per line, cold minus warm re-touch): it does "
-					     "not count this level's misses");
-		} else {
-			rec_i64(r, "cost_mcyc", lv->cost_m);
-			rec_str(r, "reason", emulated ? unmodelled
-						      : "no cache effect at this level: a miss costs no more than a hit (cost_mcyc: "
-							"milli-cycles per line, cold minus warm re-touch)");
-		}
-		emit_finish();
+		emit_no_effect(lv, unmodelled);
 		return false;
 	}
 	for (unsigned i = 0; i < lv->n_held; i++) {

@@ -141,18 +141,118 @@ static void take_stragglers(uint64_t cycles)
 	irq_disable();
 }
 
+/* One one-shot set in progress: what its arms share and where their samples go. */
+struct one_shot_run {
+	struct probe_env *env;
+	const struct lat_set *ls;
+	const struct irq_touch *t;
+	uint64_t delay, timeout;
+	uint64_t *samples, *arms, *uncs;
+	struct irq_hit hit;
+	struct one_shot_result res;
+};
+
+/* Handlers on the measured and guard vectors, both sources prepared, counting begun. */
+static void one_shot_start(struct one_shot_run *o)
+{
+	struct irq_platform *p = o->env->irq;
+
+	irq_register(IRQ_VEC_MEASURE, irq_hit_handler, &o->hit);
+	irq_register(IRQ_VEC_GUARD, irq_guard_handler, &o->hit);
+	irq_source_prepare(p, o->ls->src, IRQ_VEC_MEASURE);
+	if (o->res.guard != IRQ_NUM_SOURCES)
+		irq_source_prepare(p, o->res.guard, IRQ_VEC_GUARD);
+	irq_tally_begin(&o->res.tally);
+	irq_context_begin(o->env, &o->res.ctx);
+}
+
+/* Arm i: the interrupted code's working set warmed, the interrupt armed (and for hlt the guard),
+ * the wait, then the arrival sorted: lost, early (a failure beyond the source's bound; within it
+ * no sample and, from IRQ_WARMUP on, one arm more), or from IRQ_WARMUP on a sample. */
+static void one_shot_arm(struct one_shot_run *o, uint64_t i)
+{
+	struct irq_platform *p = o->env->irq;
+	const struct lat_set *ls = o->ls;
+	struct one_shot_result *res = &o->res;
+	uint32_t before = o->hit.hits;
+	uint64_t deadline, arm, bound, cap = o->env->cfg->irq_samples;
+	bool taken;
+
+	irq_touch_lap(o->t, ls->wait); /* the interrupted code's working set, warm */
+	if (ls->wait == IRQ_WAIT_HLT)
+		guard_arm(o->env, res->guard, o->delay + o->timeout);
+	deadline = irq_source_arm(p, ls->src, IRQ_VEC_MEASURE, o->delay, &arm);
+	bound = early_bound(p, ls->src); /* before the guard's arm overwrites it */
+	res->tally.armed++;
+	taken = irq_wait_taken(&o->hit, before, ls->wait, o->t, deadline + o->timeout);
+	if (ls->wait == IRQ_WAIT_HLT)
+		irq_source_disarm(p, res->guard, IRQ_VEC_GUARD);
+	if (!taken) {
+		irq_source_disarm(p, ls->src, IRQ_VEC_MEASURE);
+		res->tally.lost++;
+		return;
+	}
+	res->tally.taken++;
+	if (o->hit.entry < deadline) {
+		/* kept out of the samples (latencies >= 0); within the bound it is the
+		 * deadline's own quantisation or uncertainty, beyond it a real failure */
+		if (deadline - o->hit.entry < bound) {
+			res->early_slack++;
+			if (i >= IRQ_WARMUP && res->resampled < cap)
+				res->resampled++;
+		} else
+			res->tally.early++;
+		return;
+	}
+	if (i >= IRQ_WARMUP) {
+		o->samples[res->n] = o->hit.entry - deadline;
+		o->arms[res->n] = arm;
+		o->uncs[res->n] = bound;
+		res->n++;
+	}
+}
+
+/* Stragglers taken, sources released, handlers removed; the tally and the uncertainties settled. */
+static void one_shot_stop(struct one_shot_run *o)
+{
+	struct irq_platform *p = o->env->irq;
+	struct one_shot_result *res = &o->res;
+
+	irq_context_end(o->env, &res->ctx);
+	take_stragglers(o->delay * 2);
+	irq_source_release(p, o->ls->src, IRQ_VEC_MEASURE);
+	if (res->guard != IRQ_NUM_SOURCES)
+		irq_source_release(p, res->guard, IRQ_VEC_GUARD);
+	irq_unregister(IRQ_VEC_MEASURE);
+	irq_unregister(IRQ_VEC_GUARD);
+	res->tally.guards = o->hit.guards;
+	res->tally.extra = o->hit.hits - res->tally.taken;
+	irq_tally_end(&res->tally);
+	for (uint64_t i = 0; i < res->n; i++)
+		res->unc_max = o->uncs[i] > res->unc_max ? o->uncs[i] : res->unc_max;
+	res->unc_median = res->n ? median_u64(o->uncs, res->n) : 0;
+}
+
 static enum probe_status one_shot_set(struct probe_env *env, const struct lat_set *ls, const struct irq_touch *t,
 				      uint64_t *samples, uint64_t *arms, uint64_t *uncs)
 {
-	struct irq_platform *p = env->irq;
-	uint64_t cap = env->cfg->irq_samples, delay = irq_us_to_cycles(env, env->cfg->irq_delay_us);
-	uint64_t timeout = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000), start, budget;
-	struct one_shot_result res = { .guard = IRQ_NUM_SOURCES };
-	struct irq_hit hit = { 0 };
+	uint64_t cap = env->cfg->irq_samples, start, budget;
+	struct one_shot_run o = {
+		.env = env,
+		.ls = ls,
+		.t = t,
+		.delay = irq_us_to_cycles(env, env->cfg->irq_delay_us),
+		.timeout = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000),
+		.samples = samples,
+		.arms = arms,
+		.uncs = uncs,
+		.res = { .guard = IRQ_NUM_SOURCES },
+	};
+	struct one_shot_result *res = &o.res;
 
 	if (ls->wait == IRQ_WAIT_HLT) {
-		res.guard = irq_guard_for(p, ls->src);
-		if (res.guard == IRQ_NUM_SOURCES) {
+		res->guard = irq_guard_for(env->irq, ls->src);
+		if (res->guard == IRQ_NUM_SOURCES) {
 			emit_skip("irq_latency", "hlt wait needs an independent timer to bound it; none here");
 			return PROBE_SKIPPED;
 		}
@@ -161,74 +261,21 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 		emit_skip("irq_latency", "CPUID describes no such cache level to touch");
 		return PROBE_SKIPPED;
 	}
-	irq_register(IRQ_VEC_MEASURE, irq_hit_handler, &hit);
-	irq_register(IRQ_VEC_GUARD, irq_guard_handler, &hit);
-	irq_source_prepare(p, ls->src, IRQ_VEC_MEASURE);
-	if (res.guard != IRQ_NUM_SOURCES)
-		irq_source_prepare(p, res.guard, IRQ_VEC_GUARD);
-	irq_tally_begin(&res.tally);
-	irq_context_begin(env, &res.ctx);
+	one_shot_start(&o);
 	start = tsc_rdtsc();
 	budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000);
 	/* An arrival early within the bound is no failure but gives no sample (latencies >= 0): the
 	 * arm is retaken, at most cap times, so the set still has the samples asked for. */
-	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res.resampled; i++) {
-		uint32_t before = hit.hits;
-		uint64_t deadline, arm, bound;
-		bool taken;
-
+	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res->resampled; i++) {
 		if (i >= IRQ_WARMUP && tsc_rdtsc() - start > budget) {
-			res.truncated = true;
+			res->truncated = true;
 			break;
 		}
-		irq_touch_lap(t, ls->wait); /* the interrupted code's working set, warm */
-		if (ls->wait == IRQ_WAIT_HLT)
-			guard_arm(env, res.guard, delay + timeout);
-		deadline = irq_source_arm(p, ls->src, IRQ_VEC_MEASURE, delay, &arm);
-		bound = early_bound(p, ls->src); /* before the guard's arm overwrites it */
-		res.tally.armed++;
-		taken = irq_wait_taken(&hit, before, ls->wait, t, deadline + timeout);
-		if (ls->wait == IRQ_WAIT_HLT)
-			irq_source_disarm(p, res.guard, IRQ_VEC_GUARD);
-		if (!taken) {
-			irq_source_disarm(p, ls->src, IRQ_VEC_MEASURE);
-			res.tally.lost++;
-			continue;
-		}
-		res.tally.taken++;
-		if (hit.entry < deadline) {
-			/* kept out of the samples (latencies >= 0); within the bound it is the
-			 * deadline's own quantisation or uncertainty, beyond it a real failure */
-			if (deadline - hit.entry < bound) {
-				res.early_slack++;
-				if (i >= IRQ_WARMUP && res.resampled < cap)
-					res.resampled++;
-			} else
-				res.tally.early++;
-			continue;
-		}
-		if (i >= IRQ_WARMUP) {
-			samples[res.n] = hit.entry - deadline;
-			arms[res.n] = arm;
-			uncs[res.n] = bound;
-			res.n++;
-		}
+		one_shot_arm(&o, i);
 	}
-	irq_context_end(env, &res.ctx);
-	take_stragglers(delay * 2);
-	irq_source_release(p, ls->src, IRQ_VEC_MEASURE);
-	if (res.guard != IRQ_NUM_SOURCES)
-		irq_source_release(p, res.guard, IRQ_VEC_GUARD);
-	irq_unregister(IRQ_VEC_MEASURE);
-	irq_unregister(IRQ_VEC_GUARD);
-	res.tally.guards = hit.guards;
-	res.tally.extra = hit.hits - res.tally.taken;
-	irq_tally_end(&res.tally);
-	for (uint64_t i = 0; i < res.n; i++)
-		res.unc_max = uncs[i] > res.unc_max ? uncs[i] : res.unc_max;
-	res.unc_median = res.n ? median_u64(uncs, res.n) : 0;
-	one_shot_emit(env, ls, t, &res, samples, arms);
-	return res.tally.lost || res.tally.early || res.tally.extra || res.tally.unexpected ? PROBE_FAILED : PROBE_OK;
+	one_shot_stop(&o);
+	one_shot_emit(env, ls, t, res, samples, arms);
+	return res->tally.lost || res->tally.early || res->tally.extra || res->tally.unexpected ? PROBE_FAILED : PROBE_OK;
 }
 
 struct periodic_state {
@@ -361,12 +408,7 @@ static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
 	during = hit.hits; /* must be 0: masked */
 	unmask = tsc_rdtsc();
 	taken = irq_wait_taken(&hit, during, IRQ_WAIT_SPIN, 0, unmask + timeout);
-	/* A second delivery would show up in this extra window. */
-	irq_enable();
-	t0 = tsc_rdtsc();
-	while (tsc_rdtsc() - t0 < delay * 4)
-		;
-	irq_disable();
+	take_stragglers(delay * 4); /* a second delivery would show up in this extra window */
 	irq_source_release(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
 	irq_unregister(IRQ_VEC_MEASURE);
 	irq_tally_end(&tally);

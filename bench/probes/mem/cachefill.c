@@ -170,6 +170,34 @@ static void emit_pair(struct probe_env *env, const struct cache_desc *c, const c
 	}
 }
 
+/* The instruction cache c: a chain of code in executable memory, filled cold and warm, its pair
+ * of sets emitted; false (with a skip record) where the chain cannot be built. */
+static bool fill_inst(struct probe_env *env, const struct cache_desc *c, const struct evictor *ev,
+		      uint64_t *out[NUM_STATES])
+{
+	struct cache_fill f;
+	struct ctr_run *cr[NUM_STATES];
+	size_t emark;
+	void *buf;
+
+	if (!env->exec_arena) {
+		emit_skip("cachefill", "no executable memory for the instruction-cache chain");
+		return false;
+	}
+	emark = arena_mark(env->exec_arena);
+	buf = arena_alloc(env->exec_arena, c->size, 4096);
+	if (!buf || !cachefill_inst_prepare(&f, buf, c->size, c->line)) {
+		emit_skip("cachefill", "instruction-cache chain does not fit in executable memory");
+		arena_release(env->exec_arena, emark);
+		return false;
+	}
+	alloc_ctr(env, cr);
+	measure_fills(env, ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
+	emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev->wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
+	arena_release(env->exec_arena, emark);
+	return true;
+}
+
 static enum probe_status cachefill_run(struct probe_env *env)
 {
 	const struct cpu_info *ci = env->cpu;
@@ -211,24 +239,8 @@ static enum probe_status cachefill_run(struct probe_env *env)
 			continue;
 		}
 		if (c->type == CACHE_INST) {
-			if (!env->exec_arena) {
-				emit_skip("cachefill", "no executable memory for the instruction-cache chain");
-				continue;
-			}
-			size_t emark = arena_mark(env->exec_arena);
-
-			buf = arena_alloc(env->exec_arena, c->size, 4096);
-			if (!buf || !cachefill_inst_prepare(&f, buf, c->size, c->line)) {
-				emit_skip("cachefill", "instruction-cache chain does not fit in executable memory");
-				arena_release(env->exec_arena, emark);
-				continue;
-			}
-			alloc_ctr(env, cr);
-			measure_fills(env, &ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
-			emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
-			arena_release(env->exec_arena, emark);
+			done += fill_inst(env, c, &ev, out);
 			arena_release(env->arena, mark);
-			done++;
 			continue;
 		}
 		buf = arena_alloc(env->arena, c->size, 4096);

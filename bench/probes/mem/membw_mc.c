@@ -169,11 +169,41 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 	return true;
 }
 
+/* The widest vector width usable on every core; on bare metal each core enables its own XSAVE
+ * state first (hosted, the kernel did), and *ncpu drops to the cores that answered. */
+static unsigned mc_width(struct probe_env *env, unsigned *ncpu)
+{
+	struct simd_state simd;
+	unsigned width = SIMD_64;
+
+	for (unsigned c = 1; c < *ncpu && env->simd_enabled; c++)
+		if (!smp_run(c, simd_job, 0) || !smp_wait(c, env->tsc_hz))
+			*ncpu = c; /* keep the cores that answered */
+	simd_usable(&simd);
+	for (int w = SIMD_NUM_WIDTHS - 1; w >= 0; w--)
+		if (simd.usable[w]) {
+			width = (unsigned)w;
+			break;
+		}
+	return width;
+}
+
+/* Each core's buffer size: half of its share of the arena's free bytes, in MC_MIN_BUFFER steps
+ * up to MC_MAX_BUFFER, at most mem_max_mb (but at least MC_MIN_BUFFER) where that is set. */
+static uint64_t mc_buffer_size(struct probe_env *env, unsigned ncpu)
+{
+	uint64_t size = (env->arena->size - env->arena->used) / ncpu / 2;
+
+	size = size > MC_MAX_BUFFER ? MC_MAX_BUFFER : size / MC_MIN_BUFFER * MC_MIN_BUFFER;
+	if (env->cfg->mem_max_mb && size > env->cfg->mem_max_mb * MIB)
+		size = env->cfg->mem_max_mb * MIB < MC_MIN_BUFFER ? MC_MIN_BUFFER : env->cfg->mem_max_mb * MIB;
+	return size;
+}
+
 static enum probe_status membw_mc_run(struct probe_env *env)
 {
-	unsigned ncpu = smp_cpus_online(), width = SIMD_64;
-	uint64_t n = env->cfg->samples, size, free_bytes, passes;
-	struct simd_state simd;
+	unsigned ncpu = smp_cpus_online(), width;
+	uint64_t n = env->cfg->samples, size, passes;
 	struct mc_job jobs[SMP_MAX_CPUS];
 	void *args[SMP_MAX_CPUS];
 	uint64_t *samples, timeout;
@@ -188,25 +218,12 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 		emit_skip("membw_mc", "TSC frequency unknown: cannot bound the multi-core runs");
 		return PROBE_SKIPPED;
 	}
-	/* Bare metal: every core enables its own XSAVE state (hosted, the kernel did). */
-	for (unsigned c = 1; c < ncpu && env->simd_enabled; c++)
-		if (!smp_run(c, simd_job, 0) || !smp_wait(c, env->tsc_hz))
-			ncpu = c; /* keep the cores that answered */
-	simd_usable(&simd);
-	for (int w = SIMD_NUM_WIDTHS - 1; w >= 0; w--)
-		if (simd.usable[w]) {
-			width = (unsigned)w;
-			break;
-		}
+	width = mc_width(env, &ncpu);
 	samples = probe_sample_buffer(env, n * (ncpu + 1));
 	/* before the buffers take what is left: the counter state per core (NULL: measured without) */
 	for (unsigned c = 0; c < ncpu; c++)
 		cr[c] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
-	free_bytes = env->arena->size - env->arena->used;
-	size = free_bytes / ncpu / 2;
-	size = size > MC_MAX_BUFFER ? MC_MAX_BUFFER : size / MC_MIN_BUFFER * MC_MIN_BUFFER;
-	if (env->cfg->mem_max_mb && size > env->cfg->mem_max_mb * MIB)
-		size = env->cfg->mem_max_mb * MIB < MC_MIN_BUFFER ? MC_MIN_BUFFER : env->cfg->mem_max_mb * MIB;
+	size = mc_buffer_size(env, ncpu);
 	if (!samples || size < MC_MIN_BUFFER) {
 		emit_skip("membw_mc", "not enough memory in the arena for per-core buffers");
 		return PROBE_SKIPPED;
