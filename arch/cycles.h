@@ -5,9 +5,9 @@
 #define ARCH_CYCLES_H
 
 #if defined(__x86_64__)
-#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/cycles.h"
 #elif defined(__aarch64__)
-#include "arch/aarch64/tsc.h"
+#include "arch/aarch64/cycles.h"
 #else
 #error "no cycle counter for this architecture yet"
 #endif

@@ -32,7 +32,7 @@
 /* INTIDs the dispatcher can route to a slot: SGIs and PPIs (SPIs are not used). */
 #define A64_IRQ_ROUTABLE 32
 
-typedef void (*irq_handler_fn)(void *ctx, uint64_t entry_tsc);
+typedef void (*irq_handler_fn)(void *ctx, uint64_t entry_cycles);
 
 struct irq_counts {
 	uint64_t taken;
@@ -46,11 +46,11 @@ void irq_set_eoi(void (*eoi)(void *ctx), void *ctx);
 void irq_register(unsigned vector, irq_handler_fn fn, void *ctx);
 void irq_unregister(unsigned vector);
 bool irq_registered(unsigned vector);
-typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_tsc, uint64_t pc);
+typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_cycles, uint64_t pc);
 void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx);
 void irq_get_counts(struct irq_counts *out);
 uint64_t irq_vector_count(unsigned vector);
-uint64_t irq_last_exit_tsc(void);
+uint64_t irq_last_exit_cycles(void);
 
 /* The platform's routing: INTID (< A64_IRQ_ROUTABLE) to a slot (0: none). */
 void a64_irq_route(unsigned intid, unsigned vector);
@@ -68,16 +68,16 @@ void irq_disable(void);
 void irq_enable_halt_disable(void);
 
 /* Exception hooks (the round-trip probe): `brk` (EC 0x3C) resumes after the instruction
- * (IRQ_HOOK_RESUME), `udf` (EC 0, unknown) is skipped (IRQ_HOOK_SKIP_UD2); both are 4 bytes and
+ * (IRQ_HOOK_RESUME), `udf` (EC 0, unknown) is skipped (IRQ_HOOK_SKIP_UNDEFINED); both are 4 bytes and
  * ELR points at them. The hook runs before any fault reporting. */
-enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UD2 };
+enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UNDEFINED };
 #define IRQ_EXC_BREAKPOINT 0x3C /* ESR EC of brk */
 #define IRQ_EXC_UNDEFINED 0x00  /* ESR EC of udf */
 #define IRQ_EXC_BREAKPOINT_NAME "brk"
 #define IRQ_EXC_UNDEFINED_NAME "udf"
 void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how);
-void irq_raise_int3(void); /* brk #0 */
-void irq_raise_ud2(void);  /* udf #0 */
+void irq_raise_breakpoint(void); /* brk #0 */
+void irq_raise_undefined(void);  /* udf #0 */
 /* Called by the trap handler for a synchronous exception before any reporting: true when a hook
  * took it (*elr then says where to resume). */
 bool a64_exception_hook(uint64_t esr, uint64_t *elr);

@@ -11,7 +11,7 @@
 #include "arch/aarch64/pmu_regs.h"
 #include "arch/aarch64/sysreg_safe.h"
 #include "arch/aarch64/traps.h"
-#include "arch/aarch64/tsc.h"
+#include "arch/aarch64/cycles.h"
 
 #define EL1 1
 #define SELFTEST_SPINS 4096u /* instructions enough for a cycle counter to move */

@@ -41,7 +41,7 @@
 #define SMP_AP_TIMEOUT_US 500000 /* from CPU_ON until the core must be online */
 
 struct smp_failure {
-	uint32_t apic_id;   /* packed MPIDR affinity */
+	uint32_t hw_id;   /* packed MPIDR affinity */
 	unsigned stage;     /* AP_STAGE_* its stub reached (0: never seen) */
 	const char *reason; /* a PSCI error ("denied", "already_on", "invalid_parameters", ...),
 			     * "timeout" or "id_mismatch" */
@@ -58,7 +58,7 @@ struct smp_report {
 	unsigned not_started;   /* enabled entries beyond max_cpus */
 	unsigned num_failed;
 	struct smp_failure failed[SMP_MAX_CPUS];
-	uint32_t bsp_apic_id;   /* packed MPIDR affinity of the BSP */
+	uint32_t bsp_hw_id;   /* packed MPIDR affinity of the BSP */
 	uint64_t bringup_cycles; /* first CPU_ON to the last core online (generic-timer ticks) */
 	uint64_t ap_max_cycles;  /* slowest core, its CPU_ON to online */
 };
@@ -66,10 +66,10 @@ struct smp_report {
 /* Start every enabled core in madt (GICC entries), up to max_cpus in all. use_hvc: the PSCI
  * conduit. stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
  * SMP_MIN_STACK_SIZE and a multiple of SMP_SLOT_ALIGN. At EL1 with our vectors installed;
- * tsc_hz (the generic timer's) bounds every wait. Returns the CPUs online, BSP included (1 when
+ * counter_hz (the generic timer's) bounds every wait. Returns the CPUs online, BSP included (1 when
  * nothing could be started: smp_report says why). Once per boot. */
 unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz);
+		       unsigned max_cpus, uint64_t counter_hz);
 /* Only the BSP (option smp=0, no PSCI, ...): record its affinity, madt's counts (NULL: none) and
  * `reason`. */
 void smp_start_none(const struct madt_info *madt, const char *reason);
@@ -77,8 +77,8 @@ const struct smp_report *smp_report(void);
 
 unsigned smp_cpus_online(void);
 /* Packed MPIDR affinity of CPU `cpu` / of the CPU calling it. */
-uint32_t smp_cpu_apic_id(unsigned cpu);
-uint32_t smp_self_apic_id(void);
+uint32_t smp_cpu_hw_id(unsigned cpu);
+uint32_t smp_self_hw_id(void);
 
 /* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 

@@ -79,7 +79,7 @@ void traps_set_ap_handler(trap_ap_fn fn);
 /* Deliberate faults for the fault-handling test probes (probe_ops.S): an undefined instruction
  * (udf), and a load from an address no translation covers (a data abort). The x86 names are the
  * probes' interface. */
-void arch_provoke_ud2(void);
-uint64_t arch_provoke_noncanonical(void);
+void arch_provoke_undefined(void);
+uint64_t arch_provoke_bad_address(void);
 
 #endif

@@ -26,7 +26,7 @@
 #define IRQ_VEC_PROF 0x70     /* the sampling profiler (timer or counter overflow) */
 
 /* A handler runs with interrupts masked; the EOI follows it (irq_set_eoi). */
-typedef void (*irq_handler_fn)(void *ctx, uint64_t entry_tsc);
+typedef void (*irq_handler_fn)(void *ctx, uint64_t entry_cycles);
 
 struct irq_counts {
 	uint64_t taken;      /* dispatched to a registered handler */
@@ -46,12 +46,12 @@ bool irq_registered(unsigned vector);
  * dispatch writes nothing shared. The profiler's sampling vector; one such vector at a time (a
  * new registration replaces the old; a vector with an ordinary handler is refused). Unregister
  * with irq_unregister. */
-typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_tsc, uint64_t pc);
+typedef void (*irq_pc_handler_fn)(void *ctx, uint64_t entry_cycles, uint64_t pc);
 void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx);
 void irq_get_counts(struct irq_counts *out);
 uint64_t irq_vector_count(unsigned vector);
 /* TSC read by the stub right before the iretq of the last interrupt. */
-uint64_t irq_last_exit_tsc(void);
+uint64_t irq_last_exit_cycles(void);
 
 /* Masking (RFLAGS.IF). irq_save_disable returns the previous state for irq_restore. In the hosted
  * build interrupts cannot be masked from user space: irq_maskable() is false and these do nothing. */
@@ -65,8 +65,8 @@ void irq_disable(void);
 void irq_enable_halt_disable(void);
 
 /* Exception hooks for the exception round-trip probe: a hook sees the #BP or #UD before the
- * fault reporting and may resume the code itself (IRQ_HOOK_SKIP_UD2 advances past the ud2). */
-enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UD2 };
+ * fault reporting and may resume the code itself (IRQ_HOOK_SKIP_UNDEFINED advances past the ud2). */
+enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UNDEFINED };
 /* The two exceptions by architecture-neutral names (the probes use these; AArch64: brk, udf). */
 #define IRQ_EXC_BREAKPOINT 3 /* X86_VEC_BP */
 #define IRQ_EXC_UNDEFINED 6  /* X86_VEC_UD */
@@ -74,7 +74,7 @@ enum irq_exc_hook { IRQ_HOOK_NONE, IRQ_HOOK_RESUME, IRQ_HOOK_SKIP_UD2 };
 #define IRQ_EXC_UNDEFINED_NAME "ud2"
 void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how);
 /* The deliberate exceptions themselves. */
-void irq_raise_int3(void);
-void irq_raise_ud2(void);
+void irq_raise_breakpoint(void);
+void irq_raise_undefined(void);
 
 #endif

@@ -1,7 +1,7 @@
 /* Per-CPU settings that make counter and TSC readings mean what the probes assume (see pmu.h):
  *
  * - AMD: lfence is dispatch-serialising only with DE_CFG[1] set (AMD, "Software techniques for
- *   managing speculation on AMD processors"); tsc_begin/tsc_end and the fenced rdpmc rely on it.
+ *   managing speculation on AMD processors"); cycles_begin/cycles_end and the fenced rdpmc rely on it.
  *   Read DE_CFG, set the bit when clear, read back to see whether it stuck (a hypervisor may drop
  *   the write). Families 0Fh and 11h have no DE_CFG: lfence is dispatch-serialising there.
  *   Intel: lfence is architecturally dispatch-serialising (SDM vol. 2 LFENCE).

@@ -46,7 +46,7 @@
 #define SMP_IDLE_SPIN_US 1000     /* an idle AP polls this long before it halts */
 
 struct smp_failure {
-	uint32_t apic_id;
+	uint32_t hw_id;
 	unsigned stage;     /* AP_STAGE_* reached in the trampoline (0: it never ran) */
 	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch",
 			     * "x2apic_switch" (the AP could not follow the BSP into x2APIC mode) */
@@ -61,7 +61,7 @@ struct smp_report {
 	unsigned not_started;   /* enabled entries beyond max_cpus */
 	unsigned num_failed;
 	struct smp_failure failed[SMP_MAX_CPUS];
-	uint32_t bsp_apic_id;
+	uint32_t bsp_hw_id;
 	bool x2apic;            /* the APIC is in x2APIC mode (MSR access) */
 	const char *lapic_mode_how; /* "firmware" or "switched" (option apic_mode, on the BSP) */
 	unsigned aps_switched;  /* online APs that switched themselves to x2APIC mode */
@@ -75,20 +75,20 @@ struct smp_report {
 /* Start every enabled AP in the MADT, up to max_cpus CPUs in all. lowpage: SMP_LOWMEM_PAGES pages
  * (see above); stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
  * SMP_MIN_STACK_SIZE, a multiple of SMP_SLOT_ALIGN. Traps must be installed and the TSC
- * calibrated (tsc_hz bounds every wait).
+ * calibrated (counter_hz bounds every wait).
  * Returns the CPUs online, BSP included (1 when nothing could be started; smp_report says why).
  * Once per boot: a second call returns the count and starts nothing. */
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz);
+		       unsigned max_cpus, uint64_t counter_hz);
 /* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id, the MADT's counts
  * (madt may be NULL) and `reason`. */
 void smp_start_none(const struct madt_info *madt, const char *reason);
 const struct smp_report *smp_report(void);
 
 unsigned smp_cpus_online(void);
-uint32_t smp_cpu_apic_id(unsigned cpu);
+uint32_t smp_cpu_hw_id(unsigned cpu);
 /* The APIC id of the CPU calling it (BSP or AP). */
-uint32_t smp_self_apic_id(void);
+uint32_t smp_self_hw_id(void);
 
 /* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 

@@ -98,7 +98,7 @@ void fault_disarm(void);
 const char *trap_vector_name(unsigned vector);
 
 /* Deliberate faults for the fault-handling test probes. */
-void arch_provoke_ud2(void);
-uint64_t arch_provoke_noncanonical(void);
+void arch_provoke_undefined(void);
+uint64_t arch_provoke_bad_address(void);
 
 #endif

@@ -138,7 +138,7 @@ uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_cloc
 	for (w = 0; w < windows; w++) {
 		struct tsc_cal_result res[TSC_CAL_MAX_REFS];
 
-		tsc_cal_window(refs, nrefs, window_ms, tsc_rdtsc, res);
+		tsc_cal_window(refs, nrefs, window_ms, cycles_read, res);
 		for (i = 0; i < nrefs; i++) {
 			r = emit_start("plat");
 			rec_str(r, "kind", "tsc_cal");

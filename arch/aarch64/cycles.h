@@ -1,15 +1,15 @@
 /* The cycle clock of the AArch64 build, under the names arch/cycles.h gives every architecture
  * (tsc_*: the x86 names, kept so bench/ needs no #ifdef). The clock is the generic timer's virtual
  * count CNTVCT_EL0, at CNTFRQ_EL0 (62.5 MHz under QEMU): a constant-rate time reference, not CPU
- * cycles — one "cycle" in records of this build is one timer tick (tsc_hz says how long). The PMU
+ * cycles — one "cycle" in records of this build is one timer tick (counter_hz says how long). The PMU
  * cycle counter (PMCCNTR_EL0) is a read method of the timer probe (its own unit, pmu_cycles) and
  * the counter sets' `cycles`.
  *
  * Reads of CNTVCT_EL0 are not ordered with the instructions around them; `isb` before the read
  * keeps earlier instructions from completing after it (Arm ARM D12.1.2, "reads of the counter ...
- * can occur speculatively and out of order"), so tsc_begin/tsc_end use isb on both sides. */
-#ifndef ARCH_AARCH64_TSC_H
-#define ARCH_AARCH64_TSC_H
+ * can occur speculatively and out of order"), so cycles_begin/cycles_end use isb on both sides. */
+#ifndef ARCH_AARCH64_CYCLES_H
+#define ARCH_AARCH64_CYCLES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 
 #include "arch/aarch64/cpu.h" /* cpu_relax, for loops that wait on the counter */
 
-static inline uint64_t tsc_rdtsc(void)
+static inline uint64_t cycles_read(void)
 {
 	uint64_t v;
 
@@ -25,7 +25,7 @@ static inline uint64_t tsc_rdtsc(void)
 	return v;
 }
 
-static inline uint64_t tsc_isb_cntvct(void)
+static inline uint64_t cycles_isb_cntvct(void)
 {
 	uint64_t v;
 
@@ -33,7 +33,7 @@ static inline uint64_t tsc_isb_cntvct(void)
 	return v;
 }
 
-static inline uint64_t tsc_begin(void)
+static inline uint64_t cycles_begin(void)
 {
 	uint64_t v;
 
@@ -41,13 +41,13 @@ static inline uint64_t tsc_begin(void)
 	return v;
 }
 
-static inline uint64_t tsc_end(void)
+static inline uint64_t cycles_end(void)
 {
-	return tsc_begin();
+	return cycles_begin();
 }
 
 /* The counter's frequency in Hz as the firmware programmed CNTFRQ_EL0 (0 = not programmed). */
-static inline uint64_t tsc_counter_hz(void)
+static inline uint64_t cycles_cntfrq(void)
 {
 	uint64_t v;
 
@@ -57,7 +57,7 @@ static inline uint64_t tsc_counter_hz(void)
 
 /* PMCCNTR_EL0, the PMU's cycle counter: CPU cycles (QEMU: emulated time at 1 GHz), not timer
  * ticks. Read methods of the timer probe only (unit=pmu_cycles); the PMU must be usable. */
-static inline uint64_t tsc_pmccntr(void)
+static inline uint64_t cycles_pmccntr(void)
 {
 	uint64_t v;
 
@@ -65,7 +65,7 @@ static inline uint64_t tsc_pmccntr(void)
 	return v;
 }
 
-static inline uint64_t tsc_isb_pmccntr(void)
+static inline uint64_t cycles_isb_pmccntr(void)
 {
 	uint64_t v;
 
@@ -73,23 +73,23 @@ static inline uint64_t tsc_isb_pmccntr(void)
 	return v;
 }
 
-enum tsc_method {
-	TSC_CNTVCT,      /* mrs cntvct_el0 alone */
-	TSC_ISB_CNTVCT,  /* isb; mrs cntvct_el0 */
-	TSC_BEGIN_END,   /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
-	TSC_PMCCNTR,     /* mrs pmccntr_el0 alone (PMU cycles) */
-	TSC_ISB_PMCCNTR, /* isb; mrs pmccntr_el0 */
-	TSC_NUM_METHODS,
+enum cycles_method {
+	CYCLES_CNTVCT,      /* mrs cntvct_el0 alone */
+	CYCLES_ISB_CNTVCT,  /* isb; mrs cntvct_el0 */
+	CYCLES_BEGIN_END,   /* the runner's own cycles_begin() .. cycles_end() pair: the overhead it subtracts */
+	CYCLES_PMCCNTR,     /* mrs pmccntr_el0 alone (PMU cycles) */
+	CYCLES_ISB_PMCCNTR, /* isb; mrs pmccntr_el0 */
+	CYCLES_NUM_METHODS,
 };
 
-const char *tsc_method_name(enum tsc_method m);
+const char *cycles_method_name(enum cycles_method m);
 /* The unit of the method's samples: "cycles" (the build's cycle clock, CNTVCT ticks) or
  * "pmu_cycles" (PMCCNTR_EL0 counts). */
-const char *tsc_method_unit(enum tsc_method m);
+const char *cycles_method_unit(enum cycles_method m);
 /* NULL if available, else the reason it is not (for a skip record). */
-const char *tsc_method_unavailable(enum tsc_method m);
+const char *cycles_method_unavailable(enum cycles_method m);
 /* Fill out[0..n) with differences of two back-to-back reads by method m. */
-void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
+void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n);
 
 /* A spin loop of exactly 2 instructions per iteration (subs; b.ne): known work for the runner
  * (probe_ops.S, so the compiler cannot reshape it). */

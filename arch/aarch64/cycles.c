@@ -1,29 +1,29 @@
 /* Generic-timer read methods and their back-to-back sample loops (see tsc.h). */
-#include "arch/aarch64/tsc.h"
+#include "arch/aarch64/cycles.h"
 
 #include "arch/aarch64/pmu.h"
 
-static const char *const method_names[TSC_NUM_METHODS] = {
+static const char *const method_names[CYCLES_NUM_METHODS] = {
 	"cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr",
 };
 
-static bool is_pmccntr(enum tsc_method m)
+static bool is_pmccntr(enum cycles_method m)
 {
-	return m == TSC_PMCCNTR || m == TSC_ISB_PMCCNTR;
+	return m == CYCLES_PMCCNTR || m == CYCLES_ISB_PMCCNTR;
 }
 
-const char *tsc_method_name(enum tsc_method m)
+const char *cycles_method_name(enum cycles_method m)
 {
-	return m < TSC_NUM_METHODS ? method_names[m] : "unknown";
+	return m < CYCLES_NUM_METHODS ? method_names[m] : "unknown";
 }
 
-const char *tsc_method_unit(enum tsc_method m)
+const char *cycles_method_unit(enum cycles_method m)
 {
 	return is_pmccntr(m) ? "pmu_cycles" : "cycles";
 }
 
 /* The generic timer is architectural: its methods always exist. PMCCNTR_EL0 needs the PMU. */
-const char *tsc_method_unavailable(enum tsc_method m)
+const char *cycles_method_unavailable(enum cycles_method m)
 {
 	if (!is_pmccntr(m) || a64_pmu_cycles_on()) {
 		if (is_pmccntr(m))
@@ -41,26 +41,26 @@ const char *tsc_method_unavailable(enum tsc_method m)
 		out[i] = t1 - t0;                                  \
 	}
 
-void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n)
+void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n)
 {
 	switch (m) {
-	case TSC_CNTVCT:
-		B2B_LOOP(tsc_rdtsc, tsc_rdtsc);
+	case CYCLES_CNTVCT:
+		B2B_LOOP(cycles_read, cycles_read);
 		break;
-	case TSC_ISB_CNTVCT:
-		B2B_LOOP(tsc_isb_cntvct, tsc_isb_cntvct);
+	case CYCLES_ISB_CNTVCT:
+		B2B_LOOP(cycles_isb_cntvct, cycles_isb_cntvct);
 		break;
-	case TSC_BEGIN_END:
-		B2B_LOOP(tsc_begin, tsc_end);
+	case CYCLES_BEGIN_END:
+		B2B_LOOP(cycles_begin, cycles_end);
 		break;
-	case TSC_PMCCNTR:
-	case TSC_ISB_PMCCNTR:
+	case CYCLES_PMCCNTR:
+	case CYCLES_ISB_PMCCNTR:
 		if (!a64_pmu_cycles_on())
 			break;
-		if (m == TSC_PMCCNTR)
-			B2B_LOOP(tsc_pmccntr, tsc_pmccntr)
+		if (m == CYCLES_PMCCNTR)
+			B2B_LOOP(cycles_pmccntr, cycles_pmccntr)
 		else
-			B2B_LOOP(tsc_isb_pmccntr, tsc_isb_pmccntr)
+			B2B_LOOP(cycles_isb_pmccntr, cycles_isb_pmccntr)
 		a64_pmu_cycles_restore();
 		break;
 	default:
