@@ -1,7 +1,7 @@
-/* Generic-timer read methods and their back-to-back sample loops (see tsc.h). */
-#include "arch/aarch64/cycles.h"
+/* Generic-timer read methods and their back-to-back sample loops (arch/cycles.h). */
+#include "arch/cycles.h"
 
-#include "arch/aarch64/pmu.h"
+#include "arch/pmu.h"
 
 static const char *const method_names[CYCLES_NUM_METHODS] = {
 	"cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr",

@@ -1,7 +1,7 @@
-/* The cycle clock of the AArch64 build, under the names arch/cycles.h gives every architecture
- * (tsc_*: the x86 names, kept so bench/ needs no #ifdef). The clock is the generic timer's virtual
+/* The AArch64 part of arch/cycles.h (included there, before the shared declarations): the cycle
+ * clock of this build. The clock is the generic timer's virtual
  * count CNTVCT_EL0, at CNTFRQ_EL0 (62.5 MHz under QEMU): a constant-rate time reference, not CPU
- * cycles — one "cycle" in records of this build is one timer tick (counter_hz says how long). The PMU
+ * cycles — one "cycle" in records of this build is one timer tick (the `tsc_hz` record key says how long). The PMU
  * cycle counter (PMCCNTR_EL0) is a read method of the timer probe (its own unit, pmu_cycles) and
  * the counter sets' `cycles`.
  *
@@ -82,21 +82,7 @@ enum cycles_method {
 	CYCLES_NUM_METHODS,
 };
 
-const char *cycles_method_name(enum cycles_method m);
-/* The unit of the method's samples: "cycles" (the build's cycle clock, CNTVCT ticks) or
- * "pmu_cycles" (PMCCNTR_EL0 counts). */
-const char *cycles_method_unit(enum cycles_method m);
-/* NULL if available, else the reason it is not (for a skip record). */
-const char *cycles_method_unavailable(enum cycles_method m);
-/* Fill out[0..n) with differences of two back-to-back reads by method m. */
-void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n);
-
-/* A spin loop of exactly 2 instructions per iteration (subs; b.ne): known work for the runner
- * (probe_ops.S, so the compiler cannot reshape it). */
-void arch_spin(uint64_t iterations);
+/* arch_spin's loop: exactly 2 instructions per iteration (probe_ops.S). */
 #define ARCH_SPIN_LOOP "subs_bne" /* the loop's name in records (loop=) */
-/* The same loop in two separate functions (probe_ops.S): the profiler's known split. */
-void arch_split_a(uint64_t iterations);
-void arch_split_b(uint64_t iterations);
 
 #endif

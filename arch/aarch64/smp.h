@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 #include "arch/smp_jobs.h"
 #include "drivers/fw/madt.h"
 

@@ -3,7 +3,7 @@
 #include "arch/aarch64/sysreg_safe.h"
 
 #include "arch/aarch64/cpu.h"
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 /* The stubs' fault result: ESR_ELx bits 63:56 are RES0, so bit 63 marks a fault and the ESR
  * rides below it. */

@@ -1,8 +1,8 @@
 /* The AArch64 work clock (see work_clock.h): arch_spin's rate on PMCCNTR_EL0. */
 #include "arch/work_clock.h"
 
-#include "arch/aarch64/pmu.h"
-#include "arch/aarch64/cycles.h"
+#include "arch/pmu.h"
+#include "arch/cycles.h"
 #include "lib/sort.h"
 
 #define NO_PMU_CYCLES "no usable PMU cycle counter (plat kind=pmu says why): work counted in counter ticks"

@@ -1,4 +1,5 @@
-/* The time-stamp counter: the cycle clock every probe is timed with.
+/* The x86_64 part of arch/cycles.h (included there, before the shared declarations): the
+ * time-stamp counter, the cycle clock every probe is timed with.
  *
  * cycles_begin()/cycles_end() bracket a measured region the way Intel's white paper on code execution
  * timing recommends: the fences keep earlier work from leaking past the start and the timed work
@@ -69,25 +70,10 @@ enum cycles_method {
 	CYCLES_NUM_METHODS,
 };
 
+/* Choose cycles_end's instruction: rdtscp where the CPU has it, else lfence;rdtsc. */
 void tsc_init(bool have_rdtscp);
-const char *cycles_method_name(enum cycles_method m);
-/* NULL if available, else the reason it is not (for a skip record). */
-const char *cycles_method_unavailable(enum cycles_method m);
-/* Every x86 method reads the TSC: the samples are cycles. */
-static inline const char *cycles_method_unit(enum cycles_method m)
-{
-	(void)m;
-	return "cycles";
-}
-/* Fill out[0..n) with differences of two back-to-back reads by method m. */
-void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n);
 
-/* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
- * (probe_ops.S, so the compiler cannot reshape it). */
-void arch_spin(uint64_t iterations);
+/* arch_spin's loop: exactly 2 instructions per iteration (probe_ops.S). */
 #define ARCH_SPIN_LOOP "dec_jnz" /* the loop's name in records (loop=, fluid=) */
-/* The same loop in two separate functions (probe_ops.S): the profiler's known split. */
-void arch_split_a(uint64_t iterations);
-void arch_split_b(uint64_t iterations);
 
 #endif

@@ -8,7 +8,7 @@
  * - Intel: where IA32_PERF_CAPABILITIES[12] offers it, IA32_DEBUGCTL.FREEZE_WHILE_SMM stops the
  *   counters while an SMI handler runs, so its instructions and cycles stay out of a sample.
  * Every access goes through the fault-safe ops: a refusal is recorded, never fatal. */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu_internal.h"

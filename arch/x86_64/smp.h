@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "arch/smp_jobs.h"
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 #include "drivers/fw/madt.h"
 
 #define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */

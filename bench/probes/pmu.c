@@ -15,6 +15,7 @@
  * displaces from an application's point of view — misses when re-touching an L1D- (L2-) sized
  * buffer after the sequence, next to the same re-touch without it (`after=none`). */
 #include "arch/cycles.h"
+#include "arch/insn_count.h"
 #include "arch/pmu.h"
 #include "bench/core/counters.h"
 #include "bench/stats/pmu_check.h"

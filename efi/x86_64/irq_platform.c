@@ -1,7 +1,7 @@
 /* Interrupt sources of a PC for the probes (see irq_platform.h). */
 #include "bench/core/irq_platform.h"
 
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 
 #define US_PER_S 1000000ull
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */

@@ -10,7 +10,7 @@
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/pmu_pmi.h"
 #include "arch/x86_64/smp.h"
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/period.h"
 #include "bench/core/irq_platform.h"

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "hosted/smp.h"
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/sampler.h"
 #include "hosted/irq_hosted.h" /* HOSTED_IRQ_SLOTS: the sampler's signal comes after those */

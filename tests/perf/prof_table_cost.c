@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 #include "bench/profile/period.h"
 #include "bench/profile/table.h"
 #include "lib/rand.h"

@@ -3,7 +3,7 @@
  * arming writes exactly the one register that starts the count; the HPET comparator is routed
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 #include "bench/probes/irq/context.h"
 #include "bench/core/irq_platform.h"
 #include "tests/unit/regmodel.h"

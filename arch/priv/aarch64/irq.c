@@ -5,7 +5,7 @@
 #include "arch/irq_table.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/gic_cpuif.h"
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 #define INSN_BYTES 4 /* brk and udf: resume after the instruction */
 #define ESR_EC_SHIFT 26

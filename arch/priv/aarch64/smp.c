@@ -4,7 +4,7 @@
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/psci.h"
-#include "arch/aarch64/cycles.h"
+#include "arch/cycles.h"
 #include "drivers/fw/aarch64/madt_gicc.h"
 
 #define US_PER_S 1000000ull

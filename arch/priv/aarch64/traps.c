@@ -1,6 +1,6 @@
 /* EL1 (or EL2) exception handling (see traps.h; the vector tables and recovery points are in
  * entry.S). */
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/irq.h"

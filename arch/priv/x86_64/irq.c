@@ -3,7 +3,7 @@
 
 #include "arch/irq_table.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 
 #define UD2_LENGTH 2
 

@@ -5,7 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 #include "drivers/irqchip/x86_64/lapic.h"
 #include "drivers/irqchip/x86_64/lapic_mode.h"
 

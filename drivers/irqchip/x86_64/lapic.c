@@ -4,7 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/cycles.h"
+#include "arch/cycles.h"
 
 #define US_PER_S 1000000ull
 /* When the TSC rate is unknown, assume a fast one: waits then last longer, never shorter. */
