@@ -10,7 +10,8 @@
  * does not come up is recorded (its affinity, how far its stub got, why) and left out; its memory
  * is never given to another. CPU numbers are dense over the cores online: 0 is the BSP.
  *
- * The "APIC id" of this interface is, on AArch64, the MPIDR's affinity packed into 32 bits (Aff3
+ * The hardware id of this interface (smp_cpu_hw_id) is, on AArch64, the MPIDR's affinity packed
+ * into 32 bits (Aff3
  * in 31:24, Aff2..Aff0 in 23:0), so the probes (smp_hello) need no #ifdef.
  *
  * An online core runs with DAIF masked on its own stack, our vectors and TPIDR_EL1 = its control
@@ -25,11 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/traps.h"
-#include "arch/smp_jobs.h"
 #include "drivers/fw/madt.h"
-
-#define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
 
 /* Per-core memory, reserved before ExitBootServices: the control block (boot block first), then
  * the stack, which grows down from the top of the core's stack_size bytes. */
@@ -39,13 +36,6 @@
 #define SMP_MIN_STACK_SIZE (SMP_SLOT_BYTES + 8 * 1024)
 
 #define SMP_AP_TIMEOUT_US 500000 /* from CPU_ON until the core must be online */
-
-struct smp_failure {
-	uint32_t hw_id;   /* packed MPIDR affinity */
-	unsigned stage;     /* AP_STAGE_* its stub reached (0: never seen) */
-	const char *reason; /* a PSCI error ("denied", "already_on", "invalid_parameters", ...),
-			     * "timeout" or "id_mismatch" */
-};
 
 struct smp_report {
 	const char *reason;     /* set when no core was started at all: why */
@@ -70,16 +60,5 @@ struct smp_report {
  * nothing could be started: smp_report says why). Once per boot. */
 unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
 		       unsigned max_cpus, uint64_t counter_hz);
-/* Only the BSP (option smp=0, no PSCI, ...): record its affinity, madt's counts (NULL: none) and
- * `reason`. */
-void smp_start_none(const struct madt_info *madt, const char *reason);
-const struct smp_report *smp_report(void);
-
-unsigned smp_cpus_online(void);
-/* Packed MPIDR affinity of CPU `cpu` / of the CPU calling it. */
-uint32_t smp_cpu_hw_id(unsigned cpu);
-uint32_t smp_self_hw_id(void);
-
-/* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 
 #endif

@@ -2,7 +2,7 @@
  * plain instructions, the same in the firmware and in the hosted build, where the kernel turns them
  * into SIGTRAP and SIGILL (hosted/irq_signal.c). */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 
 void irq_raise_breakpoint(void)
 {

@@ -20,11 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/smp_jobs.h"
-#include "arch/traps.h"
 #include "drivers/fw/madt.h"
-
-#define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
 
 /* The start-up memory, reserved by the UEFI layer before ExitBootServices: SMP_LOWMEM_PAGES
  * consecutive 4 KiB pages wholly below SMP_LOWMEM_LIMIT, mapped executable (EfiLoaderCode).
@@ -44,13 +40,6 @@
 #define SMP_SIPI_DELAY_US 200     /* after a STARTUP, before the second one */
 #define SMP_AP_TIMEOUT_US 200000  /* from the first STARTUP until the AP must be online */
 #define SMP_IDLE_SPIN_US 1000     /* an idle AP polls this long before it halts */
-
-struct smp_failure {
-	uint32_t hw_id;
-	unsigned stage;     /* AP_STAGE_* reached in the trampoline (0: it never ran) */
-	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch",
-			     * "x2apic_switch" (the AP could not follow the BSP into x2APIC mode) */
-};
 
 struct smp_report {
 	const char *reason;     /* set when no AP was started at all: why */
@@ -80,16 +69,5 @@ struct smp_report {
  * Once per boot: a second call returns the count and starts nothing. */
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
 		       unsigned max_cpus, uint64_t counter_hz);
-/* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id, the MADT's counts
- * (madt may be NULL) and `reason`. */
-void smp_start_none(const struct madt_info *madt, const char *reason);
-const struct smp_report *smp_report(void);
-
-unsigned smp_cpus_online(void);
-uint32_t smp_cpu_hw_id(unsigned cpu);
-/* The APIC id of the CPU calling it (BSP or AP). */
-uint32_t smp_self_hw_id(void);
-
-/* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 
 #endif

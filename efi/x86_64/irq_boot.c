@@ -1,7 +1,7 @@
 /* Interrupt-source set-up and facts (see irq_boot.h). */
 #include "efi/x86_64/irq_boot.h"
 
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 #include "bench/probes/irq/common.h"
 #include "drivers/irqchip/x86_64/lapic_mode.h"
 #include "efi/x86_64/madt_boot.h"

@@ -7,9 +7,9 @@
 #include "bench/profile/sampler.h"
 
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 #include "arch/x86_64/pmu_pmi.h"
-#include "arch/x86_64/smp.h"
+#include "arch/smp.h"
 #include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/period.h"

@@ -1,6 +1,6 @@
 /* Interrupt dispatch, counters, masking and exception hooks of the AArch64 build (see irq.h; the
  * entry stubs are in entry.S). */
-#include "arch/aarch64/irq.h"
+#include "arch/irq.h"
 
 #include "arch/irq_table.h"
 #include "arch/aarch64/cpu.h"

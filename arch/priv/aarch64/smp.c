@@ -1,5 +1,5 @@
 /* The other cores of the AArch64 build: PSCI CPU_ON bring-up and work dispatch (see smp.h). */
-#include "arch/aarch64/smp.h"
+#include "arch/smp.h"
 
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"

@@ -3,7 +3,7 @@
 #include "arch/traps.h"
 
 #include "arch/aarch64/cpu.h"
-#include "arch/aarch64/irq.h"
+#include "arch/irq.h"
 #include "arch/aarch64/sysreg_safe.h"
 
 /* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,

@@ -1,5 +1,5 @@
 /* Interrupt dispatch, counters and masking (see irq.h). */
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 
 #include "arch/irq_table.h"
 #include "arch/x86_64/cpu.h"

@@ -1,5 +1,5 @@
 /* Application-processor bring-up and work dispatch (see smp.h). */
-#include "arch/x86_64/smp.h"
+#include "arch/smp.h"
 
 #include "arch/x86_64/ap_start.h"
 #include "arch/x86_64/cpu.h"
