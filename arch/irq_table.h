@@ -30,18 +30,18 @@ extern struct irq_table irq_tab;
  * when v is its vector (any CPU at once: nothing shared is written), else count v and call its
  * handler, or count it unexpected under the name `source` (the vector, or the GIC's INTID).
  * Inline: it is on every interrupt's path. */
-static inline void irq_table_run(unsigned v, uint64_t entry_tsc, uint64_t pc, unsigned source)
+static inline void irq_table_run(unsigned v, uint64_t entry_cycles, uint64_t pc, unsigned source)
 {
 	irq_pc_handler_fn pc_fn = irq_tab.pc_fn;
 
 	if (pc_fn && v == irq_tab.pc_vector) {
-		pc_fn(irq_tab.pc_ctx, entry_tsc, pc);
+		pc_fn(irq_tab.pc_ctx, entry_cycles, pc);
 		return;
 	}
 	irq_tab.count[v]++;
 	if (irq_tab.fn[v]) {
 		irq_tab.taken++;
-		irq_tab.fn[v](irq_tab.ctx[v], entry_tsc);
+		irq_tab.fn[v](irq_tab.ctx[v], entry_cycles);
 	} else {
 		irq_tab.unexpected++;
 		irq_tab.last_unexpected = source;

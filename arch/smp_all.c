@@ -3,7 +3,7 @@
  * CPU (efi/x86_64/smp.c, efi/aarch64/smp.c) and the hosted threads (hosted/smp.c). Every AP's
  * job first checks in and spins on a shared start flag; once all have checked in, the BSP
  * releases them with one store and runs its own share. */
-#include "arch/cycles.h" /* tsc_rdtsc, cpu_relax, compiler_barrier */
+#include "arch/cycles.h" /* cycles_read, cpu_relax, compiler_barrier */
 #include "arch/smp.h"
 
 /* The start-flag spin reads the TSC once per this many polls (a cheaper loop, a tighter start). */
@@ -30,14 +30,14 @@ static struct {
 static void barrier_job(void *arg)
 {
 	struct barrier_slot *s = arg;
-	uint64_t start = tsc_rdtsc();
+	uint64_t start = cycles_read();
 	unsigned polls = 0;
 
 	__atomic_fetch_add(&all.ready, 1, __ATOMIC_SEQ_CST);
 	while (all.go != s->gen) {
 		if (++polls == BARRIER_POLLS_PER_TSC_READ) {
 			polls = 0;
-			if (all.abort == s->gen || tsc_rdtsc() - start > s->timeout) {
+			if (all.abort == s->gen || cycles_read() - start > s->timeout) {
 				s->aborted = 1;
 				return;
 			}
@@ -74,9 +74,9 @@ bool smp_run_all(unsigned n, void (*fn)(void *), void *const args[], uint64_t ti
 			break;
 		posted++;
 	}
-	start = tsc_rdtsc();
+	start = cycles_read();
 	while (posted == n && all.ready != n - 1) {
-		if (tsc_rdtsc() - start > timeout_cycles)
+		if (cycles_read() - start > timeout_cycles)
 			break;
 		cpu_relax();
 	}

@@ -143,7 +143,7 @@ static __attribute__((noreturn)) void after_exit(unsigned tries)
 	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
 	m.env.page_size = m.arena.base ? arch_page_size(m.arena.base) : 0;
 	m.env.timer_overhead = runner_measure_overhead();
-	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
+	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.counter_hz, m.env.timer_overhead);
 	summary_value(efi_arch_overhead_label, m.env.timer_overhead, 0, "");
 	efi_arch_finish(&m, suite_end(suite_run()));
 }

@@ -55,7 +55,7 @@ void efi_arch_prepare_finish(struct efi_boot *b);
  * more). */
 void efi_arch_mask_interrupts(void);
 /* After the vectors and the memory map record: the CPU and clock records, the counter frequency
- * (b->env.tsc_hz), other cores, the interrupt platform (b->env.irq) and the environment flags
+ * (b->env.counter_hz), other cores, the interrupt platform (b->env.irq) and the environment flags
  * only this machine knows (env.traps, env.simd_enabled). */
 void efi_arch_take_over(struct efi_boot *b);
 /* Leave the machine the configured way; does not return. */

@@ -25,7 +25,7 @@ void *prof_sampler_prepare(struct probe_env *env, size_t size, unsigned *ncpu, c
 		*why = p && p->reason ? p->reason : "no interrupt entry of ours here";
 		return 0;
 	}
-	if (!env->tsc_hz) {
+	if (!env->counter_hz) {
 		*why = "the cycle counter's rate is unknown";
 		return 0;
 	}

@@ -13,6 +13,6 @@
 void smp_boot_reserve(const struct acpi_info *acpi, bool enabled);
 /* After ExitBootServices, traps_init() and TSC calibration: start the APs, emit the record and a
  * summary line. Returns the CPUs online, BSP included. */
-unsigned smp_boot_start(uint64_t tsc_hz);
+unsigned smp_boot_start(uint64_t counter_hz);
 
 #endif

@@ -36,7 +36,7 @@ struct hosted_pin {
 void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs);
 /* After hosted_pin and the TSC calibration: one pinned worker thread per other CPU the process
  * started with (option smp=0: none), behind the arch/smp.h interface. Returns the CPUs online. */
-unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t tsc_hz);
+unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t counter_hz);
 
 struct hosted_arena {
 	void *base;

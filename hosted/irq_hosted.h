@@ -33,8 +33,8 @@ pid_t hosted_irq_tid(void);
 unsigned hosted_irq_in_handler(void);
 
 /* The sources: one POSIX timer (CLOCK_MONOTONIC, SIGEV_THREAD_ID) per vector slot. p->ready on
- * success, else p->reason. tsc_hz: the calibrated TSC rate that converts to and from ns. */
-bool hosted_irq_sources_init(struct irq_platform *p, uint64_t tsc_hz);
+ * success, else p->reason. counter_hz: the calibrated TSC rate that converts to and from ns. */
+bool hosted_irq_sources_init(struct irq_platform *p, uint64_t counter_hz);
 /* For the facts: the CLOCK_MONOTONIC resolution the kernel states (ns). */
 uint64_t hosted_irq_clock_res_ns(void);
 

@@ -4,7 +4,7 @@
  * - a vector is taken when its real-time signal is delivered to the main thread; the handler's
  *   first work is reading the TSC (the entry stamp, as the bare-metal stub's rdtsc), it dispatches
  *   to the handler registered for the vector with (ctx, entry TSC), and reads the TSC again as its
- *   last work: irq_last_exit_tsc() (what follows is the return into the kernel's sigreturn);
+ *   last work: irq_last_exit_cycles() (what follows is the return into the kernel's sigreturn);
  * - irq_enable/irq_disable unblock/block those signals (pthread_sigmask, a system call each);
  *   outside a probe's window they stay blocked, as interrupts stay masked on bare metal;
  * - irq_enable_halt_disable is sigsuspend: unblock and sleep atomically (a signal pending at the
@@ -42,7 +42,7 @@ static struct {
 	volatile uint64_t count[IRQ_NUM_VECTORS];
 	void (*eoi)(void *ctx);
 	void *eoi_ctx;
-	volatile uint64_t taken, spurious, unexpected, exit_tsc;
+	volatile uint64_t taken, spurious, unexpected, exit_cycles;
 	volatile unsigned last_unexpected, depth;
 	int sig[HOSTED_IRQ_SLOTS];
 	sigset_t ours; /* the signals above */
@@ -92,7 +92,7 @@ static bool sent_by_us(const siginfo_t *si)
 
 static void on_irq_signal(int sig, siginfo_t *si, void *uc)
 {
-	uint64_t entry = tsc_rdtsc();
+	uint64_t entry = cycles_read();
 	int saved_errno = errno, slot = -1;
 
 	(void)uc;
@@ -118,7 +118,7 @@ static void on_irq_signal(int sig, siginfo_t *si, void *uc)
 	}
 	hs.depth--;
 	errno = saved_errno;
-	hs.exit_tsc = tsc_rdtsc();
+	hs.exit_cycles = cycles_read();
 }
 
 bool hosted_irq_signals_init(const char **why)
@@ -212,9 +212,9 @@ void irq_register_pc(unsigned vector, irq_pc_handler_fn fn, void *ctx)
 	(void)ctx;
 }
 
-uint64_t irq_last_exit_tsc(void)
+uint64_t irq_last_exit_cycles(void)
 {
-	return hs.exit_tsc;
+	return hs.exit_cycles;
 }
 
 bool irq_maskable(void)
@@ -267,7 +267,7 @@ static void on_exception_signal(int sig, siginfo_t *si, void *ctx)
 	switch (hs.hooks[v]) {
 	case IRQ_HOOK_RESUME:
 		return; /* int3 is a trap: the frame's RIP is already past it */
-	case IRQ_HOOK_SKIP_UD2:
+	case IRQ_HOOK_SKIP_UNDEFINED:
 		hosted_frame_skip_undefined(ctx);
 		return;
 	default:

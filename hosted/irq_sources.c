@@ -49,7 +49,7 @@ static const char *const source_names[IRQ_NUM_SOURCES] = {
 static struct {
 	timer_t timer[HOSTED_IRQ_SLOTS];
 	bool have[HOSTED_IRQ_SLOTS];
-	uint64_t tsc_hz, res_ns;
+	uint64_t counter_hz, res_ns;
 	uint64_t period_ns, start_ns; /* the periodic grid in CLOCK_MONOTONIC ns (0: not running) */
 } hz;
 
@@ -68,12 +68,12 @@ static struct timespec ns_ts(uint64_t ns)
 
 static uint64_t cycles_to_ns_up(uint64_t c)
 {
-	return (uint64_t)(((unsigned __int128)c * NS_PER_S + hz.tsc_hz - 1) / hz.tsc_hz);
+	return (uint64_t)(((unsigned __int128)c * NS_PER_S + hz.counter_hz - 1) / hz.counter_hz);
 }
 
 static uint64_t ns_to_cycles(uint64_t ns)
 {
-	return (uint64_t)((unsigned __int128)ns * hz.tsc_hz / NS_PER_S);
+	return (uint64_t)((unsigned __int128)ns * hz.counter_hz / NS_PER_S);
 }
 
 uint64_t hosted_irq_clock_res_ns(void)
@@ -81,18 +81,18 @@ uint64_t hosted_irq_clock_res_ns(void)
 	return hz.res_ns;
 }
 
-bool hosted_irq_sources_init(struct irq_platform *p, uint64_t tsc_hz)
+bool hosted_irq_sources_init(struct irq_platform *p, uint64_t counter_hz)
 {
 	struct timespec res;
 
 	memset(p, 0, sizeof(*p));
-	p->tsc_hz = tsc_hz;
-	hz.tsc_hz = tsc_hz;
+	p->counter_hz = counter_hz;
+	hz.counter_hz = counter_hz;
 	if (!irq_available()) {
 		p->reason = "hosted build: the interrupt signals could not be set up";
 		return false;
 	}
-	if (!tsc_hz) {
+	if (!counter_hz) {
 		p->reason = "TSC frequency unknown: deadlines cannot be converted";
 		return false;
 	}
@@ -112,7 +112,7 @@ bool hosted_irq_sources_init(struct irq_platform *p, uint64_t tsc_hz)
 		}
 	}
 	p->timer_hz = NS_PER_S; /* the POSIX timers are programmed in ns */
-	p->timer_ratio_q32 = (tsc_hz << 32) / NS_PER_S;
+	p->timer_ratio_q32 = (counter_hz << 32) / NS_PER_S;
 	p->oneshot_per_vector = true;
 	p->ready = true;
 	return true;
@@ -184,17 +184,17 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		ns = cycles_to_ns_up(delay_cycles);
 		if (ns < 1)
 			ns = 1;
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		now = mono_ns();
-		t1 = tsc_rdtsc();
+		t1 = cycles_read();
 		memset(&its, 0, sizeof(its));
 		its.it_value = ns_ts(now + ns);
 		timer_settime(*t, TIMER_ABSTIME, &its, 0);
 		deadline = t0 + ns_to_cycles(ns);
 	} else if (s == IRQ_SRC_SELF_IPI && hosted_irq_signal(vector)) {
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		tgkill(getpid(), hosted_irq_tid(), hosted_irq_signal(vector));
-		t1 = tsc_rdtsc();
+		t1 = cycles_read();
 		deadline = t0;
 	}
 	if (arm_cycles)
@@ -220,7 +220,7 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 {
 	timer_t *t = timer_for(IRQ_SRC_APIC_PERIODIC, vector);
 	/* the period in whole ns, nearest; returned converted back to TSC cycles */
-	uint64_t ns = (uint64_t)(((unsigned __int128)period_cycles * NS_PER_S + p->tsc_hz / 2) / p->tsc_hz);
+	uint64_t ns = (uint64_t)(((unsigned __int128)period_cycles * NS_PER_S + p->counter_hz / 2) / p->counter_hz);
 	struct itimerspec its;
 
 	if (!t || ns < MIN_PERIOD_NS)
@@ -235,7 +235,7 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 
 uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty)
 {
-	uint64_t ta = tsc_rdtsc(), now = mono_ns(), tb = tsc_rdtsc(), mid = ta + (tb - ta) / 2, last;
+	uint64_t ta = cycles_read(), now = mono_ns(), tb = cycles_read(), mid = ta + (tb - ta) / 2, last;
 
 	(void)p;
 	/* CLOCK_MONOTONIC was read somewhere in [ta, tb]: the midpoint, +- half the bracket and 1 ns. */

@@ -182,7 +182,7 @@ static void calibrate_tsc(void)
 		emit_msg(MSG_INFO, "the kernel's clock source is the TSC: CLOCK_MONOTONIC_RAW is the TSC "
 				   "scaled by the kernel's own calibration, so this calibration reproduces "
 				   "that rather than checking it against an independent clock");
-	m.env.tsc_hz = platform_calibrate_tsc(&m.cpu, &ref, 1, (unsigned)m.cfg.tsc_cal_windows, m.cfg.tsc_cal_ms);
+	m.env.counter_hz = platform_calibrate_tsc(&m.cpu, &ref, 1, (unsigned)m.cfg.tsc_cal_windows, m.cfg.tsc_cal_ms);
 	if (khz)
 		summary_value("kernel TSC MHz", khz, 3, source);
 }
@@ -193,8 +193,8 @@ static void setup_irq(void)
 {
 	struct irq_drain_stats drained = { 0 };
 
-	if (hosted_irq_sources_init(&m.irq, m.env.tsc_hz))
-		(void)irq_drain(&m.irq, m.env.tsc_hz, &drained);
+	if (hosted_irq_sources_init(&m.irq, m.env.counter_hz))
+		(void)irq_drain(&m.irq, m.env.counter_hz, &drained);
 	hosted_irq_emit_facts(&m.irq, &drained);
 	m.env.irq = &m.irq;
 }
@@ -242,7 +242,7 @@ int main(int argc, char **argv)
 	facts_emit_alloc(&m.harena);
 	tsc_init(m.cpu.rdtscp);
 	calibrate_tsc();
-	hosted_smp_start(&m.pin, m.cfg.smp, m.env.tsc_hz);
+	hosted_smp_start(&m.pin, m.cfg.smp, m.env.counter_hz);
 	smp_facts_emit();
 	setup_irq();
 
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
 	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
 	m.env.simd_enabled = false; /* the kernel manages XSAVE state, not us */
 	m.env.timer_overhead = runner_measure_overhead();
-	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.tsc_hz, m.env.timer_overhead);
+	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.counter_hz, m.env.timer_overhead);
 	summary_value("timer overhead (cycles)", m.env.timer_overhead, 0, "");
 	hosted_exit(suite_end(suite_run()));
 }

@@ -2,7 +2,7 @@
  * A sample is a real-time signal of its own (HOSTED_PROF_SIGNAL, above hosted/irq_signal.c's) sent
  * to the sampled thread; its handler reads the TSC first (the entry stamp), takes the interrupted
  * PC from the signal frame (hosted_frame_pc), calls the hit function, re-arms the source with the next
- * randomised period (bench/profile/period.h) and reads the TSC last (prof_sampler_last_exit_tsc).
+ * randomised period (bench/profile/period.h) and reads the TSC last (prof_sampler_last_exit_cycles).
  * Sources, tried in this order (PROF_SRC_AUTO; PROF_SRC_PMU: the first only; PROF_SRC_TIMER: the
  * other two):
  *  - "perf": perf_event_open of a hardware counter (the requested event where perf has a generic
@@ -50,7 +50,7 @@
 /* Ours: the first real-time signal after the interrupt stand-ins' (hosted/irq_signal.c). */
 #define HOSTED_PROF_SIGNAL (SIGRTMIN + HOSTED_IRQ_SLOTS)
 #define PERF_MIN_PERIOD_NS 10000ull      /* the kernel's floor for hrtimer-driven software events */
-#define FALLBACK_TSC_HZ 5000000000ull    /* bounds only, when the TSC rate is unknown */
+#define FALLBACK_COUNTER_HZ 5000000000ull    /* bounds only, when the TSC rate is unknown */
 #define WORKER_JOB_TIMEOUT_MS 200        /* a worker answers the tid job within this */
 #define STOP_DRAIN_TIMEOUT_MS 1000       /* a worker's handler in progress ends within this */
 #define MS_PER_S 1000ull
@@ -96,7 +96,7 @@ struct prof_cpu {
 	bool has_timer;
 	struct prof_period per;
 	volatile uint32_t in_handler;
-	volatile uint64_t exit_tsc;
+	volatile uint64_t exit_cycles;
 	uint64_t samples;
 } __attribute__((aligned(128)));
 
@@ -110,7 +110,7 @@ static struct {
 	bool running, handler_installed;
 	struct sigaction old_action;
 	volatile uint64_t stray;   /* our signal without a source of ours behind it */
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 } ps;
 
 /* Thread ids and CPU clocks of the workers: learnt once (threads never exit). */
@@ -125,7 +125,7 @@ static char why_buf[640];
 
 static uint64_t ms_cycles(uint64_t ms)
 {
-	return ms * ((ps.tsc_hz ? ps.tsc_hz : FALLBACK_TSC_HZ) / MS_PER_S);
+	return ms * ((ps.counter_hz ? ps.counter_hz : FALLBACK_COUNTER_HZ) / MS_PER_S);
 }
 
 /* --- the handler ---------------------------------------------------------------------------- */
@@ -158,7 +158,7 @@ static void rearm(struct prof_cpu *c)
 
 static void on_prof_signal(int sig, siginfo_t *si, void *ucv)
 {
-	uint64_t entry = tsc_rdtsc();
+	uint64_t entry = cycles_read();
 	int saved_errno = errno, cpu = cpu_of_signal(si);
 	struct prof_cpu *c;
 
@@ -178,7 +178,7 @@ static void on_prof_signal(int sig, siginfo_t *si, void *ucv)
 		rearm(c);
 	}
 	errno = saved_errno;
-	c->exit_tsc = tsc_rdtsc();
+	c->exit_cycles = cycles_read();
 	__atomic_store_n(&c->in_handler, 0, __ATOMIC_RELEASE);
 }
 
@@ -456,7 +456,7 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	}
 	memset(&ps, 0, sizeof(ps));
 	fallback_buf[0] = 0;
-	ps.tsc_hz = env ? env->tsc_hz : 0;
+	ps.counter_hz = env ? env->counter_hz : 0;
 	ps.hit = req->hit;
 	ps.ctx = req->ctx;
 	if (req->source == PROF_SRC_PMU)
@@ -513,11 +513,11 @@ void prof_sampler_stop(void)
 	pid_t self = gettid();
 
 	__atomic_store_n(&ps.stopping, 1, __ATOMIC_SEQ_CST);
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	/* (Our own thread's handler cannot be half-way: it would have finished before we resumed.) */
 	for (unsigned i = 0; i < ps.ncpu; i++)
 		while (ps.cpu[i].tid != self && __atomic_load_n(&ps.cpu[i].in_handler, __ATOMIC_SEQ_CST)) {
-			if (tsc_rdtsc() - t0 > ms_cycles(STOP_DRAIN_TIMEOUT_MS)) {
+			if (cycles_read() - t0 > ms_cycles(STOP_DRAIN_TIMEOUT_MS)) {
 				drained = false;
 				break;
 			}
@@ -549,9 +549,9 @@ void prof_sampler_stop(void)
 	ps.running = false;
 }
 
-uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
+uint64_t prof_sampler_last_exit_cycles(unsigned cpu)
 {
-	return cpu < ps.ncpu ? ps.cpu[cpu].exit_tsc : 0;
+	return cpu < ps.ncpu ? ps.cpu[cpu].exit_cycles : 0;
 }
 
 /* Signals reach the sampled threads whenever the source fires: no window to open. */

@@ -124,7 +124,7 @@ void hosted_pin(struct hosted_pin *pin, struct hosted_msgs *msgs)
 	sched_yield(); /* be running on the new CPU before anything is measured */
 }
 
-unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t tsc_hz)
+unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t counter_hz)
 {
 	if (!enabled) {
 		smp_start_none("disabled by option smp=0");
@@ -134,7 +134,7 @@ unsigned hosted_smp_start(const struct hosted_pin *pin, bool enabled, uint64_t t
 		smp_start_none("the main thread is not pinned: no per-CPU threads");
 		return 1;
 	}
-	return smp_hosted_start(pin->cpu, &allowed, SMP_MAX_CPUS, tsc_hz);
+	return smp_hosted_start(pin->cpu, &allowed, SMP_MAX_CPUS, counter_hz);
 }
 
 static uint64_t now_ns(void)

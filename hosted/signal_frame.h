@@ -23,7 +23,7 @@ int hosted_vector_signal(unsigned vector);
 /* The interrupted program counter (a sampling profiler's sample). */
 uint64_t hosted_frame_pc(const void *uctx);
 
-/* Resume after the deliberate undefined instruction (irq_raise_ud2): advance the frame's program
+/* Resume after the deliberate undefined instruction (irq_raise_undefined): advance the frame's program
  * counter past it. */
 void hosted_frame_skip_undefined(void *uctx);
 

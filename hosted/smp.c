@@ -21,7 +21,7 @@
 
 #define US_PER_S 1000000ull
 #define START_TIMEOUT_US 2000000ull /* a worker must be pinned and waiting within 2 s */
-#define FALLBACK_TSC_HZ 5000000000ull
+#define FALLBACK_COUNTER_HZ 5000000000ull
 
 struct worker {
 	pthread_t thread;
@@ -54,12 +54,12 @@ static void *worker_main(void *arg)
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t seen = w->done;
-		uint64_t start = tsc_rdtsc();
+		uint64_t start = cycles_read();
 
 		while (__atomic_load_n(&w->posted, __ATOMIC_ACQUIRE) == seen) {
-			if (tsc_rdtsc() - start > g.idle_cycles) {
+			if (cycles_read() - start > g.idle_cycles) {
 				futex(&w->posted, FUTEX_WAIT_PRIVATE, seen);
-				start = tsc_rdtsc();
+				start = cycles_read();
 			}
 			cpu_relax();
 		}
@@ -92,16 +92,16 @@ static const char *start_worker(struct worker *w)
 	return why;
 }
 
-unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_cpus, uint64_t tsc_hz)
+unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_cpus, uint64_t counter_hz)
 {
-	uint64_t hz = tsc_hz ? tsc_hz : FALLBACK_TSC_HZ, t0 = tsc_rdtsc();
+	uint64_t hz = counter_hz ? counter_hz : FALLBACK_COUNTER_HZ, t0 = cycles_read();
 	unsigned n = 1, candidates = 0;
 	const char *why;
 
 	g.rep = (struct smp_report){ 0 };
 	g.w[0].os_cpu = main_cpu;
 	g.w[0].apic_id = arch_cpu_hw_id();
-	g.rep.bsp_apic_id = g.w[0].apic_id;
+	g.rep.bsp_hw_id = g.w[0].apic_id;
 	g.idle_cycles = SMP_IDLE_SPIN_US * (hz / US_PER_S);
 	if (max_cpus > SMP_MAX_CPUS)
 		max_cpus = SMP_MAX_CPUS;
@@ -122,7 +122,7 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 			g.rep.failed[g.rep.num_failed++] = (struct smp_failure){ (uint32_t)cpu, 0, why };
 			continue;
 		}
-		while (!w->ready && tsc_rdtsc() - t0 < START_TIMEOUT_US * (hz / US_PER_S))
+		while (!w->ready && cycles_read() - t0 < START_TIMEOUT_US * (hz / US_PER_S))
 			cpu_relax();
 		if (!w->ready) {
 			/* too slow: leave it out (a late one waits on a job never posted) */
@@ -134,7 +134,7 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 	g.n_online = n;
 	g.rep.cpus_madt = candidates + 1; /* the CPUs this process may run on */
 	g.rep.cpus_online = n;
-	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.bringup_cycles = cycles_read() - t0;
 	g.rep.how = "threads";
 	if (n == 1)
 		g.rep.reason = candidates ? "no worker thread could be pinned to another CPU"
@@ -145,7 +145,7 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 void smp_start_none(const char *reason)
 {
 	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1 };
-	g.rep.bsp_apic_id = g.w[0].apic_id = arch_cpu_hw_id();
+	g.rep.bsp_hw_id = g.w[0].apic_id = arch_cpu_hw_id();
 	g.n_online = 1;
 }
 
@@ -159,12 +159,12 @@ unsigned smp_cpus_online(void)
 	return g.n_online;
 }
 
-uint32_t smp_cpu_apic_id(unsigned cpu)
+uint32_t smp_cpu_hw_id(unsigned cpu)
 {
 	return cpu < g.n_online ? g.w[cpu].apic_id : 0;
 }
 
-uint32_t smp_self_apic_id(void)
+uint32_t smp_self_hw_id(void)
 {
 	return arch_cpu_hw_id();
 }
@@ -194,14 +194,14 @@ bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
 bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
 {
 	struct worker *w = worker(cpu);
-	uint64_t start = tsc_rdtsc();
+	uint64_t start = cycles_read();
 
 	if (cpu == 0)
 		return true;
 	if (!w)
 		return false;
 	while (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) != w->posted) {
-		if (tsc_rdtsc() - start > timeout_cycles)
+		if (cycles_read() - start > timeout_cycles)
 			return false;
 		cpu_relax();
 	}

@@ -1,5 +1,5 @@
 /* Instructions retired through PMUv3's INST_RETIRED (see insn_count.h). */
-#include "arch/aarch64/insn_count.h"
+#include "arch/insn_count.h"
 
 bool insn_count_open(struct insn_count *ic, const struct pmu_info *pi, struct pmu_plan *plan, const char **why)
 {

@@ -5,13 +5,13 @@
  * with an isb so the measured instructions have completed before the counters are sampled.
  * Counters are read through the direct PMEVCNTR<n>_EL0 registers (no PMSELR_EL0 indirection: one
  * mrs per counter, no select-then-isb pair). */
-#include "arch/aarch64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/pmu_regs.h"
-#include "arch/aarch64/probe_ops.h"
 #include "arch/aarch64/sysreg_safe.h"
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
+#include "arch/probe_ops.h"
 
 #define EL1 1
 #define SELFTEST_SPINS 4096u /* instructions enough for a cycle counter to move */

@@ -1,6 +1,6 @@
 /* The PMU of the AArch64 build (arch/pmu.h): PMUv3, programmed directly at EL1. It offers the
- * counter-set interface bench/core/counters.c programs against (the names and meanings of
- * arch/x86_64/pmu.h): discovery (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N event counters, PMCEID0/1_EL0
+ * counter-set interface bench/core/counters.c programs against (declared in arch/pmu.h; this
+ * is the AArch64 part, included there): discovery (ID_AA64DFR0_EL1.PMUVer, PMCR_EL0.N event counters, PMCEID0/1_EL0
  * common events, the cycle counter PMCCNTR_EL0), allocation of named events into passes
  * (`cycles` on the cycle counter, the others on event counters, only events PMCEID says exist),
  * programming for EL1 only, start/stop through PMCNTENSET/CLR_EL0, isb-ordered reads and
@@ -20,9 +20,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define PMU_MAX_EVENTS 16 /* events in one counter set */
-#define PMU_MAX_PASSES 8  /* repetitions of a measurement when the events outnumber the counters */
 
 struct pmu_info {
 	bool present;
@@ -45,11 +42,6 @@ struct pmu_info {
 	const char *freeze_while_smm;
 };
 
-struct pmu_faults {
-	uint32_t mask;
-	const char *why[PMU_MAX_EVENTS];
-};
-
 struct pmu_counter {
 	const char *name;     /* the counter-set vocabulary (bench/core/options.c) */
 	const char *arm_name; /* the Arm ARM's event name, or "PMCCNTR_EL0" */
@@ -59,18 +51,7 @@ struct pmu_counter {
 	uint64_t mask;        /* counter width */
 };
 
-struct pmu_group {
-	unsigned n;
-	struct pmu_counter c[PMU_MAX_EVENTS];
-};
-
-struct pmu_plan {
-	unsigned npasses;
-	struct pmu_group pass[PMU_MAX_PASSES];
-	unsigned nrefused;
-	const char *refused[PMU_MAX_EVENTS];
-	const char *refused_why[PMU_MAX_EVENTS];
-};
+#include "arch/pmu_sets.h" /* struct pmu_group, pmu_plan, pmu_faults over this pmu_counter */
 
 /* ---- pure encodings (pmu_encode.c) ----------------------------------------------------------- */
 
@@ -111,36 +92,14 @@ bool a64_pmu_has_event(const struct pmu_info *pi, const char *name);
  * check that the cycle counter counts. Leaves nothing counting. */
 void pmu_discover(struct pmu_info *pi);
 
-/* The planner above under the interface's names (arch/x86_64/pmu.h). */
-unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
-			 struct pmu_plan *plan);
-bool pmu_has_event(const struct pmu_info *pi, const char *name);
 
-/* As arch/x86_64/pmu.h. pmu_program and pmu_start never refuse a counter here (the registers
- * answered at discovery); pmu_read never faults. */
-uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
-uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
-/* Returns the group's overflow bits (PMOVSCLR_EL0) and clears them. */
-uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g);
-uint32_t pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out);
-const char *pmu_read_fault_why(const struct pmu_counter *c);
-bool pmu_usable(const struct pmu_info *pi);
-/* Another CPU's PMCR_EL0 (the PMU is per CPU): the boot CPU's enable value. */
-void pmu_cpu_prepare(const struct pmu_info *pi);
-void pmu_release(const struct pmu_info *pi, const struct pmu_group *g);
-
-/* The cycle counter as a read method of the timer probe (tsc.c): enable it (false when the PMU
+/* The cycle counter as a read method of the timer probe (cycles.c): enable it (false when the PMU
  * is not usable), read it with or without isb, put back what it was. */
 bool a64_pmu_cycles_on(void);
 void a64_pmu_cycles_restore(void);
 
-static inline uint64_t pmu_delta(uint64_t start, uint64_t end, uint64_t mask)
-{
-	return (end - start) & mask;
-}
-
 /* The architecture's name of the event a counter counts (its Arm ARM name, "L1D_CACHE_REFILL",
- * or "PMCCNTR_EL0"): records' `vendor_event`, as x86's vendor event names (arch/x86_64/pmu.h). */
+ * or "PMCCNTR_EL0"): records' `vendor_event`, as x86's vendor event names. */
 static inline const char *pmu_counter_vendor_name(const struct pmu_counter *c)
 {
 	return c->arm_name;

@@ -6,6 +6,7 @@
  * Monitors registers" (an isb after PMSELR_EL0 before the PMXEV* access, and after writes that
  * must take effect before the code that follows). */
 #include "arch/aarch64/pmu_pmi.h"
+#include "arch/pmu.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/pmu_regs.h"

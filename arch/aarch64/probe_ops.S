@@ -2,8 +2,8 @@
  * them:
  * - arch_spin(iterations): exactly 2 instructions per iteration (subs; b.ne); 0 returns at once;
  * - arch_split_a/b(iterations): the same loop, the profiler's known split;
- * - arch_provoke_ud2(): udf #0, an undefined instruction (ESR EC 0x00);
- * - arch_provoke_noncanonical(): a load from UNMAPPED_VA, the last page of the 48-bit lower range,
+ * - arch_provoke_undefined(): udf #0, an undefined instruction (ESR EC 0x00);
+ * - arch_provoke_bad_address(): a load from UNMAPPED_VA, the last page of the 48-bit lower range,
  *   which the firmware's identity map does not cover: a data abort (EC 0x25) with FAR = it. */
 #define UNMAPPED_VA_HI16 0x0000   /* bits 63:48 */
 #define UNMAPPED_VA_MID 0xFFFF    /* bits 47:32 */
@@ -42,22 +42,22 @@ arch_split_b:
 2:	ret
 	.size arch_split_b, . - arch_split_b
 
-	.global arch_provoke_ud2
-	.type arch_provoke_ud2, %function
-arch_provoke_ud2:
+	.global arch_provoke_undefined
+	.type arch_provoke_undefined, %function
+arch_provoke_undefined:
 	udf	#0
 	ret
-	.size arch_provoke_ud2, . - arch_provoke_ud2
+	.size arch_provoke_undefined, . - arch_provoke_undefined
 
-	.global arch_provoke_noncanonical
-	.type arch_provoke_noncanonical, %function
-arch_provoke_noncanonical:
+	.global arch_provoke_bad_address
+	.type arch_provoke_bad_address, %function
+arch_provoke_bad_address:
 	movz	x0, #0xF000
 	movk	x0, #UNMAPPED_VA_LO, lsl #16
 	movk	x0, #UNMAPPED_VA_MID, lsl #32
 	movk	x0, #UNMAPPED_VA_HI16, lsl #48
 	ldr	x0, [x0]
 	ret
-	.size arch_provoke_noncanonical, . - arch_provoke_noncanonical
+	.size arch_provoke_bad_address, . - arch_provoke_bad_address
 
 	.section .note.GNU-stack, "", %progbits

@@ -4,7 +4,7 @@
 #include "arch/aarch64/sysreg_safe.h"
 
 #include "arch/aarch64/cpu.h"
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 typedef uint64_t (*read_stub_fn)(uint64_t *val);
 typedef uint64_t (*write_stub_fn)(uint64_t val);

@@ -1,4 +1,5 @@
-/* Exception handling and recovery points of the AArch64 build (arch/traps.h): our own EL1 vector
+/* The AArch64 part of arch/traps.h (included at its end): exception handling and recovery
+ * points of the AArch64 build, our own EL1 vector
  * table (VBAR_EL1, entry.S) once the firmware is gone, so an exception in a probe becomes a
  * `fault` record and — with a recovery point armed — the run goes on. Installed at the level the
  * firmware runs us at: EL1 (QEMU virt without virtualization=on) through VBAR_EL1, or EL2 (with
@@ -38,35 +39,18 @@
 #define TRAP_A64_FIQ 0x41
 #define TRAP_A64_SERROR 0x42
 
-struct trap_info {
-	unsigned vector;
-	const char *name;
-	uint64_t error, rip, cr2, rsp;
-	bool recoverable;
-};
-
-typedef void (*trap_report_fn)(const struct trap_info *info);
-typedef void (*trap_fatal_fn)(const struct trap_info *info) __attribute__((noreturn));
-
 /* Callee-saved state of a recovery point: x19-x30, then SP (entry.S depends on the layout). */
 struct fault_jmp {
 	uint64_t x[12], sp;
 };
 
-/* Install the vectors (at EL1 or EL2). Call after ExitBootServices: the firmware's own vectors
- * serve its timer interrupt until then. */
-void traps_init(trap_report_fn report, trap_fatal_fn fatal);
-bool traps_installed(void);
-/* Faults at the current EL come to our vectors (EL1 or EL2): recovery points and the guarded
+/* traps_init installs the vectors (at EL1 or EL2): call it after ExitBootServices, the firmware's
+ * own vectors serve its timer interrupt until then.
+ * Faults at the current EL come to our vectors (EL1 or EL2): recovery points and the guarded
  * system-register accesses work. */
 bool traps_catch_faults(void);
 /* The EL whose vectors are ours (1 or 2), 0 before traps_init or at another level. */
 unsigned traps_el(void);
-/* setjmp-like: 0 when called; vector + 1 when a fault came back to it (see the x86 twin). */
-int fault_try(struct fault_jmp *j) __attribute__((returns_twice));
-void fault_arm(struct fault_jmp *j);
-void fault_disarm(void);
-const char *trap_vector_name(unsigned vector);
 
 /* The other cores' exceptions (efi/aarch64/smp.c). On a CPU whose TPIDR_EL1 is not zero (each
  * core started by smp.c holds its control block there; smp.c zeroes the BSP's before it starts
@@ -75,11 +59,5 @@ const char *trap_vector_name(unsigned vector);
  * fault_try's second return, with vector + 1), or NULL to stop that core (wfi, DAIF masked). */
 typedef const struct fault_jmp *(*trap_ap_fn)(void *cpu, const struct trap_info *info);
 void traps_set_ap_handler(trap_ap_fn fn);
-
-/* Deliberate faults for the fault-handling test probes (probe_ops.S): an undefined instruction
- * (udf), and a load from an address no translation covers (a data abort). The x86 names are the
- * probes' interface. */
-void arch_provoke_ud2(void);
-uint64_t arch_provoke_noncanonical(void);
 
 #endif

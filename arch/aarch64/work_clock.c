@@ -1,16 +1,16 @@
 /* The AArch64 work clock (see work_clock.h): arch_spin's rate on PMCCNTR_EL0. */
 #include "arch/work_clock.h"
 
-#include "arch/aarch64/pmu.h"
-#include "arch/aarch64/tsc.h"
+#include "arch/pmu.h"
+#include "arch/cycles.h"
 #include "lib/sort.h"
 
 #define NO_PMU_CYCLES "no usable PMU cycle counter (plat kind=pmu says why): work counted in counter ticks"
 
-/* isb on both sides, as tsc_begin: the spin's instructions complete inside the pair. */
+/* isb on both sides, as cycles_begin: the spin's instructions complete inside the pair. */
 static inline uint64_t pmccntr_fenced(void)
 {
-	uint64_t v = tsc_isb_pmccntr();
+	uint64_t v = cycles_isb_pmccntr();
 
 	cpu_isb();
 	return v;
@@ -35,11 +35,11 @@ void work_clock_spin_rate(struct work_clock *wc, uint64_t iters, uint64_t *scrat
 	 * two rates' ratio is the clocks' ratio, not the drift of emulated time between two
 	 * calibrations taken apart (under TCG a loaded host moves each on its own). */
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t t0 = tsc_begin(), c0 = pmccntr_fenced();
+		uint64_t t0 = cycles_begin(), c0 = pmccntr_fenced();
 
 		arch_spin(iters);
 		scratch[i] = pmccntr_fenced() - c0;
-		scratch[n + i] = tsc_end() - t0;
+		scratch[n + i] = cycles_end() - t0;
 	}
 	spin = median_u64(scratch, n);
 	ticks = median_u64(scratch + n, n);

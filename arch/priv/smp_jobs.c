@@ -4,7 +4,7 @@
  * are not ordered by a release store alone on x86). */
 #include "arch/smp_jobs.h"
 
-#include "arch/cycles.h" /* tsc_rdtsc, cpu_relax */
+#include "arch/cycles.h" /* cycles_read, cpu_relax */
 
 static uint64_t load_acquire(const volatile uint64_t *p)
 {
@@ -31,14 +31,14 @@ bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
 bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
 {
 	struct smp_mailbox *mb = smp_arch_mailbox(cpu);
-	uint64_t start = tsc_rdtsc();
+	uint64_t start = cycles_read();
 
 	if (cpu == 0)
 		return true;
 	if (!mb)
 		return false;
 	while (load_acquire(&mb->done) != mb->posted) {
-		if (mb->dead || tsc_rdtsc() - start > timeout_cycles)
+		if (mb->dead || cycles_read() - start > timeout_cycles)
 			return false;
 		cpu_relax();
 	}

@@ -1,15 +1,15 @@
-/* The deliberate exceptions of the exception round-trip probe (irq.h: irq_raise_int3, irq_raise_ud2):
+/* The deliberate exceptions of the exception round-trip probe (irq.h: irq_raise_breakpoint, irq_raise_undefined):
  * plain instructions, the same in the firmware and in the hosted build, where the kernel turns them
  * into SIGTRAP and SIGILL (hosted/irq_signal.c). */
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 
-void irq_raise_int3(void)
+void irq_raise_breakpoint(void)
 {
 	cpu_int3();
 }
 
-void irq_raise_ud2(void)
+void irq_raise_undefined(void)
 {
 	cpu_ud2();
 }

@@ -6,7 +6,7 @@
  * counting starts and stops with single writes of the global control. Without one (Intel v1, AMD
  * legacy and core-extension counters), the event selects are written without the enable bit and
  * start/stop set and clear it counter by counter. */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"

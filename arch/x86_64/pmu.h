@@ -13,6 +13,8 @@
  * pmu_start and pmu_read return which), never counters with made-up deltas.
  * APERF/MPERF and RAPL are MSRs of their own (pmu_freerun.c): discovered whether or not a core PMU
  * exists. */
+/* The x86_64 part of arch/pmu.h (included there, before the shared declarations): pmu_info,
+ * pmu_counter, discovery and the x86-only extras. */
 #ifndef ARCH_X86_64_PMU_H
 #define ARCH_X86_64_PMU_H
 
@@ -24,8 +26,6 @@
 
 #define PMU_MAX_GP 8
 #define PMU_MAX_FIXED 3     /* instructions, core cycles, reference cycles */
-#define PMU_MAX_EVENTS 16   /* events in one counter set */
-#define PMU_MAX_PASSES 8    /* repetitions of a measurement when the events outnumber the counters */
 
 struct pmu_ops {
 	int (*rdmsr)(void *ctx, uint32_t msr, uint64_t *value); /* 0 = ok (msr.h's MSR_OK) */
@@ -91,12 +91,6 @@ struct pmu_info {
 	const struct pmu_ops *ops;
 };
 
-/* Counters of a group (bit i = g->c[i]) whose programming or reading failed, with the reason. */
-struct pmu_faults {
-	uint32_t mask;
-	const char *why[PMU_MAX_EVENTS];
-};
-
 enum pmu_ctr_kind { PMU_CTR_GP, PMU_CTR_FIXED, PMU_CTR_MSR };
 
 struct pmu_counter {
@@ -109,18 +103,7 @@ struct pmu_counter {
 	uint64_t config;            /* GP: event-select value without the enable bit */
 };
 
-struct pmu_group {
-	unsigned n;
-	struct pmu_counter c[PMU_MAX_EVENTS];
-};
-
-struct pmu_plan {
-	unsigned npasses;
-	struct pmu_group pass[PMU_MAX_PASSES];
-	unsigned nrefused;
-	const char *refused[PMU_MAX_EVENTS];
-	const char *refused_why[PMU_MAX_EVENTS];
-};
+#include "arch/pmu_sets.h" /* struct pmu_group, pmu_plan, pmu_faults over this pmu_counter */
 
 void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id);
 /* Decide presence and geometry; on a machine that claims a PMU, check that a counter really counts
@@ -138,39 +121,6 @@ bool pmu_rapl_dram_fixed_unit(unsigned family, unsigned model);
 /* Event-select values (without the enable bit): CPL 0 only, per the vendor's bit layout. */
 uint64_t pmu_intel_evtsel(const struct pmu_event *ev);
 uint64_t pmu_amd_evtsel(const struct pmu_event *ev);
-
-/* Allocate `names` into passes. Names this CPU cannot count go to refused[] with a reason;
- * free-running MSR events (aperf, mperf, energy_*) ride in pass 0. Returns the passes used. */
-unsigned pmu_plan_events(const struct pmu_info *pi, const char *const *names, unsigned n,
-			 struct pmu_plan *plan);
-
-/* True when this CPU's event tables name the event (a core PMU must be present to count it). */
-bool pmu_has_event(const struct pmu_info *pi, const char *name);
-
-/* Program a group stopped and zeroed; start/stop counting; read every counter (raw values).
- * pmu_program and pmu_start add to f (may be NULL) the counters whose register writes were
- * refused and return that mask; pmu_read returns the counters whose read faulted (their out[]
- * is 0: never use it). */
-uint32_t pmu_program(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
-uint32_t pmu_start(const struct pmu_info *pi, const struct pmu_group *g, struct pmu_faults *f);
-/* Returns the overflow bits the global status showed (0 without a global status), and clears them. */
-uint64_t pmu_stop(const struct pmu_info *pi, const struct pmu_group *g);
-uint32_t pmu_read(const struct pmu_info *pi, const struct pmu_group *g, uint64_t *out);
-/* The reason a read of this counter faulted. */
-const char *pmu_read_fault_why(const struct pmu_counter *c);
-/* Anything countable here: the core PMU, or one of the free-running MSR counters. */
-bool pmu_usable(const struct pmu_info *pi);
-/* Repeat discovery's per-CPU settings (DE_CFG lfence bit, FREEZE_WHILE_SMM) on the calling CPU:
- * application processors call it before they count. */
-void pmu_cpu_prepare(const struct pmu_info *pi);
-/* Disable the group's event selects (leave the PMU as found: nothing counting). */
-void pmu_release(const struct pmu_info *pi, const struct pmu_group *g);
-
-/* end - start within the counter width: one wrap between the reads is undone. */
-static inline uint64_t pmu_delta(uint64_t start, uint64_t end, uint64_t mask)
-{
-	return (end - start) & mask;
-}
 
 const char *pmu_kind_name(enum pmu_kind k);
 

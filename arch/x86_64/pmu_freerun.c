@@ -7,7 +7,7 @@
  *   an emulator that reads every unknown MSR as 0): it is refused, never reported as 0 J;
  * - on the server models Linux gives RAPL_UNIT_QUIRK_INTEL_HSW, the DRAM domain counts in fixed
  *   2^-16 J units whatever the unit register says (real parts report an ESU of 14 there). */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu_regs.h"

@@ -2,7 +2,7 @@
 #ifndef ARCH_X86_64_PMU_INTERNAL_H
 #define ARCH_X86_64_PMU_INTERNAL_H
 
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 static inline uint64_t pmu_width_mask(unsigned width)
 {

@@ -1,7 +1,7 @@
 /* Allocation of named events to counters and passes (see pmu.h, pmu_plan_events): free-running
  * MSR counters ride in pass 0; Intel events go to their fixed counter where one is free (and only
  * there for the fixed-only ones), the rest to general-purpose counters, pass after pass. */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/x86_64/pmu_internal.h"
 #include "arch/x86_64/pmu_regs.h"

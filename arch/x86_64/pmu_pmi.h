@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 struct pmu_pmi {
 	const struct pmu_info *pi;

@@ -1,14 +1,14 @@
 /* Per-CPU settings that make counter and TSC readings mean what the probes assume (see pmu.h):
  *
  * - AMD: lfence is dispatch-serialising only with DE_CFG[1] set (AMD, "Software techniques for
- *   managing speculation on AMD processors"); tsc_begin/tsc_end and the fenced rdpmc rely on it.
+ *   managing speculation on AMD processors"); cycles_begin/cycles_end and the fenced rdpmc rely on it.
  *   Read DE_CFG, set the bit when clear, read back to see whether it stuck (a hypervisor may drop
  *   the write). Families 0Fh and 11h have no DE_CFG: lfence is dispatch-serialising there.
  *   Intel: lfence is architecturally dispatch-serialising (SDM vol. 2 LFENCE).
  * - Intel: where IA32_PERF_CAPABILITIES[12] offers it, IA32_DEBUGCTL.FREEZE_WHILE_SMM stops the
  *   counters while an SMI handler runs, so its instructions and cycles stay out of a sample.
  * Every access goes through the fault-safe ops: a refusal is recorded, never fatal. */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu_internal.h"

@@ -29,15 +29,15 @@
 	.balign 64
 	SPIN_LOOP arch_split_b
 
-/* void arch_provoke_ud2(void): #UD. */
-	.globl arch_provoke_ud2
-arch_provoke_ud2:
+/* void arch_provoke_undefined(void): #UD. */
+	.globl arch_provoke_undefined
+arch_provoke_undefined:
 	ud2
 	ret
 
-/* uint64_t arch_provoke_noncanonical(void): #GP (a load from a non-canonical address). */
-	.globl arch_provoke_noncanonical
-arch_provoke_noncanonical:
+/* uint64_t arch_provoke_bad_address(void): #GP (a load from a non-canonical address). */
+	.globl arch_provoke_bad_address
+arch_provoke_bad_address:
 	movabsq $0x8000000000000000, %rax
 	movq (%rax), %rax
 	ret

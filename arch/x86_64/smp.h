@@ -10,17 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/smp_jobs.h"
-
-#define SMP_MAX_CPUS 64 /* CPUs we drive, BSP included */
 #define SMP_IDLE_SPIN_US 1000     /* an idle AP polls this long before it halts */
-
-struct smp_failure {
-	uint32_t apic_id;
-	unsigned stage;     /* AP_STAGE_* reached in the trampoline (0: it never ran) */
-	const char *reason; /* "timeout", "ipi_timeout", "ipi_error", "unreachable", "id_mismatch",
-			     * "x2apic_switch" (the AP could not follow the BSP into x2APIC mode) */
-};
 
 struct smp_report {
 	const char *reason;     /* set when no AP was started at all: why */
@@ -31,7 +21,7 @@ struct smp_report {
 	unsigned not_started;   /* enabled entries beyond max_cpus */
 	unsigned num_failed;
 	struct smp_failure failed[SMP_MAX_CPUS];
-	uint32_t bsp_apic_id;
+	uint32_t bsp_hw_id;
 	bool x2apic;            /* the APIC is in x2APIC mode (MSR access) */
 	const char *lapic_mode_how; /* "firmware" or "switched" (option apic_mode, on the BSP) */
 	unsigned aps_switched;  /* online APs that switched themselves to x2APIC mode */
@@ -41,14 +31,5 @@ struct smp_report {
 	uint64_t bringup_cycles;     /* whole bring-up, first INIT to last AP online */
 	uint64_t ap_max_cycles;      /* slowest AP, its first STARTUP to online */
 };
-
-const struct smp_report *smp_report(void);
-
-unsigned smp_cpus_online(void);
-uint32_t smp_cpu_apic_id(unsigned cpu);
-/* The APIC id of the CPU calling it (BSP or AP). */
-uint32_t smp_self_apic_id(void);
-
-/* smp_run, smp_wait, smp_cpu_status, smp_cpu_fault, smp_run_all: arch/smp_jobs.h. */
 
 #endif

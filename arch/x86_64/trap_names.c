@@ -1,7 +1,7 @@
 /* The names of the x86 exception vectors, for `fault` records: shared by the firmware's trap
  * handler (traps.c) and the hosted build's signal handler (hosted/traps.c), so the two report the
  * same names. */
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 
 static const char *const vector_names[X86_NUM_EXCEPTIONS] = {
 	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS", "#NP", "#SS", "#GP",

@@ -1,4 +1,5 @@
-/* Descriptor tables and exception handling once the firmware owns the machine: our GDT (with a TSS
+/* The x86_64 part of arch/traps.h (included at its end): descriptor tables and exception handling
+ * once the firmware owns the machine: our GDT (with a TSS
  * whose IST stacks catch #DF, NMI and #MC on a known-good stack), an IDT covering all 32 exception
  * vectors, recovery points so a probe that faults can be abandoned cleanly, and the exception
  * table that makes rdmsr_safe/wrmsr_safe work. */
@@ -26,18 +27,6 @@ struct trap_frame {
 	uint64_t vector, error;
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
-
-struct trap_info {
-	unsigned vector;
-	const char *name; /* "#GP" etc. */
-	uint64_t error, rip, cr2, rsp;
-	bool recoverable; /* a recovery point is armed and the vector allows continuing */
-};
-
-/* Called for every exception not handled by an exception-table fixup; must not fault itself. */
-typedef void (*trap_report_fn)(const struct trap_info *info);
-/* Called when an exception cannot be recovered from; must not return. */
-typedef void (*trap_fatal_fn)(const struct trap_info *info) __attribute__((noreturn));
 
 /* IST stacks every CPU has: #DF, NMI and #MC each run on one of their own. */
 #define TRAPS_IST_STACKS 3
@@ -70,7 +59,6 @@ struct fault_jmp {
 #define TRAPS_IDT_GATE_BYTES 16
 #define TRAPS_BSP_MEM_BYTES (TRAPS_IDT_VECTORS * TRAPS_IDT_GATE_BYTES + TRAPS_AP_IST_BYTES)
 void traps_provide_memory(void *mem);
-void traps_init(trap_report_fn report, trap_fatal_fn fatal);
 
 /* Application processors: each loads a GDT and TSS of its own (its own IST stacks) and shares the
  * BSP's IDT. An exception on an AP goes to that AP's handler instead of the report/fatal pair
@@ -87,18 +75,5 @@ struct traps_ap_tables {
 };
 /* On the AP itself, after traps_init() ran on the BSP. ist: TRAPS_AP_IST_BYTES, 16-byte aligned. */
 void traps_load_ap(struct traps_ap_tables *t, uint8_t *ist, traps_ap_handler_fn handler);
-bool traps_installed(void);
-
-/* setjmp-like: returns 0 when called; returns vector + 1 when a fault came back to it. Arm it with
- * fault_arm() after it returned 0, and disarm before the frame that called it returns. */
-int fault_try(struct fault_jmp *j) __attribute__((returns_twice));
-void fault_arm(struct fault_jmp *j);
-void fault_disarm(void);
-
-const char *trap_vector_name(unsigned vector);
-
-/* Deliberate faults for the fault-handling test probes. */
-void arch_provoke_ud2(void);
-uint64_t arch_provoke_noncanonical(void);
 
 #endif

@@ -41,10 +41,10 @@ struct calib_result calibrate_iterations(calib_time_fn time_fn, void *ctx, uint6
 	return r;
 }
 
-uint64_t calibrate_target_cycles(uint64_t target_ns, uint64_t tsc_hz, uint64_t overhead)
+uint64_t calibrate_target_cycles(uint64_t target_ns, uint64_t counter_hz, uint64_t overhead)
 {
-	if (target_ns && tsc_hz)
-		return target_ns / 1000 * tsc_hz / (NS_PER_S / 1000) +
-		       target_ns % 1000 * tsc_hz / NS_PER_S;
+	if (target_ns && counter_hz)
+		return target_ns / 1000 * counter_hz / (NS_PER_S / 1000) +
+		       target_ns % 1000 * counter_hz / NS_PER_S;
 	return CALIB_AUTO_TARGET_FACTOR * (overhead ? overhead : 1);
 }

@@ -25,9 +25,9 @@ struct calib_result {
 struct calib_result calibrate_iterations(calib_time_fn time_fn, void *ctx, uint64_t target_cycles,
 					 uint64_t max_iters);
 
-/* Target cycles for one sample: target_ns converted with tsc_hz, or, when either is 0 (auto),
+/* Target cycles for one sample: target_ns converted with counter_hz, or, when either is 0 (auto),
  * CALIB_AUTO_TARGET_FACTOR times the timer overhead so its resolution is < 0.1% of a sample. */
-uint64_t calibrate_target_cycles(uint64_t target_ns, uint64_t tsc_hz, uint64_t overhead);
+uint64_t calibrate_target_cycles(uint64_t target_ns, uint64_t counter_hz, uint64_t overhead);
 
 #define CALIB_AUTO_TARGET_FACTOR 1000
 

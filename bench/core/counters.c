@@ -139,7 +139,7 @@ static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *c
 	if (cr->prepare && fn)
 		cr->prepare(ctx);
 	bad = pmu_read(pi, g, a);
-	*cycles = fn ? fn(ctx, iters) : tsc_end() - tsc_begin();
+	*cycles = fn ? fn(ctx, iters) : cycles_end() - cycles_begin();
 	bad |= pmu_read(pi, g, b);
 	read_faults(cr, p, bad);
 	for (unsigned k = 0; k < g->n; k++) {
@@ -160,7 +160,7 @@ void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 	pmu_cpu_prepare(cr->env->pmu); /* an application processor: the boot CPU's settings */
 	pmu_program(cr->env->pmu, g, &cr->faults[p]);
 	pmu_start(cr->env->pmu, g, &cr->faults[p]);
-	/* The empty sample: the same reads around an empty tsc_begin()..tsc_end() pair. One warm-up. */
+	/* The empty sample: the same reads around an empty cycles_begin()..cycles_end() pair. One warm-up. */
 	read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
 	for (unsigned s = 0; s < CTR_OVERHEAD_SAMPLES; s++) {
 		read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);

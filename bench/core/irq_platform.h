@@ -56,7 +56,7 @@ struct irq_platform {
 	uint32_t svr_found;       /* spurious-vector register as the firmware left it */
 	bool cpu_x2apic;          /* CPUID offers x2APIC (the mode in use is lapic.x2apic) */
 	bool tsc_deadline;        /* CPUID.1:ECX.TSC_Deadline */
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 	uint64_t timer_hz;        /* APIC timer ticks per second at divide 1 (median window) */
 	uint64_t timer_hz_win[IRQP_CAL_WINDOWS];
 	uint64_t timer_ratio_q32; /* TSC cycles per timer tick, 32.32 */
@@ -85,7 +85,7 @@ struct irq_platform {
 /* madt: parsed MADT (valid or not); hpet: a working HPET or NULL. Traps must be installed and
  * interrupts masked. Returns p->ready. */
 bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t tsc_hz);
+		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz);
 
 const char *irq_source_name(enum irq_source s);
 /* How irq_source_arm's deadline is known (the `deadline` field of latency records). */

@@ -22,7 +22,7 @@ uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const 
 	rec_u64(*r, "n", n);
 	rec_u64(*r, "iters", iters);
 	rec_u64(*r, "overhead", overhead);
-	rec_u64(*r, "tsc_hz", env->tsc_hz);
+	rec_u64(*r, "tsc_hz", env->counter_hz);
 	return set;
 }
 

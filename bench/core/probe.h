@@ -21,8 +21,8 @@ struct probe_env {
 	const struct config *cfg;
 	const struct cpu_info *cpu;
 	struct arena *arena;
-	uint64_t tsc_hz;          /* calibrated; 0 = unknown */
-	uint64_t timer_overhead;  /* median cycles of an empty tsc_begin()..tsc_end() */
+	uint64_t counter_hz;          /* calibrated; 0 = unknown */
+	uint64_t timer_overhead;  /* median cycles of an empty cycles_begin()..cycles_end() */
 	uint64_t target_cycles;   /* minimum duration of one runner sample */
 	uint32_t next_set;        /* sample-set ids, unique within the boot */
 	const char *current;      /* probe running now, for fault records */
@@ -56,7 +56,7 @@ struct probe_desc {
 };
 
 /* Start a `probe` record declaring a new sample set: name, set id, unit, n, iters, overhead and
- * tsc_hz are filled in; the caller adds parameters and calls emit_finish(). Returns the set id. */
+ * counter_hz are filled in; the caller adds parameters and calls emit_finish(). Returns the set id. */
 uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
 			   uint64_t iters, uint64_t overhead);
 /* The same with another unit than cycles (e.g. `count`: event counts per sample). */

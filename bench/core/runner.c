@@ -12,8 +12,8 @@ uint64_t runner_measure_overhead(void)
 {
 	uint64_t v[RUNNER_OVERHEAD_SAMPLES];
 
-	tsc_b2b_samples(TSC_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES); /* warm-up */
-	tsc_b2b_samples(TSC_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES);
+	cycles_b2b_samples(CYCLES_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES); /* warm-up */
+	cycles_b2b_samples(CYCLES_BEGIN_END, v, RUNNER_OVERHEAD_SAMPLES);
 	return median_u64(v, RUNNER_OVERHEAD_SAMPLES);
 }
 
@@ -27,10 +27,10 @@ void runner_set_poll(void (*fn)(void))
 static uint64_t time_op(void *ctx, uint64_t iters)
 {
 	const struct bench_op *op = ctx;
-	uint64_t t0 = tsc_begin(), t;
+	uint64_t t0 = cycles_begin(), t;
 
 	op->run(op->arg, iters);
-	t = tsc_end() - t0;
+	t = cycles_end() - t0;
 	if (between_samples)
 		between_samples(); /* outside the timed region */
 	return t;

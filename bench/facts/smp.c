@@ -28,9 +28,9 @@ void smp_facts_emit(void)
 	sb_init(&s_failed, failed, sizeof(failed));
 	sb_init(&s_why, why, sizeof(why));
 	for (unsigned i = 0; i < smp_cpus_online(); i++)
-		id_list(&s_ids, smp_cpu_apic_id(i));
+		id_list(&s_ids, smp_cpu_hw_id(i));
 	for (unsigned i = 0; i < rep->num_failed; i++) {
-		id_list(&s_failed, rep->failed[i].apic_id);
+		id_list(&s_failed, rep->failed[i].hw_id);
 		if (s_why.len)
 			sb_putc(&s_why, ',');
 		sb_puts(&s_why, rep->failed[i].reason);
@@ -41,7 +41,7 @@ void smp_facts_emit(void)
 	rec_u64(r, "cpus_madt", rep->cpus_madt);
 	rec_u64(r, "cpus_online", smp_cpus_online());
 	rec_str(r, "apic_ids", ids);
-	rec_u64(r, "bsp_apic_id", rep->bsp_apic_id);
+	rec_u64(r, "bsp_apic_id", rep->bsp_hw_id);
 	rec_str(r, "failed", rep->num_failed ? failed : "none");
 	if (rep->num_failed)
 		rec_str(r, "failed_why", why);

@@ -7,14 +7,14 @@
 static enum probe_status fault_ud2_run(struct probe_env *env)
 {
 	(void)env;
-	arch_provoke_ud2();
+	arch_provoke_undefined();
 	return PROBE_FAILED; /* reached only if no #UD was raised */
 }
 
 static enum probe_status fault_gp_run(struct probe_env *env)
 {
 	(void)env;
-	arch_provoke_noncanonical();
+	arch_provoke_bad_address();
 	return PROBE_FAILED;
 }
 

@@ -39,7 +39,7 @@ static void emit_noise_set(struct probe_env *env, const char *what, const uint64
 	rec_u64(r, "median_step_cycles", median);
 	rec_u64(r, "threshold_cycles", d->threshold);
 	rec_str(r, "threshold_source", env->cfg->noise_threshold_ns ? "config" : "10x_median");
-	rec_u64(r, "threshold_ns", d->threshold * NS_PER_S / env->tsc_hz);
+	rec_u64(r, "threshold_ns", d->threshold * NS_PER_S / env->counter_hz);
 	rec_u64(r, "hwlat_default_ns", HWLAT_DEFAULT_NS);
 	rec_u64(r, "steps", d->steps);
 	rec_u64(r, "count", d->count);
@@ -78,17 +78,17 @@ static enum probe_status noise_run(struct probe_env *env)
 		emit_skip("noise", "gap buffers do not fit in the arena");
 		return PROBE_SKIPPED;
 	}
-	if (!env->tsc_hz) {
+	if (!env->counter_hz) {
 		emit_skip("noise", "TSC frequency unknown: the window cannot be timed");
 		return PROBE_SKIPPED;
 	}
-	window = env->cfg->noise_ms * (env->tsc_hz / 1000);
+	window = env->cfg->noise_ms * (env->counter_hz / 1000);
 	saved = irq_save_disable();
 	/* The loop's own step, measured the same way (warm-up lap first). */
 	for (int lapn = 0; lapn < 2; lapn++) {
-		prev = tsc_rdtsc();
+		prev = cycles_read();
 		for (unsigned i = 0; i < CAL_STEPS; i++) {
-			uint64_t now = tsc_rdtsc();
+			uint64_t now = cycles_read();
 
 			cal[i] = now - prev;
 			prev = now;
@@ -97,19 +97,19 @@ static enum probe_status noise_run(struct probe_env *env)
 	for (unsigned i = 0; i < CAL_STEPS; i++)
 		sorted[i] = cal[i];
 	median = median_u64(sorted, CAL_STEPS);
-	threshold = gap_threshold(median, env->cfg->noise_threshold_ns * (env->tsc_hz / 1000000) / 1000);
+	threshold = gap_threshold(median, env->cfg->noise_threshold_ns * (env->counter_hz / 1000000) / 1000);
 	smi_ok = read_smi(env, &smi0);
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	gap_init(&d, starts, lens, MAX_GAPS, threshold, t0);
 	for (;;) {
-		uint64_t now = tsc_rdtsc();
+		uint64_t now = cycles_read();
 
 		gap_feed(&d, now);
 		if (smi_ok && d.stored != seen) { /* a gap was just stored */
 			seen = d.stored;
 			smi_ok = read_smi(env, &smis[seen - 1]); /* a failed read: no SMI figures at all */
 			smis[seen - 1] -= smi0;
-			d.prev = tsc_rdtsc(); /* the read is ours, not a gap */
+			d.prev = cycles_read(); /* the read is ours, not a gap */
 		}
 		if (now - t0 >= window)
 			break;

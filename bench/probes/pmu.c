@@ -141,11 +141,11 @@ static void displace_prepare(void *ctx)
 
 static uint64_t displace_timed(void *ctx, uint64_t iters)
 {
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = cycles_begin();
 
 	(void)iters;
 	touch(ctx);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 static uint64_t read_timed(void *ctx, uint64_t iters)
@@ -154,20 +154,20 @@ static uint64_t read_timed(void *ctx, uint64_t iters)
 	uint64_t tmp[PMU_MAX_EVENTS], t0;
 
 	(void)iters;
-	t0 = tsc_begin();
+	t0 = cycles_begin();
 	(void)pmu_read(c->cr->env->pmu, &c->cr->plan.pass[c->cr->pass], tmp);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 static uint64_t time_sequence(const struct pmu_info *pi, const struct pmu_group *g, enum cost_op op)
 {
-	uint64_t tmp[PMU_MAX_EVENTS], t0 = tsc_begin();
+	uint64_t tmp[PMU_MAX_EVENTS], t0 = cycles_begin();
 
 	(void)pmu_start(pi, g, 0);
 	if (op == COST_START_READ_STOP)
 		(void)pmu_read(pi, g, tmp);
 	pmu_stop(pi, g);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 /* One set measured with counters through ctr_*: samples = fn's cycles. */

@@ -18,7 +18,7 @@
 
 #define HELLO_ROUNDS 2          /* a warm-up, then the round that is kept */
 #define HELLO_TIMEOUT_MS 1000   /* for the check-in and for each CPU's job */
-#define FALLBACK_TSC_HZ 5000000000ull
+#define FALLBACK_COUNTER_HZ 5000000000ull
 #define IDS_MAX 512
 
 struct hello {
@@ -31,8 +31,8 @@ static void hello(void *arg)
 {
 	struct hello *h = arg;
 
-	h->tsc = tsc_rdtsc();
-	h->apic_id = smp_self_apic_id();
+	h->tsc = cycles_read();
+	h->apic_id = smp_self_hw_id();
 	h->ran = 1;
 }
 
@@ -49,7 +49,7 @@ static void report_ap_problem(struct probe_env *env, const char *probe, unsigned
 	sb_puts(&sb, ": CPU ");
 	sb_u64(&sb, cpu);
 	sb_puts(&sb, " (APIC id ");
-	sb_u64(&sb, smp_cpu_apic_id(cpu));
+	sb_u64(&sb, smp_cpu_hw_id(cpu));
 	sb_puts(&sb, ") ");
 	if (smp_cpu_fault(cpu, &t)) {
 		env->report_fault(&t);
@@ -82,7 +82,7 @@ static enum probe_status skip_one_cpu(const char *probe)
 static enum probe_status smp_hello_run(struct probe_env *env)
 {
 	unsigned n = smp_cpus_online();
-	uint64_t hz = env->tsc_hz ? env->tsc_hz : FALLBACK_TSC_HZ;
+	uint64_t hz = env->counter_hz ? env->counter_hz : FALLBACK_COUNTER_HZ;
 	uint64_t timeout = hz / 1000 * HELLO_TIMEOUT_MS, first = ~0ull, max = 0;
 	struct hello *h;
 	void **args;
@@ -115,7 +115,7 @@ static enum probe_status smp_hello_run(struct probe_env *env)
 	}
 	sb_init(&sb, ids, sizeof(ids));
 	for (unsigned i = 0; i < n; i++) {
-		if (h[i].apic_id != smp_cpu_apic_id(i)) {
+		if (h[i].apic_id != smp_cpu_hw_id(i)) {
 			emit_msg(MSG_ERROR, "smp_hello: a CPU reported another APIC id than the one it was started as");
 			return PROBE_FAILED;
 		}
@@ -156,7 +156,7 @@ const struct probe_desc probe_smp_hello = {
 static void ap_ud2(void *arg)
 {
 	(void)arg;
-	arch_provoke_ud2();
+	arch_provoke_undefined();
 }
 
 static void ap_mark(void *arg)
@@ -166,7 +166,7 @@ static void ap_mark(void *arg)
 
 static enum probe_status fault_ap_ud2_run(struct probe_env *env)
 {
-	uint64_t timeout = (env->tsc_hz ? env->tsc_hz : FALLBACK_TSC_HZ) / 1000 * HELLO_TIMEOUT_MS;
+	uint64_t timeout = (env->counter_hz ? env->counter_hz : FALLBACK_COUNTER_HZ) / 1000 * HELLO_TIMEOUT_MS;
 	volatile uint32_t marked = 0;
 	struct trap_info t;
 	char line[96];
@@ -185,7 +185,7 @@ static enum probe_status fault_ap_ud2_run(struct probe_env *env)
 	env->report_fault(&t);
 	sb_init(&sb, line, sizeof(line));
 	sb_puts(&sb, "fault_ap_ud2: the fault above was taken on CPU 1, APIC id ");
-	sb_u64(&sb, smp_cpu_apic_id(1));
+	sb_u64(&sb, smp_cpu_hw_id(1));
 	emit_msg(MSG_INFO, line);
 	if (!smp_run(1, ap_mark, (void *)&marked) || !smp_wait(1, timeout) || !marked) {
 		emit_msg(MSG_ERROR, "fault_ap_ud2: CPU 1 took no job after its fault");

@@ -14,14 +14,14 @@ static enum probe_status timer_run(struct probe_env *env)
 	uint64_t n = env->cfg->timer_samples;
 	uint64_t *v = probe_sample_buffer(env, n);
 	uint64_t *sorted = probe_sample_buffer(env, n);
-	enum tsc_method m;
+	enum cycles_method m;
 
 	if (!v || !sorted) {
 		emit_skip("timer", "sample buffers do not fit in the arena (raise arena_mb)");
 		return PROBE_SKIPPED;
 	}
-	for (m = 0; m < TSC_NUM_METHODS; m++) {
-		const char *why = tsc_method_unavailable(m);
+	for (m = 0; m < CYCLES_NUM_METHODS; m++) {
+		const char *why = cycles_method_unavailable(m);
 		struct record *r;
 		uint32_t set;
 		char line[96];
@@ -30,15 +30,15 @@ static enum probe_status timer_run(struct probe_env *env)
 		if (why) {
 			r = emit_start("skip");
 			rec_str(r, "probe", "timer");
-			rec_str(r, "method", tsc_method_name(m));
+			rec_str(r, "method", cycles_method_name(m));
 			rec_str(r, "reason", why);
 			emit_finish();
 			continue;
 		}
-		tsc_b2b_samples(m, v, n); /* warm-up */
-		tsc_b2b_samples(m, v, n);
-		set = probe_declare_set_unit(env, &r, "timer", tsc_method_unit(m), n, 1, 0);
-		rec_str(r, "method", tsc_method_name(m));
+		cycles_b2b_samples(m, v, n); /* warm-up */
+		cycles_b2b_samples(m, v, n);
+		set = probe_declare_set_unit(env, &r, "timer", cycles_method_unit(m), n, 1, 0);
+		rec_str(r, "method", cycles_method_name(m));
 		emit_finish();
 		emit_samples(set, v, n);
 
@@ -46,7 +46,7 @@ static enum probe_status timer_run(struct probe_env *env)
 			sorted[i] = v[i];
 		sb_init(&sb, line, sizeof(line));
 		sb_puts(&sb, "timer ");
-		sb_puts(&sb, tsc_method_name(m));
+		sb_puts(&sb, cycles_method_name(m));
 		sb_puts(&sb, ": median ");
 		sb_u64(&sb, median_u64(sorted, n));
 		sb_puts(&sb, " cycles, min ");

@@ -45,7 +45,7 @@ bool profile_wanted(const struct config *cfg, const char *probe)
 }
 
 /* Interrupt context. */
-static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
+static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_cycles)
 {
 	struct prof_cpu *c;
 	uint64_t exit;
@@ -58,10 +58,10 @@ static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
 	c = &prof.cpu[cpu];
 	prof_table_record(&c->t, pc, 0);
 	/* The previous sample's handler ended at the exit stamp the entry code left. */
-	exit = prof_sampler_last_exit_tsc(cpu);
+	exit = prof_sampler_last_exit_cycles(cpu);
 	if (c->prev_entry && exit > c->prev_entry && c->nhandler < PROF_HANDLER_SAMPLES)
 		c->handler[c->nhandler++] = exit - c->prev_entry;
-	c->prev_entry = entry_tsc;
+	c->prev_entry = entry_cycles;
 }
 
 /* Why a probe cannot be profiled, or NULL. */
@@ -248,10 +248,10 @@ static void discard_sink(void *ctx, const struct prof_entry *e, uint32_t n)
 /* Cycles of one spin round of `iters` iterations. */
 static uint64_t spin_round(uint64_t iters)
 {
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = cycles_begin();
 
 	arch_spin(iters);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 struct prof_cost {
@@ -273,11 +273,11 @@ static bool measure_cost(struct probe_env *env, uint64_t period, unsigned rounds
 	if (rounds > PROF_COST_ROUNDS)
 		rounds = PROF_COST_ROUNDS;
 	cal = spin_round(PROF_COST_CAL_ITERS);
-	if (!env->tsc_hz || !cal) {
+	if (!env->counter_hz || !cal) {
 		*why = "the TSC rate is unknown";
 		return false;
 	}
-	iters = PROF_COST_CAL_ITERS * (env->tsc_hz / 1000 * round_ms) / cal;
+	iters = PROF_COST_CAL_ITERS * (env->counter_hz / 1000 * round_ms) / cal;
 	/* The rounds count their own samples only (the probe's are emitted by now). */
 	prof_table_flush(&prof.cpu[0].t, discard_sink, 0);
 	prof.cpu[0].t.samples = 0;
@@ -361,7 +361,7 @@ static uint64_t auto_period(struct probe_env *env)
 	/* The cost in the period's unit: ns for time; for a counter, events at the rate the sampled
 	 * rounds counted them (samples_on x period per round over its TSC cycles: ~1 per cycle for
 	 * cycles on x86, 16 per tick for CPU_CYCLES against AArch64's 62.5 MHz counter under QEMU). */
-	cost_units = timer ? c.per_sample * 1000000000ull / env->tsc_hz
+	cost_units = timer ? c.per_sample * 1000000000ull / env->counter_hz
 			   : c.per_sample * (c.samples_on * nominal / c.rounds) / c.on;
 	if (cost_units * PROF_AUTO_PERIOD_FACTOR > nominal)
 		chosen[timer] = cost_units * PROF_AUTO_PERIOD_FACTOR;
@@ -386,7 +386,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		runner_set_poll(prof_poll);
 		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
-		prof.run_start = tsc_rdtsc();
+		prof.run_start = cycles_read();
 		prof_sampler_window_open();
 		return true;
 	}
@@ -402,7 +402,7 @@ void profile_finish(struct probe_env *env, const struct probe_desc *p)
 {
 	if (!prof.running)
 		return;
-	prof.run_cycles = tsc_rdtsc() - prof.run_start;
+	prof.run_cycles = cycles_read() - prof.run_start;
 	stop_sampling();
 	prof.running = false;
 	prof.run_samples = prof.cpu[0].t.samples;

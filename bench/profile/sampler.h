@@ -22,8 +22,8 @@ enum prof_source {
 };
 
 /* Called in interrupt context, interrupts masked: cpu is the profiler's CPU index (0 = the one
- * that runs the probes), entry_tsc the TSC the interrupt entry read first. */
-typedef void (*prof_hit_fn)(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc);
+ * that runs the probes), entry_cycles the TSC the interrupt entry read first. */
+typedef void (*prof_hit_fn)(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_cycles);
 
 struct prof_sampler_req {
 	enum prof_source source;
@@ -60,7 +60,7 @@ bool prof_sampler_cpu_begin(unsigned cpu);
 void prof_sampler_cpu_end(unsigned cpu);
 /* TSC at the end of the last completed sample handler of `cpu` (0 = none yet): with the entry
  * TSC of that sample it gives the handler's own cost (without the EOI and the return). */
-uint64_t prof_sampler_last_exit_tsc(unsigned cpu);
+uint64_t prof_sampler_last_exit_cycles(unsigned cpu);
 /* The interrupted code may run with interrupts enabled (bare metal: sti around the probe); the
  * hosted build needs nothing. */
 void prof_sampler_window_open(void);

@@ -14,26 +14,26 @@
 static struct irq_platform plat;
 static bool guard_fires; /* the guard timer (EL1 physical, PPI 30) interrupt arrived once */
 
-static void guard_check_handler(void *ctx, uint64_t entry_tsc)
+static void guard_check_handler(void *ctx, uint64_t entry_cycles)
 {
-	(void)entry_tsc;
+	(void)entry_cycles;
 	*(volatile bool *)ctx = true;
 }
 
 /* The wfi ("hlt") waits end only when an interrupt comes, and their bound is the guard timer's
  * interrupt: verify once that it is delivered (a bounded spin with interrupts open) before
  * offering that wait; else no guard, and the hlt waits are skipped (irq_guard_for). */
-static void check_guard(struct irq_platform *p, uint64_t tsc_hz)
+static void check_guard(struct irq_platform *p, uint64_t counter_hz)
 {
 	volatile bool fired = false;
-	uint64_t start, bound = GUARD_CHECK_BOUND_US * tsc_hz / US_PER_S;
+	uint64_t start, bound = GUARD_CHECK_BOUND_US * counter_hz / US_PER_S;
 
 	irq_register(IRQ_VEC_GUARD, guard_check_handler, (void *)&fired);
 	irq_source_prepare(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD);
-	(void)irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD, GUARD_CHECK_DELAY_US * tsc_hz / US_PER_S, 0);
-	start = tsc_rdtsc();
+	(void)irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD, GUARD_CHECK_DELAY_US * counter_hz / US_PER_S, 0);
+	start = cycles_read();
 	irq_enable();
-	while (!fired && tsc_rdtsc() - start < bound)
+	while (!fired && cycles_read() - start < bound)
 		cpu_relax();
 	irq_disable();
 	irq_source_disarm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD);
@@ -92,15 +92,15 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	emit_finish();
 }
 
-struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t tsc_hz)
+struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t counter_hz)
 {
 	struct irq_drain_stats drained = { 0 };
 
 	if (!irq_available())
 		return 0; /* not our vectors (EL2): the GIC stays the firmware's */
-	if (irq_platform_a64_init(&plat, madt, qemu_virt, tsc_hz)) {
-		(void)irq_drain(&plat, tsc_hz, &drained);
-		check_guard(&plat, tsc_hz);
+	if (irq_platform_a64_init(&plat, madt, qemu_virt, counter_hz)) {
+		(void)irq_drain(&plat, counter_hz, &drained);
+		check_guard(&plat, counter_hz);
 	}
 	emit_gic(&plat, &drained);
 	if (!plat.ready)

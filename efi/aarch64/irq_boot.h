@@ -12,6 +12,6 @@
 /* madt: the MADT's address from the ACPI tables (0: none); qemu_virt: the board is identified
  * as QEMU virt (only then are its fixed GIC addresses used without a MADT). Returns the platform (ready or with
  * its reason), or NULL when our vectors are not installed (then nothing is touched). */
-struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t tsc_hz);
+struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t counter_hz);
 
 #endif

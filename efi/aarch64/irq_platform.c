@@ -112,15 +112,15 @@ static void timer_ack(void *ctx, unsigned intid)
 		timer_stop(intid);
 }
 
-bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t tsc_hz)
+bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t counter_hz)
 {
 	struct gicv3 *g = &a64.f.gic;
 	const struct gicv3_bases *bases;
 
 	*p = (struct irq_platform){ 0 };
-	p->tsc_hz = tsc_hz;
+	p->counter_hz = counter_hz;
 	p->hpet_reason = "no HPET on AArch64 (the EL1 physical timer guards the wfi waits instead)";
-	if (!tsc_hz) {
+	if (!counter_hz) {
 		p->reason = "CNTFRQ_EL0 is 0: no time base";
 		return false;
 	}
@@ -134,14 +134,14 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt
 	bases = find_bases(madt, qemu_virt, &p->reason);
 	if (!bases)
 		return false;
-	if (!gicv3_init(g, bases, mpidr_el1_read(), A64_GIC_WAIT_US * (tsc_hz / US_PER_S))) {
+	if (!gicv3_init(g, bases, mpidr_el1_read(), A64_GIC_WAIT_US * (counter_hz / US_PER_S))) {
 		p->reason = g->reason;
 		return false;
 	}
 	gicv3_private_config(g, A64_INTID_CNTV, A64_IRQ_PRIORITY);
 	gicv3_private_config(g, A64_INTID_CNTP, A64_IRQ_PRIORITY);
 	gicv3_private_config(g, A64_INTID_SGI_SELF, A64_IRQ_PRIORITY);
-	p->timer_hz = tsc_hz;                 /* the timers count the stub's own clock */
+	p->timer_hz = counter_hz;                 /* the timers count the stub's own clock */
 	p->timer_ratio_q32 = 1ull << 32;
 	p->timer_tick_cycles = 0;             /* compare values: exact, never early */
 	p->tsc_deadline = false;
@@ -248,7 +248,7 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
 			uint64_t *arm_cycles)
 {
-	uint64_t t0 = tsc_rdtsc(), deadline = t0, t1;
+	uint64_t t0 = cycles_read(), deadline = t0, t1;
 
 	p->arm_uncertainty = 0;
 	if (s == IRQ_SRC_APIC_ONESHOT) {
@@ -261,10 +261,10 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		}
 	} else if (s == IRQ_SRC_SELF_IPI) {
 		route(A64_INTID_SGI_SELF, vector);
-		t0 = deadline = tsc_rdtsc();
+		t0 = deadline = cycles_read();
 		gicv3_send_sgi_self(&a64.f.gic, A64_INTID_SGI_SELF);
 	}
-	t1 = tsc_rdtsc();
+	t1 = cycles_read();
 	if (arm_cycles)
 		*arm_cycles = t1 - t0;
 	return deadline;
@@ -311,7 +311,7 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 	irq_source_prepare(p, IRQ_SRC_APIC_PERIODIC, vector);
 	a64.period = period_cycles;
 	p->periodic_ticks = (uint32_t)period_cycles;
-	gtimer_arm(&a64.f.timer, GT_VIRT, tsc_rdtsc() + period_cycles);
+	gtimer_arm(&a64.f.timer, GT_VIRT, cycles_read() + period_cycles);
 	return period_cycles;
 }
 
@@ -382,7 +382,7 @@ void irq_platform_eoi(void *ctx)
 	(void)ctx;
 	if (intid == A64_INTID_CNTV && a64.period) {
 		gtimer_arm(&a64.f.timer, GT_VIRT, gtimer_next_period(gtimer_cval(&a64.f.timer, GT_VIRT), a64.period,
-									  tsc_rdtsc(), PERIODIC_MAX_SKIPS));
+									  cycles_read(), PERIODIC_MAX_SKIPS));
 	}
 	gicv3_eoi(&a64.f.gic, intid);
 }

@@ -55,7 +55,7 @@ struct a64_irq_facts {
 /* Set up the GIC and the timers (traps installed, interrupts masked). madt: the MADT's address
  * (0: none; QEMU virt's addresses are assumed only when qemu_virt says this is that board).
  * Returns p->ready; *facts for the boot record. */
-bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t tsc_hz);
+bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t counter_hz);
 const struct a64_irq_facts *irq_platform_a64_facts(void);
 /* Another SGI/PPI on this CPU for a driver of its own (the PMU's overflow, PPI 23): routed to
  * `vector` (a handler slot of arch/irq.h), Group 1 at A64_IRQ_PRIORITY, a PPI level-sensitive,

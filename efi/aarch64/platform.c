@@ -71,7 +71,7 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 			: "no SPCR and the platform is not identified as QEMU virt (ACPI OEM ID, SMBIOS): no serial, records go to no wire");
 		return "none";
 	}
-	if (!pl011_init(&a.uart, base, tsc_counter_hz(), sbsa))
+	if (!pl011_init(&a.uart, base, cycles_cntfrq(), sbsa))
 		efi_con_line("baremetric: ", "the PL011 at the chosen serial port is not enabled: records go to no wire");
 	return source;
 }
@@ -157,14 +157,14 @@ void efi_arch_mask_interrupts(void)
 void efi_arch_take_over(struct efi_boot *b)
 {
 	platform_aarch64_emit_cpu(&b->cpu, &b->pmu);
-	b->env.tsc_hz = platform_aarch64_timer();
+	b->env.counter_hz = platform_aarch64_timer();
 	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's
 	 * rate (every wait of the start-up is bounded by it), before the probes. */
-	smp_boot_start(b->env.tsc_hz);
+	smp_boot_start(b->env.counter_hz);
 	platform_a64_mem_emit();
 	platform_a64sysreg_emit(); /* after SVE's enabling (mem_emit): ZCR_EL1 is trapped before */
 	b->env.traps = traps_catch_faults(); /* EL1 or EL2: the fault probes' recovery points work */
 	b->env.simd_enabled = false;
 	platform_aarch64_emit_mmu(b->arena.base);
-	b->env.irq = irq_boot_a64_setup(b->acpi.madt, qemu_virt(b), b->env.tsc_hz);
+	b->env.irq = irq_boot_a64_setup(b->acpi.madt, qemu_virt(b), b->env.counter_hz);
 }

@@ -34,7 +34,7 @@ struct prof_cpu_state {
 	struct prof_period per;
 	struct a64_pmi pmi;         /* this core's counters (pmi) */
 	struct gicv3 gic;           /* application processors: this core's redistributor */
-	volatile uint64_t exit_tsc; /* end of the last handler */
+	volatile uint64_t exit_cycles; /* end of the last handler */
 	volatile bool rearm;        /* cleared by stop: the handler then no longer re-arms */
 	bool on;
 } __attribute__((aligned(64)));
@@ -42,7 +42,7 @@ struct prof_cpu_state {
 static struct {
 	volatile enum prof_active active;
 	struct irq_platform *p;
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 	uint64_t period, seed;
 	const char *event;
 	prof_hit_fn hit;
@@ -62,9 +62,9 @@ static unsigned self_cpu(void)
 
 	if (!s.aps)
 		return 0;
-	id = smp_self_apic_id();
+	id = smp_self_hw_id();
 	for (unsigned i = 0; i < s.ncpu; i++)
-		if (smp_cpu_apic_id(i) == id)
+		if (smp_cpu_hw_id(i) == id)
 			return i;
 	return 0;
 }
@@ -72,33 +72,33 @@ static unsigned self_cpu(void)
 /* This core's virtual timer (a per-core register): the next drawn delay. */
 static void timer_arm_next(struct prof_cpu_state *c)
 {
-	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, prof_ns_to_ticks(prof_period_next(&c->per), s.tsc_hz),
+	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, prof_ns_to_ticks(prof_period_next(&c->per), s.counter_hz),
 			     0);
 }
 
-static void timer_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+static void timer_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
 	struct prof_cpu_state *c = &s.cpu[cpu];
 
 	(void)ctx;
-	s.hit(s.ctx, cpu, pc, entry_tsc);
+	s.hit(s.ctx, cpu, pc, entry_cycles);
 	if (c->rearm)
 		timer_arm_next(c);
-	c->exit_tsc = tsc_rdtsc();
+	c->exit_cycles = cycles_read();
 }
 
 /* Before the EOI (the dispatcher sends it after the handler): the overflow bit is cleared in
  * a64_pmi_ack, so the level has dropped by then. An interrupt without our bit is not a sample. */
-static void pmi_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+static void pmi_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
 	struct prof_cpu_state *c = &s.cpu[cpu];
 
 	(void)ctx;
 	if (a64_pmi_ack(&c->pmi, c->rearm ? prof_period_next(&c->per) : c->pmi.max_period))
-		s.hit(s.ctx, cpu, pc, entry_tsc);
-	c->exit_tsc = tsc_rdtsc();
+		s.hit(s.ctx, cpu, pc, entry_cycles);
+	c->exit_cycles = cycles_read();
 }
 
 static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
@@ -182,7 +182,7 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
 	s.p = env->irq;
-	s.tsc_hz = env->tsc_hz;
+	s.counter_hz = env->counter_hz;
 	s.hit = req->hit;
 	s.ctx = req->ctx;
 	s.seed = req->seed;
@@ -202,10 +202,10 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
  * leave it for a later window. */
 static void drain_pending(const struct gicv3 *g)
 {
-	uint64_t limit = tsc_rdtsc() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
+	uint64_t limit = cycles_read() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.counter_hz);
 
 	while ((g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF)) &&
-	       tsc_rdtsc() < limit) {
+	       cycles_read() < limit) {
 		irq_enable();
 		cpu_relax();
 		irq_disable();
@@ -260,7 +260,7 @@ bool prof_sampler_cpu_begin(unsigned cpu)
 		a64_pmi_stop(&c->pmi);
 		return false;
 	}
-	c->exit_tsc = 0;
+	c->exit_cycles = 0;
 	c->rearm = true;
 	c->on = true;
 	if (s.active == ACTIVE_PMI)
@@ -291,9 +291,9 @@ void prof_sampler_cpu_end(unsigned cpu)
 	c->on = false;
 }
 
-uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
+uint64_t prof_sampler_last_exit_cycles(unsigned cpu)
 {
-	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_tsc : 0;
+	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_cycles : 0;
 }
 
 void prof_sampler_window_open(void)

@@ -5,8 +5,8 @@
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/psci.h"
-#include "arch/aarch64/traps.h"
-#include "arch/aarch64/tsc.h"
+#include "arch/traps.h"
+#include "arch/cycles.h"
 #include "drivers/fw/aarch64/madt_gicc.h"
 
 #define US_PER_S 1000000ull
@@ -32,7 +32,7 @@ static struct {
 	struct smp_report rep;
 	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's */
 	unsigned n_online;
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 } g;
 
 static uint32_t self_affinity(void)
@@ -66,7 +66,7 @@ static __attribute__((noreturn, used)) void ap_entry(struct smp_cpu *c)
 {
 	c->boot.stage = AP_STAGE_C;
 	c->seen_apic_id = self_affinity();
-	c->online_tsc = tsc_rdtsc();
+	c->online_tsc = cycles_read();
 	__atomic_store_n(&c->online, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		uint64_t seen = c->mb.done, now;
@@ -83,7 +83,7 @@ static void fail(const struct smp_cpu *c, const char *reason)
 {
 	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
 
-	f->apic_id = c->apic_id;
+	f->hw_id = c->apic_id;
 	f->stage = (unsigned)c->boot.stage;
 	f->reason = reason;
 }
@@ -96,7 +96,7 @@ static void init_bsp(const struct madt_info *madt)
 	g.online[0] = &bsp_cpu;
 	g.n_online = 1;
 	g.rep.cpus_online = 1;
-	g.rep.bsp_apic_id = bsp_cpu.apic_id;
+	g.rep.bsp_hw_id = bsp_cpu.apic_id;
 	if (madt && madt->valid) {
 		g.rep.cpus_madt = madt->num_enabled;
 		g.rep.hotplug = madt->num_online_capable;
@@ -127,7 +127,7 @@ static void fill_boot(struct smp_cpu *c, uint64_t stack_top)
 }
 
 static const char *check_args(const struct madt_info *madt, const uint8_t *stacks, size_t stack_size,
-			      uint64_t tsc_hz)
+			      uint64_t counter_hz)
 {
 	if (!madt || !madt->valid)
 		return "no valid MADT";
@@ -135,7 +135,7 @@ static const char *check_args(const struct madt_info *madt, const uint8_t *stack
 		return "not at EL1: the start-up stub loads the EL1 translation regime";
 	if (!traps_installed())
 		return "no exception vectors installed";
-	if (!tsc_hz)
+	if (!counter_hz)
 		return "generic timer frequency unknown: waits cannot be bounded";
 	if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size % SMP_SLOT_ALIGN) ||
 	    ((uintptr_t)stacks % SMP_SLOT_ALIGN))
@@ -149,7 +149,7 @@ static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
 }
 
 unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz)
+		       unsigned max_cpus, uint64_t counter_hz)
 {
 	uint64_t t0, limit;
 	int32_t ver;
@@ -160,10 +160,10 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 		return g.n_online; /* once per boot */
 	init_bsp(madt);
 	g.rep.conduit = use_hvc ? "hvc" : "smc";
-	g.rep.reason = check_args(madt, stacks, stack_size, tsc_hz);
+	g.rep.reason = check_args(madt, stacks, stack_size, counter_hz);
 	if (g.rep.reason)
 		return 1;
-	g.tsc_hz = tsc_hz;
+	g.counter_hz = counter_hz;
 	ver = (int32_t)psci_call(use_hvc, PSCI_VERSION);
 	g.rep.psci_version = ver > 0 ? (uint32_t)ver : 0; /* < 0: NOT_SUPPORTED (PSCI 0.1) */
 	if (max_cpus > SMP_MAX_CPUS)
@@ -174,12 +174,12 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 	/* The stub runs with its caches off: what it fetches must be in memory. */
 	a64_dcache_clean_poc(ap_start_begin, (size_t)(ap_start_end - ap_start_begin));
 
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	for (unsigned i = 0; i < madt->num_cpus; i++) {
 		const struct madt_cpu *m = &madt->cpus[i];
 		struct smp_cpu *c;
 
-		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_apic_id)
+		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_hw_id)
 			continue;
 		if (attempts + 1 >= max_cpus) {
 			g.rep.not_started++;
@@ -191,7 +191,7 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 		fill_boot(c, (uint64_t)(uintptr_t)(stacks + (size_t)(attempts + 1) * stack_size));
 		a64_dcache_clean_poc(&c->boot, sizeof(c->boot));
 		attempts++;
-		c->on_tsc = tsc_rdtsc();
+		c->on_tsc = cycles_read();
 		c->psci_status = (int32_t)psci_call3(use_hvc, PSCI_CPU_ON_64, madt_mpidr_unpack(m->apic_id),
 						     (uint64_t)(uintptr_t)ap_start_entry, (uint64_t)(uintptr_t)c);
 		if (c->psci_status != PSCI_SUCCESS)
@@ -200,13 +200,13 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 			pending[attempts] = true;
 	}
 	/* Each core asked must come online within SMP_AP_TIMEOUT_US of its own CPU_ON. */
-	limit = SMP_AP_TIMEOUT_US * (tsc_hz / US_PER_S);
+	limit = SMP_AP_TIMEOUT_US * (counter_hz / US_PER_S);
 	for (unsigned a = 1; a <= attempts; a++) {
 		struct smp_cpu *c = ap_slot(stacks, stack_size, a - 1);
 
 		if (!pending[a])
 			continue;
-		while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) && tsc_rdtsc() - c->on_tsc <= limit)
+		while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) && cycles_read() - c->on_tsc <= limit)
 			cpu_relax();
 		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE)) {
 			fail(c, "timeout"); /* if it comes up later, it idles: it is given no work */
@@ -220,7 +220,7 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 			g.rep.ap_max_cycles = c->online_tsc - c->on_tsc;
 		g.online[g.n_online++] = c;
 	}
-	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.bringup_cycles = cycles_read() - t0;
 	g.rep.cpus_online = g.n_online;
 	g.rep.how = "psci";
 	if (attempts == 0 && !g.rep.not_started)
@@ -240,14 +240,14 @@ unsigned smp_cpus_online(void)
 	return g.n_online ? g.n_online : 1;
 }
 
-uint32_t smp_cpu_apic_id(unsigned cpu)
+uint32_t smp_cpu_hw_id(unsigned cpu)
 {
 	if (cpu == 0 && !g.n_online)
 		return self_affinity();
 	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
 }
 
-uint32_t smp_self_apic_id(void)
+uint32_t smp_self_hw_id(void)
 {
 	return self_affinity();
 }

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/aarch64/smp.h"
+#include "arch/smp.h"
 #include "drivers/fw/madt.h"
 
 /* Per-core memory, reserved before ExitBootServices: the control block (boot block first), then
@@ -41,10 +41,10 @@
 /* Start every enabled core in madt (GICC entries), up to max_cpus in all. use_hvc: the PSCI
  * conduit. stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
  * SMP_MIN_STACK_SIZE and a multiple of SMP_SLOT_ALIGN. At EL1 with our vectors installed;
- * tsc_hz (the generic timer's) bounds every wait. Returns the CPUs online, BSP included (1 when
+ * counter_hz (the generic timer's) bounds every wait. Returns the CPUs online, BSP included (1 when
  * nothing could be started: smp_report says why). Once per boot. */
 unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz);
+		       unsigned max_cpus, uint64_t counter_hz);
 /* Only the BSP (option smp=0, no PSCI, ...): record its affinity, madt's counts (NULL: none) and
  * `reason`. */
 void smp_start_none(const struct madt_info *madt, const char *reason);

@@ -10,7 +10,7 @@
 #include "lib/fmt.h"
 
 /* Without a calibrated TSC, assume a fast clock so a bounded wait is never shorter than asked. */
-#define FALLBACK_TSC_HZ 5000000000ull
+#define FALLBACK_COUNTER_HZ 5000000000ull
 #define COLOR_TEXT 0xD0D0D0
 #define COLOR_BACKGROUND 0x000000
 /* The title line says the verdict at a glance (and lets a test tell our screen from OVMF's). */
@@ -32,13 +32,13 @@ void finish_exit(enum run_status status)
 /* Wait up to `seconds`, ending early on a key press when `any_key`. */
 static void wait_bounded(const struct finish_ctx *c, uint64_t seconds, bool any_key)
 {
-	uint64_t hz = c->env && c->env->tsc_hz ? c->env->tsc_hz : FALLBACK_TSC_HZ;
-	uint64_t start = tsc_rdtsc();
+	uint64_t hz = c->env && c->env->counter_hz ? c->env->counter_hz : FALLBACK_COUNTER_HZ;
+	uint64_t start = cycles_read();
 	bool kbd = any_key && i8042_present();
 
 	if (kbd)
 		i8042_flush();
-	while (tsc_rdtsc() - start < seconds * hz) {
+	while (cycles_read() - start < seconds * hz) {
 		if (kbd && i8042_key_pressed())
 			return;
 		cpu_relax();

@@ -1,7 +1,7 @@
 /* Interrupt-source set-up and facts (see irq_boot.h). */
 #include "efi/x86_64/irq_boot.h"
 
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 #include "bench/probes/irq/common.h"
 #include "drivers/irqchip/x86_64/lapic_mode.h"
 #include "efi/x86_64/madt_boot.h"
@@ -156,15 +156,15 @@ static void emit_hpet_irq(const struct irq_platform *p)
 	emit_finish();
 }
 
-struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t tsc_hz)
+struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t counter_hz)
 {
 	struct irq_drain_stats drained = { 0 };
 
 	madt = madt_boot(); /* parsed before ExitBootServices by smp_boot_reserve */
-	if (irq_platform_init(&plat, madt, hpet, cpu->x2apic, cpu->tsc_deadline, tsc_hz)) {
+	if (irq_platform_init(&plat, madt, hpet, cpu->x2apic, cpu->tsc_deadline, counter_hz)) {
 		irq_set_eoi(irq_platform_eoi, &plat);
 		/* What the firmware left pending or in service before we masked its sources. */
-		(void)irq_drain(&plat, tsc_hz, &drained);
+		(void)irq_drain(&plat, counter_hz, &drained);
 	}
 	emit_apic(&plat, &drained);
 	if (plat.ready) {

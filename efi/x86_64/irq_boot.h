@@ -13,6 +13,6 @@
 
 /* hpet: the working HPET or NULL. The MADT is the one smp_boot_reserve parsed (efi/x86_64/madt_boot.h).
  * Returns the platform (ready or with its reason). */
-struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t tsc_hz);
+struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cpu, uint64_t counter_hz);
 
 #endif

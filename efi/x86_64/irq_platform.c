@@ -1,13 +1,13 @@
 /* Interrupt sources of a PC for the probes (see irq_platform.h). */
 #include "bench/core/irq_platform.h"
 
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 
 #define US_PER_S 1000000ull
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 #define IRQ_APIC_VECTORS 256
-#define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x tsc_hz stays within 64 bits */
+#define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x counter_hz stays within 64 bits */
 #define Q32_ONE_MINUS_1 0xFFFFFFFFull   /* rounds a 32.32 ratio up to whole cycles */
 
 static const char *const source_names[IRQ_NUM_SOURCES] = {
@@ -49,28 +49,28 @@ static uint64_t tick_cycles(uint64_t ratio_q32)
  * The current count is read between two TSC reads and placed at their midpoint. */
 static void calibrate_timer(struct irq_platform *p)
 {
-	uint64_t window = IRQP_CAL_WINDOW_US * (p->tsc_hz / US_PER_S), sorted[IRQP_CAL_WINDOWS];
+	uint64_t window = IRQP_CAL_WINDOW_US * (p->counter_hz / US_PER_S), sorted[IRQP_CAL_WINDOWS];
 
 	for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++) {
 		uint64_t a0, a1, b0, b1;
 		uint32_t ca, cb;
 
 		lapic_timer_free_run(&p->lapic);
-		a0 = tsc_rdtsc();
+		a0 = cycles_read();
 		ca = lapic_timer_current(&p->lapic);
-		a1 = tsc_rdtsc();
-		while (tsc_rdtsc() - a1 < window)
+		a1 = cycles_read();
+		while (cycles_read() - a1 < window)
 			;
-		b0 = tsc_rdtsc();
+		b0 = cycles_read();
 		cb = lapic_timer_current(&p->lapic);
-		b1 = tsc_rdtsc();
-		p->timer_hz_win[w] = lapic_timer_hz_from(ca, cb, (b0 + b1) / 2 - (a0 + a1) / 2, p->tsc_hz);
+		b1 = cycles_read();
+		p->timer_hz_win[w] = lapic_timer_hz_from(ca, cb, (b0 + b1) / 2 - (a0 + a1) / 2, p->counter_hz);
 		sorted[w] = p->timer_hz_win[w];
 	}
 	lapic_timer_stop(&p->lapic, 0);
 	sort3(sorted, IRQP_CAL_WINDOWS);
 	p->timer_hz = sorted[IRQP_CAL_WINDOWS / 2];
-	p->timer_ratio_q32 = lapic_ratio_q32(p->tsc_hz, p->timer_hz);
+	p->timer_ratio_q32 = lapic_ratio_q32(p->counter_hz, p->timer_hz);
 	p->timer_tick_cycles = tick_cycles(p->timer_ratio_q32);
 }
 
@@ -78,7 +78,7 @@ static void calibrate_timer(struct irq_platform *p)
  * half-width (rounded up). */
 static uint64_t hpet_read_bracketed(struct hpet *h, uint64_t *mid, uint64_t *half)
 {
-	uint64_t t0 = tsc_rdtsc(), v = hpet_read(h), t1 = tsc_rdtsc();
+	uint64_t t0 = cycles_read(), v = hpet_read(h), t1 = cycles_read();
 
 	*mid = t0 + (t1 - t0) / 2;
 	*half = (t1 - t0 + 1) / 2;
@@ -91,22 +91,22 @@ static uint64_t hpet_read_bracketed(struct hpet *h, uint64_t *mid, uint64_t *hal
  * the spec allows to be off by 500 ppm, and which says nothing about the TSC's own error). */
 static void calibrate_hpet(struct irq_platform *p)
 {
-	uint64_t window = IRQP_CAL_WINDOW_US * (p->tsc_hz / US_PER_S), sorted[IRQP_CAL_WINDOWS];
+	uint64_t window = IRQP_CAL_WINDOW_US * (p->counter_hz / US_PER_S), sorted[IRQP_CAL_WINDOWS];
 
 	for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++) {
 		uint64_t ma, mb, half, ha, hb, ticks;
 
 		ha = hpet_read_bracketed(p->hpet, &ma, &half);
-		while (tsc_rdtsc() - ma < window)
+		while (cycles_read() - ma < window)
 			;
 		hb = hpet_read_bracketed(p->hpet, &mb, &half);
 		ticks = p->hpet->counter_64bit ? hb - ha : (hb - ha) & HPET_COUNTER32_MASK;
-		p->hpet_hz_win[w] = mb > ma && ticks && ticks < HPET_CAL_MAX_TICKS ? ticks * p->tsc_hz / (mb - ma) : 0;
+		p->hpet_hz_win[w] = mb > ma && ticks && ticks < HPET_CAL_MAX_TICKS ? ticks * p->counter_hz / (mb - ma) : 0;
 		sorted[w] = p->hpet_hz_win[w];
 	}
 	sort3(sorted, IRQP_CAL_WINDOWS);
 	p->hpet_hz_cal = sorted[IRQP_CAL_WINDOWS / 2];
-	p->hpet_ratio_q32 = lapic_ratio_q32(p->tsc_hz, p->hpet_hz_cal ? p->hpet_hz_cal : p->hpet->hz);
+	p->hpet_ratio_q32 = lapic_ratio_q32(p->counter_hz, p->hpet_hz_cal ? p->hpet_hz_cal : p->hpet->hz);
 	p->hpet_tick_cycles = tick_cycles(p->hpet_ratio_q32);
 }
 
@@ -148,13 +148,13 @@ static void setup_hpet(struct irq_platform *p, struct hpet *hpet)
 }
 
 bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t tsc_hz)
+		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz)
 {
 	p->ready = false;
 	p->cpu_x2apic = cpu_x2apic;
 	p->tsc_deadline = cpu_tsc_deadline;
-	p->tsc_hz = tsc_hz;
-	if (!tsc_hz) {
+	p->counter_hz = counter_hz;
+	if (!counter_hz) {
 		p->reason = "TSC frequency unknown: deadlines cannot be converted";
 		return false;
 	}
@@ -246,17 +246,17 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_APIC_ONESHOT:
 		ticks = lapic_tsc_to_ticks(delay_cycles, p->timer_ratio_q32);
 		ticks = ticks < 1 ? 1 : ticks > APIC_MAX_COUNT ? APIC_MAX_COUNT : ticks;
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		lapic_write(&p->lapic, LAPIC_REG_TIMER_INITIAL, (uint32_t)ticks);
 		deadline = t0 + lapic_ticks_to_tsc(ticks, p->timer_ratio_q32);
 		break;
 	case IRQ_SRC_APIC_DEADLINE:
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		deadline = t0 + delay_cycles;
 		(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, deadline);
 		break;
 	case IRQ_SRC_SELF_IPI:
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		lapic_self_ipi(&p->lapic, vector);
 		deadline = t0;
 		break;
@@ -266,7 +266,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 			ticks = HPET_MIN_TICKS;
 		/* h was latched somewhere in the TSC bracket and had been current for up to one
 		 * period: due at mid + ticks, within +- (half-width + one period). */
-		t0 = tsc_rdtsc();
+		t0 = cycles_read();
 		h = hpet_read_bracketed(p->hpet, &mid, &half);
 		hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi,
 					p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK);
@@ -276,7 +276,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	default:
 		break;
 	}
-	t1 = tsc_rdtsc();
+	t1 = cycles_read();
 	if (arm_cycles)
 		*arm_cycles = t1 - t0;
 	return deadline;
@@ -333,9 +333,9 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 
 uint64_t irq_periodic_expiry(const struct irq_platform *p, uint64_t *uncertainty)
 {
-	uint64_t t0 = tsc_rdtsc();
+	uint64_t t0 = cycles_read();
 	uint32_t cur = lapic_timer_current(&p->lapic);
-	uint64_t t1 = tsc_rdtsc();
+	uint64_t t1 = cycles_read();
 	uint64_t elapsed = cur <= p->periodic_ticks ? p->periodic_ticks - cur : 0;
 
 	/* The count was read somewhere in [t0, t1]; a tick's fraction is unknown on top. */

@@ -139,7 +139,7 @@ static void calibrate_tsc(struct efi_boot *b)
 	if (x.hpet_ok)
 		refs[n++] = (struct ref_clock){ "hpet", x.hpet.hz,
 						x.hpet.counter_64bit ? ~0ull : 0xFFFFFFFFull, hpet_read, &x.hpet };
-	b->env.tsc_hz = platform_calibrate_tsc(&b->cpu, refs, n, (unsigned)b->cfg.tsc_cal_windows, b->cfg.tsc_cal_ms);
+	b->env.counter_hz = platform_calibrate_tsc(&b->cpu, refs, n, (unsigned)b->cfg.tsc_cal_windows, b->cfg.tsc_cal_ms);
 }
 
 void efi_arch_take_over(struct efi_boot *b)
@@ -155,9 +155,9 @@ void efi_arch_take_over(struct efi_boot *b)
 	apic_mode_boot(b->cfg.apic_mode, b->cpu.x2apic);
 	/* After the TSC is known (every wait of the start-up is bounded by it) and before the probes;
 	 * the APs idle halted, costing the BSP's measurements nothing. */
-	smp_boot_start(b->env.tsc_hz);
+	smp_boot_start(b->env.counter_hz);
 	/* Firmware interrupt sources masked from here on; the probes arm their own. */
-	b->env.irq = irq_boot_setup(x.hpet_ok ? &x.hpet : 0, &b->cpu, b->env.tsc_hz);
+	b->env.irq = irq_boot_setup(x.hpet_ok ? &x.hpet : 0, &b->cpu, b->env.counter_hz);
 	b->env.traps = true;
 	b->env.simd_enabled = true;
 }

@@ -7,10 +7,10 @@
 #include "bench/profile/sampler.h"
 
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 #include "arch/x86_64/pmu_pmi.h"
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/smp.h"
+#include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/period.h"
 #include "bench/core/irq_platform.h"
@@ -24,7 +24,7 @@ enum prof_active { ACTIVE_NONE, ACTIVE_TIMER, ACTIVE_PMI };
 /* What each sampling CPU's handler writes: its own line. */
 struct prof_cpu_state {
 	struct prof_period per;
-	volatile uint64_t exit_tsc; /* end of the last handler */
+	volatile uint64_t exit_cycles; /* end of the last handler */
 	volatile bool rearm;        /* cleared by stop: the handler then no longer re-arms */
 	bool on;
 } __attribute__((aligned(64)));
@@ -32,7 +32,7 @@ struct prof_cpu_state {
 static struct {
 	volatile enum prof_active active;
 	struct irq_platform *p;
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 	uint64_t period, seed;
 	prof_hit_fn hit;
 	void *ctx;
@@ -51,9 +51,9 @@ static unsigned self_cpu(void)
 
 	if (!s.aps)
 		return 0;
-	id = smp_self_apic_id();
+	id = smp_self_hw_id();
 	for (unsigned i = 0; i < n && i < s.ncpu; i++)
-		if (smp_cpu_apic_id(i) == id)
+		if (smp_cpu_hw_id(i) == id)
 			return i;
 	return 0;
 }
@@ -64,34 +64,34 @@ static void timer_arm_next(struct prof_cpu_state *c)
 	uint64_t arm;
 
 	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF,
-			     prof_ns_to_ticks(prof_period_next(&c->per), s.tsc_hz), &arm);
+			     prof_ns_to_ticks(prof_period_next(&c->per), s.counter_hz), &arm);
 }
 
-static void timer_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+static void timer_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
 	struct prof_cpu_state *c = &s.cpu[cpu];
 
 	(void)ctx;
-	s.hit(s.ctx, cpu, pc, entry_tsc);
+	s.hit(s.ctx, cpu, pc, entry_cycles);
 	if (c->rearm)
 		timer_arm_next(c);
-	c->exit_tsc = tsc_rdtsc();
+	c->exit_cycles = cycles_read();
 }
 
-static void pmi_handler(void *ctx, uint64_t entry_tsc, uint64_t pc)
+static void pmi_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	struct prof_cpu_state *c = &s.cpu[0];
 
 	(void)ctx;
 	/* Acknowledge first: an overflow of a counter not ours is counted and cleared, not sampled. */
 	if (pmu_pmi_ack(&s.pmi, c->rearm ? prof_period_next(&c->per) : 1))
-		s.hit(s.ctx, 0, pc, entry_tsc);
+		s.hit(s.ctx, 0, pc, entry_cycles);
 	/* Intel masks the LVT entry when it delivers a PMI (SDM vol. 3B, "Generating an Interrupt on
 	 * Overflow"): unmask it for the next one. */
 	if (c->rearm)
 		lapic_perf_lvt_set(&s.p->lapic, IRQ_VEC_PROF);
-	c->exit_tsc = tsc_rdtsc();
+	c->exit_cycles = cycles_read();
 }
 
 static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
@@ -116,7 +116,7 @@ static bool start_pmi(struct probe_env *env, const struct prof_sampler_req *req,
 	s.pmu = (struct pmu_info *)env->pmu;
 	s.pmu->gp_reserved |= 1u << s.pmi.counter;
 	prof_period_init(&c->per, period, req->seed);
-	c->exit_tsc = 0;
+	c->exit_cycles = 0;
 	c->rearm = true;
 	c->on = true;
 	s.aps = false;
@@ -155,7 +155,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 	s.seed = req->seed;
 	s.aps = smp_cpus_online() > 1;
 	prof_period_init(&s.cpu[0].per, period, req->seed);
-	s.cpu[0].exit_tsc = 0;
+	s.cpu[0].exit_cycles = 0;
 	irq_register_pc(IRQ_VEC_PROF, timer_handler, 0);
 	irq_source_prepare(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
 	s.cpu[0].rearm = true;
@@ -178,7 +178,7 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
 	s.p = env->irq;
-	s.tsc_hz = env->tsc_hz;
+	s.counter_hz = env->counter_hz;
 	s.hit = req->hit;
 	s.ctx = req->ctx;
 	s.cpu = prof_sampler_prepare(env, sizeof(*s.cpu), &s.ncpu, why);
@@ -189,9 +189,9 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
  * the stop (pending at its local APIC) here, rather than leave it for a later window. */
 static void drain_pending_here(void)
 {
-	uint64_t limit = tsc_rdtsc() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.tsc_hz);
+	uint64_t limit = cycles_read() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.counter_hz);
 
-	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && tsc_rdtsc() < limit) {
+	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && cycles_read() < limit) {
 		irq_enable();
 		cpu_relax();
 		irq_disable();
@@ -238,7 +238,7 @@ bool prof_sampler_cpu_begin(unsigned cpu)
 	lapic_accept_all(&s.p->lapic);
 	irq_source_prepare(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
 	prof_period_init(&c->per, s.period, s.seed + cpu);
-	c->exit_tsc = 0;
+	c->exit_cycles = 0;
 	c->rearm = true;
 	c->on = true;
 	timer_arm_next(c);
@@ -254,9 +254,9 @@ void prof_sampler_cpu_end(unsigned cpu)
 	timer_stop_here(&s.cpu[cpu]);
 }
 
-uint64_t prof_sampler_last_exit_tsc(unsigned cpu)
+uint64_t prof_sampler_last_exit_cycles(unsigned cpu)
 {
-	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_tsc : 0;
+	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_cycles : 0;
 }
 
 void prof_sampler_window_open(void)

@@ -5,7 +5,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 #include "drivers/irqchip/x86_64/lapic.h"
 #include "drivers/irqchip/x86_64/lapic_mode.h"
 
@@ -47,14 +47,14 @@ static struct {
 	struct smp_report rep;
 	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's slot */
 	unsigned n_online;
-	uint64_t tsc_hz, idle_cycles;
+	uint64_t counter_hz, idle_cycles;
 	bool pat_valid;
 	uint64_t pat;
 } g;
 
 static uint64_t us_cycles(uint64_t us)
 {
-	return us * (g.tsc_hz / US_PER_S);
+	return us * (g.counter_hz / US_PER_S);
 }
 
 static uint32_t cpuid_apic_id(void)
@@ -91,17 +91,17 @@ static const struct fault_jmp *ap_trap(struct traps_ap_tables *self, struct trap
 
 static void ap_wait_for_work(struct smp_cpu *c, uint64_t seen)
 {
-	uint64_t start = tsc_rdtsc();
+	uint64_t start = cycles_read();
 
 	while (c->mb.posted == seen) {
-		if (tsc_rdtsc() - start > g.idle_cycles) {
+		if (cycles_read() - start > g.idle_cycles) {
 			/* Announce the halt before the last look at `posted`: smp_run posts first and
 			 * looks at `parked` second, so one of the two sees the other (both fenced). */
 			c->parked = 1;
 			cpu_mfence();
 			ap_park_wait(&c->mb.posted, seen);
 			c->parked = 0;
-			start = tsc_rdtsc();
+			start = cycles_read();
 		}
 		cpu_relax();
 	}
@@ -132,7 +132,7 @@ static __attribute__((noreturn)) void ap_entry(void *arg)
 	if (!ap_follow_mode(c))
 		c->mode_failed = 1; /* online all the same: the BSP sees why, and parks it with INIT */
 	c->seen_apic_id = g.lapic.present && !c->mode_failed ? lapic_id(&g.lapic) : cpuid_apic_id();
-	c->online_tsc = tsc_rdtsc();
+	c->online_tsc = cycles_read();
 	cpu_mfence();
 	c->online = 1;
 	for (;;) {
@@ -149,17 +149,17 @@ static void fail(uint32_t apic_id, unsigned stage, const char *reason)
 {
 	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
 
-	f->apic_id = apic_id;
+	f->hw_id = apic_id;
 	f->stage = stage;
 	f->reason = reason;
 }
 
 static bool wait_flag(const volatile uint32_t *flag, uint64_t us)
 {
-	uint64_t start = tsc_rdtsc(), limit = us_cycles(us);
+	uint64_t start = cycles_read(), limit = us_cycles(us);
 
 	while (!*flag) {
-		if (tsc_rdtsc() - start > limit)
+		if (cycles_read() - start > limit)
 			return false;
 		cpu_relax();
 	}
@@ -169,10 +169,10 @@ static bool wait_flag(const volatile uint32_t *flag, uint64_t us)
 /* INIT (then the deassert the MP specification's sequence has): the AP waits for a STARTUP. */
 static bool init_one(struct smp_cpu *c)
 {
-	enum lapic_send st = lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+	enum lapic_send st = lapic_send_init(&g.lapic, c->apic_id, g.counter_hz);
 
 	if (st == LAPIC_SEND_OK)
-		st = lapic_send_init_deassert(&g.lapic, c->apic_id, g.tsc_hz);
+		st = lapic_send_init_deassert(&g.lapic, c->apic_id, g.counter_hz);
 	if (st != LAPIC_SEND_OK)
 		fail(c->apic_id, AP_STAGE_NONE, lapic_send_name(st));
 	return st == LAPIC_SEND_OK;
@@ -188,18 +188,18 @@ static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t ve
 	p->arg = (uint64_t)(uintptr_t)c;
 	p->entry = (uint64_t)(uintptr_t)ap_entry;
 	p->stage = AP_STAGE_NONE;
-	c->sipi_tsc = tsc_rdtsc();
+	c->sipi_tsc = cycles_read();
 	for (unsigned k = 0; k < 2; k++) {
 		uint64_t start;
 
-		st = lapic_send_startup(&g.lapic, c->apic_id, vector, g.tsc_hz);
+		st = lapic_send_startup(&g.lapic, c->apic_id, vector, g.counter_hz);
 		if (st != LAPIC_SEND_OK) {
 			fail(c->apic_id, p->stage, lapic_send_name(st));
-			(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+			(void)lapic_send_init(&g.lapic, c->apic_id, g.counter_hz);
 			return false;
 		}
-		start = tsc_rdtsc();
-		while (p->stage == AP_STAGE_NONE && tsc_rdtsc() - start < us_cycles(SMP_SIPI_DELAY_US))
+		start = cycles_read();
+		while (p->stage == AP_STAGE_NONE && cycles_read() - start < us_cycles(SMP_SIPI_DELAY_US))
 			cpu_relax();
 		if (p->stage != AP_STAGE_NONE)
 			break;
@@ -207,18 +207,18 @@ static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t ve
 	if (!wait_flag(&c->online, SMP_AP_TIMEOUT_US)) {
 		fail(c->apic_id, p->stage, "timeout");
 		/* Back to wait-for-SIPI, so it cannot come alive later on a stack we hand on. */
-		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.counter_hz);
 		return false;
 	}
 	if (c->mode_failed) {
 		fail(c->apic_id, p->stage, "x2apic_switch");
-		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.counter_hz);
 		return false;
 	}
 	if (c->seen_apic_id != c->apic_id) {
 		/* Running, but not the processor the MADT named: keep it out of the numbering. */
 		fail(c->apic_id, p->stage, "id_mismatch");
-		(void)lapic_send_init(&g.lapic, c->apic_id, g.tsc_hz);
+		(void)lapic_send_init(&g.lapic, c->apic_id, g.counter_hz);
 		return false;
 	}
 	if (c->mode_switched)
@@ -296,7 +296,7 @@ static void init_bsp(void)
 	bsp_cpu.apic_id = cpuid_apic_id();
 	bsp_cpu.seen_apic_id = bsp_cpu.apic_id;
 	bsp_cpu.online = 1;
-	g.rep.bsp_apic_id = bsp_cpu.apic_id;
+	g.rep.bsp_hw_id = bsp_cpu.apic_id;
 }
 
 void smp_start_none(const struct madt_info *madt, const char *reason)
@@ -310,7 +310,7 @@ void smp_start_none(const struct madt_info *madt, const char *reason)
 }
 
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz)
+		       unsigned max_cpus, uint64_t counter_hz)
 {
 	uint64_t lp = (uint64_t)(uintptr_t)lowpage, t0;
 	struct ap_start_params *p;
@@ -328,18 +328,18 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 		g.rep.reason = g.lapic.reason;
 		return 1;
 	}
-	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = g.rep.bsp_apic_id = lapic_id(&g.lapic);
+	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = g.rep.bsp_hw_id = lapic_id(&g.lapic);
 	g.rep.x2apic = g.lapic.x2apic;
 	g.rep.lapic_mode_how = lapic_mode_how(lapic_mode_bsp());
 	g.rep.lapic_base = g.lapic.base;
 	g.rep.lowpage = lp;
-	g.tsc_hz = tsc_hz;
+	g.counter_hz = counter_hz;
 	g.idle_cycles = us_cycles(SMP_IDLE_SPIN_US);
 	if (max_cpus > SMP_MAX_CPUS)
 		max_cpus = SMP_MAX_CPUS;
 	if (!madt || !madt->valid)
 		g.rep.reason = "no valid MADT";
-	else if (!tsc_hz)
+	else if (!counter_hz)
 		g.rep.reason = "TSC frequency unknown: waits cannot be bounded";
 	else if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size % SMP_SLOT_ALIGN) ||
 		 ((uintptr_t)stacks % SMP_SLOT_ALIGN))
@@ -353,12 +353,12 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 		return 1;
 
 	/* Every AP gets its INIT first and all share one INIT delay; then STARTUP one by one. */
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	for (unsigned i = 0; i < madt->num_cpus; i++) {
 		const struct madt_cpu *m = &madt->cpus[i];
 		struct smp_cpu *c;
 
-		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_apic_id)
+		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_hw_id)
 			continue;
 		if (attempts + 1 >= max_cpus) {
 			g.rep.not_started++;
@@ -375,11 +375,11 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 		else
 			pending[attempts] = init_one(c);
 	}
-	lapic_delay_us(SMP_INIT_DELAY_US, g.tsc_hz);
+	lapic_delay_us(SMP_INIT_DELAY_US, g.counter_hz);
 	for (unsigned a = 1; a <= attempts; a++)
 		if (pending[a] && startup_one(ap_slot(stacks, stack_size, a - 1), p, (uint8_t)(lp >> 12)))
 			g.online[g.n_online++] = ap_slot(stacks, stack_size, a - 1);
-	g.rep.bringup_cycles = tsc_rdtsc() - t0;
+	g.rep.bringup_cycles = cycles_read() - t0;
 	g.rep.cpus_online = g.n_online;
 	g.rep.how = "init-sipi";
 	return g.n_online;
@@ -397,14 +397,14 @@ unsigned smp_cpus_online(void)
 	return g.n_online ? g.n_online : 1;
 }
 
-uint32_t smp_cpu_apic_id(unsigned cpu)
+uint32_t smp_cpu_hw_id(unsigned cpu)
 {
 	if (cpu == 0 && !g.n_online)
 		return cpuid_apic_id();
 	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
 }
 
-uint32_t smp_self_apic_id(void)
+uint32_t smp_self_hw_id(void)
 {
 	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
 }
@@ -420,5 +420,5 @@ void smp_arch_kick(unsigned cpu)
 
 	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
 	if (c->parked)
-		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.tsc_hz);
+		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.counter_hz);
 }

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/x86_64/smp.h"
-#include "arch/x86_64/traps.h"
+#include "arch/smp.h"
+#include "arch/traps.h"
 #include "drivers/fw/madt.h"
 
 /* The start-up memory, reserved by the UEFI layer before ExitBootServices: SMP_LOWMEM_PAGES
@@ -45,11 +45,11 @@
 /* Start every enabled AP in the MADT, up to max_cpus CPUs in all. lowpage: SMP_LOWMEM_PAGES pages
  * (see above); stacks: (max_cpus - 1) * stack_size bytes, SMP_SLOT_ALIGN-aligned, stack_size >=
  * SMP_MIN_STACK_SIZE, a multiple of SMP_SLOT_ALIGN. Traps must be installed and the TSC
- * calibrated (tsc_hz bounds every wait).
+ * calibrated (counter_hz bounds every wait).
  * Returns the CPUs online, BSP included (1 when nothing could be started; smp_report says why).
  * Once per boot: a second call returns the count and starts nothing. */
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
-		       unsigned max_cpus, uint64_t tsc_hz);
+		       unsigned max_cpus, uint64_t counter_hz);
 /* Only the BSP, not starting anything (e.g. option smp=0): record its APIC id, the MADT's counts
  * (madt may be NULL) and `reason`. */
 void smp_start_none(const struct madt_info *madt, const char *reason);

@@ -55,12 +55,12 @@ void smp_boot_reserve(const struct acpi_info *acpi, bool enabled)
 	sb.stacks = (uint8_t *)(UINTN)stacks;
 }
 
-unsigned smp_boot_start(uint64_t tsc_hz)
+unsigned smp_boot_start(uint64_t counter_hz)
 {
 	unsigned n = 1;
 
 	if (!sb.reason)
-		n = smp_start_aps(sb.madt, (void *)(UINTN)sb.lowpage, sb.stacks, SMP_STACK_SIZE, sb.max_cpus, tsc_hz);
+		n = smp_start_aps(sb.madt, (void *)(UINTN)sb.lowpage, sb.stacks, SMP_STACK_SIZE, sb.max_cpus, counter_hz);
 	else
 		smp_start_none(sb.madt, sb.reason);
 	smp_facts_emit();

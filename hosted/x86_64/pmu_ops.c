@@ -4,7 +4,7 @@
  * programming this project measures); only pmu_check's instruction count uses perf_event
  * (hosted/insn_count.c). Replaces arch/priv/x86_64/pmu_hw.c there (mk/hosted.mk). */
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 static int no_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
 {

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "hosted/smp.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/sampler.h"
 #include "hosted/irq_hosted.h" /* HOSTED_IRQ_SLOTS: the sampler's signal comes after those */
@@ -93,7 +93,7 @@ static unsigned failures;
 static volatile uint64_t sink;
 
 /* The hit function: each CPU writes its own log only. */
-static void on_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
+static void on_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_cycles)
 {
 	struct cpu_log *l;
 
@@ -103,8 +103,8 @@ static void on_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_tsc)
 	l = &logs[cpu];
 	if (l->n < MAX_SAMPLES) {
 		l->pc[l->n] = pc;
-		l->entry[l->n] = entry_tsc;
-		l->prev_exit[l->n] = prof_sampler_last_exit_tsc(cpu); /* the previous sample's end */
+		l->entry[l->n] = entry_cycles;
+		l->prev_exit[l->n] = prof_sampler_last_exit_cycles(cpu); /* the previous sample's end */
 		if (cpu == 0 && task_clock_fd >= 0 && read(task_clock_fd, &l->cpu_ns[l->n], sizeof(uint64_t)) < 0)
 			l->cpu_ns[l->n] = 0;
 		l->n++;
@@ -184,11 +184,11 @@ static void calibrate(void)
 
 static uint64_t calibrate_tsc_hz(void)
 {
-	uint64_t t0 = mono_ns(), c0 = tsc_rdtsc(), t1;
+	uint64_t t0 = mono_ns(), c0 = cycles_read(), t1;
 
 	while ((t1 = mono_ns()) - t0 < 100000000ull)
 		;
-	return (tsc_rdtsc() - c0) * NS_PER_S / (t1 - t0);
+	return (cycles_read() - c0) * NS_PER_S / (t1 - t0);
 }
 
 static bool in(uint64_t pc, const char *lo, const char *hi)
@@ -201,10 +201,10 @@ static volatile uint32_t worker_stop;
 static uint64_t worker_tsc_limit;
 static void worker_job(void *arg)
 {
-	uint64_t x = 1, t0 = tsc_rdtsc();
+	uint64_t x = 1, t0 = cycles_read();
 
 	(void)arg;
-	while (!worker_stop && tsc_rdtsc() - t0 < worker_tsc_limit)
+	while (!worker_stop && cycles_read() - t0 < worker_tsc_limit)
 		x = work_w(100000, x);
 	sink += x;
 }
@@ -264,7 +264,7 @@ static void check_image(void)
 
 /* Handler cycles (entry rdtsc to exit rdtsc, pairing each sample's entry with the exit the next
  * one read) and the wall-time spacing of cpu 0's samples. */
-static void handler_stats(const struct cpu_log *l, uint64_t tsc_hz)
+static void handler_stats(const struct cpu_log *l, uint64_t counter_hz)
 {
 	static uint64_t cyc[MAX_SAMPLES], gap[MAX_SAMPLES];
 	unsigned nc = 0, ng = 0;
@@ -276,10 +276,10 @@ static void handler_stats(const struct cpu_log *l, uint64_t tsc_hz)
 	}
 	printf("measured handler_cycles: n=%u median=%llu p90=%llu TSC cycles (%.1f us median)\n", nc,
 	       (unsigned long long)quantile(cyc, nc, 500), (unsigned long long)quantile(cyc, nc, 900),
-	       nc ? quantile(cyc, nc, 500) * 1e6 / tsc_hz : 0.0);
+	       nc ? quantile(cyc, nc, 500) * 1e6 / counter_hz : 0.0);
 	printf("measured sample_spacing_us: p10=%.1f median=%.1f p90=%.1f (wall time between samples)\n",
-	       quantile(gap, ng, 100) * 1e6 / tsc_hz, quantile(gap, ng, 500) * 1e6 / tsc_hz,
-	       quantile(gap, ng, 900) * 1e6 / tsc_hz);
+	       quantile(gap, ng, 100) * 1e6 / counter_hz, quantile(gap, ng, 500) * 1e6 / counter_hz,
+	       quantile(gap, ng, 900) * 1e6 / counter_hz);
 }
 
 /* The control: the kernel's own cost of a task-clock timer firing at `period` with no signal and
@@ -328,7 +328,7 @@ struct split_count {
 /* Interleaved rounds without and with sampling (order alternating); medians of the thread's CPU
  * time. Returns the overhead in ppm, or INT64_MIN when sampling could not start. */
 static int64_t overhead_rounds(enum round_kind kind, uint64_t period, struct prof_sampler_info *info,
-			       struct split_count *sc, uint64_t tsc_hz)
+			       struct split_count *sc, uint64_t counter_hz)
 {
 	uint64_t off[ROUNDS], on[ROUNDS];
 	unsigned blocks = ROUND_MS / BLOCK_MS, nsamples = 0;
@@ -369,7 +369,7 @@ static int64_t overhead_rounds(enum round_kind kind, uint64_t period, struct pro
 					sc->out++;
 			}
 			if (r == ROUNDS - 1 && sc)
-				handler_stats(&logs[0], tsc_hz);
+				handler_stats(&logs[0], counter_hz);
 		}
 	}
 	{
@@ -389,11 +389,11 @@ static int64_t overhead_rounds(enum round_kind kind, uint64_t period, struct pro
 	}
 }
 
-static void check_split(uint64_t tsc_hz)
+static void check_split(uint64_t counter_hz)
 {
 	struct prof_sampler_info info = { 0 };
 	struct split_count sc = { 0 };
-	int64_t ppm = overhead_rounds(ROUND_SAMPLER, PROF_DEFAULT_PERIOD_NS, &info, &sc, tsc_hz), ctl, longer;
+	int64_t ppm = overhead_rounds(ROUND_SAMPLER, PROF_DEFAULT_PERIOD_NS, &info, &sc, counter_hz), ctl, longer;
 	uint64_t share, dev;
 
 	check("auto_source", ppm != INT64_MIN && info.source && (!strcmp(info.source, "perf") || info.fallback),
@@ -410,8 +410,8 @@ static void check_split(uint64_t tsc_hz)
 	      "work_a %.1f%% of %llu samples, within %.1f points of %.1f%%", share / 10.0,
 	      (unsigned long long)(sc.a + sc.b), PASS_BAND_PERMILLE / 10.0, SPLIT_A_PERMILLE / 10.0);
 	/* Reported, not judged: the cost is the machine's (its timer interrupt) as much as ours. */
-	ctl = overhead_rounds(ROUND_CONTROL, PROF_DEFAULT_PERIOD_NS, 0, 0, tsc_hz);
-	longer = overhead_rounds(ROUND_SAMPLER, PROF_DEFAULT_PERIOD_NS * LONG_PERIOD_FACTOR, &info, 0, tsc_hz);
+	ctl = overhead_rounds(ROUND_CONTROL, PROF_DEFAULT_PERIOD_NS, 0, 0, counter_hz);
+	longer = overhead_rounds(ROUND_SAMPLER, PROF_DEFAULT_PERIOD_NS * LONG_PERIOD_FACTOR, &info, 0, counter_hz);
 	printf("INFO overhead_target: %.2f%% at the default period against the issue's %.1f%% target: %s;"
 	       " the bare kernel timer alone costs %.2f%%, a %llux longer period %.2f%%\n", ppm / 1e4,
 	       OVERHEAD_TARGET_PPM / 1e4, ppm <= OVERHEAD_TARGET_PPM ? "met" : "NOT met here",
@@ -587,7 +587,7 @@ int main(void)
 	cpu_set_t allowed, one;
 	int last = -1;
 	unsigned ncpus = 1;
-	uint64_t tsc_hz;
+	uint64_t counter_hz;
 
 	setvbuf(stdout, 0, _IOLBF, 0);
 	sched_getaffinity(0, sizeof(allowed), &allowed);
@@ -597,16 +597,16 @@ int main(void)
 	CPU_ZERO(&one);
 	CPU_SET(last, &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	tsc_hz = calibrate_tsc_hz();
-	env.tsc_hz = tsc_hz;
-	worker_tsc_limit = WORKER_LIMIT_S * tsc_hz;
-	ncpus = smp_hosted_start(last, &allowed, 2, tsc_hz);
+	counter_hz = calibrate_tsc_hz();
+	env.counter_hz = counter_hz;
+	worker_tsc_limit = WORKER_LIMIT_S * counter_hz;
+	ncpus = smp_hosted_start(last, &allowed, 2, counter_hz);
 	calibrate();
 	printf("info setup: cpu=%d cpus=%u tsc_hz=%llu iters_per_ms=%llu default_period_ns=%llu\n", last, ncpus,
-	       (unsigned long long)tsc_hz, (unsigned long long)iters_per_ms, PROF_DEFAULT_PERIOD_NS);
+	       (unsigned long long)counter_hz, (unsigned long long)iters_per_ms, PROF_DEFAULT_PERIOD_NS);
 	check_image();
 	check_pmu();
-	check_split(tsc_hz);
+	check_split(counter_hz);
 	check_worker(ncpus);
 	check_periods();
 	check_timer_fallback();

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 #include "bench/profile/period.h"
 #include "bench/profile/table.h"
 #include "lib/rand.h"
@@ -148,10 +148,10 @@ static uint64_t time_records(struct prof_table *t, const uint64_t *keys, void (*
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < BATCH; i++) {
-		uint64_t t0 = tsc_begin();
+		uint64_t t0 = cycles_begin();
 
 		rec(t, keys[i], 0);
-		sum += tsc_begin() - t0;
+		sum += cycles_begin() - t0;
 	}
 	return sum;
 }
@@ -190,9 +190,9 @@ static uint64_t batch(struct state *s, int c)
 		return time_records(&s->cold.t, s->cold_keys + s->cold_pos - BATCH, prof_table_record);
 	case C_PERIOD:
 		for (uint32_t i = 0; i < BATCH; i++) {
-			t0 = tsc_begin();
+			t0 = cycles_begin();
 			sum += prof_period_next(&s->period);
-			ticks += tsc_begin() - t0;
+			ticks += cycles_begin() - t0;
 		}
 		sink_v = sum;
 		return ticks;
@@ -214,9 +214,9 @@ static double tsc_per_ns(void)
 	uint64_t t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	t0 = tsc_begin();
+	t0 = cycles_begin();
 	nanosleep(&d, NULL);
-	t1 = tsc_begin();
+	t1 = cycles_begin();
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	return (double)(t1 - t0) / ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec));
 }

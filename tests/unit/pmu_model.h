@@ -34,7 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 #define MODEL_MAX_MSRS 96
 #define MODEL_MAX_LOG 256

@@ -3,7 +3,7 @@
  * arming writes exactly the one register that starts the count; the HPET comparator is routed
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 #include "bench/probes/irq/context.h"
 #include "bench/core/irq_platform.h"
 #include "tests/unit/regmodel.h"
@@ -30,9 +30,9 @@ static uint64_t latch_pre, latch_post, latch_tsc;
 
 static void spin_cycles(uint64_t n)
 {
-	uint64_t t = tsc_rdtsc();
+	uint64_t t = cycles_read();
 
-	while (tsc_rdtsc() - t < n)
+	while (cycles_read() - t < n)
 		;
 }
 
@@ -72,7 +72,7 @@ static uint64_t rd64(void *c, uint64_t a)
 	(void)c;
 	if (hpet_live && a == HPET_BASE + HPET_REG_MAIN_COUNTER) {
 		spin_cycles(latch_pre);
-		latch_tsc = tsc_rdtsc();
+		latch_tsc = cycles_read();
 		spin_cycles(latch_post);
 		return latch_tsc / HPET_MODEL_DIV;
 	}
@@ -160,12 +160,12 @@ static void arming_writes(void)
 	irq_source_prepare(&p, IRQ_SRC_APIC_ONESHOT, VEC);
 	CHECK_EQ_U64(regmodel_get(&pm, SPACE_MMIO, XAPIC_BASE + LAPIC_REG_LVT_TIMER), VEC | LVT_TIMER_ONESHOT);
 	pm.nlog = 0;
-	t_before = tsc_rdtsc();
+	t_before = cycles_read();
 	deadline = irq_source_arm(&p, IRQ_SRC_APIC_ONESHOT, VEC, 100000, &arm); /* 50 us */
 	CHECK_EQ_U64(pm.nlog, 1); /* only the initial count: the arming window is one write */
 	CHECK_EQ_U64(pm.log[0].addr, XAPIC_BASE + LAPIC_REG_TIMER_INITIAL);
 	CHECK(pm.log[0].value == 50000 || pm.log[0].value == 49999);
-	CHECK(deadline + 2 >= t_before + 100000 && deadline <= tsc_rdtsc() + 100000);
+	CHECK(deadline + 2 >= t_before + 100000 && deadline <= cycles_read() + 100000);
 
 	irq_source_prepare(&p, IRQ_SRC_APIC_DEADLINE, VEC);
 	pm.nlog = 0;
@@ -250,9 +250,9 @@ static void hpet_arm_bracketed(void)
 	 * bracket far wider than the read's 4000 cycles) says nothing of the code, so it is retaken. */
 	for (unsigned tries = 0; tries < HPET_ARM_TRIES; tries++) {
 		pm.nlog = 0;
-		t_before = tsc_rdtsc();
+		t_before = cycles_read();
 		deadline = irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0); /* 4000 ticks of 25 cycles */
-		t_after = tsc_rdtsc();
+		t_after = cycles_read();
 		if (t_after - t_before <= HPET_ARM_QUIET_CYCLES)
 			break;
 	}
@@ -292,14 +292,14 @@ static void periodic_expiry_bracketed(void)
 	p.timer_tick_cycles = 2;
 	p.periodic_ticks = 1000;
 	ccr = 800; /* the model's read returns 700: 300 ticks = 600 cycles into the period */
-	t_before = tsc_rdtsc();
+	t_before = cycles_read();
 	start = irq_periodic_expiry(&p, &unc);
-	t_after = tsc_rdtsc();
+	t_after = cycles_read();
 	CHECK(start + 600 >= t_before && start + 600 <= t_after);
 	CHECK(unc >= 2 && unc <= (t_after - t_before + 1) / 2 + 2);
 	ccr = 800;
 	start = irq_periodic_expiry(&p, 0);
-	CHECK(start + 600 <= tsc_rdtsc());
+	CHECK(start + 600 <= cycles_read());
 }
 
 /* A latency set's effective frequency: TSC rate x APERF/MPERF, in ppm then Hz. */

@@ -4,7 +4,7 @@
  * the fixed-counter rdpmc range, wrap and overflow handling, passes when events outnumber
  * counters, and the refusal of events a model does not have. Expected register values are written
  * out as literals, independently of pmu_regs.h. */
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 #include "bench/core/options.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 #include "bench/stats/pmu_check.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"

@@ -9,7 +9,7 @@
  * The IRQ entries (1: current EL with SP0, 5: with SPx) take their own short path instead (see
  * arch/aarch64/irq.h): CNTVCT_EL0 is read first, then only the caller-saved registers, x29/x30
  * and ELR/SPSR are saved and a64_irq_dispatch(entry_stamp, elr) is called; before the eret the
- * counter is read again into a64_irq_exit_tsc.
+ * counter is read again into a64_irq_exit_cycles.
  *
  * fault_try(j) saves the callee-saved registers x19-x30 and SP in j and returns 0; the handler
  * resumes at a64_fault_resume with x0 = j, x1 = vector + 1, which restores them and returns x1 from
@@ -84,8 +84,8 @@ a64_irq_common:
 	msr	elr_el1, x2
 	msr	spsr_el1, x3
 	mrs	x0, cntvct_el0 /* the exit stamp */
-	adrp	x1, a64_irq_exit_tsc
-	str	x0, [x1, :lo12:a64_irq_exit_tsc]
+	adrp	x1, a64_irq_exit_cycles
+	str	x0, [x1, :lo12:a64_irq_exit_cycles]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]

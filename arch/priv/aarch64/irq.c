@@ -1,11 +1,11 @@
 /* Interrupt dispatch, counters, masking and exception hooks of the AArch64 build (see irq.h; the
  * entry stubs are in entry.S). */
-#include "arch/aarch64/irq.h"
+#include "arch/irq.h"
 
 #include "arch/irq_table.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/gic_cpuif.h"
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 #define INSN_BYTES 4 /* brk and udf: resume after the instruction */
 #define ESR_EC_SHIFT 26
@@ -15,8 +15,8 @@
 #define GIC_INTID_FIELD 0xFFFFFFu
 
 /* The stub's exit stamp (entry.S writes it; hidden so the stub may address it PC-relative). */
-__attribute__((visibility("hidden"))) volatile uint64_t a64_irq_exit_tsc;
-void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc);
+__attribute__((visibility("hidden"))) volatile uint64_t a64_irq_exit_cycles;
+void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc);
 
 static struct {
 	uint8_t route[A64_IRQ_ROUTABLE];
@@ -33,7 +33,7 @@ static void end_of_interrupt(unsigned intid)
 }
 
 /* Vector 0 stands for an INTID no driver routed: irq_table_run counts it unexpected. */
-void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc)
+void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned intid = (unsigned)icc_iar1_el1_read() & GIC_INTID_FIELD;
 
@@ -45,7 +45,7 @@ void a64_irq_dispatch(uint64_t entry_tsc, uint64_t pc)
 	irq.current = intid;
 	if (irq.ack)
 		irq.ack(irq.ack_ctx, intid);
-	irq_table_run(intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0, entry_tsc, pc, intid);
+	irq_table_run(intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0, entry_cycles, pc, intid);
 	end_of_interrupt(intid);
 }
 
@@ -72,9 +72,9 @@ unsigned a64_irq_current_intid(void)
 	return irq.current;
 }
 
-uint64_t irq_last_exit_tsc(void)
+uint64_t irq_last_exit_cycles(void)
 {
-	return a64_irq_exit_tsc;
+	return a64_irq_exit_cycles;
 }
 
 bool irq_maskable(void)
@@ -117,7 +117,7 @@ bool a64_exception_hook(uint64_t esr, uint64_t *elr)
 
 	switch (irq.hooks[ec]) {
 	case IRQ_HOOK_RESUME:
-	case IRQ_HOOK_SKIP_UD2:
+	case IRQ_HOOK_SKIP_UNDEFINED:
 		*elr += INSN_BYTES; /* ELR points at the brk / udf itself */
 		return true;
 	default:
@@ -131,12 +131,12 @@ void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how)
 		irq.hooks[vector] = how;
 }
 
-void irq_raise_int3(void)
+void irq_raise_breakpoint(void)
 {
 	__asm__ volatile("brk #0" ::: "memory");
 }
 
-void irq_raise_ud2(void)
+void irq_raise_undefined(void)
 {
 	__asm__ volatile("udf #0" ::: "memory");
 }

@@ -1,9 +1,9 @@
 /* EL1 (or EL2) exception handling (see traps.h; the vector tables and recovery points are in
  * entry.S). */
-#include "arch/aarch64/traps.h"
+#include "arch/traps.h"
 
 #include "arch/aarch64/cpu.h"
-#include "arch/aarch64/irq.h"
+#include "arch/irq.h"
 #include "arch/aarch64/sysreg_safe.h"
 
 /* Vector table entry index: group (0 current EL SP0, 1 current EL SPx, 2 lower EL AArch64,

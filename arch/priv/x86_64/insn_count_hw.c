@@ -1,5 +1,5 @@
 /* Instructions retired through the PMU, programmed directly (see insn_count.h). */
-#include "arch/x86_64/insn_count.h"
+#include "arch/insn_count.h"
 
 bool insn_count_open(struct insn_count *ic, const struct pmu_info *pi, struct pmu_plan *plan, const char **why)
 {

@@ -1,20 +1,20 @@
 /* Interrupt dispatch, counters and masking (see irq.h). */
-#include "arch/x86_64/irq.h"
+#include "arch/irq.h"
 
 #include "arch/irq_table.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 
 #define UD2_LENGTH 2
 
-extern volatile uint64_t x86_irq_exit_tsc;
-void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame);
+extern volatile uint64_t x86_irq_exit_cycles;
+void x86_irq_dispatch(uint64_t vector, uint64_t entry_cycles, const uint64_t *frame);
 
 static struct {
 	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
 } irq;
 
-void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame)
+void x86_irq_dispatch(uint64_t vector, uint64_t entry_cycles, const uint64_t *frame)
 {
 	unsigned v = (unsigned)vector & (IRQ_NUM_VECTORS - 1);
 
@@ -22,7 +22,7 @@ void x86_irq_dispatch(uint64_t vector, uint64_t entry_tsc, const uint64_t *frame
 		irq_tab.spurious++; /* the APIC sets no in-service bit for it: no EOI */
 		return;
 	}
-	irq_table_run(v, entry_tsc, frame[0], v);
+	irq_table_run(v, entry_cycles, frame[0], v);
 	(void)irq_table_eoi();
 }
 
@@ -31,9 +31,9 @@ bool irq_available(void)
 	return traps_installed();
 }
 
-uint64_t irq_last_exit_tsc(void)
+uint64_t irq_last_exit_cycles(void)
 {
-	return x86_irq_exit_tsc;
+	return x86_irq_exit_cycles;
 }
 
 bool irq_maskable(void)
@@ -83,7 +83,7 @@ bool x86_exception_hook(struct trap_frame *f)
 	switch (irq.hooks[v]) {
 	case IRQ_HOOK_RESUME:
 		return true;
-	case IRQ_HOOK_SKIP_UD2:
+	case IRQ_HOOK_SKIP_UNDEFINED:
 		f->rip += UD2_LENGTH;
 		return true;
 	default:

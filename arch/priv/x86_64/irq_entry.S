@@ -55,7 +55,7 @@ irq_common:
 	rdtsc
 	shlq $32, %rdx
 	orq %rdx, %rax
-	movq %rax, x86_irq_exit_tsc(%rip)
+	movq %rax, x86_irq_exit_cycles(%rip)
 	addq $8, %rsp			/* vector */
 	popq %rdx
 	popq %rax
@@ -63,8 +63,8 @@ irq_common:
 
 	.bss
 	.balign 8
-	.globl x86_irq_exit_tsc
-x86_irq_exit_tsc:
+	.globl x86_irq_exit_cycles
+x86_irq_exit_cycles:
 	.quad 0
 
 	.section .note.GNU-stack, "", @progbits

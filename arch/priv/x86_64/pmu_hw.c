@@ -3,7 +3,7 @@
  * read, and keeps later ones from starting before it), as the SDM advises for rdpmc. */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/pmu.h"
+#include "arch/pmu.h"
 
 static int hw_rdmsr(void *ctx, uint32_t msr, uint64_t *value)
 {

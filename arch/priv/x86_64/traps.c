@@ -1,5 +1,5 @@
 /* GDT, TSS, IDT and the C side of exception handling (see traps.h). */
-#include "arch/x86_64/traps.h"
+#include "arch/traps.h"
 
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"

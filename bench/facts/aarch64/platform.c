@@ -61,7 +61,7 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 
 uint64_t platform_aarch64_timer(void)
 {
-	uint64_t hz = tsc_counter_hz();
+	uint64_t hz = cycles_cntfrq();
 	struct record *r = emit_start("plat");
 
 	rec_str(r, "kind", "tsc");

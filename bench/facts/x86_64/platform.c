@@ -191,7 +191,7 @@ uint64_t platform_calibrate_tsc(const struct cpu_info *ci, const struct ref_cloc
 	for (w = 0; w < windows; w++) {
 		struct tsc_cal_result res[TSC_CAL_MAX_REFS];
 
-		tsc_cal_window(refs, nrefs, window_ms, tsc_rdtsc, res);
+		tsc_cal_window(refs, nrefs, window_ms, cycles_read, res);
 		for (i = 0; i < nrefs; i++) {
 			emit_cal_window(&refs[i], &res[i], w, window_ms);
 			if (res[i].ok)

@@ -64,14 +64,14 @@ void tsc_cal_window(const struct ref_clock *refs, unsigned nrefs, uint64_t windo
 			break;
 	}
 	for (i = 0; i < nrefs; i++) {
-		uint64_t ref, tsc_end;
+		uint64_t ref, cycles_end;
 
 		if (!st[i].live)
 			continue;
-		tsc_end = stamp(&refs[i], tsc_read, &ref);
+		cycles_end = stamp(&refs[i], tsc_read, &ref);
 		st[i].acc += (ref - st[i].last) & refs[i].mask;
 		out[i].ref_ticks = st[i].acc;
-		out[i].tsc_ticks = tsc_end - st[i].tsc_start;
+		out[i].tsc_ticks = cycles_end - st[i].tsc_start;
 		/* ticks * hz stays below 2^64 for windows up to 5 s at 10 GHz and a 100 MHz reference
 		 * only if split: divide first by the reference ticks' share of a second. */
 		if (out[i].ref_ticks) {

@@ -18,25 +18,25 @@ const char *irq_wait_name(enum irq_wait w)
 static const unsigned probe_vectors[] = { IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI };
 #define NUM_PROBE_VECTORS (sizeof(probe_vectors) / sizeof(probe_vectors[0]))
 
-static void drain_handler(void *ctx, uint64_t entry_tsc)
+static void drain_handler(void *ctx, uint64_t entry_cycles)
 {
-	(void)entry_tsc;
+	(void)entry_cycles;
 	(*(volatile uint64_t *)ctx)++;
 }
 
-bool irq_drain(struct irq_platform *p, uint64_t tsc_hz, struct irq_drain_stats *st)
+bool irq_drain(struct irq_platform *p, uint64_t counter_hz, struct irq_drain_stats *st)
 {
 	volatile uint64_t taken = 0;
-	uint64_t t0, bound = IRQ_DRAIN_US * (tsc_hz / 1000000ull);
+	uint64_t t0, bound = IRQ_DRAIN_US * (counter_hz / 1000000ull);
 
 	*st = (struct irq_drain_stats){ 0 };
 	irq_disable();
 	st->in_service = irq_platform_eoi_in_service(p);
 	for (unsigned i = 0; i < NUM_PROBE_VECTORS; i++)
 		irq_register(probe_vectors[i], drain_handler, (void *)&taken);
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	/* Any other vector pending is taken too: the dispatcher counts it as unexpected and EOIs it. */
-	while (irq_platform_stale(p, false) && tsc_rdtsc() - t0 < bound) {
+	while (irq_platform_stale(p, false) && cycles_read() - t0 < bound) {
 		irq_enable();
 		cpu_relax();
 		irq_disable();
@@ -61,7 +61,7 @@ void irq_probe_cleanup(struct probe_env *env)
 			irq_source_release(env->irq, IRQ_SRC_APIC_DEADLINE, IRQ_VEC_MEASURE);
 		if (!irq_source_unavailable(env->irq, IRQ_SRC_HPET))
 			irq_source_release(env->irq, IRQ_SRC_HPET, IRQ_VEC_MEASURE);
-		ok = irq_drain(env->irq, env->tsc_hz, &st);
+		ok = irq_drain(env->irq, env->counter_hz, &st);
 		r = emit_start("check");
 		rec_str(r, "name", "irq_cleanup");
 		rec_str(r, "probe", env->current ? env->current : "?");
@@ -89,7 +89,7 @@ const char *irq_probe_unavailable(const struct probe_env *env)
 		return "interrupt sources not set up";
 	if (!env->irq->ready)
 		return env->irq->reason ? env->irq->reason : "interrupt sources unusable";
-	if (!env->tsc_hz)
+	if (!env->counter_hz)
 		return "TSC frequency unknown";
 	return 0;
 }
@@ -115,7 +115,7 @@ bool irq_probe_begin(struct probe_env *env, const char *probe)
 
 uint64_t irq_us_to_cycles(const struct probe_env *env, uint64_t us)
 {
-	return us * (env->tsc_hz / 1000000ull);
+	return us * (env->counter_hz / 1000000ull);
 }
 
 static const struct cache_desc *find_cache(const struct cpu_info *ci, unsigned level)
@@ -156,19 +156,19 @@ void irq_touch_lap(const struct irq_touch *t, enum irq_wait w)
 		(void)arch_chase(t->head[w], t->bytes[w] / 64 + 1);
 }
 
-void irq_hit_handler(void *ctx, uint64_t entry_tsc)
+void irq_hit_handler(void *ctx, uint64_t entry_cycles)
 {
 	struct irq_hit *h = ctx;
 
-	h->entry = entry_tsc;
+	h->entry = entry_cycles;
 	h->hits++;
 }
 
-void irq_guard_handler(void *ctx, uint64_t entry_tsc)
+void irq_guard_handler(void *ctx, uint64_t entry_cycles)
 {
 	struct irq_hit *h = ctx;
 
-	(void)entry_tsc;
+	(void)entry_cycles;
 	h->guards++;
 }
 
@@ -180,19 +180,19 @@ bool irq_wait_taken(struct irq_hit *h, uint32_t hits_before, enum irq_wait w, co
 
 	if (w == IRQ_WAIT_HLT) {
 		/* Each hlt ends with an interrupt: the measured one, or the guard armed by the caller. */
-		while (h->hits == hits_before && h->guards == guards && tsc_rdtsc() < limit)
+		while (h->hits == hits_before && h->guards == guards && cycles_read() < limit)
 			irq_enable_halt_disable();
 		return h->hits != hits_before;
 	}
 	irq_enable();
 	if (p) {
-		while (h->hits == hits_before && tsc_rdtsc() < limit)
+		while (h->hits == hits_before && cycles_read() < limit)
 			p = arch_chase(p, IRQ_CHASE_CHUNK);
 	} else if (w == IRQ_WAIT_SPIN_NOPAUSE) {
-		while (h->hits == hits_before && tsc_rdtsc() < limit)
+		while (h->hits == hits_before && cycles_read() < limit)
 			;
 	} else {
-		while (h->hits == hits_before && tsc_rdtsc() < limit)
+		while (h->hits == hits_before && cycles_read() < limit)
 			cpu_relax();
 	}
 	irq_disable();

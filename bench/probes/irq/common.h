@@ -57,7 +57,7 @@ struct irq_drain_stats {
  * already stopped and interrupts masked: EOI what is in service, then take what is pending in a
  * window of at most IRQ_DRAIN_US with counting handlers on the probe vectors. True if nothing is
  * left. Run by the cleanup after every interrupt probe and once after the platform's set-up. */
-bool irq_drain(struct irq_platform *p, uint64_t tsc_hz, struct irq_drain_stats *st);
+bool irq_drain(struct irq_platform *p, uint64_t counter_hz, struct irq_drain_stats *st);
 /* Why the probes cannot run (NULL if they can): hosted, no platform, ... */
 const char *irq_probe_unavailable(const struct probe_env *env);
 /* At the start of each interrupt probe: false (and an error message) when a source is still
@@ -69,8 +69,8 @@ void irq_touch_prepare(struct probe_env *env, struct irq_touch *t);
 void irq_touch_lap(const struct irq_touch *t, enum irq_wait w);
 
 /* The handler for the measured vector (ctx = struct irq_hit) and for the guard vector. */
-void irq_hit_handler(void *ctx, uint64_t entry_tsc);
-void irq_guard_handler(void *ctx, uint64_t entry_tsc);
+void irq_hit_handler(void *ctx, uint64_t entry_cycles);
+void irq_guard_handler(void *ctx, uint64_t entry_cycles);
 
 /* Open the interrupt window and wait, in mode w, until h->hits changes from `hits_before`, the
  * guard fires, or the TSC passes `limit`; the window is closed again on return. True if taken. */

@@ -31,16 +31,16 @@ void irq_context_end(struct probe_env *env, struct irq_context *c);
  * mperf_delta, aperf_mperf_ppm, eff_hz or eff_freq=<why not>. */
 void irq_context_fields(const struct probe_env *env, struct record *r, const struct irq_context *c);
 
-/* Effective frequency: tsc_hz x APERF/MPERF (0 when MPERF did not move). Pure arithmetic.
+/* Effective frequency: counter_hz x APERF/MPERF (0 when MPERF did not move). Pure arithmetic.
  * aperf_delta x 10^6 stays within 64 bits up to ~1.8e13 core clocks (an hour at 5 GHz). */
 static inline uint64_t irq_context_ppm(uint64_t aperf_delta, uint64_t mperf_delta)
 {
 	return mperf_delta ? aperf_delta * IRQ_CTX_PPM / mperf_delta : 0;
 }
 
-static inline uint64_t irq_context_eff_hz(uint64_t tsc_hz, uint64_t ppm)
+static inline uint64_t irq_context_eff_hz(uint64_t counter_hz, uint64_t ppm)
 {
-	return tsc_hz / 1000 * ppm / (IRQ_CTX_PPM / 1000);
+	return counter_hz / 1000 * ppm / (IRQ_CTX_PPM / 1000);
 }
 
 #endif

@@ -82,13 +82,13 @@ static void record_direct(struct disp_state *st, uint64_t d)
 }
 
 /* Records the previous invocation's cost (its exit stamp is known only now), then does the work. */
-static void disp_handler(void *ctx, uint64_t entry_tsc)
+static void disp_handler(void *ctx, uint64_t entry_cycles)
 {
 	struct disp_state *st = ctx;
 
 	if (st->have_prev)
-		record_direct(st, irq_last_exit_tsc() - st->prev_entry);
-	st->prev_entry = entry_tsc;
+		record_direct(st, irq_last_exit_cycles() - st->prev_entry);
+	st->prev_entry = entry_cycles;
 	st->have_prev = true;
 	st->hits++;
 	arch_spin(st->work_iters);
@@ -101,7 +101,7 @@ static void disp_handler(void *ctx, uint64_t entry_tsc)
 static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(void), const volatile uint64_t *hits,
 						uint64_t nominal, struct fluid_gaps *g, struct fluid_excess *x)
 {
-	uint64_t t0 = tsc_begin(), prev = t0, seen = *hits, gap = 0, count = 0, thr = GAP_FACTOR * nominal;
+	uint64_t t0 = cycles_begin(), prev = t0, seen = *hits, gap = 0, count = 0, thr = GAP_FACTOR * nominal;
 	uint64_t *xv = x->v, k = x->k, cap = x->cap;
 
 	gate();
@@ -109,7 +109,7 @@ static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(vo
 		uint64_t now, d, h, quiet_long, ours;
 
 		arch_spin(FLUID_CHUNK);
-		now = tsc_rdtsc();
+		now = cycles_read();
 		h = *hits;
 		d = now - prev;
 		ours = (uint64_t)(h != seen);
@@ -136,7 +136,7 @@ static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(vo
 	g->cycles = gap;
 	g->count = count;
 	x->k = k;
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 /* The handlers' spin rate: cycles of arch_spin(SPIN_CAL_ITERS) alone (no TSC reads between
@@ -144,10 +144,10 @@ static __attribute__((noinline)) uint64_t fluid(uint64_t chunks, void (*gate)(vo
 static uint64_t spin_rate(uint64_t *v)
 {
 	for (unsigned i = 0; i < NOMINAL_CHUNKS; i++) {
-		uint64_t t0 = tsc_begin();
+		uint64_t t0 = cycles_begin();
 
 		arch_spin(SPIN_CAL_ITERS);
-		v[i] = tsc_end() - t0;
+		v[i] = cycles_end() - t0;
 	}
 	return median_u64(v, NOMINAL_CHUNKS);
 }
@@ -156,10 +156,10 @@ static uint64_t spin_rate(uint64_t *v)
 static uint64_t nominal_chunk(uint64_t *v)
 {
 	for (unsigned i = 0; i < NOMINAL_CHUNKS; i++) {
-		uint64_t t0 = tsc_rdtsc();
+		uint64_t t0 = cycles_read();
 
 		arch_spin(FLUID_CHUNK);
-		v[i] = tsc_rdtsc() - t0;
+		v[i] = cycles_read() - t0;
 	}
 	return median_u64(v, NOMINAL_CHUNKS);
 }
@@ -168,9 +168,9 @@ static uint64_t nominal_chunk(uint64_t *v)
 static uint64_t clock_resolution(uint64_t *v, uint64_t *lo, uint64_t *hi)
 {
 	for (unsigned i = 0; i < JITTER_SAMPLES; i++) {
-		uint64_t t0 = tsc_begin();
+		uint64_t t0 = cycles_begin();
 
-		v[i] = tsc_end() - t0;
+		v[i] = cycles_end() - t0;
 	}
 	sort_u64(v, JITTER_SAMPLES);
 	*lo = v[JITTER_SAMPLES * JITTER_LOW_PERMILLE / 1000];
@@ -469,7 +469,7 @@ static void disp_calibrate(struct probe_env *env, struct disp_run *run, uint64_t
 	run->res = clock_resolution(jit, &run->res_lo, &run->res_hi);
 	run->period = irq_us_to_cycles(env, env->cfg->irq_disp_period_us) +
 		      PERIOD_WORK_FACTOR * work_clock_to_ticks(&run->wc, maxw, run->spin);
-	run->window = env->cfg->irq_disp_ms * (env->tsc_hz / 1000);
+	run->window = env->cfg->irq_disp_ms * (env->counter_hz / 1000);
 	if (run->window < MIN_IRQS_PER_WINDOW * run->period)
 		run->window = MIN_IRQS_PER_WINDOW * run->period;
 	chunks = run->window / run->c1;
@@ -520,7 +520,7 @@ static void measure_pair(struct probe_env *env, const struct disp_run *run, stru
 	hd->lgap[s] = g.cycles, hd->gaps_loaded += g.count;
 	/* the window's last invocation: its exit stamp is the latest one */
 	if (st->have_prev)
-		record_direct(st, irq_last_exit_tsc() - st->prev_entry);
+		record_direct(st, irq_last_exit_cycles() - st->prev_entry);
 	irq_unregister(IRQ_VEC_MEASURE);
 	if (!(s % 2))
 		calib_window(run, hd, s);

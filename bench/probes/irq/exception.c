@@ -1,5 +1,5 @@
 /* Probe `irq_exception`: the round trip of a CPU exception through our own IDT — `int3` (#BP,
- * a trap) and `ud2` (#UD, a fault resumed past the instruction) — timed with tsc_begin/tsc_end
+ * a trap) and `ud2` (#UD, a fault resumed past the instruction) — timed with cycles_begin/cycles_end
  * around the one instruction. The trap path is the full one (entry stub, register save, the C
  * trap handler, iretq); a hook in the handler resumes without emitting a fault record. One
  * exception per sample, warm-up first, count bounded by irq_samples and irq_set_ms. */
@@ -16,8 +16,8 @@ struct exc_kind {
 };
 
 static const struct exc_kind kinds[] = {
-	{ IRQ_EXC_BREAKPOINT_NAME, IRQ_EXC_BREAKPOINT, IRQ_HOOK_RESUME, irq_raise_int3 },
-	{ IRQ_EXC_UNDEFINED_NAME, IRQ_EXC_UNDEFINED, IRQ_HOOK_SKIP_UD2, irq_raise_ud2 },
+	{ IRQ_EXC_BREAKPOINT_NAME, IRQ_EXC_BREAKPOINT, IRQ_HOOK_RESUME, irq_raise_breakpoint },
+	{ IRQ_EXC_UNDEFINED_NAME, IRQ_EXC_UNDEFINED, IRQ_HOOK_SKIP_UNDEFINED, irq_raise_undefined },
 };
 
 static enum probe_status irq_exception_run(struct probe_env *env)
@@ -35,19 +35,19 @@ static enum probe_status irq_exception_run(struct probe_env *env)
 	}
 	for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		const struct exc_kind *e = &kinds[k];
-		uint64_t budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000), start, n = 0;
+		uint64_t budget = env->cfg->irq_set_ms * (env->counter_hz / 1000), start, n = 0;
 		struct record *r;
 		uint32_t set;
 
 		irq_set_exception_hook(e->vector, e->hook);
 		for (unsigned i = 0; i < IRQ_WARMUP; i++)
 			e->raise();
-		start = tsc_rdtsc();
-		while (n < cap && (!env->tsc_hz || tsc_rdtsc() - start < budget)) {
-			uint64_t t0 = tsc_begin();
+		start = cycles_read();
+		while (n < cap && (!env->counter_hz || cycles_read() - start < budget)) {
+			uint64_t t0 = cycles_begin();
 
 			e->raise();
-			samples[n++] = tsc_end() - t0;
+			samples[n++] = cycles_end() - t0;
 		}
 		irq_set_exception_hook(e->vector, IRQ_HOOK_NONE);
 		set = probe_declare_set(env, &r, "irq_exception", n, 1, env->timer_overhead);
@@ -84,9 +84,9 @@ struct fault_irq_ctx {
 	volatile uint64_t hits;
 };
 
-static void fault_irq_handler(void *ctx, uint64_t entry_tsc)
+static void fault_irq_handler(void *ctx, uint64_t entry_cycles)
 {
-	(void)entry_tsc;
+	(void)entry_cycles;
 	((struct fault_irq_ctx *)ctx)->hits++;
 }
 
@@ -105,12 +105,12 @@ static enum probe_status fault_irq_run(struct probe_env *env)
 	bound = irq_us_to_cycles(env, env->cfg->irq_timeout_ms * 1000);
 	if (bound < period * FAULT_IRQ_PENDING_PERIODS)
 		bound = period * FAULT_IRQ_PENDING_PERIODS;
-	t0 = tsc_rdtsc();
-	while (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE) && tsc_rdtsc() - t0 < bound)
+	t0 = cycles_read();
+	while (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE) && cycles_read() - t0 < bound)
 		cpu_relax();
 	if (!irq_vector_pending(env->irq, IRQ_VEC_MEASURE))
 		emit_msg(MSG_WARN, "fault_irq: the periodic timer's interrupt never became pending before the fault");
-	irq_raise_ud2(); /* no hook: a real fault, this frame is abandoned */
+	irq_raise_undefined(); /* no hook: a real fault, this frame is abandoned */
 	return PROBE_FAILED;
 }
 

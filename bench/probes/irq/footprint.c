@@ -49,11 +49,11 @@ struct fp_irq {
 	uint64_t kept;            /* repetitions kept */
 };
 
-static void fp_irq_handler(void *ctx, uint64_t entry_tsc)
+static void fp_irq_handler(void *ctx, uint64_t entry_cycles)
 {
 	struct fp_irq *x = ctx;
 
-	(void)entry_tsc;
+	(void)entry_cycles;
 	x->hits++;
 	fp_touch(x->lv, x->cur_k);
 }
@@ -80,19 +80,19 @@ static bool one_variant(struct fp_irq *x, unsigned var, uint64_t *out)
 	}
 	if (send) {
 		(void)irq_source_arm(p, IRQ_SRC_SELF_IPI, IRQ_VEC_IPI, 0, 0);
-		limit = tsc_rdtsc() + x->timeout;
+		limit = cycles_read() + x->timeout;
 		while (!irq_vector_pending(p, IRQ_VEC_IPI)) {
-			if (tsc_rdtsc() > limit) {
+			if (cycles_read() > limit) {
 				x->not_pending++;
 				return false;
 			}
 			cpu_relax();
 		}
 	}
-	limit = tsc_rdtsc() + x->timeout;
+	limit = cycles_read() + x->timeout;
 	irq_enable();
 	if (x->exp == FP_REFINED)
-		while (send && x->hits == before && tsc_rdtsc() < limit)
+		while (send && x->hits == before && cycles_read() < limit)
 			pos = fp_walk(pos, 1); /* still touching when the interrupt arrives */
 	else
 		cpu_relax();

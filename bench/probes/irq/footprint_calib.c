@@ -60,14 +60,14 @@ struct retouch {
 static uint64_t timed_retouch(void *ctx, uint64_t iters)
 {
 	const struct retouch *rt = ctx;
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = cycles_begin();
 
 	(void)iters;
 	if (rt->code)
 		rt->code();
 	else
 		(void)arch_chase(rt->start, rt->nodes);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 uint64_t fp_retouch(const struct fp_level *lv, const void *next)
@@ -198,7 +198,7 @@ void fp_repeat(struct fp_run *r, fp_sample_fn fn, void *ctx, uint64_t batch, uin
 	do {
 		/* a refused repetition (e.g. the interrupt was not pending) is not kept; the time
 		 * bound covers a source that keeps refusing */
-		for (uint64_t i = 0; i < batch && r->n < r->cap && tsc_rdtsc() < deadline; i++) {
+		for (uint64_t i = 0; i < batch && r->n < r->cap && cycles_read() < deadline; i++) {
 			if (!fn(ctx, out)) {
 				r->dropped++;
 				continue;
@@ -208,7 +208,7 @@ void fp_repeat(struct fp_run *r, fp_sample_fn fn, void *ctx, uint64_t batch, uin
 			r->n++;
 		}
 		estimate(r);
-	} while (until_converged && !r->converged && r->n < r->cap && tsc_rdtsc() < deadline);
+	} while (until_converged && !r->converged && r->n < r->cap && cycles_read() < deadline);
 	r->hit_limit = !r->converged;
 }
 
@@ -219,9 +219,9 @@ int64_t fp_lines_m(const struct fp_level *lv, int64_t cycles_m)
 
 uint64_t fp_deadline(const struct probe_env *env)
 {
-	uint64_t hz = env->tsc_hz ? env->tsc_hz : 1000000000ull;
+	uint64_t hz = env->counter_hz ? env->counter_hz : 1000000000ull;
 
-	return tsc_rdtsc() + env->cfg->irq_fp_ms * (hz / 1000);
+	return cycles_read() + env->cfg->irq_fp_ms * (hz / 1000);
 }
 
 uint32_t fp_declare_set(struct probe_env *env, struct record **r, const struct fp_level *lv, uint64_t n)

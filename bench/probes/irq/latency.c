@@ -135,8 +135,8 @@ static void take_stragglers(uint64_t cycles)
 	uint64_t t0;
 
 	irq_enable();
-	t0 = tsc_rdtsc();
-	while (tsc_rdtsc() - t0 < cycles)
+	t0 = cycles_read();
+	while (cycles_read() - t0 < cycles)
 		;
 	irq_disable();
 }
@@ -262,12 +262,12 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 		return PROBE_SKIPPED;
 	}
 	one_shot_start(&o);
-	start = tsc_rdtsc();
-	budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000);
+	start = cycles_read();
+	budget = env->cfg->irq_set_ms * (env->counter_hz / 1000);
 	/* An arrival early within the bound is no failure but gives no sample (latencies >= 0): the
 	 * arm is retaken, at most cap times, so the set still has the samples asked for. */
 	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res->resampled; i++) {
-		if (i >= IRQ_WARMUP && tsc_rdtsc() - start > budget) {
+		if (i >= IRQ_WARMUP && cycles_read() - start > budget) {
 			res->truncated = true;
 			break;
 		}
@@ -296,7 +296,7 @@ static uint64_t periods_between(uint64_t a, uint64_t b, uint64_t period)
 	return b > a && period ? (b - a + period / 2) / period : 0;
 }
 
-static void periodic_handler(void *ctx, uint64_t entry_tsc)
+static void periodic_handler(void *ctx, uint64_t entry_cycles)
 {
 	struct periodic_state *st = ctx;
 	uint64_t unc, start = irq_periodic_expiry(st->p, &unc);
@@ -304,12 +304,12 @@ static void periodic_handler(void *ctx, uint64_t entry_tsc)
 	st->hits++;
 	st->armed += periods_between(st->prev_start, start, st->period);
 	st->prev_start = start;
-	if (entry_tsc < start) {
+	if (entry_cycles < start) {
 		st->negative++; /* never stored (not as 0 either): counted as invalid */
 		return;
 	}
 	if (st->n < st->cap) {
-		st->samples[st->n] = entry_tsc - start;
+		st->samples[st->n] = entry_cycles - start;
 		st->uncs[st->n] = unc;
 		st->n++;
 	}
@@ -318,7 +318,7 @@ static void periodic_handler(void *ctx, uint64_t entry_tsc)
 static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, uint64_t *uncs)
 {
 	uint64_t delay = irq_us_to_cycles(env, env->cfg->irq_delay_us) * PERIODIC_DELAYS;
-	uint64_t budget = env->cfg->irq_set_ms * (env->tsc_hz / 1000), t0, t1, t_start, period, umax = 0;
+	uint64_t budget = env->cfg->irq_set_ms * (env->counter_hz / 1000), t0, t1, t_start, period, umax = 0;
 	struct periodic_state st = { env->irq, samples, uncs, 0, env->cfg->irq_samples + IRQ_WARMUP, 0, 0, 0, 0, 0 };
 	struct irq_context ctx;
 	struct irq_tally tally;
@@ -329,7 +329,7 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	irq_register(IRQ_VEC_MEASURE, periodic_handler, &st);
 	irq_tally_begin(&tally);
 	irq_context_begin(env, &ctx);
-	t_start = st.prev_start = tsc_rdtsc(); /* the count starts at the write just after this */
+	t_start = st.prev_start = cycles_read(); /* the count starts at the write just after this */
 	period = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, delay);
 	if (!period) {
 		irq_unregister(IRQ_VEC_MEASURE);
@@ -337,12 +337,12 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 		return PROBE_SKIPPED;
 	}
 	st.period = period;
-	t0 = tsc_rdtsc();
+	t0 = cycles_read();
 	irq_enable();
-	while (st.n < st.cap && tsc_rdtsc() - t0 < budget)
+	while (st.n < st.cap && cycles_read() - t0 < budget)
 		cpu_relax();
 	irq_disable();
-	t1 = tsc_rdtsc();
+	t1 = cycles_read();
 	irq_context_end(env, &ctx);
 	irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
 	irq_unregister(IRQ_VEC_MEASURE);
@@ -396,17 +396,17 @@ static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
 	irq_tally_begin(&tally);
 	deadline = irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE, delay, 0);
 	tally.armed = 1;
-	t0 = prev = tsc_rdtsc();
+	t0 = prev = cycles_read();
 	for (unsigned i = 0; i < MASKED_SAMPLES; i++) {
-		uint64_t now = tsc_rdtsc();
+		uint64_t now = cycles_read();
 
 		samples[i] = now - prev;
 		prev = now;
 	}
-	while (tsc_rdtsc() - t0 < window)
+	while (cycles_read() - t0 < window)
 		;
 	during = hit.hits; /* must be 0: masked */
-	unmask = tsc_rdtsc();
+	unmask = cycles_read();
 	taken = irq_wait_taken(&hit, during, IRQ_WAIT_SPIN, 0, unmask + timeout);
 	take_stragglers(delay * 4); /* a second delivery would show up in this extra window */
 	irq_source_release(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);

@@ -66,12 +66,12 @@ static void time_fills(const struct evictor *ev, void (*fill)(const struct cache
 		uint64_t t0;
 
 		evict(ev);
-		t0 = tsc_begin();
+		t0 = cycles_begin();
 		fill(f);
-		cold[s] = tsc_end() - t0;
-		t0 = tsc_begin();
+		cold[s] = cycles_end() - t0;
+		t0 = cycles_begin();
 		fill(f);
-		warm[s] = tsc_end() - t0;
+		warm[s] = cycles_end() - t0;
 	}
 }
 
@@ -87,11 +87,11 @@ struct fill_ctx {
 static uint64_t timed_fill(void *ctx, uint64_t iters)
 {
 	const struct fill_ctx *c = ctx;
-	uint64_t t0 = tsc_begin();
+	uint64_t t0 = cycles_begin();
 
 	(void)iters;
 	c->fill(c->f);
-	return tsc_end() - t0;
+	return cycles_end() - t0;
 }
 
 /* Before each counted sample, outside the counted window: cold = evict; warm = one more fill,

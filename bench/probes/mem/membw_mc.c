@@ -43,9 +43,9 @@ static uint64_t mc_timed(void *arg, uint64_t iters)
 {
 	struct mc_job *j = arg;
 
-	j->t0 = tsc_begin();
+	j->t0 = cycles_begin();
 	j->fn(j->dst, j->src, j->bytes, iters);
-	j->t1 = tsc_end();
+	j->t1 = cycles_end();
 	return j->t1 - j->t0;
 }
 
@@ -177,7 +177,7 @@ static unsigned mc_width(struct probe_env *env, unsigned *ncpu)
 	unsigned width = SIMD_64;
 
 	for (unsigned c = 1; c < *ncpu && env->simd_enabled; c++)
-		if (!smp_run(c, simd_job, 0) || !smp_wait(c, env->tsc_hz))
+		if (!smp_run(c, simd_job, 0) || !smp_wait(c, env->counter_hz))
 			*ncpu = c; /* keep the cores that answered */
 	simd_usable(&simd);
 	for (int w = SIMD_NUM_WIDTHS - 1; w >= 0; w--)
@@ -214,7 +214,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 		emit_skip("membw_mc", smp_report()->reason ? smp_report()->reason : "only one CPU online");
 		return PROBE_SKIPPED;
 	}
-	if (!env->tsc_hz) {
+	if (!env->counter_hz) {
 		emit_skip("membw_mc", "TSC frequency unknown: cannot bound the multi-core runs");
 		return PROBE_SKIPPED;
 	}
@@ -235,17 +235,17 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	}
 	for (uint64_t i = 0; i < ncpu * (2 * size + DST_SKEW); i += 64)
 		bufs[i] = (uint8_t)i;
-	timeout = MC_TIMEOUT_S * env->tsc_hz;
+	timeout = MC_TIMEOUT_S * env->counter_hz;
 
 	for (size_t k = 0; k < sizeof(mc_kernels) / sizeof(mc_kernels[0]); k++) {
 		const struct mc_kernel *mk = &mc_kernels[k];
 		uint64_t t0;
 
 		/* Passes: enough for MC_MIN_SAMPLE_NS on one core, measured once on the BSP. */
-		t0 = tsc_begin();
+		t0 = cycles_begin();
 		mk->fn[width](bufs + size + DST_SKEW, bufs, size, 1);
-		t0 = tsc_end() - t0;
-		passes = MC_MIN_SAMPLE_NS * (env->tsc_hz / 1000000) / 1000 / (t0 ? t0 : 1) + 1;
+		t0 = cycles_end() - t0;
+		passes = MC_MIN_SAMPLE_NS * (env->counter_hz / 1000000) / 1000 / (t0 ? t0 : 1) + 1;
 		for (unsigned cpus = 1; cpus <= ncpu; cpus++) {
 			for (unsigned c = 0; c < cpus; c++) {
 				uint8_t *base = bufs + c * (2 * size + DST_SKEW);

@@ -60,7 +60,7 @@ static void hw_sysreg_write(void *ctx, enum gic_sysreg r, uint64_t v)
 static uint64_t hw_now(void *ctx)
 {
 	(void)ctx;
-	return tsc_rdtsc();
+	return cycles_read();
 }
 
 const struct gicv3_io gicv3_hw_io = {

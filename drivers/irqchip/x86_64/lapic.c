@@ -4,7 +4,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/tsc.h"
+#include "arch/cycles.h"
 
 #define US_PER_S 1000000ull
 /* When the TSC rate is unknown, assume a fast one: waits then last longer, never shorter. */
@@ -18,9 +18,9 @@ static uint64_t us_to_cycles(uint64_t us, uint64_t tsc_hz)
 
 void lapic_delay_us(uint64_t us, uint64_t tsc_hz)
 {
-	uint64_t start = tsc_rdtsc(), cycles = us_to_cycles(us, tsc_hz);
+	uint64_t start = cycles_read(), cycles = us_to_cycles(us, tsc_hz);
 
-	while (tsc_rdtsc() - start < cycles)
+	while (cycles_read() - start < cycles)
 		cpu_relax();
 }
 
@@ -132,9 +132,9 @@ enum lapic_send lapic_send_ipi(const struct lapic *l, uint32_t apic_id, uint32_t
 			return LAPIC_SEND_UNREACHABLE;
 		lapic_write(l, LAPIC_REG_ICR_HIGH, apic_id << ICR_XAPIC_DEST_SHIFT);
 		lapic_write(l, LAPIC_REG_ICR_LOW, icr_low); /* this write sends */
-		start = tsc_rdtsc();
+		start = cycles_read();
 		while (lapic_read(l, LAPIC_REG_ICR_LOW) & ICR_DELIVERY_PENDING) {
-			if (tsc_rdtsc() - start > limit)
+			if (cycles_read() - start > limit)
 				return LAPIC_SEND_TIMEOUT;
 			cpu_relax();
 		}

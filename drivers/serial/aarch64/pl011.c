@@ -33,10 +33,10 @@ bool pl011_init(struct pl011 *u, uint64_t base, uint64_t counter_hz, bool sbsa)
 /* Wait until none of `busy` is set in FR; false after the bound (then counted as a timeout). */
 static bool wait_clear(struct pl011 *u, uint32_t busy)
 {
-	uint64_t start = tsc_rdtsc();
+	uint64_t start = cycles_read();
 
 	while (mmio_read32(u->base + PL011_FR) & busy) {
-		if (tsc_rdtsc() - start > u->wait_ticks) {
+		if (cycles_read() - start > u->wait_ticks) {
 			if (++u->timeouts >= MAX_TIMEOUTS)
 				u->dead = true;
 			return false;

@@ -13,7 +13,7 @@ static uint64_t hw_read(void *ctx, enum gtimer_reg r)
 	case GT_CNTV_CVAL: return cntv_cval_el0_read();
 	case GT_CNTP_CTL: return cntp_ctl_el0_read();
 	case GT_CNTP_CVAL: return cntp_cval_el0_read();
-	case GT_CNTVCT: return tsc_isb_cntvct();
+	case GT_CNTVCT: return cycles_isb_cntvct();
 	case GT_CNTPCT: return cntpct_el0_read();
 	default: return 0;
 	}

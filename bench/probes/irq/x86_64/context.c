@@ -72,7 +72,7 @@ void irq_context_fields(const struct probe_env *env, struct record *r, const str
 		rec_u64(r, "aperf_delta", da);
 		rec_u64(r, "mperf_delta", dm);
 		rec_u64(r, "aperf_mperf_ppm", ppm);
-		rec_u64(r, "eff_hz", irq_context_eff_hz(env->tsc_hz, ppm)); /* C0 time only */
+		rec_u64(r, "eff_hz", irq_context_eff_hz(env->counter_hz, ppm)); /* C0 time only */
 	} else {
 		rec_str(r, "eff_freq", c->freq_why ? c->freq_why : "unreadable");
 	}

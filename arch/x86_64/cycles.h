@@ -1,11 +1,12 @@
-/* The time-stamp counter: the cycle clock every probe is timed with.
+/* The x86_64 part of arch/cycles.h (included there, before the shared declarations): the
+ * time-stamp counter, the cycle clock every probe is timed with.
  *
- * tsc_begin()/tsc_end() bracket a measured region the way Intel's white paper on code execution
+ * cycles_begin()/cycles_end() bracket a measured region the way Intel's white paper on code execution
  * timing recommends: the fences keep earlier work from leaking past the start and the timed work
  * from finishing after the end read. The four read methods of the timer probe are also here, each
  * with a loop that collects back-to-back differences (samples first, emitted later). */
-#ifndef ARCH_X86_64_TSC_H
-#define ARCH_X86_64_TSC_H
+#ifndef ARCH_X86_64_CYCLES_H
+#define ARCH_X86_64_CYCLES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 
 #include "arch/x86_64/cpu.h" /* cpu_relax, for loops that wait on the TSC */
 
-static inline uint64_t tsc_rdtsc(void)
+static inline uint64_t cycles_read(void)
 {
 	uint32_t lo, hi;
 
@@ -49,7 +50,7 @@ static inline uint64_t tsc_cpuid_rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-static inline uint64_t tsc_begin(void)
+static inline uint64_t cycles_begin(void)
 {
 	uint32_t lo, hi;
 
@@ -58,36 +59,19 @@ static inline uint64_t tsc_begin(void)
 }
 
 /* Needs rdtscp; tsc_init() falls back to lfence;rdtsc where the CPU lacks it. */
-uint64_t tsc_end(void);
+uint64_t cycles_end(void);
 
-enum tsc_method {
-	TSC_RDTSC,
-	TSC_LFENCE_RDTSC,
-	TSC_RDTSCP,
-	TSC_CPUID_RDTSC,
-	TSC_BEGIN_END, /* the runner's own tsc_begin() .. tsc_end() pair: the overhead it subtracts */
-	TSC_NUM_METHODS,
+enum cycles_method {
+	CYCLES_RDTSC,
+	CYCLES_LFENCE_RDTSC,
+	CYCLES_RDTSCP,
+	CYCLES_CPUID_RDTSC,
+	CYCLES_BEGIN_END, /* the runner's own cycles_begin() .. cycles_end() pair: the overhead it subtracts */
+	CYCLES_NUM_METHODS,
 };
 
+/* Choose cycles_end's instruction: rdtscp where the CPU has it, else lfence;rdtsc. */
 void tsc_init(bool have_rdtscp);
-const char *tsc_method_name(enum tsc_method m);
-/* NULL if available, else the reason it is not (for a skip record). */
-const char *tsc_method_unavailable(enum tsc_method m);
-/* Every x86 method reads the TSC: the samples are cycles. */
-static inline const char *tsc_method_unit(enum tsc_method m)
-{
-	(void)m;
-	return "cycles";
-}
-/* Fill out[0..n) with differences of two back-to-back reads by method m. */
-void tsc_b2b_samples(enum tsc_method m, uint64_t *out, size_t n);
 
-/* A spin loop of exactly 2 instructions per iteration (dec; jnz): known work for the runner
- * (probe_ops.S, so the compiler cannot reshape it). */
-void arch_spin(uint64_t iterations);
-#define ARCH_SPIN_LOOP "dec_jnz" /* the loop's name in records (loop=, fluid=) */
-/* The same loop in two separate functions (probe_ops.S): the profiler's known split. */
-void arch_split_a(uint64_t iterations);
-void arch_split_b(uint64_t iterations);
 
 #endif

@@ -1,0 +1,25 @@
+/* The known work of probe_ops.S (each CPU's, in assembly so the compiler cannot reshape it): the
+ * runner's spin loop and the profiler's known split. A header of its own, below the cycle counter
+ * (arch/cycles.h includes it for its users), so the PMU's self-test can spin without the
+ * cycle-counter unit, which reads the PMU on AArch64. */
+#ifndef ARCH_PROBE_OPS_H
+#define ARCH_PROBE_OPS_H
+
+#include <stdint.h>
+
+/* A spin loop of exactly 2 instructions per iteration: known work for the runner. */
+void arch_spin(uint64_t iterations);
+/* The same loop in two separate functions: the profiler's known split. */
+void arch_split_a(uint64_t iterations);
+void arch_split_b(uint64_t iterations);
+
+/* The loop's name in records (loop=, fluid=). */
+#if defined(__x86_64__)
+#define ARCH_SPIN_LOOP "dec_jnz" /* dec; jnz */
+#elif defined(__aarch64__)
+#define ARCH_SPIN_LOOP "subs_bne" /* subs; b.ne */
+#else
+#error "no probe_ops for this architecture yet"
+#endif
+
+#endif
