@@ -14,25 +14,18 @@ import pytest
 from bmharness import parse, qemu
 from conftest import boot_a64, raw
 
+from configs import CONFIGS  # the boot configurations (configs.py)
+
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr")  # PMCCNTR: PMU cycles
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one that cannot run here (pmu_check: no INST_RETIRED without
 # -icount), one unknown name (dropped with a warning by the option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw,no_such_probe"
 PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw"
-MEM_KERNELS = "read,write_nt,rep_movsb"
-MEM_MAX_MB = 1  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
+OPTS = CONFIGS["a64"].options
+MEM_MAX_MB = OPTS["mem_max_mb"]  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
-TIMER_SAMPLES = 256
-
-
-@pytest.fixture(scope="module")
-def a64(tmp_path_factory):
-    # probes goes in raw: the harness refuses unknown probe names in settings.
-    return boot_a64(tmp_path_factory, "a64", timeout=90, settings={"timer_samples": TIMER_SAMPLES, "samples":
-                    8, "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin", "mem_kernels":
-                    MEM_KERNELS}, extra_config="probes = %s\n" % PROBES)
+TIMER_SAMPLES = OPTS["timer_samples"]
 
 
 def test_boots_and_powers_off(a64):

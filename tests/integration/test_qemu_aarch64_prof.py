@@ -23,25 +23,13 @@ from bmharness import profile
 from conftest import boot_a64
 from test_qemu_profile import check_stream, prof_records, samples_by_function
 
-SETTINGS = {"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
-            "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000}
-SMP_SETTINGS = {"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
-                "mem_max_mb": 4}
+from configs import CONFIGS  # the boot configurations (configs.py)
+
 MEMBW_KERNEL_PREFIX = "bw_"
 AP_MIN_SAMPLES = 20
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 INTID_PMU_QEMU_VIRT = 23
-
-
-@pytest.fixture(scope="module")
-def a64prof(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64prof", icount=True, settings=SETTINGS)
-
-
-@pytest.fixture(scope="module")
-def a64prof_smp(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64prof_smp", smp=2, settings=SMP_SETTINGS)
 
 
 def test_boot_ok(a64prof):
@@ -63,7 +51,7 @@ def test_split_recovered_from_pmu_overflow(a64prof):
     b = begin[0]
     assert (b["source"], b["events"], b["unit"]) == ("pmi", "instructions", "events")
     assert "fallback" not in b
-    assert int(b["period"]) == SETTINGS["profile_period"] and int(b["cpus"]) == 1
+    assert int(b["period"]) == CONFIGS["a64prof"].options["profile_period"] and int(b["cpus"]) == 1
     by = samples_by_function(b, data, image_only=True)
     assert by.get(None, 0) == 0, by  # every interrupted pc is in the image (firmware code only)
     assert sum(by.values()) == sum(int(e["counted"]) for e in ends)

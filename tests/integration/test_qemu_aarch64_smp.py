@@ -16,18 +16,9 @@ from bmharness import multicore
 from conftest import boot_a64, check_membw_mc, raw
 
 # fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.
-PROBES = "smp_hello,fault_ap_ud2,membw_mc"
-# membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
-SETTINGS = {"samples": 4, "mem_max_mb": 4, "timer_samples": 64}
 SMP_AP_TIMEOUT_S = 0.5  # arch/aarch64/smp.h SMP_AP_TIMEOUT_US
 HELLO_TIMEOUT_S = 1.0   # bench/probes/smp.c HELLO_TIMEOUT_MS
 AFF3_SHIFT = 24         # the packed affinity of the interface (drivers/fw/aarch64/madt_gicc.h)
-
-
-@pytest.fixture(scope="module")
-def a64smp2(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64smp2", smp=2, settings=SETTINGS, extra_config="probes = %s\n" %
-                    PROBES)
 
 
 def one(b, kind):

@@ -16,23 +16,17 @@ import pytest
 from conftest import ROOT, boot, check_one_shot_arms, raw, single
 from bmharness import irq, parse, report
 
-N_LAT = 200
-N_DISP = 4
-N_FP = 8
-# fault_irq first: it faults with a periodic timer armed; everything after must be clean.
-SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,irq_displace,irq_footprint,noise,smp_hello",
-            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": N_DISP, "irq_disp_ms": 10,
-            "irq_fp_samples": N_FP, "noise_ms": 300, "samples": 4}
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["irqb"].options
+N_LAT = OPTS["irq_samples"]
+N_DISP = OPTS["irq_disp_samples"]
+N_FP = OPTS["irq_fp_samples"]
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "spin_nopause", "l1d", "l2")] + \
     [("hpet", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")]
 WARMUP = 16
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-
-
-@pytest.fixture(scope="module")
-def irqb(tmp_path_factory):
-    return boot(tmp_path_factory, "irq_all", SETTINGS, smp=2)
 
 
 def assert_ok(b):

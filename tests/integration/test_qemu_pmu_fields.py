@@ -12,13 +12,6 @@ LFENCE = {"yes", "set", "no", "unknown"}
 FREEZE = {"set", "already", "not_offered", "refused", "unknown"}
 
 
-@pytest.fixture(scope="module")
-def epyc(tmp_path_factory):
-    return boot(tmp_path_factory, "pmu_epyc", {"probes": "spin,pmu_check", "samples": 4,
-                                                "timer_samples": 64, "tsc_cal_windows": 1},
-                cpu="EPYC")
-
-
 def test_pmu_record_fields_and_caught_rdpmc(epyc):
     s = epyc.summary
     assert s["validation"]["complete"] and s["ok"], s["validation"]["problems"]

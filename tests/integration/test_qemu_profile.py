@@ -101,14 +101,6 @@ def check_stream(begin, ends, cost, data):
     assert len(cost) == 1 and "skipped" not in cost[0]
 
 
-@pytest.fixture(scope="module")
-def spin_membw(tmp_path_factory):
-    return boot(tmp_path_factory, "prof_tcg", {
-        "probes": "spin,membw,membw_mc,fault_ud2", "profile": "spin,membw,membw_mc,fault_ud2",
-        "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
-        "mem_kernels": "read,write,copy", "timer_samples": 64, "tsc_cal_windows": 1}, smp=2)
-
-
 def test_split_recovered_under_icount(icount):
     assert icount.summary["ok"], icount.summary["validation"]
     begin, ends, cost, data = prof_records(icount, "prof_split")
