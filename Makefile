@@ -48,7 +48,7 @@ $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 # Host unit tests: the portable units compiled for Linux.
 # Every file of tests/unit/ is linked in; each test file registers its own suite (TEST_SUITE in
 # tests/unit/test.h), so the runner keeps no list. Suites run in this (sorted) link order.
-UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
+UNIT_SRC    := $(sort $(wildcard tests/unit/*.c $(foreach c,$(CPUS),tests/unit/$(c)/*.c)))
 # The file list as a prerequisite: a test file removed or renamed relinks the runner too.
 UNIT_LIST   := $(BUILD)/host/unit_src.list
 $(shell mkdir -p $(dir $(UNIT_LIST)) && echo '$(UNIT_SRC)' | cmp -s - $(UNIT_LIST) || echo '$(UNIT_SRC)' > $(UNIT_LIST))
@@ -134,7 +134,7 @@ unit: $(UNIT_BIN)
 pytest: | deps-test
 	$(PY) -m pytest -q tests/python
 
-# The AArch64 image, for tests/integration/test_qemu_aarch64.py.
+# The AArch64 image, for tests/integration/aarch64/test_boot.py.
 image-aarch64:
 	$(MAKE) ARCH=aarch64 image
 

@@ -69,7 +69,7 @@ X86_64 = [
                options={"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
                         "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
                groups=("boot", "icount", "profile"),
-               doc="prof_split rides along, profiled (test_profile.py): an icount boot is slow to start."),
+               doc="prof_split rides along, profiled (x86_64/test_profile.py): an icount boot is slow to start."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi"}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off."),
     BootConfig("noserial", options={"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8"},

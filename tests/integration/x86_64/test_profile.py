@@ -1,16 +1,12 @@
 """The sampling profiler under QEMU (time-based: TCG has no x86 PMU). Two boots:
-- `-icount shift=0` (conftest's shared `icount` boot): the APIC timer then counts instructions, so time-based samples fall on
+- `-icount shift=0` (the shared `icount` boot of configs.py): the APIC timer then counts instructions, so time-based samples fall on
   instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
   70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
 - plain TCG, 2 CPUs: `spin` (>= 90% of samples in arch_spin), `membw` (most samples in the
   bandwidth kernels), `membw_mc` (the application processor samples too), the probes' own records unchanged in structure, and a probe that cannot be profiled.
 Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
 
-import json
-import glob
 import os
-import subprocess
-import zlib
 
 import pytest
 
@@ -18,87 +14,11 @@ from conftest import ROOT, boot
 
 from bmharness import profile, report  # noqa: E402
 
+from profile_checks import check_stream, prof_records, samples_by_function
+
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
-
-
-def records(b):
-    with open(os.path.join(b.out_dir, "parsed", "records.jsonl")) as f:
-        return [json.loads(line) for line in f]
-
-
-def prof_records(b, probe):
-    recs = [r for r in records(b) if r["type"] in ("prof", "prof_data") and r["fields"].get("probe") == probe]
-    begin = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "begin"]
-    ends = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "end"]
-    cost = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "cost"]
-    data = [r["fields"] for r in recs if r["type"] == "prof_data"]
-    return begin, ends, cost, data
-
-
-def function_symbols(path):
-    """(start, name) of every function symbol of an ELF, sorted."""
-    out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
-    syms = []
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tT":
-            syms.append((int(parts[0], 16), parts[2]))
-    return syms
-
-
-def elf_symbols(build_id):
-    """The function symbols of the firmware build's ELF, kept by build id (build/<arch>/elf/)."""
-    paths = glob.glob(os.path.join(ROOT, "build", "*", "elf", build_id + ".elf"))
-    assert paths, "the build keeps no ELF for build id %s" % build_id
-    return function_symbols(paths[0])
-
-
-def function_of(syms, addr):
-    name = None
-    for start, n in syms:
-        if start > addr:
-            break
-        name = n
-    return name
-
-
-def samples_by_function(begin, data, syms=None, cpu=None, image_only=False):
-    """Samples per function: ELF address = pc - image_base, named by `syms` (default: the firmware
-    ELF of the begin record's build id); only CPU `cpu`'s chunks when given; with image_only, a pc
-    outside [image_base, image_base + image_size) counts under None."""
-    base = int(begin["image_base"], 16)
-    size = int(begin["image_size"]) if image_only else None
-    syms = elf_symbols(begin["build_id"]) if syms is None else syms
-    by = {}
-    for d in data:
-        if cpu is not None and int(d["cpu"]) != cpu:
-            continue
-        for e in d["e"].split(","):
-            pc, _event, count = e.split(":")
-            addr = int(pc, 16) - base
-            fn = function_of(syms, addr) if size is None or 0 <= addr < size else None
-            by[fn] = by.get(fn, 0) + int(count)
-    return by
-
-
-def check_stream(begin, ends, cost, data):
-    """The record invariants of docs/protocol.md: one begin with the image's build id, per CPU
-    counted + lost = samples, entries and crc match the prof_data chunks, a cost record."""
-    assert len(begin) == 1
-    b = begin[0]
-    assert b["build_id"] != "unknown" and len(b["build_id"]) == 40
-    assert int(b["period_min"]) <= int(b["period"]) and int(b["period_min"]) <= int(b["period_max"])
-    assert ends
-    for end in ends:
-        chunks = [d for d in data if d["cpu"] == end["cpu"]]
-        assert sum(int(d["n"]) for d in chunks) == int(end["entries"])
-        assert [int(d["i"]) for d in chunks] == list(range(0, int(end["entries"]), 24))
-        assert int(end["counted"]) + int(end["lost"]) == int(end["samples"])
-        assert sum(int(e.split(":")[2]) for d in chunks for e in d["e"].split(",")) == int(end["counted"])
-        assert "%x" % zlib.crc32(",".join(d["e"] for d in chunks).encode()) == end["crc"][2:]
-    assert len(cost) == 1 and "skipped" not in cost[0]
 
 
 def test_split_recovered_under_icount(icount):

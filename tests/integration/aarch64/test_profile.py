@@ -4,7 +4,7 @@ prof_split profiled with profile_source=pmu and profile_event=instructions. QEMU
 INST_RETIRED exactly under -icount and raises the PMU's overflow PPI (23 on virt) through the GIC,
 so the samples fall on instructions: prof_split spends 30% of its loop instructions in
 arch_split_a and 70% in arch_split_b (by construction), and the profile must recover 30% within 2
-points (band fixed before measuring, as test_qemu_profile.py asks of the x86 timer profile).
+points (band fixed before measuring, as x86_64/test_profile.py asks of the x86 timer profile).
 Also: the begin record says source=pmi, events=instructions, unit=events and no fallback; per CPU
 counted + lost = samples and the chunks add up (check_stream); the GIC record names the PMU's
 interrupt. A second boot, plain TCG on 2 cores, profiles membw_mc with the defaults
@@ -21,7 +21,7 @@ import pytest
 
 from bmharness import profile
 from conftest import boot_a64
-from test_qemu_profile import check_stream, prof_records, samples_by_function
+from profile_checks import check_stream, prof_records, samples_by_function
 
 from configs import CONFIGS  # the boot configurations (configs.py)
 

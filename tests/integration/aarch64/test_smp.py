@@ -3,7 +3,7 @@
 PSCI CPU_ON (hvc at EL1, as the FADT says), says so in `plat kind=smp`, `smp_hello` runs a job on
 both cores at a common start, `membw_mc` streams on 1 and 2 cores at once, and a `udf` in a job
 on core 1 becomes a `fault` record on the BSP while that core takes the next job. One boot,
-~10 s. The one-core case is test_qemu_aarch64.py's boot (-smp 1): test_one_core_smp_fact there.
+~10 s. The one-core case is aarch64/test_boot.py's boot (-smp 1): test_one_core_smp_fact there.
 
 Start skews and bandwidths under TCG are host-scheduling and emulation numbers (each vCPU is a
 host thread on a shared 2-core machine): only structure and sanity bounds are asserted."""

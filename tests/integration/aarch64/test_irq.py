@@ -9,7 +9,7 @@ the instruction its deadline falls on: there the one-shot's latency in the spin 
 answer (the entry stamp is in the deadline's own tick, at most one tick later: a pass band fixed
 before measuring). Other latencies are emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
 sampler on the virtual timer (profile_source=timer: auto would take the PMU's overflow, see
-test_qemu_aarch64_prof.py): the samples, symbolised against the ELF the build keeps by the
+aarch64/test_profile.py): the samples, symbolised against the ELF the build keeps by the
 image's build id, fall in arch_spin. ~12 s."""
 
 import os
@@ -18,14 +18,14 @@ import pytest
 
 from bmharness import report
 from conftest import boot_a64, check_one_shot_arms, raw, single
-from test_qemu_profile import check_stream, prof_records, samples_by_function
+from profile_checks import check_stream, prof_records, samples_by_function
 
 from configs import CONFIGS  # the boot configurations (configs.py)
 
 N_LAT = CONFIGS["a64irq"].options["irq_samples"]
 WARMUP = 16
 PROF_MIN_SAMPLES = 100
-SPIN_SHARE_MIN = 0.9  # as tests/integration/test_qemu_profile.py asks of x86 under TCG
+SPIN_SHARE_MIN = 0.9  # as tests/integration/x86_64/test_profile.py asks of x86 under TCG
 ONE_SHOT = [("cntv_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")] + \
     [("sgi_self", w) for w in ("spin", "spin_nopause", "l1d", "l2")]
 GICD_CTLR_ARE_GRP1 = 0x12

@@ -119,8 +119,8 @@ def test_cleanup_checks_pass(x2):
     # the abandoned periodic timer was pending or in service, read from the IRR/ISR MSRs and taken
     assert faulted["delivered"] + faulted["in_service"] >= 1, faulted
     # Every check passes, except the displacement timing statistics: under plain TCG the emulated
-    # delivery cost wanders with host load (as in test_qemu_irq.py, they must only be present
-    # here); test_qemu_displace.py judges them where they are exact (-icount).
+    # delivery cost wanders with host load (as in x86_64/test_irq.py, they must only be present
+    # here); x86_64/test_displace.py judges them where they are exact (-icount).
     timing = ("delivery_constant", "displace_vs_direct")
     judged = [c for c in x2.summary["checks"] if not (c.get("probe") == "irq_displace" and c["name"] in timing)]
     assert judged and all(c["status"] == "pass" for c in judged), [c for c in judged if c["status"] != "pass"]

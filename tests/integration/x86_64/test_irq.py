@@ -1,12 +1,12 @@
 """Interrupt probes under QEMU + OVMF (TCG): one boot runs them all (with 2 CPUs, so the
 application processors' start-up keeps working next to the interrupt set-up), and one hosted run
 shows the noise probe running in user space (the `-icount shift=0` displacement boot is in
-test_qemu_displace.py).
+x86_64/test_displace.py).
 
 Latencies, costs and footprints under TCG are emulation numbers: only structure, counts and
 invariants are asserted (every armed interrupt taken exactly once, nothing early, nothing
 spurious; sample counts as configured; displacement and direct estimates both present). The
-exact displacement checks are in test_qemu_displace.py (-icount) and test_hosted_displace.py."""
+exact displacement checks are in x86_64/test_displace.py (-icount) and test_hosted_displace.py."""
 
 import os
 import subprocess
@@ -117,7 +117,7 @@ def test_displacement_and_direct_both_present(irqb):
     """Structure only under TCG (its timing is no machine's): per handler of the default work
     list, the window sets, one direct cost and one chunk excess per interrupt taken, and the
     check records (their status is asserted where the effect is real: -icount in
-    test_qemu_displace.py, hosted in test_hosted_displace.py)."""
+    x86_64/test_displace.py, hosted in test_hosted_displace.py)."""
     res = irq.analyse(irqb.summary, os.path.join(irqb.out_dir, "parsed"))
     work = [int(w) for w in str(irqb.summary["cfg"]["irq_disp_work"]).split(",")]
     rows = {r["work"]: r for r in res["displace"]}
