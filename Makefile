@@ -48,29 +48,12 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
-UNIT_SRC    := tests/unit/run_tests.c tests/unit/test_crc32.c tests/unit/test_fmt.c \
-	tests/unit/test_record.c tests/unit/test_config.c tests/unit/test_calibrate.c \
-	tests/unit/test_tsc_cal.c tests/unit/test_sort.c tests/unit/test_acpi.c tests/unit/test_smbios.c \
-	tests/unit/test_memory.c tests/unit/test_madt.c tests/unit/test_pmu.c tests/unit/pmu_model.c \
-	tests/unit/test_counters.c tests/unit/test_irq_drivers.c tests/unit/regmodel.c \
-	tests/unit/test_gap_detect.c tests/unit/test_irq_platform.c \
-	tests/unit/test_fp_stats.c \
-	tests/unit/test_fp_pmu.c \
-	tests/unit/test_icache_pair.c \
-	tests/unit/test_pmu_vendor.c \
-	tests/unit/test_lapic_mode.c
-UNIT_SRC    += tests/unit/test_displace_stats.c
-UNIT_SRC    += tests/unit/test_a64_decode.c tests/unit/test_a64_walk.c
-UNIT_SRC    += tests/unit/test_a64_cache.c
-UNIT_SRC    += tests/unit/test_prof_table.c
-UNIT_SRC    += tests/unit/test_pmu_pmi.c
-UNIT_SRC    += tests/unit/test_madt_gicc.c
-UNIT_SRC    += tests/unit/test_a64_pmu.c
-UNIT_SRC    += tests/unit/test_a64_sysreg.c
-UNIT_SRC    += tests/unit/test_gicv3.c tests/unit/test_gtimer.c
-UNIT_SRC    += tests/unit/test_a64_irq2.c
-UNIT_SRC    += tests/unit/test_a64_pmi.c
-UNIT_SRC    += tests/unit/test_a64_platform_id.c
+# Every file of tests/unit/ is linked in; each test file registers its own suite (TEST_SUITE in
+# tests/unit/test.h), so the runner keeps no list. Suites run in this (sorted) link order.
+UNIT_SRC    := $(sort $(wildcard tests/unit/*.c $(foreach c,$(CPUS),tests/unit/$(c)/*.c)))
+# The file list as a prerequisite: a test file removed or renamed relinks the runner too.
+UNIT_LIST   := $(BUILD)/host/unit_src.list
+$(shell mkdir -p $(dir $(UNIT_LIST)) && echo '$(UNIT_SRC)' | cmp -s - $(UNIT_LIST) || echo '$(UNIT_SRC)' > $(UNIT_LIST))
 UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
@@ -144,12 +127,12 @@ $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 run: image | deps-$(DEPS_RUN)
 	$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
 
-$(UNIT_BIN): $(UNIT_SRC) $(UNIT_UNDER) $(wildcard tests/unit/*.h lib/*.h bench/*/*.h bench/core/*.def drivers/*.h arch/*.h arch/x86_64/*.h arch/aarch64/*.h)
+$(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
-# Also the registry's checks (tests/unit/test_registry.c), linked with every probe: mk/hosted.mk.
+# Also the registry's checks (tests/hosted/test_registry.c), linked with every probe: mk/hosted.mk.
 unit: $(UNIT_BIN) unit-registry
 	$(UNIT_BIN)
 
@@ -160,7 +143,7 @@ docs:
 pytest: | deps-test
 	$(PY) -m pytest -q tests/python
 
-# The AArch64 image, for tests/integration/test_qemu_aarch64.py.
+# The AArch64 image, for tests/integration/aarch64/test_boot.py.
 image-aarch64:
 	$(MAKE) ARCH=aarch64 image
 

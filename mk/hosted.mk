@@ -33,14 +33,14 @@ $(HOSTED_BIN): $(HOSTED_OBJ)
 	@# Keep every build's binary by its build id: the profiler's symbols for older runs' logs.
 	@id=$$(readelf -n $@ | sed -n 's/.*Build ID: *//p'); mkdir -p $(HOSTED_OUT)/elf; cp $@ $(HOSTED_OUT)/elf/$$id.elf
 
-# The registry's unit checks need every probe: the hosted objects but main, with the unit runner
-# given the one suite (tests/unit/test_registry.c). Run by `make unit`.
+# The registry's unit checks need every probe: the unit runner linked with the hosted objects but
+# main and the one suite that needs them (tests/hosted/test_registry.c). Run by `make unit`.
 REGISTRY_TEST := $(HOSTED_OUT)/registry_tests
 REGISTRY_TEST_OBJ := $(filter-out $(HOSTED_OUT)/obj/hosted/main.c.o,$(HOSTED_OBJ))
 
 .PHONY: unit-registry
-$(REGISTRY_TEST): tests/unit/test_registry.c tests/unit/run_tests.c tests/unit/test.h $(REGISTRY_TEST_OBJ)
-	gcc $(HOSTED_CFLAGS) -D'SUITES(X)=X(registry)' tests/unit/run_tests.c tests/unit/test_registry.c \
+$(REGISTRY_TEST): tests/hosted/test_registry.c tests/unit/run_tests.c tests/unit/test.h $(REGISTRY_TEST_OBJ)
+	gcc $(HOSTED_CFLAGS) tests/unit/run_tests.c tests/hosted/test_registry.c \
 		$(REGISTRY_TEST_OBJ) -pthread -o $@
 
 unit-registry: $(REGISTRY_TEST)

@@ -17,7 +17,7 @@
  * just counts. It is taken only where a second counter is free (else sampling goes on without).
  *
  * The pure part (which counters, the PMEVTYPER value, the preloads, the clamp) is in
- * pmu_pmi_plan.c, host-tested against the Arm ARM's rules (tests/unit/test_a64_pmi.c); the
+ * pmu_pmi_plan.c, host-tested against the Arm ARM's rules (tests/unit/aarch64/test_pmi.c); the
  * register accesses are in pmu_pmi.c. The counter is reached through PMSELR_EL0 and
  * PMXEVTYPER/PMXEVCNTR_EL0 (its number is known only at run time); the handler saves and
  * restores PMSELR_EL0 around its own use.

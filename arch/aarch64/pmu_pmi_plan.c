@@ -1,6 +1,6 @@
 /* The pure part of AArch64 overflow sampling (see pmu_pmi.h): which event counter, its
  * PMEVTYPER<n>_EL0 value and the preload. No register access: the host unit tests run it
- * (tests/unit/test_a64_pmi.c). */
+ * (tests/unit/aarch64/test_pmi.c). */
 #include "arch/aarch64/pmu_pmi.h"
 
 #include "arch/aarch64/pmu_regs.h"

@@ -3,7 +3,7 @@
  * instructions (and, the bodies being identical, of the loop time) are in arch_split_a. Profiled
  * (profile=prof_split) under `-icount shift=0`, where the timer counts instructions, or hosted on
  * the real CPU, the share of samples in arch_split_a among both must come out at 30% (the
- * harness's profile check; tests/integration/test_qemu_profile.py). Timed by the runner like
+ * harness's profile check; tests/integration/x86_64/test_profile.py). Timed by the runner like
  * `spin`, so it is an ordinary measured probe too. */
 #include "arch/cycles.h"
 #include "bench/core/probe.h"

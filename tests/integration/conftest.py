@@ -1,6 +1,8 @@
 """QEMU integration fixtures: boot the USB image once per configuration and share the parsed
-result between the tests that look at it. The image comes from `make image` (the Makefile's
-`integration` target builds it first)."""
+result between the tests that look at it. The configurations are data (configs.py): each becomes
+a session fixture of its name here, and its groups become markers of the tests that take it
+(`pytest -m irq`, `pytest -m aarch64`). The images come from `make image` and `make image-aarch64`
+(the Makefile's `integration` target builds them first)."""
 
 import os
 import shutil
@@ -15,6 +17,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
 IMAGE_A64 = os.path.join(ROOT, "build", "aarch64", "baremetric.img")
+IMAGES = {"x86_64": IMAGE, "aarch64": IMAGE_A64}
+QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
+QEMU10_FETCH_TIMEOUT_S = 300
+
+from configs import CONFIGS  # noqa: E402  (the boot configurations: tests/integration/configs.py)
 
 
 class Boot:
@@ -174,49 +181,62 @@ def single(fact):
     return fact
 
 
-@pytest.fixture(scope="session")
-def quick(tmp_path_factory):
-    return boot(tmp_path_factory, "quick", {"probes": "timer,spin", "timer_samples": 512, "samples": 16})
+
+
+def boot_config(tmp_path_factory, cfg, **kw):
+    """The boot of one configs.BootConfig (kw: more run_qemu keywords, e.g. the QEMU 10 binary)."""
+    extra_args = [a for m in cfg.machine for a in ("-machine", m)]
+    if extra_args:
+        kw["extra_args"] = extra_args
+    return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
+                arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout, **kw)
 
 
 @pytest.fixture(scope="session")
-def smp2(tmp_path_factory):
-    return boot(tmp_path_factory, "smp2", {"probes": "timer,spin", "timer_samples": 256}, smp=2)
+def qemu10():
+    """(binary, data directory) of QEMU 10, fetched once; a skip when backports is unreachable."""
+    try:
+        proc = subprocess.run([QEMU10_SCRIPT], capture_output=True, text=True, timeout=QEMU10_FETCH_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        pytest.skip("qemu10: fetching QEMU 10 from bookworm-backports took over %d s" % QEMU10_FETCH_TIMEOUT_S)
+    reason = [line for line in proc.stderr.splitlines() if line.startswith("qemu10: ")]
+    if proc.returncode == 2:
+        pytest.skip(reason[-1] if reason else proc.stderr.strip()[-300:])
+    assert proc.returncode == 0, proc.stderr
+    root = proc.stdout.strip().splitlines()[-1]
+    return os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu")
 
 
-@pytest.fixture(scope="session")
-def mem2g(tmp_path_factory):
-    return boot(tmp_path_factory, "mem2g", {"probes": "timer,spin", "timer_samples": 256}, mem=2048)
+def _boot_fixture(cfg):
+    """A session fixture booting `cfg` once (after fetching QEMU 10 where the entry asks for it)."""
+    def fixture(request, tmp_path_factory):
+        kw = {}
+        if cfg.qemu10:
+            kw["qemu"], kw["qemu_datadir"] = request.getfixturevalue("qemu10")
+        return boot_config(tmp_path_factory, cfg, **kw)
+    fixture.__name__ = cfg.name
+    fixture.__doc__ = cfg.doc or "The %s boot of configs.py." % cfg.name
+    return pytest.fixture(scope="session", name=cfg.name)(fixture)
 
 
-@pytest.fixture(scope="session")
-def faults(tmp_path_factory):
-    # Bad options ride along: they must be reported and the run must go on with defaults.
-    return boot(tmp_path_factory, "faults",
-                {"timer_samples": 64},
-                extra_config="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\n"
-                             "no_such_key = 1\ntsc_cal_windows = many\n")
+for _cfg in CONFIGS.values():
+    globals()["boot_" + _cfg.name] = _boot_fixture(_cfg)
 
 
-@pytest.fixture(scope="session")
-def icount(tmp_path_factory):
-    # prof_split rides along, profiled (test_qemu_profile.py): an icount boot is slow to start.
-    return boot(tmp_path_factory, "icount",
-                {"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
-                 "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
-                icount=True)
+def _markers():
+    return sorted({m for c in CONFIGS.values() for m in (c.arch,) + c.groups})
 
 
-MEMORY_SETTINGS = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
+def pytest_configure(config):
+    for m in _markers():
+        config.addinivalue_line("markers", "%s: tests taking a boot of that arch or group (configs.py)" % m)
 
 
-@pytest.fixture(scope="session")
-def memory_max(tmp_path_factory):
-    """-cpu max: SSE2 and AVX2 kernels run, AVX-512 is absent under TCG."""
-    return boot(tmp_path_factory, "memmax", MEMORY_SETTINGS, cpu="max")
-
-
-@pytest.fixture(scope="session")
-def quick_memory(tmp_path_factory):
-    """The default CPU model (qemu64): no AVX, so the 256/512-bit kernels must be skips."""
-    return boot(tmp_path_factory, "memq64", dict(MEMORY_SETTINGS, mem_kernels="read,copy_nt", mem_max_mb=1))
+def pytest_collection_modifyitems(items):
+    """A test taking a boot fixture carries that boot's arch and groups as markers."""
+    for item in items:
+        for name in getattr(item, "fixturenames", ()):
+            cfg = CONFIGS.get(name)
+            if cfg:
+                for m in (cfg.arch,) + cfg.groups:
+                    item.add_marker(m)

@@ -1,7 +1,7 @@
 """The sampling profiler in the hosted build (build/hosted/baremetric) on this machine's CPU: one
 run profiling `prof_split`, `spin` and `membw_mc` at the default period (250 µs, given explicitly so the
 auto period cannot stretch it), on perf's task clock here (the VM shows Linux no PMU; a machine
-with one samples cycles through perf). Checks the record invariants (test_qemu_profile's), that
+with one samples cycles through perf). Checks the record invariants (x86_64/test_profile's), that
 the source says why it is not the PMU, that image_base/build_id map the pcs into this very
 binary (build id = readelf's), the known split (30% of the loop in arch_split_a, recovered within
 2 points: the band fixed before measuring), spin's samples in arch_spin, and membw_mc's worker
@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT, HostedRun, rt_prefix
-from test_qemu_profile import check_stream, function_symbols, prof_records, samples_by_function
+from profile_checks import check_stream, function_symbols, prof_records, samples_by_function
 
 from bmharness.stream import parse
 

@@ -2,7 +2,6 @@
 synthetic runs, compare.md and the `compare` command."""
 
 import json
-import math
 import random
 
 import pytest

@@ -2,7 +2,6 @@
 deadline uncertainty and early-but-quantised counts, and the noise probe's per-gap SMI
 attribution and threshold."""
 
-import pytest
 
 from bmharness.analysis import irq, irq_lat
 from bmharness.report import irq_lat as irq_lat_report, report

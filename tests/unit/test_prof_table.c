@@ -503,7 +503,7 @@ static void period_uniform(void)
 
 		chi2 += d * d / expect;
 	}
-	printf("    prof period chi2 (15 dof) = %.2f, band [%.3f, %.3f]\n", chi2, CHI2_LO, CHI2_HI);
+	test_note("prof period chi2 (15 dof) = %.2f, band [%.3f, %.3f]", chi2, CHI2_LO, CHI2_HI);
 	CHECK(chi2 >= CHI2_LO && chi2 <= CHI2_HI);
 }
 

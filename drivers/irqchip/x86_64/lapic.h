@@ -8,7 +8,7 @@
  * is in x2APIC mode (IA32_APIC_BASE.EXTD set; MMIO is then dead) and CPUID confirms x2APIC: as
  * the firmware handed over (real machines with APIC ids above 254), or after option
  * apic_mode=x2apic switched it (drivers/irqchip/x86_64/lapic_mode.c). The x2APIC paths run for real under QEMU 10
- * with -cpu max (tests/integration/test_qemu10_x2apic.py); QEMU 7.2 has no x2APIC. */
+ * with -cpu max (tests/integration/x86_64/test_x2apic.py); QEMU 7.2 has no x2APIC. */
 #ifndef DRIVERS_LAPIC_H
 #define DRIVERS_LAPIC_H
 

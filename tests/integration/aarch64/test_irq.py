@@ -9,24 +9,22 @@ the instruction its deadline falls on: there the one-shot's latency in the spin 
 answer (the entry stamp is in the deadline's own tick, at most one tick later: a pass band fixed
 before measuring). Other latencies are emulation numbers (sanity ranges only). The same boot profiles `spin` with the time-based
 sampler on the virtual timer (profile_source=timer: auto would take the PMU's overflow, see
-test_qemu_aarch64_prof.py): the samples, symbolised against the ELF the build keeps by the
+aarch64/test_profile.py): the samples, symbolised against the ELF the build keeps by the
 image's build id, fall in arch_spin. ~12 s."""
 
 import os
 
-import pytest
 
 from bmharness.report import report
-from conftest import boot_a64, check_one_shot_arms, raw, single
-from test_qemu_profile import check_stream, prof_records, samples_by_function
+from conftest import check_one_shot_arms, raw, single
+from profile_checks import check_stream, prof_records, samples_by_function
 
-N_LAT = 50
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+N_LAT = CONFIGS["a64irq"].options["irq_samples"]
 WARMUP = 16
-SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,spin", "irq_samples": N_LAT, "irq_set_ms": 5000,
-            "irq_timeout_ms": 2000, "profile": "spin", "profile_source": "timer", "profile_period": 250000,
-            "samples": 8, "target_ns": 10000000}
 PROF_MIN_SAMPLES = 100
-SPIN_SHARE_MIN = 0.9  # as tests/integration/test_qemu_profile.py asks of x86 under TCG
+SPIN_SHARE_MIN = 0.9  # as tests/integration/x86_64/test_profile.py asks of x86 under TCG
 ONE_SHOT = [("cntv_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")] + \
     [("sgi_self", w) for w in ("spin", "spin_nopause", "l1d", "l2")]
 GICD_CTLR_ARE_GRP1 = 0x12
@@ -34,11 +32,6 @@ INTID_CNTV, INTID_CNTP, INTID_SGI = 27, 30, 1
 A64_EC_BRK, A64_EC_UNKNOWN = 0x3C, 0x00
 ICOUNT_ONESHOT_MAX_TICKS = 1  # known answer under -icount shift=0 (spin waits)
 MAX_SANE_TICKS = 62500000  # one second of the 62.5 MHz counter: anything beyond is broken, not slow
-
-
-@pytest.fixture(scope="module")
-def a64irq(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64irq", settings=SETTINGS, icount=True)
 
 
 def test_boot_ok_and_gic_facts(a64irq):

@@ -18,47 +18,20 @@ build/qemu10, cached: ~13 MB on the first run, nothing after). Where the archive
 reached the QEMU 10 tests are skipped with the script's reason; the QEMU 7.2 test always runs."""
 
 import os
-import subprocess
 
-import pytest
 
-from conftest import ROOT, boot, check_membw_mc, check_one_shot_arms, single
+from conftest import check_membw_mc, check_one_shot_arms, single
 
-QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
-FETCH_TIMEOUT_S = 300
-N_LAT = 20
-N_DISP = 2
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["x2"].options
+N_LAT = OPTS["irq_samples"]
+N_DISP = OPTS["irq_disp_samples"]
 WARMUP = 16
 # Two irq_latency runs: one on a clean platform, one after fault_irq abandoned a periodic timer.
-SETTINGS = {"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,fault_irq,irq_latency",
-            "apic_mode": "x2apic", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy",
-            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": N_DISP, "irq_disp_ms": 5,
-            "irq_disp_work": "0,10000"}
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "l1d", "l2")] + [("hpet", w) for w in ("hlt", "spin", "l1d", "l2")]
 NEVER = ("lost", "early", "extra", "spurious", "unexpected")
-
-
-@pytest.fixture(scope="module")
-def qemu10():
-    """(binary, data directory) of QEMU 10, fetched once; a skip when backports is unreachable."""
-    try:
-        proc = subprocess.run([QEMU10_SCRIPT], capture_output=True, text=True, timeout=FETCH_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        pytest.skip("qemu10: fetching QEMU 10 from bookworm-backports took over %d s" % FETCH_TIMEOUT_S)
-    reason = [l for l in proc.stderr.splitlines() if l.startswith("qemu10: ")]
-    if proc.returncode == 2:
-        pytest.skip(reason[-1] if reason else proc.stderr.strip()[-300:])
-    assert proc.returncode == 0, proc.stderr
-    root = proc.stdout.strip().splitlines()[-1]
-    return os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu")
-
-
-@pytest.fixture(scope="module")
-def x2(tmp_path_factory, qemu10):
-    binary, datadir = qemu10
-    kw = dict(smp=2, cpu="max", qemu=binary, qemu_datadir=datadir, timeout=120)
-    return boot(tmp_path_factory, "qemu10_x2apic", SETTINGS, **kw)
 
 
 def test_boot_ok_only_the_deliberate_fault(x2):
@@ -144,18 +117,18 @@ def test_cleanup_checks_pass(x2):
     # the abandoned periodic timer was pending or in service, read from the IRR/ISR MSRs and taken
     assert faulted["delivered"] + faulted["in_service"] >= 1, faulted
     # Every check passes, except the displacement timing statistics: under plain TCG the emulated
-    # delivery cost wanders with host load (as in test_qemu_irq.py, they must only be present
-    # here); test_qemu_displace.py judges them where they are exact (-icount).
+    # delivery cost wanders with host load (as in x86_64/test_irq.py, they must only be present
+    # here); x86_64/test_displace.py judges them where they are exact (-icount).
     timing = ("delivery_constant", "displace_vs_direct")
     judged = [c for c in x2.summary["checks"] if not (c.get("probe") == "irq_displace" and c["name"] in timing)]
     assert judged and all(c["status"] == "pass" for c in judged), [c for c in judged if c["status"] != "pass"]
     assert any(c["name"] == "delivery_constant" for c in x2.summary["checks"])
 
 
-def test_qemu72_refuses_x2apic_without_cpuid(tmp_path_factory):
+def test_qemu72_refuses_x2apic_without_cpuid(qemu72_x2apic):
     """QEMU 7.2's CPUs have no x2APIC: apic_mode=x2apic stays in xAPIC mode, says why, and the
     APs still come up (through the xAPIC ICR)."""
-    b = boot(tmp_path_factory, "qemu72_x2apic_refused", {"probes": "smp_hello", "apic_mode": "x2apic"}, smp=2)
+    b = qemu72_x2apic
     assert b.summary["ok"] and b.summary["end"]["status"] == "ok" and b.run["firmware_status"] == 0
     assert b.summary["cfg"]["apic_mode"] == "x2apic"
     assert single(b.plat("features"))["x2apic"] == 0

@@ -13,13 +13,14 @@ exact under -icount), so here the counters answer:
 Sanity ranges and invariants only, except where -icount makes the count exact. ~15 s."""
 
 
-import pytest
 
-from conftest import boot_a64, raw
+from conftest import raw
 
-PROBES = "timer,spin,pmu_check,pmu_cost"
-SAMPLES = 8
-TIMER_SAMPLES = 128
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["a64pmu"].options
+SAMPLES = OPTS["samples"]
+TIMER_SAMPLES = OPTS["timer_samples"]
 PMCR_N_SHIFT = 11
 PMCR_N_MASK = 0x1F
 EV_INST_RETIRED = 0x08
@@ -28,12 +29,6 @@ FILTER_U = 1 << 30   # EL0 not counted
 FILTER_P = 1 << 31   # EL1 not counted (must be clear)
 FILTER_NSH = 1 << 27  # EL2 counted (must be clear)
 SPIN_OVERHEAD_MAX = 1000  # instructions of the runner's reads around one sample
-
-
-@pytest.fixture(scope="module")
-def a64pmu(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64pmu", icount=True, settings={"probes": PROBES, "samples": SAMPLES,
-                    "timer_samples": TIMER_SAMPLES})
 
 
 def pmceid_has(pmu, ev):

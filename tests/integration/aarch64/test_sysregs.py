@@ -20,9 +20,8 @@ Structure, invariants and architecture only: no QEMU-specific value is asserted.
 import os
 import re
 
-import pytest
 
-from conftest import ROOT, boot_a64
+from conftest import ROOT
 
 TABLE = os.path.join(ROOT, "arch", "aarch64", "sysreg_table.h")
 GATE_FIELDS = {"A64_GATE_PFR0": "id_aa64pfr0", "A64_GATE_DFR0": "id_aa64dfr0",
@@ -78,27 +77,21 @@ def h(v):
     return int(v, 16)
 
 
-@pytest.fixture(scope="module")
-def sysb(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64sys", timeout=60, cpu="max", settings={"probes": "membw,spin",
-                    "samples": 4, "mem_max_mb": 1, "mem_min_kb": 256, "mem_kernels": "write,copy"})
-
-
-def test_boot_completes(sysb):
-    assert not sysb.run["timed_out"]
-    assert sysb.run["exit_code"] == 0
-    assert sysb.summary["ok"], sysb.summary["validation"]
-    end = sysb.summary["end"]
+def test_boot_completes(a64sys):
+    assert not a64sys.run["timed_out"]
+    assert a64sys.run["exit_code"] == 0
+    assert a64sys.summary["ok"], a64sys.summary["validation"]
+    end = a64sys.summary["end"]
     assert end["status"] == "ok"
     # the guarded accesses that faulted left no fault record: the caller reports them
-    assert end["faults"] == 0 and sysb.summary["faults"] == []
+    assert end["faults"] == 0 and a64sys.summary["faults"] == []
 
 
-def test_one_record_per_table_row(sysb):
+def test_one_record_per_table_row(a64sys):
     rows, _ = table()
-    recs = as_list(sysb.summary["platform"]["sysreg"])
+    recs = as_list(a64sys.summary["platform"]["sysreg"])
     assert [r["name"] for r in recs] == list(rows)
-    summ = as_list(sysb.summary["platform"]["sysregs"])[0]
+    summ = as_list(a64sys.summary["platform"]["sysregs"])[0]
     assert summ["count"] == len(rows) == summ["ok"] + summ["faulted"] + summ["not_read"]
     for r in recs:
         assert re.fullmatch(r"S[23]_[0-7]_C\d+_C\d+_[0-7]", r["enc"]), r
@@ -138,15 +131,15 @@ def judge_expectations(boot, el):
     return {r["name"]: r for r in as_list(plat["sysreg"])}
 
 
-def test_expectation_follows_the_id_registers_and_the_machine_agrees(sysb):
+def test_expectation_follows_the_id_registers_and_the_machine_agrees(a64sys):
     # QEMU virt without virtualization=on hands over at EL1: our EL1 vectors guard
-    regs = judge_expectations(sysb, 1)
+    regs = judge_expectations(a64sys, 1)
     # EL2's own registers are UNDEFINED at EL1 on every CPU: at least these fault
     assert all(regs[n]["status"] == "fault" for n in ("hcr_el2", "mdcr_el2", "cptr_el2"))
 
 
-def test_values_agree_with_the_other_records(sysb):
-    plat = sysb.summary["platform"]
+def test_values_agree_with_the_other_records(a64sys):
+    plat = a64sys.summary["platform"]
     regs = {r["name"]: r for r in as_list(plat["sysreg"])}
     ids = as_list(plat["aarch64_id"])[0]
     # the ID registers read through the stubs and read for the aarch64_id record are one value
@@ -163,16 +156,16 @@ def test_values_agree_with_the_other_records(sysb):
     assert h(regs["cntvct_el0"]["value"]) > 0
 
 
-def test_mops_skips_with_reason_and_its_probe_faults(sysb):
-    plat = sysb.summary["platform"]
+def test_mops_skips_with_reason_and_its_probe_faults(a64sys):
+    plat = a64sys.summary["platform"]
     ids = as_list(plat["aarch64_id"])[0]
     mops_present = (h(ids["id_aa64isar2"]) >> ISAR2_MOPS_SHIFT) & 0xF != 0
     simd = plat["simd"]
     assert simd["mops"] == (1 if mops_present else 0)
     probe = as_list(plat["insn_probe"])[0]
     assert probe["name"] == "setp" and probe["expect"] == ("present" if mops_present else "absent")
-    mops_sets = sysb.sets("membw", width="mops")
-    skips = [s for s in sysb.summary["skips"] if s.get("probe") == "membw" and s.get("width") == "mops"]
+    mops_sets = a64sys.sets("membw", width="mops")
+    skips = [s for s in a64sys.summary["skips"] if s.get("probe") == "membw" and s.get("width") == "mops"]
     if mops_present:
         assert probe["status"] == "ok" and probe["bytes_wrong"] == 0
         assert {s["params"]["kernel"] for s in mops_sets} == {"write", "copy"}
@@ -184,39 +177,31 @@ def test_mops_skips_with_reason_and_its_probe_faults(sysb):
         assert sorted(s["kernel"] for s in skips) == ["copy", "write"]
         assert all("ID_AA64ISAR2_EL1.MOPS = 0" in s["reason"] for s in skips)
     # the rest of the sweep and the probe after it ran
-    assert sysb.sets("membw", kernel="copy", width="pair64")
-    assert sysb.sets("spin")
+    assert a64sys.sets("membw", kernel="copy", width="pair64")
+    assert a64sys.sets("spin")
 
 
 # --- At EL2 (-machine virt,virtualization=on: AAVMF runs at EL2 and starts us there) ---
 
-@pytest.fixture(scope="module")
-def el2b(tmp_path_factory):
-    # QEMU merges the second -machine into the harness's virt,gic-version=3
-    return boot_a64(tmp_path_factory, "a64el2", timeout=60, cpu="max", settings={"samples": 4},
-                    extra_config="probes = fault_ud2,spin,fault_gp\n", extra_args=["-machine",
-                    "virtualization=on"])
-
-
-def test_el2_vectors_guard_the_accesses(el2b):
-    assert "virtualization=on" in el2b.run["command_line"]
-    assert el2b.run["exit_code"] == 0 and not el2b.run["timed_out"]
-    assert el2b.summary["ok"], el2b.summary["validation"]
-    regs = judge_expectations(el2b, 2)
+def test_el2_vectors_guard_the_accesses(a64el2):
+    assert "virtualization=on" in a64el2.run["command_line"]
+    assert a64el2.run["exit_code"] == 0 and not a64el2.run["timed_out"]
+    assert a64el2.summary["ok"], a64el2.summary["validation"]
+    regs = judge_expectations(a64el2, 2)
     # at EL2 its own registers exist and read; the SVE length went through ZCR_EL2
     assert all(regs[n]["status"] == "ok" for n in ("hcr_el2", "mdcr_el2", "cptr_el2"))
-    if el2b.summary["platform"]["simd"]["sve"]:
+    if a64el2.summary["platform"]["simd"]["sve"]:
         assert h(regs["zcr_el2"]["value"]) & 0xF == 0xF
 
 
-def test_el2_faults_become_records_and_the_run_goes_on(el2b):
-    faults = {f["probe"]: f for f in el2b.summary["faults"]}
+def test_el2_faults_become_records_and_the_run_goes_on(a64el2):
+    faults = {f["probe"]: f for f in a64el2.summary["faults"]}
     assert sorted(faults) == ["fault_gp", "fault_ud2"]
     ud, dabt = faults["fault_ud2"], faults["fault_gp"]
     assert ud["vector"] == EC_UNDEF and ud["name"] == "UNDEF" and ud["action"] == "continue"
     assert dabt["vector"] == EC_DABT_SAME_EL and dabt["name"] == "DABT" and dabt["action"] == "continue"
     assert h(dabt["cr2"]) == UNMAPPED_VA
     assert (h(dabt["err"]) >> ESR_EC_SHIFT) == EC_DABT_SAME_EL  # ESR_EL2 read at EL2
-    assert el2b.sets("spin")  # between the two faults
-    end = el2b.summary["end"]
+    assert a64el2.sets("spin")  # between the two faults
+    end = a64el2.summary["end"]
     assert end["status"] == "ok" and end["faults"] == 2 and end["unexpected_faults"] == 0

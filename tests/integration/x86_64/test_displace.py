@@ -11,11 +11,13 @@ Both estimators must agree on the gap within the same 0.5 instruction. The boot 
 
 import os
 
-from conftest import boot
 from bmharness.analysis import irq
 
-N_DISP = 4
-WORK = (0, 1000, 10000, 30000)
+from configs import CONFIGS, work_list  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["disp_icount"].options
+N_DISP = OPTS["irq_disp_samples"]
+WORK = work_list(OPTS["irq_disp_work"])
 GAP_BAND = 0.5   # instructions: fixed by the issue
 
 
@@ -23,11 +25,8 @@ def _ci(c, key):
     return c[key], c[key + "_ci_low"], c[key + "_ci_high"]
 
 
-def test_icount_gap_is_the_same_for_every_handler(tmp_path_factory):
-    b = boot(tmp_path_factory, "disp_icount",
-             {"probes": "irq_displace", "irq_disp_samples": N_DISP, "irq_disp_ms": 1,
-              "irq_disp_period_us": 50, "irq_disp_work": ",".join(map(str, WORK)),
-              "tsc_cal_windows": 1}, icount=True)
+def test_icount_gap_is_the_same_for_every_handler(disp_icount):
+    b = disp_icount
     assert not b.run["timed_out"], "QEMU had to be killed"
     assert b.summary["ok"], b.summary["validation"]["problems"]
     assert b.summary["end"]["status"] == "ok", b.summary["messages"]

@@ -3,31 +3,21 @@
 PSCI CPU_ON (hvc at EL1, as the FADT says), says so in `plat kind=smp`, `smp_hello` runs a job on
 both cores at a common start, `membw_mc` streams on 1 and 2 cores at once, and a `udf` in a job
 on core 1 becomes a `fault` record on the BSP while that core takes the next job. One boot,
-~10 s. The one-core case is test_qemu_aarch64.py's boot (-smp 1): test_one_core_smp_fact there.
+~10 s. The one-core case is aarch64/test_boot.py's boot (-smp 1): test_one_core_smp_fact there.
 
 Start skews and bandwidths under TCG are host-scheduling and emulation numbers (each vCPU is a
 host thread on a shared 2-core machine): only structure and sanity bounds are asserted."""
 
 import os
 
-import pytest
 
 from bmharness.analysis import multicore
-from conftest import boot_a64, check_membw_mc, raw
+from conftest import check_membw_mc, raw
 
 # fault_ap_ud2 between the two probes: the faulted core must run membw_mc's jobs afterwards.
-PROBES = "smp_hello,fault_ap_ud2,membw_mc"
-# membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
-SETTINGS = {"samples": 4, "mem_max_mb": 4, "timer_samples": 64}
 SMP_AP_TIMEOUT_S = 0.5  # efi/aarch64/smp.h SMP_AP_TIMEOUT_US
 HELLO_TIMEOUT_S = 1.0   # bench/probes/smp.c HELLO_TIMEOUT_MS
 AFF3_SHIFT = 24         # the packed affinity of the interface (drivers/fw/aarch64/madt_gicc.h)
-
-
-@pytest.fixture(scope="module")
-def a64smp2(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64smp2", smp=2, settings=SETTINGS, extra_config="probes = %s\n" %
-                    PROBES)
 
 
 def one(b, kind):

@@ -13,15 +13,15 @@ import os
 import pytest
 
 from bmharness.report import report
-from conftest import boot_a64, raw, single
+from conftest import raw, single
 
-N_DISP = 6
-WORK = (0, 1000, 10000, 100000)
-N_FP = 8
-HELD = (50, 300)
-SETTINGS = {"probes": "irq_displace,irq_footprint", "irq_disp_samples": N_DISP, "irq_disp_ms": 5,
-            "irq_disp_work": ",".join(map(str, WORK)), "irq_fp_samples": N_FP,
-            "irq_fp_k": ",".join(map(str, HELD))}
+from configs import CONFIGS, work_list  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["a64irq_cost"].options
+N_DISP = OPTS["irq_disp_samples"]
+WORK = work_list(OPTS["irq_disp_work"])
+N_FP = OPTS["irq_fp_samples"]
+HELD = work_list(OPTS["irq_fp_k"])
 BOOT_S = 60            # the whole boot, firmware start-up included
 SPIN_CAL_ITERS = 20000  # bench/probes/irq/displace.c: the handlers' rate is arch_spin(SPIN_CAL_ITERS)
 # QEMU's cycle counter counts emulated time at 1 GHz (qemu-facts), the generic timer 62.5 MHz of
@@ -35,31 +35,26 @@ CTR_SET = {1: ("footprint_l1d_any", "l1d_misses", EV_L1D_REFILL), 2: ("footprint
 MIDR_IMPL_SHIFT = 24
 
 
-@pytest.fixture(scope="module")
-def b(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64irq2", settings=SETTINGS)
-
-
-def test_boot_ok_short_and_clean(b):
-    assert not b.run["timed_out"] and b.run["exit_code"] == 0
-    assert b.summary["ok"], b.summary["validation"]["problems"]
-    assert b.summary["end"]["status"] == "ok", b.summary["messages"]
-    assert b.run["duration_s"] < BOOT_S, b.run["duration_s"]
-    assert not b.summary["faults"]
-    assert not [m for m in b.summary["messages"] if m.get("level") == "error"], b.summary["messages"]
+def test_boot_ok_short_and_clean(a64irq_cost):
+    assert not a64irq_cost.run["timed_out"] and a64irq_cost.run["exit_code"] == 0
+    assert a64irq_cost.summary["ok"], a64irq_cost.summary["validation"]["problems"]
+    assert a64irq_cost.summary["end"]["status"] == "ok", a64irq_cost.summary["messages"]
+    assert a64irq_cost.run["duration_s"] < BOOT_S, a64irq_cost.run["duration_s"]
+    assert not a64irq_cost.summary["faults"]
+    assert not [m for m in a64irq_cost.summary["messages"] if m.get("level") == "error"], a64irq_cost.summary["messages"]
     # both probes ran from their own sources: no "not ported" skip
-    assert not [k for k in b.summary["skips"] if "not ported" in k.get("reason", "")]
-    cleanups = [c for c in b.summary["checks"] if c["name"] == "irq_cleanup"]
+    assert not [k for k in a64irq_cost.summary["skips"] if "not ported" in k.get("reason", "")]
+    cleanups = [c for c in a64irq_cost.summary["checks"] if c["name"] == "irq_cleanup"]
     assert sorted(c["probe"] for c in cleanups) == ["irq_displace", "irq_footprint"]
     assert all(c["status"] == "pass" and c["left"] == 0 for c in cleanups), cleanups
 
 
-def test_displace_units(b):
+def test_displace_units(a64irq_cost):
     """The work is in PMU cycles (QEMU's PMU counts), the results in counter ticks; the
     conversions the probe made are recomputable from the fields it gave."""
-    pmu = single(b.plat("pmu"))
-    hz = single(b.plat("gic"))["timer_hz"]
-    sets = [s for s in b.sets("irq_displace") if s["params"].get("handler")]
+    pmu = single(a64irq_cost.plat("pmu"))
+    hz = single(a64irq_cost.plat("gic"))["timer_hz"]
+    sets = [s for s in a64irq_cost.sets("irq_displace") if s["params"].get("handler")]
     assert sets
     for s in sets:
         p = s["params"]
@@ -78,17 +73,17 @@ def test_displace_units(b):
         assert abs(ratio / PMU_PER_TICK - 1) <= PMU_PER_TICK_BAND, ratio
 
 
-def test_displace_structure_and_tally(b):
+def test_displace_structure_and_tally(a64irq_cost):
     for w in WORK:
         h = "w%d" % w
-        (cnt,) = b.sets("irq_displace", what="count", handler=h)
-        (loaded,) = b.sets("irq_displace", what="loaded", handler=h)
-        (calib,) = b.sets("irq_displace", what="calib", handler=h)
-        (direct,) = b.sets("irq_displace", what="direct", handler=h)
-        (excess,) = b.sets("irq_displace", what="irq_excess", handler=h)
-        (measured,) = b.sets("irq_displace", what="irq_measured", handler=h)
+        (cnt,) = a64irq_cost.sets("irq_displace", what="count", handler=h)
+        (loaded,) = a64irq_cost.sets("irq_displace", what="loaded", handler=h)
+        (calib,) = a64irq_cost.sets("irq_displace", what="calib", handler=h)
+        (direct,) = a64irq_cost.sets("irq_displace", what="direct", handler=h)
+        (excess,) = a64irq_cost.sets("irq_displace", what="irq_excess", handler=h)
+        (measured,) = a64irq_cost.sets("irq_displace", what="irq_measured", handler=h)
         assert cnt["n"] == loaded["n"] == calib["n"] == N_DISP
-        taken = sum(raw(b, cnt))
+        taken = sum(raw(a64irq_cost, cnt))
         assert direct["n"] == excess["n"] == measured["n"] == taken > 0
         p = loaded["params"]
         assert p["source"] == "cntv_periodic" and p["work_cycles"] == w
@@ -98,11 +93,11 @@ def test_displace_structure_and_tally(b):
             assert p[k] == 0, (k, p)
         # the loaded window runs the calibration window's iterations plus the interrupts
         assert loaded["iters"] == calib["iters"] > 0
-        assert all(v in (0, 1) for v in raw(b, measured))
+        assert all(v in (0, 1) for v in raw(a64irq_cost, measured))
 
 
-def test_displace_checks_present_with_units(b):
-    checks = {c["work_cycles"]: c for c in b.summary["checks"]
+def test_displace_checks_present_with_units(a64irq_cost):
+    checks = {c["work_cycles"]: c for c in a64irq_cost.summary["checks"]
               if c.get("probe") == "irq_displace" and c["name"] == "displace_vs_direct"}
     assert sorted(checks) == sorted(WORK)
     for w, c in checks.items():
@@ -113,12 +108,12 @@ def test_displace_checks_present_with_units(b):
         # the handler of known work: its direct cost holds at least half its work (same clock)
         assert float(c["direct"]) >= 0.5 * c["work_ticks"], c
         assert float(c["direct_ci_low"]) <= float(c["direct"]) <= float(c["direct_ci_high"])
-    (k,) = [c for c in b.summary["checks"] if c.get("probe") == "irq_displace" and c["name"] == "delivery_constant"]
+    (k,) = [c for c in a64irq_cost.summary["checks"] if c.get("probe") == "irq_displace" and c["name"] == "delivery_constant"]
     assert k["handlers"] == len(WORK) and k["status"] in ("pass", "fail")
 
 
-def fp_sets(b, **params):
-    return [s for s in b.summary["sets"] if s["name"] == "irq_footprint"
+def fp_sets(a64irq_cost, **params):
+    return [s for s in a64irq_cost.summary["sets"] if s["name"] == "irq_footprint"
             and all(s["params"].get(k) == v for k, v in params.items())]
 
 
@@ -126,14 +121,14 @@ def refill_offered(pmu, event):
     return bool(pmu["present"]) and bool(int(str(pmu["pmceid0"]), 16) >> event & 1)
 
 
-def test_footprint_counters_or_time_said(b):
+def test_footprint_counters_or_time_said(a64irq_cost):
     """Counted where PMCEID offers the level's refill event, else timed with one skip per counter
     set naming PMCEID's reason (QEMU TCG offers none)."""
-    pmu = single(b.plat("pmu"))
-    levels = {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(b)}
+    pmu = single(a64irq_cost.plat("pmu"))
+    levels = {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(a64irq_cost)}
     assert levels == {(1, "data"), (2, "unified")}
     for level, (ctr_set, event, number) in CTR_SET.items():
-        sets = fp_sets(b, level=level)
+        sets = fp_sets(a64irq_cost, level=level)
         if refill_offered(pmu, number):
             assert all(s["params"]["method"] == "pmu" and s["params"]["event"] == event for s in sets)
             continue
@@ -142,38 +137,38 @@ def test_footprint_counters_or_time_said(b):
             assert p["method"] == "time" and s["unit"] == "cycles" and "event" not in p, p
             assert p["ctr_skipped"] == ctr_set
         if not pmu["present"]:   # one skip for the set, with discovery's reason
-            why = [k for k in b.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set]
+            why = [k for k in a64irq_cost.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set]
             assert len(why) == 1 and why[0]["reason"] == pmu["reason"], why
             continue
-        why = [k for k in b.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set
+        why = [k for k in a64irq_cost.summary["skips"] if k["probe"] == "irq_footprint" and k.get("ctr_set") == ctr_set
                and k.get("event") == event]
         assert len(why) == 1 and "PMCEID" in why[0]["reason"], why
 
 
-def test_footprint_checks_skipped_on_emulated_caches(b):
+def test_footprint_checks_skipped_on_emulated_caches(a64irq_cost):
     """MIDR implementer 0x00 (QEMU's max CPU) models no caches: the footprint_k checks are skips
     with the measured per-line cost, never a verdict, and no K is read back through a curve."""
-    midr = int(str(single(b.plat("aarch64_id"))["midr"]), 16)
+    midr = int(str(single(a64irq_cost.plat("aarch64_id"))["midr"]), 16)
     if midr >> MIDR_IMPL_SHIFT & 0xFF:
         pytest.skip("a CPU with an implementer code: its caches may be real")
-    assert not [c for c in b.summary["checks"] if c["name"] == "footprint_k"]
+    assert not [c for c in a64irq_cost.summary["checks"] if c["name"] == "footprint_k"]
     for level in CTR_SET:
-        (cold,) = fp_sets(b, level=level, what="cold")
+        (cold,) = fp_sets(a64irq_cost, level=level, what="cold")
         assert cold["params"]["effect"] == 0 and cold["n"] == N_FP
-        (sk,) = [k for k in b.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level]
+        (sk,) = [k for k in a64irq_cost.summary["skips"] if k.get("check") == "footprint_k" and k.get("level") == level]
         assert "MIDR implementer 0x00" in sk["reason"] and sk["cost_mcyc"] == cold["params"]["cost_mcyc"]
-        held = sorted(s["params"]["k"] for s in fp_sets(b, level=level, what="heldout"))
-        grid = {s["params"]["k"] for s in fp_sets(b, level=level, what="calib")}
+        held = sorted(s["params"]["k"] for s in fp_sets(a64irq_cost, level=level, what="heldout"))
+        grid = {s["params"]["k"] for s in fp_sets(a64irq_cost, level=level, what="calib")}
         assert held == sorted(k for k in HELD if k not in grid)
-        for s in fp_sets(b, level=level, what="irq"):
+        for s in fp_sets(a64irq_cost, level=level, what="irq"):
             assert "k_est_milli" not in s["params"]
             if s["params"]["variant"] != "idle":
                 assert s["params"]["cal_status"] == "no_effect"
 
 
 @pytest.mark.parametrize("level", (1, 2))
-def test_footprint_every_sgi_pending_and_taken_once(b, level):
-    sets = fp_sets(b, level=level, what="irq")
+def test_footprint_every_sgi_pending_and_taken_once(a64irq_cost, level):
+    sets = fp_sets(a64irq_cost, level=level, what="irq")
     got = {(s["params"]["experiment"], s["params"]["variant"]) for s in sets}
     assert got == {(e, v) for e in ("basic", "refined") for v in ("idle", "k0", "kn")}
     for s in sets:
@@ -185,7 +180,7 @@ def test_footprint_every_sgi_pending_and_taken_once(b, level):
             assert p["k"] > 0
 
 
-def test_report_states_units(b):
-    text, _ = report.write_report(os.path.join(b.out_dir, "parsed"), plot=False)
+def test_report_states_units(a64irq_cost):
+    text, _ = report.write_report(os.path.join(a64irq_cost.out_dir, "parsed"), plot=False)
     assert "displacement vs direct" in text and "Cache footprint of one interrupt" in text
     assert "Units: work in pmu_cycles, every other column in counter_ticks" in text

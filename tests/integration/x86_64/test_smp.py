@@ -12,15 +12,11 @@ import os
 
 import pytest
 
-from conftest import boot, check_membw_mc
+from conftest import check_membw_mc
 from bmharness.analysis import multicore
 
 # A quick single-core sweep beside the multi-core probes (idle APs must not disturb it), and
 # membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s.
-HELLO = {"probes": "smp_hello,membw_mc,membw,latency,spin", "samples": 4, "mem_max_mb": 1,
-         "mem_kernels": "read,copy"}
-
-
 def assert_complete_ok(b):
     assert not b.run["timed_out"], "QEMU had to be killed"
     assert b.summary["ok"], b.summary["validation"]
@@ -40,26 +36,6 @@ def smp_fact(b):
 
 def id_list(value):
     return [int(x) for x in str(value).split(",")]
-
-
-@pytest.fixture(scope="module")
-def smp1(tmp_path_factory):
-    return boot(tmp_path_factory, "smp1_hello", HELLO, smp=1)
-
-
-@pytest.fixture(scope="module")
-def smp2_hello(tmp_path_factory):
-    return boot(tmp_path_factory, "smp2_hello", HELLO, smp=2)
-
-
-@pytest.fixture(scope="module")
-def smp4_hello(tmp_path_factory):
-    return boot(tmp_path_factory, "smp4_hello", HELLO, smp=4)
-
-
-@pytest.fixture(scope="module")
-def smp2_fault(tmp_path_factory):
-    return boot(tmp_path_factory, "smp2_fault", {"probes": "fault_ap_ud2,smp_hello"}, smp=2)
 
 
 @pytest.mark.parametrize("fixture,n", [("smp2_hello", 2), ("smp4_hello", 4)])

@@ -13,27 +13,11 @@ import subprocess
 import pytest
 
 from bmharness.stream import parse
-from conftest import ROOT, boot
+from conftest import ROOT
 
-SETTINGS = {"probes": "spin,pmu_check,pmu_cost,membw,latency,cachefill", "mem_max_mb": 1,
-            "mem_kernels": "read", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
 # Probes whose every sample carries counter deltas where a PMU exists.
 RUNNER_PROBES = ("spin", "membw", "latency", "cachefill")
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-
-
-@pytest.fixture(scope="module")
-def amd(tmp_path_factory):
-    """qemu64 (AuthenticAMD): the AMD discovery path."""
-    return boot(tmp_path_factory, "pmu_amd", SETTINGS)
-
-
-@pytest.fixture(scope="module")
-def intel(tmp_path_factory):
-    """An Intel model: the CPUID 0xA path. pmu_events=none plus a bad list after it: the bad
-    value is reported and `none` stays."""
-    return boot(tmp_path_factory, "pmu_intel", dict(SETTINGS, pmu_events="none"),
-                cpu="Skylake-Client", extra_config="pmu_events = cycles,l3_bogus\n")
 
 
 def counter_skips(summary):

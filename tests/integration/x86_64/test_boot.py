@@ -170,20 +170,16 @@ def test_icount_timer_samples_identical(icount):
     assert abs(spin["stats"]["per_op"]["median"] - 2.0) < 0.01
 
 
-def test_acpi_s5_power_off(tmp_path_factory):
+def test_acpi_s5_power_off(s5):
     """shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off (exit 0)."""
-    from conftest import boot
-
-    b = boot(tmp_path_factory, "s5", {"probes": "timer", "timer_samples": 64, "shutdown": "acpi"})
+    b = s5
     assert b.summary["validation"]["complete"] and b.summary["end"]["status"] == "ok"
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
 
 
-def test_missing_serial_port_does_not_hang(tmp_path_factory):
+def test_missing_serial_port_does_not_hang(noserial):
     """A port with no UART behind it: the run goes on without a wire and still ends cleanly."""
-    from conftest import boot
-
-    b = boot(tmp_path_factory, "noserial", {"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8"})
+    b = noserial
     assert not b.run["timed_out"]
     assert b.run["firmware_status"] == 0
     with open(b.run["serial_log"], "rb") as fh:

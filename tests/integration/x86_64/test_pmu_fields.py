@@ -4,19 +4,10 @@ boot go on: `rdpmc=faults`, no fault reported), unknown MSRs read 0 and ignore w
 then cannot be set: lfence_serializing is not "set"). The new fields are present with values from
 their documented sets. One boot, an AMD Zen model (family 17h: the DE_CFG path)."""
 
-import pytest
 
-from conftest import boot
 
 LFENCE = {"yes", "set", "no", "unknown"}
 FREEZE = {"set", "already", "not_offered", "refused", "unknown"}
-
-
-@pytest.fixture(scope="module")
-def epyc(tmp_path_factory):
-    return boot(tmp_path_factory, "pmu_epyc", {"probes": "spin,pmu_check", "samples": 4,
-                                                "timer_samples": 64, "tsc_cal_windows": 1},
-                cpu="EPYC")
 
 
 def test_pmu_record_fields_and_caught_rdpmc(epyc):

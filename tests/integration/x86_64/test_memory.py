@@ -31,7 +31,7 @@ def test_every_kernel_measured_or_skipped(memory_max):
     for x in sets:
         by_kw[(x["params"]["kernel"], str(x["params"]["width"]))].add(x["params"]["size"])
     skipped = {(k["kernel"], str(k["width"])): k["reason"] for k in s["skips"]
-               if k["probe"] == "membw" and not k.get("ctr_set")}  # counter skips: test_qemu_pmu.py
+               if k["probe"] == "membw" and not k.get("ctr_set")}  # counter skips: x86_64/test_pmu.py
     for kernel in KERNELS:
         for w in widths(kernel):
             key = (kernel, w)

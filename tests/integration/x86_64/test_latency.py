@@ -12,35 +12,18 @@ PM timer): the HPET calibrated against the TSC must come back within 1% of its n
 
 import math
 
-import pytest
 
-from conftest import boot
 from bmharness.analysis import irq
 from bmharness.report import report
 
-N = 200
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+N = CONFIGS["lat"].options["irq_samples"]
 WARMUP = 16
-SETTINGS = {"probes": "irq_latency,noise", "irq_samples": N, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "noise_ms": 300}
 WAITS = {"lapic_oneshot": {"hlt", "spin", "spin_nopause", "l1d", "l2"},
          "self_ipi": {"spin", "spin_nopause", "l1d", "l2"},
          "hpet": {"hlt", "spin", "spin_nopause", "l1d", "l2"}}
 CAL_BAND = 0.01
-
-
-@pytest.fixture(scope="module")
-def lat(tmp_path_factory):
-    return boot(tmp_path_factory, "latency", SETTINGS, smp=2)
-
-
-@pytest.fixture(scope="module")
-def lat_intel(tmp_path_factory):
-    """An Intel CPU model: the SMI paths run (TCG reads MSR_SMI_COUNT as 0). irq_timeout_ms as
-    in the other interrupt boots: a loaded host can hold QEMU's timer back past the 50 ms default,
-    and a late interrupt is then late, not lost."""
-    return boot(tmp_path_factory, "latency_intel",
-                {"probes": "irq_latency,noise", "irq_samples": 20, "irq_set_ms": 5000, "noise_ms": 200,
-                 "irq_timeout_ms": 2000},
-                cpu="Skylake-Client")
 
 
 def single(x):

@@ -9,31 +9,23 @@ the numbers are emulation numbers."""
 
 import os
 
-import pytest
 
 from bmharness.run import qemu
 from bmharness.stream import parse
-from conftest import boot_a64, raw
+from conftest import raw
+
+from configs import CONFIGS  # the boot configurations (configs.py)
 
 A64_TIMER_METHODS = ("cntvct", "isb_cntvct", "begin_end", "pmccntr", "isb_pmccntr")  # PMCCNTR: PMU cycles
 # Asked for, in this order: one that runs, a fault test (udf), the runner's spin, a fault test
 # (load from an unmapped address), one that cannot run here (pmu_check: no INST_RETIRED without
 # -icount), one unknown name (dropped with a warning by the option parser).
-PROBES = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw,no_such_probe"
 PROBES_KEPT = "timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw"
-MEM_KERNELS = "read,write_nt,rep_movsb"
-MEM_MAX_MB = 1  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
+OPTS = CONFIGS["a64"].options
+MEM_MAX_MB = OPTS["mem_max_mb"]  # the latency sweep: 4 KiB .. 1 MiB, two patterns (~2 s under TCG)
 UNMAPPED_VA = 0xFFFFFFFFF000  # arch/aarch64/probe_ops.S
 ESR_EC_SHIFT = 26
-TIMER_SAMPLES = 256
-
-
-@pytest.fixture(scope="module")
-def a64(tmp_path_factory):
-    # probes goes in raw: the harness refuses unknown probe names in settings.
-    return boot_a64(tmp_path_factory, "a64", timeout=90, settings={"timer_samples": TIMER_SAMPLES, "samples":
-                    8, "mem_max_mb": MEM_MAX_MB, "noise_ms": 200, "profile": "spin", "mem_kernels":
-                    MEM_KERNELS}, extra_config="probes = %s\n" % PROBES)
+TIMER_SAMPLES = OPTS["timer_samples"]
 
 
 def test_boots_and_powers_off(a64):
@@ -89,7 +81,7 @@ def test_platform_facts(a64):
     # the cycle clock of this build is the generic timer at CNTFRQ_EL0
     assert p["tsc"]["hz"] == ident["cntfrq"] and p["tsc"]["source"] == "cntfrq"
     assert 1_000_000 <= p["tsc"]["hz"] <= 10_000_000_000
-    # PMUv3 under TCG (test_qemu_aarch64_pmu.py checks it in depth)
+    # PMUv3 under TCG (aarch64/test_pmu.py checks it in depth)
     assert p["pmu"]["present"] == 1 and p["pmu"]["gp"] >= 1
     # the translation regime the firmware left at EL1, walked for the arena's address
     mmu = one(p, "mmu")
@@ -156,7 +148,7 @@ def test_spin_runs_through_the_runner(a64):
     ctr = [k for k in a64.summary["skips"] if k["probe"] == "spin" and "ctr_set" in k]
     assert len(ctr) == 1 and ctr[0]["event"] == "instructions" and "-icount" in ctr[0]["reason"]
     # profile=spin: sampled (auto: PMU overflow on CPU_CYCLES; the samples themselves are checked
-    # in test_qemu_aarch64_prof.py and, on the timer, test_qemu_aarch64_irq.py), so no profile skip
+    # in aarch64/test_profile.py and, on the timer, aarch64/test_irq.py), so no profile skip
     prof = [k for k in a64.summary["skips"] if k["probe"] == "spin" and k.get("part") == "profile"]
     assert not prof, prof
 
@@ -191,7 +183,7 @@ def test_latency_chase_runs(a64):
 
 def test_noise_with_interrupts_masked(a64):
     """The hwlat-style spin on the generic timer with IRQ/FIQ masked (DAIF): the invariants of
-    test_qemu_irq.py's x86 check, on this build's clock."""
+    x86_64/test_irq.py's x86 check, on this build's clock."""
     sets = {s["params"]["what"]: s for s in a64.sets("noise")}
     assert set(sets) == {"loop_step", "gap_start", "gap_len"}
     p = sets["gap_len"]["params"]
@@ -209,7 +201,7 @@ def test_noise_with_interrupts_masked(a64):
 def test_membw_kernels_and_their_skips(a64):
     """X-register (64) and NEON (128) kernels run over the sweep; 256/512 (no fixed registers that
     wide: SVE is width=sve) and the x86 string kernels are skips with a reason, never numbers.
-    The AArch64-only widths (pair, zva, sve) are test_qemu_aarch64_mem.py's."""
+    The AArch64-only widths (pair, zva, sve) are aarch64/test_memory.py's."""
     sets = [s for s in a64.sets("membw") if str(s["params"]["width"]) in ("64", "128")]
     got = {(s["params"]["kernel"], str(s["params"]["width"])) for s in sets}
     assert got == {("read", "64"), ("read", "128"), ("write_nt", "64"), ("write_nt", "128")}
@@ -231,7 +223,7 @@ def test_membw_kernels_and_their_skips(a64):
 
 def test_one_core_smp_fact(a64):
     """-smp 1 (this boot): the MADT lists one core, nothing is started, plat kind=smp says why
-    (the -smp 2 boot is tests/integration/test_qemu_aarch64_smp.py)."""
+    (the -smp 2 boot is tests/integration/aarch64/test_smp.py)."""
     assert "-smp 1" in a64.run["command_line"]
     smp = one(a64.summary["platform"], "smp")
     assert smp["cpus_madt"] == 1 and smp["cpus_online"] == 1 and smp["failed"] == "none"

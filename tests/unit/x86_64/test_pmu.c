@@ -432,7 +432,7 @@ static void tables_match_config_vocabulary(void)
 			for (const char *const *n = config_pmu_event_names; *n; n++)
 				found |= strcmp(*n, tables[t]->events[i].name) == 0;
 			if (!found)
-				printf("    %s not in config_pmu_event_names\n", tables[t]->events[i].name);
+				test_note("%s not in config_pmu_event_names", tables[t]->events[i].name);
 			CHECK(found);
 		}
 }

@@ -8,22 +8,17 @@ next probe's first window (one boot in three reported `extra=1` or `early=1` on 
 asserted: the cleanup found and took the left-over interrupt (the scenario really happened), and
 every `irq_latency` set after it took each armed interrupt exactly once."""
 
-import pytest
 
-from conftest import boot, check_one_shot_arms
+from conftest import check_one_shot_arms
 
-REPS = 4
-N_LAT = 100
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["repeat"].options
+REPS = OPTS["probes"].count("fault_irq")
+N_LAT = OPTS["irq_samples"]
 WARMUP = 16
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "l1d", "l2")] + [("hpet", w) for w in ("hlt", "spin", "l1d", "l2")]
-
-
-@pytest.fixture(scope="module")
-def repeat(tmp_path_factory):
-    return boot(tmp_path_factory, "irq_fault_repeat",
-                {"probes": ",".join(["fault_irq,irq_latency"] * REPS), "irq_samples": N_LAT,
-                 "irq_set_ms": 20000, "irq_timeout_ms": 2000}, smp=2)
 
 
 def cleanups(b, probe):

@@ -11,20 +11,16 @@ import os
 
 import pytest
 
-from conftest import boot
 from bmharness.analysis import footprint, irq
 from bmharness.report import report
 
-N = 8
-HELD = (50, 300)
-SETTINGS = {"probes": "irq_footprint", "irq_fp_samples": N, "irq_fp_k": ",".join(map(str, HELD))}
+from configs import CONFIGS, work_list  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["fpb"].options
+N = OPTS["irq_fp_samples"]
+HELD = work_list(OPTS["irq_fp_k"])
 BEST_OF = 3            # FP_BEST_OF in bench/probes/irq/footprint_calib.h
 PROBE_S = 20           # the probe's share of the boot, with these settings
-
-
-@pytest.fixture(scope="module")
-def fpb(tmp_path_factory):
-    return boot(tmp_path_factory, "fp_qemu", SETTINGS)
 
 
 def fp_sets(b, **params):
@@ -108,11 +104,6 @@ def test_report_footprint_part(fpb):
     assert footprint.delivery(fp["levels"][0], "basic")["cal_status"] == "no_effect"
     text, ok = report.write_report(os.path.join(fpb.out_dir, "parsed"), plot=False)
     assert "Cache footprint of one interrupt" in text
-
-
-@pytest.fixture(scope="module")
-def instb(tmp_path_factory):
-    return boot(tmp_path_factory, "fp_qemu_inst", dict(SETTINGS, irq_fp_inst=1))
 
 
 def test_instruction_cache_level(instb):

@@ -126,7 +126,7 @@ static void cycle_counter_name(void)
 	CHECK_STR(pmu_counter_vendor_name(&plan.pass[0].c[0]), "PMCCNTR_EL0");
 }
 
-TEST_SUITE(a64_irq2) = {
+TEST_SUITE(a64_irq_cost) = {
 	{ "work_scale", work_scale },
 	{ "footprint_sets_on_a_cpu_with_caches", footprint_sets_on_a_cpu_with_caches },
 	{ "footprint_sets_under_tcg", footprint_sets_under_tcg },

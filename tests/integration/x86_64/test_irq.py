@@ -1,40 +1,34 @@
 """Interrupt probes under QEMU + OVMF (TCG): one boot runs them all (with 2 CPUs, so the
 application processors' start-up keeps working next to the interrupt set-up), and one hosted run
 shows the noise probe running in user space (the `-icount shift=0` displacement boot is in
-test_qemu_displace.py).
+x86_64/test_displace.py).
 
 Latencies, costs and footprints under TCG are emulation numbers: only structure, counts and
 invariants are asserted (every armed interrupt taken exactly once, nothing early, nothing
 spurious; sample counts as configured; displacement and direct estimates both present). The
-exact displacement checks are in test_qemu_displace.py (-icount) and test_hosted_displace.py."""
+exact displacement checks are in x86_64/test_displace.py (-icount) and test_hosted_displace.py."""
 
 import os
 import subprocess
 
 import pytest
 
-from conftest import ROOT, boot, check_one_shot_arms, raw, single
+from conftest import ROOT, check_one_shot_arms, raw, single
 from bmharness.analysis import irq
 from bmharness.report import report
 from bmharness.stream import parse
 
-N_LAT = 200
-N_DISP = 4
-N_FP = 8
-# fault_irq first: it faults with a periodic timer armed; everything after must be clean.
-SETTINGS = {"probes": "fault_irq,irq_latency,irq_exception,irq_displace,irq_footprint,noise,smp_hello",
-            "irq_samples": N_LAT, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": N_DISP, "irq_disp_ms": 10,
-            "irq_fp_samples": N_FP, "noise_ms": 300, "samples": 4}
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["irqb"].options
+N_LAT = OPTS["irq_samples"]
+N_DISP = OPTS["irq_disp_samples"]
+N_FP = OPTS["irq_fp_samples"]
 ONE_SHOT = [("lapic_oneshot", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")] + \
     [("self_ipi", w) for w in ("spin", "spin_nopause", "l1d", "l2")] + \
     [("hpet", w) for w in ("hlt", "spin", "spin_nopause", "l1d", "l2")]
 WARMUP = 16
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-
-
-@pytest.fixture(scope="module")
-def irqb(tmp_path_factory):
-    return boot(tmp_path_factory, "irq_all", SETTINGS, smp=2)
 
 
 def assert_ok(b):
@@ -125,7 +119,7 @@ def test_displacement_and_direct_both_present(irqb):
     """Structure only under TCG (its timing is no machine's): per handler of the default work
     list, the window sets, one direct cost and one chunk excess per interrupt taken, and the
     check records (their status is asserted where the effect is real: -icount in
-    test_qemu_displace.py, hosted in test_hosted_displace.py)."""
+    x86_64/test_displace.py, hosted in test_hosted_displace.py)."""
     res = irq.analyse(irqb.summary, os.path.join(irqb.out_dir, "parsed"))
     work = [int(w) for w in str(irqb.summary["cfg"]["irq_disp_work"]).split(",")]
     rows = {r["work"]: r for r in res["displace"]}

@@ -212,7 +212,7 @@ static void each_pmu_overflows_after_exactly_period(void)
 
 		overflow_ack_rearm(&cases[i]);
 		if (test_failed_checks != before)
-			printf("    (in %s)\n", cases[i].name);
+			test_note("(in %s)", cases[i].name);
 	}
 }
 

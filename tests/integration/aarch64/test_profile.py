@@ -4,7 +4,7 @@ prof_split profiled with profile_source=pmu and profile_event=instructions. QEMU
 INST_RETIRED exactly under -icount and raises the PMU's overflow PPI (23 on virt) through the GIC,
 so the samples fall on instructions: prof_split spends 30% of its loop instructions in
 arch_split_a and 70% in arch_split_b (by construction), and the profile must recover 30% within 2
-points (band fixed before measuring, as test_qemu_profile.py asks of the x86 timer profile).
+points (band fixed before measuring, as x86_64/test_profile.py asks of the x86 timer profile).
 Also: the begin record says source=pmi, events=instructions, unit=events and no fallback; per CPU
 counted + lost = samples and the chunks add up (check_stream); the GIC record names the PMU's
 interrupt. A second boot, plain TCG on 2 cores, profiles membw_mc with the defaults
@@ -17,31 +17,17 @@ overflow"). Symbols come from the ELF the build keeps by the image's build id
 
 import os
 
-import pytest
 
 from bmharness.analysis import profile
-from conftest import boot_a64
-from test_qemu_profile import check_stream, prof_records, samples_by_function
+from profile_checks import check_stream, prof_records, samples_by_function
 
-SETTINGS = {"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
-            "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000}
-SMP_SETTINGS = {"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
-                "mem_max_mb": 4}
+from configs import CONFIGS  # the boot configurations (configs.py)
+
 MEMBW_KERNEL_PREFIX = "bw_"
 AP_MIN_SAMPLES = 20
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 INTID_PMU_QEMU_VIRT = 23
-
-
-@pytest.fixture(scope="module")
-def a64prof(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64prof", icount=True, settings=SETTINGS)
-
-
-@pytest.fixture(scope="module")
-def a64prof_smp(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64prof_smp", smp=2, settings=SMP_SETTINGS)
 
 
 def test_boot_ok(a64prof):
@@ -63,7 +49,7 @@ def test_split_recovered_from_pmu_overflow(a64prof):
     b = begin[0]
     assert (b["source"], b["events"], b["unit"]) == ("pmi", "instructions", "events")
     assert "fallback" not in b
-    assert int(b["period"]) == SETTINGS["profile_period"] and int(b["cpus"]) == 1
+    assert int(b["period"]) == CONFIGS["a64prof"].options["profile_period"] and int(b["cpus"]) == 1
     by = samples_by_function(b, data, image_only=True)
     assert by.get(None, 0) == 0, by  # every interrupted pc is in the image (firmware code only)
     assert sum(by.values()) == sum(int(e["counted"]) for e in ends)

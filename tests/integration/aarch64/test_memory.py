@@ -9,13 +9,14 @@ Structure and sanity ranges only: under TCG the numbers are emulation numbers.""
 
 import os
 
-import pytest
 
 from bmharness.stream import parse
-from conftest import boot_a64
 
-SAMPLES = 5
-MEM_MAX_MB = 1
+from configs import CONFIGS  # the boot configurations (configs.py)
+
+OPTS = CONFIGS["a64mem"].options
+SAMPLES = OPTS["samples"]
+MEM_MAX_MB = OPTS["mem_max_mb"]
 SVE_VL_MAX_BITS = 2048
 # (kernel, width, insn) of arch/aarch64/simd.c's table
 PAIR_KERNELS = [("read", "pair64", "ldp_x"), ("write", "pair64", "stp_x"), ("copy", "pair64", "ldp_x,stp_x"),
@@ -33,24 +34,18 @@ def pow2(n):
     return n > 0 and n & (n - 1) == 0
 
 
-@pytest.fixture(scope="module")
-def mem(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64mem", timeout=90, cpu="max", settings={"probes": "membw,cachefill",
-                    "samples": SAMPLES, "mem_max_mb": MEM_MAX_MB, "mem_kernels": "all"})
-
-
-def test_run_completes(mem):
-    v = mem.summary["validation"]
-    assert not mem.run["timed_out"] and mem.run["exit_code"] == 0
-    assert mem.summary["ok"], v
+def test_run_completes(a64mem):
+    v = a64mem.summary["validation"]
+    assert not a64mem.run["timed_out"] and a64mem.run["exit_code"] == 0
+    assert a64mem.summary["ok"], v
     assert v["complete"] and not v["corrupt"] and not v["missing"]
-    assert mem.summary["end"]["status"] == "ok"
-    assert mem.summary["faults"] == []  # generated code ran, no stray UDF, no trapped SVE / DC ZVA
-    assert mem.summary["begin"]["arch"] == "aarch64"
+    assert a64mem.summary["end"]["status"] == "ok"
+    assert a64mem.summary["faults"] == []  # generated code ran, no stray UDF, no trapped SVE / DC ZVA
+    assert a64mem.summary["begin"]["arch"] == "aarch64"
 
 
-def test_cache_records(mem):
-    p = mem.summary["platform"]
+def test_cache_records(a64mem):
+    p = a64mem.summary["platform"]
     caches = as_list(p["cache"])
     ident = as_list(p["aarch64_id"])[0]
     levels = sorted({c["level"] for c in caches})
@@ -77,8 +72,8 @@ def test_cache_records(mem):
     assert ctl["ccidx"] == int((int(ident["id_aa64mmfr2"], 16) >> 20) & 0xF != 0)
 
 
-def test_sve_enabled_when_present(mem):
-    p = mem.summary["platform"]
+def test_sve_enabled_when_present(a64mem):
+    p = a64mem.summary["platform"]
     ident = as_list(p["aarch64_id"])[0]
     simd = as_list(p["simd"])[0]
     present = (int(ident["id_aa64pfr0"], 16) >> 32) & 0xF != 0
@@ -93,72 +88,72 @@ def test_sve_enabled_when_present(mem):
         assert simd["sve"] == 0 and simd["sve_reason"]
 
 
-def membw_sizes(mem):
+def membw_sizes(a64mem):
     """The sweep's sizes, from the X-register read kernel (shared with x86)."""
-    sizes = sorted(int(s["params"]["size"]) for s in mem.sets("membw", kernel="read", width=64))
+    sizes = sorted(int(s["params"]["size"]) for s in a64mem.sets("membw", kernel="read", width=64))
     assert len(sizes) >= 4 and sizes[-1] == MEM_MAX_MB << 20
     return sizes
 
 
-def skips_by_kernel(mem):
-    return {(k.get("kernel"), str(k.get("width"))): k["reason"] for k in mem.summary["skips"]
+def skips_by_kernel(a64mem):
+    return {(k.get("kernel"), str(k.get("width"))): k["reason"] for k in a64mem.summary["skips"]
             if k["probe"] == "membw" and "kernel" in k}
 
 
-def check_kernel_sets(mem, kernel, width, insn, sizes):
-    sets = mem.sets("membw", kernel=kernel, width=width)
+def check_kernel_sets(a64mem, kernel, width, insn, sizes):
+    sets = a64mem.sets("membw", kernel=kernel, width=width)
     assert sorted(int(s["params"]["size"]) for s in sets) == sizes, (kernel, width)
-    hz = mem.summary["platform"]["tsc"]["hz"]
+    hz = a64mem.summary["platform"]["tsc"]["hz"]
     for s in sets:
         prm = s["params"]
         assert s["complete"] and s["n"] == s["received"] == SAMPLES
         assert prm["insn"] == insn
         r, w = (1, 0) if kernel == "read" else (0, 1) if kernel.startswith("write") else (1, 1)
         assert prm["read_bytes"] == r * prm["size"] and prm["write_bytes"] == w * prm["size"]
-        values = parse.read_raw(os.path.join(mem.out_dir, "parsed", s["raw_file"]))[1]
+        values = parse.read_raw(os.path.join(a64mem.out_dir, "parsed", s["raw_file"]))[1]
         med = sorted(values)[len(values) // 2]
         gbps = prm["bytes_per_op"] * s["iters"] / (max(med - s["overhead"], 1) / hz) / 1e9
         assert 0.01 <= gbps <= 10000, (prm, gbps)
     return sets
 
 
-def test_pair_kernels(mem):
-    sizes = membw_sizes(mem)
+def test_pair_kernels(a64mem):
+    sizes = membw_sizes(a64mem)
     for k, w, insn in PAIR_KERNELS:
-        check_kernel_sets(mem, k, w, insn, sizes)
+        check_kernel_sets(a64mem, k, w, insn, sizes)
 
 
-def test_sve_kernels(mem):
-    sizes = membw_sizes(mem)
-    simd = as_list(mem.summary["platform"]["simd"])[0]
-    skips = skips_by_kernel(mem)
+def test_sve_kernels(a64mem):
+    sizes = membw_sizes(a64mem)
+    simd = as_list(a64mem.summary["platform"]["simd"])[0]
+    skips = skips_by_kernel(a64mem)
     for k, w, insn in SVE_KERNELS:
         if simd["sve"]:
-            for s in check_kernel_sets(mem, k, w, insn, sizes):
+            for s in check_kernel_sets(a64mem, k, w, insn, sizes):
                 assert s["params"]["vl_bits"] == simd["sve_vl_bits"]
             assert (k, w) not in skips
         else:
-            assert not mem.sets("membw", kernel=k, width=w) and skips[(k, w)] == simd["sve_reason"]
+            assert not a64mem.sets("membw", kernel=k, width=w) and skips[(k, w)] == simd["sve_reason"]
 
 
-def test_dc_zva(mem):
-    ctl = as_list(mem.summary["platform"]["cache_ctl"])[0]
+def test_dc_zva(a64mem):
+    ctl = as_list(a64mem.summary["platform"]["cache_ctl"])[0]
     k, w, insn = ZVA_KERNEL
     if ctl["zva_prohibited"]:
-        assert "DZP" in skips_by_kernel(mem)[(k, w)] and not mem.sets("membw", kernel=k, width=w)
+        assert "DZP" in skips_by_kernel(a64mem)[(k, w)] and not a64mem.sets("membw", kernel=k, width=w)
         return
-    sizes = [s for s in membw_sizes(mem) if s % ctl["zva_block"] == 0]
-    for s in check_kernel_sets(mem, k, w, insn, sizes):
+    sizes = [s for s in membw_sizes(a64mem) if s % ctl["zva_block"] == 0]
+    for s in check_kernel_sets(a64mem, k, w, insn, sizes):
         assert s["params"]["block"] == ctl["zva_block"]
 
 
-def test_kernels_exact(mem):
-    """Every AArch64 kernel that ran passed its known-answer check first (bench/probes/mem/aarch64/membw_verify.c):
+def test_kernels_exact(a64mem):
+    """Every AArch64 kernel that ran passed its known-answer check first (bench/probes/a64mem/aarch64/membw_verify.c):
     stores rewrite every byte of the region, copies leave the source's bytes, loads and guards
     stay untouched."""
-    checks = {(c["kernel"], str(c["width"])): c for c in mem.summary["checks"]
+    checks = {(c["kernel"], str(c["width"])): c for c in a64mem.summary["checks"]
               if c["name"] == "membw_kernel_exact"}
-    ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in mem.sets("membw")
+    ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in a64mem.sets("membw")
            if "insn" in s["params"]}
     assert ran and set(checks) == ran
     for key, c in checks.items():
@@ -166,23 +161,23 @@ def test_kernels_exact(mem):
         assert c["bytes"] % c["guard"] == 0 and c["bytes"] > 4096, c
 
 
-def test_no_fixed_wide_registers(mem):
+def test_no_fixed_wide_registers(a64mem):
     """256/512-bit widths stay skips pointing at width=sve; rep kernels are x86's."""
-    skips = skips_by_kernel(mem)
+    skips = skips_by_kernel(a64mem)
     for w in ("256", "512"):
         for k in ("read", "write", "copy", "write_nt", "copy_nt"):
             assert "width=sve" in skips[(k, w)]
-            assert not mem.sets("membw", kernel=k, width=w)
+            assert not a64mem.sets("membw", kernel=k, width=w)
     assert "rep stosb/movsb" in skips[("rep_stosb", "rep")]
 
 
-def test_cachefill_data_and_instruction(mem):
-    p = mem.summary["platform"]
+def test_cachefill_data_and_instruction(a64mem):
+    p = a64mem.summary["platform"]
     caches = as_list(p["cache"])
     assert p["alloc"]["exec_arena"] > 0
     # no probe or level skips (the counter skips, ctr_set=..., say the PMU is not ported yet)
-    assert not [k for k in mem.summary["skips"] if k["probe"] == "cachefill" and "ctr_set" not in k]
-    sets = mem.sets("cachefill")
+    assert not [k for k in a64mem.summary["skips"] if k["probe"] == "cachefill" and "ctr_set" not in k]
+    sets = a64mem.sets("cachefill")
     assert len(sets) == 2 * len(caches)
     for c in caches:
         got = [s for s in sets if s["params"]["level"] == c["level"] and s["params"]["type"] == c["type"]]
@@ -193,6 +188,6 @@ def test_cachefill_data_and_instruction(mem):
             assert s["iters"] == c["size"] // c["line"]  # one load / one branch per line
             assert prm["evict"] == "setway"  # bare metal: DC CISW by set/way, IC IALLU
             assert s["complete"] and s["n"] == s["received"] == SAMPLES
-            values = parse.read_raw(os.path.join(mem.out_dir, "parsed", s["raw_file"]))[1]
+            values = parse.read_raw(os.path.join(a64mem.out_dir, "parsed", s["raw_file"]))[1]
             assert min(values) > 0  # a fill takes time
     assert any(s["params"]["type"] == "inst" for s in sets)  # the generated branch chain ran

@@ -1,0 +1,185 @@
+"""The QEMU boot configurations of the integration tests, as data (in the spirit of kvm-unit-tests'
+unittests.cfg): one entry per boot. conftest.py turns each entry into a session fixture of the
+entry's name; the boot runs once, on first use, and every test that takes the fixture shares it.
+Tests read the values they assert about (sample counts, work lists) from here.
+
+Fields of an entry:
+  name     the fixture, and the boot's folder under pytest's tmp directory
+  arch     x86_64 (build/x86_64/baremetric.img) or aarch64 (build/aarch64/, QEMU virt + AAVMF)
+  smp      CPUs;  mem: MiB of guest memory
+  options  firmware options, the harness's --set settings (checked by the harness)
+  raw      config-file lines the harness does not check: deliberate bad names and values
+  cpu      QEMU -cpu model (None: the harness's default, qemu64 / the virt board's)
+  icount   -icount shift=0 (deterministic instruction counts, ~10x slower)
+  machine  extra -machine properties (QEMU merges them into the harness's machine)
+  qemu10   boot with QEMU 10 from scripts/qemu10.sh (skipped where it cannot be fetched)
+  timeout  seconds before QEMU is killed (None: the harness's default for the arch and icount)
+  groups   pytest markers of the tests that take the fixture (with the arch): `pytest -m irq`
+"""
+
+from dataclasses import dataclass, field
+
+# AArch64 boots give QEMU this long unless an entry says otherwise (firmware start-up under TCG
+# is slower than x86's).
+A64_TIMEOUT_S = 120
+
+
+@dataclass(frozen=True)
+class BootConfig:
+    name: str
+    arch: str = "x86_64"
+    smp: int = 1
+    mem: int = 1024
+    options: dict = field(default_factory=dict)
+    raw: str = ""
+    cpu: str = None
+    icount: bool = False
+    machine: tuple = ()
+    qemu10: bool = False
+    timeout: int = None
+    groups: tuple = ()
+    doc: str = ""
+
+
+def _a64(name, timeout=A64_TIMEOUT_S, **kw):
+    return BootConfig(name, arch="aarch64", timeout=timeout, **kw)
+
+
+# The x86_64 boots.
+_MEMORY = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
+_PMU = {"probes": "spin,pmu_check,pmu_cost,membw,latency,cachefill", "mem_max_mb": 1,
+        "mem_kernels": "read", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
+_HELLO = {"probes": "smp_hello,membw_mc,membw,latency,spin", "samples": 4, "mem_max_mb": 1,
+          "mem_kernels": "read,copy"}
+_FOOTPRINT = {"probes": "irq_footprint", "irq_fp_samples": 8, "irq_fp_k": "50,300"}
+_LATENCY = {"probes": "irq_latency,noise", "irq_samples": 200, "irq_set_ms": 20000, "irq_timeout_ms": 2000,
+            "noise_ms": 300}
+_IRQ_REPEATS = 4
+
+X86_64 = [
+    BootConfig("quick", options={"probes": "timer,spin", "timer_samples": 512, "samples": 16},
+               groups=("boot",), doc="The short default boot: timer and spin."),
+    BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
+    BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
+    BootConfig("faults", options={"timer_samples": 64},
+               raw="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\nno_such_key = 1\ntsc_cal_windows = many\n",
+               groups=("boot", "faults"),
+               doc="Bad options ride along: they must be reported and the run must go on with defaults."),
+    BootConfig("icount", icount=True,
+               options={"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
+                        "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
+               groups=("boot", "icount", "profile"),
+               doc="prof_split rides along, profiled (x86_64/test_profile.py): an icount boot is slow to start."),
+    BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi"}, groups=("boot", "fw"),
+               doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off."),
+    BootConfig("noserial", options={"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8"},
+               groups=("boot", "fw"), doc="A serial port with no UART behind it."),
+    BootConfig("memory_max", cpu="max", options=_MEMORY, groups=("memory",),
+               doc="-cpu max: SSE2 and AVX2 kernels run, AVX-512 is absent under TCG."),
+    BootConfig("quick_memory", options=dict(_MEMORY, mem_kernels="read,copy_nt", mem_max_mb=1), groups=("memory",),
+               doc="The default CPU model (qemu64): no AVX, so the 256/512-bit kernels must be skips."),
+    BootConfig("smp1", smp=1, options=_HELLO, groups=("smp",)),
+    BootConfig("smp2_hello", smp=2, options=_HELLO, groups=("smp",)),
+    BootConfig("smp4_hello", smp=4, options=_HELLO, groups=("smp",)),
+    BootConfig("smp2_fault", smp=2, options={"probes": "fault_ap_ud2,smp_hello"}, groups=("smp", "faults")),
+    BootConfig("irqb", smp=2,
+               options={"probes": "fault_irq,irq_latency,irq_exception,irq_displace,irq_footprint,noise,smp_hello",
+                        "irq_samples": 200, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": 4,
+                        "irq_disp_ms": 10, "irq_fp_samples": 8, "noise_ms": 300, "samples": 4},
+               groups=("irq",),
+               doc="Every interrupt probe; fault_irq first: it faults with a periodic timer armed, "
+                   "everything after must be clean."),
+    BootConfig("repeat", smp=2,
+               options={"probes": ",".join(["fault_irq,irq_latency"] * _IRQ_REPEATS), "irq_samples": 100,
+                        "irq_set_ms": 20000, "irq_timeout_ms": 2000},
+               groups=("irq", "faults"), doc="fault_irq and irq_latency, four times over."),
+    BootConfig("lat", smp=2, options=_LATENCY, groups=("irq",)),
+    BootConfig("lat_intel", cpu="Skylake-Client",
+               options={"probes": "irq_latency,noise", "irq_samples": 20, "irq_set_ms": 5000, "noise_ms": 200,
+                        "irq_timeout_ms": 2000},
+               groups=("irq",),
+               doc="An Intel CPU model: the SMI paths run (TCG reads MSR_SMI_COUNT as 0). irq_timeout_ms as "
+                   "in the other interrupt boots: a loaded host can hold QEMU's timer back past the 50 ms "
+                   "default, and a late interrupt is then late, not lost."),
+    BootConfig("disp_icount", icount=True,
+               options={"probes": "irq_displace", "irq_disp_samples": 4, "irq_disp_ms": 1,
+                        "irq_disp_period_us": 50, "irq_disp_work": "0,1000,10000,30000", "tsc_cal_windows": 1},
+               groups=("irq", "icount")),
+    BootConfig("fpb", options=_FOOTPRINT, groups=("irq",)),
+    BootConfig("instb", options=dict(_FOOTPRINT, irq_fp_inst=1), groups=("irq",)),
+    BootConfig("amd", options=_PMU, groups=("pmu",), doc="qemu64 (AuthenticAMD): the AMD discovery path."),
+    BootConfig("intel", cpu="Skylake-Client", options=dict(_PMU, pmu_events="none"),
+               raw="pmu_events = cycles,l3_bogus\n", groups=("pmu",),
+               doc="An Intel model: the CPUID 0xA path. pmu_events=none plus a bad list after it: the bad "
+                   "value is reported and `none` stays."),
+    BootConfig("epyc", cpu="EPYC",
+               options={"probes": "spin,pmu_check", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1},
+               groups=("pmu",)),
+    BootConfig("spin_membw", smp=2,
+               options={"probes": "spin,membw,membw_mc,fault_ud2", "profile": "spin,membw,membw_mc,fault_ud2",
+                        "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
+                        "mem_kernels": "read,write,copy", "timer_samples": 64, "tsc_cal_windows": 1},
+               groups=("profile",)),
+    BootConfig("qemu72_x2apic", smp=2, options={"probes": "smp_hello", "apic_mode": "x2apic"},
+               groups=("smp", "x2apic"), doc="QEMU 7.2 has no x2APIC: apic_mode=x2apic is refused."),
+    BootConfig("x2", smp=2, cpu="max", qemu10=True, timeout=120,
+               options={"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,fault_irq,irq_latency",
+                        "apic_mode": "x2apic", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy",
+                        "irq_samples": 20, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": 2,
+                        "irq_disp_ms": 5, "irq_disp_work": "0,10000"},
+               groups=("smp", "irq", "x2apic", "qemu10"),
+               doc="x2APIC for real on QEMU 10 -cpu max; two irq_latency runs: one on a clean platform, one "
+                   "after fault_irq abandoned a periodic timer."),
+]
+
+AARCH64 = [
+    # probes goes in raw: the harness refuses unknown probe names in options.
+    _a64("a64", timeout=90,
+         options={"timer_samples": 256, "samples": 8, "mem_max_mb": 1, "noise_ms": 200, "profile": "spin",
+                  "mem_kernels": "read,write_nt,rep_movsb"},
+         raw="probes = timer,fault_ud2,spin,fault_gp,pmu_check,latency,noise,membw,no_such_probe\n",
+         groups=("boot", "faults"), doc="The AArch64 default-ish boot, an unknown probe name riding along."),
+    _a64("a64noacpi", timeout=60, machine=("acpi=off",), options={"probes": "timer", "timer_samples": 64},
+         groups=("boot", "fw"), doc="No ACPI tables: the devicetree path."),
+    _a64("a64sys", timeout=60, cpu="max",
+         options={"probes": "membw,spin", "samples": 4, "mem_max_mb": 1, "mem_min_kb": 256,
+                  "mem_kernels": "write,copy"},
+         groups=("boot",)),
+    _a64("a64el2", timeout=60, cpu="max", machine=("virtualization=on",), options={"samples": 4},
+         raw="probes = fault_ud2,spin,fault_gp\n", groups=("boot", "faults"),
+         doc="Entered at EL2 (virtualization=on; QEMU merges the -machine into the harness's virt)."),
+    _a64("a64mem", timeout=90, cpu="max",
+         options={"probes": "membw,cachefill", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
+         groups=("memory",)),
+    _a64("a64smp2", smp=2, options={"samples": 4, "mem_max_mb": 4, "timer_samples": 64},
+         raw="probes = smp_hello,fault_ap_ud2,membw_mc\n", groups=("smp", "faults"),
+         doc="membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s."),
+    _a64("a64irq", icount=True,
+         options={"probes": "fault_irq,irq_latency,irq_exception,spin", "irq_samples": 50, "irq_set_ms": 5000,
+                  "irq_timeout_ms": 2000, "profile": "spin", "profile_source": "timer",
+                  "profile_period": 250000, "samples": 8, "target_ns": 10000000},
+         groups=("irq", "icount", "profile")),
+    _a64("a64irq_cost",
+         options={"probes": "irq_displace,irq_footprint", "irq_disp_samples": 6, "irq_disp_ms": 5,
+                  "irq_disp_work": "0,1000,10000,100000", "irq_fp_samples": 8, "irq_fp_k": "50,300"},
+         groups=("irq",), doc="What an interrupt costs: displacement and cache footprint."),
+    _a64("a64pmu", icount=True, options={"probes": "timer,spin,pmu_check,pmu_cost", "samples": 8,
+                                         "timer_samples": 128},
+         groups=("pmu", "icount")),
+    _a64("a64prof", icount=True,
+         options={"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
+                  "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000},
+         groups=("profile", "icount")),
+    _a64("a64prof_smp", smp=2,
+         options={"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
+                  "mem_max_mb": 4},
+         groups=("profile", "smp")),
+]
+
+CONFIGS = {c.name: c for c in X86_64 + AARCH64}
+assert len(CONFIGS) == len(X86_64) + len(AARCH64), "two boot configurations share a name"
+
+
+def work_list(value):
+    """An option's comma-separated list of integers (irq_disp_work, irq_fp_k) as a tuple."""
+    return tuple(int(w) for w in str(value).split(","))

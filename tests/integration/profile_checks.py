@@ -1,0 +1,90 @@
+"""The sampling profiler's record checks and symbol helpers, shared by the QEMU profile tests of
+both CPUs (x86_64/test_profile.py, aarch64/test_profile.py, aarch64/test_irq.py) and the hosted
+one (test_hosted_profile.py): the prof/prof_data records of a probe, their invariants
+(docs/protocol.md), and samples per function named from the ELF the build keeps."""
+
+import glob
+import json
+import os
+import subprocess
+import zlib
+
+from conftest import ROOT
+
+
+def records(b):
+    with open(os.path.join(b.out_dir, "parsed", "records.jsonl")) as f:
+        return [json.loads(line) for line in f]
+
+
+def prof_records(b, probe):
+    recs = [r for r in records(b) if r["type"] in ("prof", "prof_data") and r["fields"].get("probe") == probe]
+    begin = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "begin"]
+    ends = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "end"]
+    cost = [r["fields"] for r in recs if r["type"] == "prof" and r["fields"]["kind"] == "cost"]
+    data = [r["fields"] for r in recs if r["type"] == "prof_data"]
+    return begin, ends, cost, data
+
+
+def function_symbols(path):
+    """(start, name) of every function symbol of an ELF, sorted."""
+    out = subprocess.run(["nm", "-n", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT":
+            syms.append((int(parts[0], 16), parts[2]))
+    return syms
+
+
+def elf_symbols(build_id):
+    """The function symbols of the firmware build's ELF, kept by build id (build/<arch>/elf/)."""
+    paths = glob.glob(os.path.join(ROOT, "build", "*", "elf", build_id + ".elf"))
+    assert paths, "the build keeps no ELF for build id %s" % build_id
+    return function_symbols(paths[0])
+
+
+def function_of(syms, addr):
+    name = None
+    for start, n in syms:
+        if start > addr:
+            break
+        name = n
+    return name
+
+
+def samples_by_function(begin, data, syms=None, cpu=None, image_only=False):
+    """Samples per function: ELF address = pc - image_base, named by `syms` (default: the firmware
+    ELF of the begin record's build id); only CPU `cpu`'s chunks when given; with image_only, a pc
+    outside [image_base, image_base + image_size) counts under None."""
+    base = int(begin["image_base"], 16)
+    size = int(begin["image_size"]) if image_only else None
+    syms = elf_symbols(begin["build_id"]) if syms is None else syms
+    by = {}
+    for d in data:
+        if cpu is not None and int(d["cpu"]) != cpu:
+            continue
+        for e in d["e"].split(","):
+            pc, _event, count = e.split(":")
+            addr = int(pc, 16) - base
+            fn = function_of(syms, addr) if size is None or 0 <= addr < size else None
+            by[fn] = by.get(fn, 0) + int(count)
+    return by
+
+
+def check_stream(begin, ends, cost, data):
+    """The record invariants of docs/protocol.md: one begin with the image's build id, per CPU
+    counted + lost = samples, entries and crc match the prof_data chunks, a cost record."""
+    assert len(begin) == 1
+    b = begin[0]
+    assert b["build_id"] != "unknown" and len(b["build_id"]) == 40
+    assert int(b["period_min"]) <= int(b["period"]) and int(b["period_min"]) <= int(b["period_max"])
+    assert ends
+    for end in ends:
+        chunks = [d for d in data if d["cpu"] == end["cpu"]]
+        assert sum(int(d["n"]) for d in chunks) == int(end["entries"])
+        assert [int(d["i"]) for d in chunks] == list(range(0, int(end["entries"]), 24))
+        assert int(end["counted"]) + int(end["lost"]) == int(end["samples"])
+        assert sum(int(e.split(":")[2]) for d in chunks for e in d["e"].split(",")) == int(end["counted"])
+        assert "%x" % zlib.crc32(",".join(d["e"] for d in chunks).encode()) == end["crc"][2:]
+    assert len(cost) == 1 and "skipped" not in cost[0]

@@ -1,0 +1,87 @@
+"""The sampling profiler under QEMU (time-based: TCG has no x86 PMU). Two boots:
+- `-icount shift=0` (the shared `icount` boot of configs.py): the APIC timer then counts instructions, so time-based samples fall on
+  instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
+  70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
+- plain TCG, 2 CPUs: `spin` (>= 90% of samples in arch_spin), `membw` (most samples in the
+  bandwidth kernels), `membw_mc` (the application processor samples too), the probes' own records unchanged in structure, and a probe that cannot be profiled.
+Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
+
+import os
+
+
+
+from bmharness.analysis import profile
+from bmharness.report import report
+
+from profile_checks import check_stream, prof_records, samples_by_function
+
+SPLIT_BAND_PCT = 2.0
+SPLIT_MIN_SAMPLES = 5000
+MEMBW_KERNEL_PREFIXES = ("bw_", "arch_chase")
+
+
+def test_split_recovered_under_icount(icount):
+    assert icount.summary["ok"], icount.summary["validation"]
+    begin, ends, cost, data = prof_records(icount, "prof_split")
+    check_stream(begin, ends, cost, data)
+    assert begin[0]["source"] == "timer" and begin[0]["events"] == "time" and begin[0]["unit"] == "ns"
+    by = samples_by_function(begin[0], data)
+    a, b = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
+    assert a + b >= SPLIT_MIN_SAMPLES, by
+    share = 100.0 * a / (a + b)
+    assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
+    # The harness's own symbolisation finds the same split.
+    res = profile.analyse_dir(os.path.join(icount.out_dir, "parsed"))
+    sa, sb = profile.share(res, "prof_split", "arch_split_a"), profile.share(res, "prof_split", "arch_split_b")
+    assert abs(100.0 * sa / (sa + sb) - 30.0) <= SPLIT_BAND_PCT, (sa, sb)
+
+
+def test_spin_profile(spin_membw):
+    assert spin_membw.summary["ok"], spin_membw.summary["validation"]
+    begin, ends, cost, data = prof_records(spin_membw, "spin")
+    check_stream(begin, ends, cost, data)
+    by = samples_by_function(begin[0], data)
+    total = sum(by.values())
+    assert total >= 100, by
+    assert by.get("arch_spin", 0) >= 0.9 * total, by
+    # The probe's own sample sets are there as in an unprofiled run.
+    assert spin_membw.sets("spin") and all(s["complete"] for s in spin_membw.sets("spin"))
+    # The harness: profile.json agrees, and the report has a Profile section with the hot loop.
+    res = profile.analyse_dir(os.path.join(spin_membw.out_dir, "parsed"))
+    assert res["ok"], res["problems"]
+    assert profile.share(res, "spin", "arch_spin") >= 0.9
+    doc, _ok = report.build(spin_membw.summary, os.path.join(spin_membw.out_dir, "parsed"))
+    text = doc.text()
+    assert "PROFILE" in text and "arch_spin" in text, text[-3000:]
+
+
+def test_membw_profile(spin_membw):
+    begin, ends, cost, data = prof_records(spin_membw, "membw")
+    check_stream(begin, ends, cost, data)
+    by = samples_by_function(begin[0], data)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= 50, by
+    assert kernels > total / 2, by
+    assert spin_membw.sets("membw") and all(s["complete"] for s in spin_membw.sets("membw"))
+
+
+def test_membw_mc_application_processor_samples(spin_membw):
+    """The AP running membw_mc's kernels samples into its own table: cpu 1's records, most of its
+    samples in the bandwidth kernels."""
+    begin, ends, cost, data = prof_records(spin_membw, "membw_mc")
+    check_stream(begin, ends, cost, data)
+    assert int(begin[0]["cpus"]) == 2
+    ap = [d for d in data if d["cpu"] == "1"]
+    assert [e["cpu"] for e in ends] == ["0", "1"]
+    by = samples_by_function(begin[0], ap)
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert total >= 20 and kernels > total / 2, by
+
+
+def test_unprofilable_probe_is_skipped(spin_membw):
+    skips = [s for s in spin_membw.summary["skips"] if s.get("probe") == "fault_ud2"]
+    assert any(s.get("part") == "profile" for s in skips), skips
+    begin, _, _, _ = prof_records(spin_membw, "fault_ud2")
+    assert not begin
