@@ -12,7 +12,7 @@ import subprocess
 import pytest
 import disasm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CC, OBJDUMP = "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump"
 
 # kernel -> the three MOPS instructions in order, as objdump prints them

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 import disasm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CC, OBJDUMP = "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump"
 
 # kernel symbol -> (instructions that must appear, instructions that must not)

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CC, OBJDUMP, NM = "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump", "aarch64-linux-gnu-nm"
 TABLE = os.path.join(ROOT, "arch", "aarch64", "sysreg_table.h")
 STUB_BYTES = 16
