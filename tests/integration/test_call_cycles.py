@@ -33,12 +33,8 @@ DEFINED_KINDS = set("TDBRVWGSiu")  # text, data, bss, read-only, weak, small dat
 # the stubs are the .S half of their C unit, and traps calls irq, not back.)
 # (So was the job mailboxes' arch/priv/smp_jobs.c <-> efi/<cpu>/smp.c: now efi/smp.c, handed the
 # per-CPU half's mailbox lookup and wake-up as an ops table.)
-KNOWN_CALL_CYCLES = {
-    # found by this test, not yet assigned
-    ("aarch64", frozenset({"arch/aarch64/membw", "arch/aarch64/simd"})):
-        "membw.S's arch_sve_vl_bytes is used by simd.c, and membw.c uses simd.c's simd_usable, "
-        "aarch64_sve_state, aarch64_mops_why_not: not yet one way",
-}
+# (And AArch64's membw <-> simd: the SVE vector-length read moved from membw.S to simd.S.)
+KNOWN_CALL_CYCLES = {}  # none left
 
 
 def strongly_connected(graph):
