@@ -1,7 +1,7 @@
 /* Work dispatch through the APs' mailboxes (arch/smp_jobs.h's contract; see efi/smp.h), the same
- * on every bare-metal port. Ordering: the BSP writes fn/arg, then publishes `posted` with release; the AP reads `posted`
- * with acquire and publishes `done` with release after a full fence (a job's non-temporal stores
- * are not ordered by a release store alone on x86). */
+ * on every bare-metal port. Ordering: the BSP writes fn/arg, then publishes `posted` with release;
+ * the AP reads `posted` with acquire and publishes `done` with release after a full fence (a job's
+ * non-temporal stores are not ordered by a release store alone on x86). */
 #include "efi/smp.h"
 
 #include "arch/cycles.h" /* tsc_rdtsc, cpu_relax */
