@@ -34,9 +34,9 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
 # interrupt paths, the runner and calibration) stay -O2, and so do efi/'s interrupt-path units
 # (the profiler's sampler, the interrupt sources) and the other processors' start and work
-# dispatch (efi/<cpu>/smp.c). Keeps the .efi small (see docs/hacking.md).
+# dispatch (efi/<cpu>/smp.c, efi/smp.c). Keeps the .efi small (see docs/hacking.md).
 FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%/irq_platform.c efi/%/smp.c \
-	efi/string.c,$(call sources_in,efi,x86_64)) \
+	efi/smp.c efi/string.c,$(call sources_in,efi,x86_64)) \
 	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
 	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
 	drivers/console/x86_64/fbcon.c drivers/fw/x86_64/power.c \

@@ -1,7 +1,7 @@
 /* Exception handling and recovery points, for code outside arch/: declared here once, implemented
  * per CPU (x86_64: our IDT, arch/priv/x86_64/traps.c; AArch64: our vector table,
  * arch/priv/aarch64/traps.c; hosted: signals, hosted/traps.c). The CPU's part, arch/<cpu>/traps.h,
- * included at the end, gives struct fault_jmp (the callee-saved state entry.S saves), the
+ * included at the end, gives struct fault_jmp (the callee-saved state traps.S saves), the
  * exception numbers and its private extras (x86_64: GDT/TSS and the APs' tables; AArch64: the
  * ESR exception classes, the EL the vectors are at, the other cores' handler). */
 #ifndef ARCH_TRAPS_H

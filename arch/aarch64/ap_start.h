@@ -12,7 +12,7 @@
 #define AP_B_TTBR1 0x18
 #define AP_B_SCTLR 0x20 /* M, C, I: the MMU and caches go on with this write */
 #define AP_B_CPACR 0x28 /* FP/SIMD trapping as the BSP has it (the NEON kernels) */
-#define AP_B_VBAR 0x30  /* our vectors (arch/priv/aarch64/entry.S) */
+#define AP_B_VBAR 0x30  /* our vectors (arch/priv/aarch64/traps.S) */
 #define AP_B_STACK 0x38 /* stack top, 16-byte aligned */
 #define AP_B_ENTRY 0x40 /* C entry: void entry(struct smp_cpu *self), never returns */
 #define AP_B_STAGE 0x48 /* AP_STAGE_*: how far the core got (written once the MMU is on) */

@@ -1,6 +1,6 @@
 /* The AArch64 part of arch/irq.h (included at its end): arch/irq.h's interface over the GICv3 CPU
  * interface. The IRQ entries of the vector table
- * (entry.S, current EL with SP0 and SPx) read CNTVCT_EL0 as their first work (the skeleton's cycle
+ * (arch/priv/aarch64/traps.S, current EL with SP0 and SPx) read CNTVCT_EL0 as their first work (the skeleton's cycle
  * clock; exception entry is context-synchronising, so no isb is needed before it), save the
  * caller-saved registers and ELR/SPSR, and call the dispatcher with that entry stamp and ELR_EL1
  * (the interrupted PC). The dispatcher acknowledges through ICC_IAR1_EL1, counts INTID 1023 as
@@ -40,5 +40,8 @@ void a64_irq_set_ack_hook(void (*fn)(void *ctx, unsigned intid), void *ctx);
 /* Called by the trap handler for a synchronous exception before any reporting: true when a hook
  * took it (*elr then says where to resume). */
 bool a64_exception_hook(uint64_t esr, uint64_t *elr);
+/* Called by traps_init once our EL1 vectors are in (VBAR_EL1): irq_available() is true from then
+ * on (not at EL2, where no interrupt is routed to us). */
+void a64_irq_vectors_installed(void);
 
 #endif

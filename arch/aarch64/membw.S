@@ -279,14 +279,6 @@ SVE_KERNEL bw_copy_sve, SVE_COPY4, SVE_COPY1
 SVE_KERNEL bw_write_nt_sve, SVE_WRITE_NT4, SVE_WRITE_NT1
 SVE_KERNEL bw_copy_nt_sve, SVE_COPY_NT4, SVE_COPY_NT1
 
-/* uint64_t arch_sve_vl_bytes(void): the current vector length (SVE enabled). */
-	.global arch_sve_vl_bytes
-	.type arch_sve_vl_bytes, %function
-arch_sve_vl_bytes:
-	rdvl	x0, #1
-	ret
-	.size arch_sve_vl_bytes, . - arch_sve_vl_bytes
-
 /* No kernel on AArch64 (see above): never called; udf if they are. */
 .macro ABSENT name
 	.global \name

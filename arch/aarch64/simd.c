@@ -1,5 +1,6 @@
 /* Which widths the AArch64 bandwidth kernels can use (see simd.h), SVE's enabling and FEAT_MOPS's
- * check (the table of AArch64's own kernels that uses them: membw.c). */
+ * check (the table of AArch64's own kernels that uses them: membw.c, which calls in here; nothing
+ * here calls membw). */
 #include "arch/aarch64/simd.h"
 
 #include "arch/aarch64/cpu.h"
@@ -22,7 +23,7 @@
 #define SIMD_BASE_BITS 64
 #define BITS_PER_BYTE 8
 
-uint64_t arch_sve_vl_bytes(void); /* membw.S: rdvl */
+uint64_t arch_sve_vl_bytes(void); /* simd.S: rdvl */
 
 static struct a64_sve_state sve;
 

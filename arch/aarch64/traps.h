@@ -1,6 +1,6 @@
 /* The AArch64 part of arch/traps.h (included at its end): exception handling and recovery
  * points of the AArch64 build, our own EL1 vector
- * table (VBAR_EL1, entry.S) once the firmware is gone, so an exception in a probe becomes a
+ * table (VBAR_EL1, arch/priv/aarch64/traps.S) once the firmware is gone, so an exception in a probe becomes a
  * `fault` record and — with a recovery point armed — the run goes on. Installed at the level the
  * firmware runs us at: EL1 (QEMU virt without virtualization=on) through VBAR_EL1, or EL2 (with
  * virtualization=on, many servers) through VBAR_EL2, where the same entry code reads ESR_EL2,
@@ -39,7 +39,7 @@
 #define TRAP_A64_FIQ 0x41
 #define TRAP_A64_SERROR 0x42
 
-/* Callee-saved state of a recovery point: x19-x30, then SP (entry.S depends on the layout). */
+/* Callee-saved state of a recovery point: x19-x30, then SP (traps.S depends on the layout). */
 struct fault_jmp {
 	uint64_t x[12], sp;
 };

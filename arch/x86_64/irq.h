@@ -1,6 +1,6 @@
 /* The x86_64 part of arch/irq.h (included at its end). Hardware interrupts on the bootstrap
  * processor: IDT gates for vectors 32-255 (stubs in
- * irq_entry.S that read the TSC as their first work), a table of handlers by vector, the
+ * arch/priv/x86_64/irq.S that read the TSC as their first work), a table of handlers by vector, the
  * end-of-interrupt callback, counters of taken, spurious and unexpected interrupts, and the
  * masking primitives. Interrupts stay masked (cli) except inside a probe's explicit window.
  *

@@ -20,7 +20,7 @@
 #define X86_VEC_MC 18
 #define X86_NUM_EXCEPTIONS 32
 
-/* Register state saved by the entry stubs, lowest address first (entry.S pushes in reverse). */
+/* Register state saved by the entry stubs, lowest address first (traps.S pushes in reverse). */
 struct trap_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
@@ -45,7 +45,7 @@ struct __attribute__((packed)) tss64 {
 	uint16_t iomap_base;
 };
 
-/* Callee-saved state of a recovery point (arch_setjmp layout; entry.S depends on it). */
+/* Callee-saved state of a recovery point (arch_setjmp layout; traps.S depends on it). */
 struct fault_jmp {
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
 };
@@ -55,7 +55,7 @@ struct fault_jmp {
  * file). traps_provide_memory(mem) hands over TRAPS_BSP_MEM_BYTES, 16-byte aligned; bare metal
  * only, and traps_init() must not run without it (efi_main stops before taking the machine over
  * when it cannot be reserved). */
-#define TRAPS_IDT_VECTORS 256 /* 0-31 exceptions (entry.S), 32-255 interrupts (irq_entry.S) */
+#define TRAPS_IDT_VECTORS 256 /* 0-31 exceptions (traps.S), 32-255 interrupts (irq.S) */
 #define TRAPS_IDT_GATE_BYTES 16
 #define TRAPS_BSP_MEM_BYTES (TRAPS_IDT_VECTORS * TRAPS_IDT_GATE_BYTES + TRAPS_AP_IST_BYTES)
 void traps_provide_memory(void *mem);

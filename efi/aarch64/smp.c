@@ -2,6 +2,8 @@
  * (see smp.h). */
 #include "efi/aarch64/smp.h"
 
+#include "efi/smp.h"
+
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/psci.h"
@@ -88,8 +90,23 @@ static void fail(const struct smp_cpu *c, const char *reason)
 	f->reason = reason;
 }
 
+/* The job mailboxes (efi/smp.c) reach an AP's slot and wake it through these. */
+static struct smp_mailbox *mailbox(unsigned cpu)
+{
+	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
+}
+
+static void kick(unsigned cpu)
+{
+	(void)cpu;
+	a64_sev(); /* dsb ish first: the post is visible before the core wakes */
+}
+
+static const struct smp_mailbox_ops mailbox_ops = { mailbox, kick };
+
 static void init_bsp(const struct madt_info *madt)
 {
+	smp_mailbox_attach(&mailbox_ops);
 	g.rep = (struct smp_report){ 0 };
 	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = self_affinity();
 	bsp_cpu.online = 1;
@@ -250,15 +267,4 @@ uint32_t smp_cpu_hw_id(unsigned cpu)
 uint32_t smp_self_hw_id(void)
 {
 	return self_affinity();
-}
-
-struct smp_mailbox *smp_arch_mailbox(unsigned cpu)
-{
-	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
-}
-
-void smp_arch_kick(unsigned cpu)
-{
-	(void)cpu;
-	a64_sev(); /* dsb ish first: the post is visible before the core wakes */
 }

@@ -1,6 +1,8 @@
 /* Application-processor bring-up and work dispatch on bare metal (see smp.h). */
 #include "efi/x86_64/smp.h"
 
+#include "efi/smp.h"
+
 #include "arch/x86_64/ap_start.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/io.h"
@@ -286,9 +288,27 @@ static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
 	return (struct smp_cpu *)(void *)(stacks + (size_t)i * stack_size);
 }
 
+/* The job mailboxes (efi/smp.c) reach an AP's slot and wake it through these. */
+static struct smp_mailbox *mailbox(unsigned cpu)
+{
+	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
+}
+
+static void kick(unsigned cpu)
+{
+	struct smp_cpu *c = g.online[cpu];
+
+	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
+	if (c->parked)
+		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.counter_hz);
+}
+
+static const struct smp_mailbox_ops mailbox_ops = { mailbox, kick };
+
 /* The BSP as CPU 0, with its APIC id from CPUID (touching no APIC register). */
 static void init_bsp(void)
 {
+	smp_mailbox_attach(&mailbox_ops);
 	g.rep = (struct smp_report){ 0 };
 	g.online[0] = &bsp_cpu;
 	g.n_online = 1;
@@ -407,18 +427,4 @@ uint32_t smp_cpu_hw_id(unsigned cpu)
 uint32_t smp_self_hw_id(void)
 {
 	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
-}
-
-struct smp_mailbox *smp_arch_mailbox(unsigned cpu)
-{
-	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
-}
-
-void smp_arch_kick(unsigned cpu)
-{
-	struct smp_cpu *c = g.online[cpu];
-
-	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
-	if (c->parked)
-		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.counter_hz);
 }

@@ -28,24 +28,13 @@ BUILDS = {"x86_64": "nm", "aarch64": "aarch64-linux-gnu-nm", "hosted": "nm"}
 DEFINED_KINDS = set("TDBRVWGSiu")  # text, data, bss, read-only, weak, small data, ifunc, unique global
 
 # Circles not fixed yet: (build, frozenset of units) -> why, or the branch that removes it.
-_VECTORS = "the exception/interrupt entry stubs (entry.S, irq_entry.S) call the C handlers, " \
-    "the C side installs the stubs and asks irq.c's hook for the round-trip probe's exception: " \
-    "not yet one way"
-_SMP_JOBS = "arch/priv/smp_jobs.c calls the environment's smp_arch_kick/smp_arch_mailbox " \
-    "(efi/<cpu>/smp.c), which calls back smp_mailbox_run/smp_mailbox_trap: not yet one way"
 # (bench's runner -> counters -> suite -> profile -> runner circle was fixed by branch registry.)
-KNOWN_CALL_CYCLES = {
-    # found by this test, not yet assigned
-    ("x86_64", frozenset({"arch/priv/x86_64/entry", "arch/priv/x86_64/irq", "arch/priv/x86_64/irq_entry",
-                          "arch/priv/x86_64/traps"})): _VECTORS,
-    ("aarch64", frozenset({"arch/priv/aarch64/entry", "arch/priv/aarch64/irq",
-                           "arch/priv/aarch64/traps"})): _VECTORS,
-    ("x86_64", frozenset({"arch/priv/smp_jobs", "efi/x86_64/smp"})): _SMP_JOBS,
-    ("aarch64", frozenset({"arch/priv/smp_jobs", "efi/aarch64/smp"})): _SMP_JOBS,
-    ("aarch64", frozenset({"arch/aarch64/membw", "arch/aarch64/simd"})):
-        "membw.S's arch_sve_vl_bytes is used by simd.c, and membw.c uses simd.c's simd_usable, "
-        "aarch64_sve_state, aarch64_mops_why_not: not yet one way",
-}
+# (The vectors' circle, entry stubs <-> C handlers and traps <-> irq, was fixed by branch circles2:
+# the stubs are the .S half of their C unit, and traps calls irq, not back.)
+# (So was the job mailboxes' arch/priv/smp_jobs.c <-> efi/<cpu>/smp.c: now efi/smp.c, handed the
+# per-CPU half's mailbox lookup and wake-up as an ops table.)
+# (And AArch64's membw <-> simd: the SVE vector-length read moved from membw.S to simd.S.)
+KNOWN_CALL_CYCLES = {}  # none left
 
 
 def strongly_connected(graph):

@@ -1,5 +1,6 @@
 /* Interrupt dispatch, counters, masking and exception hooks of the AArch64 build (see irq.h; the
- * entry stubs are in entry.S). */
+ * entry stubs are in the vector table, traps.S). traps.c installs the vectors and calls in here
+ * (the vectors are in, the exception hook); nothing here calls traps.c back. */
 #include "arch/irq.h"
 
 #include "arch/irq_table.h"
@@ -14,7 +15,7 @@
 #define GIC_SPECIAL_FIRST 1020u
 #define GIC_INTID_FIELD 0xFFFFFFu
 
-/* The stub's exit stamp (entry.S writes it; hidden so the stub may address it PC-relative). */
+/* The stub's exit stamp (traps.S writes it; hidden so the stub may address it PC-relative). */
 __attribute__((visibility("hidden"))) volatile uint64_t a64_irq_exit_cycles;
 void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc);
 
@@ -24,6 +25,7 @@ static struct {
 	void *ack_ctx;
 	volatile unsigned current;
 	enum irq_exc_hook hooks[A64_EC_COUNT];
+	bool vectors; /* traps_init installed our EL1 vectors (the IRQ entries are ours) */
 } irq;
 
 static void end_of_interrupt(unsigned intid)
@@ -49,9 +51,14 @@ void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc)
 	end_of_interrupt(intid);
 }
 
+void a64_irq_vectors_installed(void)
+{
+	irq.vectors = true;
+}
+
 bool irq_available(void)
 {
-	return traps_installed();
+	return irq.vectors;
 }
 
 void a64_irq_set_ack_hook(void (*fn)(void *ctx, unsigned intid), void *ctx)

@@ -1,5 +1,6 @@
 /* EL1 (or EL2) exception handling (see traps.h; the vector tables and recovery points are in
- * entry.S). */
+ * traps.S). The tables' IRQ entries go to irq.c; this unit calls irq.c (the vectors are in, the
+ * exception hook), never the reverse. */
 #include "arch/traps.h"
 
 #include "arch/aarch64/cpu.h"
@@ -17,7 +18,7 @@
 #define EL1 1
 #define EL2 2
 
-/* The saved state, lowest address first (entry.S). */
+/* The saved state, lowest address first (traps.S). */
 struct a64_frame {
 	uint64_t x[31];
 	uint64_t elr, spsr, esr, far, sp;
@@ -77,6 +78,7 @@ void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 		return;
 	__asm__ volatile("msr vbar_el1, %0; isb" : : "r"((uint64_t)(uintptr_t)a64_vectors) : "memory");
 	traps.installed = true;
+	a64_irq_vectors_installed();
 }
 
 bool traps_installed(void)

@@ -1,4 +1,6 @@
-/* Interrupt dispatch, counters and masking (see irq.h). */
+/* Interrupt dispatch, counters and masking (see irq.h; the entry stubs are in irq.S). traps.c
+ * installs the stubs' IDT gates and calls in here (the gates are in, the exception hook); nothing
+ * here calls traps.c back. */
 #include "arch/irq.h"
 
 #include "arch/irq_table.h"
@@ -9,8 +11,11 @@
 
 extern volatile uint64_t x86_irq_exit_cycles;
 void x86_irq_dispatch(uint64_t vector, uint64_t entry_cycles, const uint64_t *frame);
+void x86_irq_gates_installed(void);
+bool x86_exception_hook(struct trap_frame *f);
 
 static struct {
+	bool gates; /* traps_init loaded the IDT with our gates for vectors 32-255 */
 	enum irq_exc_hook hooks[X86_NUM_EXCEPTIONS];
 } irq;
 
@@ -26,9 +31,15 @@ void x86_irq_dispatch(uint64_t vector, uint64_t entry_cycles, const uint64_t *fr
 	(void)irq_table_eoi();
 }
 
+/* Called by traps_init once the IDT with the interrupt gates is loaded. */
+void x86_irq_gates_installed(void)
+{
+	irq.gates = true;
+}
+
 bool irq_available(void)
 {
-	return traps_installed();
+	return irq.gates;
 }
 
 uint64_t irq_last_exit_cycles(void)

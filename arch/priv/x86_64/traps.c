@@ -1,4 +1,6 @@
-/* GDT, TSS, IDT and the C side of exception handling (see traps.h). */
+/* GDT, TSS, IDT and the C side of exception handling (see traps.h; the exception entry stubs,
+ * recovery points and fault-tolerant MSR accessors are in traps.S). The interrupt gates point at
+ * irq.S's stubs; this unit calls irq.c (the gates are in, the exception hook), never the reverse. */
 #include "arch/traps.h"
 
 #include "arch/x86_64/cpu.h"
@@ -62,6 +64,7 @@ static uint8_t *ist_stacks;
 extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
 extern const uint8_t x86_irq_stubs[];
 bool x86_exception_hook(struct trap_frame *f);
+void x86_irq_gates_installed(void);
 extern const int64_t x86_extable[];
 extern const uint64_t x86_extable_entries;
 extern void x86_load_segments(uint16_t code_sel, uint16_t data_sel, uint16_t tss_sel);
@@ -153,6 +156,7 @@ void traps_init(trap_report_fn report, trap_fatal_fn fatal)
 		set_gate(v, (uint64_t)(uintptr_t)(x86_irq_stubs + IRQ_STUB_SPACING * (v - X86_NUM_EXCEPTIONS)), 0);
 	load_tables(gdt);
 	traps.installed = true;
+	x86_irq_gates_installed();
 }
 
 void traps_load_ap(struct traps_ap_tables *t, uint8_t *ist, traps_ap_handler_fn handler)

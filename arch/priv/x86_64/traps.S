@@ -1,6 +1,7 @@
-/* Exception entry stubs, recovery points and the fault-tolerant MSR accessors (bare metal only; the
- * routines probes call, arch_spin and the deliberate faults, are in probe_ops.S).
- * Everything here is position independent (the UEFI image is relocated at load). */
+/* The assembly half of the traps unit (traps.c is the C half): exception entry stubs, recovery
+ * points and the fault-tolerant MSR accessors (bare metal only; the routines probes call,
+ * arch_spin and the deliberate faults, are in probe_ops.S). Everything here is position
+ * independent (the UEFI image is relocated at load). */
 
 	.text
 

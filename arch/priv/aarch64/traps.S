@@ -1,4 +1,5 @@
-/* The EL1 exception vectors, their EL2 twin, and the recovery points (see traps.h).
+/* The assembly half of the traps unit (traps.c is the C half): the EL1 exception vectors, their
+ * EL2 twin, and the recovery points (see traps.h). The IRQ entries call irq.c's dispatcher.
  *
  * vbar_el1 points at a64_vectors: 16 entries of 128 bytes (current EL with SP0, current EL with
  * SPx, lower EL AArch64, lower EL AArch32; each sync, IRQ, FIQ, SError). Every entry saves x0-x30,

@@ -1,7 +1,8 @@
-/* Interrupt entry stubs for vectors 32-255 (bare metal only; see irq.h). Each stub is 16 bytes
- * apart from the next (x86_irq_stubs + 16 * (vector - 32)); it saves RAX and RDX and reads the
- * TSC before anything else, so the handler's entry time is taken at its third instruction.
- * Position independent (the UEFI image is relocated at load). */
+/* The assembly half of the irq unit (irq.c is the C half): interrupt entry stubs for vectors
+ * 32-255 (bare metal only; see irq.h). Each stub is 16 bytes apart from the next
+ * (x86_irq_stubs + 16 * (vector - 32)); it saves RAX and RDX and reads the TSC before anything
+ * else, so the handler's entry time is taken at its third instruction. Position independent (the
+ * UEFI image is relocated at load). */
 
 	.text
 

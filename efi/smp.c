@@ -1,19 +1,31 @@
-/* Work dispatch through the APs' mailboxes (arch/smp_jobs.h), the same on every bare-metal port.
- * Ordering: the BSP writes fn/arg, then publishes `posted` with release; the AP reads `posted`
- * with acquire and publishes `done` with release after a full fence (a job's non-temporal stores
- * are not ordered by a release store alone on x86). */
-#include "arch/smp_jobs.h"
+/* Work dispatch through the APs' mailboxes (arch/smp_jobs.h's contract; see efi/smp.h), the same
+ * on every bare-metal port. Ordering: the BSP writes fn/arg, then publishes `posted` with release;
+ * the AP reads `posted` with acquire and publishes `done` with release after a full fence (a job's
+ * non-temporal stores are not ordered by a release store alone on x86). */
+#include "efi/smp.h"
 
 #include "arch/cycles.h" /* cycles_read, cpu_relax */
+
+static const struct smp_mailbox_ops *port; /* the per-CPU half's (smp_mailbox_attach) */
 
 static uint64_t load_acquire(const volatile uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+void smp_mailbox_attach(const struct smp_mailbox_ops *ops)
+{
+	port = ops;
+}
+
+static struct smp_mailbox *mailbox_of(unsigned cpu)
+{
+	return port ? port->mailbox(cpu) : 0;
+}
+
 bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
 {
-	struct smp_mailbox *mb = smp_arch_mailbox(cpu);
+	struct smp_mailbox *mb = mailbox_of(cpu);
 
 	if (cpu == 0) {
 		fn(arg);
@@ -24,13 +36,13 @@ bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)
 	mb->fn = fn;
 	mb->arg = arg;
 	__atomic_store_n(&mb->posted, mb->posted + 1, __ATOMIC_RELEASE);
-	smp_arch_kick(cpu);
+	port->kick(cpu);
 	return true;
 }
 
 bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
 {
-	struct smp_mailbox *mb = smp_arch_mailbox(cpu);
+	struct smp_mailbox *mb = mailbox_of(cpu);
 	uint64_t start = cycles_read();
 
 	if (cpu == 0)
@@ -47,7 +59,7 @@ bool smp_wait(unsigned cpu, uint64_t timeout_cycles)
 
 enum smp_cpu_status smp_cpu_status(unsigned cpu)
 {
-	struct smp_mailbox *mb = smp_arch_mailbox(cpu);
+	struct smp_mailbox *mb = mailbox_of(cpu);
 
 	if (cpu == 0)
 		return SMP_CPU_IDLE;
@@ -62,7 +74,7 @@ enum smp_cpu_status smp_cpu_status(unsigned cpu)
 
 bool smp_cpu_fault(unsigned cpu, struct trap_info *out)
 {
-	struct smp_mailbox *mb = smp_arch_mailbox(cpu);
+	struct smp_mailbox *mb = mailbox_of(cpu);
 
 	if (!mb || !mb->has_fault)
 		return false;
