@@ -1,5 +1,5 @@
 /* The interrupt sources of bench/core/irq_platform.h on AArch64: GICv3 plus the EL1 generic
- * timers and self-SGIs (see irq_platform_a64.h). */
+ * timers and self-SGIs (see efi/aarch64/irq_platform.h). */
 #include "efi/aarch64/irq_platform.h"
 
 #include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */

@@ -1,4 +1,4 @@
-/* Interrupt sources of a PC for the probes (see irq_platform.h). */
+/* Interrupt sources of a PC for the probes (see efi/x86_64/irq_platform.h). */
 #include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"
