@@ -19,10 +19,12 @@ uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz)
 void *prof_sampler_prepare(struct probe_env *env, size_t size, unsigned *ncpu, const char **why)
 {
 	struct irq_platform *p = env->irq;
+	const char *unready = 0;
+	bool ready = p && irq_platform_ready(p, &unready);
 	void *state;
 
-	if (!irq_available() || !p || !p->ready) {
-		*why = p && p->reason ? p->reason : "no interrupt entry of ours here";
+	if (!irq_available() || !ready) {
+		*why = unready ? unready : "no interrupt entry of ours here";
 		return 0;
 	}
 	if (!env->counter_hz) {

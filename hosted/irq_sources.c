@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "arch/cycles.h"
+#include "lib/record.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
@@ -299,4 +300,43 @@ bool irq_platform_quiet(const struct irq_platform *p)
 void irq_platform_eoi(void *ctx)
 {
 	(void)ctx;
+}
+
+bool irq_platform_ready(const struct irq_platform *p, const char **why)
+{
+	if (!p->ready && why)
+		*why = p->reason;
+	return p->ready;
+}
+
+bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
+{
+	return p->oneshot_per_vector;
+}
+
+/* The arm's bracket is returned as *arm_cycles; no further uncertainty is stated. */
+uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
+{
+	(void)p;
+	return 0;
+}
+
+/* The kernel fires a timer at or after its expiry, never a tick early. */
+uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
+{
+	(void)p;
+	(void)s;
+	return 0;
+}
+
+void irq_platform_describe(const struct irq_platform *p, struct record *r)
+{
+	(void)p; /* no interrupt controller of ours */
+	(void)r;
+}
+
+void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
+{
+	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
+		rec_u64(r, "timer_hz", p->timer_hz);
 }

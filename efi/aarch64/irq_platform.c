@@ -1,5 +1,5 @@
 /* The interrupt sources of bench/core/irq_platform.h on AArch64: GICv3 plus the EL1 generic
- * timers and self-SGIs (see irq_platform_a64.h). */
+ * timers and self-SGIs (see efi/aarch64/irq_platform.h). */
 #include "efi/aarch64/irq_platform.h"
 
 #include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */
@@ -8,6 +8,7 @@
 #include "drivers/fw/aarch64/platform_id.h"
 #include "drivers/irqchip/aarch64/gicv3_hw.h"
 #include "drivers/timer/aarch64/gtimer_hw.h"
+#include "lib/record.h"
 
 #define US_PER_S 1000000ull
 #define MADT_LEN_OFF 4
@@ -385,4 +386,38 @@ void irq_platform_eoi(void *ctx)
 									  cycles_read(), PERIODIC_MAX_SKIPS));
 	}
 	gicv3_eoi(&a64.f.gic, intid);
+}
+
+bool irq_platform_ready(const struct irq_platform *p, const char **why)
+{
+	if (!p->ready && why)
+		*why = p->reason;
+	return p->ready;
+}
+
+bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
+{
+	return p->oneshot_per_vector;
+}
+
+uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
+{
+	return p->arm_uncertainty;
+}
+
+uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
+{
+	return s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC ? p->timer_tick_cycles : 0;
+}
+
+void irq_platform_describe(const struct irq_platform *p, struct record *r)
+{
+	(void)p; /* the GIC has no mode the records name */
+	(void)r;
+}
+
+void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
+{
+	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
+		rec_u64(r, "timer_hz", p->timer_hz);
 }

@@ -41,6 +41,20 @@
 #define A64_VIRT_GICR 0x080A0000ull
 #define A64_VIRT_GICR_LEN 0x00F60000ull
 
+struct irq_platform {
+	bool ready;
+	const char *reason;           /* why not ready */
+	uint64_t counter_hz;
+	uint64_t timer_hz;            /* the generic timers count the counter itself: counter_hz */
+	uint64_t timer_ratio_q32;     /* counter cycles per timer tick, 32.32 (1) */
+	uint64_t timer_tick_cycles;   /* 0: compare values are exact, never early */
+	bool tsc_deadline;            /* false: no TSC-deadline mode */
+	const char *hpet_reason;      /* why there is no HPET */
+	uint64_t arm_uncertainty;     /* the last irq_source_arm's deadline uncertainty, +- cycles */
+	uint32_t periodic_ticks;
+	bool oneshot_per_vector;      /* the guard vector's one-shot is the physical timer */
+};
+
 struct a64_irq_facts {
 	struct gicv3 gic;
 	struct gicv3_bases bases;

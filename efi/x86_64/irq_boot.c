@@ -1,5 +1,6 @@
 /* Interrupt-source set-up and facts (see irq_boot.h). */
 #include "efi/x86_64/irq_boot.h"
+#include "efi/x86_64/irq_platform.h"
 
 #include "arch/irq.h"
 #include "bench/probes/irq/common.h"

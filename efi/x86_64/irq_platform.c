@@ -1,7 +1,8 @@
-/* Interrupt sources of a PC for the probes (see irq_platform.h). */
-#include "bench/core/irq_platform.h"
+/* Interrupt sources of a PC for the probes (see efi/x86_64/irq_platform.h). */
+#include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"
+#include "lib/record.h"
 
 #define US_PER_S 1000000ull
 #define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
@@ -387,4 +388,48 @@ void irq_platform_eoi(void *ctx)
 	const struct irq_platform *p = ctx;
 
 	lapic_eoi(&p->lapic);
+}
+
+bool irq_platform_ready(const struct irq_platform *p, const char **why)
+{
+	if (!p->ready && why)
+		*why = p->reason;
+	return p->ready;
+}
+
+bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
+{
+	return p->oneshot_per_vector;
+}
+
+uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
+{
+	return p->arm_uncertainty;
+}
+
+uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
+{
+	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
+		return p->timer_tick_cycles;
+	if (s == IRQ_SRC_HPET)
+		return p->hpet_tick_cycles;
+	return 0; /* TSC-deadline: the TSC itself; self-IPI: no clock */
+}
+
+void irq_platform_describe(const struct irq_platform *p, struct record *r)
+{
+	if (p->lapic.present)
+		rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
+}
+
+void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
+{
+	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
+		rec_u64(r, "timer_hz", p->timer_hz);
+	if (s == IRQ_SRC_HPET) {
+		rec_u64(r, "hpet_hz", p->hpet->hz);
+		rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
+		rec_u64(r, "hpet_timer", p->hpet_timer);
+		rec_u64(r, "gsi", p->hpet_gsi);
+	}
 }

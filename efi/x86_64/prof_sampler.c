@@ -13,7 +13,7 @@
 #include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/profile/period.h"
-#include "bench/core/irq_platform.h"
+#include "efi/x86_64/irq_platform.h"
 #include "drivers/irqchip/x86_64/lapic_perf.h"
 #include "drivers/irqchip/x86_64/lapic_timer.h"
 #include "efi/prof_sampler_common.h"

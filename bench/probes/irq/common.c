@@ -51,7 +51,7 @@ bool irq_drain(struct irq_platform *p, uint64_t counter_hz, struct irq_drain_sta
 void irq_probe_cleanup(struct probe_env *env)
 {
 	irq_disable();
-	if (env->irq && env->irq->ready) {
+	if (env->irq && irq_platform_ready(env->irq, 0)) {
 		struct irq_drain_stats st;
 		struct record *r;
 		bool ok;
@@ -83,12 +83,14 @@ void irq_probe_cleanup(struct probe_env *env)
 
 const char *irq_probe_unavailable(const struct probe_env *env)
 {
+	const char *why = 0;
+
 	if (!irq_available())
 		return "no interrupt entry of ours here (hosted: user space cannot take them; EL2: no vectors)";
 	if (!env->irq)
 		return "interrupt sources not set up";
-	if (!env->irq->ready)
-		return env->irq->reason ? env->irq->reason : "interrupt sources unusable";
+	if (!irq_platform_ready(env->irq, &why))
+		return why ? why : "interrupt sources unusable";
 	if (!env->counter_hz)
 		return "TSC frequency unknown";
 	return 0;
@@ -205,7 +207,7 @@ enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s)
 		return IRQ_SRC_APIC_ONESHOT;
 	if ((s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_DEADLINE) && !irq_source_unavailable(p, IRQ_SRC_HPET))
 		return IRQ_SRC_HPET;
-	if (s == IRQ_SRC_APIC_ONESHOT && p->oneshot_per_vector)
+	if (s == IRQ_SRC_APIC_ONESHOT && irq_platform_oneshot_per_vector(p))
 		return IRQ_SRC_APIC_ONESHOT; /* another timer: the guard vector's own */
 	return IRQ_NUM_SOURCES;
 }

@@ -48,17 +48,9 @@ static void source_fields(struct record *r, struct probe_env *env, enum irq_sour
 
 	rec_str(r, "source", irq_source_name(s));
 	rec_str(r, "deadline", irq_source_deadline(s));
-	if (p->lapic.present) /* hosted: no local APIC of ours */
-		rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
+	irq_platform_describe(p, r);
 	rec_u64(r, "vector", IRQ_VEC_MEASURE);
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
-		rec_u64(r, "timer_hz", p->timer_hz);
-	if (s == IRQ_SRC_HPET) {
-		rec_u64(r, "hpet_hz", p->hpet->hz);
-		rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
-		rec_u64(r, "hpet_timer", p->hpet_timer);
-		rec_u64(r, "gsi", p->hpet_gsi);
-	}
+	irq_source_describe(p, s, r);
 }
 
 /* Arm the guard that ends a hlt wait if the measured interrupt never comes. */
@@ -86,9 +78,9 @@ struct one_shot_result {
 static uint64_t early_bound(const struct irq_platform *p, enum irq_source s)
 {
 	if (s == IRQ_SRC_APIC_ONESHOT)
-		return p->timer_tick_cycles;
+		return irq_source_tick_cycles(p, s);
 	if (s == IRQ_SRC_HPET)
-		return p->arm_uncertainty;
+		return irq_platform_arm_uncertainty(p);
 	return 0;
 }
 
@@ -114,11 +106,11 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 		rec_str(r, "guard", irq_source_name(res->guard));
 	rec_u64(r, "arm_cycles_median", res->n ? median_u64(arms, res->n) : 0);
 	if (ls->src == IRQ_SRC_APIC_ONESHOT) {
-		rec_u64(r, "tick_cycles", p->timer_tick_cycles);
+		rec_u64(r, "tick_cycles", irq_source_tick_cycles(p, ls->src));
 		rec_u64(r, "early_quantised", res->early_slack);
 	}
 	if (ls->src == IRQ_SRC_HPET) {
-		rec_u64(r, "tick_cycles", p->hpet_tick_cycles);
+		rec_u64(r, "tick_cycles", irq_source_tick_cycles(p, ls->src));
 		rec_u64(r, "uncertainty_median", res->unc_median);
 		rec_u64(r, "uncertainty_max", res->unc_max);
 		rec_u64(r, "early_within_uncertainty", res->early_slack);
@@ -360,7 +352,7 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	rec_str(r, "mode", "periodic");
 	rec_str(r, "wait", "spin");
 	rec_u64(r, "period_cycles", period);
-	rec_u64(r, "tick_cycles", env->irq->timer_tick_cycles);
+	rec_u64(r, "tick_cycles", irq_source_tick_cycles(env->irq, IRQ_SRC_APIC_PERIODIC));
 	rec_u64(r, "requested", env->cfg->irq_samples);
 	rec_bool(r, "truncated_by_time", st.n < st.cap);
 	rec_u64(r, "warmup", IRQ_WARMUP);

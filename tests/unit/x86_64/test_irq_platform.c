@@ -5,7 +5,7 @@
 #include "arch/x86_64/msr.h"
 #include "arch/cycles.h"
 #include "bench/probes/irq/context.h"
-#include "bench/core/irq_platform.h"
+#include "efi/x86_64/irq_platform.h"
 #include "tests/unit/regmodel.h"
 #include "tests/unit/test.h"
 
