@@ -67,6 +67,7 @@ static void timer_arm_next(struct prof_cpu_state *c)
 			     0);
 }
 
+/* Deliberately per CPU (twin: efi/x86_64/prof_sampler.c's): the handler works on this port's own state layout. */
 static void timer_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
@@ -167,6 +168,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 	return true;
 }
 
+/* Deliberately per CPU (twin: efi/x86_64/prof_sampler.c's): fills this port's own state; the checks are shared. */
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
