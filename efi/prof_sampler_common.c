@@ -1,6 +1,7 @@
 /* The bare-metal samplers' shared start (efi/prof_sampler_common.h). */
 #include "efi/prof_sampler_common.h"
 
+#include "arch/cycles.h"
 #include "arch/irq.h"
 #include "arch/smp.h"
 #include "bench/core/arena.h"
@@ -72,4 +73,38 @@ uint64_t prof_timer_period(const struct prof_sampler_req *req, const char **why)
 		return 0;
 	}
 	return period;
+}
+
+unsigned prof_cpu_index(bool aps, unsigned ncpu)
+{
+	uint32_t id;
+
+	if (!aps)
+		return 0;
+	id = smp_self_hw_id();
+	for (unsigned i = 0; i < ncpu; i++)
+		if (smp_cpu_hw_id(i) == id)
+			return i;
+	return 0;
+}
+
+void prof_drain_pending(bool (*pending)(const void *arg), const void *arg, uint64_t counter_hz)
+{
+	uint64_t limit = cycles_read() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, counter_hz);
+
+	while (pending(arg) && cycles_read() < limit) {
+		irq_enable();
+		cpu_relax();
+		irq_disable();
+	}
+}
+
+void prof_sampler_window_open(void)
+{
+	irq_enable();
+}
+
+void prof_sampler_window_close(void)
+{
+	irq_disable();
 }

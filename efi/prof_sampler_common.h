@@ -1,7 +1,8 @@
 /* What the bare-metal sampling sources share (bench/profile/sampler.h; x86_64:
  * efi/x86_64/prof_sampler.c, AArch64: efi/aarch64/prof_sampler.c): the checks before any source is
  * armed, the per-CPU state from the arena, the choice between counter overflow and the timer, the
- * timer period's floor and the ns-to-counter conversion. Each port keeps its sources. */
+ * timer period's floor and the ns-to-counter conversion, the handler's CPU index, the drain at a
+ * stop and the sampling windows (prof_sampler_window_open/close). Each port keeps its sources. */
 #ifndef DRIVERS_PROF_SAMPLER_COMMON_H
 #define DRIVERS_PROF_SAMPLER_COMMON_H
 
@@ -33,5 +34,12 @@ bool prof_sampler_choose(struct probe_env *env, const struct prof_sampler_req *r
 uint64_t prof_timer_period(const struct prof_sampler_req *req, const char **why);
 /* ns in counter ticks at hz, without overflowing for any ns a run can ask for. */
 uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz);
+/* The running CPU's index (0 = the boot CPU) among ncpu: looked up only while application
+ * processors sample (aps), else 0. */
+unsigned prof_cpu_index(bool aps, unsigned ncpu);
+/* Interrupts masked: while pending(arg) says a sample requested before the stop is still pending
+ * here, open a short window to take it, for at most PROF_STOP_DRAIN_US (rather than leave it for a
+ * later window). */
+void prof_drain_pending(bool (*pending)(const void *arg), const void *arg, uint64_t counter_hz);
 
 #endif

@@ -1,5 +1,6 @@
 /* Generic-timer read methods and their back-to-back sample loops (arch/cycles.h). */
 #include "arch/cycles.h"
+#include "arch/cycles_b2b.h"
 
 #include "arch/pmu.h"
 
@@ -32,14 +33,6 @@ const char *cycles_method_unavailable(enum cycles_method m)
 	}
 	return "no usable PMU cycle counter (plat kind=pmu says why)";
 }
-
-/* One loop per method so each read is inlined and the loop adds nothing between the two reads. */
-#define B2B_LOOP(read_first, read_second)                          \
-	for (size_t i = 0; i < n; i++) {                           \
-		uint64_t t0 = read_first();                        \
-		uint64_t t1 = read_second();                       \
-		out[i] = t1 - t0;                                  \
-	}
 
 void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n)
 {

@@ -1,5 +1,6 @@
 /* Cycle-counter read methods and their back-to-back sample loops (arch/cycles.h; the TSC). */
 #include "arch/cycles.h"
+#include "arch/cycles_b2b.h"
 
 static bool tsc_have_rdtscp;
 
@@ -41,14 +42,6 @@ const char *cycles_method_unit(enum cycles_method m)
 	(void)m;
 	return "cycles";
 }
-
-/* One loop per method so each read is inlined and the loop adds nothing between the two reads. */
-#define B2B_LOOP(read_first, read_second)                          \
-	for (size_t i = 0; i < n; i++) {                           \
-		uint64_t t0 = read_first();                        \
-		uint64_t t1 = read_second();                       \
-		out[i] = t1 - t0;                                  \
-	}
 
 void cycles_b2b_samples(enum cycles_method m, uint64_t *out, size_t n)
 {

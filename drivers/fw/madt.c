@@ -39,7 +39,7 @@ static bool id_listed(const struct madt_info *info, uint32_t id)
 	return false;
 }
 
-static void add_cpu(struct madt_info *info, uint32_t id, uint32_t uid, uint32_t flags, bool x2)
+void madt_add_cpu(struct madt_info *info, uint32_t id, uint32_t uid, uint32_t flags, bool x2)
 {
 	struct madt_cpu *c;
 
@@ -76,14 +76,14 @@ static void parse_entry(struct madt_info *info, uint8_t type, const uint8_t *e, 
 			info->num_malformed++;
 			return;
 		}
-		add_cpu(info, e[LAPIC_OFF_ID], e[LAPIC_OFF_UID], rd32(e + LAPIC_OFF_FLAGS), false);
+		madt_add_cpu(info, e[LAPIC_OFF_ID], e[LAPIC_OFF_UID], rd32(e + LAPIC_OFF_FLAGS), false);
 		break;
 	case MADT_TYPE_LOCAL_X2APIC:
 		if (elen < MADT_LEN_LOCAL_X2APIC) {
 			info->num_malformed++;
 			return;
 		}
-		add_cpu(info, rd32(e + X2APIC_OFF_ID), rd32(e + X2APIC_OFF_UID),
+		madt_add_cpu(info, rd32(e + X2APIC_OFF_ID), rd32(e + X2APIC_OFF_UID),
 			rd32(e + X2APIC_OFF_FLAGS), true);
 		break;
 	case MADT_TYPE_IO_APIC:
@@ -129,7 +129,7 @@ static void parse_entry(struct madt_info *info, uint8_t type, const uint8_t *e, 
 bool madt_parse(uint64_t addr, struct madt_info *info)
 {
 	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
-	uint32_t len, off;
+	uint32_t len;
 
 	*info = (struct madt_info){ 0 };
 	if (!t || t[0] != 'A' || t[1] != 'P' || t[2] != 'I' || t[3] != 'C')
@@ -141,16 +141,24 @@ bool madt_parse(uint64_t addr, struct madt_info *info)
 	info->lapic_base = rd32(t + MADT_OFF_LAPIC_ADDR);
 	info->pcat_compat = (rd32(t + MADT_OFF_FLAGS) & MADT_FLAG_PCAT_COMPAT) != 0;
 
+	if (!madt_walk(addr, info, parse_entry))
+		info->num_malformed++; /* the walk cannot continue past a bad length */
+	return true;
+}
+
+bool madt_walk(uint64_t addr, struct madt_info *info, madt_entry_fn fn)
+{
+	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
+	uint32_t len = rd32(t + SDT_OFF_LENGTH), off;
+
 	for (off = MADT_OFF_ENTRIES; off + ENTRY_HEADER_LEN <= len;) {
 		const uint8_t *e = t + off;
 		uint8_t type = e[ENTRY_OFF_TYPE], elen = e[ENTRY_OFF_LENGTH];
 
-		if (elen < ENTRY_HEADER_LEN || off + elen > len) {
-			info->num_malformed++; /* the walk cannot continue past a bad length */
-			break;
-		}
+		if (elen < ENTRY_HEADER_LEN || off + elen > len)
+			return false;
 		off += elen;
-		parse_entry(info, type, e, elen);
+		fn(info, type, e, elen);
 	}
 	return true;
 }

@@ -93,6 +93,16 @@ uint32_t madt_isa_gsi(const struct madt_info *info, uint8_t irq, uint16_t *flags
  * length or checksum is wrong; otherwise every well-formed entry is used. */
 bool madt_parse(uint64_t addr, struct madt_info *info);
 
+/* One MADT entry of `type`, elen bytes at e (at least its 2-byte header, within the table). */
+typedef void (*madt_entry_fn)(struct madt_info *info, uint8_t type, const uint8_t *e, uint8_t elen);
+/* The one walk over the entries of the MADT at `addr` (whose header madt_parse() accepted): fn
+ * for each entry in table order. False when an entry's length is below its header or runs past
+ * the table: the walk stops there (madt_parse() counts it in num_malformed). */
+bool madt_walk(uint64_t addr, struct madt_info *info, madt_entry_fn fn);
+/* Keep a processor entry (id, ACPI UID, MADT_LAPIC_* flags; x2: from a type 9 entry), or count it
+ * as unusable, duplicate or dropped. */
+void madt_add_cpu(struct madt_info *info, uint32_t id, uint32_t uid, uint32_t flags, bool x2);
+
 static inline bool madt_cpu_enabled(const struct madt_cpu *c)
 {
 	return (c->flags & MADT_LAPIC_ENABLED) != 0;

@@ -55,18 +55,9 @@ static struct {
 	unsigned ncpu;
 } s;
 
-/* The running CPU's index (0 = the boot CPU): looked up only while application processors sample. */
 static unsigned self_cpu(void)
 {
-	uint32_t id;
-
-	if (!s.aps)
-		return 0;
-	id = smp_self_hw_id();
-	for (unsigned i = 0; i < s.ncpu; i++)
-		if (smp_cpu_hw_id(i) == id)
-			return i;
-	return 0;
+	return prof_cpu_index(s.aps, s.ncpu);
 }
 
 /* This core's virtual timer (a per-core register): the next drawn delay. */
@@ -76,6 +67,7 @@ static void timer_arm_next(struct prof_cpu_state *c)
 			     0);
 }
 
+/* Deliberately per CPU (twin: efi/x86_64/prof_sampler.c's): the handler works on this port's own state layout. */
 static void timer_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
@@ -176,6 +168,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 	return true;
 }
 
+/* Deliberately per CPU (twin: efi/x86_64/prof_sampler.c's): fills this port's own state; the checks are shared. */
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
@@ -198,18 +191,17 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	return true;
 }
 
-/* Interrupts masked: take here what this core has pending (g: its redistributor) rather than
- * leave it for a later window. */
+/* Is a sample still pending on this core (g: its redistributor, else the boot CPU's view)? */
+static bool sample_pending(const void *arg)
+{
+	const struct gicv3 *g = arg;
+
+	return g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF);
+}
+
 static void drain_pending(const struct gicv3 *g)
 {
-	uint64_t limit = cycles_read() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.counter_hz);
-
-	while ((g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF)) &&
-	       cycles_read() < limit) {
-		irq_enable();
-		cpu_relax();
-		irq_disable();
-	}
+	prof_drain_pending(sample_pending, g, s.counter_hz);
 }
 
 void prof_sampler_stop(void)
@@ -294,14 +286,4 @@ void prof_sampler_cpu_end(unsigned cpu)
 uint64_t prof_sampler_last_exit_cycles(unsigned cpu)
 {
 	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_cycles : 0;
-}
-
-void prof_sampler_window_open(void)
-{
-	irq_enable();
-}
-
-void prof_sampler_window_close(void)
-{
-	irq_disable();
 }

@@ -43,19 +43,9 @@ static struct {
 	unsigned ncpu;
 } s;
 
-/* The running CPU's index (0 = BSP): only looked up while application processors sample. */
 static unsigned self_cpu(void)
 {
-	uint32_t id;
-	unsigned n = smp_cpus_online();
-
-	if (!s.aps)
-		return 0;
-	id = smp_self_hw_id();
-	for (unsigned i = 0; i < n && i < s.ncpu; i++)
-		if (smp_cpu_hw_id(i) == id)
-			return i;
-	return 0;
+	return prof_cpu_index(s.aps, s.ncpu);
 }
 
 /* Arms this CPU's own APIC timer (every CPU's local APIC is at the same address or MSRs). */
@@ -67,6 +57,7 @@ static void timer_arm_next(struct prof_cpu_state *c)
 			     prof_ns_to_ticks(prof_period_next(&c->per), s.counter_hz), &arm);
 }
 
+/* Deliberately per CPU (twin: efi/aarch64/prof_sampler.c's): the handler works on this port's own state layout. */
 static void timer_handler(void *ctx, uint64_t entry_cycles, uint64_t pc)
 {
 	unsigned cpu = self_cpu();
@@ -172,6 +163,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 	return true;
 }
 
+/* Deliberately per CPU (twin: efi/aarch64/prof_sampler.c's): fills this port's own state; the checks are shared. */
 bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
 			const char **why)
 {
@@ -185,17 +177,17 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	return s.cpu && prof_sampler_choose(env, req, out, why, start_pmi, start_timer);
 }
 
-/* On the calling CPU, interrupts masked: stop its timer and take an interrupt it requested before
- * the stop (pending at its local APIC) here, rather than leave it for a later window. */
+static bool sample_pending(const void *arg)
+{
+	(void)arg;
+	return irq_vector_pending(s.p, IRQ_VEC_PROF);
+}
+
+/* On the calling CPU, interrupts masked: take an interrupt it requested before the stop (pending
+ * at its local APIC) here, rather than leave it for a later window. */
 static void drain_pending_here(void)
 {
-	uint64_t limit = cycles_read() + prof_ns_to_ticks(PROF_STOP_DRAIN_US * 1000, s.counter_hz);
-
-	while (irq_vector_pending(s.p, IRQ_VEC_PROF) && cycles_read() < limit) {
-		irq_enable();
-		cpu_relax();
-		irq_disable();
-	}
+	prof_drain_pending(sample_pending, 0, s.counter_hz);
 }
 
 static void timer_stop_here(struct prof_cpu_state *c)
@@ -257,14 +249,4 @@ void prof_sampler_cpu_end(unsigned cpu)
 uint64_t prof_sampler_last_exit_cycles(unsigned cpu)
 {
 	return s.cpu && cpu < s.ncpu ? s.cpu[cpu].exit_cycles : 0;
-}
-
-void prof_sampler_window_open(void)
-{
-	irq_enable();
-}
-
-void prof_sampler_window_close(void)
-{
-	irq_disable();
 }

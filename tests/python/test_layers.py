@@ -39,6 +39,8 @@ import re
 
 import pytest
 
+from scc import strongly_connected
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LAYERS = {"lib": 0, "arch": 1, "drivers": 2, "bench": 3, "efi": 4, "hosted": 4}
@@ -147,49 +149,6 @@ def unit_of(path, cpu_names):
     if name.endswith(INTERNAL):
         name = name[:-len(INTERNAL)]
     return "/".join(dirs + [name])
-
-
-def strongly_connected(graph):
-    """Tarjan's algorithm, iterative: the strongly connected components of {node: set(nodes)}."""
-    index, low, on_stack, stack, comps = {}, {}, set(), [], []
-    counter = [0]
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph.get(start, ()))))]
-        index[start] = low[start] = counter[0]
-        counter[0] += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, edges = work[-1]
-            advanced = False
-            for nxt in edges:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter[0]
-                    counter[0] += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                comp = set()
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.add(w)
-                    if w == node:
-                        break
-                comps.append(comp)
-    return comps
 
 
 def check_tree(root, known_cycles=None, known_cpu_includes=None):

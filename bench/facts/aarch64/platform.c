@@ -3,6 +3,7 @@
  * than filled with zeros (a missing field is "not known", a zero would be a claim). */
 #include "bench/facts/aarch64/platform.h"
 #include "bench/facts/caches.h"
+#include "bench/facts/cpu.h"
 
 #include "arch/aarch64/id_regs.h"
 #include "arch/aarch64/paging.h"
@@ -22,13 +23,7 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 	struct record *r;
 
 	aarch64_read_id_regs(&id);
-	r = emit_start("plat");
-	rec_str(r, "kind", "cpu");
-	rec_str(r, "vendor", ci->vendor);
-	rec_u64(r, "family", ci->family);
-	rec_u64(r, "model", ci->model);
-	rec_u64(r, "stepping", ci->stepping);
-	rec_str(r, "brand", ci->brand[0] ? ci->brand : "unknown");
+	r = platform_cpu_record_start(ci);
 	rec_str(r, "ucode", "unreadable");
 	emit_finish();
 

@@ -1,6 +1,7 @@
 /* CPU and TSC platform records (see platform.h). */
 #include "bench/facts/x86_64/platform.h"
 #include "bench/facts/caches.h"
+#include "bench/facts/cpu.h"
 
 #include "arch/cycles.h"
 #include "arch/membw.h"
@@ -14,14 +15,8 @@
 
 void platform_emit_cpu(const struct cpu_info *ci)
 {
-	struct record *r = emit_start("plat");
+	struct record *r = platform_cpu_record_start(ci);
 
-	rec_str(r, "kind", "cpu");
-	rec_str(r, "vendor", ci->vendor);
-	rec_u64(r, "family", ci->family);
-	rec_u64(r, "model", ci->model);
-	rec_u64(r, "stepping", ci->stepping);
-	rec_str(r, "brand", ci->brand[0] ? ci->brand : "unknown");
 	if (ci->ucode_valid)
 		rec_hex(r, "ucode", ci->ucode);
 	else
