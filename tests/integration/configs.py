@@ -132,6 +132,14 @@ X86_64 = [
                    "after fault_irq abandoned a periodic timer."),
 ]
 
+# The defaults (seed given explicitly), for the record-shape comparison (test_record_shapes.py).
+SHAPES = [
+    BootConfig("shape_x86", options={"seed": 1}, timeout=300, groups=("shape",),
+               doc="The default x86_64 boot: its record types and keys against shapes/x86_64.json."),
+    _a64("shape_a64", options={"seed": 1}, timeout=300, groups=("shape",),
+         doc="The default AArch64 boot: its record types and keys against shapes/aarch64.json."),
+]
+
 AARCH64 = [
     # probes goes in raw: the harness refuses unknown probe names in options.
     _a64("a64", timeout=90,
@@ -176,8 +184,8 @@ AARCH64 = [
          groups=("profile", "smp")),
 ]
 
-CONFIGS = {c.name: c for c in X86_64 + AARCH64}
-assert len(CONFIGS) == len(X86_64) + len(AARCH64), "two boot configurations share a name"
+CONFIGS = {c.name: c for c in X86_64 + AARCH64 + SHAPES}
+assert len(CONFIGS) == len(X86_64) + len(AARCH64) + len(SHAPES), "two boot configurations share a name"
 
 
 def work_list(value):

@@ -219,8 +219,10 @@ def _boot_fixture(cfg):
     return pytest.fixture(scope="session", name=cfg.name)(fixture)
 
 
+# Module attributes of their own (the fixture's name is the entry's): "boot_" + name would shadow
+# the boot_a64 helper above with the fixture of entry "a64".
 for _cfg in CONFIGS.values():
-    globals()["boot_" + _cfg.name] = _boot_fixture(_cfg)
+    globals()["_config_fixture_" + _cfg.name] = _boot_fixture(_cfg)
 
 
 def _markers():

@@ -20,12 +20,11 @@ import sys
 
 import pytest
 
-from conftest import ROOT, boot, boot_a64
+from conftest import ROOT
 
 SCRIPT = os.path.join(ROOT, "scripts", "record_shape.py")
 SHAPES = os.path.join(ROOT, "tests", "integration", "shapes")
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-SEED = {"seed": 1}  # the default, given explicitly
 HOSTED_ARGS = ["seed=1"]
 
 
@@ -35,16 +34,6 @@ def check_shape(log, name):
                        text=True)
     assert r.returncode == 0, "record shape of %s differs from %s:\n%s%s" % (
         log, stored, r.stdout, r.stderr)
-
-
-@pytest.fixture(scope="module")
-def default_x86(tmp_path_factory):
-    return boot(tmp_path_factory, "shape_x86", SEED, timeout=300).run["serial_log"]
-
-
-@pytest.fixture(scope="module")
-def default_a64(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "shape_a64", SEED, timeout=300).run["serial_log"]
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +49,12 @@ def default_hosted(tmp_path_factory):
     return log
 
 
-def test_x86_64_default_boot_shape(default_x86):
-    check_shape(default_x86, "x86_64")
+def test_x86_64_default_boot_shape(shape_x86):
+    check_shape(shape_x86.run["serial_log"], "x86_64")
 
 
-def test_aarch64_default_boot_shape(default_a64):
-    check_shape(default_a64, "aarch64")
+def test_aarch64_default_boot_shape(shape_a64):
+    check_shape(shape_a64.run["serial_log"], "aarch64")
 
 
 def test_hosted_default_run_shape(default_hosted):
