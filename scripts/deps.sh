@@ -10,7 +10,7 @@ set -eu
 build="gcc make binutils gnu-efi console-setup-linux"
 image="gdisk mtools dosfstools"
 run="qemu-system-x86 ovmf python3 python3-matplotlib python3-serial"
-test="python3-pytest groff-base"
+test="python3-pytest groff-base python3-pip python3-setuptools"
 build_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 run_a64="qemu-system-arm qemu-efi-aarch64"
 
