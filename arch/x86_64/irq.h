@@ -23,4 +23,11 @@
 #define IRQ_EXC_BREAKPOINT_NAME "int3"
 #define IRQ_EXC_UNDEFINED_NAME "ud2"
 
+/* The trap handler's side (arch/priv/x86_64/traps.c calls these; irq.c never calls traps.c back). */
+struct trap_frame;
+/* Called for #BP and #UD before any reporting: true when the round-trip probe's hook took it. */
+bool x86_exception_hook(struct trap_frame *f);
+/* Called by traps_init once the IDT's interrupt gates are in: irq_available() is true from then on. */
+void x86_irq_gates_installed(void);
+
 #endif

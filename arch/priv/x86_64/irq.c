@@ -11,8 +11,6 @@
 
 extern volatile uint64_t x86_irq_exit_cycles;
 void x86_irq_dispatch(uint64_t vector, uint64_t entry_cycles, const uint64_t *frame);
-void x86_irq_gates_installed(void);
-bool x86_exception_hook(struct trap_frame *f);
 
 static struct {
 	bool gates; /* traps_init loaded the IDT with our gates for vectors 32-255 */

@@ -3,6 +3,7 @@
  * irq.S's stubs; this unit calls irq.c (the gates are in, the exception hook), never the reverse. */
 #include "arch/traps.h"
 
+#include "arch/irq.h" /* the interrupt unit: its gates are in, its exception hook */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 
@@ -63,8 +64,6 @@ static uint8_t *ist_stacks;
 
 extern const int64_t x86_trap_stub_offsets[X86_NUM_EXCEPTIONS];
 extern const uint8_t x86_irq_stubs[];
-bool x86_exception_hook(struct trap_frame *f);
-void x86_irq_gates_installed(void);
 extern const int64_t x86_extable[];
 extern const uint64_t x86_extable_entries;
 extern void x86_load_segments(uint16_t code_sel, uint16_t data_sel, uint16_t tss_sel);
