@@ -17,10 +17,11 @@
  *    where it starts on the curve), reported next to the known N: not a check, since the curve
  *    comes from direct calls and an interrupt path may not add up the same way.
  * Every series repeats until the 95% CI of the trimmed mean is within 5% of the mean or the time
- * bound irq_fp_ms runs out. The L1 instruction cache is measured the same way with code chains
- * (bench/probes/irq/footprint_code.c: a jump per line, the reverse chain through the same lines, a K-line code
- * handler), calibration and basic experiment only: a code lap cannot stop where the interrupt
- * arrived, so its refined experiment is a skip. Where the PMU counts a level's misses, the
+ * bound irq_fp_ms runs out (past the first batch, which always runs whole). The L1 instruction
+ * cache is measured the same way with code chains (bench/probes/irq/footprint_code.c: a jump per
+ * line, the reverse chain through the same lines, a K-line code handler), calibration and basic
+ * experiment only: a code lap cannot stop where the interrupt arrived, so its refined experiment
+ * is a skip. Where the PMU counts a level's misses, the
  * re-touches are counted instead of timed (bench/probes/irq/footprint_pmu.c). */
 #include "arch/cycles.h"
 #include "bench/probes/irq/footprint_calib.h"

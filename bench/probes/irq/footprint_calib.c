@@ -192,13 +192,17 @@ void fp_repeat(struct fp_run *r, fp_sample_fn fn, void *ctx, uint64_t batch, uin
 	       bool until_converged)
 {
 	uint64_t out[FP_VAR_MAX];
+	/* a series' first batch is kept whole: it is bounded by its count (and every sample by its
+	 * own wait), so a slow or loaded machine still gets the repetitions asked for; the time
+	 * bound limits only the repetition beyond them */
+	uint64_t whole = r->n ? 0 : batch;
 
 	if (batch < MIN_BATCH && until_converged)
 		batch = MIN_BATCH;
 	do {
-		/* a refused repetition (e.g. the interrupt was not pending) is not kept; the time
-		 * bound covers a source that keeps refusing */
-		for (uint64_t i = 0; i < batch && r->n < r->cap && cycles_read() < deadline; i++) {
+		/* a refused repetition (e.g. the interrupt was not pending) is not kept and still
+		 * counts against the batch, so a source that keeps refusing cannot hold the loop */
+		for (uint64_t i = 0; i < batch && r->n < r->cap && (i < whole || cycles_read() < deadline); i++) {
 			if (!fn(ctx, out)) {
 				r->dropped++;
 				continue;
@@ -207,6 +211,7 @@ void fp_repeat(struct fp_run *r, fp_sample_fn fn, void *ctx, uint64_t batch, uin
 				r->v[var][r->n] = out[var];
 			r->n++;
 		}
+		whole = 0;
 		estimate(r);
 	} while (until_converged && !r->converged && r->n < r->cap && cycles_read() < deadline);
 	r->hit_limit = !r->converged;
