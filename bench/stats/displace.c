@@ -2,6 +2,7 @@
 #include "bench/stats/displace.h"
 
 #include "lib/intmath.h"
+#include "lib/rand.h"
 #include "lib/sort.h"
 
 #define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
@@ -110,6 +111,23 @@ static void sort_i64(int64_t *v, unsigned n)
 		v[i] = (int64_t)((uint64_t)v[i] ^ SIGN_BIT);
 }
 
+unsigned disp_irq_values_windows(const uint64_t *excess, const uint64_t *direct, unsigned npairs,
+				 const struct disp_window *w, unsigned nwin, enum disp_quantity q, int64_t offset,
+				 struct disp_wval *out)
+{
+	unsigned k = 0, i = 0;
+
+	for (unsigned win = 0; win < nwin && i < npairs; win++) {
+		int64_t one;
+
+		for (uint64_t c = 0; c < w[win].count && i < npairs; c++, i++) {
+			if (disp_irq_values(&excess[i], &direct[i], 1, q, offset, &one))
+				out[k++] = (struct disp_wval){ .v = one, .win = win };
+		}
+	}
+	return k;
+}
+
 uint64_t disp_z2_simultaneous(unsigned k)
 {
 	static const uint64_t z2[] = { 38416, 50221, 57312, 62400, 66358, 69590, 72361, 74748 };
@@ -137,6 +155,89 @@ void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct dis
 	e->lo = v[lo ? lo - 1 : 0];
 	e->hi = v[(hi <= n ? hi : n) - 1];
 	e->ci95 = lo >= 1 && hi <= n;
+}
+
+/* Heapsort of (value, window) pairs by value: no recursion, no allocation. */
+static void sift_down(struct disp_wval *v, unsigned root, unsigned n)
+{
+	for (unsigned child; (child = 2 * root + 1) < n; root = child) {
+		struct disp_wval t;
+
+		if (child + 1 < n && v[child + 1].v > v[child].v)
+			child++;
+		if (v[root].v >= v[child].v)
+			return;
+		t = v[root], v[root] = v[child], v[child] = t;
+	}
+}
+
+static void sort_wval(struct disp_wval *v, unsigned n)
+{
+	for (unsigned i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (unsigned end = n; end-- > 1;) {
+		struct disp_wval t = v[0];
+
+		v[0] = v[end], v[end] = t;
+		sift_down(v, 0, end);
+	}
+}
+
+/* The q-th quantile of the sorted values, each counted mult[its window] times; false when the
+ * drawn windows hold no value. */
+static bool weighted_quantile(const struct disp_wval *v, unsigned n, const uint32_t *mult, unsigned q, int64_t *out)
+{
+	uint64_t total = 0, at, run = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		total += mult[v[i].win];
+	if (!total)
+		return false;
+	at = (total * q + PERMILLE - 1) / PERMILLE; /* 1-based rank ceil(total q) */
+	at = at ? at : 1;
+	for (unsigned i = 0; i < n; i++) {
+		run += mult[v[i].win];
+		if (run >= at) {
+			*out = v[i].v;
+			return true;
+		}
+	}
+	*out = v[n - 1].v;
+	return true;
+}
+
+void disp_estimate_q_windows(struct disp_wval *v, unsigned n, unsigned nwin, unsigned q, unsigned k, uint64_t seed,
+			     uint32_t *mult, int64_t *boot, struct disp_est *e)
+{
+	struct rand_state rng;
+	unsigned nb = 0, tail;
+	uint64_t at = ((uint64_t)n * q + PERMILLE - 1) / PERMILLE;
+
+	*e = (struct disp_est){ 0, 0, 0, n, false };
+	if (!n || q == 0 || q >= PERMILLE)
+		return;
+	sort_wval(v, n);
+	e->median = v[(at ? at : 1) - 1].v;
+	e->lo = v[0].v;
+	e->hi = v[n - 1].v;
+	if (nwin < DISP_CI_MIN_WINDOWS)
+		return;
+	rand_seed(&rng, seed);
+	for (unsigned b = 0; b < DISP_BOOT_RESAMPLES; b++) {
+		for (unsigned w = 0; w < nwin; w++)
+			mult[w] = 0;
+		for (unsigned w = 0; w < nwin; w++)
+			mult[rand_below(&rng, nwin)]++;
+		nb += weighted_quantile(v, n, mult, q, &boot[nb]);
+	}
+	sort_i64(boot, nb);
+	/* each tail holds 2.5%/k of the resamples (rounded down: the interval only widens) */
+	tail = (unsigned)((uint64_t)nb / (CI_TAIL_DIVISOR * (uint64_t)(k ? k : 1)));
+	if (!tail)
+		return;
+	e->lo = boot[tail - 1];
+	e->hi = boot[nb - tail];
+	e->ci95 = true;
 }
 
 void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)

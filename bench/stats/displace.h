@@ -44,6 +44,12 @@ struct disp_est {
 	bool ci95;
 };
 
+/* One per-interrupt value and the loaded window it was taken in. */
+struct disp_wval {
+	int64_t v;
+	uint32_t win;
+};
+
 /* Per-window values of q (windows without an interrupt are left out); returns how many. */
 unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_quantity q, int64_t *out);
 /* Per-interrupt values of q, milli-cycles: displacement = the excess of the fluid chunk the
@@ -53,6 +59,12 @@ unsigned disp_window_values(const struct disp_window *w, unsigned n, enum disp_q
  * every excess; returns how many values. */
 unsigned disp_irq_values(const uint64_t *excess, const uint64_t *direct, unsigned n, enum disp_quantity q,
 			 int64_t offset, int64_t *out);
+/* The same per window: the first w[0].count interrupts are window 0's, and so on (the loaded
+ * windows in the order they ran, npairs interrupts in all); each value gets its window's index.
+ * Returns how many values. */
+unsigned disp_irq_values_windows(const uint64_t *excess, const uint64_t *direct, unsigned npairs,
+				 const struct disp_window *w, unsigned nwin, enum disp_quantity q, int64_t offset,
+				 struct disp_wval *out);
 /* The offset (milli-cycles) to take from each excess: the mean fluid chunk of the calibration
  * windows (gaps out) minus the nominal chunk measured by a separate timing loop (a few
  * instructions apart). */
@@ -64,6 +76,17 @@ void disp_estimate(int64_t *v, unsigned n, struct disp_est *e);
  * at the level whose z is given (z2 = z^2 * 10^4; DISP_Z2_95 for 95%); ci95 false (and the whole
  * range) when n q (1000 - q) / 10^6 < DISP_Q_MIN_VAR. */
 void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e);
+#define DISP_BOOT_RESAMPLES 2000 /* window resamples behind a disp_estimate_q_windows interval */
+/* The q-th quantile of v[0..n) as disp_estimate_q (the value at rank ceil(n q / 1000)), its CI
+ * from resampling whole windows (a cluster bootstrap: DISP_BOOT_RESAMPLES draws of nwin windows
+ * with replacement, percentile interval, each tail 2.5%/k so that k such intervals hold together
+ * with 95%). The interrupts of one window share that moment's background (another tenant's load,
+ * the host's own interrupts), so they are no independent samples and an interval from the
+ * interrupt count alone is too narrow when the background drifts. v is sorted in place; mult
+ * (nwin counters) and boot (DISP_BOOT_RESAMPLES values) are scratch; the draws are seeded, so
+ * a result is reproducible. ci95 false (and the whole range) below DISP_CI_MIN_WINDOWS windows. */
+void disp_estimate_q_windows(struct disp_wval *v, unsigned n, unsigned nwin, unsigned q, unsigned k, uint64_t seed,
+			     uint32_t *mult, int64_t *boot, struct disp_est *e);
 /* z^2 * 10^4 of two-sided Bonferroni intervals for k = 1..8 simultaneous estimates (each at
  * 1 - 0.05/k), so that k intervals hold together with 95%: 1.960, 2.241, 2.394, 2.498, ... */
 uint64_t disp_z2_simultaneous(unsigned k);

@@ -1,7 +1,8 @@
 /* The displacement probe's integer statistics on windows whose answer is known by construction:
  * per-window displacement, direct and delivery in milli-cycles, the order-statistic ranks of a
  * median's 95% interval (against the binomial tables), estimates robust to an outlying window,
- * the 5% agreement and the common-value test of the delivery_constant check. */
+ * the 5% agreement and the common-value test of the delivery_constant check, and the lower
+ * quartile's interval from resampling whole windows (its inputs split by window). */
 #include "lib/intmath.h"
 #include "bench/stats/displace.h"
 #include "tests/unit/test.h"
@@ -143,7 +144,99 @@ static void agreement_and_common_value(void)
 	CHECK_EQ_U64(u64_isqrt(~0ull), 4294967295ull);
 }
 
+#define WQ_WINDOWS 16
+#define WQ_PER_WINDOW 10
+#define WQ_N (WQ_WINDOWS * WQ_PER_WINDOW)
+
+/* WQ_WINDOWS windows of WQ_PER_WINDOW deliveries: spread 0..9 inside a window, plus a
+ * per-window shift (the moment's background) of shift * (w * 7 % WQ_WINDOWS). */
+static void wq_fill(struct disp_wval *v, int64_t base, int64_t shift)
+{
+	for (unsigned w = 0; w < WQ_WINDOWS; w++)
+		for (unsigned i = 0; i < WQ_PER_WINDOW; i++)
+			v[w * WQ_PER_WINDOW + i] = (struct disp_wval){ base + (int64_t)i + shift * (w * 7 % WQ_WINDOWS), w };
+}
+
+static void windowed_quartile_and_its_interval(void)
+{
+	static struct disp_wval v[WQ_N];
+	static int64_t flat[WQ_N], boot[DISP_BOOT_RESAMPLES];
+	static uint32_t mult[WQ_WINDOWS];
+	struct disp_est e, again, iid;
+
+	/* every window alike: any resample has the same quartile, so the interval is that value
+	 * (rank ceil(160 / 4) = 40 of 0..9 in sixteen copies: the value 2) */
+	wq_fill(v, 1000, 0);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 1, 7, mult, boot, &e);
+	CHECK(e.ci95);
+	CHECK_EQ_I64(e.median, 1002);
+	CHECK_EQ_I64(e.lo, 1002);
+	CHECK_EQ_I64(e.hi, 1002);
+	/* windows that drifted by up to 15 x 100: the point estimate is the plain quartile's, the
+	 * interval spans window-to-window variation that the interrupt count alone does not see */
+	wq_fill(v, 1000, 100);
+	for (unsigned i = 0; i < WQ_N; i++)
+		flat[i] = v[i].v;
+	disp_estimate_q(flat, WQ_N, 250, DISP_Z2_95, &iid);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 1, 7, mult, boot, &e);
+	CHECK(e.ci95 && iid.ci95);
+	CHECK_EQ_I64(e.median, iid.median);
+	CHECK(e.lo <= e.median && e.median <= e.hi);
+	CHECK(e.hi - e.lo > iid.hi - iid.lo);
+	/* seeded: the same draws give the same interval; simultaneous over 4 it is no narrower */
+	wq_fill(v, 1000, 100);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 1, 7, mult, boot, &again);
+	CHECK_EQ_I64(again.lo, e.lo);
+	CHECK_EQ_I64(again.hi, e.hi);
+	wq_fill(v, 1000, 100);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 4, 7, mult, boot, &again);
+	CHECK(again.lo <= e.lo && again.hi >= e.hi);
+	/* fewer than DISP_CI_MIN_WINDOWS windows: no interval, the whole range */
+	wq_fill(v, 1000, 100);
+	disp_estimate_q_windows(v, 5 * WQ_PER_WINDOW, 5, 250, 1, 7, mult, boot, &e);
+	CHECK(!e.ci95);
+	CHECK_EQ_I64(e.lo, 1000);
+	CHECK_EQ_I64(e.hi, 1000 + 9 + 100 * 14); /* windows 0..4 shift by 0, 7, 14, 5, 12 hundred */
+}
+
+static void windowed_intervals_separate_a_real_difference(void)
+{
+	static struct disp_wval v[WQ_N];
+	static int64_t boot[DISP_BOOT_RESAMPLES];
+	static uint32_t mult[WQ_WINDOWS];
+	struct disp_est e[2];
+	int64_t lo, hi;
+
+	/* two handlers whose windows drift alike, the second's delivery 2000 higher: not constant */
+	wq_fill(v, 1000, 100);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 2, 1, mult, boot, &e[0]);
+	wq_fill(v, 3000, 100);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 2, 2, mult, boot, &e[1]);
+	CHECK(!disp_common_value(e, 2, &lo, &hi));
+	/* 200 higher, well inside the drift: constant */
+	wq_fill(v, 1200, 100);
+	disp_estimate_q_windows(v, WQ_N, WQ_WINDOWS, 250, 2, 2, mult, boot, &e[1]);
+	CHECK(disp_common_value(e, 2, &lo, &hi));
+}
+
+static void irq_values_by_window(void)
+{
+	const struct disp_window w[3] = { { 0, 0, 2, 0 }, { 0, 0, 0, 0 }, { 0, 0, 3, 0 } };
+	const uint64_t ex[5] = { 1300, 1310, DISP_UNMEASURED, 1330, 1340 };
+	const uint64_t di[5] = { 1000, 1000, 1000, 1000, 1000 };
+	struct disp_wval v[5];
+
+	CHECK_EQ_U64(disp_irq_values_windows(ex, di, 5, w, 3, DISP_DELIVERY, 0, v), 4);
+	CHECK(v[0].v == 300000 && v[0].win == 0 && v[1].v == 310000 && v[1].win == 0);
+	CHECK(v[2].v == 330000 && v[2].win == 2 && v[3].v == 340000 && v[3].win == 2);
+	/* fewer pairs than the windows counted (the raw buffers were full): the rest is left out */
+	CHECK_EQ_U64(disp_irq_values_windows(ex, di, 3, w, 3, DISP_DELIVERY, 0, v), 2);
+}
+
 TEST_SUITE(displace_stats) = {
+	{ "windowed_quartile_and_its_interval", windowed_quartile_and_its_interval },
+	{ "windowed_intervals_separate_a_real_difference", windowed_intervals_separate_a_real_difference },
+	{ "irq_values_by_window", irq_values_by_window },
 	{ "window_values_known_cost", window_values_known_cost },
 	{ "irq_values_pair_and_skip_unmeasured", irq_values_pair_and_skip_unmeasured },
 	{ "median_ci_ranks_match_binomial_tables", median_ci_ranks_match_binomial_tables },

@@ -305,6 +305,18 @@ static void est_fields(struct record *r, const char *prefix, const struct disp_e
 	}
 }
 
+/* The probe's own buffers: the calibrations' scratch (then the timer jitter samples), one
+ * handler's windows at a time, and the statistics' scratch (the windowed quantile's values,
+ * window draws and resampled estimates among them). */
+struct disp_buffers {
+	uint64_t *jit;
+	struct disp_window *win;
+	int64_t *scratch;
+	struct disp_wval *wval;
+	uint32_t *mult;
+	int64_t *boot;
+};
+
 /* One handler's estimates and its displace_vs_direct check. Two displacement estimates: per
  * window (Woodside's: each loaded window against its own calibration window, medians over
  * windows) and per interrupt (the fluid chunk each interrupt landed in: medians over
@@ -314,8 +326,9 @@ static void est_fields(struct record *r, const char *prefix, const struct disp_e
  * (the delivery is then a visible share) must not have a displacement below the direct cost
  * (delivery CI reaching >= 0). *low gets the delivery's lower quartile (delivery_constant). */
 static bool check_handler(const struct disp_run *run, uint64_t work, const struct disp_window *w, unsigned n,
-			  const struct disp_state *st, int64_t *scratch, struct disp_est *low)
+			  const struct disp_state *st, const struct disp_buffers *b, struct disp_est *low)
 {
+	int64_t *scratch = b->scratch;
 	struct disp_est wdisp, wdirect, wdelivery, disp, direct, med, *delivery = &med;
 	unsigned pairs = (unsigned)(st->x.k < st->ndirect ? st->x.k : st->ndirect);
 	bool big = work >= AGREE_MIN_WORK, paired = st->x.k == st->ndirect, ok;
@@ -329,8 +342,9 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DISPLACEMENT, off, scratch), &disp);
 	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DIRECT, off, scratch), &direct);
 	disp_estimate(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), delivery);
-	disp_estimate_q(scratch, disp_irq_values(st->x.v, st->direct, pairs, DISP_DELIVERY, off, scratch), LOW_QUANTILE,
-			disp_z2_simultaneous(run->handlers), low);
+	disp_estimate_q_windows(b->wval,
+				disp_irq_values_windows(st->x.v, st->direct, pairs, w, n, DISP_DELIVERY, off, b->wval), n,
+				LOW_QUANTILE, run->handlers, run->env->cfg->seed ^ work, b->mult, b->boot, low);
 	ok = paired && delivery->n >= DISP_CI_MIN_WINDOWS &&
 	     (big ? disp_within_permille(direct.median + delivery->median, direct.median, AGREE_PERMILLE)
 		  : delivery->hi >= 0);
@@ -350,7 +364,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	est_fields(r, "direct", &direct);
 	est_fields(r, "delivery", delivery);
 	est_fields(r, "delivery_q25", low);
-	rec_str(r, "delivery_q25_ci", "simultaneous_95_bonferroni");
+	rec_str(r, "delivery_q25_ci", "simultaneous_95_bonferroni_window_bootstrap");
 	rec_milli(r, "chunk_offset", off);
 	rec_u64(r, "interrupts", pairs);
 	rec_u64(r, "unmeasured", pairs - delivery->n); /* taken after the last chunk, or several in one */
@@ -367,7 +381,9 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 }
 
 /* delivery_constant: one value lies inside every handler's delivery CI (simultaneous 95%
- * intervals, Bonferroni over the handlers, so the test's false-alarm rate stays 5%; of the lower quartile:
+ * intervals, Bonferroni over the handlers, so the test's false-alarm rate stays 5%; from
+ * resampling whole windows, since a window's interrupts share its moment's background and are no
+ * independent samples; of the lower quartile:
  * interference only ever adds to a delivery, so the median moves with the share of disturbed
  * interrupts, which is the other load's doing, not the handler's). */
 static bool check_constant(const struct disp_est *e, const struct config_u64_list *work)
@@ -386,7 +402,7 @@ static bool check_constant(const struct disp_est *e, const struct config_u64_lis
 	rec_str(r, "name", "delivery_constant");
 	rec_str(r, "probe", "irq_displace");
 	rec_str(r, "expected", "max_ci_low<=min_ci_high");
-	rec_str(r, "statistic", "q25_paired_per_interrupt_ci95_order_statistics");
+	rec_str(r, "statistic", "q25_paired_per_interrupt_ci95_window_bootstrap");
 	rec_milli(r, "measured", hi_med - lo_med);
 	rec_milli(r, "max_ci_low", max_lo);
 	rec_milli(r, "min_ci_high", min_hi);
@@ -410,14 +426,6 @@ struct disp_handler_data {
 	uint64_t gaps_calib, gaps_loaded; /* background gaps counted over all windows */
 };
 
-/* The probe's own buffers: the calibrations' scratch (then the timer jitter samples), one
- * handler's windows at a time, and the statistics' scratch. */
-struct disp_buffers {
-	uint64_t *jit;
-	struct disp_window *win;
-	int64_t *scratch;
-};
-
 /* All buffers from the arena, in a fixed order; false if one does not fit. */
 static bool disp_alloc(struct probe_env *env, struct disp_buffers *b, struct disp_handler_data *hd, unsigned handlers,
 		       uint64_t n)
@@ -428,7 +436,10 @@ static bool disp_alloc(struct probe_env *env, struct disp_buffers *b, struct dis
 	b->jit = probe_sample_buffer(env, JITTER_SAMPLES > 2 * NOMINAL_CHUNKS ? JITTER_SAMPLES : 2 * NOMINAL_CHUNKS);
 	b->win = (struct disp_window *)probe_sample_buffer(env, n * (sizeof(*b->win) / sizeof(uint64_t)));
 	b->scratch = (int64_t *)probe_sample_buffer(env, n > DIRECT_CAP ? n : DIRECT_CAP);
-	ok = b->jit && b->win && b->scratch;
+	b->wval = (struct disp_wval *)probe_sample_buffer(env, DIRECT_CAP * (sizeof(*b->wval) / sizeof(uint64_t)));
+	b->mult = (uint32_t *)probe_sample_buffer(env, n);
+	b->boot = (int64_t *)probe_sample_buffer(env, DISP_BOOT_RESAMPLES);
+	ok = b->jit && b->win && b->scratch && b->wval && b->mult && b->boot;
 	for (unsigned h = 0; h < handlers; h++) {
 		struct disp_handler_data *d = &hd[h];
 
@@ -560,7 +571,7 @@ static bool finish_handler(struct disp_run *run, struct disp_handler_data *hd, u
 						  .loaded = hd->loaded[s] - hd->lgap[s],
 						  .count = hd->count[s],
 						  .direct_sum = hd->dsum[s] };
-	ok = check_handler(run, w, b->win, (unsigned)n, &hd->st, b->scratch, low);
+	ok = check_handler(run, w, b->win, (unsigned)n, &hd->st, b, low);
 	emit_excess(run, w, it, &hd->st.x, (uint64_t *)b->scratch);
 	return ok;
 }
@@ -619,7 +630,7 @@ const struct probe_desc probe_irq_displace = {
 	.name = "irq_displace",
 	.what = "handler cost by displacement of a fluid loop (Woodside) and directly, for handlers of known work",
 	.run = irq_displace_run,
-	.options = "irq_disp_samples,irq_disp_ms,irq_disp_period_us,irq_disp_work",
+	.options = "irq_disp_samples,irq_disp_ms,irq_disp_period_us,irq_disp_work,seed",
 	.cleanup = irq_probe_cleanup,
 	.unprofiled = "the probe uses the interrupt machinery itself",
 };
