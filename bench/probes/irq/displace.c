@@ -354,7 +354,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	rec_u64(r, "work_cycles", work);
 	work_fields(r, run, work);
 	rec_str(r, "criterion", big ? "within_5_percent" : "displacement_not_below_direct");
-	rec_str(r, "statistic", "median_paired_per_interrupt_ci95_order_statistics");
+	rec_str(r, "statistic", "median_paired_per_interrupt"); /* its CI: order statistics (protocol.md) */
 	if (big)
 		rec_milli(r, "expected", direct.median);
 	else
@@ -364,7 +364,7 @@ static bool check_handler(const struct disp_run *run, uint64_t work, const struc
 	est_fields(r, "direct", &direct);
 	est_fields(r, "delivery", delivery);
 	est_fields(r, "delivery_q25", low);
-	rec_str(r, "delivery_q25_ci", "simultaneous_95_bonferroni_window_bootstrap");
+	rec_str(r, "delivery_q25_ci", "window_bootstrap_simultaneous_95");
 	rec_milli(r, "chunk_offset", off);
 	rec_u64(r, "interrupts", pairs);
 	rec_u64(r, "unmeasured", pairs - delivery->n); /* taken after the last chunk, or several in one */
