@@ -424,3 +424,16 @@ void model_rapl_intel(struct pmu_model *m, unsigned unit_esu, unsigned dram_esu,
 	model_add(m, MSR_DRAM_ENERGY_STATUS, 0);
 	tick_rapl(m); /* a part that has run a while: the counters are not at 0 */
 }
+
+struct cpu_info model_cpu(bool intel, unsigned family, unsigned model)
+{
+	struct cpu_info ci = { 0 };
+
+	ci.is_intel = intel;
+	ci.is_amd = !intel;
+	ci.family = family;
+	ci.model = model;
+	ci.max_leaf = 0x16;
+	ci.max_ext_leaf = 0x80000022u;
+	return ci;
+}

@@ -34,7 +34,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/cpu_info.h"
 #include "arch/pmu.h"
+#include "tests/unit/test.h"
 
 #define MODEL_MAX_MSRS 96
 #define MODEL_MAX_LOG 256
@@ -97,5 +99,15 @@ void model_add(struct pmu_model *m, uint32_t msr, uint64_t value);
 bool model_get(const struct pmu_model *m, uint32_t msr, uint64_t *value);
 void model_set(struct pmu_model *m, uint32_t msr, uint64_t value);
 void model_clear_log(struct pmu_model *m);
+/* The cpu_info of a modelled part: its vendor, family and model, with CPUID leaves high enough for
+ * every leaf the PMU code reads. */
+struct cpu_info model_cpu(bool intel, unsigned family, unsigned model);
+/* Write k of the model's log went to MSR msr_ with value v. */
+#define CHECK_MODEL_WRITE(m, k, msr_, v)                                   \
+	do {                                                                \
+		CHECK((k) < (m)->nwrites);                                  \
+		CHECK_EQ_U64((m)->writes[k].msr, (msr_));                   \
+		CHECK_EQ_U64((m)->writes[k].value, (v));                    \
+	} while (0)
 
 #endif

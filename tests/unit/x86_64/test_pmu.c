@@ -12,19 +12,6 @@
 static struct pmu_model M;
 static struct pmu_info P;
 
-static struct cpu_info cpu(bool intel, unsigned family, unsigned model)
-{
-	struct cpu_info ci = { 0 };
-
-	ci.is_intel = intel;
-	ci.is_amd = !intel;
-	ci.family = family;
-	ci.model = model;
-	ci.max_leaf = 0x16;
-	ci.max_ext_leaf = 0x80000022u;
-	return ci;
-}
-
 /* CPUID 0xA for an Intel model: EAX version/GP/width/EBX length 7, EDX fixed count/width. */
 static struct pmu_cpuid intel_cpuid(unsigned version, unsigned gp, unsigned gp_width, unsigned fixed,
 				    unsigned fixed_width, uint32_t ebx_unavailable, bool pdcm)
@@ -40,7 +27,7 @@ static struct pmu_cpuid intel_cpuid(unsigned version, unsigned gp, unsigned gp_w
 
 static void setup_intel(unsigned version, unsigned gp, unsigned fixed, bool fw, unsigned model)
 {
-	struct cpu_info ci = cpu(true, 6, model);
+	struct cpu_info ci = model_cpu(true, 6, model);
 	struct pmu_cpuid id = intel_cpuid(version, gp, 48, fixed, 48, 0, fw);
 
 	model_intel(&M, version, gp, 48, fixed, 48, fw);
@@ -50,7 +37,7 @@ static void setup_intel(unsigned version, unsigned gp, unsigned fixed, bool fw, 
 
 static void setup_amd(enum pmu_kind kind, unsigned family)
 {
-	struct cpu_info ci = cpu(false, family, 1);
+	struct cpu_info ci = model_cpu(false, family, 1);
 	struct pmu_cpuid id = { 0 };
 
 	if (kind == PMU_AMD_V2) {
@@ -69,16 +56,9 @@ static unsigned plan(const char *const *names, unsigned n, struct pmu_plan *pl)
 	return pmu_plan_events(&P, names, n, pl);
 }
 
-#define CHECK_WRITE(k, m, v)                                              \
-	do {                                                                \
-		CHECK((k) < M.nwrites);                                     \
-		CHECK_EQ_U64(M.writes[k].msr, (m));                         \
-		CHECK_EQ_U64(M.writes[k].value, (v));                       \
-	} while (0)
-
 static void intel_discovery_v2_to_v5(void)
 {
-	struct cpu_info ci = cpu(true, 6, 0x5E);
+	struct cpu_info ci = model_cpu(true, 6, 0x5E);
 	struct pmu_cpuid id = intel_cpuid(2, 2, 40, 3, 40, 0, false);
 
 	model_intel(&M, 2, 2, 40, 3, 40, false);
@@ -109,7 +89,7 @@ static void intel_discovery_v2_to_v5(void)
 
 static void intel_absent_and_emulated(void)
 {
-	struct cpu_info ci = cpu(true, 6, 0x5E);
+	struct cpu_info ci = model_cpu(true, 6, 0x5E);
 	struct pmu_cpuid id = { 0 };
 	static const struct pmu_ops refusing = { 0, 0, 0, 0, "hosted build: counters need ring 0 (perf_event serves only pmu_check)" };
 
@@ -152,20 +132,20 @@ static void intel_v4_program_exact_writes(void)
 
 	pmu_program(&P, &pl.pass[0], 0);
 	CHECK_EQ_U64(M.nwrites, 11);
-	CHECK_WRITE(0, 0x38F, 0);                  /* global control off first */
-	CHECK_WRITE(1, 0x30A, 0);                  /* fixed counter 1 (core cycles) zeroed */
-	CHECK_WRITE(2, 0x309, 0);                  /* fixed counter 0 (instructions) zeroed */
-	CHECK_WRITE(3, 0x186, 0);                  /* PERFEVTSEL0 disabled */
-	CHECK_WRITE(4, 0x4C1, 0);                  /* full-width PMC0 alias zeroed */
-	CHECK_WRITE(5, 0x186, 0x42412E);           /* LLC misses: 2E/41, OS, EN */
-	CHECK_WRITE(6, 0x187, 0);
-	CHECK_WRITE(7, 0x4C2, 0);
-	CHECK_WRITE(8, 0x187, 0x420151);           /* L1D.REPLACEMENT: 51/01, OS, EN */
-	CHECK_WRITE(9, 0x38D, 0x11);               /* fixed 0 and 1: OS only */
-	CHECK_WRITE(10, 0x390, 0x8000000300000003ull); /* STATUS_RESET: the group and CondChgd */
+	CHECK_MODEL_WRITE(&M, 0, 0x38F, 0);                  /* global control off first */
+	CHECK_MODEL_WRITE(&M, 1, 0x30A, 0);                  /* fixed counter 1 (core cycles) zeroed */
+	CHECK_MODEL_WRITE(&M, 2, 0x309, 0);                  /* fixed counter 0 (instructions) zeroed */
+	CHECK_MODEL_WRITE(&M, 3, 0x186, 0);                  /* PERFEVTSEL0 disabled */
+	CHECK_MODEL_WRITE(&M, 4, 0x4C1, 0);                  /* full-width PMC0 alias zeroed */
+	CHECK_MODEL_WRITE(&M, 5, 0x186, 0x42412E);           /* LLC misses: 2E/41, OS, EN */
+	CHECK_MODEL_WRITE(&M, 6, 0x187, 0);
+	CHECK_MODEL_WRITE(&M, 7, 0x4C2, 0);
+	CHECK_MODEL_WRITE(&M, 8, 0x187, 0x420151);           /* L1D.REPLACEMENT: 51/01, OS, EN */
+	CHECK_MODEL_WRITE(&M, 9, 0x38D, 0x11);               /* fixed 0 and 1: OS only */
+	CHECK_MODEL_WRITE(&M, 10, 0x390, 0x8000000300000003ull); /* STATUS_RESET: the group and CondChgd */
 
 	pmu_start(&P, &pl.pass[0], 0);
-	CHECK_WRITE(11, 0x38F, 0x300000003ull);
+	CHECK_MODEL_WRITE(&M, 11, 0x38F, 0x300000003ull);
 	{
 		uint64_t a[4], b[4];
 
@@ -179,12 +159,12 @@ static void intel_v4_program_exact_writes(void)
 			CHECK(pmu_delta(a[i], b[i], pl.pass[0].c[i].mask) > 0);
 	}
 	CHECK_EQ_U64(pmu_stop(&P, &pl.pass[0]), 0);
-	CHECK_WRITE(12, 0x38F, 0);
+	CHECK_MODEL_WRITE(&M, 12, 0x38F, 0);
 	pmu_release(&P, &pl.pass[0]);
-	CHECK_WRITE(13, 0x38F, 0);
-	CHECK_WRITE(14, 0x186, 0);
-	CHECK_WRITE(15, 0x187, 0);
-	CHECK_WRITE(16, 0x38D, 0);
+	CHECK_MODEL_WRITE(&M, 13, 0x38F, 0);
+	CHECK_MODEL_WRITE(&M, 14, 0x186, 0);
+	CHECK_MODEL_WRITE(&M, 15, 0x187, 0);
+	CHECK_MODEL_WRITE(&M, 16, 0x38D, 0);
 }
 
 static void intel_v2_legacy_counter_writes(void)
@@ -195,11 +175,11 @@ static void intel_v2_legacy_counter_writes(void)
 	setup_intel(2, 2, 3, false, 0x3A); /* no PDCM: 32-bit writes at IA32_PMCx */
 	plan(names, 1, &pl);
 	pmu_program(&P, &pl.pass[0], 0);
-	CHECK_WRITE(0, 0x38F, 0);
-	CHECK_WRITE(1, 0x186, 0);
-	CHECK_WRITE(2, 0xC1, 0);
-	CHECK_WRITE(3, 0x186, 0x4200C4);
-	CHECK_WRITE(4, 0x390, 0x8000000000000001ull); /* GLOBAL_OVF_CTRL on v2 */
+	CHECK_MODEL_WRITE(&M, 0, 0x38F, 0);
+	CHECK_MODEL_WRITE(&M, 1, 0x186, 0);
+	CHECK_MODEL_WRITE(&M, 2, 0xC1, 0);
+	CHECK_MODEL_WRITE(&M, 3, 0x186, 0x4200C4);
+	CHECK_MODEL_WRITE(&M, 4, 0x390, 0x8000000000000001ull); /* GLOBAL_OVF_CTRL on v2 */
 }
 
 static void intel_v1_enable_bits(void)
@@ -215,11 +195,11 @@ static void intel_v1_enable_bits(void)
 	pmu_start(&P, &pl.pass[0], 0);
 	pmu_stop(&P, &pl.pass[0]);
 	CHECK_EQ_U64(M.nwrites, 5);
-	CHECK_WRITE(0, 0x186, 0);
-	CHECK_WRITE(1, 0xC1, 0);
-	CHECK_WRITE(2, 0x186, 0x200C0);  /* programmed without EN */
-	CHECK_WRITE(3, 0x186, 0x4200C0); /* start: EN */
-	CHECK_WRITE(4, 0x186, 0x200C0);  /* stop: EN cleared */
+	CHECK_MODEL_WRITE(&M, 0, 0x186, 0);
+	CHECK_MODEL_WRITE(&M, 1, 0xC1, 0);
+	CHECK_MODEL_WRITE(&M, 2, 0x186, 0x200C0);  /* programmed without EN */
+	CHECK_MODEL_WRITE(&M, 3, 0x186, 0x4200C0); /* start: EN */
+	CHECK_MODEL_WRITE(&M, 4, 0x186, 0x200C0);  /* stop: EN cleared */
 }
 
 static void event_select_bit_layout(void)
@@ -237,7 +217,7 @@ static void event_select_bit_layout(void)
 static void intel_refuses_what_it_lacks(void)
 {
 	static const char *const names[] = { "l1d_misses", "llc_misses", "bogus", "cycles", "cycles", "energy_dram" };
-	struct cpu_info ci = cpu(true, 6, 0x3A); /* Ivy Bridge: no family table here */
+	struct cpu_info ci = model_cpu(true, 6, 0x3A); /* Ivy Bridge: no family table here */
 	struct pmu_cpuid id = intel_cpuid(3, 4, 48, 3, 48, 1u << 4, false);
 	struct pmu_plan pl;
 
@@ -294,7 +274,7 @@ static void wrap_and_overflow(void)
 	CHECK(b < a);                              /* the raw value wrapped ... */
 	CHECK_EQ_U64(pmu_delta(a, b, pl.pass[0].c[0].mask), 1000); /* ... the delta did not */
 	CHECK_EQ_U64(pmu_stop(&P, &pl.pass[0]), 1); /* overflow bit of PMC0 reported */
-	CHECK_WRITE(M.nwrites - 1, 0x390, 1);     /* and cleared through STATUS_RESET */
+	CHECK_MODEL_WRITE(&M, M.nwrites - 1, 0x390, 1);     /* and cleared through STATUS_RESET */
 	{
 		uint64_t st = 1;
 
@@ -323,16 +303,16 @@ static void amd_legacy_exact_writes(void)
 	}
 	CHECK_EQ_U64(pmu_stop(&P, &pl.pass[0]), 0);
 	CHECK_EQ_U64(M.nwrites, 10);
-	CHECK_WRITE(0, 0xC0010000u, 0);
-	CHECK_WRITE(1, 0xC0010004u, 0);
-	CHECK_WRITE(2, 0xC0010000u, 0x200C0);   /* retired instructions, OS, not yet enabled */
-	CHECK_WRITE(3, 0xC0010001u, 0);
-	CHECK_WRITE(4, 0xC0010005u, 0);
-	CHECK_WRITE(5, 0xC0010001u, 0x20076);   /* cycles not halted */
-	CHECK_WRITE(6, 0xC0010000u, 0x4200C0);  /* start: enable each */
-	CHECK_WRITE(7, 0xC0010001u, 0x420076);
-	CHECK_WRITE(8, 0xC0010000u, 0x200C0);   /* stop: disable each */
-	CHECK_WRITE(9, 0xC0010001u, 0x20076);
+	CHECK_MODEL_WRITE(&M, 0, 0xC0010000u, 0);
+	CHECK_MODEL_WRITE(&M, 1, 0xC0010004u, 0);
+	CHECK_MODEL_WRITE(&M, 2, 0xC0010000u, 0x200C0);   /* retired instructions, OS, not yet enabled */
+	CHECK_MODEL_WRITE(&M, 3, 0xC0010001u, 0);
+	CHECK_MODEL_WRITE(&M, 4, 0xC0010005u, 0);
+	CHECK_MODEL_WRITE(&M, 5, 0xC0010001u, 0x20076);   /* cycles not halted */
+	CHECK_MODEL_WRITE(&M, 6, 0xC0010000u, 0x4200C0);  /* start: enable each */
+	CHECK_MODEL_WRITE(&M, 7, 0xC0010001u, 0x420076);
+	CHECK_MODEL_WRITE(&M, 8, 0xC0010000u, 0x200C0);   /* stop: disable each */
+	CHECK_MODEL_WRITE(&M, 9, 0xC0010001u, 0x20076);
 }
 
 static void amd_core_ext_zen_events(void)
@@ -347,11 +327,11 @@ static void amd_core_ext_zen_events(void)
 	CHECK_STR(pl.refused[0], "llc_misses");
 	CHECK_STR(pl.refused[1], "ref_cycles");
 	pmu_program(&P, &pl.pass[0], 0);
-	CHECK_WRITE(0, 0xC0010200u, 0);
-	CHECK_WRITE(1, 0xC0010201u, 0);
-	CHECK_WRITE(2, 0xC0010200u, 0x2C860);   /* PMCx060 umask C8 */
-	CHECK_WRITE(5, 0xC0010202u, 0x20964);   /* PMCx064 umask 09, second counter at +2 */
-	CHECK_WRITE(8, 0xC0010204u, 0x2F045);
+	CHECK_MODEL_WRITE(&M, 0, 0xC0010200u, 0);
+	CHECK_MODEL_WRITE(&M, 1, 0xC0010201u, 0);
+	CHECK_MODEL_WRITE(&M, 2, 0xC0010200u, 0x2C860);   /* PMCx060 umask C8 */
+	CHECK_MODEL_WRITE(&M, 5, 0xC0010202u, 0x20964);   /* PMCx064 umask 09, second counter at +2 */
+	CHECK_MODEL_WRITE(&M, 8, 0xC0010204u, 0x2F045);
 }
 
 static void amd_perfmon_v2_global_order(void)
@@ -363,22 +343,22 @@ static void amd_perfmon_v2_global_order(void)
 	CHECK(P.present && P.kind == PMU_AMD_V2 && P.global_ctrl && P.num_gp == 6);
 	plan(names, 3, &pl);
 	pmu_program(&P, &pl.pass[0], 0);
-	CHECK_WRITE(0, 0xC0000301u, 0);         /* PerfCntrGlobalCtl off first */
-	CHECK_WRITE(3, 0xC0010200u, 0x420076);  /* enabled select: the global control gates it */
-	CHECK_WRITE(9, 0xC0010204u, 0x4200C2);  /* third counter: branches */
-	CHECK_WRITE(10, 0xC0000302u, 7);        /* StatusClr of the group */
+	CHECK_MODEL_WRITE(&M, 0, 0xC0000301u, 0);         /* PerfCntrGlobalCtl off first */
+	CHECK_MODEL_WRITE(&M, 3, 0xC0010200u, 0x420076);  /* enabled select: the global control gates it */
+	CHECK_MODEL_WRITE(&M, 9, 0xC0010204u, 0x4200C2);  /* third counter: branches */
+	CHECK_MODEL_WRITE(&M, 10, 0xC0000302u, 7);        /* StatusClr of the group */
 	pmu_start(&P, &pl.pass[0], 0);
-	CHECK_WRITE(11, 0xC0000301u, 7);
+	CHECK_MODEL_WRITE(&M, 11, 0xC0000301u, 7);
 	model_set(&M, 0xC0000300u, 5);          /* pretend counters 0 and 2 overflowed */
 	CHECK_EQ_U64(pmu_stop(&P, &pl.pass[0]), 5);
-	CHECK_WRITE(12, 0xC0000301u, 0);
-	CHECK_WRITE(13, 0xC0000302u, 5);
+	CHECK_MODEL_WRITE(&M, 12, 0xC0000301u, 0);
+	CHECK_MODEL_WRITE(&M, 13, 0xC0000302u, 5);
 }
 
 static void free_running_counters(void)
 {
 	static const char *const names[] = { "aperf", "mperf", "energy_pkg", "energy_dram", "cycles" };
-	struct cpu_info ci = cpu(true, 6, 0x55);
+	struct cpu_info ci = model_cpu(true, 6, 0x55);
 	struct pmu_cpuid id = intel_cpuid(4, 4, 48, 3, 48, 0, true);
 	struct pmu_plan pl;
 	uint64_t v[5];
@@ -404,7 +384,7 @@ static void free_running_counters(void)
 	CHECK_EQ_U64(v[3], 678);
 
 	/* AMD: RAPL from CPUID 0x80000007 EDX[14], no DRAM domain */
-	ci = cpu(false, 0x19, 1);
+	ci = model_cpu(false, 0x19, 1);
 	id = (struct pmu_cpuid){ 0 };
 	id.ext1_ecx = 1u << 23;
 	id.ext7_edx = 1u << 14;

@@ -54,15 +54,8 @@ enum { CASE_INTEL_V1, CASE_INTEL_V2, CASE_INTEL_V4, CASE_INTEL_V5, CASE_AMD_LEGA
 
 static struct cpu_info cpu(bool intel)
 {
-	struct cpu_info ci = { 0 };
-
-	ci.is_intel = intel;
-	ci.is_amd = !intel;
-	ci.family = intel ? 6 : 0x19;
-	ci.model = intel ? 0x3A : 0x11; /* Ivy Bridge (no family table), Zen 4 */
-	ci.max_leaf = 0x16;
-	ci.max_ext_leaf = 0x80000022u;
-	return ci;
+	/* Ivy Bridge (no family table), Zen 4 */
+	return intel ? model_cpu(true, 6, 0x3A) : model_cpu(false, 0x19, 0x11);
 }
 
 /* Discover the PMU of `c` in the model (which counts while discovery's self-test runs), then
@@ -101,13 +94,6 @@ static uint64_t reg(uint32_t msr)
 	return v;
 }
 
-#define CHECK_WRITE(k, m, v)                                              \
-	do {                                                                \
-		CHECK((k) < M.nwrites);                                     \
-		CHECK_EQ_U64(M.writes[k].msr, (m));                         \
-		CHECK_EQ_U64(M.writes[k].value, (v));                       \
-	} while (0)
-
 /* Setup and arm: the exact writes, in order. */
 static void check_arm(const struct pmi_case *c, struct pmu_pmi *p)
 {
@@ -122,24 +108,24 @@ static void check_arm(const struct pmi_case *c, struct pmu_pmi *p)
 	CHECK_EQ_U64(p->evtsel, c->cycles_sel);
 	CHECK_EQ_U64(p->ctr_mask, W48);
 	/* setup tried the select (without enable), then left it 0 */
-	CHECK_WRITE(0, c->sel, c->cycles_sel & ~SEL_EN);
-	CHECK_WRITE(1, c->sel, 0);
+	CHECK_MODEL_WRITE(&M, 0, c->sel, c->cycles_sel & ~SEL_EN);
+	CHECK_MODEL_WRITE(&M, 1, c->sel, 0);
 	model_clear_log(&M);
 
 	CHECK(pmu_pmi_arm(p, PERIOD, &why));
 	CHECK(p->armed);
-	CHECK_WRITE(k, c->sel, 0);                          /* disabled while preloaded */
+	CHECK_MODEL_WRITE(&M, k, c->sel, 0);                          /* disabled while preloaded */
 	k++;
-	CHECK_WRITE(k, c->ctr_wr, (1ull << 48) - PERIOD);  /* -period in 48 bits */
+	CHECK_MODEL_WRITE(&M, k, c->ctr_wr, (1ull << 48) - PERIOD);  /* -period in 48 bits */
 	k++;
 	if (c->status) {
-		CHECK_WRITE(k, c->clear, bit);              /* no stale overflow of ours */
+		CHECK_MODEL_WRITE(&M, k, c->clear, bit);              /* no stale overflow of ours */
 		k++;
 	}
-	CHECK_WRITE(k, c->sel, c->cycles_sel);
+	CHECK_MODEL_WRITE(&M, k, c->sel, c->cycles_sel);
 	k++;
 	if (c->ctrl) {
-		CHECK_WRITE(k, c->ctrl, bit);               /* the others' bits kept (none here) */
+		CHECK_MODEL_WRITE(&M, k, c->ctrl, bit);               /* the others' bits kept (none here) */
 		k++;
 	}
 	CHECK_EQ_U64(M.nwrites, k);
@@ -179,11 +165,11 @@ static void overflow_ack_rearm(const struct pmi_case *c)
 		CHECK_EQ_U64(reg(c->ctrl), bit);
 	}
 	/* the re-arm writes: stop, preload, clear, restart */
-	CHECK_WRITE(0, c->sel, c->cycles_sel & ~SEL_EN);
-	CHECK_WRITE(1, c->ctr_wr, (1ull << 48) - NEXT);
+	CHECK_MODEL_WRITE(&M, 0, c->sel, c->cycles_sel & ~SEL_EN);
+	CHECK_MODEL_WRITE(&M, 1, c->ctr_wr, (1ull << 48) - NEXT);
 	if (c->status)
-		CHECK_WRITE(2, c->clear, bit);
-	CHECK_WRITE(c->status ? 3 : 2, c->sel, c->cycles_sel);
+		CHECK_MODEL_WRITE(&M, 2, c->clear, bit);
+	CHECK_MODEL_WRITE(&M, c->status ? 3 : 2, c->sel, c->cycles_sel);
 
 	model_events(&M, NEXT - 1);
 	CHECK_EQ_U64(M.pmis, 1);
@@ -292,7 +278,7 @@ static void amd_reserved_status_bits_ignored(void)
 	model_clear_log(&M);
 	CHECK(pmu_pmi_ack(&p, NEXT));
 	CHECK(p.armed && !p.fault);
-	CHECK_WRITE(2, 0xC0000302u, 1ull << 5);
+	CHECK_MODEL_WRITE(&M, 2, 0xC0000302u, 1ull << 5);
 }
 
 /* Without full-width writes IA32_PMCx sign-extends bit 31: a period past 2^31 - 1 would be

@@ -17,19 +17,6 @@ static struct pmu_info P;
 
 #define Q32_1J (1ull << 32) /* one joule in the model's 2^-32 J units */
 
-static struct cpu_info cpu(bool intel, unsigned family, unsigned model)
-{
-	struct cpu_info ci = { 0 };
-
-	ci.is_intel = intel;
-	ci.is_amd = !intel;
-	ci.family = family;
-	ci.model = model;
-	ci.max_leaf = 0x16;
-	ci.max_ext_leaf = 0x80000022u;
-	return ci;
-}
-
 /* CPUID of an Intel v4 PMU, 4 GP and 3 fixed counters of 48 bits, PDCM, APERF/MPERF. */
 static struct pmu_cpuid intel_id(void)
 {
@@ -44,7 +31,7 @@ static struct pmu_cpuid intel_id(void)
 
 static void intel_model(unsigned model_nr)
 {
-	struct cpu_info ci = cpu(true, 6, model_nr);
+	struct cpu_info ci = model_cpu(true, 6, model_nr);
 	struct pmu_cpuid id = intel_id();
 
 	pmu_discover(&P, &ci, &id, &M.ops);
@@ -134,7 +121,7 @@ static void rapl_zero_domain_refused(void)
 	CHECK_EQ_U64(plan_one("energy_pkg", &pl), 1);
 
 	/* AMD: a core-energy counter reading 0 likewise */
-	ci = cpu(false, 0x19, 1);
+	ci = model_cpu(false, 0x19, 1);
 	id.ext1_ecx = 1u << 23;
 	id.ext7_edx = 1u << 14;
 	model_amd(&M, PMU_AMD_CORE_EXT, 6);
@@ -152,7 +139,7 @@ static void rapl_zero_domain_refused(void)
 static void ref_cycles_only_on_fixed_counter_2(void)
 {
 	struct pmu_plan pl;
-	struct cpu_info ci = cpu(true, 6, 0x5E);
+	struct cpu_info ci = model_cpu(true, 6, 0x5E);
 	struct pmu_cpuid id = intel_id();
 
 	model_intel(&M, 4, 4, 48, 3, 48, true);
@@ -202,7 +189,7 @@ static void zen_itlb_counts_coalesced_walks(void)
 	static const unsigned families[] = { 0x17, 0x19 };
 
 	for (unsigned f = 0; f < 2; f++) {
-		struct cpu_info ci = cpu(false, families[f], 1);
+		struct cpu_info ci = model_cpu(false, families[f], 1);
 		struct pmu_cpuid id = { 0 };
 		struct pmu_plan pl;
 		uint64_t a, b;
@@ -226,7 +213,7 @@ static void zen_itlb_counts_coalesced_walks(void)
 
 static void amd_setup_refusing(unsigned family, bool de_cfg, uint64_t de_cfg_value, bool refuse)
 {
-	struct cpu_info ci = cpu(false, family, 1);
+	struct cpu_info ci = model_cpu(false, family, 1);
 	struct pmu_cpuid id = { 0 };
 
 	id.ext1_ecx = 1u << 23;
@@ -407,7 +394,7 @@ static void rdpmc_intercepted_at_discovery(void)
 	CHECK(P.present);
 	M.rdpmc_faults = true;
 	{
-		struct cpu_info ci = cpu(false, 0x19, 1);
+		struct cpu_info ci = model_cpu(false, 0x19, 1);
 		struct pmu_cpuid id = { 0 };
 
 		id.ext1_ecx = 1u << 23;
@@ -453,7 +440,7 @@ static void refused_write_and_faulting_read_are_reported(void)
 static void freerun_without_core_pmu(void)
 {
 	static const char *const names[] = { "cycles", "aperf", "mperf", "energy_pkg" };
-	struct cpu_info ci = cpu(true, 6, 0x55);
+	struct cpu_info ci = model_cpu(true, 6, 0x55);
 	struct pmu_cpuid id = { 0 }; /* CPUID 0xA all zero: the hypervisor hides the core PMU */
 	struct pmu_plan pl;
 
