@@ -135,16 +135,23 @@ uint64_t disp_z2_simultaneous(unsigned k)
 	return z2[k >= 1 && k <= 8 ? k - 1 : 7];
 }
 
+/* The 1-based rank of the q-th quantile (q permille) of n values: ceil(n q), at least 1. */
+static uint64_t quantile_rank(uint64_t n, unsigned q)
+{
+	uint64_t at = (n * q + PERMILLE - 1) / PERMILLE;
+
+	return at ? at : 1;
+}
+
 void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e)
 {
-	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi, at;
+	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi;
 
 	*e = (struct disp_est){ 0, 0, 0, n, false };
 	if (!n || q == 0 || q >= PERMILLE)
 		return;
 	sort_i64(v, n);
-	at = (nq + PERMILLE - 1) / PERMILLE; /* 1-based rank ceil(n q) */
-	e->median = v[(at ? at : 1) - 1];
+	e->median = v[quantile_rank(n, q) - 1];
 	e->lo = v[0];
 	e->hi = v[n - 1];
 	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
@@ -193,8 +200,7 @@ static bool weighted_quantile(const struct disp_wval *v, unsigned n, const uint3
 		total += mult[v[i].win];
 	if (!total)
 		return false;
-	at = (total * q + PERMILLE - 1) / PERMILLE; /* 1-based rank ceil(total q) */
-	at = at ? at : 1;
+	at = quantile_rank(total, q);
 	for (unsigned i = 0; i < n; i++) {
 		run += mult[v[i].win];
 		if (run >= at) {
@@ -211,13 +217,12 @@ void disp_estimate_q_windows(struct disp_wval *v, unsigned n, unsigned nwin, uns
 {
 	struct rand_state rng;
 	unsigned nb = 0, tail;
-	uint64_t at = ((uint64_t)n * q + PERMILLE - 1) / PERMILLE;
 
 	*e = (struct disp_est){ 0, 0, 0, n, false };
 	if (!n || q == 0 || q >= PERMILLE)
 		return;
 	sort_wval(v, n);
-	e->median = v[(at ? at : 1) - 1].v;
+	e->median = v[quantile_rank(n, q) - 1].v;
 	e->lo = v[0].v;
 	e->hi = v[n - 1].v;
 	if (nwin < DISP_CI_MIN_WINDOWS)
