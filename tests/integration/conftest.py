@@ -95,6 +95,45 @@ def check_one_shot_arms(p, requested, warmup, ctx):
     assert p["resampled"] <= p.get("early_within_uncertainty", p.get("early_quantised", 0)), ctx
 
 
+IRQ_FAULT_COUNTS = ("lost", "early", "extra", "spurious", "unexpected")
+
+
+def check_nothing_lost(p, ctx):
+    """An interrupt set's params: nothing lost, early, extra, spurious or unexpected."""
+    for k in IRQ_FAULT_COUNTS:
+        assert p[k] == 0, (ctx, k, p[k])
+
+
+def check_one_shot_set(b, src, wait, n, warmup):
+    """The one irq_latency set of (src, wait) on a bare-metal boot: all n samples in, every arm
+    taken exactly once and nothing lost. Returns (set, params)."""
+    (s,) = b.sets("irq_latency", source=src, wait=wait)
+    p = s["params"]
+    assert p["truncated_by_time"] == 0, (src, wait)
+    assert s["n"] == n and s["received"] == n and s["complete"], (src, wait)
+    check_one_shot_arms(p, n, warmup, (src, wait, p))
+    check_nothing_lost(p, (src, wait))
+    return s, p
+
+
+def check_noise_gaps(b):
+    """The noise probe with interrupts masked, on any CPU: its three sets, every stored gap above
+    the threshold (10x the median loop step), starting inside the window and in order, and the
+    count, sum and longest the record states. Returns the gap_len set's params."""
+    sets = {s["params"]["what"]: s for s in b.sets("noise")}
+    assert set(sets) == {"loop_step", "gap_start", "gap_len"}
+    p = sets["gap_len"]["params"]
+    assert p["irq_masked"] == 1
+    lens, starts = raw(b, sets["gap_len"]), raw(b, sets["gap_start"])
+    assert len(lens) == len(starts) == p["count"] - p["dropped"]
+    assert all(v > p["threshold_cycles"] for v in lens)
+    assert all(0 <= a <= p["window_cycles"] for a in starts) and starts == sorted(starts)
+    if p["dropped"] == 0:
+        assert sum(lens) == p["total_cycles"] and max(lens or [0]) == p["longest_cycles"]
+    assert p["threshold_cycles"] == 10 * p["median_step_cycles"]
+    return p
+
+
 def check_timer_sets(b):
     """Every read method has its configured number of samples, or a skip with a reason."""
     n = b.summary["cfg"]["timer_samples"]

@@ -16,7 +16,7 @@ import os
 
 
 from bmharness.report import report
-from conftest import check_one_shot_arms, raw, single
+from conftest import check_one_shot_set, raw, single
 from profile_checks import check_stream, prof_records, samples_by_function
 
 from configs import CONFIGS  # the boot configurations (configs.py)
@@ -53,13 +53,7 @@ def test_boot_ok_and_gic_facts(a64irq):
 
 def test_every_armed_interrupt_taken_exactly_once(a64irq):
     for src, wait in ONE_SHOT:
-        (s,) = a64irq.sets("irq_latency", source=src, wait=wait)
-        p = s["params"]
-        assert p["truncated_by_time"] == 0, (src, wait)
-        assert s["n"] == N_LAT and s["received"] == N_LAT and s["complete"], (src, wait)
-        check_one_shot_arms(p, N_LAT, WARMUP, (src, wait, p))
-        for k in ("lost", "early", "extra", "spurious", "unexpected"):
-            assert p[k] == 0, (src, wait, k, p[k])
+        s, p = check_one_shot_set(a64irq, src, wait, N_LAT, WARMUP)
         vals = raw(a64irq, s)
         assert len(vals) == N_LAT and 0 <= min(vals) and max(vals) < MAX_SANE_TICKS
         if src == "cntv_oneshot":

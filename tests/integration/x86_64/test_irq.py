@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, check_one_shot_arms, raw, single
+from conftest import ROOT, check_noise_gaps, check_one_shot_set, raw, single
 from bmharness.analysis import irq
 from bmharness.report import report
 from bmharness.stream import parse
@@ -60,13 +60,7 @@ def test_boot_ok_and_platform_facts(irqb):
 
 def test_every_armed_interrupt_taken_exactly_once(irqb):
     for src, wait in ONE_SHOT:
-        (s,) = irqb.sets("irq_latency", source=src, wait=wait)
-        p = s["params"]
-        assert p["truncated_by_time"] == 0, (src, wait)
-        assert s["n"] == N_LAT and s["received"] == N_LAT and s["complete"], (src, wait)
-        check_one_shot_arms(p, N_LAT, WARMUP, (src, wait, p))
-        for k in ("lost", "early", "extra", "spurious", "unexpected"):
-            assert p[k] == 0, (src, wait, k, p[k])
+        s, p = check_one_shot_set(irqb, src, wait, N_LAT, WARMUP)
         assert p["lapic_mode"] == "xapic"
         vals = raw(irqb, s)
         assert len(vals) == N_LAT and min(vals) >= 0
@@ -138,18 +132,8 @@ def test_displacement_and_direct_both_present(irqb):
 
 
 def test_noise(irqb):
-    sets = {s["params"]["what"]: s for s in irqb.sets("noise")}
-    assert set(sets) == {"loop_step", "gap_start", "gap_len"}
-    p = sets["gap_len"]["params"]
-    assert p["irq_masked"] == 1
+    p = check_noise_gaps(irqb)
     assert p.get("smi") in ("not_intel", "unreadable") or "smi_count" in p
-    lens, starts = raw(irqb, sets["gap_len"]), raw(irqb, sets["gap_start"])
-    assert len(lens) == len(starts) == p["count"] - p["dropped"]
-    assert all(v > p["threshold_cycles"] for v in lens)
-    assert all(0 <= a <= p["window_cycles"] for a in starts) and starts == sorted(starts)
-    if p["dropped"] == 0:
-        assert sum(lens) == p["total_cycles"] and max(lens or [0]) == p["longest_cycles"]
-    assert p["threshold_cycles"] == 10 * p["median_step_cycles"]
 
 
 def test_report_has_interrupt_section(irqb, tmp_path):
