@@ -1,4 +1,4 @@
-/* Integer statistics of the displacement probe (see displace_stats.h). */
+/* Integer statistics of the displacement probe (see bench/stats/displace.h). */
 #include "bench/stats/displace.h"
 
 #include "lib/intmath.h"
@@ -7,8 +7,8 @@
 
 #define SIGN_BIT (1ull << 63)       /* sorting signed values as unsigned: flip the sign bit */
 #define CI_TAIL_DIVISOR 40          /* each tail of a 95% interval holds at most 1/40 */
-#define Z95_SQUARED_X10000 38416ull
-#define PERMILLE 1000u /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
+#define Z95_SQUARED_X10000 38416ull /* 1.96^2 * 10^4: the normal ranks beyond the exact range */
+#define PERMILLE 1000u              /* quantiles are given in permille */
 
 static int64_t div_round(int64_t num, uint64_t den)
 {
@@ -128,40 +128,12 @@ unsigned disp_irq_values_windows(const uint64_t *excess, const uint64_t *direct,
 	return k;
 }
 
-uint64_t disp_z2_simultaneous(unsigned k)
-{
-	static const uint64_t z2[] = { 38416, 50221, 57312, 62400, 66358, 69590, 72361, 74748 };
-
-	return z2[k >= 1 && k <= 8 ? k - 1 : 7];
-}
-
 /* The 1-based rank of the q-th quantile (q permille) of n values: ceil(n q), at least 1. */
 static uint64_t quantile_rank(uint64_t n, unsigned q)
 {
 	uint64_t at = (n * q + PERMILLE - 1) / PERMILLE;
 
 	return at ? at : 1;
-}
-
-void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e)
-{
-	uint64_t var = (uint64_t)n * q * (PERMILLE - q), half, nq = (uint64_t)n * q, lo, hi;
-
-	*e = (struct disp_est){ 0, 0, 0, n, false };
-	if (!n || q == 0 || q >= PERMILLE)
-		return;
-	sort_i64(v, n);
-	e->median = v[quantile_rank(n, q) - 1];
-	e->lo = v[0];
-	e->hi = v[n - 1];
-	if (var < (uint64_t)DISP_Q_MIN_VAR * PERMILLE * PERMILLE)
-		return;
-	half = u64_isqrt(z2 * var) / 100; /* z sqrt(n q (1 - q)), in 1/1000 ranks */
-	lo = nq > half ? (nq - half) / PERMILLE : 0;    /* 1-based, rounded down (0: below rank 1) */
-	hi = (nq + PERMILLE + half + PERMILLE - 1) / PERMILLE;
-	e->lo = v[lo ? lo - 1 : 0];
-	e->hi = v[(hi <= n ? hi : n) - 1];
-	e->ci95 = lo >= 1 && hi <= n;
 }
 
 /* Heapsort of (value, window) pairs by value: no recursion, no allocation. */

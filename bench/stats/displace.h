@@ -23,9 +23,7 @@
 #define DISP_MILLI 1000          /* fixed point: milli-cycles */
 #define DISP_UNMEASURED UINT64_MAX /* an interrupt's excess that could not be measured */
 #define DISP_CI_MIN_WINDOWS 6    /* fewer windows: no 95% interval exists; [min, max] is given */
-#define DISP_EXACT_RANKS_MAX 60
-#define DISP_Z2_95 38416ull       /* 1.96^2 * 10^4 */
-#define DISP_Q_MIN_VAR 5         /* n q (1 - q) below this: the normal ranks are not trusted */  /* binomial ranks computed exactly up to here (2^60 fits) */
+#define DISP_EXACT_RANKS_MAX 60   /* binomial ranks computed exactly up to here (2^60 fits) */
 
 enum disp_quantity { DISP_DISPLACEMENT, DISP_DIRECT, DISP_DELIVERY };
 
@@ -71,13 +69,8 @@ unsigned disp_irq_values_windows(const uint64_t *excess, const uint64_t *direct,
 int64_t disp_chunk_offset(const struct disp_window *w, unsigned n, uint64_t chunks, uint64_t nominal);
 /* Median and 95% order-statistic CI of v[0..n) (v is sorted in place). n = 0: all zero. */
 void disp_estimate(int64_t *v, unsigned n, struct disp_est *e);
-/* The same for the q-th quantile (q in permille, e.g. 250 = lower quartile): the value at rank
- * ceil(n q / 1000) and a CI from the normal approximation of Binomial(n, q), rounded outwards,
- * at the level whose z is given (z2 = z^2 * 10^4; DISP_Z2_95 for 95%); ci95 false (and the whole
- * range) when n q (1000 - q) / 10^6 < DISP_Q_MIN_VAR. */
-void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct disp_est *e);
 #define DISP_BOOT_RESAMPLES 2000 /* window resamples behind a disp_estimate_q_windows interval */
-/* The q-th quantile of v[0..n) as disp_estimate_q (the value at rank ceil(n q / 1000)), its CI
+/* The q-th quantile of v[0..n) (q in permille: the value at rank ceil(n q / 1000)), its CI
  * from resampling whole windows (a cluster bootstrap: DISP_BOOT_RESAMPLES draws of nwin windows
  * with replacement, percentile interval, each tail 2.5%/k so that k such intervals hold together
  * with 95%). The interrupts of one window share that moment's background (another tenant's load,
@@ -87,9 +80,6 @@ void disp_estimate_q(int64_t *v, unsigned n, unsigned q, uint64_t z2, struct dis
  * a result is reproducible. ci95 false (and the whole range) below DISP_CI_MIN_WINDOWS windows. */
 void disp_estimate_q_windows(struct disp_wval *v, unsigned n, unsigned nwin, unsigned q, unsigned k, uint64_t seed,
 			     uint32_t *mult, int64_t *boot, struct disp_est *e);
-/* z^2 * 10^4 of two-sided Bonferroni intervals for k = 1..8 simultaneous estimates (each at
- * 1 - 0.05/k), so that k intervals hold together with 95%: 1.960, 2.241, 2.394, 2.498, ... */
-uint64_t disp_z2_simultaneous(unsigned k);
 /* 0-based ranks (lo, hi = n - 1 - lo) of the 95% CI of a median of n values; false (and the
  * whole range) when n < DISP_CI_MIN_WINDOWS. */
 bool disp_median_ci_ranks(unsigned n, unsigned *lo, unsigned *hi);
