@@ -21,7 +21,7 @@ arch_spin:
 	.size arch_spin, . - arch_spin
 
 /* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split (bench/
- * prof_split.c), the same loop as arch_spin in two functions of their own. */
+ * bench/profile/split.c), the same loop as arch_spin in two functions of their own. */
 	.global arch_split_a
 	.type arch_split_a, %function
 	.balign 16

@@ -51,7 +51,7 @@ struct a64_id_snapshot {
 bool a64_sysreg_expected(const struct a64_sysreg_desc *d, const struct a64_id_snapshot *id);
 /* Whether to make an access: with our vectors catching faults (guarded) always; without, only
  * when the ID registers say the register exists — and, when `cautious` (the survey of
- * platform_a64sysreg.c, which reads registers nobody asked for), not when a higher EL may trap
+ * bench/facts/aarch64/sysreg.c, which reads registers nobody asked for), not when a higher EL may trap
  * it even then (A64_SRF_TRAPPABLE). */
 enum a64_sysreg_plan {
 	A64_SR_PLAN_ACCESS,

@@ -1,4 +1,4 @@
-/* plat kind=cache (see platform_caches.h). */
+/* plat kind=cache (see bench/facts/caches.h). */
 #include "bench/facts/caches.h"
 
 #include "lib/emit.h"

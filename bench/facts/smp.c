@@ -1,4 +1,4 @@
-/* plat kind=smp (see smp_facts.h): the fields every build has; the interrupt-controller or
+/* plat kind=smp (see bench/facts/smp.h): the fields every build has; the interrupt-controller or
  * firmware-interface fields come from smp_facts_arch_fields (bench/facts/x86_64/smp.c,
  * bench/facts/aarch64/smp.c). */
 #include "bench/facts/smp.h"

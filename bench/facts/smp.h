@@ -9,7 +9,8 @@ struct smp_report;
 
 /* From smp_report() and the CPU list; also a summary line "CPUs online". */
 void smp_facts_emit(void);
-/* The fields only one architecture's smp_report has (bench/facts/x86_64/smp.c, smp_facts_a64.c). */
+/* The fields only one architecture's smp_report has (bench/facts/x86_64/smp.c,
+ * bench/facts/aarch64/smp.c). */
 void smp_facts_arch_fields(struct record *r, const struct smp_report *rep);
 
 #endif

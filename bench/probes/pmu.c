@@ -4,7 +4,7 @@
  * exactly 2n + 3 instructions (test, jz, n x (dec, jnz), ret) and arch_spin(0) exactly 3, with the
  * same call around both, so instructions(n) - instructions(0) must be exactly 2n: the empty call
  * measures the counter overhead (the reads' own share), whose robust spread over repetitions is
- * the tolerance (pmu_check_judge.h: an order statistic one SMI cannot inflate, and a bound on the
+ * the tolerance (bench/stats/pmu_check.h: an order statistic one SMI cannot inflate, and a bound on the
  * tolerance itself). A `check` record states expected, measured, overhead and pass/fail. Where no
  * PMU can be read, a `skip` with the reason. The count comes from insn_count.h: the PMU programmed
  * directly on bare metal, perf_event (user mode) in the hosted build.

@@ -1,4 +1,4 @@
-/* Randomised sampling periods (see prof_period.h). The handler draws one per sample: one
+/* Randomised sampling periods (see bench/profile/period.h). The handler draws one per sample: one
  * rand_below() call (its two 64-bit divisions are the only ones on the handler path). */
 #include "bench/profile/period.h"
 

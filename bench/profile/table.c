@@ -1,4 +1,4 @@
-/* The profiler's per-CPU sample store (see prof_table.h): the handler path prof_table_record(),
+/* The profiler's per-CPU sample store (see bench/profile/table.h): the handler path prof_table_record(),
  * the drains that empty the overflow buffers, and the aggregate they feed.
  *
  * Handler path cost: one multiply-shift hash (two multiplies, no division), one 64-byte set

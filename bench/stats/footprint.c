@@ -1,4 +1,4 @@
-/* Integer statistics and the calibration curve of the footprint probe (see fp_stats.h). */
+/* Integer statistics and the calibration curve of the footprint probe (see bench/stats/footprint.h). */
 #include "bench/stats/footprint.h"
 
 #include "lib/intmath.h"

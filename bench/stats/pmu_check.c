@@ -1,4 +1,4 @@
-/* The verdict of pmu_check (see pmu_check_judge.h). */
+/* The verdict of pmu_check (see bench/stats/pmu_check.h). */
 #include "bench/stats/pmu_check.h"
 
 #include "lib/sort.h"

@@ -1,4 +1,4 @@
-/* AArch64 interrupt set-up and its facts record (see irq_boot_a64.h). */
+/* AArch64 interrupt set-up and its facts record (see efi/aarch64/irq_boot.h). */
 #include "efi/aarch64/irq_boot.h"
 
 #include "arch/cycles.h"

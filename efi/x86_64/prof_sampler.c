@@ -1,4 +1,4 @@
-/* The profiler's sampling interrupts on bare metal (see prof_sampler.h): counter overflow through
+/* The profiler's sampling interrupts on bare metal (bench/profile/sampler.h): counter overflow through
  * the local APIC's performance-counter LVT where a PMU counts, else the APIC timer in one-shot
  * mode, re-armed from the handler with a freshly drawn delay (time-based sampling: under QEMU TCG
  * and wherever a hypervisor hides the PMU). Both use one vector (IRQ_VEC_PROF) on the processor

@@ -1,4 +1,4 @@
-/* AArch64 memory-system platform records (see platform_a64_mem.h). */
+/* AArch64 memory-system platform records (see bench/facts/aarch64/mem.h). */
 #include "bench/facts/aarch64/mem.h"
 
 #include "arch/aarch64/cache_ops.h"

@@ -1,4 +1,4 @@
-/* Platform records of the AArch64 build (see platform_aarch64.h). Same record kinds and field
+/* Platform records of the AArch64 build (see bench/facts/aarch64/platform.h). Same record kinds and field
  * names as bench/facts/x86_64/platform.c where the fact exists on both; x86-only fields are left out rather
  * than filled with zeros (a missing field is "not known", a zero would be a claim). */
 #include "bench/facts/aarch64/platform.h"

@@ -1,4 +1,4 @@
-/* The AArch64 plat kind=pmu record (see platform_a64pmu.h; fields in docs/protocol.md, AArch64).
+/* The AArch64 plat kind=pmu record (see bench/facts/aarch64/pmu.h; fields in docs/protocol.md, AArch64).
  * The x86 record's names are kept where the fact is the same (present, reason, pmu,
  * vendor_version, gp, gp_width, fixed, fixed_width, family_events: the harness's PMU line reads
  * them); the AArch64 facts have names of their own. */

@@ -1,4 +1,4 @@
-/* The plat kind=sysreg / kind=sysregs records (see platform_a64sysreg.h; fields in
+/* The plat kind=sysreg / kind=sysregs records (see bench/facts/aarch64/sysreg.h; fields in
  * docs/protocol.md, AArch64). Where our vectors catch faults (EL1 or EL2 after traps_init) every
  * register is read, the absent ones too (their UNDEF proves the guard and says what this EL may
  * not touch); where they do not, a register is read only when the ID registers say it exists and

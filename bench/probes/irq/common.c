@@ -1,4 +1,4 @@
-/* Shared parts of the interrupt probes (see irq_common.h). */
+/* Shared parts of the interrupt probes (see bench/probes/irq/common.h). */
 #include "bench/probes/irq/common.h"
 
 #include "arch/cycles.h"

@@ -23,7 +23,7 @@
  * the chunk an interrupt landed in gives that interrupt's own displacement (its excess over the
  * nominal chunk), paired with its direct cost. The checks use these per-interrupt pairs (time
  * the hypervisor takes right at an interrupt then stays in that interrupt's value instead of
- * spreading over a window). The integer statistics are in displace_stats.c. */
+ * spreading over a window). The integer statistics are in bench/stats/displace.c. */
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
 #include "arch/work_clock.h"

@@ -1,4 +1,4 @@
-/* The footprint probe's level, repetition and calibration (see fp_calib.h).
+/* The footprint probe's level, repetition and calibration (see bench/probes/irq/footprint_calib.h).
  *
  * Calibration per level: each repetition measures side by side (interleaved, so drift affects
  * them alike) a cold re-touch (after evicting the level: every line comes from the next level)

@@ -1,6 +1,6 @@
 /* The footprint probe's cache level and its calibration (Schaelicke et al.'s experiment with the
  * interrupt replaced by a direct call of a handler of known footprint K): a pointer chain filling
- * the level (L2: 3/4 of it, see fp_calib.c) with a second, reverse link per line, the fill (two forward laps), the timed re-touch
+ * the level (L2: 3/4 of it, see footprint_calib.c) with a second, reverse link per line, the fill (two forward laps), the timed re-touch
  * in the REVERSE order of the last fill (same-order re-touch lets each miss evict the line touched
  * next: the misses cascade), the per-line cost of a miss at that level, repetition until the
  * paper's confidence bound, the response curve over a grid of K per level and the held-out
@@ -29,7 +29,7 @@
 
 struct fp_level {
 	const struct cache_desc *c;
-	bool inst;                       /* the instruction cache: code chains (fp_code.c), not data */
+	bool inst;                       /* the instruction cache: code chains (footprint_code.c), not data */
 	struct fp_code code;
 	uint64_t nodes, line;            /* chain: one node per line of the level */
 	void *head, *evict_head;
@@ -70,7 +70,7 @@ struct fp_run {
 
 /* Prepare a level: chains, reverse links, handler buffer, grid and held-out K (`held` explicit
  * K values, or nheld = 0 for the level's default fractions), and its miss counter where the PMU
- * counts (fp_pmu.c). False: it does not fit. fp_level_finish releases the counter. */
+ * counts (footprint_pmu.c). False: it does not fit. fp_level_finish releases the counter. */
 bool fp_level_prepare(struct probe_env *env, struct fp_level *lv, const struct cache_desc *c,
 		      const uint64_t *held, unsigned nheld, struct rand_state *rng);
 void fp_level_finish(struct fp_level *lv);

@@ -1,4 +1,4 @@
-/* The footprint probe's instruction-cache level (see fp_code.h). */
+/* The footprint probe's instruction-cache level (see bench/probes/irq/footprint_code.h). */
 #include "bench/probes/irq/footprint_code.h"
 
 #include "bench/core/arena.h"

@@ -1,5 +1,5 @@
 /* The footprint probe's instruction-cache level: the code counterpart of the data chains
- * (fp_calib.c). The level is filled with a chain of jumps, one per line, in a random order; the
+ * (footprint_calib.c). The level is filled with a chain of jumps, one per line, in a random order; the
  * same lines carry the reverse chain for the re-touch (arch/icache.h: icache_chain_build_pair);
  * the known handler runs a K-line jump chain of its own (entered K lines before its return);
  * the eviction runs a chain over twice the level. Random orders, like the data chains: a

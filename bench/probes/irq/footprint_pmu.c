@@ -1,4 +1,4 @@
-/* The footprint probe's miss counts (see fp_pmu.h). */
+/* The footprint probe's miss counts (see bench/probes/irq/footprint_pmu.h). */
 #include "bench/probes/irq/footprint_pmu.h"
 
 #include "lib/emit.h"

@@ -11,7 +11,7 @@
  * are counted apart, not as failures. The periodic APIC timer's samples are entry minus the
  * period start the handler places from a TSC-bracketed current-count read; negative ones are
  * invalid and counted. Every set records its deadline uncertainty and its context (SMIs,
- * effective frequency: irq_context.h). Every wait is bounded by the TSC; a hlt wait also by a
+ * effective frequency: bench/probes/irq/context.h). Every wait is bounded by the TSC; a hlt wait also by a
  * second, independent timer (the guard). Samples are kept raw and emitted after the set;
  * statistics are the harness's. */
 #include "arch/cycles.h"

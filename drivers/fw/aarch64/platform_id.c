@@ -1,4 +1,4 @@
-/* Which AArch64 machine, and what its tables allow (see a64_platform_id.h). */
+/* Which AArch64 machine, and what its tables allow (see drivers/fw/aarch64/platform_id.h). */
 #include "drivers/fw/aarch64/platform_id.h"
 
 #define SPCR_IF_PL011 0x03

@@ -1,4 +1,4 @@
-/* Conditions of a latency set: SMIs and effective frequency (see irq_context.h). */
+/* Conditions of a latency set: SMIs and effective frequency (see bench/probes/irq/context.h). */
 #include "bench/probes/irq/context.h"
 
 #include "arch/cpu_info.h"
