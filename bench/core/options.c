@@ -34,6 +34,7 @@ const char *const config_pmu_event_names[] = {
 };
 
 static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "reset", "halt", 0 }; /* enum shutdown_mode */
+static const char *const save_names[] = { "auto", "usb", "off", 0 }; /* enum save_mode */
 static const char *const apic_mode_names[] = { "auto", "xapic", "x2apic", 0 };                   /* enum apic_mode */
 static const char *const profile_source_names[] = { "auto", "pmu", "timer", 0 };                 /* enum profile_source_opt */
 

@@ -31,6 +31,12 @@ enum serial_kind {
 	SERIAL_NONE,
 };
 
+enum save_mode {
+	SAVE_AUTO, /* when the image came from a USB mass-storage device */
+	SAVE_USB,  /* the boot device must be one: else a message says why nothing is saved */
+	SAVE_OFF,
+};
+
 enum apic_mode {
 	APIC_MODE_AUTO,   /* the local APIC's mode as the firmware handed over */
 	APIC_MODE_XAPIC,
@@ -59,6 +65,8 @@ struct config {
 	uint64_t debug_exit_port;
 	uint64_t hold_s;
 	bool wait_key; /* bounded by CONFIG_WAIT_KEY_MAX_S */
+	enum save_mode save;
+	uint64_t save_mb; /* 0 = auto */
 	uint64_t arena_mb;
 	uint64_t mem_min_kb;
 	uint64_t mem_max_mb;
