@@ -16,6 +16,7 @@
 #include "efi/efi_util.h"
 #include "efi/facts.h"
 #include "efi/platform.h"
+#include "efi/save.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -35,6 +36,8 @@ static void serial_sink(const char *line, unsigned len)
 {
 	efi_arch_serial_write(line, len);
 	efi_arch_serial_write("\r\n", 2);
+	save_append(line, len);
+	save_append("\r\n", 2);
 }
 
 static void emit_begin(void)
@@ -145,6 +148,8 @@ static __attribute__((noreturn)) void after_exit(unsigned tries)
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.counter_hz, m.env.timer_overhead);
 	summary_value(efi_arch_overhead_label, m.env.timer_overhead, 0, "");
+	save_start(&m.env);
+	suite_set_between(save_flush);
 	efi_arch_finish(&m, suite_end(suite_run()));
 }
 
@@ -179,11 +184,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	arch_cpu_identify(&m.cpu);
 	discover_tables(&m.disc);
 	acpi_parse(m.disc.rsdp, &m.acpi);
+	save_prepare(image, &m.cfg, &m.acpi);
 
 	serial_source = efi_arch_serial_setup(&m);
 	emit_init(serial_sink);
 	emit_begin();
 	emit_config();
+	save_emit_plan();
 	facts_emit_firmware(m.fw_vendor, ST->FirmwareRevision, ST->Hdr.Revision, m.disc.smbios_entry, &m.acpi);
 	efi_arch_emit_serial(&m, serial_source);
 	facts_emit_acpi(&m.acpi);

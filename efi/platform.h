@@ -8,6 +8,7 @@
 
 #include <efi.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "arch/cpu_info.h"
 #include "bench/core/probe.h"
@@ -58,6 +59,10 @@ void efi_arch_mask_interrupts(void);
  * (b->env.counter_hz), other cores, the interrupt platform (b->env.irq) and the environment flags
  * only this machine knows (env.traps, env.simd_enabled). */
 void efi_arch_take_over(struct efi_boot *b);
+/* Cache maintenance around DMA buffers of the USB path (efi/<cpu>/dma.c): before a device reads
+ * [p, p + n), and before the CPU reads what a device wrote there. */
+void efi_arch_dma_to_device(const void *p, size_t n);
+void efi_arch_dma_from_device(void *p, size_t n);
 /* Leave the machine the configured way; does not return. */
 __attribute__((noreturn)) void efi_arch_finish(struct efi_boot *b, enum run_status status);
 

@@ -60,3 +60,30 @@ void arch_cache_flush_all(void)
 	}
 	__asm__ volatile("ic iallu; dsb sy; isb" ::: "memory");
 }
+
+/* Data cache maintenance by address to the point of coherency (Arm ARM D7.5.9): for memory a
+ * device reads or writes by DMA where the interconnect does not keep caches coherent. */
+static void dcache_range(const void *p, size_t n, bool invalidate)
+{
+	uint64_t line = a64_ctr_decode(sysreg_read(ctr_el0)).dminline; /* bytes */
+	uint64_t a = (uint64_t)(uintptr_t)p & ~(line - 1), end = (uint64_t)(uintptr_t)p + n;
+
+	__asm__ volatile("dsb sy" ::: "memory");
+	for (; a < end; a += line) {
+		if (invalidate)
+			__asm__ volatile("dc civac, %0" : : "r"(a) : "memory");
+		else
+			__asm__ volatile("dc cvac, %0" : : "r"(a) : "memory");
+	}
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
+void aarch64_dcache_clean_range(const void *p, size_t n)
+{
+	dcache_range(p, n, false);
+}
+
+void aarch64_dcache_clean_invalidate_range(const void *p, size_t n)
+{
+	dcache_range(p, n, true);
+}

@@ -23,4 +23,10 @@ void aarch64_cache_ctl(struct aarch64_cache_ctl *out);
  * IC IVAU per IminLine unless CTR_EL0.DIC, with the DSB/ISB between (Arm ARM B2.4.4). */
 void aarch64_sync_icache(const void *code, size_t size);
 
+/* DMA without coherent caches: write [p, p + n) back to the point of coherency before a device
+ * reads it (DC CVAC), or write back and drop it before the CPU reads what a device wrote (DC
+ * CIVAC: an invalidate alone could drop a neighbour's dirty bytes on a shared line). */
+void aarch64_dcache_clean_range(const void *p, size_t n);
+void aarch64_dcache_clean_invalidate_range(const void *p, size_t n);
+
 #endif

@@ -10,6 +10,7 @@
 static struct {
 	struct probe_env *env;
 	suite_exit_fn exit_fn;
+	void (*between)(void);
 	const struct probe_desc *current;
 	struct suite_counts counts;
 } suite;
@@ -19,6 +20,11 @@ void suite_init(struct probe_env *env, suite_exit_fn exit_fn)
 	suite.env = env;
 	suite.exit_fn = exit_fn;
 	env->report_fault = suite_trap_report;
+}
+
+void suite_set_between(void (*fn)(void))
+{
+	suite.between = fn;
 }
 
 const struct suite_counts *suite_counts(void)
@@ -120,6 +126,8 @@ enum run_status suite_run(void)
 		if (st == PROBE_FAILED)
 			suite.counts.failures++;
 		summary_probe(p->name, st);
+		if (suite.between)
+			suite.between();
 	}
 	return suite.counts.failures || suite.counts.unexpected_faults ? RUN_FAIL : RUN_OK;
 }

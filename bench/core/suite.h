@@ -19,6 +19,9 @@ struct suite_counts {
 typedef void (*suite_exit_fn)(enum run_status status) __attribute__((noreturn));
 
 void suite_init(struct probe_env *env, suite_exit_fn exit_fn);
+/* Called after every probe, outside any timed window (the firmware flushes the stick copy of the
+ * stream there); NULL: nothing. */
+void suite_set_between(void (*fn)(void));
 /* Trap callbacks for traps_init(). */
 void suite_trap_report(const struct trap_info *info);
 void suite_trap_fatal(const struct trap_info *info) __attribute__((noreturn));

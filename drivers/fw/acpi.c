@@ -197,6 +197,28 @@ static void parse_hpet(const uint8_t *t, struct acpi_info *info)
 	info->hpet_present = info->hpet_base != 0;
 }
 
+/* MCFG (PCI Firmware Specification 3.0, 4.1.2): 44-byte header, then 16-byte allocations. */
+#define MCFG_OFF_ALLOC 44
+#define MCFG_ALLOC_LEN 16
+#define MCFG_ALLOC_OFF_SEGMENT 8
+#define MCFG_ALLOC_OFF_BUS_START 10
+#define MCFG_ALLOC_OFF_BUS_END 11
+
+static void parse_mcfg(const uint8_t *t, struct acpi_info *info)
+{
+	for (uint32_t off = MCFG_OFF_ALLOC; off + MCFG_ALLOC_LEN <= table_len(t); off += MCFG_ALLOC_LEN) {
+		const uint8_t *a = t + off;
+
+		if (a[MCFG_ALLOC_OFF_SEGMENT] || a[MCFG_ALLOC_OFF_SEGMENT + 1])
+			continue; /* segment 0 only */
+		info->mcfg_base = rd64(a);
+		info->mcfg_bus_start = a[MCFG_ALLOC_OFF_BUS_START];
+		info->mcfg_bus_end = a[MCFG_ALLOC_OFF_BUS_END];
+		info->mcfg_present = info->mcfg_base != 0;
+		return;
+	}
+}
+
 static void parse_spcr(const uint8_t *t, struct acpi_info *info)
 {
 	static const uint32_t bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
@@ -251,6 +273,8 @@ static void visit_table(uint64_t addr, struct acpi_info *info)
 		parse_fadt(t, info);
 	else if (sig_is(t, "HPET"))
 		parse_hpet(t, info);
+	else if (sig_is(t, "MCFG"))
+		parse_mcfg(t, info);
 	else if (sig_is(t, "SPCR"))
 		parse_spcr(t, info);
 	else if (sig_is(t, "APIC"))

@@ -56,6 +56,12 @@ struct acpi_info {
 	/* MADT */
 	uint64_t madt;
 
+	/* MCFG: the PCI Express configuration space (ECAM) of segment 0, for a device the firmware
+	 * must reach after boot services (the boot stick's USB controller) */
+	bool mcfg_present;
+	uint64_t mcfg_base;      /* ECAM address of bus mcfg_bus_start */
+	uint8_t mcfg_bus_start, mcfg_bus_end;
+
 	/* OEM ID and OEM table ID of the FADT, else the MADT (who built the tables; raw bytes) */
 	bool oem_found;
 	uint8_t oem_id[6], oem_table_id[8];

@@ -18,6 +18,7 @@
 #include "efi/efi_util.h"
 #include "efi/aarch64/irq_boot.h"
 #include "efi/platform.h"
+#include "efi/save.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 
@@ -126,6 +127,7 @@ void efi_arch_finish(struct efi_boot *b, enum run_status status)
 	bool reset = b->cfg.shutdown == SHUTDOWN_RESET;
 
 	(void)status; /* the end record carries it: no exit-code device on this machine */
+	save_close();
 	pl011_drain(&a.uart);
 	if (b->cfg.shutdown != SHUTDOWN_HALT) {
 		if (b->acpi.arm_boot_flags & ACPI_ARM_PSCI_COMPLIANT)

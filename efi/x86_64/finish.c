@@ -7,6 +7,7 @@
 #include "bench/core/summary.h"
 #include "drivers/console/x86_64/i8042.h"
 #include "drivers/fw/x86_64/power.h"
+#include "efi/save.h"
 #include "lib/fmt.h"
 
 /* Without a calibrated TSC, assume a fast clock so a bounded wait is never shorter than asked. */
@@ -75,6 +76,7 @@ void finish(struct finish_ctx *c, enum run_status status)
 {
 	enum shutdown_mode mode = c->cfg->shutdown;
 
+	save_close();
 	if (c->uart)
 		uart_drain(c->uart);
 	show_summary(c, status);

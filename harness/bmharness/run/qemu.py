@@ -133,9 +133,13 @@ def decode_exit(code, timed_out=False, interrupted=False):
 
 
 def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
-                  exit_port="0xf4", qemu=None, qemu_datadir=None, arch="x86_64"):
+                  exit_port="0xf4", qemu=None, qemu_datadir=None, arch="x86_64", serial=True,
+                  usb_devices=None, xhci_props=""):
     """The QEMU argument list for a prepared out_dir. qemu: another QEMU binary (e.g. QEMU 10
-    unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps)."""
+    unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps).
+    serial=False: no serial port at all (-serial none). usb_devices: QEMU arguments that attach the
+    stick (drive id `stick`) in place of a plain usb-storage on the controller (a hub, a port, a
+    second stick); xhci_props: ",key=value..." for the qemu-xhci controller (id xhci)."""
     a = arch_info(arch)
     cmd = [qemu or a["qemu"]]
     if qemu_datadir:
@@ -147,17 +151,17 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
             "-drive", "if=pflash,format=raw,readonly=on,file=%s" % a["code"],
             "-drive", "if=pflash,format=raw,file=%s" % os.path.join(out_dir, VARS_COPY)]
     if usb:
-        cmd += ["-device", "qemu-xhci",
+        cmd += ["-device", "qemu-xhci,id=xhci" + xhci_props,
                 "-drive", "if=none,id=stick,format=raw,file=%s"
-                % os.path.join(out_dir, "baremetric.img"),
-                "-device", "usb-storage,drive=stick"]
+                % os.path.join(out_dir, "baremetric.img")]
+        cmd += list(usb_devices) if usb_devices else ["-device", "usb-storage,drive=stick"]
     else:
         # QEMU's vvfat serves a host directory; writes to it are lost (see qemu-facts).
         cmd += ["-drive", "if=none,id=esp,format=raw,file=fat:rw:%s" % os.path.join(out_dir, "esp"),
                 "-device", "virtio-blk-pci,drive=esp"]
     if a["exit_device"]:
         cmd += ["-device", "isa-debug-exit,iobase=%s,iosize=0x04" % exit_port]
-    cmd += ["-serial", "file:%s" % os.path.join(out_dir, "serial.log"),
+    cmd += ["-serial", "file:%s" % os.path.join(out_dir, "serial.log") if serial else "none",
             "-monitor", "none", "-display", "none", "-net", "none"]
     if icount:
         cmd += ["-icount", "shift=0"]
@@ -228,7 +232,7 @@ def _run(cmd, timeout, out_dir):
 
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
-             qemu_datadir=None, arch="x86_64"):
+             qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props=""):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) merged over runconfig.QEMU_DEFAULTS;
@@ -247,7 +251,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     port = settings.get("debug_exit_port", "0xf4")
     port = port if port.startswith("0x") else hex(int(port))
     cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
-                        qemu=qemu, qemu_datadir=qemu_datadir, arch=arch)
+                        qemu=qemu, qemu_datadir=qemu_datadir, arch=arch, serial=serial,
+                        usb_devices=usb_devices, xhci_props=xhci_props)
     serial = os.path.join(out_dir, "serial.log")
     if os.path.exists(serial):
         os.remove(serial)

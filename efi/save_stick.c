@@ -1,0 +1,272 @@
+/* The boot stick's copy of the stream, after ExitBootServices (see save.h): our own xHCI and USB
+ * mass-storage drivers reach the stick by the port path found before, the file's header is read
+ * back and must carry this run's nonce, and from then on the mirror is written between probes and
+ * at the end. Every failure is a record with the reason and stops saving, nothing else. */
+#include "efi/save.h"
+
+#include "arch/cycles.h"
+#include "arch/mmio.h"
+#include "drivers/usb/msc.h"
+#include "drivers/usb/usb_bulk.h"
+#include "efi/platform.h"
+#include "efi/save_state.h"
+#include "lib/emit.h"
+#include "lib/fmt.h"
+
+#define PCI_COMMAND 0x04
+#define PCI_COMMAND_MEMORY 0x2u
+#define PCI_COMMAND_MASTER 0x4u
+#define USB_MAX_TRANSFER (64u * 1024) /* the bound on one SCSI transfer */
+#define MSC_SCRATCH_BYTES 1024
+#define FALLBACK_COUNTER_HZ 5000000000ull /* unknown rate: assume fast, so waits are never short */
+#define US_PER_S 1000000ull
+
+static struct {
+	uint64_t counter_hz;
+	struct usb_io io;
+	struct xhci *xhci;      /* in the DMA region: keeps the .efi small */
+	struct xhci_dev *dev;
+	struct msc *msc;
+	struct usb_bulk_dev bulk;
+	struct save_dev sdev;
+	char where[64];
+} st;
+
+static uint32_t io_read32(void *ctx, uint64_t a)
+{
+	(void)ctx;
+	return mmio_read32((uintptr_t)a);
+}
+
+static void io_write32(void *ctx, uint64_t a, uint32_t v)
+{
+	(void)ctx;
+	mmio_write32((uintptr_t)a, v);
+}
+
+static void io_delay_us(void *ctx, uint32_t us)
+{
+	uint64_t start = cycles_read(), wait = st.counter_hz * us / US_PER_S + 1;
+
+	(void)ctx;
+	while (cycles_read() - start < wait)
+		cpu_relax();
+}
+
+static void io_to_device(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	efi_arch_dma_to_device(p, n);
+}
+
+static void io_from_device(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	efi_arch_dma_from_device(p, n);
+}
+
+/* The mass-storage driver's view of the xHCI device. */
+static int bulk_xfer(void *ctx, bool in, void *buf, uint32_t len, uint32_t *actual)
+{
+	(void)ctx;
+	return xhci_bulk(st.xhci, st.dev, in, buf, len, actual);
+}
+
+static int bulk_control(void *ctx, uint8_t type, uint8_t req, uint16_t value, uint16_t index, void *buf, uint16_t len)
+{
+	(void)ctx;
+	return xhci_control(st.xhci, st.dev, type, req, value, index, buf, len);
+}
+
+static int bulk_clear_halt(void *ctx, bool in)
+{
+	(void)ctx;
+	return xhci_clear_halt(st.xhci, st.dev, in);
+}
+
+static int dev_read(void *ctx, uint64_t lba, uint32_t blocks, void *buf)
+{
+	(void)ctx;
+	return msc_read(st.msc, lba, blocks, buf);
+}
+
+static int dev_write(void *ctx, uint64_t lba, uint32_t blocks, const void *buf)
+{
+	(void)ctx;
+	return msc_write(st.msc, lba, blocks, buf);
+}
+
+static int dev_sync(void *ctx)
+{
+	(void)ctx;
+	return msc_sync(st.msc);
+}
+
+static void path_text(struct sbuf *sb)
+{
+	for (unsigned i = 0; i < save_plan.path.depth; i++) {
+		if (i)
+			sb_putc(sb, '.');
+		sb_u64(sb, save_plan.path.port[i]);
+	}
+}
+
+void save_emit_plan(void)
+{
+	struct record *r = emit_start("plat");
+	char port[16];
+	struct sbuf sb;
+
+	rec_str(r, "kind", "save");
+	rec_str(r, "status", save_plan.phase == SAVE_PHASE_PLANNED ? "planned" : "off");
+	if (save_plan.phase != SAVE_PHASE_PLANNED) {
+		rec_str(r, "reason", save_plan.why);
+		emit_finish();
+		if (save_plan.asked)
+			emit_msg(MSG_WARN, "results are not saved to the boot stick: see the save record");
+		return;
+	}
+	sb_init(&sb, port, sizeof(port));
+	path_text(&sb);
+	rec_str(r, "file", save_plan.file);
+	rec_u64(r, "capacity", save_plan.log.capacity);
+	rec_u64(r, "block", save_plan.block);
+	rec_u64(r, "extents", save_plan.log.n_ext);
+	rec_u64(r, "part_lba", save_plan.part_lba);
+	rec_str(r, "usb_port", port);
+	rec_hex(r, "pci", ((uint64_t)save_plan.pci_bus << 8) | ((uint64_t)save_plan.pci_dev << 3) | save_plan.pci_fn);
+	rec_hex(r, "pci_id", ((uint64_t)save_plan.pci_vendor << 16) | save_plan.pci_device);
+	rec_bool(r, "ecam", save_plan.ecam != 0);
+	emit_finish();
+}
+
+void save_append(const char *bytes, unsigned len)
+{
+	if (save_plan.phase == SAVE_PHASE_PLANNED || save_plan.phase == SAVE_PHASE_LIVE)
+		save_log_append(&save_plan.log, bytes, len);
+}
+
+/* Saving stops: the record says why (a failure after boot services). */
+static void stop(const char *stage, const char *why)
+{
+	struct record *r = emit_start("plat");
+
+	save_plan.phase = SAVE_PHASE_FAILED;
+	save_plan.why = why;
+	rec_str(r, "kind", "save");
+	rec_str(r, "status", "failed");
+	rec_str(r, "stage", stage);
+	rec_str(r, "reason", why ? why : "unknown");
+	emit_finish();
+	emit_msg(MSG_WARN, "saving to the boot stick stopped: see the save record; the serial copy is complete");
+}
+
+/* Memory decoding and bus mastering, in case the firmware turned them off at ExitBootServices. */
+static void enable_function(void)
+{
+	uint32_t cmd;
+
+	if (!save_plan.ecam)
+		return;
+	cmd = mmio_read32((uintptr_t)(save_plan.ecam + PCI_COMMAND));
+	/* the upper half is the status register, whose error bits are write-one-to-clear: keep it 0 */
+	mmio_write32((uintptr_t)(save_plan.ecam + PCI_COMMAND), (cmd & 0xFFFFu) | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+}
+
+/* The controller, the device and the SCSI disk; false after stop() said why. */
+static bool open_stick(void)
+{
+	void *scratch;
+
+	st.xhci = usb_dma_alloc(&save_plan.dma, sizeof(*st.xhci), 64, 0);
+	st.dev = usb_dma_alloc(&save_plan.dma, sizeof(*st.dev), 64, 0);
+	st.msc = usb_dma_alloc(&save_plan.dma, sizeof(*st.msc), 64, 0);
+	if (!st.xhci || !st.dev || !st.msc) {
+		stop("memory", "the USB path's memory is too small for its state");
+		return false;
+	}
+	enable_function();
+	if (xhci_init(st.xhci, save_plan.mmio, &st.io, &save_plan.dma)) {
+		stop("xhci", xhci_error(st.xhci));
+		return false;
+	}
+	if (xhci_open_msc(st.xhci, &save_plan.path, st.dev)) {
+		stop("usb_device", xhci_error(st.xhci));
+		return false;
+	}
+	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->interface, .bulk = bulk_xfer,
+					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us };
+	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_BYTES, 64, 0);
+	if (!scratch || msc_open(st.msc, &st.bulk, scratch)) {
+		stop("scsi", scratch ? msc_error(st.msc) : "no memory for the SCSI scratch");
+		return false;
+	}
+	if (st.msc->block_size != save_plan.block) {
+		stop("scsi", "the stick's block size differs from the boot device's: not the same device");
+		return false;
+	}
+	return true;
+}
+
+static void emit_live(void)
+{
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "save");
+	rec_str(r, "status", "live");
+	rec_str(r, "file", save_plan.file);
+	rec_str(r, "speed", usb_speed_name(st.dev->speed));
+	rec_str(r, "vendor", st.msc->vendor);
+	rec_str(r, "product", st.msc->product);
+	rec_u64(r, "blocks", st.msc->blocks);
+	emit_finish();
+}
+
+void save_start(const struct probe_env *env)
+{
+	struct sbuf sb;
+
+	if (save_plan.phase != SAVE_PHASE_PLANNED)
+		return;
+	st.counter_hz = env->counter_hz ? env->counter_hz : FALLBACK_COUNTER_HZ;
+	st.io = (struct usb_io){ .read32 = io_read32, .write32 = io_write32, .delay_us = io_delay_us,
+				 .dma_to_device = io_to_device, .dma_from_device = io_from_device };
+	if (!open_stick())
+		return;
+	st.sdev = (struct save_dev){ .max_blocks = USB_MAX_TRANSFER / save_plan.block, .read = dev_read,
+				     .write = dev_write, .sync = dev_sync };
+	if (!save_log_attach(&save_plan.log, &st.sdev)) {
+		stop("identify", save_plan.log.error);
+		return;
+	}
+	save_plan.phase = SAVE_PHASE_LIVE;
+	sb_init(&sb, st.where, sizeof(st.where));
+	sb_puts(&sb, save_plan.file);
+	sb_puts(&sb, " on the boot stick");
+	emit_live();
+	save_flush();
+}
+
+void save_flush(void)
+{
+	if (save_plan.phase != SAVE_PHASE_LIVE)
+		return;
+	if (!save_log_flush(&save_plan.log, false))
+		stop("write", save_plan.log.error);
+}
+
+void save_close(void)
+{
+	if (save_plan.phase != SAVE_PHASE_LIVE)
+		return;
+	/* after the end record: a failure here can only show on the screen */
+	if (!save_log_flush(&save_plan.log, true)) {
+		save_plan.phase = SAVE_PHASE_FAILED;
+		save_plan.why = save_plan.log.error;
+	}
+}
+
+const char *save_destination(void)
+{
+	return save_plan.phase == SAVE_PHASE_LIVE && !save_plan.log.lost ? st.where : NULL;
+}
