@@ -13,7 +13,7 @@ import stat
 
 from .. import parse, protocol
 from . import fat, parttable, runlog
-from .device import StickError, open_device, open_extents, slice_extents
+from .device import ExtentReader, StickError, open_device, open_extents, slice_extents
 
 RUN_DIR = "BAREMETRIC"
 RUN_NAME = re.compile(r"RUN_([0-9]{3})\.LOG\Z", re.IGNORECASE)
@@ -37,7 +37,7 @@ class Run:
     def _file(self):
         dev, extents, owns = self._opener()
         try:
-            yield open_extents(dev, extents)
+            yield ExtentReader(dev, extents)  # unbuffered: the header is read, not 64 KiB
         finally:
             if owns:
                 dev.close()
