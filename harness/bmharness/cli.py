@@ -1,5 +1,6 @@
 """Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture,
-compare, profile.
+compare, profile, stick. parse, report and compare also read a run from a boot stick (a mounted
+directory, an image file or a block device: stream/stick/runs.py).
 
 Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
 written), 2 usage, setup or I/O errors.
@@ -18,6 +19,8 @@ from .analysis import compare
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
+from .stream.stick import runs as stick_runs
+from .stream.stick.device import StickError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -71,6 +74,42 @@ def _parse(log, out_dir):
     return summary, parse.exit_code(summary)
 
 
+def _open_run(path, number):
+    """(stick, run): the stick at path and its run `number` (None: the newest). Raises
+    StickError."""
+    stick = stick_runs.open_stick(path)
+    try:
+        return stick, stick.select(number)
+    except StickError:
+        stick.close()
+        raise
+
+
+def _is_stick_input(path, number):
+    """Whether a command's input is read as a stick: --run given, or path is one."""
+    return number is not None or stick_runs.is_stick(path)
+
+
+def _parse_stick(path, out_dir, number):
+    """Parse run `number` (None: the newest) of the stick at path into out_dir, like _parse."""
+    try:
+        stick, run = _open_run(path, number)
+        with stick:
+            h = run.header
+            print("%s: run %d, %s on %s: %d of %d bytes valid, state=%s" % (
+                path, run.number, run.name, stick.where, h["valid"], h["capacity"], h["state"]))
+            for note in stick_runs.run_notes(run):
+                print("note: " + note)
+            summary = stick_runs.parse_run(stick, run, out_dir)
+    except StickError as exc:
+        return None, _err(str(exc))
+    except OSError as exc:
+        return None, _err("%s: %s" % (exc.filename or path, exc.strerror or exc))
+    _print_validation(summary)
+    print("wrote %s" % os.path.join(out_dir, "summary.json"))
+    return summary, parse.exit_code(summary)
+
+
 def _report(out_dir, plot=True):
     try:
         text, ok = report.write_report(out_dir, plot=plot)
@@ -84,11 +123,49 @@ def _report(out_dir, plot=True):
 
 
 def cmd_parse(args):
+    if _is_stick_input(args.log, args.run):
+        return _parse_stick(args.log, args.out, args.run)[1]
     return _parse(args.log, args.out)[1]
 
 
 def cmd_report(args):
-    return _report(args.dir, plot=not args.no_plots)[1]
+    if not _is_stick_input(args.dir, args.run):
+        if args.out:
+            return _err("--out is for a stick; %s is a parse directory" % args.dir)
+        return _report(args.dir, plot=not args.no_plots)[1]
+    out_dir = args.out or os.path.join(args.results, run_id())
+    summary, code = _parse_stick(args.dir, out_dir, args.run)
+    if summary is None:
+        return code
+    ok, rcode = _report(out_dir, plot=not args.no_plots)
+    if ok is None:
+        return rcode
+    print("results in %s" % out_dir)
+    return EXIT_OK if ok else EXIT_PROBLEMS
+
+
+def cmd_stick(args):
+    try:
+        stick = stick_runs.open_stick(args.path)
+    except StickError as exc:
+        return _err(str(exc))
+    with stick:
+        print("%s: %s" % (args.path, stick.where))
+        if not stick.runs:
+            print("no runs (no %s/RUN_NNN.LOG)" % stick_runs.RUN_DIR)
+            return EXIT_PROBLEMS
+        print("%4s  %-26s %12s %12s  %-20s %-8s %s" % (
+            "run", "file", "valid bytes", "capacity", "build", "arch", "state"))
+        for r in stick.runs:
+            h, b = r.header or {}, r.begin or {}
+            print("%4d  %-26s %12s %12s  %-20s %-8s %s" % (
+                r.number, r.name, h.get("valid", "-"), h.get("capacity", "-"),
+                b.get("build", "-"), b.get("arch", "-"), r.state()))
+            if r.error:
+                print("      " + r.error)
+        print("newest: run %d; parse, report and compare take it unless --run N"
+              % stick.runs[-1].number)
+        return EXIT_PROBLEMS if any(r.error for r in stick.runs) else EXIT_OK
 
 
 def _run_qemu(args, out_dir):
@@ -169,22 +246,39 @@ def cmd_capture(args):
     return EXIT_OK if ok and res["end_seen"] else EXIT_PROBLEMS
 
 
+def _load_side(path, number, tmp):
+    """compare.load_run's dict for a parse directory, a log or a stick's run (parsed under tmp;
+    "nonce" names the run)."""
+    if not _is_stick_input(path, number):
+        return compare.load_run(path, tmp)
+    stick, run = _open_run(path, number)
+    with stick:
+        out = tempfile.mkdtemp(prefix="parse-", dir=tmp)
+        summary = stick_runs.parse_run(stick, run, out)
+        return {"path": stick.label(run), "dir": out, "summary": summary, "parsed": True,
+                "nonce": run.header["nonce"]}
+
+
 def cmd_compare(args):
     tmp = tempfile.mkdtemp(prefix="baremetric-compare-")
     try:
         try:
-            run_a = compare.load_run(args.run_a, tmp)
-            run_b = compare.load_run(args.run_b, tmp)
-        except compare.RunError as exc:
+            run_a = _load_side(args.run_a, args.run_a_number, tmp)
+            run_b = _load_side(args.run_b, args.run_b_number, tmp)
+        except (compare.RunError, StickError) as exc:
             return _err(str(exc))
         except (OSError, ValueError) as exc:
             return _err("cannot read a run: %s" % exc)
+        if run_a.get("nonce") and run_a.get("nonce") == run_b.get("nonce"):
+            return _err("RUN_A and RUN_B are the same run (%s, nonce %s): pick others with "
+                        "--run-a N / --run-b N" % (run_b["path"], run_b["nonce"]))
         try:
             res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
         except compare.ClockMismatch as exc:
             return _err(str(exc))
         doc = compare_report.build_doc(run_a, run_b, res)
-        out_dir = args.out or (os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
+        out_dir = args.out or (os.getcwd() if run_b.get("nonce") else
+                               os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
                                else run_b["dir"])
         try:
             os.makedirs(out_dir, exist_ok=True)
@@ -229,19 +323,31 @@ def _qemu_opts(p, smp=1):
                    "(default: from the image)")
 
 
+def _run_opt(p):
+    p.add_argument("--run", type=int, metavar="N", help="a stick's run N (RUN_NNN.LOG; "
+                   "default: the newest)")
+
+
 def make_parser():
     results = os.path.join(qemu.REPO_ROOT, "results")
     ap = argparse.ArgumentParser(prog="baremetric", description="baremetric host harness")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
-    p = sub.add_parser("parse", help="validate a serial log and write records/raw/summary")
-    p.add_argument("log")
+    p = sub.add_parser("parse", help="validate a serial log (or a stick's run) and write "
+                       "records/raw/summary")
+    p.add_argument("log", help="serial log, or a stick: mounted directory, image or block device")
     p.add_argument("--out", required=True, metavar="DIR")
+    _run_opt(p)
     p.set_defaults(func=cmd_parse)
-    p = sub.add_parser("report", help="print a report from DIR/summary.json, write report.md")
-    p.add_argument("dir")
+    p = sub.add_parser("report", help="print a report from DIR/summary.json (or parse a stick's "
+                       "run first), write report.md")
+    p.add_argument("dir", help="parse directory, or a stick: mounted directory, image or block "
+                   "device")
     p.add_argument("--no-plots", action="store_true")
-    p.set_defaults(func=cmd_report)
+    _run_opt(p)
+    p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
+                   "results/<run-id>)")
+    p.set_defaults(func=cmd_report, results=results)
     p = sub.add_parser("qemu", help="run the image under QEMU, serial log into DIR")
     p.add_argument("--out", required=True, metavar="DIR")
     _qemu_opts(p)
@@ -264,8 +370,14 @@ def make_parser():
     p.set_defaults(func=cmd_capture)
     p = sub.add_parser("compare", help="compare two runs set by set (shift, Mann-Whitney, "
                        "Benjamini-Hochberg)")
-    p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json) or serial log")
-    p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it")
+    p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json), serial log or "
+                   "stick (its newest run unless --run-a)")
+    p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it (into "
+                   "the current directory for a stick)")
+    p.add_argument("--run-a", type=int, dest="run_a_number", metavar="N",
+                   help="RUN_A is a stick: take its run N")
+    p.add_argument("--run-b", type=int, dest="run_b_number", metavar="N",
+                   help="RUN_B is a stick: take its run N")
     p.add_argument("--out", metavar="DIR", help="write compare.md here instead")
     p.add_argument("--alpha", type=float, default=compare.ALPHA,
                    help="false discovery rate over all sets, Benjamini-Hochberg "
@@ -275,6 +387,10 @@ def make_parser():
                    "(default %(default)s)")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
+    p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
+                       "block device)")
+    p.add_argument("path")
+    p.set_defaults(func=cmd_stick)
     return ap
 
 
