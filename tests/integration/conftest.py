@@ -39,6 +39,11 @@ class Boot:
     def plat(self, kind):
         return self.summary["platform"].get(kind)
 
+    def plats(self, kind):
+        """Every plat record of a kind, as a list (kinds the harness keeps as lists, or one)."""
+        fact = self.summary["platform"].get(kind, [])
+        return fact if isinstance(fact, list) else [fact]
+
 
 TIMER_METHODS = ("rdtsc", "lfence_rdtsc", "rdtscp", "cpuid_rdtsc", "begin_end")
 
@@ -271,6 +276,7 @@ def _markers():
 def pytest_configure(config):
     for m in _markers():
         config.addinivalue_line("markers", "%s: tests taking a boot of that arch or group (configs.py)" % m)
+    config.addinivalue_line("markers", "save: the boot stick copy of the stream (test_save_stick.py)")
 
 
 def pytest_collection_modifyitems(items):

@@ -34,7 +34,7 @@ KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "ctr", "check"
 STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
                "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
-               "ctr_refused", "pmu_events"}
+               "ctr_refused", "pmu_events", "usb_port", "file", "product", "stage"}
 WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")

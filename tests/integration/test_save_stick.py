@@ -1,0 +1,234 @@
+"""Every record on the boot stick (docs/saving.md): QEMU boots the USB image from qemu-xhci +
+usb-storage, the firmware writes \\BAREMETRIC\\RUN_NNN.LOG through its own xHCI and mass-storage
+drivers after ExitBootServices, and the harness reads the image back (bmharness.stream.stick).
+
+Asserted: with serial, the stick's stream equals the serial stream byte for byte from the begin
+record on; with -serial none the stick alone gives a complete, valid run; the stick behind a hub
+and at both USB speeds; the other files on the stick are unchanged and fsck.fat -n is clean; a
+second stick is never written; a stick too small for the pre-allocation gives a reason and an
+intact serial log; QEMU killed mid-run leaves a prefix that parses as truncated, every record in
+it valid. AArch64 (virt + AAVMF, PCIe qemu-xhci) saves the same way."""
+
+import hashlib
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from bmharness.stream import parse
+from bmharness.stream.stick import runs as stick_runs
+
+from conftest import IMAGE, IMAGE_A64, boot, boot_a64
+
+ESP = "@@1M"  # the image's partition starts at 1 MiB (scripts/mkimage.sh)
+SHORT = {"probes": "timer,spin", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
+BEGIN = b"@BM 1 0 begin"
+HUB_PORT = 2
+KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
+
+pytestmark = pytest.mark.save
+
+
+def plats(b, status=None):
+    return [p for p in b.plats("save") if status is None or p["status"] == status]
+
+
+def stick_run(b):
+    """(Stick, newest Run) of the boot's image copy."""
+    st = stick_runs.open_stick(os.path.join(b.out_dir, "baremetric.img"))
+    return st, st.select()
+
+
+def stick_bytes(b):
+    st, run = stick_run(b)
+    with run.open_stream() as fh:
+        data = fh.read()
+    st.close()
+    return run, data
+
+
+def serial_records(b):
+    with open(b.run["serial_log"], "rb") as fh:
+        data = fh.read()
+    start = data.find(BEGIN)
+    assert start >= 0, "no begin record on serial"
+    return data[start:]
+
+
+def check_live(b):
+    planned, live = plats(b, "planned"), plats(b, "live")
+    assert len(planned) == 1 and len(live) == 1, b.plats("save")
+    assert not plats(b, "failed"), plats(b, "failed")
+    assert planned[0]["file"].upper().startswith("\\BAREMETRIC\\RUN_")
+    return planned[0], live[0]
+
+
+def check_complete(summary):
+    v = summary["validation"]
+    assert v["counts"]["corrupt"] == 0 and not v["truncated"], v
+    assert summary["end"]["status"] == "ok", summary["end"]
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    return boot(tmp_path_factory, "save_serial", dict(SHORT))
+
+
+@pytest.fixture(scope="module")
+def saved_noserial(tmp_path_factory):
+    return boot(tmp_path_factory, "save_noserial", dict(SHORT), serial=False)
+
+
+def test_plan_then_live(saved):
+    planned, live = check_live(saved)
+    assert planned["capacity"] == 16 * 1024 * 1024 and planned["block"] == 512
+    assert planned["extents"] >= 1 and planned["usb_port"]
+    assert live["speed"] in ("high", "super") and live["blocks"] > 0
+
+
+def test_stick_equals_serial(saved):
+    run, data = stick_bytes(saved)
+    assert run.header["state"] == "closed", run.header
+    assert data == serial_records(saved)
+
+
+def test_stick_run_parses_complete(saved, tmp_path):
+    st, run = stick_run(saved)
+    summary = stick_runs.parse_run(st, run, str(tmp_path / "parsed"))
+    st.close()
+    check_complete(summary)
+
+
+def _esp_files(image):
+    """{path: sha256} of every file in the image's FAT partition outside BAREMETRIC/."""
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    listing = subprocess.run(["mdir", "-/", "-b", "-i", image + ESP, "::/"], env=env,
+                             capture_output=True, text=True, check=True).stdout.split()
+    out = {}
+    for path in listing:
+        if path.upper().startswith("::/BAREMETRIC") or path.endswith("/"):
+            continue
+        data = subprocess.run(["mtype", "-i", image + ESP, path], env=env, capture_output=True)
+        if data.returncode == 0:  # directories also list; they do not mtype
+            out[path] = hashlib.sha256(data.stdout).hexdigest()
+    return out
+
+
+def test_other_files_unchanged_and_fsck_clean(saved, tmp_path):
+    img = os.path.join(saved.out_dir, "baremetric.img")
+    before = str(tmp_path / "before.img")
+    shutil.copyfile(IMAGE, before)
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    subprocess.run(["mcopy", "-o", "-i", before + ESP, os.path.join(saved.out_dir, "baremetric.cfg"),
+                    "::/EFI/BOOT/baremetric.cfg"], env=env, check=True)
+    want, got = _esp_files(before), _esp_files(img)
+    assert want and got == want
+    part = str(tmp_path / "part.img")
+    subprocess.run(["dd", "if=" + img, "of=" + part, "bs=1M", "skip=1", "status=none"], check=True)
+    fsck = subprocess.run(["fsck.fat", "-n", part], capture_output=True, text=True)
+    assert fsck.returncode == 0, fsck.stdout + fsck.stderr
+
+
+def test_noserial_stick_alone_complete(saved_noserial, tmp_path):
+    assert os.path.getsize(saved_noserial.run["serial_log"]) == 0
+    st, run = stick_run(saved_noserial)
+    summary = stick_runs.parse_run(st, run, str(tmp_path / "parsed"))
+    st.close()
+    check_complete(summary)
+    assert run.header["state"] == "closed"
+
+
+@pytest.fixture(scope="module")
+def saved_hub(tmp_path_factory):
+    devices = ["-device", "usb-hub,bus=xhci.0,port=%d" % HUB_PORT,
+               "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % HUB_PORT]
+    return boot(tmp_path_factory, "save_hub", dict(SHORT), usb_devices=devices)
+
+
+def test_behind_hub(saved_hub):
+    planned, live = check_live(saved_hub)
+    assert planned["usb_port"] == "%d.1" % HUB_PORT
+    run, data = stick_bytes(saved_hub)
+    assert run.header["state"] == "closed" and data == serial_records(saved_hub)
+
+
+@pytest.fixture(scope="module")
+def saved_two(tmp_path_factory):
+    """A second, non-bootable FAT stick on another port (created before the boot)."""
+    out = tmp_path_factory.mktemp("second_stick")
+    other = str(out / "other.img")
+    subprocess.run(["dd", "if=/dev/zero", "of=" + other, "bs=1M", "count=40", "status=none"], check=True)
+    subprocess.run(["mkfs.fat", "-F", "32", other], check=True, capture_output=True)
+    before = hashlib.sha256(open(other, "rb").read()).hexdigest()
+    devices = ["-device", "usb-storage,drive=stick,bus=xhci.0,port=1",
+               "-drive", "if=none,id=other,format=raw,file=" + other,
+               "-device", "usb-storage,drive=other,bus=xhci.0,port=3"]
+    b = boot(tmp_path_factory, "save_two", dict(SHORT), usb_devices=devices)
+    return b, other, before
+
+
+def test_second_stick_never_written(saved_two):
+    b, other, before = saved_two
+    check_live(b)
+    assert hashlib.sha256(open(other, "rb").read()).hexdigest() == before
+    run, data = stick_bytes(b)
+    assert data == serial_records(b)
+
+
+@pytest.fixture(scope="module")
+def saved_too_small(tmp_path_factory):
+    return boot(tmp_path_factory, "save_too_small", dict(SHORT, save_mb=200))
+
+
+def test_too_small_stick_gives_reason(saved_too_small):
+    off = plats(saved_too_small, "off")
+    assert len(off) == 1 and "free space" in off[0]["reason"], saved_too_small.plats("save")
+    check_complete(saved_too_small.summary)
+    st = stick_runs.open_stick(os.path.join(saved_too_small.out_dir, "baremetric.img"))
+    assert not st.runs  # nothing was created
+    st.close()
+
+
+@pytest.fixture(scope="module")
+def saved_killed(tmp_path_factory):
+    settings = dict(SHORT, probes="timer,spin,noise", noise_ms=600000)
+    return boot(tmp_path_factory, "save_killed", settings, timeout=KILL_AFTER_S)
+
+
+def test_killed_run_leaves_valid_prefix(saved_killed, tmp_path):
+    assert saved_killed.run["timed_out"]
+    st, run = stick_run(saved_killed)
+    assert run.header["state"] == "open" and run.header["valid"] > 0, run.header
+    summary = stick_runs.parse_run(st, run, str(tmp_path / "parsed"))
+    st.close()
+    v = summary["validation"]
+    assert v["truncated"] and v["counts"]["corrupt"] == 0, v
+    assert v["counts"]["sets"] > 0  # the timer and spin sets were flushed before noise began
+    _, data = stick_bytes(saved_killed)
+    assert serial_records(saved_killed).startswith(data)
+
+
+@pytest.fixture(scope="module")
+def a64_saved(tmp_path_factory):
+    return boot_a64(tmp_path_factory, "a64_save_serial", dict(SHORT))
+
+
+@pytest.fixture(scope="module")
+def a64_saved_noserial(tmp_path_factory):
+    return boot_a64(tmp_path_factory, "a64_save_noserial", dict(SHORT), serial=False)
+
+
+@pytest.mark.aarch64
+def test_a64_stick_equals_serial(a64_saved):
+    check_live(a64_saved)
+    run, data = stick_bytes(a64_saved)
+    assert run.header["state"] == "closed" and data == serial_records(a64_saved)
+
+
+@pytest.mark.aarch64
+def test_a64_noserial_stick_alone_complete(a64_saved_noserial, tmp_path):
+    st, run = stick_run(a64_saved_noserial)
+    summary = stick_runs.parse_run(st, run, str(tmp_path / "parsed"))
+    st.close()
+    check_complete(summary)
