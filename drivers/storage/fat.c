@@ -310,7 +310,7 @@ static int extents_start(struct fat_vol *v, const struct fat_file *f, uint32_t *
 int fat_extents(struct fat_vol *v, const struct fat_file *f, struct fat_extent *out, unsigned max,
 		unsigned *n)
 {
-	uint32_t need, c, i;
+	uint32_t need = 0, c, i;
 	int rc;
 
 	if (!n)
