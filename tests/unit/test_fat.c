@@ -567,6 +567,48 @@ static void corrupt_boot_sector(void)
 	CHECK_EQ_U64(patched_mount(54, "FAT32   ", 8, &why), 0);
 }
 
+/* The type is decided by the count of data clusters ("FAT Type Determination": fewer than 4085
+ * is FAT12, fewer than 65525 FAT16): BPB_TotSec16 (offset 19) or BPB_TotSec32 (32) patched to end
+ * the volume right after that many clusters. The data region starts after BPB_RsvdSecCnt (14),
+ * BPB_NumFATs (16) times BPB_FATSz16 (22) or BPB_FATSz32 (36), and BPB_RootEntCnt (17) entries. */
+static int mount_with_clusters(const struct fixture *fx, uint32_t clusters, unsigned *type)
+{
+	static struct img im;
+	uint8_t *b;
+	uint32_t bps, fatsz, data, spc;
+	int rc = -100;
+
+	if (img_load(&im, fx))
+		return rc;
+	b = im.d.data + fx->part_lba * fx->block_size;
+	bps = le(b + 11, 2);
+	spc = b[13];
+	fatsz = le(b + 22, 2) ? le(b + 22, 2) : le(b + 36, 4);
+	data = le(b + 14, 2) + b[16] * fatsz + (le(b + 17, 2) * 32 + bps - 1) / bps;
+	if (le(b + 19, 2))
+		put(b + 19, data + clusters * spc, 2);
+	else
+		put(b + 32, data + clusters * spc, 4);
+	rc = img_mount(&im);
+	*type = im.v.type;
+	img_close(&im);
+	return rc;
+}
+
+static void type_by_cluster_count(void)
+{
+	unsigned type;
+
+	CHECK_EQ_U64(mount_with_clusters(&fixtures[3], 4084, &type), 0);
+	CHECK_EQ_U64(type, 12);
+	CHECK_EQ_U64(mount_with_clusters(&fixtures[3], 4085, &type), 0);
+	CHECK_EQ_U64(type, 16);
+	CHECK_EQ_U64(mount_with_clusters(&fixtures[5], 65525, &type), 0);
+	CHECK_EQ_U64(type, 32);
+	/* One cluster fewer makes it FAT16, which a FAT32 BPB (no root entries, FATSz16 0) is not. */
+	CHECK_EQ_U64(mount_with_clusters(&fixtures[5], 65524, &type), FAT_ERR_FORMAT);
+}
+
 /* Mount and reader failures; the 512-byte clusters of fat32.img on a 4096-byte-block device. */
 static void mount_and_limits(void)
 {
@@ -643,6 +685,7 @@ TEST_SUITE(fat) = {
 	{ "corrupt_directory_cycle", corrupt_directory_cycle },
 	{ "fat32_mask", fat32_mask },
 	{ "corrupt_boot_sector", corrupt_boot_sector },
+	{ "type_by_cluster_count", type_by_cluster_count },
 	{ "mount_and_limits", mount_and_limits },
 	{ "lfn_checksum", lfn_checksum },
 	{ 0, 0 },
