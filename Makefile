@@ -44,8 +44,9 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
 	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
-	bench/stats/displace.c bench/stats/footprint.c \
-	drivers/storage/save_log.c
+	bench/stats/displace.c bench/stats/footprint.c
+# The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
+FW_SIZE_SRC += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
@@ -77,7 +78,7 @@ UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/timer/aarch64/gtimer.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
-UNIT_UNDER  += drivers/storage/save_log.c
+UNIT_UNDER  += $(wildcard drivers/storage/*.c)
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help docs
@@ -134,9 +135,15 @@ $(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(shell find lib arch driver
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
+# The FAT reader's test images (tests/unit/test_fat.c), made by mkfs.fat and mtools.
+FAT_FIXTURES := $(BUILD)/host/fat
+$(FAT_FIXTURES)/stamp: tests/unit/fat_fixtures.sh | deps-image
+	sh tests/unit/fat_fixtures.sh $(FAT_FIXTURES)
+	touch $@
+
 # Also the registry's checks (tests/hosted/test_registry.c), linked with every probe: mk/hosted.mk.
-unit: $(UNIT_BIN) unit-registry
-	$(UNIT_BIN)
+unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry
+	BAREMETRIC_FAT_FIXTURES=$(FAT_FIXTURES) $(UNIT_BIN)
 
 # docs/options.md from the options table and the probe registry (tests/python checks it is current).
 docs:
