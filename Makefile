@@ -45,6 +45,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
+FW_SIZE_SRC += drivers/usb/msc.c drivers/usb/msc_bot.c
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
