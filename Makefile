@@ -45,6 +45,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
+FW_SIZE_SRC += drivers/usb/usb_dma.c drivers/usb/xhci.c drivers/usb/xhci_enum.c drivers/usb/xhci_hub.c drivers/usb/xhci_port.c drivers/usb/xhci_ring.c drivers/usb/xhci_xfer.c
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
 
 # Host unit tests: the portable units compiled for Linux.
@@ -76,6 +77,7 @@ UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/timer/aarch64/gtimer.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
+UNIT_UNDER  += drivers/usb/usb_dma.c drivers/usb/xhci.c drivers/usb/xhci_enum.c drivers/usb/xhci_hub.c drivers/usb/xhci_port.c drivers/usb/xhci_ring.c drivers/usb/xhci_xfer.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help docs
