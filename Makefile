@@ -78,8 +78,7 @@ UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/timer/aarch64/gtimer.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
-UNIT_UNDER  += $(wildcard drivers/storage/*.c)
-UNIT_UNDER  += $(wildcard drivers/usb/msc*.c)
+UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 run test unit pytest integration deps clean help docs

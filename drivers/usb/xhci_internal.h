@@ -1,0 +1,94 @@
+/* What the xHCI driver's units share and nothing outside them uses: register access, bounded
+ * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), root ports
+ * (xhci_port.c), device set-up (xhci_enum.c) and the external hub (xhci_hub.c). */
+#ifndef DRIVERS_USB_XHCI_INTERNAL_H
+#define DRIVERS_USB_XHCI_INTERNAL_H
+
+#include "drivers/usb/xhci.h"
+#include "drivers/usb/xhci_regs.h"
+
+/* Bounds of the waits, in microseconds of delay_us. */
+#define XHCI_POLL_US 10
+#define XHCI_HALT_US 100000         /* 5.4.2: the HC halts within 16 ms of RS = 0 */
+#define XHCI_RESET_US 2000000       /* HCRST and CNR clearing */
+#define XHCI_HANDOFF_US 1000000     /* BIOS releasing the controller (Linux allows 1 s too) */
+#define XHCI_CMD_US 3000000         /* a command's completion event */
+#define XHCI_XFER_US 5000000        /* a transfer's completion event (a stick's slow write) */
+#define XHCI_PORT_CONNECT_US 1000000 /* a device showing up on a port after the reset */
+#define XHCI_PORT_RESET_US 500000   /* USB 2 port reset (PRC), warm reset (WRC) */
+#define XHCI_PORT_U0_US 1000000     /* a USB 3 link training to U0 */
+#define XHCI_RESET_RECOVERY_US 10000 /* USB 2.0 7.1.7.5 TRSTRCY after a port reset */
+#define XHCI_INTEL_RESET_GAP_US 1000 /* no register access right after HCRST (Linux's Intel quirk) */
+
+#define XHCI_TD_TRBS 4 /* Setup, two Data pieces (one 64 KiB boundary), Status */
+
+/* A transfer descriptor being written: its TRBs' bus addresses and data lengths, the first TRB
+ * handed to the controller last (its cycle bit flipped in xhci_td_commit). */
+struct xhci_td {
+	struct xhci_ring *ring;
+	unsigned n;
+	uint32_t first, first_cycle;
+	uint64_t bus[XHCI_TD_TRBS];
+	uint32_t len[XHCI_TD_TRBS]; /* bytes of a data TRB, 0 for Setup/Status/commands */
+};
+
+/* A completion: event type, completion code, slot, endpoint, TRB pointer, residual length. */
+struct xhci_event {
+	uint32_t type, cc, slot, dci, residual;
+	uint64_t trb;
+};
+
+uint32_t xhci_rd(const struct xhci *x, uint64_t addr);
+void xhci_wr(const struct xhci *x, uint64_t addr, uint32_t v);
+void xhci_wr64(const struct xhci *x, uint64_t addr, uint64_t v); /* low dword first (5.1) */
+void xhci_delay(const struct xhci *x, uint32_t us);
+/* Polls until (read32(addr) & mask) == want; false after timeout_us of delays. */
+bool xhci_wait32(const struct xhci *x, uint64_t addr, uint32_t mask, uint32_t want, uint32_t timeout_us);
+void xhci_to_dev(const struct xhci *x, const void *p, size_t n);
+void xhci_from_dev(const struct xhci *x, void *p, size_t n);
+/* Orders the CPU's DMA-memory writes before what follows (doorbell) and its reads after a seen
+ * event: a full fence (the compiler builtin; no inline assembly outside arch/). */
+static inline void xhci_fence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The error text: "<what>", "<what> <n>" or "<what> <n>: <completion code name>"; all return
+ * USB_XFER_ERROR so a caller can `return xhci_fail(...)`. */
+int xhci_fail(struct xhci *x, const char *what);
+int xhci_fail_n(struct xhci *x, const char *what, uint64_t n);
+int xhci_fail_cc(struct xhci *x, const char *what, uint32_t cc);
+
+/* Rings (xhci_ring.c). A ring of XHCI_RING_TRBS in DMA memory; false: out of DMA memory. */
+bool xhci_ring_alloc(struct xhci *x, struct xhci_ring *r);
+uint64_t xhci_ring_enq_bus(const struct xhci_ring *r); /* enqueue pointer | cycle: Set TR Dequeue */
+void xhci_td_begin(struct xhci_td *td, struct xhci_ring *r);
+void xhci_td_put(struct xhci *x, struct xhci_td *td, uint64_t param, uint32_t status, uint32_t control,
+		 uint32_t data_len);
+void xhci_td_commit(struct xhci *x, struct xhci_td *td);
+void xhci_doorbell(struct xhci *x, unsigned slot, unsigned target);
+/* Takes the next event if there is one (and moves ERDP on); false: none yet. */
+bool xhci_event_next(struct xhci *x, struct xhci_event *ev);
+/* Issues a command and waits for its completion: returns its completion code (XHCI_CC_SUCCESS...)
+ * with *slot its slot id, or -1 after a timeout (the controller is then given up). */
+int xhci_command(struct xhci *x, uint64_t param, uint32_t status, uint32_t control, uint8_t *slot);
+int xhci_command_ok(struct xhci *x, const char *what, uint64_t param, uint32_t control); /* 0 or error */
+
+/* Transfers (xhci_xfer.c): a control request for enumeration, 0 or USB_XFER_*. */
+int xhci_ctrl(struct xhci *x, struct xhci_dev *d, uint8_t type, uint8_t req, uint16_t value,
+	      uint16_t index, void *buf, uint16_t len);
+int xhci_ep_recover(struct xhci *x, struct xhci_dev *d, struct xhci_ep *ep, bool halted);
+
+/* Root hub ports (xhci_port.c). */
+const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);
+int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed);
+
+/* Devices (xhci_enum.c). */
+void *xhci_ctx(const struct xhci *x, void *base, unsigned index); /* context `index` of a context array */
+int xhci_dev_address(struct xhci *x, struct xhci_dev *d, unsigned slot_type);
+int xhci_dev_descriptors(struct xhci *x, struct xhci_dev *d, uint16_t *cfg_len);
+int xhci_hub_mark(struct xhci *x, struct xhci_dev *hub, uint8_t ttt); /* slot context: Hub, ports, TTT */
+int xhci_hub_setup(struct xhci *x, struct xhci_dev *hub, uint16_t cfg_len);
+int xhci_hub_port_reset(struct xhci *x, struct xhci_dev *hub, unsigned port, enum usb_speed *speed);
+
+#endif
