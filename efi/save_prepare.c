@@ -60,7 +60,7 @@ static bool walk_path(const EFI_DEVICE_PATH *dp)
 
 	up->depth = 0;
 	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp)) {
-		if (DevicePathNodeLength(dp) < sizeof(EFI_DEVICE_PATH))
+		if ((UINTN)DevicePathNodeLength(dp) < sizeof(EFI_DEVICE_PATH))
 			break;
 		if (DevicePathType(dp) == HARDWARE_DEVICE_PATH && DevicePathSubType(dp) == HW_PCI_DP)
 			pci = true;
@@ -71,8 +71,8 @@ static bool walk_path(const EFI_DEVICE_PATH *dp)
 				not_saving("the boot stick is behind more than one USB hub");
 				return false;
 			}
-			/* UEFI numbers a parent hub's ports from 0 (UEFI 2.10, 10.3.4.5) */
-			up->port[up->depth++] = (uint8_t)(u->ParentPortNumber + 1);
+			/* ParentPortNumber (gnu-efi: Port) counts a hub's ports from 0 (UEFI 2.10, 10.3.4.5) */
+			up->port[up->depth++] = (uint8_t)(u->Port + 1);
 		}
 		if (DevicePathType(dp) == MEDIA_DEVICE_PATH && DevicePathSubType(dp) == MEDIA_HARDDRIVE_DP)
 			save_plan.part_lba = ((const HARDDRIVE_DEVICE_PATH *)dp)->PartitionStart;

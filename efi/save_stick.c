@@ -194,7 +194,7 @@ static bool open_stick(void)
 		stop("usb_device", xhci_error(st.xhci));
 		return false;
 	}
-	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->interface, .bulk = bulk_xfer,
+	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->iface, .bulk = bulk_xfer,
 					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us };
 	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_BYTES, 64, 0);
 	if (!scratch || msc_open(st.msc, &st.bulk, scratch)) {

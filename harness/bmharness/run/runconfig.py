@@ -100,6 +100,8 @@ KEYS = {
     "debug_exit_port": _uint,
     "hold_s": _uint,
     "wait_key": _choice(("0", "1")),
+    "save": _choice(("auto", "usb", "off")),
+    "save_mb": _uint,
     "arena_mb": _uint,
     "mem_min_kb": _uint,
     "mem_max_mb": _uint,
