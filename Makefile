@@ -75,6 +75,7 @@ UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/irqchip/x86_64/lapic_perf.c
 UNIT_UNDER  += drivers/fw/aarch64/madt_gicc.c
 UNIT_UNDER  += arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c
 UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/timer/aarch64/gtimer.c
+UNIT_UNDER  += drivers/serial/x86_64/uart16550.c
 UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c

@@ -63,11 +63,44 @@ void emit_skip(const char *probe, const char *reason)
 	emit_finish();
 }
 
-/* Longest text one value can take: 20 digits, '*', 20 digits, ','. */
-#define VALUE_TEXT_MAX 42
+/* Version 2 digits (docs/protocol.md, "Sample values"). A number is written least significant
+ * digit first: continuation digits (base 34) while it does not fit one final digit (base 52),
+ * then the final digit, so a list needs no separators. Neither alphabet holds `%`, `|`, `*` (the
+ * run mark), `@` (a value must never form the `@BM ` tag with the space after it) or the quoting
+ * characters " ' ` and backslash. */
+static const char digits_more[] = "!#$&()+,-./0123456789:;<=>?[]^_{}~";
+static const char digits_final[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+#define DIGITS_MORE (sizeof(digits_more) - 1)
+#define DIGITS_FINAL (sizeof(digits_final) - 1)
+#define RUN_MARK '*'
+/* A run of equal values is written as `*k` (k more copies) from this many more copies on: below
+ * it, the one-digit zero deltas are as short. */
+#define RUN_MIN_REPEATS 3
+/* Longest text of one value: a 64-bit delta (13 digits), `*` and a count of up to 13 digits. */
+#define VALUE_TEXT_MAX 27
+
+void emit_encode_number(struct sbuf *sb, uint64_t x)
+{
+	while (x >= DIGITS_FINAL) {
+		x -= DIGITS_FINAL;
+		sb_putc(sb, digits_more[x % DIGITS_MORE]);
+		x /= DIGITS_MORE;
+	}
+	sb_putc(sb, digits_final[x]);
+}
+
+/* The signed 64-bit difference cur - prev (modulo 2^64) folded onto the naturals: 0, -1, 1, -2 ->
+ * 0, 1, 2, 3, so small steps either way take one digit. */
+static uint64_t zigzag_delta(uint64_t cur, uint64_t prev)
+{
+	uint64_t d = cur - prev;
+
+	return (d << 1) ^ (0 - (d >> 63));
+}
 
 size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, size_t max_values)
 {
+	uint64_t prev = 0; /* each record starts from 0: it decodes on its own */
 	size_t used = 0;
 
 	if (n > max_values)
@@ -79,13 +112,14 @@ size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, siz
 			break;
 		while (used + run < n && values[used + run] == values[used])
 			run++;
-		if (used)
-			sb_putc(sb, ',');
-		sb_u64(sb, values[used]);
-		if (run > 1) {
-			sb_putc(sb, '*');
-			sb_u64(sb, run);
+		emit_encode_number(sb, zigzag_delta(values[used], prev));
+		if (run - 1 >= RUN_MIN_REPEATS) {
+			sb_putc(sb, RUN_MARK);
+			emit_encode_number(sb, run - 1);
+		} else {
+			run = 1; /* the next equal value follows as a zero delta */
 		}
+		prev = values[used];
 		used += run;
 	}
 	return used;

@@ -12,8 +12,9 @@
 /* Receives one finished line without line ending. */
 typedef void (*emit_sink_fn)(const char *line, unsigned len);
 
-/* At most this many values per samples record (before run-length compression). */
-#define EMIT_SAMPLES_PER_CHUNK 96
+/* At most this many values per samples record (before run-length compression); a record usually
+ * fills its line first (docs/protocol.md, "Sample values"). */
+#define EMIT_SAMPLES_PER_CHUNK 1024
 
 enum msg_level { MSG_INFO, MSG_WARN, MSG_ERROR };
 
@@ -34,8 +35,13 @@ void emit_samples(uint32_t set, const uint64_t *values, size_t n);
  * key/value string pairs of `fields` (NULL-terminated, may be NULL), then i, n and v. */
 void emit_values(const char *type, uint32_t set, const char *const *fields, const uint64_t *values, size_t n);
 
-/* Append a run-length encoded list of values[0..n) to r as long as it fits in `room` bytes;
- * returns how many values were consumed (at least one if any room). Exposed for unit tests. */
+/* Append the protocol version 2 list of values[0..n), at most max_values of them, to sb while it
+ * has room (docs/protocol.md, "Sample values": zigzag deltas as self-delimiting base-34/52 digits,
+ * runs of equal values as `*count`); returns how many values were consumed (at least one when sb
+ * has room for the longest value). Exposed for unit tests. */
 size_t emit_encode_values(struct sbuf *sb, const uint64_t *values, size_t n, size_t max_values);
+/* Append one number as version 2 digits: continuation digits, least significant first, then one
+ * final digit. Exposed for unit tests. */
+void emit_encode_number(struct sbuf *sb, uint64_t x);
 
 #endif

@@ -11,7 +11,7 @@
 #include "lib/fmt.h"
 
 #define REC_TAG "@BM"
-#define REC_PROTO_VERSION 1
+#define REC_PROTO_VERSION 2
 #define REC_MAX_LINE 1024
 /* Room kept free at the end of a line for the " |xxxxxxxx" trailer. */
 #define REC_TRAILER_LEN 11

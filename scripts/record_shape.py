@@ -9,7 +9,8 @@ did not change what the firmware emits (issue: restructuring must not change beh
 Standard library only, and deliberately independent of harness/bmharness (which is being
 reorganised): the few lines of docs/protocol.md "Line format" it needs are re-implemented here.
 
-Reading a log (docs/protocol.md, protocol version 1):
+Reading a log (docs/protocol.md, protocol versions 1 and 2: they differ only in the sample value
+lists, which are never looked at):
   - a record starts at every `@BM ` on a line (console noise before it is dropped); its frame is
     `@BM <ver> <seq> <type>[ key=value]... |<crc8>`, the CRC-32 (zlib) of the text before ` |`;
   - a candidate with no CRC, a wrong CRC or another version is dropped and counted (`dropped`);
@@ -85,6 +86,9 @@ HOSTED_VOLATILE_KEYS = {
 }
 
 
+VERSIONS = ("1", "2")  # protocol versions read
+
+
 def records(data):
     """(records of the last boot as (seq, type, [(key, "=", value)], cut), dropped candidates)."""
     boot, seen, dropped = [], set(), 0
@@ -92,7 +96,7 @@ def records(data):
         for cand in line.split("@BM ")[1:]:
             m = FRAME.match("@BM " + cand)
             if not m or "%08x" % (zlib.crc32(m.group(1).encode("latin-1")) & 0xFFFFFFFF) != m.group(6) \
-                    or m.group(2) != "1":
+                    or m.group(2) not in VERSIONS:
                 dropped += 1
                 continue
             seq, rtype = int(m.group(3)), m.group(4)

@@ -23,6 +23,8 @@
 #include "lib/emit.h"
 
 #define COM1_PORT 0x3F8
+/* The line speed when the one asked for cannot be made (option serial_baud's default). */
+#define SERIAL_BAUD_FALLBACK 115200u
 #define PAGE_BYTES 4096ull
 /* Stride in bytes between registers of an MMIO UART of the given access size (GAS encoding). */
 #define GAS_ACCESS_DWORD 3
@@ -32,6 +34,7 @@ const char efi_arch_overhead_label[] = "timer overhead (cycles)";
 static struct {
 	struct uart uart;
 	unsigned baud;
+	unsigned refused_baud; /* a serial_baud the UART's clock cannot give: reported once the stream runs */
 	struct pm_timer pm;
 	struct hpet hpet;
 	bool hpet_ok;
@@ -41,6 +44,21 @@ static struct {
 void efi_arch_serial_write(const char *line, unsigned len)
 {
 	uart_write(&x.uart, line, len);
+}
+
+/* The divisor latch value for x.baud on the PC UART's 1.8432 MHz clock (the firmware cannot learn
+ * a faster one). A rate that clock cannot give exactly (above 115200, or not 115200 / k) is
+ * refused for SERIAL_BAUD_FALLBACK, and efi_arch_emit_serial says so. */
+static uint16_t serial_divisor(void)
+{
+	uint16_t div = 0;
+
+	if (uart_baud_divisor(UART_CLOCK_PC_HZ, x.baud, &div))
+		return div;
+	x.refused_baud = x.baud;
+	x.baud = SERIAL_BAUD_FALLBACK;
+	uart_baud_divisor(UART_CLOCK_PC_HZ, x.baud, &div);
+	return div;
 }
 
 /* Option first, then ACPI SPCR, then COM1. */
@@ -74,14 +92,25 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 		if (b->acpi.spcr_baud)
 			x.baud = b->acpi.spcr_baud;
 	}
-	if (!uart_init(&x.uart, access, base, stride, x.baud))
+	if (!uart_init(&x.uart, access, base, stride, serial_divisor()))
 		efi_con_line("baremetric: ", "no UART answers at the chosen serial port: records go to no wire");
 	return source;
 }
 
 void efi_arch_emit_serial(struct efi_boot *b, const char *source)
 {
+	char text[96];
+	struct sbuf sb;
+
 	(void)b;
+	if (x.refused_baud) {
+		sb_init(&sb, text, sizeof(text));
+		sb_puts(&sb, "serial_baud=");
+		sb_u64(&sb, x.refused_baud);
+		sb_puts(&sb, " refused: not 115200/k (a 16550 on 1.8432 MHz); running at ");
+		sb_u64(&sb, x.baud);
+		emit_msg(MSG_WARN, text);
+	}
 	if (x.uart.present)
 		facts_emit_serial(&x.uart, x.baud, source);
 }

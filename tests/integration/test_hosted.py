@@ -80,7 +80,7 @@ def assert_complete_ok(run):
 def test_hosted_run_completes(quick):
     assert_complete_ok(quick)
     begin = quick.summary["begin"]
-    assert begin["env"] == "hosted" and begin["arch"] == "x86_64" and begin["proto"] == 1
+    assert begin["env"] == "hosted" and begin["arch"] == "x86_64" and begin["proto"] == 2
     assert begin["build"]
     assert quick.summary["cfg"]["timer_samples"] == 256
     assert quick.summary["cfg"]["probes"] == "timer,spin"

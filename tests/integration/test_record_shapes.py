@@ -57,5 +57,26 @@ def test_aarch64_default_boot_shape(shape_a64):
     check_shape(shape_a64.run["serial_log"], "aarch64")
 
 
+# Issue 18: the default x86_64 boot's serial stream stays under 1 MB (87 s of wire at 115200 baud;
+# it was 1,650,481 bytes in protocol version 1, the same values are 891,334 in version 2) and still
+# carries every raw sample. Not asserted for AArch64: its default boot measured 909,576 bytes on a
+# loaded host with 7 of its 10 irq_latency sets cut short by time (about 1.28 MB in version 1);
+# whole sets would take it to about 1 MB (its membw probe and ctr records are 0.6 MB of it).
+DEFAULT_STREAM_MAX_BYTES = 1000000
+
+
+def check_stream_size(boot):
+    size = os.path.getsize(boot.run["serial_log"])
+    assert size < DEFAULT_STREAM_MAX_BYTES, "default stream %d bytes" % size
+    assert boot.summary["begin"]["proto"] == 2
+    sets = boot.summary["sets"]
+    assert sets and all(x["complete"] and x["received"] == x["n"] for x in sets), [
+        (x["set"], x["name"], x["received"], x["n"]) for x in sets if not x["complete"]]
+
+
+def test_x86_64_default_stream_under_1mb(shape_x86):
+    check_stream_size(shape_x86)
+
+
 def test_hosted_default_run_shape(default_hosted):
     check_shape(default_hosted, "hosted")

@@ -13,20 +13,21 @@ MIDR_N1 = "0x413fd0c1"      # Arm Neoverse N1 r3p1: implementer 0x41 (Arm)
 class Stream:
     """Builds one boot's records with consecutive sequence numbers."""
 
-    def __init__(self, seq0=0):
+    def __init__(self, seq0=0, version=1):
         self.lines = []
         self.seq = seq0
+        self.version = version  # protocol version of the records and their value lists
         self.hz = TSC_HZ  # the probes' tsc_hz: the clock of begin's arch
 
     def add(self, rtype, fields=(), **kw):
         fields = dict(fields, **kw)
-        self.lines.append(encode_record(self.seq, rtype, fields))
+        self.lines.append(encode_record(self.seq, rtype, fields, version=self.version))
         self.seq += 1
         return self
 
     def begin(self, arch="x86_64"):
         self.hz = CNTFRQ if arch == "aarch64" else TSC_HZ
-        return self.add("begin", proto=1, build="v0.1-3-g3f2a1c0", arch=arch, env="uefi",
+        return self.add("begin", proto=self.version, build="v0.1-3-g3f2a1c0", arch=arch, env="uefi",
                         fw_vendor="EDK II", fw_rev="0x10000")
 
     def a64_platform(self, midr=MIDR_TCG):
@@ -38,12 +39,14 @@ class Stream:
         self.add("plat", kind="tsc", hz=CNTFRQ, source="cntfrq", disagree_ppm=0, invariant=1)
         return self
 
-    def probe(self, name, set_id, values, iters=1, overhead=0, chunk=CHUNK_MAX, **params):
+    def probe(self, name, set_id, values, iters=1, overhead=0, chunk=None, **params):
         self.add("probe", dict(name=name, set=set_id, unit="cycles", n=len(values), iters=iters,
                                overhead=overhead, tsc_hz=self.hz, **params))
+        chunk = chunk or CHUNK_MAX[self.version]
         for i in range(0, len(values), chunk):
             part = values[i:i + chunk]
-            self.add("samples", set=set_id, i=i, n=len(part), v=encode_values(part))
+            self.add("samples", set=set_id, i=i, n=len(part),
+                     v=encode_values(part, version=self.version))
         return self
 
     def end(self, status="ok", **kw):
@@ -65,10 +68,10 @@ def timer_values(seed=1, n=200, base=44):
             for _ in range(n)]
 
 
-def full_stream(n_timer=200):
+def full_stream(n_timer=200, version=1):
     """A typical complete boot: config, platform facts, two timer sets, a spin set, a skip, a
-    fault and the end record."""
-    s = Stream().begin()
+    fault and the end record, in protocol `version`."""
+    s = Stream(version=version).begin()
     s.add("msg", level="warn", text="unknown key 'foo' ignored")
     s.add("cfg", probes="timer,spin,fault_ud2", samples=16, timer_samples=n_timer, target_ns=0,
           tsc_cal_ms=100, tsc_cal_windows=3, serial="auto", shutdown="debug-exit")

@@ -1,5 +1,6 @@
 """Record codec: CRC framing, escapes, sample lists, candidate splitting."""
 
+import random
 import zlib
 
 import pytest
@@ -69,8 +70,8 @@ def test_parse_errors():
         P.parse_candidate(good.replace("hello", "hellO"))
     assert e.value.kind == "corrupt" and "CRC" in str(e.value)
     with pytest.raises(P.RecordError) as e:
-        P.parse_candidate(P.encode_record(3, "msg", {"text": "x"}, version=2))
-    assert e.value.kind == "version" and e.value.version == 2 and e.value.seq == 3
+        P.parse_candidate(P.encode_record(3, "msg", {"text": "x"}, version=3))
+    assert e.value.kind == "version" and e.value.version == 3 and e.value.seq == 3
     body = "@BM 1 3 msg BAD"
     with pytest.raises(P.RecordError) as e:
         P.parse_candidate("%s |%s" % (body, P.crc_hex(body)))
@@ -88,3 +89,64 @@ def test_repeated_key_kept():
     rec = P.parse_candidate("%s |%s" % (body, P.crc_hex(body)))
     assert rec["fields"]["kind"] == "serial" and rec["fields"]["kind.2"] == "io"
     assert rec["repeated"] == ["kind"]
+
+
+# --- version 2 value lists (docs/protocol.md "Sample values"; lib/emit.c) ---------------------
+
+U64 = 2 ** 64 - 1
+
+
+def test_v2_example_from_the_docs():
+    # 31: zigzag 62 = 52 + 10 -> continuation digit 10 '/', final digit 0 'A'; 3 more copies
+    # '*D'; 32: delta +1, zigzag 2 'C'; 7: delta -25, zigzag 49 'x'; 7 again: zero delta 'A'
+    vals = [31, 31, 31, 31, 32, 7, 7]
+    assert P.encode_values(vals, version=2) == "/A*DCxA"
+    assert P.decode_values("/A*DCxA", version=2) == vals
+    assert P.decode_values("", version=2) == []
+    assert P.encode_number(0) == "A" and P.encode_number(51) == "z"
+    assert P.encode_number(52) == "!A" and P.encode_number(52 + 34 * 52 - 1) == "~z"
+
+
+def _distributions():
+    r = random.Random(18)
+    yield [r.randint(24, 26) for _ in range(3000)]                       # a timer's few values
+    yield [r.choice((24, 49, 49, 49, 74)) for _ in range(3000)]          # runs of every length
+    yield [int(r.gauss(60000, 9000)) for _ in range(3000)]               # interrupt latencies
+    yield [r.randint(0, U64) for _ in range(500)]                        # any 64-bit value
+    yield [r.choice((0, U64, 2 ** 63, 2 ** 63 - 1, 1)) for _ in range(500)]  # extremes, wrapped
+    acc, ts = 0, []
+    for _ in range(2000):                                                # rising time stamps
+        acc += r.randint(1, 10 ** 7)
+        ts.append(acc)
+    yield ts
+    yield [int(r.paretovariate(1.2) * 500) for _ in range(3000)]         # heavy-tailed gaps
+    yield [5] * 5000 + [6] + [5] * 17                                    # one long run
+    yield list(range(1000, 0, -1))                                       # falling by one
+    yield [U64 - k for k in range(100)] + [k for k in range(100)]        # across the wrap
+
+
+def test_v2_round_trip_over_distributions():
+    allowed = set(P.DIGITS_MORE) | set(P.DIGITS_FINAL) | {P.RUN_MARK}
+    for vals in _distributions():
+        text = P.encode_values(vals, version=2)
+        assert P.decode_values(text, version=2) == vals
+        assert set(text) <= allowed and "@" not in text and "%" not in text
+        assert P.decode_values(P.encode_values(vals), version=1) == vals  # version 1 the same
+
+
+def test_v2_shorter_than_v1_for_measured_values():
+    r = random.Random(1)
+    lat = [int(r.gauss(60000, 9000)) for _ in range(3000)]
+    v1, v2 = P.encode_values(lat), P.encode_values(lat, version=2)
+    assert len(v2) < 0.55 * len(v1)
+
+
+def test_v2_decoder_refuses_damage():
+    for bad in ("!", "A*", "*B", "A*A", "A@", "A B", "A\x7fB", "AA*" + "~" * 12 + "z",
+                "~" * 13 + "z"):
+        with pytest.raises(ValueError):
+            P.decode_values(bad, version=2)
+    with pytest.raises(ValueError):
+        P.decode_values("A*" + P.encode_number(1 << 20), version=2)  # past MAX_DECODE
+    assert P.decode_values("B", version=2) == [U64]  # zigzag 1 = -1: 0 - 1 wraps to 2^64 - 1
+    assert P.decode_values(P.encode_number(U64), version=2) == [2 ** 63]  # the largest number

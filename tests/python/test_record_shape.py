@@ -17,8 +17,8 @@ rs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rs)
 
 
-def line(seq, rtype, fields, crc=None):
-    body = "@BM 1 %d %s" % (seq, rtype) + "".join(" %s=%s" % kv for kv in fields)
+def line(seq, rtype, fields, crc=None, version=1):
+    body = "@BM %d %d %s" % (version, seq, rtype) + "".join(" %s=%s" % kv for kv in fields)
     return "%s |%s" % (body, crc or "%08x" % (zlib.crc32(body.encode()) & 0xFFFFFFFF))
 
 
@@ -153,3 +153,13 @@ def test_record_cut_at_line_limit(tmp_path):
     assert rs.compare(whole, cut) == [] and rs.compare(cut, whole) == []
     r = run("compare", write(tmp_path, "full2.log", stream(full)), write(tmp_path, "cut2.log", lines))
     assert r.returncode == 0 and "was cut at the line limit" in r.stdout
+
+
+def test_protocol_versions_1_and_2_read_alike_others_dropped(tmp_path):
+    v1 = write(tmp_path, "v1.log", stream(BASE))
+    recs = [("begin", [("proto", 2), ("arch", "x86_64"), ("env", "uefi")])] + BASE
+    recs.append(("end", [("records", len(recs)), ("status", "ok")]))
+    v2 = write(tmp_path, "v2.log", [line(i, t, f, version=2) for i, (t, f) in enumerate(recs)])
+    assert rs.compare(rs.shape_of_log(v1), rs.shape_of_log(v2)) == []
+    v3 = write(tmp_path, "v3.log", [line(i, t, f, version=3) for i, (t, f) in enumerate(recs)])
+    assert rs.shape_of_log(v3)["source"]["dropped"] == len(recs)

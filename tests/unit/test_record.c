@@ -30,7 +30,7 @@ static void encodes_fields(void)
 	rec_hex(&r, "base", 0xFED00000);
 	rec_bool(&r, "ok", true);
 	len = rec_finish(&r);
-	const char *want = "@BM 1 7 plat vendor=EDK%20II%7C100%25 n=42 d=-3 base=0xfed00000 ok=1 |";
+	const char *want = "@BM 2 7 plat vendor=EDK%20II%7C100%25 n=42 d=-3 base=0xfed00000 ok=1 |";
 
 	CHECK(strncmp(r.buf, want, strlen(want)) == 0);
 	CHECK(trailer_ok(r.buf, len));
@@ -63,55 +63,127 @@ static void never_exceeds_line(void)
 	CHECK(trailer_ok(r.buf, len)); /* still a valid (truncated) record */
 }
 
+/* The version 2 digits, decoded independently of lib/emit.c (docs/protocol.md, "Sample values"). */
+static const char more_digits[] = "!#$&()+,-./0123456789:;<=>?[]^_{}~";
+static const char final_digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/* One number at *p (advanced past it); 0 and *ok cleared on a bad digit or the end. */
+static uint64_t read_number(const char **p, int *ok)
+{
+	unsigned more[16], n = 0;
+	const char *f;
+	uint64_t x;
+
+	while (**p && strchr(more_digits, **p) && n < 16)
+		more[n++] = (unsigned)(strchr(more_digits, *(*p)++) - more_digits);
+	f = **p ? strchr(final_digits, **p) : 0;
+	if (!f) {
+		*ok = 0;
+		return 0;
+	}
+	(*p)++;
+	x = (uint64_t)(f - final_digits);
+	while (n--)
+		x = 52 + more[n] + 34 * x;
+	return x;
+}
+
+/* Decode one v= list into out (at most cap values); returns the count, or cap + 1 on damage. */
+static size_t decode_list(const char *v, uint64_t *out, size_t cap)
+{
+	uint64_t prev = 0;
+	size_t count = 0;
+	int ok = 1;
+
+	while (*v && *v != ' ') {
+		uint64_t k = 1;
+
+		if (*v == '*') {
+			v++;
+			k = read_number(&v, &ok);
+			if (!count || !k)
+				ok = 0;
+		} else {
+			uint64_t z = read_number(&v, &ok);
+
+			prev += (z >> 1) ^ (0 - (z & 1));
+		}
+		while (ok && k-- && count < cap)
+			out[count++] = prev;
+		if (!ok || count >= cap)
+			return ok ? count : cap + 1;
+	}
+	return count;
+}
+
 /* A sink that collects lines and decodes samples records back. */
-static uint64_t decoded[5000];
-static size_t ndecoded, nlines;
+static uint64_t decoded[12000];
+static size_t ndecoded, nlines, longest_chunk;
 static int lines_ok = 1;
 
 static void collect(const char *line, unsigned len)
 {
 	const char *v = strstr(line, " v=");
 	const char *n = strstr(line, " n=");
-	size_t count = 0;
+	size_t count;
 
 	nlines++;
-	if (!trailer_ok(line, len) || len >= REC_MAX_LINE)
+	if (!trailer_ok(line, len) || len >= REC_MAX_LINE || strstr(line, "@BM ") != line ||
+	    strstr(line + 1, "@BM"))
 		lines_ok = 0;
 	if (!v)
 		return;
-	v += 3;
-	while (*v && *v != ' ') {
-		char *end;
-		uint64_t x = strtoull(v, &end, 10), k = 1;
+	count = decode_list(v + 3, decoded + ndecoded, sizeof(decoded) / sizeof(decoded[0]) - ndecoded);
+	if (!n || strtoull(n + 3, 0, 10) != count || count > EMIT_SAMPLES_PER_CHUNK)
+		lines_ok = 0;
+	ndecoded += count;
+	if (count > longest_chunk)
+		longest_chunk = count;
+}
 
-		if (*end == '*')
-			k = strtoull(end + 1, &end, 10);
-		while (k--) {
-			decoded[ndecoded++] = x;
-			count++;
-		}
-		v = *end == ',' ? end + 1 : end;
-	}
-	if (!n || strtoull(n + 3, 0, 10) != count)
-		lines_ok = 0;
-	if (count > EMIT_SAMPLES_PER_CHUNK)
-		lines_ok = 0;
+/* Emit v[0..n) as a samples set and decode it back: every value, in lines that keep the limits. */
+static void round_trip(const uint64_t *v, size_t n)
+{
+	ndecoded = nlines = longest_chunk = 0;
+	lines_ok = 1;
+	emit_init(collect);
+	emit_samples(3, v, n);
+	CHECK(lines_ok);
+	CHECK_EQ_U64(ndecoded, n);
+	CHECK(memcmp(decoded, v, n * sizeof(v[0])) == 0);
+	CHECK_EQ_U64(emit_count(), nlines);
 }
 
 static void samples_round_trip(void)
 {
-	static uint64_t v[1000];
+	static uint64_t v[10000];
+	uint64_t x = 88172645463325252ull, acc = 0;
+	size_t i;
 
-	for (size_t i = 0; i < 1000; i++)
+	for (i = 0; i < 1000; i++)
 		v[i] = i < 300 ? 40 : (i * 2654435761u) % 100000000000ull; /* a run, then big values */
-	ndecoded = nlines = 0;
-	lines_ok = 1;
-	emit_init(collect);
-	emit_samples(3, v, 1000);
-	CHECK(lines_ok);
-	CHECK_EQ_U64(ndecoded, 1000);
-	CHECK(memcmp(decoded, v, sizeof(v)) == 0);
-	CHECK_EQ_U64(emit_count(), nlines);
+	round_trip(v, 1000);
+	for (i = 0; i < 10000; i++) { /* a timer's few values: runs of every length */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+		v[i] = 24 + 25 * (x % 3 == 0) + 25 * (x % 7 == 0);
+	}
+	round_trip(v, 10000);
+	for (i = 0; i < 4000; i++) { /* any 64-bit value, the extremes and wrapped deltas among them */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[i] = i % 5 == 0 ? ~0ull : i % 5 == 1 ? 0 : i % 5 == 2 ? 1ull << 63 : x;
+	}
+	round_trip(v, 4000);
+	for (i = 0; i < 4000; i++) { /* rising time stamps */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		acc += x % 10000000;
+		v[i] = acc;
+	}
+	round_trip(v, 4000);
+	CHECK(nlines < 4000 / 96); /* denser than version 1's 96 values a record */
+	for (i = 0; i < 5000; i++)
+		v[i] = 5;
+	round_trip(v, 5000);
+	CHECK_EQ_U64(longest_chunk, EMIT_SAMPLES_PER_CHUNK); /* a run is cut at the chunk limit */
 }
 
 static void samples_run_length(void)
@@ -120,13 +192,30 @@ static void samples_run_length(void)
 	char buf[128];
 	struct sbuf sb;
 
+	/* 31: zigzag 62 = 52 + 10: '/' 'A'; 3 more copies "*D"; +1: 'C'; -25: 'x'; 0: 'A'; -7: 'N' */
 	sb_init(&sb, buf, sizeof(buf));
 	CHECK_EQ_U64(emit_encode_values(&sb, v, 10, 96), 10);
-	CHECK_STR(buf, "31*4,32,7*2,0*3");
+	CHECK_STR(buf, "/A*DCxANAA");
 	/* the chunk limit counts values, not run-length groups */
 	sb_init(&sb, buf, sizeof(buf));
 	CHECK_EQ_U64(emit_encode_values(&sb, v, 10, 3), 3);
-	CHECK_STR(buf, "31*3");
+	CHECK_STR(buf, "/AAA");
+}
+
+static void number_digits(void)
+{
+	char buf[32];
+	struct sbuf sb;
+
+	sb_init(&sb, buf, sizeof(buf));
+	emit_encode_number(&sb, 0);
+	emit_encode_number(&sb, 51);
+	emit_encode_number(&sb, 52);
+	emit_encode_number(&sb, 52 + 34 * 52 - 1);
+	CHECK_STR(buf, "Az!A~z");
+	sb_init(&sb, buf, sizeof(buf));
+	emit_encode_number(&sb, ~0ull);
+	CHECK_EQ_U64(strlen(buf), 13); /* the longest number */
 }
 
 static void sequence_numbers(void)
@@ -149,6 +238,7 @@ TEST_SUITE(record) = {
 TEST_SUITE(emit) = {
 	{ "samples_round_trip", samples_round_trip },
 	{ "samples_run_length", samples_run_length },
+	{ "number_digits", number_digits },
 	{ "sequence_numbers", sequence_numbers },
 	{ 0, 0 },
 };

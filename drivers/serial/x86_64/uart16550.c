@@ -25,7 +25,6 @@
 #define LSR_TEMT 0x40 /* transmitter completely empty */
 #define LSR_ABSENT 0xFF /* floating bus */
 
-#define UART_CLOCK_DIVISOR_BASE 115200
 /* Polls of LSR before a byte is declared stuck. A byte takes 87 us at 115200 baud and a port read
  * costs about 1 us, so this allows well over the slowest supported baud rate's byte time. */
 #define UART_SPIN_LIMIT 200000u
@@ -36,6 +35,8 @@ static uint8_t reg_read(const struct uart *u, unsigned reg)
 {
 	uint64_t a = u->base + (uint64_t)reg * u->stride;
 
+	if (u->io)
+		return u->io->read(u->io->ctx, u->access, a);
 	switch (u->access) {
 	case UART_IO:
 		return inb((uint16_t)a);
@@ -50,6 +51,10 @@ static void reg_write(const struct uart *u, unsigned reg, uint8_t v)
 {
 	uint64_t a = u->base + (uint64_t)reg * u->stride;
 
+	if (u->io) {
+		u->io->write(u->io->ctx, u->access, a, v);
+		return;
+	}
 	switch (u->access) {
 	case UART_IO:
 		outb((uint16_t)a, v);
@@ -63,7 +68,17 @@ static void reg_write(const struct uart *u, unsigned reg, uint8_t v)
 	}
 }
 
-bool uart_init(struct uart *u, enum uart_access access, uint64_t base, unsigned stride, unsigned baud)
+bool uart_baud_divisor(uint32_t clock_hz, uint32_t baud, uint16_t *divisor)
+{
+	uint64_t ticks = (uint64_t)baud * UART_SAMPLES_PER_BIT;
+
+	if (!baud || clock_hz % ticks || clock_hz / ticks > UART_DIVISOR_MAX || clock_hz < ticks)
+		return false;
+	*divisor = (uint16_t)(clock_hz / ticks);
+	return true;
+}
+
+bool uart_init(struct uart *u, enum uart_access access, uint64_t base, unsigned stride, uint16_t divisor)
 {
 	u->access = access;
 	u->base = base;
@@ -78,12 +93,10 @@ bool uart_init(struct uart *u, enum uart_access access, uint64_t base, unsigned 
 		return false;
 	u->present = true;
 	reg_write(u, UART_IER, 0); /* polled: no interrupts */
-	if (baud) {
-		unsigned div = UART_CLOCK_DIVISOR_BASE / baud;
-
+	if (divisor) { /* DLAB = 1 maps the divisor latch over THR/IER (data sheet, Table II) */
 		reg_write(u, UART_LCR, LCR_DLAB);
-		reg_write(u, UART_DLL, (uint8_t)div);
-		reg_write(u, UART_DLM, (uint8_t)(div >> 8));
+		reg_write(u, UART_DLL, (uint8_t)divisor);
+		reg_write(u, UART_DLM, (uint8_t)(divisor >> 8));
 	}
 	reg_write(u, UART_LCR, LCR_8N1);
 	reg_write(u, UART_FCR, FCR_ENABLE | FCR_CLEAR_RX | FCR_CLEAR_TX);

@@ -177,9 +177,11 @@ def _frame(by_seq, records, prob):
         prob.add("begin_missing", "seq 0 is a %s record, not begin" % begin["type"],
                  begin["line"], 0)
         begin = None
-    elif begin["fields"].get("proto") != str(protocol.PROTO_VERSION):
-        prob.add("proto", "begin declares proto=%s, expected %d" % (
-            begin["fields"].get("proto"), protocol.PROTO_VERSION), begin["line"], 0)
+    elif begin["fields"].get("proto") != str(begin["version"]):
+        # Versions 1 and 2 are both read (protocol.PROTO_VERSIONS); the begin record must name
+        # the version its own header carries.
+        prob.add("proto", "begin declares proto=%s, its header version %d" % (
+            begin["fields"].get("proto"), begin["version"]), begin["line"], 0)
     if end is None:
         prob.add("truncated", "no end record: the log is truncated"
                  + (" after seq %d" % last if last >= 0 else ""))

@@ -1,19 +1,33 @@
-"""Record-level codec for the baremetric serial stream (docs/protocol.md, version 1).
+"""Record-level codec for the baremetric serial stream (docs/protocol.md, versions 1 and 2).
 
 Everything here works on single lines: finding `@BM ` records in noisy text, checking their CRC,
-splitting fields, undoing `%XX` escapes and decoding sample lists. The encoder half (escape,
-encode_record, encode_values) mirrors lib/record.c so tests can synthesise valid streams.
+splitting fields, undoing `%XX` escapes and decoding sample lists. The two versions differ only in
+how a `samples`/`ctr` value list (`v=`) is written: version 1 in decimal, version 2 (what the
+firmware writes now) as zigzag deltas in self-delimiting base-34/52 digits. The encoder half
+(escape, encode_record, encode_values) mirrors lib/record.c and lib/emit.c so tests can
+synthesise valid streams of either version.
 Validation across records (sequence, boots, sets) lives in parse.py.
 """
 
 import re
 import zlib
 
-PROTO_VERSION = 1
+PROTO_VERSION = 2  # what the firmware writes (lib/record.h REC_PROTO_VERSION)
+PROTO_VERSIONS = (1, 2)  # what the harness reads
 TAG = "@BM "
 MAX_LINE = 1024
-CHUNK_MAX = 96  # values per samples chunk, before run-length compression
-MAX_DECODE = 1 << 16  # sanity bound for one decoded list (a chunk holds at most 96)
+# Values per samples chunk, before run-length compression, by protocol version.
+CHUNK_MAX = {1: 96, 2: 1024}
+MAX_DECODE = 1 << 16  # sanity bound for one decoded list (a chunk holds at most 1024)
+
+# Version 2 digits (lib/emit.c): continuation digits, least significant first, then one final.
+DIGITS_MORE = "!#$&()+,-./0123456789:;<=>?[]^_{}~"
+DIGITS_FINAL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+RUN_MARK = "*"
+RUN_MIN_REPEATS = 3  # the firmware writes `*k` from 3 more copies on (any k >= 1 decodes)
+_MORE = {c: k for k, c in enumerate(DIGITS_MORE)}
+_FINAL = {c: k for k, c in enumerate(DIGITS_FINAL)}
+_U64 = (1 << 64) - 1
 
 _KEY_RE = re.compile(r"[a-z0-9_.]+\Z")
 _TYPE_RE = re.compile(r"[a-z0-9_]+\Z")
@@ -72,10 +86,13 @@ def unescape(text):
     return "".join(out)
 
 
-def decode_values(text, limit=MAX_DECODE):
-    """Decode a sample list: comma-separated unsigned decimals, `value*count` for runs.
-    Raises ValueError on bad syntax or when the list would expand past `limit` values (a
-    damaged repeat count must not exhaust memory)."""
+def decode_values(text, limit=MAX_DECODE, version=1):
+    """Decode a sample list of protocol `version`. Version 1: comma-separated unsigned decimals,
+    `value*count` for runs; version 2: see decode_values_v2. Raises ValueError on bad syntax or
+    when the list would expand past `limit` values (a damaged repeat count must not exhaust
+    memory)."""
+    if version == 2:
+        return decode_values_v2(text, limit)
     if text == "":
         return []
     values = []
@@ -98,8 +115,81 @@ def decode_values(text, limit=MAX_DECODE):
     return values
 
 
-def encode_values(values, min_run=2):
-    """Encode samples as the firmware does, compressing runs of at least `min_run` equal values."""
+def _read_number(text, pos):
+    """One version 2 number starting at text[pos]: (value, position after it)."""
+    more = []
+    while pos < len(text) and text[pos] in _MORE:
+        more.append(_MORE[text[pos]])
+        pos += 1
+    if pos >= len(text) or text[pos] not in _FINAL:
+        what = "ends inside a number" if pos >= len(text) else "bad digit %r" % text[pos]
+        raise ValueError("sample list %s at offset %d" % (what, pos))
+    x = _FINAL[text[pos]]
+    for d in reversed(more):
+        x = len(DIGITS_FINAL) + d + len(DIGITS_MORE) * x
+    if x > _U64:
+        raise ValueError("number at offset %d exceeds 64 bits" % pos)
+    return x, pos + 1
+
+
+def decode_values_v2(text, limit=MAX_DECODE):
+    """A version 2 list: numbers, each the zigzag-folded difference (modulo 2^64) from the value
+    before it (0 before the first of the record), a number after `*` the count of further copies
+    of the value before it."""
+    values, prev, pos = [], 0, 0
+    while pos < len(text):
+        if text[pos] == RUN_MARK:
+            if not values:
+                raise ValueError("sample list starts with a run mark")
+            k, pos = _read_number(text, pos + 1)
+            if k == 0:
+                raise ValueError("zero repeat count at offset %d" % pos)
+            if len(values) + k > limit:
+                raise ValueError("run of %d expands past %d values" % (k, limit))
+            values.extend([prev] * k)
+            continue
+        z, pos = _read_number(text, pos)
+        prev = (prev + ((z >> 1) ^ -(z & 1))) & _U64
+        values.append(prev)
+        if len(values) > limit:
+            raise ValueError("list expands past %d values" % limit)
+    return values
+
+
+def encode_number(x):
+    """One version 2 number (lib/emit.c emit_encode_number)."""
+    out = []
+    while x >= len(DIGITS_FINAL):
+        x -= len(DIGITS_FINAL)
+        out.append(DIGITS_MORE[x % len(DIGITS_MORE)])
+        x //= len(DIGITS_MORE)
+    out.append(DIGITS_FINAL[x])
+    return "".join(out)
+
+
+def encode_values_v2(values, min_repeats=RUN_MIN_REPEATS):
+    """Encode samples as the version 2 firmware does: zigzag deltas, `*k` for k >= min_repeats
+    further copies of a value."""
+    out, prev, i = [], 0, 0
+    while i < len(values):
+        j = i
+        while j < len(values) and values[j] == values[i]:
+            j += 1
+        d = (values[i] - prev) & _U64
+        out.append(encode_number(((d << 1) ^ -(d >> 63)) & _U64))
+        if j - i - 1 >= min_repeats:
+            out.append(RUN_MARK + encode_number(j - i - 1))
+        else:
+            j = i + 1
+        prev, i = values[i], j
+    return "".join(out)
+
+
+def encode_values(values, min_run=2, version=1):
+    """Encode samples as the firmware of `version` does; version 1 compresses runs of at least
+    `min_run` equal values."""
+    if version == 2:
+        return encode_values_v2(values)
     parts = []
     i = 0
     while i < len(values):
@@ -115,7 +205,7 @@ def encode_values(values, min_run=2):
     return ",".join(parts)
 
 
-def encode_record(seq, rtype, fields=(), version=PROTO_VERSION):
+def encode_record(seq, rtype, fields=(), version=1):
     """Build one record line (without line ending). `fields` is a dict or (key, value) pairs."""
     items = fields.items() if isinstance(fields, dict) else fields
     body = "@BM %d %d %s" % (version, seq, rtype)
@@ -160,7 +250,7 @@ def parse_candidate(text):
         raise RecordError("malformed", "bad version %r" % ver)
     if not _DEC_RE.match(seq):
         raise RecordError("malformed", "bad sequence number %r" % seq)
-    if int(ver) != PROTO_VERSION:
+    if int(ver) not in PROTO_VERSIONS:
         err = RecordError("version", "unknown protocol version %s" % ver)
         err.version, err.seq, err.type = int(ver), int(seq), rtype
         raise err

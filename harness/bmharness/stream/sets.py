@@ -49,7 +49,7 @@ def assemble_set(pid, probe, chunks, prob):
         f = ch["fields"]
         start, cnt = int_field(f.get("i")), int_field(f.get("n"))
         try:
-            values = protocol.decode_values(f.get("v", ""))
+            values = protocol.decode_values(f.get("v", ""), version=ch.get("version", 1))
         except ValueError as exc:
             prob.add("chunk", "set %s: samples chunk unusable: %s" % (pid, exc),
                      ch["line"], ch["seq"])
@@ -61,9 +61,10 @@ def assemble_set(pid, probe, chunks, prob):
         if cnt != len(values):
             prob.add("chunk", "set %s: chunk declares n=%s but carries %d values"
                      % (pid, f.get("n"), len(values)), ch["line"], ch["seq"])
-        if len(values) > protocol.CHUNK_MAX:
+        chunk_max = protocol.CHUNK_MAX.get(ch.get("version"), protocol.CHUNK_MAX[1])
+        if len(values) > chunk_max:
             prob.add("chunk", "set %s: chunk carries %d values (limit %d)"
-                     % (pid, len(values), protocol.CHUNK_MAX), ch["line"], ch["seq"])
+                     % (pid, len(values), chunk_max), ch["line"], ch["seq"])
         if probe and ch["seq"] < probe["seq"]:
             prob.add("order", "set %s: samples precede their probe record" % pid,
                      ch["line"], ch["seq"])
