@@ -1,5 +1,5 @@
 """The size of the built firmware, build/x86_64/baremetric.efi (`make` builds it; make integration
-builds it first), against its budget (README, "Image size"): the file stays under 200 KiB, carries
+builds it first), against its budget (README, "Image size"): the file stays under 256 KiB, carries
 no symbol table and no .dynsym, its relocations are the packed .relr table, and no single static
 buffer in baremetric.so is large enough to matter (gnu-efi's linker script keeps .bss in the file,
 so such buffers belong in memory allocated at run time). A failure prints the section sizes."""
@@ -14,7 +14,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EFI = os.path.join(ROOT, "build", "x86_64", "baremetric.efi")
 SO = os.path.join(ROOT, "build", "x86_64", "baremetric.so")
 
-EFI_MAX_BYTES = 200 * 1024
+# 200 KiB until issue 18 added the boot stick's path (xHCI, USB mass storage, FAT reader, log
+# writer, efi/save_*.c: 40 KB of .o text and data at -Os, 35 KB of .efi); 256 KiB since.
+EFI_MAX_BYTES = 256 * 1024
 STATIC_OBJECT_MAX_BYTES = 8 * 1024  # the largest today: 6.5 KiB (a counter plan, bench/probes/irq/x86_64/context.c)
 
 PE_OFFSET_FIELD = 0x3C
