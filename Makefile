@@ -110,14 +110,28 @@ $(OUT)/obj/%.S.o: %.S | deps-$(DEPS_BUILD)
 # No libefi or libgnuefi: efi/efi_util.c and efi/x86_64/relocate.c stand in for the little this program
 # used of them (their device-path and printing code was ~27 KB of the .efi), so a libefi call
 # fails here as an undefined symbol. (AArch64: FW_LIBS = gnu-efi's _relocate, see mk/aarch64.mk.)
-$(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
-	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ $(FW_LIBS)
+$(OUT)/baremetric.so: $(FW_OBJ) $(FW_SBAT_OBJ) $(EFI_LDS)
+	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) $(FW_SBAT_OBJ) -o $@ $(FW_LIBS)
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
 	@if $(FW_NM) -u $@ | grep -v -e '^ *w ' | grep -q .; then $(FW_NM) -u $@; echo "undefined symbols" >&2; exit 1; fi
 	@# The relocator applies relative relocations only: refuse any other kind here.
 	@if readelf -rW $@ | awk '/^ *[0-9a-f]+ +[0-9a-f]+ R_/ && $$3 != "$(FW_RELATIVE_RELOC)"' | grep -q .; then \
 		readelf -rW $@; echo "relocations other than $(FW_RELATIVE_RELOC)" >&2; exit 1; fi
 
+# shim's SBAT data (the .sbat section, x86_64: mk/x86_64.mk): efi/sbat.csv with this build's version
+# and the project's address filled in, replaced only when they change (then the .so relinks).
+# SBAT_URL: the project has no public address yet; this placeholder is to be replaced by it.
+SBAT_URL    := https://github.com/baremetric/baremetric
+$(OUT)/sbat.csv: efi/sbat.csv FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@VERSION@|$(BUILD_ID)|' -e 's|@URL@|$(SBAT_URL)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+# (The empty .note.GNU-stack says the object needs no executable stack, as the compiler's do.)
+$(OUT)/sbat.o: $(OUT)/sbat.csv
+	$(FW_OBJCOPY) -I binary -O $(FW_ELF_FORMAT) -B $(FW_BFD_ARCH) --strip-all \
+		--rename-section .data=.sbat,contents,alloc,load,readonly,data \
+		--add-section .note.GNU-stack=/dev/null $< $@
+FORCE:
 
 image: $(OUT)/baremetric.img
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
