@@ -82,12 +82,14 @@ UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
 UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
-.PHONY: all image image-aarch64 run test unit pytest integration deps clean help docs
+.PHONY: all image image-aarch64 image-secboot run test unit pytest integration deps clean help docs
 all: $(OUT)/baremetric.efi
 
 help:
 	@echo "make            build $(OUT)/baremetric.efi"
 	@echo "make image      build $(OUT)/baremetric.img (GPT + FAT32 ESP, dd it onto a USB stick)"
+	@echo "make image SIGN_KEY=key.pem SIGN_CERT=cert.pem   the image with the .efi signed (Secure Boot)"
+	@echo "make image SHIM=1   the image with Debian's signed shim loading our signed .efi (docs/secure_boot.md)"
 	@echo "make ... ARCH=aarch64   the same for AArch64 (build/aarch64/, BOOTAA64.EFI; QEMU virt + AAVMF)"
 	@echo "make run [SET=\"key=value ...\"]   build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
 	@echo "make test       unit tests (C, Python) and QEMU integration tests"
@@ -114,18 +116,115 @@ $(OUT)/obj/%.S.o: %.S | deps-$(DEPS_BUILD)
 # No libefi or libgnuefi: efi/efi_util.c and efi/x86_64/relocate.c stand in for the little this program
 # used of them (their device-path and printing code was ~27 KB of the .efi), so a libefi call
 # fails here as an undefined symbol. (AArch64: FW_LIBS = gnu-efi's _relocate, see mk/aarch64.mk.)
-$(OUT)/baremetric.so: $(FW_OBJ) $(EFI_LDS)
-	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) -o $@ $(FW_LIBS)
+$(OUT)/baremetric.so: $(FW_OBJ) $(FW_SBAT_OBJ) $(EFI_LDS)
+	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(FW_OBJ) $(FW_SBAT_OBJ) -o $@ $(FW_LIBS)
 	@# Any undefined symbol would only fail at load time in the firmware: refuse it here.
 	@if $(FW_NM) -u $@ | grep -v -e '^ *w ' | grep -q .; then $(FW_NM) -u $@; echo "undefined symbols" >&2; exit 1; fi
 	@# The relocator applies relative relocations only: refuse any other kind here.
 	@if readelf -rW $@ | awk '/^ *[0-9a-f]+ +[0-9a-f]+ R_/ && $$3 != "$(FW_RELATIVE_RELOC)"' | grep -q .; then \
 		readelf -rW $@; echo "relocations other than $(FW_RELATIVE_RELOC)" >&2; exit 1; fi
 
+# shim's SBAT data (the .sbat section, x86_64: mk/x86_64.mk): efi/sbat.csv with this build's version
+# and the project's address filled in, replaced only when they change (then the .so relinks).
+# SBAT_URL: the project has no public address yet; this placeholder is to be replaced by it.
+SBAT_URL    := https://github.com/baremetric/baremetric
+$(OUT)/sbat.csv: efi/sbat.csv FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@VERSION@|$(BUILD_ID)|' -e 's|@URL@|$(SBAT_URL)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+# (The empty .note.GNU-stack says the object needs no executable stack, as the compiler's do.)
+$(OUT)/sbat.o: $(OUT)/sbat.csv
+	$(FW_OBJCOPY) -I binary -O $(FW_ELF_FORMAT) -B $(FW_BFD_ARCH) --strip-all \
+		--rename-section .data=.sbat,contents,alloc,load,readonly,data \
+		--add-section .note.GNU-stack=/dev/null $< $@
+FORCE:
 
-image: $(OUT)/baremetric.img
+# Secure Boot (docs/secure_boot.md). `make image` builds the image of the variables given:
+#   (none)                      $(OUT)/baremetric.img, the .efi unsigned
+#   SIGN_KEY=k.pem SIGN_CERT=c.pem  $(OUT)/baremetric-signed.img, the .efi signed with sbsign
+#   SHIM=1 [SIGN_KEY= SIGN_CERT=]   $(OUT)/baremetric-shim.img (x86_64): Debian's Microsoft-signed
+#       shim as the loader, its MokManager, our signed .efi as shim's second stage and the
+#       certificate (DER) to enrol; without SIGN_KEY the key pair is made once in $(KEYS).
+# Each has its own file name, so one build directory holds all three (the tests boot each).
+SIGN_KEY    :=
+SIGN_CERT   :=
+SHIM        :=
+KEYS        := $(BUILD)/keys
+SHIM_DIR    := /usr/lib/shim
+SHIM_EFI    := $(SHIM_DIR)/shimx64.efi.signed
+SHIM_MM     := $(SHIM_DIR)/mmx64.efi.signed
+# The second stage shim loads from its own folder (its DEFAULT_LOADER); no fbx64.efi beside it,
+# or shim would run the fallback loader instead.
+SHIM_SECOND := grubx64.efi
+ENROL_CERT  := baremetric.cer
+# Debian's ovmf signs its Secure Boot variable stores with this key (passphrase "snakeoil").
+OVMF_SNAKEOIL := /usr/share/ovmf/PkKek-1-snakeoil
+KEY_BITS    := 2048
+KEY_DAYS    := 3650
+
+ifneq ($(SHIM),)
+ifneq ($(ARCH),x86_64)
+$(error SHIM=1: Debian's signed shim is packaged for x86_64 here (shim-signed:amd64); see docs/secure_boot.md)
+endif
+IMAGE_NAME  := baremetric-shim
+SIGNING_KEY := $(or $(SIGN_KEY),$(KEYS)/mok.key)
+SIGNING_CERT := $(or $(SIGN_CERT),$(KEYS)/mok.crt)
+else ifneq ($(SIGN_KEY),)
+IMAGE_NAME  := baremetric-signed
+SIGNING_KEY := $(SIGN_KEY)
+SIGNING_CERT := $(SIGN_CERT)
+else
+IMAGE_NAME  := baremetric
+endif
+ifneq ($(SIGN_KEY),)
+ifeq ($(SIGN_CERT),)
+$(error SIGN_KEY needs SIGN_CERT, the certificate (PEM) of the key)
+endif
+endif
+IMAGE_OUT   := $(OUT)/$(IMAGE_NAME).img
+
+image: $(IMAGE_OUT)
 $(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
 	scripts/mkimage.sh $< $@ $(IMAGE_MIB) $(EFI_BOOT_NAME)
+
+ifneq ($(IMAGE_NAME),baremetric)
+# The key and certificate the signed .efi was made with, rewritten when they change: another
+# SIGN_KEY re-signs even when its file is older than the last signature.
+SIGN_STAMP  := $(OUT)/$(IMAGE_NAME).keys
+$(shell mkdir -p $(OUT) && echo '$(SIGNING_KEY) $(SIGNING_CERT)' | cmp -s - $(SIGN_STAMP) || \
+	echo '$(SIGNING_KEY) $(SIGNING_CERT)' > $(SIGN_STAMP))
+$(OUT)/$(IMAGE_NAME).efi: $(OUT)/baremetric.efi $(SIGNING_KEY) $(SIGNING_CERT) $(SIGN_STAMP) | deps-sign
+	sbsign --key $(SIGNING_KEY) --cert $(SIGNING_CERT) --output $@ $<
+	sbverify --cert $(SIGNING_CERT) $@
+endif
+
+$(OUT)/baremetric-signed.img: $(OUT)/baremetric-signed.efi scripts/mkimage.sh | deps-image
+	scripts/mkimage.sh $< $@ $(IMAGE_MIB) $(EFI_BOOT_NAME)
+
+# The certificate in DER, the form MokManager and mokutil --import take.
+$(OUT)/baremetric-shim.cer: $(SIGNING_CERT) $(SIGN_STAMP) | deps-sign
+	openssl x509 -in $< -outform DER -out $@
+$(OUT)/baremetric-shim.img: $(OUT)/baremetric-shim.efi $(OUT)/baremetric-shim.cer scripts/mkimage.sh | deps-shim
+	scripts/mkimage.sh $(SHIM_EFI) $@ $(IMAGE_MIB) $(EFI_BOOT_NAME) EFI/BOOT/mmx64.efi=$(SHIM_MM) \
+		EFI/BOOT/$(SHIM_SECOND)=$(OUT)/baremetric-shim.efi $(ENROL_CERT)=$(OUT)/baremetric-shim.cer
+
+# The machine owner key SHIM=1 signs with when no SIGN_KEY is given: made here, never committed.
+$(KEYS)/mok.key $(KEYS)/mok.crt &: | deps-sign
+	@mkdir -p $(KEYS)
+	umask 077 && openssl req -new -x509 -newkey rsa:$(KEY_BITS) -nodes -sha256 -days $(KEY_DAYS) \
+		-subj "/CN=baremetric machine owner key/" -keyout $(KEYS)/mok.key -out $(KEYS)/mok.crt
+# The snakeoil key in plain PEM for sbsign (the tests sign with it: OVMF_VARS_4M.snakeoil.fd trusts it).
+$(KEYS)/snakeoil.key: | deps-run deps-sign
+	@mkdir -p $(KEYS)
+	umask 077 && openssl pkey -in $(OVMF_SNAKEOIL).key -passin pass:snakeoil -out $@
+
+# The Secure Boot images tests/integration/test_secure_boot.py boots: signed with the snakeoil key
+# (both CPUs: AAVMF's snakeoil store trusts the same key), and the shim stick (signed with the key
+# made in $(KEYS), which no store trusts until it is enrolled).
+image-secboot: $(KEYS)/snakeoil.key
+	$(MAKE) ARCH=x86_64 image SIGN_KEY=$(KEYS)/snakeoil.key SIGN_CERT=$(OVMF_SNAKEOIL).pem
+	$(MAKE) ARCH=aarch64 image SIGN_KEY=$(KEYS)/snakeoil.key SIGN_CERT=$(OVMF_SNAKEOIL).pem
+	$(MAKE) ARCH=x86_64 image SHIM=1
 
 # make run [SET="profile=membw samples=32"]: each word becomes a --set of the harness.
 run: image | deps-$(DEPS_RUN)
@@ -157,7 +256,7 @@ pytest: | deps-test
 image-aarch64:
 	$(MAKE) ARCH=aarch64 image
 
-integration: image image-aarch64 hosted | deps-test
+integration: image image-aarch64 image-secboot hosted | deps-test
 	$(PY) -m pytest -q tests/integration
 
 test: deps-test

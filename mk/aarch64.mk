@@ -18,6 +18,11 @@ FW_NM        := $(CROSS)nm
 DEPS_BUILD   := build-aarch64
 EFI_BOOT_NAME := BOOTAA64.EFI
 DEPS_RUN     := run-aarch64
+# No .sbat section: the crt0 above writes the PE header itself, with a fixed table of two sections
+# (.text and .data) and NumberOfSections = 2; a third one would mean patching its header after the
+# link. The image can still be signed (make image SIGN_KEY=... ARCH=aarch64), but shim would refuse
+# it as a second stage (docs/secure_boot.md).
+FW_SBAT_OBJ  :=
 
 GNU_EFI_A64  := $(BUILD)/deps/gnu-efi-arm64
 EFI_INC      := $(GNU_EFI_A64)/usr/include/efi

@@ -16,6 +16,11 @@ FW_LIBS     :=
 FW_RELATIVE_RELOC := R_X86_64_RELATIVE
 EFI_BOOT_NAME := BOOTX64.EFI
 DEPS_RUN    := run
+# shim's SBAT metadata as the .efi's .sbat section (docs/secure_boot.md): the Makefile makes this
+# object of the filled-in efi/sbat.csv, baremetric.lds gives it a page of its own in the image.
+FW_SBAT_OBJ := $(OUT)/sbat.o
+FW_ELF_FORMAT := elf64-x86-64
+FW_BFD_ARCH := i386:x86-64
 
 # Freestanding, warnings as errors, no SSE anywhere in the firmware (interrupt and fault paths must
 # not touch vector state); GNU-EFI calling convention via ms_abi.
@@ -33,7 +38,7 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs
 # (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
 # (~30 KB): symbols are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr \
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr -j .sbat \
 		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
 		--target=efi-app-$(ARCH) --subsystem=10 $< $@
 	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.

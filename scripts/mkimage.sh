@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI (or the
 # removable-media name given: BOOTAA64.EFI for AArch64), without root or loop devices (sgdisk +
-# mtools), ready to dd onto a USB stick.
-# Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME]]
+# mtools), ready to dd onto a USB stick. Each further PATH=FILE copies FILE to PATH in the partition
+# (a folder the image already has: the root or EFI/BOOT): the shim stick's other files (make SHIM=1).
+# Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME [PATH=FILE ...]]]
 #
 # Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
 # 1 MiB (sector 2048) to the last 1 MiB boundary before the backup GPT (the image's last 33
@@ -14,6 +15,7 @@ efi="$1"
 out="$2"
 size_mib="${3:-64}"
 boot_name="${4:-BOOTX64.EFI}"
+if [ $# -gt 4 ]; then shift 4; else shift $#; fi
 
 SECTOR=512
 MIB_SECTORS=2048          # sectors per MiB: the alignment of the partition's start and end
@@ -42,4 +44,7 @@ fs="$tmp@@$((part_start * SECTOR))"
 mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
 mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
+for extra in "$@"; do
+	mcopy -i "$fs" "${extra#*=}" "::/${extra%%=*}"
+done
 mv "$tmp" "$out"

@@ -125,3 +125,22 @@ def test_mkimage_refuses_too_small(tmp_path):
                          capture_output=True, text=True)
     assert res.returncode != 0 and "too small" in res.stderr
     assert not os.path.exists(tmp_path / "x.img")
+
+
+def test_mkimage_extra_files(tmp_path):
+    """PATH=FILE arguments after the boot name (the shim stick, make SHIM=1) land at their paths."""
+    _need("mformat")
+    efi = tmp_path / "loader.efi"
+    efi.write_bytes(b"MZ" + os.urandom(1000))
+    second, cert = tmp_path / "second.efi", tmp_path / "key.cer"
+    second.write_bytes(b"MZ" + os.urandom(2000))
+    cert.write_bytes(os.urandom(800))
+    img = tmp_path / "disk.img"
+    subprocess.run(["sh", MKIMAGE, str(efi), str(img), "64", "BOOTX64.EFI",
+                    "EFI/BOOT/grubx64.efi=%s" % second, "baremetric.cer=%s" % cert], check=True)
+    check_image(str(img), tmp_path, efi.read_bytes())
+    for path, src in (("EFI/BOOT/grubx64.efi", second), ("baremetric.cer", cert)):
+        got = tmp_path / "got"
+        subprocess.run(["mcopy", "-n", "-i", "%s@@%d" % (img, MIB_SECTORS * SECTOR), "::/" + path, str(got)],
+                       check=True)
+        assert got.read_bytes() == src.read_bytes(), path
