@@ -16,6 +16,7 @@
 #include "efi/efi_util.h"
 #include "efi/facts.h"
 #include "efi/platform.h"
+#include "efi/screen.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -35,6 +36,7 @@ static void serial_sink(const char *line, unsigned len)
 {
 	efi_arch_serial_write(line, len);
 	efi_arch_serial_write("\r\n", 2);
+	summary_record(line, len); /* the screen's headline counts checks and skips */
 }
 
 static void emit_begin(void)
@@ -145,6 +147,7 @@ static __attribute__((noreturn)) void after_exit(unsigned tries)
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.counter_hz, m.env.timer_overhead);
 	summary_value(efi_arch_overhead_label, m.env.timer_overhead, 0, "");
+	screen_begin(&m.disc.fb, m.disc.have_fb);
 	efi_arch_finish(&m, suite_end(suite_run()));
 }
 
