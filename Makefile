@@ -39,10 +39,10 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	efi/smp.c efi/string.c,$(call sources_in,efi,x86_64)) \
 	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
 	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
-	drivers/console/x86_64/fbcon.c drivers/fw/x86_64/power.c \
+	drivers/console/fbcon.c drivers/fw/x86_64/power.c \
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
-	bench/core/summary.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
+	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
@@ -80,6 +80,7 @@ UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
 UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
+UNIT_UNDER  += bench/core/summary.c bench/core/summary_head.c bench/core/progress.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
 .PHONY: all image image-aarch64 image-secboot run test unit pytest integration deps clean help docs

@@ -17,6 +17,7 @@
 #include "efi/facts.h"
 #include "efi/platform.h"
 #include "efi/save.h"
+#include "efi/screen.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -38,6 +39,7 @@ static void serial_sink(const char *line, unsigned len)
 	efi_arch_serial_write("\r\n", 2);
 	save_append(line, len);
 	save_append("\r\n", 2);
+	summary_record(line, len); /* the screen's headline counts checks and skips */
 }
 
 static void emit_begin(void)
@@ -150,6 +152,7 @@ static __attribute__((noreturn)) void after_exit(unsigned tries)
 	summary_value(efi_arch_overhead_label, m.env.timer_overhead, 0, "");
 	save_start(&m.env);
 	suite_set_between(save_flush);
+	screen_begin(&m.disc.fb, m.disc.have_fb);
 	efi_arch_finish(&m, suite_end(suite_run()));
 }
 

@@ -6,6 +6,7 @@
 
 #include "arch/cycles.h"
 #include "arch/mmio.h"
+#include "bench/core/summary.h"
 #include "drivers/usb/msc.h"
 #include "drivers/usb/usb_bulk.h"
 #include "efi/platform.h"
@@ -263,7 +264,10 @@ void save_close(void)
 	if (!save_log_flush(&save_plan.log, true)) {
 		save_plan.phase = SAVE_PHASE_FAILED;
 		save_plan.why = save_plan.log.error;
+		return;
 	}
+	if (!save_plan.log.lost)
+		summary_destination(st.where); /* the screen names the file; the only copy is not the screen */
 }
 
 const char *save_destination(void)

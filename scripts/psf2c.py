@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Convert a Linux console font (PSF1 or PSF2, optionally gzip-compressed) into the C header
-drivers/console/x86_64/fbcon.c draws with: font8x16[95][16], one byte per glyph row (MSB = leftmost pixel),
+drivers/console/fbcon.c draws with: font8x16[95][16], one byte per glyph row (MSB = leftmost pixel),
 for ASCII 0x20..0x7E.
 
 Usage: python3 scripts/psf2c.py IN.psf[.gz] OUT.h

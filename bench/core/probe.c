@@ -2,6 +2,7 @@
  * the suite so that the runner and the counters, which use them, depend on nothing above them. */
 #include "bench/core/probe.h"
 
+#include "bench/core/progress.h"
 #include "lib/emit.h"
 
 uint32_t probe_declare_set(struct probe_env *env, struct record **r, const char *name, uint64_t n,
@@ -15,6 +16,7 @@ uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const 
 {
 	uint32_t set = env->next_set++;
 
+	progress_set(); /* a set boundary: the measurement is over, its records not yet sent */
 	*r = emit_start("probe");
 	rec_str(*r, "name", name);
 	rec_u64(*r, "set", set);

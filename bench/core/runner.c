@@ -4,6 +4,7 @@
 #include "arch/cycles.h"
 #include "bench/core/calibrate.h"
 #include "bench/core/counters.h"
+#include "bench/core/summary.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 #include "lib/sort.h"
@@ -87,6 +88,7 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 	for (p = op->params; p && p[0] && p[1]; p += 2)
 		rec_str(r, p[0], p[1]);
 	ctr_finish_set(cr, r, set, samples, n);
+	summary_set(op->probe, op->params, samples, n, cal.iters, env->timer_overhead); /* sorts them */
 	arena_release(env->arena, mark);
 	return PROBE_OK;
 }

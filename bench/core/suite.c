@@ -1,6 +1,7 @@
 /* The suite runner (see suite.h). */
 #include "bench/core/suite.h"
 
+#include "bench/core/progress.h"
 #include "bench/core/registry.h"
 #include "bench/core/summary.h"
 #include "bench/profile/profile.h"
@@ -83,6 +84,8 @@ enum run_status suite_run(void)
 	const char *list = suite.env->cfg->probes;
 	char name[64];
 
+	summary_begin(suite.env);
+	progress_begin(list, suite.env->counter_hz);
 	while (*list) {
 		const struct probe_desc *p;
 		enum probe_status st;
@@ -93,15 +96,12 @@ enum run_status suite_run(void)
 			n++;
 		str_copy(name, list, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
 		list += n + (list[n] == ',');
+		progress_probe(name);
 		p = probe_find(name);
-		if (!p) {
-			emit_skip(name, "unknown probe");
+		if (!p || (p->expects_fault && !suite.env->traps)) {
+			emit_skip(name, p ? "faults are not caught in this build" : "unknown probe");
 			suite.counts.skips++;
-			continue;
-		}
-		if (p->expects_fault && !suite.env->traps) {
-			emit_skip(name, "faults are not caught in this build");
-			suite.counts.skips++;
+			summary_probe(name, PROBE_SKIPPED);
 			continue;
 		}
 		suite.current = p;

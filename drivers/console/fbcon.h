@@ -1,6 +1,7 @@
-/* Text console on a linear 32-bit framebuffer: shows the final summary on screen after
- * ExitBootServices, for a user who has no serial cable. The framebuffer is described by what
- * UEFI GOP reported before boot services were left; nothing here calls firmware. */
+/* Text console on a linear 32-bit framebuffer: shows the run's progress and its closing summary
+ * on screen after ExitBootServices, for a user who has no serial cable (every CPU: the
+ * framebuffer is memory). The framebuffer is described by what UEFI GOP reported before boot
+ * services were left; nothing here calls firmware. */
 #ifndef DRIVERS_FBCON_H
 #define DRIVERS_FBCON_H
 
@@ -37,6 +38,14 @@ int fbcon_ready(void);
  * last row scrolls the screen up. Characters outside printable ASCII are drawn as '?'. */
 void fbcon_putc(char c);
 void fbcon_puts(const char *s);
+
+/* Move the cursor to a text cell (ignored outside the screen or when not ready). */
+void fbcon_goto(uint32_t col, uint32_t row);
+/* Blank from the cursor to the end of its line (background colour); the cursor stays. */
+void fbcon_clear_eol(void);
+/* Text rows on the screen (0 when not ready) and the cursor's row. */
+uint32_t fbcon_rows(void);
+uint32_t fbcon_row(void);
 
 /* Colours for the characters written from now on; what is on screen keeps its colours. */
 void fbcon_set_color(uint32_t fg_rgb, uint32_t bg_rgb);

@@ -1,7 +1,9 @@
 /* The AArch64 side of the UEFI entry (efi/platform.h): a PL011 (option, SPCR, else QEMU virt's
  * UART0), PSCI as the FADT describes it, and after ExitBootServices the CPU, PMU and generic-timer
  * records, the other cores through PSCI CPU_ON, the memory facts and the GICv3 interrupt sources;
- * the run ends with PSCI SYSTEM_OFF (conduit from the FADT), else EFI ResetSystem, else a halt. */
+ * the run ends with the summary on screen (a GOP framebuffer with a linear layout: QEMU's ramfb,
+ * not virtio-gpu's blt-only one) and PSCI SYSTEM_OFF (conduit from the FADT), else EFI
+ * ResetSystem, else a halt. */
 #include <efi.h>
 #include <efilib.h>
 
@@ -17,8 +19,10 @@
 #include "drivers/fw/smbios.h"
 #include "efi/efi_util.h"
 #include "efi/aarch64/irq_boot.h"
+#include "bench/core/summary.h"
 #include "efi/platform.h"
 #include "efi/save.h"
+#include "efi/screen.h"
 #include "efi/smp_boot.h"
 #include "lib/emit.h"
 
@@ -112,12 +116,40 @@ void efi_arch_emit_boot_facts(struct efi_boot *b)
 
 bool efi_arch_reserve(struct efi_boot *b, const char **why)
 {
-	(void)b;
 	(void)why; /* the vectors live in the image: nothing to reserve */
+	discover_framebuffer(&b->disc); /* for the screen (efi/screen.h) */
 	return true;
 }
 
 static struct efi_boot *boot;
+
+/* The summary on screen, held for hold_s; for wait_key, or when the screen holds the only copy
+ * of the results and hold_s does not say how long to keep it, an hour: no keyboard is driven
+ * after boot services, so it says so and waits. */
+static void show_and_hold(struct efi_boot *b, enum run_status status)
+{
+	bool lost;
+	uint64_t hold;
+	char line[80];
+	struct sbuf sb;
+
+	screen_summary(&b->disc.fb, b->disc.have_fb, status, "generic timer");
+	lost = summary_only_copy() && fbcon_rows();
+	hold = b->cfg.wait_key || (lost && !b->cfg.hold_s) ? CONFIG_WAIT_KEY_MAX_S : b->cfg.hold_s;
+	if (lost)
+		screen_footer("No serial port answered and nothing was saved: this screen is the only copy.", true);
+	sb_init(&sb, line, sizeof(line));
+	if (hold) {
+		sb_puts(&sb, "No keyboard after boot services: powering off in ");
+		sb_u64(&sb, hold);
+		sb_puts(&sb, " s.");
+	} else {
+		sb_puts(&sb, "Powering off.");
+	}
+	screen_footer(line, lost);
+	if (hold && fbcon_rows())
+		screen_hold(b->env.counter_hz, hold, 0);
+}
 
 /* Power off: PSCI SYSTEM_OFF when the FADT says PSCI is there (QEMU exits 0), else the UEFI
  * runtime ResetSystem (still callable after ExitBootServices), else halt. shutdown=reset resets
@@ -126,9 +158,9 @@ void efi_arch_finish(struct efi_boot *b, enum run_status status)
 {
 	bool reset = b->cfg.shutdown == SHUTDOWN_RESET;
 
-	(void)status; /* the end record carries it: no exit-code device on this machine */
 	save_close();
 	pl011_drain(&a.uart);
+	show_and_hold(b, status); /* the status: on screen; the end record carries it (no exit device) */
 	if (b->cfg.shutdown != SHUTDOWN_HALT) {
 		if (b->acpi.arm_boot_flags & ACPI_ARM_PSCI_COMPLIANT)
 			(void)psci_call((b->acpi.arm_boot_flags & ACPI_ARM_PSCI_USE_HVC) != 0,
@@ -147,8 +179,18 @@ static __attribute__((noreturn)) void finish_fatal(enum run_status status)
 
 void efi_arch_prepare_finish(struct efi_boot *b)
 {
+	char text[SUMMARY_DEST_MAX];
+	struct sbuf sb;
+
 	boot = b;
 	suite_init(&b->env, finish_fatal);
+	if (!a.uart.present)
+		return;
+	sb_init(&sb, text, sizeof(text));
+	sb_puts(&sb, a.uart.sbsa ? "serial SBSA UART " : "serial PL011 ");
+	sb_hex(&sb, a.uart.base);
+	sb_puts(&sb, " (baud as the firmware set it)");
+	summary_destination(text);
 }
 
 void efi_arch_mask_interrupts(void)

@@ -1,28 +1,40 @@
 /* End of run: on-screen summary and power-off (see finish.h). */
 #include "efi/x86_64/finish.h"
 
-#include "arch/cycles.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/io.h"
 #include "bench/core/summary.h"
 #include "drivers/console/x86_64/i8042.h"
 #include "drivers/fw/x86_64/power.h"
 #include "efi/save.h"
+#include "efi/screen.h"
 #include "lib/fmt.h"
 
-/* Without a calibrated TSC, assume a fast clock so a bounded wait is never shorter than asked. */
-#define FALLBACK_COUNTER_HZ 5000000000ull
-#define COLOR_TEXT 0xD0D0D0
-#define COLOR_BACKGROUND 0x000000
-/* The title line says the verdict at a glance (and lets a test tell our screen from OVMF's). */
-#define COLOR_OK 0x30D030
-#define COLOR_FAIL 0xE03030
-
 static struct finish_ctx *saved;
+
+/* The serial port as the results' destination on the screen, when one answered. */
+static void name_serial(const struct finish_ctx *c)
+{
+	char text[SUMMARY_DEST_MAX];
+	struct sbuf sb;
+
+	if (!c->uart || !c->uart->present)
+		return;
+	sb_init(&sb, text, sizeof(text));
+	sb_puts(&sb, "serial ");
+	sb_hex(&sb, c->uart->base);
+	sb_puts(&sb, c->uart->access == UART_IO ? " (I/O port)" : " (MMIO)");
+	if (c->baud) {
+		sb_puts(&sb, " at ");
+		sb_u64(&sb, c->baud);
+		sb_puts(&sb, " baud");
+	}
+	summary_destination(text);
+}
 
 void finish_set_ctx(struct finish_ctx *ctx)
 {
 	saved = ctx;
+	name_serial(ctx);
 }
 
 void finish_exit(enum run_status status)
@@ -30,46 +42,38 @@ void finish_exit(enum run_status status)
 	finish(saved, status);
 }
 
-/* Wait up to `seconds`, ending early on a key press when `any_key`. */
-static void wait_bounded(const struct finish_ctx *c, uint64_t seconds, bool any_key)
+/* The closing lines and the wait: hold_s, wait_key, or, when the screen holds the only copy of
+ * the results and hold_s does not say how long to keep it, until a key (all bounded; a key ends
+ * them early). */
+static void show_and_hold(struct finish_ctx *c, enum run_status status)
 {
-	uint64_t hz = c->env && c->env->counter_hz ? c->env->counter_hz : FALLBACK_COUNTER_HZ;
-	uint64_t start = cycles_read();
-	bool kbd = any_key && i8042_present();
-
-	if (kbd)
-		i8042_flush();
-	while (cycles_read() - start < seconds * hz) {
-		if (kbd && i8042_key_pressed())
-			return;
-		cpu_relax();
-	}
-}
-
-static void show_summary(struct finish_ctx *c, enum run_status status)
-{
-	char line[96];
+	bool lost, kbd = i8042_present();
+	uint64_t hold;
+	char line[80];
 	struct sbuf sb;
 
-	if (!c->have_fb)
-		return;
-	fbcon_init(&c->fb);
-	fbcon_set_color(status == RUN_OK ? COLOR_OK : COLOR_FAIL, COLOR_BACKGROUND);
-	fbcon_puts(status == RUN_OK ? "baremetric: run finished, status ok\n\n"
-				    : "baremetric: run finished, status FAILED (see below)\n\n");
-	fbcon_set_color(COLOR_TEXT, COLOR_BACKGROUND);
-	fbcon_puts(summary_text());
+	screen_summary(&c->fb, c->have_fb, status, "TSC");
+	lost = summary_only_copy() && fbcon_rows();
+	hold = c->cfg->wait_key || (lost && !c->cfg->hold_s) ? CONFIG_WAIT_KEY_MAX_S : c->cfg->hold_s;
+	if (lost)
+		screen_footer("No serial port answered and nothing was saved: this screen is the only copy.", true);
 	sb_init(&sb, line, sizeof(line));
-	if (c->cfg->wait_key) {
-		sb_puts(&sb, "\nPress a key to power off.\n");
-	} else if (c->cfg->hold_s) {
-		sb_puts(&sb, "\nPowering off in ");
-		sb_u64(&sb, c->cfg->hold_s);
-		sb_puts(&sb, " s (a key powers off now).\n");
+	if (hold == CONFIG_WAIT_KEY_MAX_S) {
+		sb_puts(&sb, kbd ? "Press a key to power off (an hour without one powers off)."
+				 : "No keyboard controller: powering off in an hour.");
+	} else if (hold) {
+		sb_puts(&sb, "Powering off in ");
+		sb_u64(&sb, hold);
+		sb_puts(&sb, " s (a key powers off now).");
 	} else {
-		sb_puts(&sb, "\nPowering off.\n");
+		sb_puts(&sb, "Powering off.");
 	}
-	fbcon_puts(line);
+	screen_footer(line, lost);
+	if (!hold)
+		return;
+	if (kbd)
+		i8042_flush();
+	screen_hold(c->env ? c->env->counter_hz : 0, hold, kbd ? i8042_key_pressed : 0);
 }
 
 void finish(struct finish_ctx *c, enum run_status status)
@@ -79,11 +83,7 @@ void finish(struct finish_ctx *c, enum run_status status)
 	save_close();
 	if (c->uart)
 		uart_drain(c->uart);
-	show_summary(c, status);
-	if (c->cfg->wait_key)
-		wait_bounded(c, CONFIG_WAIT_KEY_MAX_S, true);
-	else if (c->cfg->hold_s)
-		wait_bounded(c, c->cfg->hold_s, true);
+	show_and_hold(c, status);
 
 	if (mode == SHUTDOWN_DEBUG_EXIT || (mode == SHUTDOWN_AUTO && c->hypervisor))
 		power_debug_exit((uint16_t)c->cfg->debug_exit_port, (uint32_t)status);

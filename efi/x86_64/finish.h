@@ -1,6 +1,7 @@
-/* The end of a run: show the summary on screen for a user without a serial cable (optionally held
- * until a key, always bounded), then leave the machine the configured way — isa-debug-exit under
- * QEMU so a test can read the status, else ACPI S5, else reset, else halt. */
+/* The end of a run: show the summary on screen for a user without a serial cable (efi/screen.h;
+ * held for hold_s, or until a key with wait_key or when no serial port answered and nothing was
+ * saved, always bounded), then leave the machine the configured way — isa-debug-exit under QEMU
+ * so a test can read the status, else ACPI S5, else reset, else halt. */
 #ifndef EFI_FINISH_H
 #define EFI_FINISH_H
 
@@ -15,11 +16,13 @@ struct finish_ctx {
 	const struct acpi_info *acpi;
 	const struct probe_env *env; /* for the TSC frequency that bounds waits */
 	struct uart *uart;
+	unsigned baud; /* the serial port's rate as programmed, 0 = as the firmware left it */
 	bool have_fb;
 	struct fb_info fb;
 	bool hypervisor;
 };
 
+/* Also names the serial port, when one answered, as where the results go (summary.h). */
 void finish_set_ctx(struct finish_ctx *ctx);
 void finish(struct finish_ctx *ctx, enum run_status status) __attribute__((noreturn));
 /* For the suite's fatal path: finish with the context set by finish_set_ctx(). */

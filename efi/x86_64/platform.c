@@ -144,6 +144,7 @@ void efi_arch_prepare_finish(struct efi_boot *b)
 	x.fin.hypervisor = b->cpu.hypervisor;
 	x.fin.env = &b->env;
 	x.fin.uart = &x.uart;
+	x.fin.baud = x.baud;
 	suite_init(&b->env, finish_exit);
 	finish_set_ctx(&x.fin);
 }

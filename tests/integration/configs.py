@@ -76,8 +76,9 @@ X86_64 = [
                doc="prof_split rides along, profiled (x86_64/test_profile.py): an icount boot is slow to start."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi"}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off."),
-    BootConfig("noserial", options={"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8"},
-               groups=("boot", "fw"), doc="A serial port with no UART behind it."),
+    BootConfig("noserial", options={"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8", "hold_s": 1},
+               groups=("boot", "fw"), doc="A serial port with no UART behind it. The screen is then the only copy: "
+               "without hold_s it would wait for a key (x86_64/test_screen.py)."),
     BootConfig("memory_max", cpu="max", options=_MEMORY, groups=("memory",),
                doc="-cpu max: SSE2 and AVX2 kernels run, AVX-512 is absent under TCG."),
     BootConfig("quick_memory", options=dict(_MEMORY, mem_kernels="read,copy_nt", mem_max_mb=1), groups=("memory",),

@@ -17,6 +17,7 @@
 #include "arch/cycles.h"
 #include "bench/probes/irq/common.h"
 #include "bench/probes/irq/context.h"
+#include "bench/core/summary.h"
 #include "lib/emit.h"
 #include "lib/sort.h"
 
@@ -119,6 +120,7 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 	irq_context_fields(env, r, &res->ctx);
 	emit_finish();
 	emit_samples(set, samples, res->n);
+	summary_irq(irq_source_name(ls->src), irq_wait_name(ls->wait), samples, res->n); /* sorts them */
 }
 
 /* Anything still pending arrives now (counted as extra by the caller). */
@@ -365,6 +367,7 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	irq_context_fields(env, r, &ctx);
 	emit_finish();
 	emit_samples(set, samples + (st.n - n), n);
+	summary_irq(irq_source_name(IRQ_SRC_APIC_PERIODIC), "spin", samples + (st.n - n), n);
 	return tally.unexpected ? PROBE_FAILED : PROBE_OK;
 }
 

@@ -1,13 +1,13 @@
 /* Framebuffer text console: 8x16 glyphs from the generated font8x16.h drawn into a 32-bit
  * linear framebuffer, with a cursor, line wrap and scrolling. There is no shadow text buffer:
  * scrolling copies pixel rows inside the framebuffer. Reading video memory is slow on real
- * hardware, but the console only shows a short summary, so it scrolls rarely. */
+ * hardware, so the screen's users place their text (fbcon_goto) instead of scrolling. The same
+ * code for every CPU: the framebuffer is plain memory to it (OVMF's VGA BAR, AAVMF's ramfb). */
 #include "drivers/console/fbcon.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arch/x86_64/io.h"
 #include "font8x16.h"
 
 #define FB_BYTES_PER_PIXEL 4u
@@ -44,8 +44,19 @@ static uint32_t rgb_to_pixel(uint32_t rgb)
 	return (r << RGB_RED_SHIFT) | (g << RGB_GREEN_SHIFT) | (b << RGB_BLUE_SHIFT);
 }
 
-/* Framebuffer accesses go through the volatile MMIO helpers: the stores must reach video memory,
- * and plain loops could be turned into memset/memcpy calls this freestanding image lacks. */
+/* Volatile accesses: the stores must reach video memory, and plain loops could be turned into
+ * memset/memcpy calls this freestanding image lacks. No barrier per pixel (a device-register
+ * write would carry one on AArch64): the picture only has to appear, not in order. */
+static inline void fb_write(uintptr_t a, uint32_t v)
+{
+	*(volatile uint32_t *)a = v;
+}
+
+static inline uint32_t fb_read(uintptr_t a)
+{
+	return *(volatile uint32_t *)a;
+}
+
 static uintptr_t pixel_addr(uint32_t x, uint32_t y)
 {
 	return (uintptr_t)(con.fb.base + ((uint64_t)y * con.fb.stride_px + x) * FB_BYTES_PER_PIXEL);
@@ -57,7 +68,7 @@ static void fill_rect(uint32_t x0, uint32_t y0, uint32_t w, uint32_t h, uint32_t
 		uintptr_t p = pixel_addr(x0, y);
 
 		for (uint32_t x = 0; x < w; x++, p += FB_BYTES_PER_PIXEL)
-			mmio_write32(p, pixel);
+			fb_write(p, pixel);
 	}
 }
 
@@ -75,7 +86,7 @@ static void draw_glyph(uint32_t col, uint32_t row, char c)
 		uint8_t bits = glyph[gy];
 
 		for (uint32_t gx = 0; gx < FONT_WIDTH; gx++, p += FB_BYTES_PER_PIXEL)
-			mmio_write32(p, (bits & (GLYPH_ROW_LEFTMOST_BIT >> gx)) ? con.fg : con.bg);
+			fb_write(p, (bits & (GLYPH_ROW_LEFTMOST_BIT >> gx)) ? con.fg : con.bg);
 	}
 }
 
@@ -89,7 +100,7 @@ static void scroll_up(void)
 		uintptr_t dst = pixel_addr(0, y - FONT_HEIGHT);
 
 		for (uint32_t x = 0; x < con.fb.width; x++) {
-			mmio_write32(dst, mmio_read32(src));
+			fb_write(dst, fb_read(src));
 			src += FB_BYTES_PER_PIXEL;
 			dst += FB_BYTES_PER_PIXEL;
 		}
@@ -176,6 +187,31 @@ void fbcon_putc(char c)
 		put_printable(c);
 		break;
 	}
+}
+
+void fbcon_goto(uint32_t col, uint32_t row)
+{
+	if (!con.ready || col >= con.cols || row >= con.rows)
+		return;
+	con.col = col;
+	con.row = row;
+}
+
+void fbcon_clear_eol(void)
+{
+	if (con.ready && con.col < con.cols)
+		fill_rect(con.col * FONT_WIDTH, con.row * FONT_HEIGHT, (con.cols - con.col) * FONT_WIDTH,
+			  FONT_HEIGHT, con.bg);
+}
+
+uint32_t fbcon_rows(void)
+{
+	return con.ready ? con.rows : 0;
+}
+
+uint32_t fbcon_row(void)
+{
+	return con.row;
 }
 
 void fbcon_puts(const char *s)
