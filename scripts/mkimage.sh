@@ -1,8 +1,10 @@
 #!/bin/sh
 # Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI (or the
-# removable-media name given: BOOTAA64.EFI for AArch64), without root or loop devices (sgdisk +
-# mtools), ready to dd onto a USB stick.
-# Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME]]
+# removable-media name given: BOOTAA64.EFI for AArch64) and, beside it, EFI/BOOT/baremetric.cfg,
+# the commented config template (docs/baremetric.cfg, made by scripts/gen_docs.py: as it is it
+# changes nothing; the firmware reads it from the folder it was loaded from), without root or loop
+# devices (sgdisk + mtools), ready to dd onto a USB stick.
+# Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME [CONFIG]]]  (CONFIG: the template)
 #
 # Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
 # 1 MiB (sector 2048) to the last 1 MiB boundary before the backup GPT (the image's last 33
@@ -14,6 +16,7 @@ efi="$1"
 out="$2"
 size_mib="${3:-64}"
 boot_name="${4:-BOOTX64.EFI}"
+config="${5:-$(dirname "$0")/../docs/baremetric.cfg}"
 
 SECTOR=512
 MIB_SECTORS=2048          # sectors per MiB: the alignment of the partition's start and end
@@ -25,6 +28,10 @@ part_start=$MIB_SECTORS
 # Last sector before a 1 MiB boundary that stays clear of the backup GPT.
 part_end=$(( (total - GPT_BACKUP_SECTORS - 1) / MIB_SECTORS * MIB_SECTORS - 1 ))
 part_sectors=$((part_end - part_start + 1))
+if [ ! -f "$config" ]; then
+	echo "mkimage: no config template $config (make docs writes it)" >&2
+	exit 1
+fi
 if [ "$part_sectors" -lt "$FAT32_MIN_SECTORS" ]; then
 	echo "mkimage: ${size_mib} MiB is too small for a FAT32 partition (need >= 36 MiB)" >&2
 	exit 1
@@ -42,4 +49,5 @@ fs="$tmp@@$((part_start * SECTOR))"
 mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
 mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
+mcopy -i "$fs" "$config" ::/EFI/BOOT/baremetric.cfg
 mv "$tmp" "$out"
