@@ -185,7 +185,7 @@ endif
 IMAGE_OUT   := $(OUT)/$(IMAGE_NAME).img
 
 image: $(IMAGE_OUT)
-$(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh | deps-image
+$(OUT)/baremetric.img: $(OUT)/baremetric.efi scripts/mkimage.sh docs/baremetric.cfg | deps-image
 	scripts/mkimage.sh $< $@ $(IMAGE_MIB) $(EFI_BOOT_NAME)
 
 ifneq ($(IMAGE_NAME),baremetric)
@@ -199,7 +199,7 @@ $(OUT)/$(IMAGE_NAME).efi: $(OUT)/baremetric.efi $(SIGNING_KEY) $(SIGNING_CERT) $
 	sbverify --cert $(SIGNING_CERT) $@
 endif
 
-$(OUT)/baremetric-signed.img: $(OUT)/baremetric-signed.efi scripts/mkimage.sh | deps-image
+$(OUT)/baremetric-signed.img: $(OUT)/baremetric-signed.efi scripts/mkimage.sh docs/baremetric.cfg | deps-image
 	scripts/mkimage.sh $< $@ $(IMAGE_MIB) $(EFI_BOOT_NAME)
 
 # The certificate in DER, the form MokManager and mokutil --import take.

@@ -6,7 +6,7 @@
 #include "efi/efi_util.h"
 #include "lib/fmt.h"
 
-#define CONFIG_FILE_MAX 16384
+#define CONFIG_FILE_MAX 16384 /* bytes of the config file read (scripts/gen_docs.py TEMPLATE_MAX) */
 #define PATH_MAX_CHARS 256
 #define LOAD_OPTIONS_MAX 1024
 
@@ -103,8 +103,21 @@ static UINTN read_file(EFI_HANDLE device, const CHAR16 *path, char *buf, UINTN c
 	return EFI_ERROR(st) ? 0 : size;
 }
 
+/* A file longer than CONFIG_FILE_MAX: the length of its whole lines within the limit (a line is
+ * never cut), with a message that the rest is not read. */
+static UINTN whole_lines(const char *text, UINTN len, struct boot_messages *msgs)
+{
+	if (len <= CONFIG_FILE_MAX)
+		return len;
+	keep_message(msgs, "config file: over 16 KiB; the rest ignored");
+	for (len = CONFIG_FILE_MAX; len && text[len - 1] != '\n'; len--)
+		;
+	return len;
+}
+
 /* The config file's text lives in pool memory for the parse only: a static buffer would be 16 KiB
- * of the .efi (gnu-efi's linker script keeps .bss in the file). */
+ * of the .efi (gnu-efi's linker script keeps .bss in the file). One byte more than the limit is
+ * read, to know a longer file. */
 static void load_file(EFI_LOADED_IMAGE *li, struct config_parser *p, struct boot_messages *msgs)
 {
 	char *text = NULL;
@@ -115,15 +128,16 @@ static void load_file(EFI_LOADED_IMAGE *li, struct config_parser *p, struct boot
 
 	config_path(li, path, PATH_MAX_CHARS);
 	efi_ucs2_to_ascii(path, PATH_MAX_CHARS, apath, sizeof(apath));
-	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, CONFIG_FILE_MAX, (void **)&text)) || !text) {
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePool, 3, EfiLoaderData, CONFIG_FILE_MAX + 1, (void **)&text)) ||
+	    !text) {
 		keep_message(msgs, "no memory to read the config file: it is ignored");
 		return;
 	}
-	len = read_file(li->DeviceHandle, path, text, CONFIG_FILE_MAX);
+	len = read_file(li->DeviceHandle, path, text, CONFIG_FILE_MAX + 1);
 	if (!len) {
 		CHAR16 root_path[] = L"\\" CONFIG_FILE_NAME_W;
 
-		len = read_file(li->DeviceHandle, root_path, text, CONFIG_FILE_MAX);
+		len = read_file(li->DeviceHandle, root_path, text, CONFIG_FILE_MAX + 1);
 		if (len)
 			str_copy(apath, "\\" CONFIG_FILE_NAME, sizeof(apath));
 	}
@@ -131,10 +145,8 @@ static void load_file(EFI_LOADED_IMAGE *li, struct config_parser *p, struct boot
 	if (len) {
 		sb_puts(&sb, "options from ");
 		sb_puts(&sb, apath);
-		if (len == CONFIG_FILE_MAX)
-			sb_puts(&sb, " (truncated at 16 KiB)");
 		keep_message(msgs, line);
-		config_parse_file(p, text, len);
+		config_parse_file(p, text, whole_lines(text, len, msgs));
 	} else {
 		sb_puts(&sb, "no ");
 		sb_puts(&sb, apath);

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Build a GPT disk image with one FAT32 EFI system partition holding EFI/BOOT/BOOTX64.EFI (or the
-# removable-media name given: BOOTAA64.EFI for AArch64), without root or loop devices (sgdisk +
-# mtools), ready to dd onto a USB stick. Each further PATH=FILE copies FILE to PATH in the partition
-# (a folder the image already has: the root or EFI/BOOT): the shim stick's other files (make SHIM=1).
+# removable-media name given: BOOTAA64.EFI for AArch64) and, beside it, EFI/BOOT/baremetric.cfg,
+# the commented config template (docs/baremetric.cfg, made by scripts/gen_docs.py: as it is it
+# changes nothing; the firmware reads it from the folder it was loaded from), without root or loop
+# devices (sgdisk + mtools), ready to dd onto a USB stick. Each further PATH=FILE copies FILE to
+# PATH in the partition (a folder the image already has: the root or EFI/BOOT): the shim stick's
+# other files (make SHIM=1).
 # Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME [PATH=FILE ...]]]
 #
 # Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
@@ -15,6 +18,7 @@ efi="$1"
 out="$2"
 size_mib="${3:-64}"
 boot_name="${4:-BOOTX64.EFI}"
+config="$(dirname "$0")/../docs/baremetric.cfg"
 if [ $# -gt 4 ]; then shift 4; else shift $#; fi
 
 SECTOR=512
@@ -27,6 +31,10 @@ part_start=$MIB_SECTORS
 # Last sector before a 1 MiB boundary that stays clear of the backup GPT.
 part_end=$(( (total - GPT_BACKUP_SECTORS - 1) / MIB_SECTORS * MIB_SECTORS - 1 ))
 part_sectors=$((part_end - part_start + 1))
+if [ ! -f "$config" ]; then
+	echo "mkimage: no config template $config (make docs writes it)" >&2
+	exit 1
+fi
 if [ "$part_sectors" -lt "$FAT32_MIN_SECTORS" ]; then
 	echo "mkimage: ${size_mib} MiB is too small for a FAT32 partition (need >= 36 MiB)" >&2
 	exit 1
@@ -44,6 +52,7 @@ fs="$tmp@@$((part_start * SECTOR))"
 mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
 mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
+mcopy -i "$fs" "$config" ::/EFI/BOOT/baremetric.cfg
 for extra in "$@"; do
 	mcopy -i "$fs" "${extra#*=}" "::/${extra%%=*}"
 done

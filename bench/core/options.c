@@ -9,12 +9,11 @@
 enum option_type { OPT_U64, OPT_BOOL, OPT_U64_LIST, OPT_U64_LIST_AUTO, OPT_CHOICE, OPT_SERIAL, OPT_PROBES,
 		   OPT_PROFILE, OPT_NAMES_OR_ALL, OPT_EVENTS, OPT_NAME };
 
-/* Packed small (offset, size and type in 5 bytes): the table is in the .efi (docs/hacking.md: size). */
+/* Packed small (offset, size and type in 5 bytes; the key, default and accepted values one string
+ * behind one pointer): the table is in the .efi (docs/hacking.md: size). */
 struct option_desc {
-	const char *key;
+	const char *key;          /* "key\0default\0accepts": option_default(), option_accepts() */
 	const char *const *names; /* the names a value may use, NULL-terminated */
-	const char *dflt;         /* as a user would write it */
-	const char *accepts;      /* for the "bad value" message */
 	uint64_t min, max;        /* of a number (of each number of a list) */
 	uint16_t offset, size;    /* of the field in struct config */
 	uint8_t type;             /* enum option_type */
@@ -44,18 +43,37 @@ _Static_assert(sizeof(enum shutdown_mode) == sizeof(unsigned) && sizeof(enum api
 	       "a CHOICE option's field is stored as unsigned");
 
 /* The probe list's default is the registry's (registry_names.c): not a constant expression,
- * so the table holds NULL and option_default() fills it in. */
-#define PROBE_DEFAULT_LIST NULL
+ * so the table holds "" and option_default() fills it in. */
+#define PROBE_DEFAULT_LIST ""
 #define OPTION(key_, type_, field_, min_, max_, names_, dflt_, accepts_, what_)                          \
-	{ .key = #key_, .type = OPT_##type_, .offset = __builtin_offsetof(struct config, field_),        \
-	  .size = sizeof(((struct config *)0)->field_), .min = (min_), .max = (max_), .names = (names_), \
-	  .dflt = (dflt_), .accepts = (accepts_) },
+	{ .key = #key_ "\0" dflt_ "\0" accepts_, .type = OPT_##type_,                                    \
+	  .offset = __builtin_offsetof(struct config, field_), .size = sizeof(((struct config *)0)->field_), \
+	  .min = (min_), .max = (max_), .names = (names_) },
 static const struct option_desc options[] = {
 #include "bench/core/options.def"
 };
 #undef OPTION
 
 #define NUM_OPTIONS (sizeof(options) / sizeof(options[0]))
+_Static_assert(NUM_OPTIONS <= CONFIG_OPTIONS_MAX, "struct config_parser's marks need room for every option");
+
+/* The string after s in a "a\0b\0c" string. */
+static const char *next_str(const char *s)
+{
+	return s + str_len(s) + 1;
+}
+
+static const char *option_default(const struct option_desc *o)
+{
+	const char *d = next_str(o->key);
+
+	return *d ? d : probe_default_list;
+}
+
+static const char *option_accepts(const struct option_desc *o)
+{
+	return next_str(next_str(o->key));
+}
 
 static void *field(struct config *cfg, const struct option_desc *o)
 {
@@ -67,29 +85,44 @@ static const void *field_c(const struct config *cfg, const struct option_desc *o
 	return (const char *)cfg + o->offset;
 }
 
-static void warn(struct config_parser *p, const char *origin, const char *a, const char *b, const char *c)
+/* One message, "config <origin>: <fmt ...>" (lib/config's formats), counted and handed on. */
+static void warn(struct config_parser *p, const char *origin, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[CONFIG_MESSAGE_MAX];
+	va_list ap;
 
-	config_message(buf, sizeof(buf), origin, a, b, c);
+	va_start(ap, fmt);
+	config_vmessage(buf, sizeof(buf), origin, fmt, ap);
+	va_end(ap);
 	p->warnings++;
 	if (p->warn)
 		p->warn(buf, p->warn_ctx);
 }
 
-/* Warn of one unknown name of a list: "unknown probe 'x' in 'probes' skipped". */
+#define KEPT_MAX 96
+
+/* What a refused value leaves in place, the end of its message: "keeping the default", or the
+ * value of the last setting that took effect, "keeping the value of file line 3". */
+static const char *kept_text(char buf[KEPT_MAX], const struct config_parser *p, const struct option_desc *o)
+{
+	const struct config_mark *m = &p->took[o - options];
+	struct sbuf sb;
+
+	sb_init(&sb, buf, KEPT_MAX);
+	config_format(&sb, m->source ? "keeping the value of %o" : "keeping the default", (uint64_t)m->source,
+		      (uint64_t)m->n);
+	return buf;
+}
+
+/* Warn of one unknown name of a list: "unknown probe 'x' in 'probes' skipped", or for a list
+ * refused as a whole "unknown name 'x' in 'pmu_events': list refused, keeping the default auto". */
 static void warn_unknown(struct config_parser *p, const struct option_desc *o, const char *origin,
 			 const char *name, size_t n, bool skipped)
 {
-	char item[64], where[48];
-	struct sbuf sb;
+	char k[KEPT_MAX];
 
-	str_copy(item, name, n + 1 < sizeof(item) ? n + 1 : sizeof(item));
-	sb_init(&sb, where, sizeof(where));
-	sb_puts(&sb, "' in '");
-	sb_puts(&sb, o->key);
-	sb_puts(&sb, skipped ? "' skipped" : "'");
-	warn(p, origin, o->names ? "unknown name '" : "unknown probe '", item, where);
+	warn(p, origin, skipped ? "unknown %s %q in '%s' skipped" : "unknown %s %q in '%s': list refused, %s",
+	     o->names ? "name" : "probe", name, n, o->key, skipped ? "" : kept_text(k, p, o));
 }
 
 /* Name lists (keep_known): keep the known names and report each unknown one — a typo in one probe
@@ -104,8 +137,10 @@ static bool set_list(struct config_parser *p, const struct option_desc *o, const
 	struct sbuf out;
 	unsigned good = 0;
 
+	char k[KEPT_MAX];
+
 	if (str_len(value) >= CONFIG_VALUE_MAX) {
-		warn(p, origin, "list too long for '", o->key, "'");
+		warn(p, origin, "list too long for '%s': %s", o->key, kept_text(k, p, o));
 		return false;
 	}
 	sb_init(&out, kept, sizeof(kept));
@@ -125,7 +160,7 @@ static bool set_list(struct config_parser *p, const struct option_desc *o, const
 		s += n;
 	}
 	if (!good) {
-		warn(p, origin, "no known name in '", o->key, "': default kept");
+		warn(p, origin, "no known name in '%s': %s", o->key, kept_text(k, p, o));
 		return false;
 	}
 	str_copy(field(p->cfg, o), kept, o->size);
@@ -269,40 +304,48 @@ static const struct option_desc *find(const char *key)
 	return 0;
 }
 
-static void warn_bad_value(struct config_parser *p, const struct option_desc *o, const char *value,
-			   const char *origin)
+/* "timer_samples given again (first on line 3); the later value counts" */
+static void warn_repeat(struct config_parser *p, const struct option_desc *o, const struct config_origin *at,
+			uint32_t first)
 {
-	char buf[160];
-	struct sbuf sb;
+	warn(p, at->text, "%s given again (first %s %u); the later value counts", o->key,
+	     at->source == CONFIG_SRC_FILE ? "on line" : "in word", (uint64_t)first);
+}
 
-	sb_init(&sb, buf, sizeof(buf));
-	sb_puts(&sb, "bad value '");
-	sb_puts(&sb, value);
-	sb_puts(&sb, "' for '");
-	sb_puts(&sb, o->key);
-	sb_puts(&sb, "' (want ");
-	sb_puts(&sb, o->accepts);
-	warn(p, origin, buf, "), keeping the default", "");
+bool config_set_at(struct config_parser *p, const char *key, const char *value, const struct config_origin *at)
+{
+	const struct option_desc *o = find(key);
+	struct config_mark *given, here = { .n = at->n, .source = at->source };
+	bool ok, numbered = at->source == CONFIG_SRC_FILE || at->source == CONFIG_SRC_ARGS;
+
+	if (!o) {
+		warn(p, at->text, "unknown key '%s' ignored", key);
+		return false;
+	}
+	ok = setters[o->type](p, o, value, at->text);
+	if (!ok && !warns_itself(o->type)) {
+		char k[KEPT_MAX];
+
+		warn(p, at->text, "bad value %q for '%s' (want %s), %s", value, str_len(value), o->key, option_accepts(o),
+		     kept_text(k, p, o));
+	}
+	given = &p->given[o - options];
+	if (numbered && given->source == at->source) {
+		if (ok) /* a refused value's message says what it keeps */
+			warn_repeat(p, o, at, given->n);
+	} else if (numbered) {
+		*given = here;
+	}
+	if (ok)
+		p->took[o - options] = here;
+	return ok;
 }
 
 bool config_set(struct config_parser *p, const char *key, const char *value, const char *origin)
 {
-	const struct option_desc *o = find(key);
-	bool ok;
+	const struct config_origin at = { .text = origin, .source = CONFIG_SRC_OTHER };
 
-	if (!o) {
-		warn(p, origin, "unknown key '", key, "' ignored");
-		return false;
-	}
-	ok = setters[o->type](p, o, value, origin);
-	if (!ok && !warns_itself(o->type))
-		warn_bad_value(p, o, value, origin);
-	return ok;
-}
-
-static const char *option_default(const struct option_desc *o)
-{
-	return o->dflt ? o->dflt : probe_default_list;
+	return config_set_at(p, key, value, &at);
 }
 
 /* Every default goes through its option's own setter, so a default is a value a user could write.
@@ -317,26 +360,31 @@ void config_defaults(struct config *cfg)
 		(void)config_set(&p, options[i].key, option_default(&options[i]), "default");
 }
 
-static void parsed_pair(void *ctx, const char *key, const char *value, const char *origin)
+static void parsed_pair(void *ctx, const char *key, const char *value, const struct config_origin *at)
 {
-	(void)config_set(ctx, key, value, origin);
+	(void)config_set_at(ctx, key, value, at);
 }
 
-static void parsed_not_pair(void *ctx, const char *text, const char *origin)
+/* A complaint of the reader about the text itself (a line too long, a NUL byte, no '='). */
+static void parsed_complaint(const char *message, void *ctx)
 {
-	warn(ctx, origin, "'", text, "' is not of the form key = value; ignored");
+	struct config_parser *p = ctx;
+
+	p->warnings++;
+	if (p->warn)
+		p->warn(message, p->warn_ctx);
 }
 
 void config_parse_file(struct config_parser *p, const char *text, size_t len)
 {
-	const struct config_reader rd = { .pair = parsed_pair, .not_pair = parsed_not_pair, .ctx = p };
+	const struct config_reader rd = { .pair = parsed_pair, .warn = parsed_complaint, .ctx = p };
 
 	config_read_file(&rd, text, len);
 }
 
 void config_parse_args(struct config_parser *p, const char *text, size_t len)
 {
-	const struct config_reader rd = { .pair = parsed_pair, .ctx = p };
+	const struct config_reader rd = { .pair = parsed_pair, .warn = parsed_complaint, .ctx = p };
 
 	config_read_args(&rd, text, len);
 }

@@ -1,7 +1,7 @@
 /* The run options (bench/core/options.def): their values in struct config, their defaults, and
  * how a "key = value" setting changes them. A bad key or value never stops the run: the warning
- * callback gets a clear message and the default stays. The reading of the text itself (file
- * lines, load-option words, comma lists) is lib/config's. */
+ * callback gets a clear message saying what is kept (the default, or an earlier setting's value).
+ * The reading of the text itself (file lines, load-option words, comma lists) is lib/config's. */
 #ifndef BENCH_OPTIONS_H
 #define BENCH_OPTIONS_H
 
@@ -102,18 +102,36 @@ extern const char *const config_kernel_names[];
 /* Counter event names pmu_events= accepts (the generic names of the arch event tables). */
 extern const char *const config_pmu_event_names[];
 
+#define CONFIG_OPTIONS_MAX 48 /* room for the options of options.def (checked at compile time) */
+
+/* Where an option was given: a source (enum config_source) and its line or word number. */
+struct config_mark {
+	uint32_t n;
+	uint8_t source;
+};
+
 struct config_parser {
 	struct config *cfg;
 	const char *const *known_probes; /* NULL-terminated; probe names outside it are refused */
 	config_warn_fn warn;
 	void *warn_ctx;
 	unsigned warnings;
+	/* Per option, in options.def order (zero-initialised: never given): where it was first given
+	 * in the current source (a repeat there is reported) and where its value last took effect
+	 * (what a later bad value keeps). */
+	struct config_mark given[CONFIG_OPTIONS_MAX];
+	struct config_mark took[CONFIG_OPTIONS_MAX];
 };
 
 /* Every option at its default (options.def; the probe list: the registry's default probes). */
 void config_defaults(struct config *cfg);
-/* Apply one option; returns true if it took effect. `origin` names where it came from ("file line 3"). */
+/* Apply one option; returns true if it took effect. `origin` names where it came from ("test").
+ * A bad value leaves the option as it was and the message says what it keeps: "keeping the
+ * default", or the value of the last setting that took effect, "keeping the value of file line 3". */
 bool config_set(struct config_parser *p, const char *key, const char *value, const char *origin);
+/* The same with a numbered origin (a file line, a load-option word): a key given again in the
+ * same source is reported with both numbers; the later value counts. */
+bool config_set_at(struct config_parser *p, const char *key, const char *value, const struct config_origin *at);
 /* Parse a config file's text (need not be NUL-terminated). */
 void config_parse_file(struct config_parser *p, const char *text, size_t len);
 /* Parse load options: whitespace-separated words; words without '=' (the program name) are skipped. */

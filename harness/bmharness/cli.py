@@ -221,21 +221,44 @@ def cmd_run(args):
     return EXIT_OK if ok else EXIT_PROBLEMS
 
 
+def _capture_end(res):
+    """Why a capture stopped, in words."""
+    if res["end_seen"]:
+        return "end record seen"
+    if res["interrupted"]:
+        return "interrupted"
+    if res["timed_out"]:
+        return "timed out"
+    if res["error"]:
+        return res["error"]
+    if res["source_ended"]:
+        return "the command ended" if res["command"] else "the source closed"
+    return "stopped"
+
+
 def cmd_capture(args):
     out_dir = args.out or os.path.join(args.results, run_id())
     echo = (lambda b: (sys.stdout.write(b.decode("latin-1")), sys.stdout.flush())) \
         if args.echo else None
-    print("capturing %s at %d baud into %s (Ctrl-C stops)" % (args.port, args.baud, out_dir))
+    source = ("the output of %r" % args.command) if args.command else \
+        ("%s at %d baud" % (args.port, args.baud))
+    print("capturing %s into %s (Ctrl-C stops)" % (source, out_dir))
+    # The status line is rewritten in place on a terminal, unless --echo writes the stream there.
+    tty = sys.stderr.isatty() and not args.echo
     try:
-        res = capture.capture(args.port, out_dir, baud=args.baud, timeout=args.timeout, echo=echo)
+        res = capture.capture(args.port, out_dir, baud=args.baud, timeout=args.timeout, echo=echo,
+                              command=args.command, status_stream=sys.stderr, status_tty=tty,
+                              silence_s=args.silence)
     except capture.CaptureError as exc:
         return _err(str(exc))
     except OSError as exc:
         return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
-    print("captured %d bytes in %.1f s: %s" % (
-        res["bytes"], res["duration_s"], "end record seen" if res["end_seen"] else
-        "interrupted" if res["interrupted"] else "timed out" if res["timed_out"] else
-        res["error"] or "stopped"))
+    how = _capture_end(res)
+    if not res["bytes"]:
+        print("nothing received in %.1f s (%s): no run folder written" % (res["duration_s"], how))
+        return EXIT_PROBLEMS
+    print("captured %d bytes, %d records in %.1f s: %s" % (res["bytes"], res["records"],
+                                                           res["duration_s"], how))
     summary, pcode = _parse(res["serial_log"], out_dir)
     if summary is None:
         return pcode
@@ -359,9 +382,17 @@ def make_parser():
     p.add_argument("--run-id", help="name of the run directory (default: UTC time + suffix)")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_run)
-    p = sub.add_parser("capture", help="record a real machine's serial port, then parse + report")
-    p.add_argument("--port", required=True, help="serial device, e.g. /dev/ttyUSB0")
+    p = sub.add_parser("capture", help="record a real machine's serial port (or a command's output, "
+                       "e.g. a BMC's Serial-over-LAN), then parse + report")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--port", help="serial device, e.g. /dev/ttyUSB0")
+    src.add_argument("--command", metavar="CMD", help="read CMD's standard output (run by the shell), "
+                     "e.g. \"ipmitool -I lanplus -H bmc -U admin -P pw sol activate\"; stopped "
+                     "after the end record")
     p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--silence", type=float, default=capture.SILENCE_S, metavar="S",
+                   help="warn after S seconds without a record, and again every S (default "
+                   "%(default)s; 0: never)")
     p.add_argument("--out", metavar="DIR", help="default: results/<run-id>")
     p.add_argument("--results", default=results)
     p.add_argument("--timeout", type=float, help="seconds (default: until end record or Ctrl-C)")
