@@ -37,6 +37,7 @@ TEMPLATE_GROUPS = (
                                              "tsc_cal_", "seed", "smp", "pmu_events")),
     ("The machine: serial line, power-off, screen, memory (firmware)",
      ("serial", "shutdown", "debug_exit_port", "hold_s", "wait_key", "arena_mb", "apic_mode")),
+    ("Results on the boot stick (firmware; docs/saving.md)", ("save",)),
     ("Memory probes", ("mem_",)),
     ("Interrupt probes", ("irq_",)),
     ("Platform noise", ("noise_",)),

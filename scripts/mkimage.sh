@@ -18,7 +18,7 @@ efi="$1"
 out="$2"
 size_mib="${3:-64}"
 boot_name="${4:-BOOTX64.EFI}"
-config="$(dirname "$0")/../docs/baremetric.cfg"
+config="${MKIMAGE_TEMPLATE:-$(dirname "$0")/../docs/baremetric.cfg}" # the environment: for tests
 if [ $# -gt 4 ]; then shift 4; else shift $#; fi
 
 SECTOR=512

@@ -4,6 +4,7 @@ docs/options.md is generated (scripts/gen_docs.py, `make docs`): a stale copy fa
 docs/probes.md is written by hand, but has exactly one `## <name>` section per registered probe.
 The README keeps no options table of its own: docs/options.md is the one.
 """
+import os
 import importlib.util
 import pathlib
 import re
@@ -104,5 +105,6 @@ def test_mkimage_puts_the_template_on_the_stick(tmp_path):
                    check=True)
     assert got.read_bytes() == (ROOT / "docs/baremetric.cfg").read_bytes()
     res = subprocess.run(["sh", str(ROOT / "scripts/mkimage.sh"), str(efi), str(tmp_path / "x.img"), "40",
-                          "BOOTX64.EFI", str(tmp_path / "none.cfg")], capture_output=True, text=True)
+                          "BOOTX64.EFI"], capture_output=True, text=True,
+                         env=dict(os.environ, MKIMAGE_TEMPLATE=str(tmp_path / "none.cfg")))
     assert res.returncode != 0 and "no config template" in res.stderr and not (tmp_path / "x.img").exists()
