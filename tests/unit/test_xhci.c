@@ -278,6 +278,22 @@ static void transfer_over_64k_is_split(void)
 	rig_free(r);
 }
 
+/* 4.11.5.1: TDs of two TRBs (a buffer across a 64 KiB boundary) on a ring of 63: one of them
+ * goes on past the Link TRB, which must then carry the chain bit. */
+static void chained_td_across_the_link_trb(void)
+{
+	struct rig *r = rig_msc(XM_HS, 5);
+	uint8_t *buf = usb_dma_alloc(&r->dma, 3 * 65536, 65536, 0);
+	uint8_t *out = buf + 65536 - 4096, *in = buf + 2 * 65536 - 4096;
+	int bad = 0;
+
+	for (int i = 0; i < 40; i++)
+		bad += !loopback(r, out, in, 8192, (uint8_t)i);
+	CHECK_EQ_U64(bad, 0);
+	CHECK_MODEL(r);
+	rig_free(r);
+}
+
 /* 4.10.1.1: a short IN transfer ends with what came; a controller that also reports the TD's
  * last TRB (4.10.1.1.2) leaves an event the next transfer must not take for its own. */
 static void short_packet_actual_length(void)
@@ -457,6 +473,7 @@ TEST_SUITE(xhci) = {
 	{ "full_speed_ep0_fixup", full_speed_ep0_fixup },
 	{ "ring_and_event_ring_wrap", ring_and_event_ring_wrap },
 	{ "transfer_over_64k_is_split", transfer_over_64k_is_split },
+	{ "chained_td_across_the_link_trb", chained_td_across_the_link_trb },
 	{ "short_packet_actual_length", short_packet_actual_length },
 	{ "stall_and_clear_halt", stall_and_clear_halt },
 	{ "clear_halt_of_a_running_endpoint", clear_halt_of_a_running_endpoint },
