@@ -138,7 +138,8 @@ int xhci_command(struct xhci *x, uint64_t param, uint32_t status, uint32_t contr
 	xhci_td_commit(x, &td);
 	xhci_doorbell(x, 0, 0);
 	for (uint32_t t = 0;; t += XHCI_POLL_US) {
-		while (xhci_event_next(x, &ev)) {
+		/* At most a ring's worth per round: even a confused cycle state cannot keep us here. */
+		for (unsigned n = 0; n < XHCI_EVENT_TRBS && xhci_event_next(x, &ev); n++) {
 			/* Other events (port changes, a late transfer event of an abandoned TD) are not ours. */
 			if (ev.type == XHCI_TRB_EV_CMD_DONE && ev.trb == td.bus[0]) {
 				if (slot)

@@ -68,7 +68,7 @@ static int td_wait(struct xhci *x, unsigned slot, unsigned dci, const struct xhc
 
 	*actual = 0;
 	for (uint32_t t = 0;; t += XHCI_POLL_US) {
-		while (xhci_event_next(x, &ev)) {
+		for (unsigned n = 0; n < XHCI_EVENT_TRBS && xhci_event_next(x, &ev); n++) {
 			int i = ev.type == XHCI_TRB_EV_TRANSFER && ev.slot == slot && ev.dci == dci ?
 					td_index(td, ev.trb) : -1;
 			uint32_t before = 0, here;

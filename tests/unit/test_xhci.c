@@ -211,6 +211,23 @@ static void usb3_port_trains_itself(void)
 	rig_free(r);
 }
 
+/* 7.2: which ports are USB 3 comes from the Supported Protocol capabilities, not a layout. */
+static void usb3_ports_after_usb2_ones(void)
+{
+	struct rig *r = rig_new();
+	struct usb_port_path path = { .depth = 1, .port = { 6 } };
+
+	r->m.usb3_first = false; /* USB 2 ports 1..4, USB 3 ports 5..8 */
+	xm_msc(&r->msc, XM_SS);
+	xm_attach(&r->m, 6, &r->msc);
+	CHECK_OK(xhci_init(&r->x, XM_MMIO, &r->io, &r->dma), r);
+	CHECK_OK(xhci_open_msc(&r->x, &path, &r->d), r);
+	CHECK_EQ_U64(r->m.port[6].pr_writes, 0);
+	CHECK_EQ_U64(r->d.speed, USB_SPEED_SUPER);
+	CHECK_MODEL(r);
+	rig_free(r);
+}
+
 static void usb3_stuck_link_warm_reset(void)
 {
 	struct rig *r = rig_new();
@@ -278,6 +295,22 @@ static void transfer_over_64k_is_split(void)
 	rig_free(r);
 }
 
+/* 4.11.5.1: TDs of two TRBs (a buffer across a 64 KiB boundary) on a ring of 63: one of them
+ * goes on past the Link TRB, which must then carry the chain bit. */
+static void chained_td_across_the_link_trb(void)
+{
+	struct rig *r = rig_msc(XM_HS, 5);
+	uint8_t *buf = usb_dma_alloc(&r->dma, 3 * 65536, 65536, 0);
+	uint8_t *out = buf + 65536 - 4096, *in = buf + 2 * 65536 - 4096;
+	int bad = 0;
+
+	for (int i = 0; i < 40; i++)
+		bad += !loopback(r, out, in, 8192, (uint8_t)i);
+	CHECK_EQ_U64(bad, 0);
+	CHECK_MODEL(r);
+	rig_free(r);
+}
+
 /* 4.10.1.1: a short IN transfer ends with what came; a controller that also reports the TD's
  * last TRB (4.10.1.1.2) leaves an event the next transfer must not take for its own. */
 static void short_packet_actual_length(void)
@@ -286,13 +319,19 @@ static void short_packet_actual_length(void)
 	uint8_t *buf = usb_dma_alloc(&r->dma, 3 * 65536, 65536, 0), *out = buf, *in = buf + 65536 - 4096;
 	uint32_t got = 0;
 
-	r->m.short_two_events = true;
-	memset(out, 0x5a, 100);
-	CHECK_OK(xhci_bulk(&r->x, &r->d, false, out, 100, &got), r);
-	CHECK_OK(xhci_bulk(&r->x, &r->d, true, in, 8192, &got), r); /* two TRBs: short in the first */
-	CHECK_EQ_U64(got, 100);
-	CHECK(in[99] == 0x5a);
-	CHECK(loopback(r, out, in, 64, 9));
+	uint64_t t0;
+
+	for (int two = 0; two < 2; two++) {
+		r->m.short_two_events = two; /* QEMU posts one event, 4.10.1.1.2 two */
+		memset(out, 0x5a + two, 100);
+		CHECK_OK(xhci_bulk(&r->x, &r->d, false, out, 100, &got), r);
+		t0 = r->m.now;
+		CHECK_OK(xhci_bulk(&r->x, &r->d, true, in, 8192, &got), r); /* two TRBs: short in the first */
+		CHECK_EQ_U64(got, 100);
+		CHECK(in[99] == 0x5a + two);
+		CHECK(r->m.now - t0 < SEC / 10); /* done at the short packet, no wait for more */
+		CHECK(loopback(r, out, in, 64, 9));
+	}
 	CHECK_MODEL(r);
 	rig_free(r);
 }
@@ -453,10 +492,12 @@ TEST_SUITE(xhci) = {
 	{ "reset_never_finishes", reset_never_finishes },
 	{ "usb2_port_reset_waits_for_prc", usb2_port_reset_waits_for_prc },
 	{ "usb3_port_trains_itself", usb3_port_trains_itself },
+	{ "usb3_ports_after_usb2_ones", usb3_ports_after_usb2_ones },
 	{ "usb3_stuck_link_warm_reset", usb3_stuck_link_warm_reset },
 	{ "full_speed_ep0_fixup", full_speed_ep0_fixup },
 	{ "ring_and_event_ring_wrap", ring_and_event_ring_wrap },
 	{ "transfer_over_64k_is_split", transfer_over_64k_is_split },
+	{ "chained_td_across_the_link_trb", chained_td_across_the_link_trb },
 	{ "short_packet_actual_length", short_packet_actual_length },
 	{ "stall_and_clear_halt", stall_and_clear_halt },
 	{ "clear_halt_of_a_running_endpoint", clear_halt_of_a_running_endpoint },

@@ -41,6 +41,7 @@
 #define CC_NO_SLOTS 9
 #define CC_SLOT_NOT_ENABLED 11
 #define CC_CONTEXT_STATE 19
+#define CNR_AFTER_RESET_US 2000
 #define HANG_GUARD_US (600ull * 1000000) /* ten minutes of model time: the driver hung */
 
 void xm_violation(struct xhci_model *m, const char *fmt, ...)
@@ -280,10 +281,11 @@ static void usbcmd_write(struct xhci_model *m, uint32_t v)
 
 static void reset_progress(struct xhci_model *m)
 {
-	if ((m->usbcmd & CMD_HCRST) && m->reset_end && m->now >= m->reset_end) {
+	/* HCRST clears first, CNR a little later (as on Intel parts): 4.2 has software wait for both. */
+	if ((m->usbcmd & CMD_HCRST) && m->reset_end && m->now >= m->reset_end)
 		m->usbcmd &= ~CMD_HCRST;
+	if ((m->usbsts & STS_CNR) && m->reset_end && m->now >= m->reset_end + CNR_AFTER_RESET_US)
 		m->usbsts &= ~STS_CNR;
-	}
 }
 
 static void er_setup(struct xhci_model *m, uint32_t hi)
