@@ -42,6 +42,7 @@ static uint32_t io_read32(void *ctx, uint64_t a)
 static void io_write32(void *ctx, uint64_t a, uint32_t v)
 {
 	(void)ctx;
+	mmio_barrier(); /* descriptors in memory before the doorbell (usb_io.h's write32 contract) */
 	mmio_write32((uintptr_t)a, v);
 }
 

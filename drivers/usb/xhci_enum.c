@@ -2,7 +2,7 @@
  * (slot context with route string, speed, root port and transaction translator; EP0 context) and
  * Address Device; the device and configuration descriptors (EP0's max packet fixed up by Evaluate
  * Context, 4.6.7); the bulk-only mass-storage interface and its endpoints, Configure Endpoint
- * (4.3.5) then SET_CONFIGURATION; and xhci_open_msc, which strings it together along a port path. */
+ * (4.3.5) then SET_CONFIGURATION. xhci_open.c strings these together along a port path. */
 #include <string.h>
 
 #include "drivers/usb/usb_std.h"
@@ -12,15 +12,9 @@
 #define XHCI_CTX_ALIGN 64
 #define XHCI_CTXS 32              /* slot + 31 endpoint contexts (input: + the control context) */
 #define XHCI_SET_ADDRESS_US 2000  /* USB 2.0 9.2.6.3: 2 ms after SET_ADDRESS */
-#define XHCI_ROUTE_PORT_MAX 15    /* a route string nibble (8.9) */
 #define USB_MPS0_DEFAULT_LS_FS 8
 #define USB_MPS0_HS 64
 #define USB_MPS0_SS 512
-
-void *xhci_ctx(const struct xhci *x, void *base, unsigned index)
-{
-	return (uint8_t *)base + (size_t)index * x->ctx_size;
-}
 
 static size_t in_ctx_bytes(const struct xhci *x)
 {
@@ -28,7 +22,7 @@ static size_t in_ctx_bytes(const struct xhci *x)
 }
 
 /* 6.2.2: the slot context of d with `entries` context entries (the highest DCI in use). */
-static void fill_slot(struct xhci *x, struct xhci_dev *d, unsigned entries)
+void xhci_fill_slot(struct xhci *x, struct xhci_dev *d, unsigned entries)
 {
 	uint32_t *s = xhci_ctx(x, d->in_ctx, 1);
 
@@ -54,7 +48,7 @@ static void fill_ep(struct xhci *x, struct xhci_dev *d, unsigned dci, uint32_t t
 	e[4] = avg;
 }
 
-static int input_command(struct xhci *x, struct xhci_dev *d, uint32_t add, uint32_t type, const char *what)
+int xhci_input_command(struct xhci *x, struct xhci_dev *d, uint32_t add, uint32_t type, const char *what)
 {
 	uint32_t *icc = xhci_ctx(x, d->in_ctx, 0);
 
@@ -89,9 +83,9 @@ int xhci_dev_address(struct xhci *x, struct xhci_dev *d, unsigned slot_type)
 	/* 4.3.3: EP0's max packet from the speed; full speed is fixed up from the descriptor. */
 	d->ep0_mps = d->speed >= USB_SPEED_SUPER ? USB_MPS0_SS : d->speed == USB_SPEED_HIGH ? USB_MPS0_HS :
 										 USB_MPS0_DEFAULT_LS_FS;
-	fill_slot(x, d, XHCI_DCI_EP0);
+	xhci_fill_slot(x, d, XHCI_DCI_EP0);
 	fill_ep(x, d, XHCI_DCI_EP0, XHCI_EP_TYPE_CONTROL, d->ep0_mps, 0, XHCI_AVG_TRB_CONTROL, &d->ep0);
-	if (input_command(x, d, XHCI_ADD_SLOT | XHCI_ADD_EP(XHCI_DCI_EP0), XHCI_TRB_ADDRESS_DEVICE,
+	if (xhci_input_command(x, d, XHCI_ADD_SLOT | XHCI_ADD_EP(XHCI_DCI_EP0), XHCI_TRB_ADDRESS_DEVICE,
 			  "Address Device failed"))
 		return USB_XFER_ERROR;
 	xhci_delay(x, XHCI_SET_ADDRESS_US);
@@ -119,7 +113,7 @@ int xhci_dev_descriptors(struct xhci *x, struct xhci_dev *d, uint16_t *cfg_len)
 			return xhci_fail_n(x, "device descriptor has an invalid bMaxPacketSize0:", mps);
 		d->ep0_mps = mps;
 		fill_ep(x, d, XHCI_DCI_EP0, XHCI_EP_TYPE_CONTROL, d->ep0_mps, 0, XHCI_AVG_TRB_CONTROL, &d->ep0);
-		if (input_command(x, d, XHCI_ADD_EP(XHCI_DCI_EP0), XHCI_TRB_EVALUATE_CTX, "Evaluate Context failed"))
+		if (xhci_input_command(x, d, XHCI_ADD_EP(XHCI_DCI_EP0), XHCI_TRB_EVALUATE_CTX, "Evaluate Context failed"))
 			return USB_XFER_ERROR;
 	}
 	if (get_desc(x, d, USB_DT_DEVICE, USB_DEV_DESC_SIZE) || d->last_len < USB_DEV_DESC_SIZE)
@@ -182,7 +176,7 @@ static int find_msc(struct xhci *x, struct xhci_dev *d, uint16_t len)
 }
 
 /* 4.3.5: Configure Endpoint with the two bulk endpoints, then SET_CONFIGURATION. */
-static int msc_configure(struct xhci *x, struct xhci_dev *d, uint16_t cfg_len)
+int xhci_dev_configure_msc(struct xhci *x, struct xhci_dev *d, uint16_t cfg_len)
 {
 	struct xhci_ep *in = &d->bulk_in, *out = &d->bulk_out;
 	unsigned entries;
@@ -192,94 +186,14 @@ static int msc_configure(struct xhci *x, struct xhci_dev *d, uint16_t cfg_len)
 	entries = in->dci > out->dci ? in->dci : out->dci;
 	if (!xhci_ring_alloc(x, &in->ring) || !xhci_ring_alloc(x, &out->ring))
 		return xhci_fail(x, "DMA region too small for the bulk rings");
-	fill_slot(x, d, entries);
+	xhci_fill_slot(x, d, entries);
 	fill_ep(x, d, in->dci, XHCI_EP_TYPE_BULK_IN, in->mps, in->burst, XHCI_AVG_TRB_BULK, &in->ring);
 	fill_ep(x, d, out->dci, XHCI_EP_TYPE_BULK_OUT, out->mps, out->burst, XHCI_AVG_TRB_BULK, &out->ring);
-	if (input_command(x, d, XHCI_ADD_SLOT | XHCI_ADD_EP(in->dci) | XHCI_ADD_EP(out->dci),
+	if (xhci_input_command(x, d, XHCI_ADD_SLOT | XHCI_ADD_EP(in->dci) | XHCI_ADD_EP(out->dci),
 			  XHCI_TRB_CONFIGURE_EP, "Configure Endpoint failed"))
 		return USB_XFER_ERROR;
 	if (xhci_ctrl(x, d, USB_DIR_OUT | USB_TYPE_STANDARD | USB_RECIP_DEVICE, USB_REQ_SET_CONFIGURATION,
 		      d->config, 0, 0, 0))
 		return xhci_fail(x, "SET_CONFIGURATION failed");
 	return 0;
-}
-
-/* 4.3.4 (hubs, 4.5.2 and 6.2.2): Configure Endpoint with only the slot context marks the hub. */
-int xhci_hub_mark(struct xhci *x, struct xhci_dev *hub, uint8_t ttt)
-{
-	uint32_t *s = xhci_ctx(x, hub->in_ctx, 1);
-
-	fill_slot(x, hub, XHCI_DCI_EP0);
-	s[0] |= XHCI_SLOT_HUB;
-	s[1] |= (uint32_t)hub->hub_ports << XHCI_SLOT_NPORTS_SHIFT;
-	if (hub->speed == USB_SPEED_HIGH)
-		s[2] |= (uint32_t)ttt << XHCI_SLOT_TTT_SHIFT;
-	return input_command(x, hub, XHCI_ADD_SLOT, XHCI_TRB_CONFIGURE_EP, "Configure Endpoint (hub) failed");
-}
-
-/* The device at the end of a depth-2 path: its hub at the root port, set up and its port reset. */
-static int through_hub(struct xhci *x, const struct usb_port_path *path, enum usb_speed root_speed,
-		       unsigned slot_type, struct xhci_dev *dev)
-{
-	struct xhci_dev *hub = &x->hub;
-	unsigned port = path->port[1];
-	uint16_t cfg_len;
-	enum usb_speed speed;
-	int rc;
-
-	memset(hub, 0, sizeof(*hub));
-	hub->root_port = path->port[0];
-	hub->speed = root_speed;
-	rc = xhci_dev_address(x, hub, slot_type);
-	if (!rc)
-		rc = xhci_dev_descriptors(x, hub, &cfg_len);
-	if (!rc && hub->dev_class != USB_CLASS_HUB)
-		rc = xhci_fail_n(x, "the device at the root port is not a hub, class", hub->dev_class);
-	if (!rc)
-		rc = xhci_hub_setup(x, hub, cfg_len);
-	if (!rc)
-		rc = xhci_hub_port_reset(x, hub, port, &speed);
-	if (rc)
-		return rc;
-	dev->root_port = path->port[0];
-	dev->speed = speed;
-	dev->route = port > XHCI_ROUTE_PORT_MAX ? XHCI_ROUTE_PORT_MAX : port; /* tier 1: bits 3:0 */
-	if (hub->speed == USB_SPEED_HIGH && (speed == USB_SPEED_FULL || speed == USB_SPEED_LOW)) {
-		dev->tt_slot = hub->slot; /* 4.3.3: split transactions through the hub's TT */
-		dev->tt_port = (uint8_t)port;
-	}
-	return 0;
-}
-
-int xhci_open_msc(struct xhci *x, const struct usb_port_path *path, struct xhci_dev *dev)
-{
-	const struct xhci_proto *p;
-	enum usb_speed speed;
-	uint16_t cfg_len;
-	int rc;
-
-	memset(dev, 0, sizeof(*dev));
-	x->last_cc = 0;
-	if (!x->running || x->dead)
-		return xhci_fail(x, "xHCI controller not running");
-	if (!path || path->depth < 1 || path->depth > USB_PATH_MAX || !path->port[0] ||
-	    (path->depth == 2 && !path->port[1]))
-		return xhci_fail(x, "bad USB port path");
-	p = xhci_port_proto(x, path->port[0]);
-	rc = xhci_root_port_reset(x, path->port[0], &speed);
-	if (rc)
-		return rc;
-	if (path->depth == 2) {
-		rc = through_hub(x, path, speed, p ? p->slot_type : 0, dev);
-	} else {
-		dev->root_port = path->port[0];
-		dev->speed = speed;
-	}
-	if (!rc)
-		rc = xhci_dev_address(x, dev, p ? p->slot_type : 0);
-	if (!rc)
-		rc = xhci_dev_descriptors(x, dev, &cfg_len);
-	if (!rc)
-		rc = msc_configure(x, dev, cfg_len);
-	return rc;
 }

@@ -116,3 +116,16 @@ int xhci_hub_port_reset(struct xhci *x, struct xhci_dev *hub, unsigned port, enu
 	xhci_delay(x, XHCI_RESET_RECOVERY_US);
 	return 0;
 }
+
+/* 4.3.4 (hubs, 4.5.2 and 6.2.2): Configure Endpoint with only the slot context marks the hub. */
+int xhci_hub_mark(struct xhci *x, struct xhci_dev *hub, uint8_t ttt)
+{
+	uint32_t *s = xhci_ctx(x, hub->in_ctx, 1);
+
+	xhci_fill_slot(x, hub, XHCI_DCI_EP0);
+	s[0] |= XHCI_SLOT_HUB;
+	s[1] |= (uint32_t)hub->hub_ports << XHCI_SLOT_NPORTS_SHIFT;
+	if (hub->speed == USB_SPEED_HIGH)
+		s[2] |= (uint32_t)ttt << XHCI_SLOT_TTT_SHIFT;
+	return xhci_input_command(x, hub, XHCI_ADD_SLOT, XHCI_TRB_CONFIGURE_EP, "Configure Endpoint (hub) failed");
+}

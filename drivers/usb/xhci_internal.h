@@ -83,10 +83,17 @@ int xhci_ep_recover(struct xhci *x, struct xhci_dev *d, struct xhci_ep *ep, bool
 const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);
 int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed);
 
-/* Devices (xhci_enum.c). */
+/* Context addressing (xhci_base.c). */
 void *xhci_ctx(const struct xhci *x, void *base, unsigned index); /* context `index` of a context array */
+
+/* Devices (xhci_enum.c). */
+void xhci_fill_slot(struct xhci *x, struct xhci_dev *d, unsigned entries); /* d's input slot context */
+int xhci_input_command(struct xhci *x, struct xhci_dev *d, uint32_t add, uint32_t type, const char *what);
 int xhci_dev_address(struct xhci *x, struct xhci_dev *d, unsigned slot_type);
 int xhci_dev_descriptors(struct xhci *x, struct xhci_dev *d, uint16_t *cfg_len);
+int xhci_dev_configure_msc(struct xhci *x, struct xhci_dev *d, uint16_t cfg_len); /* interface, endpoints */
+
+/* Hubs (xhci_hub.c). */
 int xhci_hub_mark(struct xhci *x, struct xhci_dev *hub, uint8_t ttt); /* slot context: Hub, ports, TTT */
 int xhci_hub_setup(struct xhci *x, struct xhci_dev *hub, uint16_t cfg_len);
 int xhci_hub_port_reset(struct xhci *x, struct xhci_dev *hub, unsigned port, enum usb_speed *speed);

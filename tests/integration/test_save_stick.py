@@ -11,6 +11,7 @@ it valid. AArch64 (virt + AAVMF, PCIe qemu-xhci) saves the same way."""
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 
@@ -24,7 +25,7 @@ from conftest import IMAGE, IMAGE_A64, boot, boot_a64
 
 ESP = "@@1M"  # the image's partition starts at 1 MiB (scripts/mkimage.sh)
 SHORT = {"probes": "timer,spin", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
-BEGIN = b"@BM 1 0 begin"
+BEGIN = re.compile(rb"@BM [0-9]+ 0 begin ")  # any protocol version
 HUB_PORT = 2
 KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
 
@@ -54,8 +55,9 @@ def serial_records(b):
     ExitBootServices, which OVMF mirrors to the same port, are not records)."""
     with open(b.run["serial_log"], "rb") as fh:
         data = fh.read()
-    start = data.find(BEGIN)
-    assert start >= 0, "no begin record on serial"
+    m = BEGIN.search(data)
+    assert m, "no begin record on serial"
+    start = m.start()
     return b"".join(line for line in data[start:].splitlines(keepends=True) if line.startswith(b"@BM "))
 
 

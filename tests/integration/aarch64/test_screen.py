@@ -68,6 +68,7 @@ def test_progress_and_headline_on_ramfb(tmp_path):
     assert len(sources) >= 2, lines[irq:]
     assert "probes: 3 ok, 0 skipped, 0 failed" in lines
     assert [x for x in lines if x.startswith("results: ")] == [
-        "results: serial PL011 0x9000000 (baud as the firmware set it)"]
+        "results: serial PL011 0x9000000 (baud as the firmware set it)",
+        "results: \\BAREMETRIC\\RUN_001.LOG on the boot stick"]
     assert "status: ok, %d records sent" % (records + 1) in lines
     assert lines[-1] == "No keyboard after boot services: powering off in %d s." % HOLD_S
