@@ -205,7 +205,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	smp_boot_reserve(&m.acpi, m.cfg.smp);
 	efi_arch_prepare_finish(&m);
 
-	efi_con_line("baremetric: ", "taking the machine over (ExitBootServices); results follow on serial");
+	efi_con_line("baremetric: ", "taking the machine over (ExitBootServices); results follow on serial, on the stick if saving, and on screen");
 	st = exit_boot_services(image, &m.memmap, &tries);
 	if (EFI_ERROR(st)) {
 		emit_ebs(tries, st);
