@@ -251,6 +251,21 @@ def test_a64_stick_equals_serial(a64_saved):
     assert run.header["state"] == "closed" and data == serial_records(a64_saved)
 
 
+@pytest.fixture(scope="module")
+def a64_saved_hub(tmp_path_factory):
+    devices = ["-device", "usb-hub,bus=xhci.0,port=%d" % HUB_PORT,
+               "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % HUB_PORT]
+    return boot_a64(tmp_path_factory, "a64_save_hub", dict(SHORT), usb_devices=devices)
+
+
+@pytest.mark.aarch64
+def test_a64_behind_hub(a64_saved_hub):
+    planned, live = check_live(a64_saved_hub)
+    assert planned["usb_port"].endswith(".1") and live["speed"] == "full"
+    run, data = stick_bytes(a64_saved_hub)
+    assert run.header["state"] == "closed" and data == serial_records(a64_saved_hub)
+
+
 @pytest.mark.aarch64
 def test_a64_noserial_stick_alone_complete(a64_saved_noserial, tmp_path):
     st, run = stick_run(a64_saved_noserial)
