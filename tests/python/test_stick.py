@@ -15,6 +15,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -358,10 +359,38 @@ def test_missing_device_exits_2(capsys):
         open_device("/dev/baremetric-no-such-disk")
 
 
+def _harness_as(cmd, drop):
+    """(exit status, stderr) of the harness CLI on cmd: in a subprocess, or, with `drop` (as root),
+    in a forked child that becomes nobody first. The child runs the already-imported harness, so
+    nobody need not read this checkout (a fresh clone in a mktemp directory is mode 700)."""
+    if not drop:
+        res = subprocess.run(["/usr/bin/python3", HARNESS] + cmd, capture_output=True, text=True, cwd="/")
+        return res.returncode, res.stderr
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 99
+        try:
+            os.close(rfd)
+            os.chdir("/")
+            drop()
+            sys.stderr = os.fdopen(wfd, "w")
+            code = cli.main(cmd)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            sys.stderr.flush()
+            os._exit(code if isinstance(code, int) else 1)
+    os.close(wfd)
+    with os.fdopen(rfd) as fh:
+        err = fh.read()
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), err
+
+
 def test_unreadable_device_exits_2_and_says_what_to_do(tmp_path):
     """A device only root and the disk group may read, stood in for by a file of mode 000 read
-    by an unprivileged user (as root: the harness run as nobody, the file in a directory nobody
-    may enter)."""
+    by an unprivileged user (as root: the harness as nobody, the file in a directory nobody may
+    enter)."""
     drop = None
     if os.geteuid() == 0:
         tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="stick-"))
@@ -373,11 +402,10 @@ def test_unreadable_device_exits_2_and_says_what_to_do(tmp_path):
         img.chmod(0)
         cmds = (["stick", str(img)], ["parse", "--run", "1", str(img), "--out", "/nonexistent"])
         for cmd in cmds:
-            res = subprocess.run(["/usr/bin/python3", HARNESS] + cmd, capture_output=True,
-                                 text=True, cwd="/", preexec_fn=drop)
-            assert res.returncode == 2, res.stderr
+            code, err = _harness_as(cmd, drop)
+            assert code == 2, err
             assert "%s: permission denied: run as root or add yourself to the disk group, or " \
-                   "give the mounted directory" % img in res.stderr
+                   "give the mounted directory" % img in err
     finally:
         if drop:
             shutil.rmtree(tmp_path)
