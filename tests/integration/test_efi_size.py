@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EFI = os.path.join(ROOT, "build", "x86_64", "baremetric.efi")
 SO = os.path.join(ROOT, "build", "x86_64", "baremetric.so")
 
-# 200 KiB until issue 18 added the boot stick's path (xHCI, USB mass storage, FAT reader, log
+# 200 KiB until the boot stick's path came the boot stick's path (xHCI, USB mass storage, FAT reader, log
 # writer, efi/save_*.c: 40 KB of .o text and data at -Os, 35 KB of .efi); 256 KiB since.
 EFI_MAX_BYTES = 256 * 1024
 STATIC_OBJECT_MAX_BYTES = 8 * 1024  # the largest today: 6.5 KiB (a counter plan, bench/probes/irq/x86_64/context.c)

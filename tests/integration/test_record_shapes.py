@@ -57,7 +57,7 @@ def test_aarch64_default_boot_shape(shape_a64):
     check_shape(shape_a64.run["serial_log"], "aarch64")
 
 
-# Issue 18: the default x86_64 boot's serial stream stays under 1 MB (87 s of wire at 115200 baud;
+# The default x86_64 boot's serial stream stays under 1 MB (87 s of wire at 115200 baud;
 # it was 1,650,481 bytes in protocol version 1, the same values are 891,334 in version 2) and still
 # carries every raw sample. Not asserted for AArch64: its default boot measured 909,576 bytes on a
 # loaded host with 7 of its 10 irq_latency sets cut short by time (about 1.28 MB in version 1);
