@@ -87,7 +87,8 @@ def progress_seen(shots, n_probes):
 
 def test_progress_then_headline(tmp_path):
     probes = ["timer", "latency", "membw"]
-    run = ScreenRun(tmp_path, IMAGE, {"probes": ",".join(probes), "mem_max_mb": 4, "samples": 64,
+    # long enough that screendumps (a few per second under load) catch each probe's progress
+    run = ScreenRun(tmp_path, IMAGE, {"probes": ",".join(probes), "mem_max_mb": 8, "samples": 128,
                                       "mem_kernels": "read", "timer_samples": 64, "hold_s": HOLD_S}).start()
     dumps = []
     try:
