@@ -72,21 +72,9 @@ static void config_path(EFI_LOADED_IMAGE *li, CHAR16 *out, UINTN cap)
 	out[n] = 0;
 }
 
-static EFI_FILE_HANDLE open_root(EFI_HANDLE device)
-{
-	EFI_FILE_IO_INTERFACE *vol = NULL;
-	EFI_FILE_HANDLE root = NULL;
-
-	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device, &efi_simple_fs_guid, (void **)&vol)) || !vol)
-		return NULL;
-	if (EFI_ERROR(uefi_call_wrapper(vol->OpenVolume, 2, vol, &root)))
-		return NULL;
-	return root;
-}
-
 static UINTN read_file(EFI_HANDLE device, const CHAR16 *path, char *buf, UINTN cap)
 {
-	EFI_FILE_HANDLE root = open_root(device), file = NULL;
+	EFI_FILE_HANDLE root = efi_open_root(device), file = NULL;
 	UINTN size = cap;
 	EFI_STATUS st;
 

@@ -48,3 +48,15 @@ BOOLEAN efi_ucs2_to_ascii(const CHAR16 *in, UINTN in_chars, char *out, UINTN out
 	out[n] = '\0';
 	return clean;
 }
+
+EFI_FILE_HANDLE efi_open_root(EFI_HANDLE device)
+{
+	EFI_FILE_IO_INTERFACE *vol = NULL;
+	EFI_FILE_HANDLE root = NULL;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device, &efi_simple_fs_guid, (void **)&vol)) || !vol)
+		return NULL;
+	if (EFI_ERROR(uefi_call_wrapper(vol->OpenVolume, 2, vol, &root)))
+		return NULL;
+	return root;
+}

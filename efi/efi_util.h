@@ -16,6 +16,9 @@ void efi_util_init(EFI_SYSTEM_TABLE *systab);
 extern EFI_GUID efi_loaded_image_guid;
 extern EFI_GUID efi_simple_fs_guid;
 extern EFI_GUID efi_gop_guid;
+/* The root directory of the file system on `device` (the caller closes it); NULL when the device
+ * has no simple file system or the volume does not open. */
+EFI_FILE_HANDLE efi_open_root(EFI_HANDLE device);
 /* Print an ASCII line on the UEFI console (screen, and OVMF's serial mirror). */
 void efi_con_line(const char *prefix, const char *text);
 /* UCS-2 to ASCII; characters outside printable ASCII become '?'. Returns false if the input had

@@ -4,6 +4,7 @@
 #include "efi/save.h"
 
 #include <efilib.h>
+#include <string.h>
 
 #include "arch/cycles.h"
 #include "drivers/storage/fat.h"
@@ -159,8 +160,7 @@ static bool reserve_dma(uint64_t capacity)
 		return false;
 	}
 	p = (uint8_t *)(UINTN)base;
-	for (uint64_t i = 0; i < bytes; i++)
-		p[i] = 0;
+	memset(p, 0, bytes);
 	save_plan.dma = (struct usb_dma){ .base = p, .bus_base = base, .size = SAVE_USB_DMA_BYTES };
 	return true;
 }
@@ -275,14 +275,12 @@ static bool fill_file(EFI_FILE_HANDLE f, uint64_t total)
 /* \BAREMETRIC\RUN_NNN.LOG created and filled; false (nothing left behind) with a reason. */
 static bool create_file(EFI_HANDLE device, uint64_t total)
 {
-	EFI_FILE_IO_INTERFACE *vol = NULL;
-	EFI_FILE_HANDLE root = NULL, dir = NULL, f = NULL;
+	EFI_FILE_HANDLE root = efi_open_root(device), dir = NULL, f = NULL;
 	CHAR16 name[16];
 	unsigned n;
 	bool ok = false;
 
-	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, device, &efi_simple_fs_guid, (void **)&vol)) || !vol ||
-	    EFI_ERROR(uefi_call_wrapper(vol->OpenVolume, 2, vol, &root))) {
+	if (!root) {
 		not_saving("the boot device has no file system the firmware can write");
 		return false;
 	}

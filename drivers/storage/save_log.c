@@ -1,31 +1,16 @@
 /* The boot stick's copy of the record stream (see save_log.h). */
 #include "drivers/storage/save_log.h"
 
+#include <string.h>
+
 #include "lib/fmt.h"
 
 #define VALID_DIGITS 20 /* the valid count is fixed width, so the header's layout never moves */
 
-static void zero(void *p, size_t n)
-{
-	uint8_t *b = p;
-
-	while (n--)
-		*b++ = 0;
-}
-
-static void copy(void *dst, const void *src, size_t n)
-{
-	uint8_t *d = dst;
-	const uint8_t *s = src;
-
-	while (n--)
-		*d++ = *s++;
-}
-
 void save_log_init(struct save_log *l, uint32_t block, void *hdr, void *data, uint64_t capacity,
 		   const char *nonce)
 {
-	zero(l, sizeof(*l));
+	memset(l, 0, sizeof(*l));
 	l->block = block;
 	l->hdr = hdr;
 	l->data = data;
@@ -47,7 +32,7 @@ void save_log_format_header(const struct save_log *l, uint64_t valid, bool close
 	struct sbuf sb, num;
 	unsigned pad;
 
-	zero(out, l->block);
+	memset(out, 0, l->block);
 	sb_init(&sb, (char *)out, l->block);
 	sb_puts(&sb, SAVE_LOG_MAGIC);
 	sb_puts(&sb, "nonce=");
@@ -96,7 +81,7 @@ void save_log_append(struct save_log *l, const void *p, size_t n)
 	size_t room = l->valid < l->capacity ? (size_t)(l->capacity - l->valid) : 0;
 	size_t take = n < room ? n : room;
 
-	copy(l->data + l->valid, p, take);
+	memcpy(l->data + l->valid, p, take);
 	l->valid += take;
 	l->lost += n - take;
 }
@@ -164,7 +149,7 @@ bool save_log_attach(struct save_log *l, const struct save_dev *dev)
 		l->error = "no extent list for the log file";
 		return false;
 	}
-	zero(back, l->block);
+	memset(back, 0, l->block);
 	if (dev->read(dev->ctx, l->ext[0].lba, 1, back)) {
 		l->error = "reading the log file's header back from the stick failed";
 		return false;
