@@ -44,3 +44,16 @@ uint64_t median_u64(uint64_t *v, size_t n)
 	sort_u64(v, n);
 	return v[(n - 1) / 2];
 }
+
+uint64_t quantile_u64(uint64_t *v, size_t n, unsigned permille)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	sort_u64(v, n);
+	if (permille > 1000)
+		permille = 1000;
+	rank = (n * permille + 999) / 1000; /* ceil, 1-based */
+	return v[rank ? rank - 1 : 0];
+}

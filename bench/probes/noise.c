@@ -1,7 +1,7 @@
 /* Probe `noise`: platform noise, hwlat-style. With every interrupt masked (bare metal; the hosted
  * build cannot mask them and says so), spin on the TSC for noise_ms and record each step between
- * consecutive readings longer than the threshold (noise_threshold_ns, default 10x the median loop
- * step measured first): time the CPU spent elsewhere. The threshold is stated in ns next to
+ * consecutive readings longer than the threshold (noise_threshold_ns, default 10x the loop step
+ * measured first, its 90th percentile: gap_detect.h says why): time the CPU spent elsewhere. The threshold is stated in ns next to
  * hwlat's default of 10 us (ours is far lower by default: a loop step of tens of cycles). On Intel
  * the SMI count (MSR 0x34) is read before and after, and again right after each detected gap, so
  * each gap can be laid at an SMI's door (the count rose since the previous gap's reading) or not;
@@ -28,7 +28,7 @@ static bool read_smi(const struct probe_env *env, uint64_t *v)
 }
 
 static void emit_noise_set(struct probe_env *env, const char *what, const uint64_t *v, uint64_t n,
-			   const struct gap_detector *d, uint64_t window, uint64_t median, bool masked,
+			   const struct gap_detector *d, uint64_t window, const uint64_t step[2], bool masked,
 			   bool smi_ok, uint64_t smi0, uint64_t smi1)
 {
 	struct record *r;
@@ -36,9 +36,10 @@ static void emit_noise_set(struct probe_env *env, const char *what, const uint64
 
 	rec_str(r, "what", what);
 	rec_u64(r, "window_cycles", window);
-	rec_u64(r, "median_step_cycles", median);
+	rec_u64(r, "median_step_cycles", step[0]);
+	rec_u64(r, "p90_step_cycles", step[1]);
 	rec_u64(r, "threshold_cycles", d->threshold);
-	rec_str(r, "threshold_source", env->cfg->noise_threshold_ns ? "config" : "10x_median");
+	rec_str(r, "threshold_source", env->cfg->noise_threshold_ns ? "config" : "10x_p90_step");
 	rec_u64(r, "threshold_ns", d->threshold * NS_PER_S / env->counter_hz);
 	rec_u64(r, "hwlat_default_ns", HWLAT_DEFAULT_NS);
 	rec_u64(r, "steps", d->steps);
@@ -70,7 +71,7 @@ static enum probe_status noise_run(struct probe_env *env)
 	uint64_t *cal = probe_sample_buffer(env, CAL_STEPS), *starts = probe_sample_buffer(env, MAX_GAPS);
 	uint64_t *lens = probe_sample_buffer(env, MAX_GAPS), *sorted = probe_sample_buffer(env, CAL_STEPS);
 	uint64_t *smis = probe_sample_buffer(env, MAX_GAPS), seen = 0;
-	uint64_t window, median, threshold, prev, smi0 = 0, smi1 = 0, t0, saved;
+	uint64_t window, step[2], threshold, prev, smi0 = 0, smi1 = 0, t0, saved;
 	struct gap_detector d;
 	bool smi_ok, masked = irq_maskable();
 
@@ -96,8 +97,9 @@ static enum probe_status noise_run(struct probe_env *env)
 	}
 	for (unsigned i = 0; i < CAL_STEPS; i++)
 		sorted[i] = cal[i];
-	median = median_u64(sorted, CAL_STEPS);
-	threshold = gap_threshold(median, env->cfg->noise_threshold_ns * (env->counter_hz / 1000000) / 1000);
+	step[0] = median_u64(sorted, CAL_STEPS);
+	step[1] = gap_loop_step(sorted, CAL_STEPS);
+	threshold = gap_threshold(step[1], env->cfg->noise_threshold_ns * (env->counter_hz / 1000000) / 1000);
 	smi_ok = read_smi(env, &smi0);
 	t0 = cycles_read();
 	gap_init(&d, starts, lens, MAX_GAPS, threshold, t0);
@@ -116,11 +118,11 @@ static enum probe_status noise_run(struct probe_env *env)
 	}
 	smi_ok = smi_ok && read_smi(env, &smi1);
 	irq_restore(saved);
-	emit_noise_set(env, "loop_step", cal, CAL_STEPS, &d, window, median, masked, smi_ok, smi0, smi1);
-	emit_noise_set(env, "gap_start", starts, d.stored, &d, window, median, masked, smi_ok, smi0, smi1);
-	emit_noise_set(env, "gap_len", lens, d.stored, &d, window, median, masked, smi_ok, smi0, smi1);
+	emit_noise_set(env, "loop_step", cal, CAL_STEPS, &d, window, step, masked, smi_ok, smi0, smi1);
+	emit_noise_set(env, "gap_start", starts, d.stored, &d, window, step, masked, smi_ok, smi0, smi1);
+	emit_noise_set(env, "gap_len", lens, d.stored, &d, window, step, masked, smi_ok, smi0, smi1);
 	if (smi_ok)
-		emit_noise_set(env, "gap_smi", smis, d.stored, &d, window, median, masked, smi_ok, smi0, smi1);
+		emit_noise_set(env, "gap_smi", smis, d.stored, &d, window, step, masked, smi_ok, smi0, smi1);
 	return PROBE_OK;
 }
 

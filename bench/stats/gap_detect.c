@@ -1,5 +1,6 @@
 /* Gap detector (see gap_detect.h). */
 #include "bench/stats/gap_detect.h"
+#include "lib/sort.h"
 
 void gap_init(struct gap_detector *d, uint64_t *starts, uint64_t *lens, size_t cap, uint64_t threshold,
 	      uint64_t t0)
@@ -27,9 +28,14 @@ void gap_record(struct gap_detector *d, uint64_t now, uint64_t step)
 	}
 }
 
-uint64_t gap_threshold(uint64_t median_step, uint64_t fixed)
+uint64_t gap_loop_step(uint64_t *steps, size_t n)
+{
+	return quantile_u64(steps, n, GAP_STEP_PERMILLE);
+}
+
+uint64_t gap_threshold(uint64_t loop_step, uint64_t fixed)
 {
 	if (fixed)
 		return fixed;
-	return median_step ? median_step * GAP_AUTO_FACTOR : 1;
+	return loop_step ? loop_step * GAP_AUTO_FACTOR : 1;
 }

@@ -9,7 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GAP_AUTO_FACTOR 10 /* default threshold: this many median loop times */
+#define GAP_AUTO_FACTOR 10 /* default threshold: this many loop steps (the slow pace, below) */
+/* The loop step the default threshold scales: its 90th percentile, not its median. A loop with
+ * two paces (a counter that ticks in coarse steps, as TCG's, whose steps read 24 or 49 cycles in
+ * proportions that change from boot to boot; an SMT sibling) has a median that jumps between
+ * them, and the threshold, the gap count and the stream's size with it (2x threshold, 10x
+ * gaps); its 90th percentile is the slow pace in every boot. On a one-pace loop both agree. */
+#define GAP_STEP_PERMILLE 900
 
 struct gap_detector {
 	uint64_t threshold; /* cycles: a step above it is a gap */
@@ -34,8 +40,10 @@ static inline void gap_feed(struct gap_detector *d, uint64_t now)
 	d->prev = now;
 }
 
-/* The threshold: `fixed` cycles when non-zero, else GAP_AUTO_FACTOR x the median loop step
- * (at least 1 cycle above it). */
-uint64_t gap_threshold(uint64_t median_step, uint64_t fixed);
+/* The loop step of a calibration trace (GAP_STEP_PERMILLE quantile; sorts `steps`). */
+uint64_t gap_loop_step(uint64_t *steps, size_t n);
+/* The threshold: `fixed` cycles when non-zero, else GAP_AUTO_FACTOR x the loop step (at least
+ * 1 cycle). */
+uint64_t gap_threshold(uint64_t loop_step, uint64_t fixed);
 
 #endif

@@ -65,7 +65,7 @@ def _irq_stream():
            expected=40, measured=41, ci_low=39, ci_high=43, raw_mlines=45000, raw_ci_mlines=1000,
            valid_min=16, valid_max=64, tol_pct=20, reps=4, converged=1)
     nz = dict(window_cycles=10000, total_cycles=900, longest_cycles=500, count=2, dropped=0,
-              threshold_cycles=100, median_step_cycles=10, irq_masked=1, smi="not_intel")
+              threshold_cycles=120, median_step_cycles=10, p90_step_cycles=12, irq_masked=1, smi="not_intel")
     st.probe("noise", 14, [10] * 5, what="loop_step", **nz)
     st.probe("noise", 15, [100, 5000], what="gap_start", **nz)
     st.probe("noise", 16, [400, 500], what="gap_len", **nz)
@@ -85,10 +85,11 @@ def test_synthetic_boot_report(tmp_path):
     assert d["displacement"] == 400 and d["direct"] == 396 and d["delivery"][0] == 4
     (lv,) = res["footprint"]["levels"]
     assert [r["k"] for r in lv["curve"]] == [0, 16, 64, 128] and lv["checks"][0]["status"] == "pass"
-    assert res["noise"]["count"] == 2 and res["noise"]["consistent"]
+    assert res["noise"]["count"] == 2 and res["noise"]["consistent"] and res["noise"]["p90_step"] == 12
     assert res["exceptions"][0]["median"] == pytest.approx(630)
     text, ok = report.write_report(str(tmp_path), plot=False)
     assert "INTERRUPTS" in text and "displacement" in text and "Platform noise" in text
+    assert "loop step median 10 cycles, p90 12" in text
     assert "no TSC-deadline" in text
     md = (tmp_path / "report.md").read_text()
     assert "## Interrupts" in md and "| 396 |" in md and "unavailable (unavailable_not_intel)" in md

@@ -81,11 +81,31 @@ static void automatic_threshold(void)
 	CHECK_EQ_U64(gap_threshold(0, 0), 1);
 }
 
+/* Two paces in the calibration trace, as TCG's counter gives (steps of 24/25 or 49 cycles, their
+ * shares changing from boot to boot): the loop step is the slow pace whichever pace is the
+ * majority, so the default threshold does not halve from one boot to the next. */
+static void loop_step_is_the_slow_pace(void)
+{
+	uint64_t v[1000];
+
+	for (int i = 0; i < 1000; i++)
+		v[i] = i < 650 ? 25 : 49; /* fast pace the majority: the median would be 25 */
+	CHECK_EQ_U64(gap_loop_step(v, 1000), 49);
+	for (int i = 0; i < 1000; i++)
+		v[i] = i < 350 ? 25 : 49;
+	CHECK_EQ_U64(gap_loop_step(v, 1000), 49);
+	for (int i = 0; i < 1000; i++)
+		v[i] = i < 5 ? 100000 : 30; /* a few real gaps in the calibration do not move it */
+	CHECK_EQ_U64(gap_loop_step(v, 1000), 30);
+	CHECK_EQ_U64(gap_loop_step(v, 0), 0);
+}
+
 TEST_SUITE(gap_detect) = {
 	{ "steady_trace_has_no_gaps", steady_trace_has_no_gaps },
 	{ "gaps_found_where_and_how_long", gaps_found_where_and_how_long },
 	{ "threshold_is_strict", threshold_is_strict },
 	{ "overflow_counts_but_does_not_store", overflow_counts_but_does_not_store },
 	{ "automatic_threshold", automatic_threshold },
+	{ "loop_step_is_the_slow_pace", loop_step_is_the_slow_pace },
 	{ 0, 0 },
 };

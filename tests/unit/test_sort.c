@@ -1,4 +1,4 @@
-/* Heapsort and median. */
+/* Heapsort, median and quantiles. */
 #include <stdlib.h>
 
 #include "lib/sort.h"
@@ -28,4 +28,20 @@ static void medians(void)
 	CHECK_EQ_U64(median_u64(c, 0), 0);
 }
 
-TEST_SUITE(sort) = { { "sorts", sorts }, { "medians", medians }, { 0, 0 } };
+static void quantiles(void)
+{
+	uint64_t v[10], one[] = { 7 };
+
+	for (int i = 0; i < 10; i++)
+		v[i] = (uint64_t)(10 - i) * 10; /* 100, 90, ... 10 */
+	CHECK_EQ_U64(quantile_u64(v, 10, 900), 90); /* rank ceil(9.0) = 9 */
+	CHECK_EQ_U64(quantile_u64(v, 10, 901), 100); /* rank ceil(9.01) = 10 */
+	CHECK_EQ_U64(quantile_u64(v, 10, 500), 50); /* the lower middle, as median_u64 */
+	CHECK_EQ_U64(quantile_u64(v, 10, 0), 10);
+	CHECK_EQ_U64(quantile_u64(v, 10, 1000), 100);
+	CHECK_EQ_U64(quantile_u64(v, 10, 5000), 100);
+	CHECK_EQ_U64(quantile_u64(one, 1, 900), 7);
+	CHECK_EQ_U64(quantile_u64(one, 0, 900), 0);
+}
+
+TEST_SUITE(sort) = { { "sorts", sorts }, { "medians", medians }, { "quantiles", quantiles }, { 0, 0 } };

@@ -44,6 +44,7 @@ def noise_summary(fields, starts, lens, hz, smis=None):
     out = {"count": fields.get("count"), "total_cycles": total, "longest_cycles": fields.get("longest_cycles"),
            "window_cycles": window, "stored": len(lens), "dropped": fields.get("dropped"),
            "threshold_cycles": fields.get("threshold_cycles"), "median_step": fields.get("median_step_cycles"),
+           "p90_step": fields.get("p90_step_cycles"),
            "masked": fields.get("irq_masked"), "smi": fields.get("smi_count", fields.get("smi")),
            "threshold_ns": fields.get("threshold_ns"), "hwlat_ns": fields.get("hwlat_default_ns"),
            "smi_gaps": smi_gaps(smis) if smis else None, "smi_note": fields.get("smi_note"),

@@ -53,10 +53,11 @@ def section(doc, irq, out_dir, plot_info=None):
     if nz:
         hz = nz["hz"]
         doc.h("Platform noise", 3)
-        doc.kv([("gaps", "%s over %s s (threshold %s %s = %s ns; hwlat's default: %s ns; median loop step "
-                          "%s %s)" % (
+        doc.kv([("gaps", "%s over %s s (threshold %s %s = %s ns; hwlat's default: %s ns; loop step median "
+                          "%s %s, p90 %s)" % (
             fnum(nz["count"]), fnum(nz["window_cycles"] / hz if hz else None), fnum(nz["threshold_cycles"]),
-            unit, fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]), unit)),
+            unit, fnum(nz.get("threshold_ns")), fnum(nz.get("hwlat_ns")), fnum(nz["median_step"]), unit,
+            fnum(nz.get("p90_step")))),
             ("stolen", "%s ms total (%s of the window), longest gap %s us" % (
                 fnum(ns(nz["total_cycles"], hz) / 1e6 if hz else None),
                 "%.3f%%" % (100 * nz["share"]) if nz["share"] is not None else "-",
