@@ -157,15 +157,21 @@ void facts_emit_smbios(const void *smbios_entry)
 		summary_value("DRAM peak (MB/s)", mbps, 0, "");
 }
 
-void facts_emit_serial(const struct uart *u, unsigned baud, const char *source)
+void facts_emit_serial(const struct uart *u, const struct serial_setup *s)
 {
 	struct record *r = emit_start("plat");
 
 	rec_str(r, "kind", "serial");
 	rec_str(r, "access", u->access == UART_IO ? "io" : "mmio");
 	rec_hex(r, "base", u->base);
-	rec_u64(r, "baud", baud);
-	rec_str(r, "source", source);
+	if (s->baud)
+		rec_u64(r, "baud", s->baud);
+	else
+		rec_str(r, "baud_note", "as the firmware set it: no divisor for a rate within 2% on this clock");
+	rec_str(r, "source", s->source);
+	rec_u64(r, "clock_hz", s->clock_hz);
+	rec_str(r, "clock_source", s->clock_source);
+	rec_u64(r, "divisor", s->divisor);
 	emit_finish();
 }
 

@@ -14,7 +14,17 @@ void facts_emit_firmware(const char *vendor, UINT32 fw_rev, UINT32 uefi_rev, con
 void facts_emit_memmap(const struct memmap_summary *s);
 void facts_emit_acpi(const struct acpi_info *acpi);
 void facts_emit_smbios(const void *smbios_entry);
-void facts_emit_serial(const struct uart *u, unsigned baud, const char *source);
+/* How the serial line was set up: its rate (0 = as the firmware left it), where the port came
+ * from, and the UART clock and divisor latch the rate was made with (divisor 0: not programmed). */
+struct serial_setup {
+	unsigned baud;
+	const char *source;       /* option, spcr, default */
+	uint32_t clock_hz;
+	const char *clock_source; /* option, spcr, pc */
+	uint16_t divisor;
+};
+
+void facts_emit_serial(const struct uart *u, const struct serial_setup *s);
 void facts_emit_hpet(const struct acpi_info *acpi, const struct hpet *h, bool ok);
 
 #endif

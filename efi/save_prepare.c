@@ -160,7 +160,7 @@ static bool reserve_dma(uint64_t capacity)
 		return false;
 	}
 	p = (uint8_t *)(UINTN)base;
-	memset(p, 0, bytes);
+	memset(p, 0, bytes); /* the mirror's last block goes to the stick whole: its tail must be zeros */
 	save_plan.dma = (struct usb_dma){ .base = p, .bus_base = base, .size = SAVE_USB_DMA_BYTES };
 	return true;
 }

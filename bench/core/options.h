@@ -61,6 +61,7 @@ struct config {
 	enum serial_kind serial_kind;
 	uint64_t serial_base; /* port or address of serial=io:/mmio: */
 	uint64_t serial_baud;
+	uint64_t serial_clock_hz; /* 0 = the SPCR's, else the PC UART's */
 	enum shutdown_mode shutdown;
 	uint64_t debug_exit_port;
 	uint64_t hold_s;

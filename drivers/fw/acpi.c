@@ -14,6 +14,7 @@
 
 /* Common table header */
 #define SDT_OFF_LENGTH 4
+#define SDT_OFF_REVISION 8
 #define SDT_HEADER_LEN 36
 #define SDT_OFF_OEM_ID 10       /* 6 bytes */
 #define SDT_OFF_OEM_TABLE_ID 16 /* 8 bytes */
@@ -46,6 +47,13 @@
 #define SPCR_OFF_INTERFACE 36
 #define SPCR_OFF_BASE_GAS 40
 #define SPCR_OFF_BAUD 58
+/* Revision 3 added the UART clock frequency (Hz, 0 = not given), revision 4 the precise baud rate
+ * (0 = the enumerated Configured Baud Rate stands) (Microsoft, "Serial Port Console Redirection
+ * Table", revisions 3 and 4). Revision 2 tables are 80 bytes, reserved from offset 76. */
+#define SPCR_OFF_UART_CLOCK 76
+#define SPCR_OFF_PRECISE_BAUD 80
+#define SPCR_REV_UART_CLOCK 3
+#define SPCR_REV_PRECISE_BAUD 4
 #define SPCR_IF_16550 0x00
 #define SPCR_IF_16450 0x01
 #define SPCR_IF_16550_GAS 0x12
@@ -239,6 +247,11 @@ static void parse_spcr(const uint8_t *t, struct acpi_info *info)
 	info->spcr_access = gas[GAS_OFF_ACCESS];
 	info->spcr_base = rd64(gas + GAS_OFF_ADDRESS);
 	info->spcr_baud = t[SPCR_OFF_BAUD] < 8 ? bauds[t[SPCR_OFF_BAUD]] : 0;
+	if (t[SDT_OFF_REVISION] >= SPCR_REV_UART_CLOCK && table_len(t) >= SPCR_OFF_UART_CLOCK + 4)
+		info->spcr_clock_hz = rd32(t + SPCR_OFF_UART_CLOCK);
+	if (t[SDT_OFF_REVISION] >= SPCR_REV_PRECISE_BAUD && table_len(t) >= SPCR_OFF_PRECISE_BAUD + 4 &&
+	    rd32(t + SPCR_OFF_PRECISE_BAUD))
+		info->spcr_baud = rd32(t + SPCR_OFF_PRECISE_BAUD);
 	if (pl011) {
 		info->spcr_pl011 = info->spcr_base != 0 && info->spcr_space == ACPI_GAS_MEMORY;
 		return;

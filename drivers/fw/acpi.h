@@ -48,7 +48,8 @@ struct acpi_info {
 	uint8_t spcr_access;    /* GAS access size: 1 byte, 3 dword */
 	uint8_t spcr_bit_width; /* register width in bits */
 	uint64_t spcr_base;
-	uint32_t spcr_baud;     /* 0 = as configured */
+	uint32_t spcr_baud;     /* 0 = as configured; the precise rate when revision 4+ gives one */
+	uint32_t spcr_clock_hz; /* the UART's input clock (revision 3+); 0 = not given */
 	uint8_t spcr_interface; /* SPCR interface type as given (0 16550, 3 Arm PL011, 0x0E SBSA generic) */
 	bool spcr_pl011;        /* an Arm PL011 / SBSA generic UART in MMIO at spcr_base (spcr_present
 				 * stays for the 16550 family the x86 driver speaks) */

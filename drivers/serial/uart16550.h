@@ -34,10 +34,16 @@ struct uart {
 #define UART_CLOCK_PC_HZ 1843200u
 #define UART_SAMPLES_PER_BIT 16u
 #define UART_DIVISOR_MAX 0xFFFFu
+/* How far the rate made may be from the one asked for. Both ends sample each bit mid-way, so over
+ * the 10 bits of a frame their clocks may differ by under half a bit, 5%; the usual design rule
+ * gives each end 2% of it (the PC16550D's own divisor table lists rates 2.86% off, e.g. 56000 on
+ * 1.8432 MHz: not accepted here). */
+#define UART_BAUD_TOLERANCE_PERMILLE 20u
 
-/* The divisor latch value giving exactly `baud` on a UART clocked at clock_hz. Returns false when
- * there is none: clock / (16 x baud) not a whole number in 1..0xFFFF (a rate above clock / 16, or
- * one the clock cannot divide down to exactly). */
+/* The divisor latch value for `baud` on a UART clocked at clock_hz: the nearest whole divisor,
+ * accepted when clock / (16 x divisor) is within UART_BAUD_TOLERANCE_PERMILLE of `baud` (exact
+ * for 115200 / k on the PC clock). Returns false when there is none: a rate above clock / 16, one
+ * the clock cannot divide down to closely enough, or a divisor past 0xFFFF. */
 bool uart_baud_divisor(uint32_t clock_hz, uint32_t baud, uint16_t *divisor);
 /* Probe and program the UART (8N1, FIFOs on; the divisor latch when `divisor` is not 0, else it
  * stays as the firmware set it). Returns false (and marks it absent) when nothing answers at

@@ -243,6 +243,21 @@ static int scsi_run(struct msc *m, const struct scsi_cmd *c, unsigned tries, uin
 	return MSC_ERR_COMMAND;
 }
 
+/* scsi_run for a command that reads data: fewer than `need` bytes back is MSC_ERR_DEVICE ("short
+ * data"), the device answering but not with what the command promises. */
+static int scsi_run_data(struct msc *m, const struct scsi_cmd *c, uint32_t need, uint32_t *done)
+{
+	int r = scsi_run(m, c, UA_TRIES, done);
+
+	if (r)
+		return r;
+	if (*done < need) {
+		err_text(m, c, "short data");
+		return MSC_ERR_DEVICE;
+	}
+	return 0;
+}
+
 /* INQUIRY's text fields: printable ASCII, trailing spaces removed. */
 static void copy_ident(char *dst, const uint8_t *src, uint32_t n, uint32_t avail)
 {
@@ -264,13 +279,9 @@ static int inquiry(struct msc *m)
 	int r;
 
 	put_be16(c.cdb + INQ_OFF_ALLOC, INQ_LEN);
-	r = scsi_run(m, &c, UA_TRIES, &done);
+	r = scsi_run_data(m, &c, INQ_HEADER_LEN, &done);
 	if (r)
 		return r;
-	if (done < INQ_HEADER_LEN) {
-		err_text(m, &c, "short data");
-		return MSC_ERR_DEVICE;
-	}
 	if (m->data[INQ_OFF_TYPE] != INQ_TYPE_DIRECT_ACCESS) {
 		struct sbuf sb;
 
@@ -332,13 +343,9 @@ static int read_capacity_16(struct msc *m, uint64_t *last_lba, uint32_t *block_s
 	int r;
 
 	put_be32(c.cdb + RC16_OFF_ALLOC, RC16_ALLOC);
-	r = scsi_run(m, &c, UA_TRIES, &done);
+	r = scsi_run_data(m, &c, RC16_LEN, &done);
 	if (r)
 		return r;
-	if (done < RC16_LEN) {
-		err_text(m, &c, "short data");
-		return MSC_ERR_DEVICE;
-	}
 	*last_lba = get_be64(m->data);
 	*block_size = get_be32(m->data + 8);
 	return 0;
@@ -353,14 +360,10 @@ static int read_capacity(struct msc *m)
 			      .cdb_len = CDB10_LEN, .in = true, .buf = m->data, .len = RC10_LEN };
 	uint32_t done = 0, block_size;
 	uint64_t last_lba;
-	int r = scsi_run(m, &c, UA_TRIES, &done);
+	int r = scsi_run_data(m, &c, RC10_LEN, &done);
 
 	if (r)
 		return r;
-	if (done < RC10_LEN) {
-		err_text(m, &c, "short data");
-		return MSC_ERR_DEVICE;
-	}
 	last_lba = get_be32(m->data);
 	block_size = get_be32(m->data + 4);
 	if (last_lba == RC10_LBA_MAX) {

@@ -33,7 +33,7 @@ const char efi_arch_overhead_label[] = "timer overhead (cycles)";
 
 static struct {
 	struct uart uart;
-	unsigned baud;
+	struct serial_setup line;
 	unsigned refused_baud; /* a serial_baud the UART's clock cannot give: reported once the stream runs */
 	struct pm_timer pm;
 	struct hpet hpet;
@@ -46,30 +46,48 @@ void efi_arch_serial_write(const char *line, unsigned len)
 	uart_write(&x.uart, line, len);
 }
 
-/* The divisor latch value for x.baud on the PC UART's 1.8432 MHz clock (the firmware cannot learn
- * a faster one). A rate that clock cannot give exactly (above 115200, or not 115200 / k) is
- * refused for SERIAL_BAUD_FALLBACK, and efi_arch_emit_serial says so. */
+/* The UART's input clock: option serial_clock_hz, else the SPCR's (revision 3 and later) for the
+ * UART the SPCR names, else the PC UART's 1.8432 MHz. */
+static void serial_clock(const struct efi_boot *b, bool spcr_uart)
+{
+	x.line.clock_hz = UART_CLOCK_PC_HZ;
+	x.line.clock_source = "pc";
+	if (b->cfg.serial_clock_hz) {
+		x.line.clock_hz = (uint32_t)b->cfg.serial_clock_hz;
+		x.line.clock_source = "option";
+	} else if (spcr_uart && b->acpi.spcr_clock_hz) {
+		x.line.clock_hz = b->acpi.spcr_clock_hz;
+		x.line.clock_source = "spcr";
+	}
+}
+
+/* The divisor latch value for x.line.baud on the UART's clock. A rate the clock cannot make within
+ * 2% is refused for SERIAL_BAUD_FALLBACK, and efi_arch_emit_serial says so; when the clock cannot
+ * make that either, the firmware's setting stays (divisor 0). */
 static uint16_t serial_divisor(void)
 {
 	uint16_t div = 0;
 
-	if (uart_baud_divisor(UART_CLOCK_PC_HZ, x.baud, &div))
-		return div;
-	x.refused_baud = x.baud;
-	x.baud = SERIAL_BAUD_FALLBACK;
-	uart_baud_divisor(UART_CLOCK_PC_HZ, x.baud, &div);
-	return div;
+	if (uart_baud_divisor(x.line.clock_hz, x.line.baud, &div))
+		return x.line.divisor = div;
+	x.refused_baud = x.line.baud;
+	x.line.baud = SERIAL_BAUD_FALLBACK;
+	if (uart_baud_divisor(x.line.clock_hz, x.line.baud, &div))
+		return x.line.divisor = div;
+	x.line.baud = 0;
+	return x.line.divisor = 0;
 }
 
 /* Option first, then ACPI SPCR, then COM1. */
 const char *efi_arch_serial_setup(struct efi_boot *b)
 {
 	const char *source = "default";
+	bool spcr_uart = false;
 	enum uart_access access = UART_IO;
 	uint64_t base = COM1_PORT;
 	unsigned stride = 1;
 
-	x.baud = (unsigned)b->cfg.serial_baud;
+	x.line.baud = (unsigned)b->cfg.serial_baud;
 	if (b->cfg.serial_kind == SERIAL_NONE) {
 		x.uart.present = false;
 		return "none";
@@ -80,6 +98,7 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 		access = b->cfg.serial_kind == SERIAL_IO ? UART_IO : UART_MMIO8;
 	} else if (b->acpi.spcr_present) {
 		source = "spcr";
+		spcr_uart = true;
 		base = b->acpi.spcr_base;
 		if (b->acpi.spcr_space == ACPI_GAS_IO) {
 			access = UART_IO;
@@ -90,8 +109,10 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 			access = UART_MMIO8;
 		}
 		if (b->acpi.spcr_baud)
-			x.baud = b->acpi.spcr_baud;
+			x.line.baud = b->acpi.spcr_baud;
 	}
+	x.line.source = source;
+	serial_clock(b, spcr_uart);
 	if (!uart_init(&x.uart, access, base, stride, serial_divisor()))
 		efi_con_line("baremetric: ", "no UART answers at the chosen serial port: records go to no wire");
 	return source;
@@ -99,20 +120,28 @@ const char *efi_arch_serial_setup(struct efi_boot *b)
 
 void efi_arch_emit_serial(struct efi_boot *b, const char *source)
 {
-	char text[96];
+	char text[160];
 	struct sbuf sb;
 
 	(void)b;
+	(void)source; /* kept in x.line */
 	if (x.refused_baud) {
 		sb_init(&sb, text, sizeof(text));
 		sb_puts(&sb, "serial_baud=");
 		sb_u64(&sb, x.refused_baud);
-		sb_puts(&sb, " refused: not 115200/k (a 16550 on 1.8432 MHz); running at ");
-		sb_u64(&sb, x.baud);
+		sb_puts(&sb, " refused: a 16550 on ");
+		sb_u64(&sb, x.line.clock_hz);
+		sb_puts(&sb, " Hz makes no rate within 2% of it (clock / (16 x k); serial_clock_hz); ");
+		if (x.line.baud) {
+			sb_puts(&sb, "running at ");
+			sb_u64(&sb, x.line.baud);
+		} else {
+			sb_puts(&sb, "the firmware's rate stays");
+		}
 		emit_msg(MSG_WARN, text);
 	}
 	if (x.uart.present)
-		facts_emit_serial(&x.uart, x.baud, source);
+		facts_emit_serial(&x.uart, &x.line);
 }
 
 void efi_arch_emit_boot_facts(struct efi_boot *b)
@@ -144,7 +173,7 @@ void efi_arch_prepare_finish(struct efi_boot *b)
 	x.fin.hypervisor = b->cpu.hypervisor;
 	x.fin.env = &b->env;
 	x.fin.uart = &x.uart;
-	x.fin.baud = x.baud;
+	x.fin.baud = x.line.baud;
 	suite_init(&b->env, finish_exit);
 	finish_set_ctx(&x.fin);
 }

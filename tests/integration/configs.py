@@ -66,16 +66,20 @@ X86_64 = [
     BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
     BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
     BootConfig("faults", options={"timer_samples": 64},
-               raw="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\nno_such_key = 1\ntsc_cal_windows = many\n",
+               raw="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\nno_such_key = 1\ntsc_cal_windows = many\n"
+                   "serial_baud = 230400\n",
                groups=("boot", "faults"),
-               doc="Bad options ride along: they must be reported and the run must go on with defaults."),
+               doc="Bad options ride along: they must be reported and the run must go on with defaults "
+               "(serial_baud=230400 is a valid value the PC UART's clock cannot make)."),
     BootConfig("icount", icount=True,
                options={"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
                         "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
                groups=("boot", "icount", "profile"),
                doc="prof_split rides along, profiled (x86_64/test_profile.py): an icount boot is slow to start."),
-    BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi"}, groups=("boot", "fw"),
-               doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off."),
+    BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi", "serial_baud": 921600,
+                              "serial_clock_hz": 14745600}, groups=("boot", "fw"),
+               doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off. The line at "
+               "921600 baud on a stated 14.7456 MHz UART clock (QEMU's 16550 ignores the rate)."),
     BootConfig("noserial", options={"probes": "timer,spin", "timer_samples": 64, "serial": "io:0x2e8", "hold_s": 1},
                groups=("boot", "fw"), doc="A serial port with no UART behind it. The screen is then the only copy: "
                "without hold_s it would wait for a key (x86_64/test_screen.py)."),

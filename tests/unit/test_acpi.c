@@ -27,7 +27,7 @@ static const uint8_t dsdt_aml[] = {
 	0x08, '\\', '_', 'S', '5', '_', 0x12, 0x0A, 0x04, 0x0A, 0x05, 0x0A, 0x05, 0x00, 0x00,
 };
 
-static uint8_t rsdp[36], xsdt[36 + 8 * 4], fadt[276], dsdt[36 + sizeof(dsdt_aml)], hpet[56], spcr[80];
+static uint8_t rsdp[36], xsdt[36 + 8 * 4], fadt[276], dsdt[36 + sizeof(dsdt_aml)], hpet[56], spcr[88];
 
 static void build(void)
 {
@@ -166,8 +166,38 @@ static void s5_zero_and_one_ops(void)
 	CHECK(!acpi_find_s5(truncated, sizeof(truncated), &a, &b));
 }
 
+/* SPCR revision 3 adds the UART clock (offset 76), revision 4 the precise baud rate (offset 80;
+ * 0 leaves the enumerated rate) (Microsoft, "Serial Port Console Redirection Table"). */
+static void spcr_clock_and_precise_baud(void)
+{
+	struct acpi_info a;
+
+	build();
+	put32(spcr + 76, 14745600);
+	put32(spcr + 80, 921600);
+	fix_checksum(spcr, sizeof(spcr), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.spcr_clock_hz, 0); /* revision 2: those bytes are reserved */
+	CHECK_EQ_U64(a.spcr_baud, 115200);
+	spcr[8] = 3;
+	fix_checksum(spcr, sizeof(spcr), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.spcr_clock_hz, 14745600);
+	CHECK_EQ_U64(a.spcr_baud, 115200); /* no precise rate before revision 4 */
+	spcr[8] = 4;
+	fix_checksum(spcr, sizeof(spcr), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.spcr_clock_hz, 14745600);
+	CHECK_EQ_U64(a.spcr_baud, 921600);
+	put32(spcr + 80, 0);
+	fix_checksum(spcr, sizeof(spcr), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.spcr_baud, 115200);
+}
+
 TEST_SUITE(acpi) = {
 	{ "parses_tables", parses_tables },
+	{ "spcr_clock_and_precise_baud", spcr_clock_and_precise_baud },
 	{ "bad_checksum_table_is_skipped", bad_checksum_table_is_skipped },
 	{ "bad_rsdp_rejected", bad_rsdp_rejected },
 	{ "s5_zero_and_one_ops", s5_zero_and_one_ops },

@@ -70,11 +70,18 @@ static void reg_write(const struct uart *u, unsigned reg, uint8_t v)
 
 bool uart_baud_divisor(uint32_t clock_hz, uint32_t baud, uint16_t *divisor)
 {
-	uint64_t ticks = (uint64_t)baud * UART_SAMPLES_PER_BIT;
+	uint64_t ticks = (uint64_t)baud * UART_SAMPLES_PER_BIT, div, made, off;
 
-	if (!baud || clock_hz % ticks || clock_hz / ticks > UART_DIVISOR_MAX || clock_hz < ticks)
+	if (!baud)
 		return false;
-	*divisor = (uint16_t)(clock_hz / ticks);
+	div = (clock_hz + ticks / 2) / ticks; /* nearest */
+	if (!div || div > UART_DIVISOR_MAX)
+		return false;
+	made = clock_hz / (UART_SAMPLES_PER_BIT * div);
+	off = made > baud ? made - baud : baud - made;
+	if (off * 1000 > (uint64_t)baud * UART_BAUD_TOLERANCE_PERMILLE)
+		return false;
+	*divisor = (uint16_t)div;
 	return true;
 }
 

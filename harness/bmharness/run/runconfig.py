@@ -96,6 +96,7 @@ KEYS = {
     "tsc_cal_windows": _uint,
     "serial": _serial,
     "serial_baud": _uint,
+    "serial_clock_hz": _uint,
     "shutdown": _choice(SHUTDOWN),
     "debug_exit_port": _uint,
     "hold_s": _uint,

@@ -177,6 +177,22 @@ def test_acpi_s5_power_off(s5):
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
 
 
+def test_serial_rate_from_the_uart_clock(quick, s5, faults):
+    """The divisor latch is clock / (16 x baud) (PC16550D data sheet, "Programmable Baud
+    Generator"): 1 for 115200 on the PC's 1.8432 MHz clock, 1 for 921600 on a stated 14.7456 MHz
+    one; 230400 on the PC clock is refused with a warning and the line runs at 115200."""
+    ser = quick.summary["platform"]["serial"]
+    assert (ser["baud"], ser["clock_hz"], ser["clock_source"], ser["divisor"]) == (115200, 1843200, "pc", 1)
+    ser = s5.summary["platform"]["serial"]
+    assert (ser["baud"], ser["clock_hz"], ser["clock_source"], ser["divisor"]) == (921600, 14745600, "option", 1)
+    assert s5.summary["validation"]["complete"]
+    ser = faults.summary["platform"]["serial"]
+    assert (ser["baud"], ser["clock_source"], ser["divisor"]) == (115200, "pc", 1)
+    warns = [m["text"] for m in faults.summary["messages"] if m["level"] == "warn"]
+    assert any(w.startswith("serial_baud=230400 refused: a 16550 on 1843200 Hz") and w.endswith("running at 115200")
+               for w in warns), warns
+
+
 def test_missing_serial_port_does_not_hang(noserial):
     """A port with no UART behind it: the run goes on without a wire and still ends cleanly."""
     b = noserial
