@@ -7,6 +7,7 @@ written), 2 usage, setup or I/O errors.
 """
 
 import argparse
+import json
 import os
 import secrets
 import shutil
@@ -282,36 +283,65 @@ def _load_side(path, number, tmp):
                 "nonce": run.header["nonce"]}
 
 
+def _compare_sides(args):
+    """(paths of A, paths of B) from `RUN_A RUN_B` or `--a RUN... --b RUN...`."""
+    if args.side_a or args.side_b:
+        if args.runs or not (args.side_a and args.side_b):
+            raise ValueError("give either RUN_A RUN_B, or --a RUN... and --b RUN...")
+        return args.side_a, args.side_b
+    if len(args.runs) != 2:
+        raise ValueError("give RUN_A RUN_B (one boot a side), or --a RUN... --b RUN... (several)")
+    return [args.runs[0]], [args.runs[1]]
+
+
 def cmd_compare(args):
+    try:
+        paths_a, paths_b = _compare_sides(args)
+    except ValueError as exc:
+        return _err(str(exc))
     tmp = tempfile.mkdtemp(prefix="baremetric-compare-")
     try:
         try:
-            run_a = _load_side(args.run_a, args.run_a_number, tmp)
-            run_b = _load_side(args.run_b, args.run_b_number, tmp)
+            runs_a = [_load_side(p, args.run_a_number, tmp) for p in paths_a]
+            runs_b = [_load_side(p, args.run_b_number, tmp) for p in paths_b]
         except (compare.RunError, StickError) as exc:
             return _err(str(exc))
         except (OSError, ValueError) as exc:
             return _err("cannot read a run: %s" % exc)
-        if run_a.get("nonce") and run_a.get("nonce") == run_b.get("nonce"):
-            return _err("RUN_A and RUN_B are the same run (%s, nonce %s): pick others with "
-                        "--run-a N / --run-b N" % (run_b["path"], run_b["nonce"]))
+        nonces = [r["nonce"] for r in runs_a + runs_b if r.get("nonce")]
+        twice = sorted({n for n in nonces if nonces.count(n) > 1})
+        if twice:
+            return _err("the same run is given twice (nonce %s): pick others with "
+                        "--run-a N / --run-b N" % ", ".join(twice))
         try:
-            res = compare.compare(run_a, run_b, alpha=args.alpha, threshold_pct=args.threshold)
+            res = compare.compare(runs_a, runs_b, alpha=args.alpha, threshold_pct=args.threshold,
+                                  cycles=args.cycles, boot_spread_pct=args.boot_spread)
         except compare.ClockMismatch as exc:
             return _err(str(exc))
-        doc = compare_report.build_doc(run_a, run_b, res)
+        doc = compare_report.build_doc(runs_a, runs_b, res, changed_only=args.changed_only)
+        data = compare_report.json_doc(runs_a, runs_b, res, changed_only=args.changed_only)
+        run_b, path_b = runs_b[0], paths_b[0]
         out_dir = args.out or (os.getcwd() if run_b.get("nonce") else
-                               os.path.dirname(os.path.abspath(args.run_b)) if run_b["parsed"]
+                               os.path.dirname(os.path.abspath(path_b)) if run_b["parsed"]
                                else run_b["dir"])
         try:
             os.makedirs(out_dir, exist_ok=True)
             path = os.path.join(out_dir, "compare.md")
             with open(path, "w") as fh:
                 fh.write(doc.markdown())
+            jpath = os.path.join(out_dir, "compare.json")
+            with open(jpath, "w") as fh:
+                json.dump(data, fh, indent=1, default=str)
+                fh.write("\n")
         except OSError as exc:
             return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
-        print(doc.text(), end="")
-        print("wrote %s" % path)
+        if args.json:  # stdout is the JSON alone, for a pipe
+            json.dump(data, sys.stdout, indent=1, default=str)
+            sys.stdout.write("\n")
+            print("wrote %s and %s" % (path, jpath), file=sys.stderr)
+        else:
+            print(doc.text(), end="")
+            print("wrote %s and %s" % (path, jpath))
         return EXIT_OK
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -399,22 +429,34 @@ def make_parser():
     p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
-    p = sub.add_parser("compare", help="compare two runs set by set (shift, Mann-Whitney, "
-                       "Benjamini-Hochberg)")
-    p.add_argument("run_a", metavar="RUN_A", help="parse directory (summary.json), serial log or "
-                   "stick (its newest run unless --run-a)")
-    p.add_argument("run_b", metavar="RUN_B", help="likewise; compare.md goes next to it (into "
-                   "the current directory for a stick)")
+    p = sub.add_parser("compare", help="compare runs set by set: one or several boots a side "
+                       "(Mann-Whitney within a boot, Welch t on boot medians; Benjamini-Hochberg)")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="RUN_A RUN_B: parse directory "
+                   "(summary.json), serial log or stick (its newest run unless --run-a/--run-b); "
+                   "compare.md and compare.json go next to RUN_B (into the current directory "
+                   "for a stick)")
+    p.add_argument("--a", nargs="+", dest="side_a", metavar="RUN",
+                   help="the boots of side A (instead of RUN_A RUN_B; with --b)")
+    p.add_argument("--b", nargs="+", dest="side_b", metavar="RUN",
+                   help="the boots of side B; the outputs go next to the first")
     p.add_argument("--run-a", type=int, dest="run_a_number", metavar="N",
-                   help="RUN_A is a stick: take its run N")
+                   help="side A is a stick: take its run N")
     p.add_argument("--run-b", type=int, dest="run_b_number", metavar="N",
-                   help="RUN_B is a stick: take its run N")
-    p.add_argument("--out", metavar="DIR", help="write compare.md here instead")
+                   help="side B is a stick: take its run N")
+    p.add_argument("--out", metavar="DIR", help="write compare.md and compare.json here instead")
+    p.add_argument("--json", action="store_true", help="print compare.json to stdout instead "
+                   "of the text")
+    p.add_argument("--cycles", action="store_true", help="compare in cycles, not GB/s and ns")
+    p.add_argument("--changed-only", action="store_true",
+                   help="show only the differences in the text and compare.md")
+    p.add_argument("--boot-spread", type=float, metavar="PCT", default=None,
+                   help="boot-to-boot spread of a set in %% of its median: with one boot a side, "
+                   "a smaller shift is not called a difference")
     p.add_argument("--alpha", type=float, default=compare.ALPHA,
                    help="false discovery rate over all sets, Benjamini-Hochberg "
                    "(default %(default)s)")
     p.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT",
-                   help="practical threshold: smallest shift that matters, in %% of A's median "
+                   help="practical threshold: smallest effect that matters, in %% of A's value "
                    "(default %(default)s)")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)

@@ -190,7 +190,8 @@ def test_compare_in_ns_when_frequencies_differ(tmp_path):
     # looks 100% slower, in ns the two are one distribution.
     _, a = parsed(tmp_path, _spin_run(hz=2000000000, per_op=5000.0, seed=1), "a")
     _, b = parsed(tmp_path, _spin_run(hz=4000000000, per_op=10000.0, seed=2), "b")
-    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)))
+    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)),
+                          cycles=True)
     assert res["basis"]["unit"] == "ns" and "differ by 100.0%" in res["basis"]["text"]
     (row,) = res["rows"]
     assert row["median_a"] == pytest.approx(2500, rel=0.01)   # 5000 cycles at 2 GHz, in ns
@@ -199,12 +200,18 @@ def test_compare_in_ns_when_frequencies_differ(tmp_path):
     text = compare_report.build_doc(compare.load_run(str(a), str(tmp_path)),
                              compare.load_run(str(b), str(tmp_path)), res).text()
     assert "ns per operation" in text and "compared in" in text
+    # without --cycles every cycle set is in ns anyway, each run at its own rate
+    (row,) = compare.compare(compare.load_run(str(a), str(tmp_path)),
+                             compare.load_run(str(b), str(tmp_path)))["rows"]
+    assert row["unit"] == "ns" and row["median_a"] == pytest.approx(2500, rel=0.01)
+    assert row["median_b"] == pytest.approx(2500, rel=0.01) and not row["changed"]
 
 
 def test_compare_same_clock_stays_in_cycles(tmp_path):
     _, a = parsed(tmp_path, _spin_run(hz=2000000000, seed=1), "a")
     _, b = parsed(tmp_path, _spin_run(hz=2000100000, seed=2), "b")   # 50 ppm apart
-    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)))
+    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)),
+                          cycles=True)
     assert res["basis"]["unit"] == "cycles" and not res["basis"]["warnings"]
     assert res["rows"][0]["median_a"] == pytest.approx(5000, rel=0.01)
 
@@ -212,7 +219,8 @@ def test_compare_same_clock_stays_in_cycles(tmp_path):
 def test_compare_pmu_cycles_not_put_in_ns(tmp_path):
     _, a = parsed(tmp_path, _spin_run("aarch64", hz=62500000, unit="pmu_cycles"), "a")
     _, b = parsed(tmp_path, _spin_run("aarch64", hz=25000000, unit="pmu_cycles", seed=2), "b")
-    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)))
+    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)),
+                          cycles=True)
     (row,) = res["rows"]
     assert res["basis"]["unit"] == "ns" and row["p"] is None and row["verdict"] == "-"
     assert "pmu_cycles of no known rate" in row["notes"][0]
@@ -221,7 +229,8 @@ def test_compare_pmu_cycles_not_put_in_ns(tmp_path):
 def test_compare_warns_without_a_frequency(tmp_path):
     _, a = parsed(tmp_path, _spin_run(hz=2000000000), "a")
     _, b = parsed(tmp_path, _spin_run(hz=False, seed=2), "b")
-    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)))
+    res = compare.compare(compare.load_run(str(a), str(tmp_path)), compare.load_run(str(b), str(tmp_path)),
+                          cycles=True)
     assert res["basis"]["unit"] == "cycles"
     assert res["basis"]["warnings"] and res["basis"]["warnings"][0].startswith("B states no clock")
 

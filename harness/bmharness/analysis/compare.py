@@ -1,32 +1,43 @@
-"""Compare two runs set by set (`baremetric compare RUN_A RUN_B`).
+"""Compare runs set by set (`baremetric compare`): one or several boots per side.
 
 Each run is a parse directory (summary.json + raw/) or a serial log, which is parsed into a
-temporary directory first. Sets are matched by probe name and parameters -- leaving out the
-parameters that calibration or the shuffle choose anew each boot (MATCH_IGNORE); a parameter set
-that occurs twice in one run is matched in order. For each pair: the medians of the cycles per
-operation and their difference, and -- on the per-operation values from the raw files -- the
-Hodges-Lehmann shift (the median of all pairwise differences B - A) with the Mann-Whitney U test
-of that same shift (normal approximation, tie and continuity corrections). Hundreds of sets are
-tested at once, so the p-values are adjusted by Benjamini-Hochberg across all tested sets: a set
-is significant when its q < alpha (the false discovery rate). A difference matters when it is
-significant *and* the shift is at least the threshold (% of A's median); its direction is the
-shift's sign, the statistic the test is about. A set whose raw file is missing is not tested.
-Sets found in one run only are listed. Standard library only.
+temporary directory first. Sets are matched on their identity fields only
+(stream/set_identity.py: the probe name and parameters as asked; never the values a boot
+measured or chose); a set whose identity occurs twice in one boot is matched in order.
 
-The two runs' clocks must count the same thing (clock_basis): runs of different architectures
-(begin arch: x86_64's TSC cycles against AArch64's generic-timer ticks) are refused. Runs of one
-architecture whose clock frequencies differ by more than FREQ_TOL are compared in ns, each run's
-values divided by its own frequency (sets in PMU cycles of no known rate are then not tested).
-compare.md and the terminal text are report/compare.py's.
+Values (compare_units.py): GB/s for bandwidth sets, ns for the other cycle sets, their own unit
+for counts; `cycles=True` keeps cycles. Per matched set:
+
+- one boot on a side (within-boot): on the per-operation values of the raw files, the
+  Hodges-Lehmann shift (median of all pairwise differences B - A) and the Mann-Whitney U test of
+  that same shift (normal approximation, tie and continuity corrections). This knows the
+  variation inside a boot only: two boots of one image differ by more than their samples say,
+  so a shift smaller than a stated boot-to-boot spread (boot_spread_pct) is not called a
+  difference, and the verdict says it rests on within-boot variation only;
+- two or more boots on both sides (boot-to-boot): the boot is the unit. Per boot the median of
+  the set's values; Welch's t test compares the boot medians of A with those of B, the effect is
+  the difference of their means (relative to A's).
+
+Hundreds of sets are tested at once, so the p-values are adjusted by Benjamini-Hochberg across
+the tested sets: significant is q < alpha (the false discovery rate). A set is a difference
+(`changed`) when significant, at least `threshold_pct` (and, within-boot, the boot spread) and
+in the verdict's direction (the shift's sign; for GB/s a larger value is faster). Rows are sorted
+by the size of the effect. The memory probes are also compared per cache level
+(compare_levels.py), which works when the two machines' size sweeps differ.
+
+The runs' clocks must count the same thing: runs of different architectures are refused.
+compare.md, compare.json and the terminal text are report/compare.py's.
 """
 
 import json
-import math
 import os
 import tempfile
 
-from . import archinfo
-from ..stream import parse, stats
+from . import archinfo, compare_levels, compare_units
+from .compare_stats import (BOOTS, TESTS, WITHIN, benjamini_hochberg, effect_order,  # noqa: F401
+                            estimate_effect, hl_shift, mann_whitney, median, welch)
+from .compare_units import per_op_values
+from ..stream import parse, set_identity
 
 ALPHA = 0.05  # false discovery rate across all matched sets (Benjamini-Hochberg)
 CORRECTION = "Benjamini-Hochberg"
@@ -34,108 +45,9 @@ THRESHOLD_PCT = 2.0
 # Clock frequencies further apart than this (relative) make cycles incomparable: compare in ns.
 # Far above the calibration spread of one machine (ppm), below the practical threshold.
 FREQ_TOL = 0.01
-# Chosen by the firmware per boot (calibration, shuffle seed): not part of a set's identity.
-MATCH_IGNORE = {"target", "cal_steps", "cal_capped", "seed"}
 
 
-# --- the test: Mann-Whitney U and its shift, Benjamini-Hochberg across sets ------------------
-
-def _ranks(a, b):
-    """Mid-ranks of a + b pooled: (sum of b's ranks, sum over tie groups of t^3 - t)."""
-    pooled = sorted([(x, 0) for x in a] + [(x, 1) for x in b])
-    rank_b, ties, i = 0.0, 0.0, 0
-    while i < len(pooled):
-        j = i
-        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
-            j += 1
-        t = j - i + 1
-        mid = (i + j) / 2.0 + 1.0
-        rank_b += mid * sum(1 for k in range(i, j + 1) if pooled[k][1])
-        ties += t ** 3 - t
-        i = j + 1
-    return rank_b, ties
-
-
-def mann_whitney(a, b):
-    """Two-sided Mann-Whitney U test of B against A: normal approximation with tie correction and
-    continuity correction (scipy's mannwhitneyu(method="asymptotic")). Returns {u, z, p} (u of B:
-    pairs with b > a, ties counting 1/2) or None when a side has fewer than 2 values."""
-    na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
-        return None
-    rank_b, ties = _ranks(a, b)
-    n = na + nb
-    u = rank_b - nb * (nb + 1) / 2.0
-    mu = na * nb / 2.0
-    var = na * nb / 12.0 * ((n + 1) - ties / (n * (n - 1)))
-    if var <= 0:  # every value equal
-        return {"u": u, "z": 0.0, "p": 1.0}
-    z = max(0.0, abs(u - mu) - 0.5) / math.sqrt(var)
-    return {"u": u, "z": math.copysign(z, u - mu), "p": math.erfc(z / math.sqrt(2.0))}
-
-
-def _count_le(sa, sb, d):
-    """Number of pairs with b - a <= d (sa, sb sorted), by two pointers."""
-    count, j = 0, 0
-    for x in sa:
-        while j < len(sb) and sb[j] <= x + d:
-            j += 1
-        count += j
-    return count
-
-
-def _kth_diff(sa, sb, k):
-    """The k-th smallest (1-based) of the pairwise differences b - a, without forming them all:
-    bisection on the value, then the largest difference at or below the bound found."""
-    lo, hi = sb[0] - sa[-1], sb[-1] - sa[0]
-    if _count_le(sa, sb, lo) >= k:
-        return lo
-    for _ in range(200):  # invariant: count(lo) < k <= count(hi)
-        mid = lo + (hi - lo) / 2.0
-        if mid <= lo or mid >= hi:
-            break
-        if _count_le(sa, sb, mid) >= k:
-            hi = mid
-        else:
-            lo = mid
-    best, j = None, 0
-    for x in reversed(sa):  # largest b <= x + hi for each a
-        while j < len(sb) and sb[len(sb) - 1 - j] > x + hi:
-            j += 1
-        if j < len(sb):
-            d = sb[len(sb) - 1 - j] - x
-            best = d if best is None else max(best, d)
-    return best
-
-
-def hl_shift(a, b):
-    """Hodges-Lehmann shift: the median of all pairwise differences b - a. It is the estimate
-    that goes with the Mann-Whitney test (it is > 0 exactly when more than half of the pairs
-    have b > a), so the direction of a verdict and its significance come from one statistic."""
-    sa, sb = sorted(a), sorted(b)
-    m = len(sa) * len(sb)
-    if m == 0:
-        return None
-    lo = _kth_diff(sa, sb, (m + 1) // 2)
-    return lo if m % 2 else (lo + _kth_diff(sa, sb, m // 2 + 1)) / 2.0
-
-
-def benjamini_hochberg(ps):
-    """Benjamini-Hochberg adjusted p-values (q-values) of a list; None entries stay None and do
-    not count as tests. Calling q < alpha significant keeps the expected share of false
-    discoveries among the sets called significant at alpha."""
-    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
-    m = len(idx)
-    q = [None] * len(ps)
-    running = 1.0
-    for rank in range(m, 0, -1):
-        i = idx[rank - 1]
-        running = min(running, ps[i] * m / rank)
-        q[i] = running
-    return q
-
-
-# --- runs and matching ------------------------------------------------------------------------
+# --- runs -------------------------------------------------------------------------------------
 
 class RunError(Exception):
     pass
@@ -211,10 +123,25 @@ def load_run(path, tmp_root):
     return {"path": path, "dir": out, "summary": summary, "parsed": True}
 
 
+
+
+def side_basis(sums_a, sums_b):
+    """clock_basis over every run of both sides: refuses mixed architectures; "ns" when any two
+    clocks differ by more than FREQ_TOL. Adds "scales": per run (sides in order, A first) ns
+    per clock count, or None."""
+    sums = list(sums_a) + list(sums_b)
+    bases = [clock_basis(sums[0], s) for s in sums[1:]] or [clock_basis(sums[0], sums[0])]
+    worst = next((b for b in bases if b["unit"] == "ns"), bases[0])
+    out = dict(worst, warnings=sorted({w for b in bases for w in b["warnings"]}))
+    out["scales"] = [1e9 / clock_hz(s) if worst["unit"] == "ns" and clock_hz(s) else None
+                     for s in sums]
+    return out
+
+
+# --- matching -----------------------------------------------------------------------------------
+
 def set_key(s):
-    params = s.get("params") or {}
-    return (s.get("name"), tuple(sorted((k, str(v)) for k, v in params.items()
-                                        if k not in MATCH_IGNORE)))
+    return set_identity.key(s)
 
 
 def match_sets(sets_a, sets_b):
@@ -236,61 +163,120 @@ def match_sets(sets_a, sets_b):
     return pairs, only_a, only_b
 
 
-def _values(run, s):
-    """A set's per-operation values from its raw file (None when it cannot be read)."""
-    try:
-        _, raw = parse.read_raw(os.path.join(run["dir"], s.get("raw_file") or ""))
-    except (OSError, ValueError):
-        return None
-    raw = parse.usable(raw)  # as the summary's statistics: wrapped samples left out
-    return stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1) if raw else None
+def keyed_sets(summary):
+    """[((identity key, occurrence), set)] of one boot, in its order."""
+    seen, out = {}, []
+    for s in summary.get("sets") or []:
+        key = set_key(s)
+        out.append(((key, seen.get(key, 0)), s))
+        seen[key] = seen.get(key, 0) + 1
+    return out
 
 
-def _scaled(x, scale):
-    if x is None or scale is None:
-        return x
-    return [v * scale for v in x] if isinstance(x, list) else x * scale
+def match_sides(runs_a, runs_b):
+    """Entries {"key", "a": [(boot index, run, set)], "b": [...]} in A's order, then B's; a set
+    missing in some boots of a side is matched in the others."""
+    entries, order = {}, []
+    for side, runs in (("a", runs_a), ("b", runs_b)):
+        for i, run in enumerate(runs):
+            for k, s in keyed_sets(run["summary"]):
+                if k not in entries:
+                    entries[k] = {"key": k, "a": [], "b": []}
+                    order.append(k)
+                entries[k][side].append((i, run, s))
+    return [entries[k] for k in order]
 
 
-def compare_pair(run_a, a, run_b, b, threshold_pct=THRESHOLD_PCT, basis=None):
-    """One row of the comparison (a dict); `significant` is decided across all rows (compare).
-    basis: clock_basis() (None: cycles as they are)."""
-    sa, sb = (basis or {}).get("scale_a"), (basis or {}).get("scale_b")
-    med_a = _scaled(((a.get("stats") or {}).get("per_op") or {}).get("median"), sa)
-    med_b = _scaled(((b.get("stats") or {}).get("per_op") or {}).get("median"), sb)
-    va, vb = _scaled(_values(run_a, a), sa), _scaled(_values(run_b, b), sb)
-    unit_a, unit_b = a.get("unit", "cycles"), b.get("unit", "cycles")
-    why_not = ("units differ (%s / %s)" % (unit_a, unit_b) if unit_a != unit_b else
-               "%s of no known rate cannot be put in ns" % unit_a
-               if sa is not None and unit_a == "pmu_cycles" else None)
+# --- values and one row -------------------------------------------------------------------------
+
+def boot_values(run, s, opts, scale):
+    """(measure, values in its unit or None, boot median or None) of one set in one boot."""
+    m = compare_units.measure(s, run["summary"], cycles=opts.get("cycles"), scale=scale)
+    vals = compare_units.convert_all(per_op_values(run, s), m)
+    med = median(vals) if vals else None
+    if med is None and m["convert"] is not None:  # no raw file: the summary's median
+        sm = ((s.get("stats") or {}).get("per_op") or {}).get("median")
+        med = m["convert"](sm) if isinstance(sm, (int, float)) else None
+    return m, vals, med
+
+
+def _conditions_differ(items_a, items_b):
+    """{field: [A's values, B's values]} of the condition fields that differ between sides."""
+    def vals(items):
+        out = {}
+        for _, _, s in items:
+            for k, v in set_identity.conditions(s).items():
+                out.setdefault(k, set()).add(str(v))
+        return out
+    ca, cb = vals(items_a), vals(items_b)
+    return {k: [sorted(ca.get(k, ())), sorted(cb.get(k, ()))] for k in sorted(set(ca) | set(cb))
+            if ca.get(k) != cb.get(k)}
+
+
+def row_of(entry, opts):
+    """One matched set (an entry of match_sides) as a row; significance is decided across all
+    rows (decide)."""
+    per = {side: [(s,) + boot_values(run, s, opts, run.get("scale"))
+                  for _, run, s in entry[side]] for side in ("a", "b")}
+    s_a, s_b = entry["a"][0][2], entry["b"][0][2]
+    ident = set_identity.identity(s_a)
+    units = sorted({m["unit"] for side in per.values() for _, m, _, _ in side})
+    m0 = per["a"][0][1]
+    row = {"name": s_a.get("name"),
+           "params": {k: v for k, v in ident.items() if k not in ("name", "unit")},
+           "set_a": s_a.get("set"), "set_b": s_b.get("set"),
+           "sets_a": [s.get("set") for _, _, s in entry["a"]],
+           "sets_b": [s.get("set") for _, _, s in entry["b"]],
+           "unit": units[0], "higher_is_better": m0["higher_is_better"],
+           "boots_a": len(entry["a"]), "boots_b": len(entry["b"]),
+           "conditions_differ": _conditions_differ(entry["a"], entry["b"]),
+           "q": None, "significant": None, "practical": None, "within_spread": None,
+           "changed": False}
+    why_not = ("units differ (%s)" % " / ".join(units) if len(units) > 1 else
+               next((m["note"] for side in per.values() for _, m, _, _ in side
+                     if m["convert"] is None), None))
+    vals = {k: [v for _, _, v, _ in per[k]] for k in per}
+    meds = {k: [md for _, _, _, md in per[k]] for k in per}
+    for k in ("a", "b"):
+        pooled = [x for v in vals[k] if v for x in v]
+        row["n_" + k] = len(pooled)
+        row["boot_medians_" + k] = meds[k]
+        row["median_" + k] = None if why_not else (
+            median(pooled) if pooled and len(meds[k]) == 1 else
+            median([m for m in meds[k] if m is not None]) if any(
+                m is not None for m in meds[k]) else None)
+    ma, mb = row["median_a"], row["median_b"]
+    row["diff"] = mb - ma if ma is not None and mb is not None else None
+    row["pct"] = 100.0 * row["diff"] / abs(ma) if row["diff"] is not None and ma else None
     if why_not:
-        med_a = med_b = va = vb = None
-    row = {"name": a.get("name"), "params": a.get("params") or {}, "set_a": a.get("set"),
-           "set_b": b.get("set"), "unit": unit_a, "n_a": len(va) if va else 0, "n_b": len(vb) if vb else 0,
-           "median_a": med_a, "median_b": med_b, "diff": None, "pct": None, "shift": None,
-           "shift_pct": None, "p": None, "q": None, "significant": None, "practical": None,
-           "notes": []}
-    if med_a is not None and med_b is not None:
-        row["diff"] = med_b - med_a
-        row["pct"] = 100.0 * (med_b - med_a) / abs(med_a) if med_a else None
-    if why_not:
-        row["notes"].append("not compared: " + why_not)
+        row.update(scope=None, shift=None, shift_pct=None, p=None,
+                   notes=["not compared: " + why_not])
         return row
-    if va is None or vb is None:
-        row["notes"].append("not tested: raw samples missing")
-        return row
-    test = mann_whitney(va, vb)
-    if test is None:
-        row["notes"].append("not tested: fewer than 2 values")
-        return row
-    row.update(p=test["p"], z=test["z"], u=test["u"], shift=hl_shift(va, vb))
-    ref = med_a if med_a else stats.percentile(sorted(va), 50)
-    row["shift_pct"] = 100.0 * row["shift"] / abs(ref) if ref else None
-    if row["shift_pct"] is not None:
-        row["practical"] = abs(row["shift_pct"]) >= threshold_pct
+    row.update(estimate_effect(vals["a"], vals["b"], meds["a"], meds["b"]))
+    notes = [n for side in per.values() for _, m, _, _ in side[:1] for n in [m["note"]] if n]
+    row["notes"] = sorted(set(notes)) + row["notes"]
     if row["diff"] and row["shift"] and row["diff"] * row["shift"] < 0:
         row["notes"].append("medians and the pairwise shift moved in opposite directions")
+    if row["conditions_differ"]:
+        row["notes"].append("conditions differ: " + "; ".join(
+            "%s %s / %s" % (k, ",".join(a) or "-", ",".join(b) or "-")
+            for k, (a, b) in row["conditions_differ"].items()))
     return row
+
+
+def decide(rows, alpha, threshold_pct, boot_spread_pct=None):
+    """Benjamini-Hochberg over the rows' p-values, then each row's significance, practical
+    size, boot-spread rule, verdict and `changed`."""
+    for row, q in zip(rows, benjamini_hochberg([r["p"] for r in rows])):
+        row["q"] = q
+        row["significant"] = q < alpha if q is not None else None
+        sp = row.get("shift_pct")
+        row["practical"] = abs(sp) >= threshold_pct if sp is not None else None
+        if row.get("scope") == WITHIN and boot_spread_pct and sp is not None:
+            row["within_spread"] = abs(sp) < boot_spread_pct
+        row["verdict"] = verdict(row)
+        row["changed"] = row["verdict"] in compare_units.direction_words(
+            row["unit"], row["higher_is_better"])
 
 
 def verdict(row):
@@ -300,22 +286,41 @@ def verdict(row):
         return "no significant difference"
     if not row["practical"]:
         return "significant, below threshold"
-    return "B slower" if row["shift"] > 0 else "B faster"
+    if row.get("within_spread"):
+        return "within the boot-to-boot spread"
+    up, down = compare_units.direction_words(row["unit"], row.get("higher_is_better"))
+    return up if row["shift"] > 0 else down
 
 
-def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT):
-    """Everything compare.md shows (report/compare.py): {"rows", "only_a", "only_b", "alpha", "threshold_pct",
-    "tests", "correction"}. Significance is q < alpha after Benjamini-Hochberg over every
-    tested pair of the two runs. Raises ClockMismatch for runs of different architectures."""
-    basis = clock_basis(run_a["summary"], run_b["summary"])
-    pairs, only_a, only_b = match_sets(run_a["summary"].get("sets") or [],
-                                       run_b["summary"].get("sets") or [])
-    rows = [compare_pair(run_a, a, run_b, b, threshold_pct, basis) for a, b in pairs]
-    for row, q in zip(rows, benjamini_hochberg([r["p"] for r in rows])):
-        row["q"] = q
-        row["significant"] = q < alpha if q is not None else None
-        row["verdict"] = verdict(row)
-    return {"rows": rows, "only_a": only_a, "only_b": only_b, "alpha": alpha,
-            "threshold_pct": threshold_pct, "tests": sum(1 for r in rows if r["p"] is not None),
-            "correction": CORRECTION, "basis": basis}
+def _as_runs(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
 
+
+def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT, cycles=False,
+            boot_spread_pct=None):
+    """Everything compare.md and compare.json show (report/compare.py). run_a, run_b: one run
+    (load_run) or a list of runs, the boots of that side. Raises ClockMismatch for runs of
+    different architectures."""
+    runs_a, runs_b = _as_runs(run_a), _as_runs(run_b)
+    basis = side_basis([r["summary"] for r in runs_a], [r["summary"] for r in runs_b])
+    for run, scale in zip(runs_a + runs_b, basis["scales"]):
+        run["scale"] = scale  # ns per count when the clocks differ (None: they agree)
+    if not cycles:
+        basis = dict(basis, unit="physical", text="GB/s for bandwidth, ns for the other cycle "
+                     "sets (each run's values at its own clock rate); counts in their unit")
+    opts = {"cycles": cycles}
+    entries = match_sides(runs_a, runs_b)
+    rows = [row_of(e, opts) for e in entries if e["a"] and e["b"]]
+    decide(rows, alpha, threshold_pct, boot_spread_pct)
+    rows.sort(key=effect_order)
+    levels = compare_levels.compare_levels(runs_a, runs_b, threshold_pct)
+    decide(levels["rows"], alpha, threshold_pct, boot_spread_pct)
+    all_sets = [s for r in runs_a + runs_b for s in r["summary"].get("sets") or []]
+    return {"rows": rows, "only_a": [e["a"][0][2] for e in entries if not e["b"]],
+            "only_b": [e["b"][0][2] for e in entries if not e["a"]],
+            "alpha": alpha, "threshold_pct": threshold_pct, "boot_spread_pct": boot_spread_pct,
+            "boots_a": len(runs_a), "boots_b": len(runs_b), "cycles": cycles,
+            "scope": BOOTS if len(runs_a) >= 2 and len(runs_b) >= 2 else WITHIN,
+            "tests": sum(1 for r in rows if r["p"] is not None), "correction": CORRECTION,
+            "basis": basis, "levels": levels,
+            "unclassified": set_identity.unclassified(all_sets)}

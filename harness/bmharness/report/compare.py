@@ -1,104 +1,198 @@
-"""compare.md and the terminal text of `baremetric compare` (`build_doc`), from analysis/compare.py's
-result: the two runs, the clock they are compared in, the matched sets with medians, shift, p, q and
-verdict, and the sets found in one run only.
+"""compare.md, compare.json and the terminal text of `baremetric compare`, from
+analysis/compare.py's result: the runs of each side, the unit and the method (stated in the
+header), the matched sets sorted by effect size, the per-cache-level comparison, and the sets
+found on one side only.
 """
 
-from .doc import Doc, fnum
+from .doc import Doc, fbytes
 from ..analysis import archinfo
-from ..analysis.compare import MATCH_IGNORE, clock_hz, freq_text
+from ..analysis.compare import BOOTS, TESTS, WITHIN, clock_hz, freq_text
+from ..stream import set_identity
 
-# Follow from other parameters: not worth a column.
-DERIVED = {"bytes_per_op", "read_bytes", "write_bytes", "nodes"}
-
-
-def _shown_params(sets):
-    """Per probe name, the parameters worth a column: those that differ between its sets (or
-    that some of its sets lack)."""
-    vals, count = {}, {}
-    for s in sets:
-        count[s.get("name")] = count.get(s.get("name"), 0) + 1
-        for k, v in (s.get("params") or {}).items():
-            vals.setdefault(s.get("name"), {}).setdefault(k, []).append(str(v))
-    return {name: {k for k, vs in d.items() if (len(set(vs)) > 1 or len(vs) < count[name])
-                   and k not in MATCH_IGNORE | DERIVED}
-            for name, d in vals.items()}
+ONLY_ROWS = 40  # sets listed per "only in" table; compare.json lists them all
 
 
-def _params_text(s, shown):
-    keep = shown.get(s.get("name"), set())
-    return " ".join("%s=%s" % (k, v) for k, v in (s.get("params") or {}).items()
-                    if k in keep) or "-"
-
-
-def _run_kv(label, run):
+def _run_text(run):
     s = run["summary"]
     b, plat = s.get("begin") or {}, s.get("platform") or {}
     cpu = (plat.get("cpu") or {}).get("brand")
     hz = clock_hz(s)
-    return (label, "%s%s: build %s, %s, %s, %s %s, %d set(s)" % (
+    return "%s%s: build %s, %s, %s, %s %s, %d set(s)" % (
         run["path"], " (parsed)" if run["parsed"] else "", b.get("build", "-"), cpu or "cpu -",
         archinfo.arch(s), archinfo.clock(s)["hz_source"], freq_text(hz) if hz else "-",
-        len(s.get("sets") or [])))
+        len(s.get("sets") or []))
 
 
-def build_doc(run_a, run_b, res):
+def method_text(res):
+    """The header's statement of how sets are compared (also compare.json's "method")."""
+    spread = res.get("boot_spread_pct")
+    if res["scope"] == BOOTS:
+        how = ("boot-to-boot: %d boots of A, %d of B; the boot is the unit of comparison: per set "
+               "each boot's median, then %s; effect = mean of B's boot medians - mean of A's"
+               % (res["boots_a"], res["boots_b"], TESTS[BOOTS]))
+    else:
+        how = ("within-boot only (%d boot(s) of A, %d of B; two or more a side compare boot "
+               "medians instead): %s; the verdicts know the variation inside a boot only"
+               % (res["boots_a"], res["boots_b"], TESTS[WITHIN]))
+        how += ("; a shift under the stated boot-to-boot spread of %g%% is not called a "
+                "difference" % spread if spread else
+                "; no boot-to-boot spread stated (--boot-spread PCT): a difference may be the "
+                "boot's, not the change's")
+    return how + ("; p-values adjusted by %s over the tested sets: significant at q < %g; "
+                  "a difference needs |effect| >= %g%% of A" % (
+                      res["correction"], res["alpha"], res["threshold_pct"]))
+
+
+def _params_text(params):
+    return " ".join("%s=%s" % (k, v) for k, v in params.items()) or "-"
+
+
+def _verdict_text(r):
+    v = r.get("verdict", "-")
+    if r.get("changed") and r.get("scope") == WITHIN:
+        return v + " (within-boot only)"
+    return v
+
+
+def _pct(x):
+    return "%+.2f%%" % x if x is not None else "-"
+
+
+def _row_cells(r, multi):
+    n = ("%s/%s boots" % (r["boots_a"], r["boots_b"]) if multi else
+         "%s/%s" % (r.get("n_a", "-"), r.get("n_b", "-")))
+    return [r["name"], _params_text(r["params"]), "%s/%s" % (r.get("set_a"), r.get("set_b")), n,
+            r["unit"], r["median_a"], r["median_b"], _pct(r.get("pct")), r.get("shift"),
+            _pct(r.get("shift_pct")), _fmt_p(r.get("p")), _fmt_p(r.get("q")), _verdict_text(r)]
+
+
+def build_doc(run_a, run_b, res, changed_only=False):
+    runs_a = run_a if isinstance(run_a, list) else [run_a]
+    runs_b = run_b if isinstance(run_b, list) else [run_b]
     doc = Doc()
     doc.h("baremetric compare", 1)
-    doc.kv([_run_kv("A", run_a), _run_kv("B", run_b)])
+    doc.kv([("A" if i == 0 else "A%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_a)]
+           + [("B" if i == 0 else "B%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_b)])
     basis = res.get("basis") or {"unit": "cycles", "text": "cycles", "warnings": []}
-    doc.kv([("compared in", basis["text"])])
+    doc.kv([("compared in", basis["text"]), ("method", method_text(res))])
     doc.list("WARNING: " + w for w in basis["warnings"])
     rows = res["rows"]
-    sig = [r for r in rows if r["significant"] and r["practical"]]
+    changed = [r for r in rows if r["changed"]]
     doc.kv([("matched sets", "%d" % len(rows)),
-            ("differences", "%d significant and >= %g%% (%d B slower, %d B faster); %d significant "
-             "but smaller; %d not significant" % (
-                 len(sig), res["threshold_pct"], sum(1 for r in sig if r["diff"] > 0),
-                 sum(1 for r in sig if r["diff"] < 0),
-                 sum(1 for r in rows if r["significant"] and not r["practical"]),
+            ("differences", "%d significant and >= %g%% (%s); %d significant but smaller or "
+             "within the boot spread; %d not significant" % (
+                 len(changed), res["threshold_pct"], ", ".join(
+                     "%d %s" % (sum(1 for r in changed if r["verdict"] == v), v)
+                     for v in sorted({r["verdict"] for r in changed})) or "none",
+                 sum(1 for r in rows if r["significant"] and not r["changed"]),
                  sum(1 for r in rows if r["significant"] is False))),
             ("only in A / only in B", "%d / %d" % (len(res["only_a"]), len(res["only_b"])))])
-    doc.h("Matched sets")
-    doc.p("%s per operation; diff = median B - median A; shift = median of all pairwise "
-          "differences B - A (Hodges-Lehmann; positive: B slower); p = Mann-Whitney U test of the "
-          "same shift (two-sided, normal approximation with tie correction) on the per-operation "
-          "values; q = p adjusted by %s over the %d tested sets: significant at q < %g "
-          "(false discovery rate %g%%); practical: |shift| >= %g%% of median A; the verdict's "
-          "direction is the shift's sign%s" % (basis["unit"] if basis["unit"] == "ns" else
-                                             basis["text"].split(" (")[0],
-                                             res["correction"], res["tests"], res["alpha"],
-                                             100 * res["alpha"], res["threshold_pct"],
-                                             "; sets with unit=pmu_cycles: PMU cycle counts"
-                                             if any(r.get("unit") == "pmu_cycles" for r in rows)
-                                             and basis["unit"] != "ns" else ""))
-    shown = _shown_params(_all_sets(run_a, run_b))
-    if rows:
-        doc.table(["probe", "params", "set A/B", "N A/B", "median A", "median B", "diff",
-                   "shift", "shift %", "p", "q", "signif.", "practical", "verdict"],
-                  [[r["name"], _params_text({"name": r["name"], "params": r["params"]}, shown),
-                    "%s/%s" % (r["set_a"], r["set_b"]), "%s/%s" % (r["n_a"], r["n_b"]),
-                    r["median_a"], r["median_b"], r["diff"], r["shift"],
-                    "%+.2f%%" % r["shift_pct"] if r["shift_pct"] is not None else "-",
-                    _fmt_p(r["p"]), _fmt_p(r["q"]), fnum(r["significant"]), fnum(r["practical"]),
-                    r["verdict"]] for r in rows])
-        doc.list("%s set %s/%s: %s" % (r["name"], r["set_a"], r["set_b"], "; ".join(r["notes"]))
-                 for r in rows if r["notes"])
-    else:
-        doc.p("no sets in common")
+    if res.get("unclassified"):
+        doc.p("Fields the set-identity table does not know (taken as identity, so a set whose "
+              "value differs is listed as only in A / only in B): %s" % ", ".join(
+                  "%s.%s" % pf for pf in res["unclassified"]))
+    _matched(doc, res, rows, changed_only, basis)
+    _levels(doc, res, changed_only)
     for label, only in (("A", res["only_a"]), ("B", res["only_b"])):
         doc.h("Only in %s" % label, 3)
         if only:
-            doc.table(["probe", "params", "set", "median"],
-                      [[s.get("name"), _params_text(s, shown), str(s.get("set")),
+            doc.table(["probe", "params", "set", "median (cycles per op)"],
+                      [[s.get("name"), _params_text(_ident(s)), str(s.get("set")),
                         ((s.get("stats") or {}).get("per_op") or {}).get("median")]
-                       for s in only])
+                       for s in only[:ONLY_ROWS]])
+            if len(only) > ONLY_ROWS:
+                doc.p("... %d more (compare.json lists them all)" % (len(only) - ONLY_ROWS))
         else:
             doc.p("none")
     return doc
 
 
-def _all_sets(run_a, run_b):
-    return (run_a["summary"].get("sets") or []) + (run_b["summary"].get("sets") or [])
+def _ident(s):
+    return {k: v for k, v in set_identity.identity(s).items() if k not in ("name", "unit")}
+
+
+def _matched(doc, res, rows, changed_only, basis):
+    doc.h("Matched sets")
+    doc.p("Sorted by effect size. Sets match on their identity fields only (protocol.md, \"Set "
+          "identity\"). %s; diff = median B - median A; effect = %s (positive: B's value is "
+          "larger; for GB/s that is faster); p = %s; q = p adjusted by %s over the %d tested "
+          "sets: significant at q < %g (false discovery rate %g%%)%s" % (
+              "values in each set's own unit (GB/s, ns; counts as counted)"
+              if basis["unit"] == "physical" else "%s per operation" % (
+                  basis["unit"] if basis["unit"] == "ns" else basis["text"].split(" (")[0]),
+              "the difference of the boot medians' means" if res["scope"] == BOOTS else
+              "the Hodges-Lehmann shift (median of all pairwise differences B - A)",
+              TESTS[res["scope"]], res["correction"], res["tests"], res["alpha"],
+              100 * res["alpha"], "; only the differences are shown (--changed-only)"
+              if changed_only else ""))
+    shown = [r for r in rows if r["changed"]] if changed_only else rows
+    multi = res["boots_a"] > 1 or res["boots_b"] > 1
+    if shown:
+        doc.table(["probe", "params", "set A/B", "boots A/B" if multi else "N A/B", "unit",
+                   "median A", "median B", "diff %", "effect", "effect %", "p", "q", "verdict"],
+                  [_row_cells(r, multi) for r in shown])
+        doc.list("%s set %s/%s: %s" % (r["name"], r["set_a"], r["set_b"], "; ".join(r["notes"]))
+                 for r in shown if r["notes"])
+    else:
+        doc.p("no differences" if changed_only and rows else "no sets in common")
+
+
+def _sizes(sizes):
+    return "%s-%s (%d)" % (fbytes(min(sizes)), fbytes(max(sizes)), len(sizes)) if sizes else "-"
+
+
+def _levels(doc, res, changed_only):
+    lv = res.get("levels") or {}
+    rows = [r for r in lv.get("rows") or [] if r["changed"] or not changed_only]
+    if not lv.get("rows"):
+        return
+    doc.h("Per cache level")
+    doc.p("Each memory curve's plateau per level (from twice the level before to half the "
+          "level's size: the knee where it agrees with the stated size, else the stated size; "
+          "DRAM from 4x the largest level), per boot the median of its sets' medians, in GB/s "
+          "or ns at each run's own clock; the sizes need not be the same in A and B. "
+          "Levels A: %s. Levels B: %s" % (_bounds(lv.get("bounds_a")), _bounds(lv.get("bounds_b"))))
+    if rows:
+        doc.table(["curve", "level", "unit", "sizes A", "sizes B", "median A", "median B",
+                   "effect %", "p", "q", "verdict"],
+                  [[r["name"], r["level"], r["unit"], _sizes(r["sizes_a"]), _sizes(r["sizes_b"]),
+                    r["median_a"], r["median_b"], _pct(r.get("shift_pct")), _fmt_p(r.get("p")),
+                    _fmt_p(r.get("q")), _verdict_text(r)] for r in rows])
+    else:
+        doc.p("no differences")
+    one = ["%s %s (only in %s)" % (k[0][0], k[1], side)
+           for side in ("A", "B") for k in lv.get("only_" + side.lower()) or []]
+    if one:
+        doc.p("On one side only: " + "; ".join(one))
+
+
+def _bounds(bounds):
+    return ", ".join("%s %s-%s" % (n, fbytes(lo), fbytes(hi) if hi else "...")
+                     for n, lo, hi in bounds or []) or "none stated"
+
+
+def _set_brief(s):
+    return {"name": s.get("name"), "set": s.get("set"), "identity": _ident(s),
+            "median_cycles_per_op": ((s.get("stats") or {}).get("per_op") or {}).get("median")}
+
+
+def json_doc(run_a, run_b, res, changed_only=False):
+    """compare.json: the whole result (every row, whatever --changed-only hides in the text)."""
+    runs_a = run_a if isinstance(run_a, list) else [run_a]
+    runs_b = run_b if isinstance(run_b, list) else [run_b]
+    lv = dict(res.get("levels") or {})
+    lv["only_a"] = [list(k) for k in lv.get("only_a") or []]
+    lv["only_b"] = [list(k) for k in lv.get("only_b") or []]
+    return {"a": [_run_text(r) for r in runs_a], "b": [_run_text(r) for r in runs_b],
+            "method": method_text(res), "scope": res["scope"], "unit": res["basis"]["unit"],
+            "basis": {k: v for k, v in res["basis"].items() if k != "scales"},
+            "alpha": res["alpha"], "threshold_pct": res["threshold_pct"],
+            "boot_spread_pct": res["boot_spread_pct"], "correction": res["correction"],
+            "tests": res["tests"], "changed_only_in_text": changed_only,
+            "rows": res["rows"], "levels": lv,
+            "only_a": [_set_brief(s) for s in res["only_a"]],
+            "only_b": [_set_brief(s) for s in res["only_b"]],
+            "unclassified": [list(pf) for pf in res.get("unclassified") or []]}
 
 
 def _fmt_p(p):
