@@ -199,3 +199,30 @@ def test_report_json_prints_results(memory_run, capsys):
     with open(out / "results.json") as fh:
         assert doc["rows"] == json.load(fh)["rows"]
     assert os.path.exists(out / "report.md") and "Memory" not in text.splitlines()[0]
+
+
+def documented_keys(section):
+    """The backquoted names in the first column of docs/results.md's table under `section`."""
+    with open(os.path.join(ROOT, "docs", "results.md")) as fh:
+        text = fh.read()
+    part = text.split("## " + section, 1)[1].split("\n## ", 1)[0]
+    keys = set()
+    for line in part.splitlines():
+        if line.startswith("| `"):
+            keys.update(k for k in line.split("|")[1].replace("`", " ").replace(",", " ").split()
+                        if not k.startswith("("))
+    return keys
+
+
+def test_every_summary_key_is_documented(tmp_path):
+    _, _, summary = parse_dir(tmp_path, gzip.decompress(open(REAL_EXCERPT, "rb").read()))
+    undocumented = set(summary) - documented_keys("summary.json")
+    assert not undocumented, "summary.json keys not in docs/results.md: %s" % sorted(undocumented)
+    assert len(summary) >= 15
+
+
+def test_every_results_column_is_documented(memory_run):
+    keys = documented_keys("results.csv and results.json")
+    cols = set(export.CSV_COLUMNS) - set(export.CSV_PARAMS)
+    missing = {c for c in cols if c not in keys and c.replace("_cycles", "") not in keys}
+    assert not missing, "results.csv columns not in docs/results.md: %s" % sorted(missing)
