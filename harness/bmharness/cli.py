@@ -7,6 +7,8 @@ written), 2 usage, setup or I/O errors.
 """
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import secrets
@@ -16,7 +18,7 @@ import tempfile
 import time
 
 from . import prof_cli
-from .analysis import compare
+from .analysis import compare, export
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
@@ -36,6 +38,7 @@ def run_id():
 
 
 PRINT_PROBLEMS = 25  # problems printed by parse; summary.json keeps more, counted per kind
+PARSE_FILES = ("summary.json", "results.csv", "results.json")
 
 
 def _print_validation(summary):
@@ -70,8 +73,17 @@ def _parse(log, out_dir):
         summary = parse.parse_log(log, out_dir)
     except OSError as exc:
         return None, _err("%s: %s" % (exc.filename or log, exc.strerror or exc))
+    return _parsed(summary, out_dir)
+
+
+def _parsed(summary, out_dir):
+    """After a parse: results.csv/results.json next to summary.json, and the validation."""
+    try:
+        export.write(out_dir, summary)
+    except OSError as exc:
+        return None, _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
     _print_validation(summary)
-    print("wrote %s" % os.path.join(out_dir, "summary.json"))
+    print("wrote %s" % ", ".join(os.path.join(out_dir, f) for f in PARSE_FILES))
     return summary, parse.exit_code(summary)
 
 
@@ -106,9 +118,7 @@ def _parse_stick(path, out_dir, number):
         return None, _err(str(exc))
     except OSError as exc:
         return None, _err("%s: %s" % (exc.filename or path, exc.strerror or exc))
-    _print_validation(summary)
-    print("wrote %s" % os.path.join(out_dir, "summary.json"))
-    return summary, parse.exit_code(summary)
+    return _parsed(summary, out_dir)
 
 
 def _report(out_dir, plot=True):
@@ -123,17 +133,61 @@ def _report(out_dir, plot=True):
     return ok, EXIT_OK
 
 
+def _print_json(obj):
+    json.dump(obj, sys.stdout, indent=1, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def _parse_json(summary, out_dir, code):
+    """parse --json: the validation summary and the files written."""
+    v = summary["validation"]
+    files = {f: os.path.join(out_dir, f) for f in PARSE_FILES + ("records.jsonl",)}
+    return {"exit_code": code, "ok": v["ok"], "complete": v["complete"],
+            "truncated": v["truncated"], "counts": v["counts"],
+            "problem_counts": v["problem_counts"], "problems": v["problems"],
+            "notes": v["notes"], "analysed_boot": v["analysed_boot"],
+            "analysed_why": v["analysed_why"], "out_dir": out_dir,
+            "files": dict(files, raw=os.path.join(out_dir, "raw"))}
+
+
 def cmd_parse(args):
-    if _is_stick_input(args.log, args.run):
-        return _parse_stick(args.log, args.out, args.run)[1]
-    return _parse(args.log, args.out)[1]
+    stick = _is_stick_input(args.log, args.run)
+    text = io.StringIO()
+    # --json: the human lines are not printed (errors still go to stderr)
+    with contextlib.redirect_stdout(text) if args.json else contextlib.nullcontext():
+        summary, code = (_parse_stick(args.log, args.out, args.run) if stick
+                         else _parse(args.log, args.out))
+    if args.json and summary is not None:
+        _print_json(_parse_json(summary, args.out, code))
+    return code
+
+
+def _report_json(out_dir, plot, strict=False):
+    """report --json: write the report as usual, print results.json's content (built afresh, so
+    a directory parsed before results.json existed gets it too). Exit codes as without --json
+    (strict: a stick's run, 1 when the run is not ok)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        ok, code = _report(out_dir, plot=plot)
+    if ok is None:
+        return code
+    with open(os.path.join(out_dir, "summary.json")) as fh:
+        summary = json.load(fh)
+    _print_json(export.write(out_dir, summary))
+    return EXIT_PROBLEMS if strict and not ok else code
 
 
 def cmd_report(args):
     if not _is_stick_input(args.dir, args.run):
         if args.out:
             return _err("--out is for a stick; %s is a parse directory" % args.dir)
+        if args.json:
+            return _report_json(args.dir, plot=not args.no_plots)
         return _report(args.dir, plot=not args.no_plots)[1]
+    if args.json:
+        out_dir = args.out or os.path.join(args.results, run_id())
+        with contextlib.redirect_stdout(io.StringIO()):
+            summary, code = _parse_stick(args.dir, out_dir, args.run)
+        return code if summary is None else _report_json(out_dir, not args.no_plots, True)
     out_dir = args.out or os.path.join(args.results, run_id())
     summary, code = _parse_stick(args.dir, out_dir, args.run)
     if summary is None:
@@ -391,6 +445,8 @@ def make_parser():
     p.add_argument("log", help="serial log, or a stick: mounted directory, image or block device")
     p.add_argument("--out", required=True, metavar="DIR")
     _run_opt(p)
+    p.add_argument("--json", action="store_true", help="print the validation summary and the "
+                   "files written as JSON instead of the text")
     p.set_defaults(func=cmd_parse)
     p = sub.add_parser("report", help="print a report from DIR/summary.json (or parse a stick's "
                        "run first), write report.md")
@@ -400,6 +456,8 @@ def make_parser():
     _run_opt(p)
     p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
                    "results/<run-id>)")
+    p.add_argument("--json", action="store_true", help="print results.json's content (every "
+                   "set in real units) instead of the text; report.md is still written")
     p.set_defaults(func=cmd_report, results=results)
     p = sub.add_parser("qemu", help="run the image under QEMU, serial log into DIR")
     p.add_argument("--out", required=True, metavar="DIR")

@@ -47,6 +47,16 @@ MATCH_OCT = 2.0             # a knee further than 4x from every CPUID size match
 EPS = 1e-6
 
 
+def _exp(x):
+    """e^x, inf where it exceeds the float range (a step from 1e-300 to 1e300 is e^1381)."""
+    return math.exp(x) if x < 709.0 else math.inf
+
+
+def _expm1(x):
+    """e^x - 1, likewise."""
+    return math.expm1(x) if x < 709.0 else math.inf
+
+
 def _med3(y):
     """Running median of 3 with Tukey's end-point rule (extrapolate from the two neighbours)."""
     n = len(y)
@@ -72,7 +82,7 @@ def prepare(points):
     either mode): such points are left out while at most a third of the points are flagged and
     at least 4 remain. Returns (points, notes)."""
     good = [(p[0], p[1], bool(p[2]) if len(p) > 2 else False) for p in points
-            if p[0] and p[1] and p[0] > 0 and p[1] > 0]
+            if p[0] and p[1] and 0 < p[0] < math.inf and 0 < p[1] < math.inf]
     notes = []
     flagged = sorted({p[0] for p in good if p[2]})
     kept = [p for p in good if not p[2]]
@@ -111,7 +121,7 @@ def detect(points, rising=True, what=None):
     resid = [abs(a - b) for a, b in zip(ys, s)]
     noise = noise_of(ys, s)
     thr = max(MIN_STEP, min(MAX_STEP, NOISE_K * noise))
-    res["noise"], res["threshold"] = math.expm1(noise), math.expm1(thr)
+    res["noise"], res["threshold"] = _expm1(noise), _expm1(thr)
     n = len(pts)
     cands = []
     for i in range(1, n - 2):
@@ -143,7 +153,9 @@ def detect(points, rising=True, what=None):
     for cl in clusters:
         c = max(cl, key=lambda c: c["slope"])  # where the step is steepest
         i, j, rise = c["i"], c["j"], c["rise"]
-        step = max(s[k] for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS) - s[i]
+        # j itself always counts: after a gap in the sweep it may lie beyond PERSIST_OCT
+        step = max(s[k] for k in range(j, n)
+                   if k == j or xs[k] <= xs[i] + PERSIST_OCT + EPS) - s[i]
         issues = []
         if rise < 2 * thr:
             issues.append("step under twice the threshold")
@@ -158,10 +170,10 @@ def detect(points, rising=True, what=None):
                 size_text(pts[k][0]) for k in near))
         conf = "high" if not issues else "medium" if len(issues) == 1 and n_after >= 3 else "low"
         note = "%s %s within 1 octave, %s within %g octaves (threshold %s, noise %.1f%%)" % (
-            what, _fmt_ratio(math.exp(sign * rise)), _fmt_ratio(math.exp(sign * step)),
-            PERSIST_OCT, _fmt_ratio(math.exp(sign * thr)), 100 * math.expm1(noise))
+            what, _fmt_ratio(_exp(sign * rise)), _fmt_ratio(_exp(sign * step)),
+            PERSIST_OCT, _fmt_ratio(_exp(sign * thr)), 100 * _expm1(noise))
         res["knees"].append({"size": pts[i][0], "next_size": pts[i + 1][0],
-                             "change": math.exp(sign * rise), "step": math.exp(sign * step),
+                             "change": _exp(sign * rise), "step": _exp(sign * step),
                              "confidence": conf,
                              "note": note + ("; " + "; ".join(issues) if issues else "")})
     # A step carried by the last point alone is not a knee (one point may be an outlier).

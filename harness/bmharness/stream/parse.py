@@ -6,7 +6,8 @@ gaps, duplicates, conflicts, truncation, end record, per-set sample counts: sets
 set's chunks together, prof_records.py checks the profiler's records, stats.py describes each set)
 and collects everything valid. What is stored and printed about damage is capped (counts per kind, the first
 logscan.FIRST_N examples). `write_outputs` writes records.jsonl, raw/<set>.txt files and
-summary.json; `parse_log(path, out_dir)` does both. The rules are those of docs/protocol.md,
+summary.json (records.jsonl: numbers as numbers, sample values decoded: `record_json`);
+`parse_log(path, out_dir)` does both. The rules are those of docs/protocol.md,
 "What the harness checks".
 """
 
@@ -34,7 +35,11 @@ KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "ctr", "check"
 STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",
                "smbios", "rev", "fw_rev", "ucode", "events", "event", "ctr_set", "ctr_events",
-               "ctr_refused", "pmu_events", "usb_port", "file", "product", "stage"}
+               "ctr_refused", "pmu_events", "usb_port", "file", "product", "stage", "build_id",
+               "e"}
+# Records whose `v` carries encoded values (docs/protocol.md, "Sample values"): records.jsonl
+# holds them decoded, one list of ints per record.
+VALUE_RECORDS = ("samples", "ctr")
 WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
@@ -52,6 +57,19 @@ def typed(fields):
         else:
             out[key] = value
     return out
+
+
+def record_json(r):
+    """One line of records.jsonl: the record's numbers as numbers (typed) and, in samples and ctr
+    records, `v` decoded into the list of its values; a `v` that does not decode keeps its text
+    (the record is damaged: parse reported it)."""
+    fields = typed(r["fields"])
+    if r["type"] in VALUE_RECORDS and "v" in r["fields"]:
+        try:
+            fields["v"] = protocol.decode_values(r["fields"]["v"], version=r.get("version", 1))
+        except ValueError:
+            fields["v"] = r["fields"]["v"]
+    return {"seq": r["seq"], "type": r["type"], "line": r["line"], "fields": fields}
 
 
 def usable(values):
@@ -422,8 +440,7 @@ def write_outputs(result, out_dir):
             os.remove(os.path.join(raw_dir, old))
     with open(os.path.join(out_dir, "records.jsonl"), "w") as fh:
         for r in result["records"]:
-            fh.write(json.dumps({"seq": r["seq"], "type": r["type"], "line": r["line"],
-                                 "fields": r["fields"]}) + "\n")
+            fh.write(json.dumps(record_json(r)) + "\n")
     for entry, fields, values in result["raw"]:
         with open(os.path.join(out_dir, entry["raw_file"]), "w") as fh:
             fh.write("# baremetric raw samples, one per line (cycles per sample, overhead "

@@ -73,15 +73,52 @@ def percentile(sorted_xs, p):
     pos = (n - 1) * p / 100.0
     lo = int(math.floor(pos))
     hi = min(lo + 1, n - 1)
-    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+    a, b = sorted_xs[lo], sorted_xs[hi]
+    if a == b:
+        return a
+    out = a + (b - a) * (pos - lo)
+    if isinstance(out, float) and math.isinf(out) and not math.isinf(a) and not math.isinf(b):
+        # b - a overflowed (values of both signs near the float limit): weight the ends instead
+        out = a * (1.0 - (pos - lo)) + b * (pos - lo)
+    return out
 
 
 def trimmed_mean(sorted_xs, proportion=TRIM):
     """Mean after dropping floor(proportion * N) values from each end (as scipy's trim_mean)."""
     n = len(sorted_xs)
     k = int(proportion * n)
-    kept = sorted_xs[k:n - k]
-    return math.fsum(kept) / len(kept)
+    return mean_sd(sorted_xs[k:n - k])[0]
+
+
+def mean_sd(xs):
+    """(mean, sample standard deviation or None for N < 2) of finite numbers, without overflow,
+    underflow or cancellation: integers (cycle counts near 2^64 differ in their last digits,
+    which floats would drop) are summed exactly as deviations from their middle value; floats
+    are first scaled by a power of two near their largest magnitude (squares of 1e200 overflow,
+    those of 1e-200 vanish), then shifted likewise."""
+    n = len(xs)
+    if n == 0:
+        raise ValueError("mean of empty data")
+    shift = xs[n // 2]
+    if all(isinstance(x, int) for x in xs):
+        d = [x - shift for x in xs]
+        s1, s2 = sum(d), sum(v * v for v in d)
+        mean = shift + s1 / n
+        # n * sum(d^2) - (sum d)^2 is exact: the only rounding is the final division
+        sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else None
+        return float(mean), sd
+    top = max(abs(x) for x in xs)
+    scale = math.ldexp(1.0, math.frexp(top)[1] - 1) if top else 1.0  # a power of two: exact
+    ys = [x / scale for x in xs]
+    c = ys[n // 2]
+    d = [y - c for y in ys]
+    md = math.fsum(d) / n
+    mean = (c + md) * scale
+    if n == 1:
+        return mean, None
+    var = math.fsum((v - md) ** 2 for v in d) / (n - 1)
+    sd = math.sqrt(var) * scale
+    return mean, sd if math.isfinite(sd) else None  # a spread beyond the float range: unknown
 
 
 def sarle_coefficient(xs, mean):
@@ -94,6 +131,18 @@ def sarle_coefficient(xs, mean):
     n = len(xs)
     if n < 4:
         return None
+    # Scale-free: divide the deviations by their largest so cubes and fourth powers stay finite
+    # (exact integer deviations first: x - mean of integers near 2^64 would round to 0).
+    if all(isinstance(x, int) for x in xs):
+        c = xs[n // 2]
+        dev = [x - c for x in xs]
+        mean = math.fsum(dev) / n
+        xs = dev
+    dev = [x - mean for x in xs]
+    big = max(abs(v) for v in dev)
+    if not big or not math.isfinite(big):
+        return None
+    xs, mean = [v / big for v in dev], 0.0
     m2 = math.fsum((x - mean) ** 2 for x in xs) / n
     if m2 == 0:
         return None
@@ -127,6 +176,8 @@ def _histogram(sorted_xs, lo, hi, quantum):
     cells, which is all the 3-point smoothing can tell apart. Returns (start, width, cells, counts,
     below, above) with cells[i] the bin index of counts[i]."""
     width = _bin_width(sorted_xs, lo, hi, quantum)
+    if not math.isfinite((hi - lo) / width):  # bins of 1 across 1e308: no histogram to draw
+        return None
     start = lo - quantum / 2.0 if quantum and quantum > 0 else lo  # lattice points centred
     binned = {}
     below = above = 0
@@ -303,13 +354,20 @@ def detect_modes(sorted_xs, quantum=None):
     if sorted_xs[0] == sorted_xs[-1]:
         res["explanation"] = "unimodal: all values are equal"
         return res
+    if not math.isfinite(float(sorted_xs[-1]) - float(sorted_xs[0])):
+        res["explanation"] = "not tested: the values span more than a float holds"
+        return res
     if n < BIMODAL_MIN_N:
         return _small_n_gap_test(sorted_xs, quantum, res)
     lo, hi = percentile(sorted_xs, 1), percentile(sorted_xs, 99)
     if hi <= lo:
         res["explanation"] = "unimodal: p1..p99 is a single value (outliers aside)"
         return res
-    start, width, cells, counts, below, above = _histogram(sorted_xs, lo, hi, quantum)
+    hist = _histogram(sorted_xs, lo, hi, quantum)
+    if hist is None:
+        res["explanation"] = "not tested: p1..p99 spans too many bins to count"
+        return res
+    start, width, cells, counts, below, above = hist
     smooth = _smooth(counts)
     basins = _basins(smooth, counts)
     basins[0]["mass"] += below
@@ -347,26 +405,35 @@ def detect_modes(sorted_xs, quantum=None):
 
 def describe(xs, quantum=None):
     """Describe a list of numbers. Returns a dict; with N=0 only N and a note."""
-    n = len(xs)
+    finite = [x for x in xs if not isinstance(x, float) or math.isfinite(x)]
+    nonfinite = len(xs) - len(finite)
+    n = len(finite)
     if n == 0:
-        return {"n": 0, "note": "no samples: no statistics"}
-    s = sorted(xs)
-    mean = math.fsum(s) / n
+        out = {"n": 0, "note": "no samples: no statistics"}
+        if nonfinite:
+            out.update(nonfinite=nonfinite, note="no finite samples (%d NaN or infinite): no "
+                       "statistics" % nonfinite)
+        return out
+    s = sorted(finite)
+    mean, sd = mean_sd(s)
     out = {"n": n, "min": s[0], "max": s[-1], "mean": mean, "median": percentile(s, 50),
            "trimmed_mean": trimmed_mean(s),
            # a 1% tail quantile only where the sample reaches past it (N >= 100): below that the
            # "p99" of a few samples is an interpolation towards the maximum, not a percentile
            "p1": percentile(s, 1) if tail_quantile_ok(n, 0.99, PCTL_MIN_BEYOND) else None,
            "p99": percentile(s, 99) if tail_quantile_ok(n, 0.99, PCTL_MIN_BEYOND) else None}
-    if n == 1:
+    if n == 1 or sd is None:
         out.update(stddev=None, ci95=None, ci95_half=None, ci95_rel=None, ci_within_5pct=None,
-                   sarle_bc=None, note="one sample: no spread or confidence interval")
+                   sarle_bc=None, note="one sample: no spread or confidence interval" if n == 1
+                   else "the spread exceeds the float range: no standard deviation or CI")
     else:
-        var = math.fsum((x - mean) ** 2 for x in s) / (n - 1)
-        sd = math.sqrt(var)
-        half = t_quantile_975(n - 1) * sd / math.sqrt(n)
-        rel = half / abs(mean) if mean != 0 else (0.0 if half == 0 else None)
-        out.update(stddev=sd, ci95=[mean - half, mean + half], ci95_half=half, ci95_rel=rel,
+        half = t_quantile_975(n - 1) * (sd / math.sqrt(n))
+        ci = [mean - half, mean + half]
+        if not all(math.isfinite(v) for v in ci + [half]):  # beyond the float range: none
+            half, ci = None, None
+        rel = (None if half is None else half / abs(mean) if mean != 0 else
+               (0.0 if half == 0 else None))
+        out.update(stddev=sd, ci95=ci, ci95_half=half, ci95_rel=rel,
                    ci_within_5pct=(rel is not None and rel <= CI_REL_LIMIT),
                    sarle_bc=sarle_coefficient(s, mean))
     modes = detect_modes(s, quantum)
@@ -376,6 +443,9 @@ def describe(xs, quantum=None):
         out["bimodal_explanation"] += "; Sarle BC %.3f (%s 5/9)" % (
             out["sarle_bc"], ">" if out["sarle_bc"] > SARLE_THRESHOLD else "<=")
     out["modes"] = modes["modes"]
+    if nonfinite:  # NaN sorts nowhere and inf has no mean: left out, and said so
+        out["nonfinite"] = nonfinite
+        out["note"] = "%d NaN or infinite value(s) left out" % nonfinite
     return out
 
 
