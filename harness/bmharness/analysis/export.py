@@ -25,31 +25,11 @@ import math
 import os
 
 from . import archinfo, memory
-from ..stream import parse, stats
+from ..stream import parse, set_identity, stats
 from ..stream.values import num
 
 FORMAT, FORMAT_VERSION = "baremetric-results", 1
 BANDWIDTH_PROBES = ("membw", "membw_mc")
-# The parameters that tell a probe's sets apart (the others are calibration or results: target,
-# cal_steps, seed, the counts an interrupt probe reports). Unknown probes keep their text
-# parameters and size.
-IDENTITY = {
-    "membw": ("kernel", "width", "insn", "block", "vl_bits", "size", "convention", "page",
-              "cpus", "cpu"),
-    "membw_mc": ("kernel", "width", "size", "convention", "page", "cpus", "cpu"),
-    "latency": ("pattern", "stride", "size", "line", "page"),
-    "timer": ("method",),
-    "spin": ("loop",),
-    "cachefill": ("level", "type", "size", "state", "evict"),
-    "pmu_cost": ("op", "level", "lines", "counters", "after"),
-    "irq_latency": ("source", "mode", "wait", "deadline", "touch_bytes"),
-    "irq_masked": ("source", "what"),
-    "irq_exception": ("kind",),
-    "irq_displace": ("what", "handler", "source", "work_cycles", "work_iters"),
-    "irq_footprint": ("what", "experiment", "variant", "level", "type", "source", "vs", "k"),
-    "noise": ("what",),
-    "smp_hello": ("what",),
-}
 # Identity parameters that get a CSV column of their own; all of a row's are in `params` too.
 CSV_PARAMS = ("kernel", "width", "size", "pattern", "stride", "method", "source", "what")
 # Set units other than the counter's cycles: (metric, unit). PMU cycles are CPU clock cycles.
@@ -69,11 +49,12 @@ def finite(x):
 
 
 def identity(name, params):
-    """The set's identity parameters, in IDENTITY's order."""
-    keys = IDENTITY.get(name)
-    if keys is None:
-        keys = [k for k, v in params.items() if isinstance(v, str) or k == "size"]
-    return {k: params[k] for k in keys if k in params}
+    """The parameters that tell the set apart and those it ran under: its identity and
+    condition fields (stream/set_identity.py, the one table compare matches on), in record
+    order."""
+    keep = (set_identity.IDENTITY, set_identity.CONDITION)
+    return {k: v for k, v in params.items() if k not in ("name", "unit", "set")
+            and set_identity.effective_class(name, k) in keep}
 
 
 def per_op_sorted(s, out_dir):
