@@ -14,7 +14,7 @@ import os
 
 from . import checks, counters, events, histograms, irq, memory, multicore, platform, probes
 from . import prof_report, sysregs, tsc, validation
-from .doc import Doc, fnum, kv_text
+from .doc import TEXT_WIDTH, Doc, fnum, kv_text
 from ..analysis import checks as checks_analysis
 from ..analysis import profile, run_verdict
 
@@ -112,4 +112,4 @@ def write_report(out_dir, plot=True):
     doc, ok = build(summary, out_dir, run, drawn, results)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())
-    return doc.text(), ok
+    return doc.text(TEXT_WIDTH), ok
