@@ -110,15 +110,17 @@ def _parse_stick(path, out_dir, number):
     return summary, parse.exit_code(summary)
 
 
-def _report(out_dir, plot=True):
+def _report(out_dir, plot=True, summary_only=False):
+    """Print the report (or only its first screen) and write its files: (ok or None, exit)."""
     try:
-        text, ok = report.write_report(out_dir, plot=plot)
+        text, ok = (report.write_summary(out_dir) if summary_only else
+                    report.write_report(out_dir, plot=plot))
     except FileNotFoundError:
         return None, _err("%s has no summary.json (run `parse` first)" % out_dir)
     except (OSError, ValueError) as exc:
         return None, _err("cannot read %s/summary.json: %s" % (out_dir, exc))
     print(text, end="")
-    print("wrote %s" % os.path.join(out_dir, "report.md"))
+    print("wrote %s" % os.path.join(out_dir, "headline.json" if summary_only else "report.md"))
     return ok, EXIT_OK
 
 
@@ -132,12 +134,14 @@ def cmd_report(args):
     if not _is_stick_input(args.dir, args.run):
         if args.out:
             return _err("--out is for a stick; %s is a parse directory" % args.dir)
-        return _report(args.dir, plot=not args.no_plots)[1]
+        ok, rcode = _report(args.dir, plot=not args.no_plots, summary_only=args.summary)
+        # a FAILED or incomplete run is exit 1 (the module docstring's promise), as for a stick
+        return rcode if ok is None else EXIT_OK if ok else EXIT_PROBLEMS
     out_dir = args.out or os.path.join(args.results, run_id())
     summary, code = _parse_stick(args.dir, out_dir, args.run)
     if summary is None:
         return code
-    ok, rcode = _report(out_dir, plot=not args.no_plots)
+    ok, rcode = _report(out_dir, plot=not args.no_plots, summary_only=args.summary)
     if ok is None:
         return rcode
     print("results in %s" % out_dir)
@@ -367,6 +371,8 @@ def make_parser():
     p.add_argument("dir", help="parse directory, or a stick: mounted directory, image or block "
                    "device")
     p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--summary", action="store_true", help="print only the first screen (and "
+                   "write headline.json)")
     _run_opt(p)
     p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
                    "results/<run-id>)")

@@ -92,13 +92,20 @@ class Doc:
     def img(self, path, caption):
         self.blocks.append(("img", path, caption))
 
+    def width(self, width):
+        """The plain text's width from here on (None: the whole text's again); markdown ignores
+        it. The first screen keeps itself narrower than the rest."""
+        self.blocks.append(("width", width))
+
     def text(self, width=None):
         """Plain text; with a width (the report's: TEXT_WIDTH) no line wider than that (see the
         module comment)."""
-        width = width or float("inf")
+        whole = width = width or float("inf")
         out = []
         for b in self.blocks:
-            if b[0] == "h":
+            if b[0] == "width":
+                width = min(b[1], whole) if b[1] else whole
+            elif b[0] == "h":
                 out += ["", b[2].upper() if b[1] <= 2 else b[2],
                         ("=" if b[1] <= 1 else "-") * len(b[2])]
             elif b[0] == "kv":
