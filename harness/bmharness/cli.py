@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from . import prof_cli
-from .analysis import compare
+from .analysis import compare, run_verdict
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
@@ -192,8 +192,8 @@ def _run_qemu(args, out_dir):
 
 
 def _print_run(res):
-    print("qemu: exit %s, firmware status %s, %.1f s%s" % (
-        res["exit_code"], res["firmware_status_name"], res["duration_s"],
+    print("qemu: %s, %.1f s%s" % (
+        run_verdict.exit_text(res), res["duration_s"],
         " (TIMED OUT after %ss: raise it with %s)" % (res["timeout_s"], qemu.TIMEOUT_OPTION)
         if res["timed_out"] else ""))
     for r in qemu.run_failed(res):

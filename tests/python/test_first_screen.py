@@ -194,3 +194,20 @@ def test_report_lines_within_160(tmp_path):
     text, _ = report.write_report(str(out), plot=False)
     assert max(len(l) for l in text.splitlines()) <= doc_mod.TEXT_WIDTH
     assert max(len(l) for l in (out / "report.md").read_text().splitlines()) > doc_mod.TEXT_WIDTH
+
+
+# --- QEMU's exit through isa-debug-exit -------------------------------------------------------
+
+def test_debug_exit_code_is_said_as_the_firmware_status(real_cpu):
+    from bmharness.analysis import run_verdict
+    ok = {"exit_code": 1, "firmware_status": 0, "firmware_status_name": "ok", "duration_s": 3.0}
+    assert run_verdict.exit_text(ok) == "firmware status ok (through the exit device)"
+    assert "exit 1" not in run_verdict.exit_text(ok)
+    fail = dict(ok, exit_code=3, firmware_status=1, firmware_status_name="fail")
+    assert run_verdict.exit_text(fail) == "firmware status fail (through the exit device)"
+    odd = dict(ok, exit_code=0, firmware_status=None, firmware_status_name="unknown")
+    assert run_verdict.exit_text(odd).startswith("QEMU exit 0")
+    (real_cpu / "run.json").write_text(json.dumps(dict(ok, arch="x86_64", config={})))
+    text, _ = report.write_report(str(real_cpu), plot=False)
+    assert "exit 1" not in text and "firmware status ok (through the exit device)" in text
+    assert "QEMU 3.00 s" in "\n".join(_first_screen(text))

@@ -4,10 +4,11 @@ markdown) and the number formatters every section uses (`fnum`, `fbytes`, `fhz`,
 cycle (tests/python/test_import_graph.py holds it to that).
 
 The plain text can be kept to a width (the report's terminal text: TEXT_WIDTH columns):
-paragraphs, list items and key/value values wrap onto indented continuation lines, and a table wider than that wraps the cells of its widest text
-columns (a cell's continuation lines sit under it). Markdown is left unwrapped (its reader
-wraps). A table that would need its text columns narrower than MIN_WRAP is split into column
-groups instead, each repeating the leading key columns."""
+paragraphs, list items and key/value values wrap onto indented continuation lines; a table wider
+than that wraps the cells of its text columns (continuation lines sit under the cell), or, where
+they would get narrower than MIN_WRAP, is split into column groups, each repeating the leading
+key columns. A `width` block narrows what follows (the first screen). Markdown is not wrapped
+(its reader wraps)."""
 
 import textwrap
 

@@ -59,8 +59,8 @@ def _header(doc, summary, run):
             ("firmware", "%s %s" % (fnum(b.get("fw_vendor")), fnum(b.get("fw_rev")))),
             ("parsed", (summary.get("source") or {}).get("parsed_utc"))])
     if run:
-        doc.kv([("qemu", "exit %s -> firmware status %s, %.1f s%s" % (
-            run.get("exit_code"), run.get("firmware_status_name"), run.get("duration_s", 0),
+        doc.kv([("qemu", "%s, %.1f s%s" % (
+            run_verdict.exit_text(run), run.get("duration_s", 0),
             ", TIMED OUT" if run.get("timed_out") else "")),
             ("command", run.get("command_line"))])
     if summary.get("cfg"):
