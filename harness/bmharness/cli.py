@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from . import prof_cli
-from .analysis import compare, export
+from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
@@ -121,15 +121,17 @@ def _parse_stick(path, out_dir, number):
     return _parsed(summary, out_dir)
 
 
-def _report(out_dir, plot=True):
+def _report(out_dir, plot=True, summary_only=False):
+    """Print the report (or only its first screen) and write its files: (ok or None, exit)."""
     try:
-        text, ok = report.write_report(out_dir, plot=plot)
+        text, ok = (report.write_summary(out_dir) if summary_only else
+                    report.write_report(out_dir, plot=plot))
     except FileNotFoundError:
         return None, _err("%s has no summary.json (run `parse` first)" % out_dir)
     except (OSError, ValueError) as exc:
         return None, _err("cannot read %s/summary.json: %s" % (out_dir, exc))
     print(text, end="")
-    print("wrote %s" % os.path.join(out_dir, "report.md"))
+    print("wrote %s" % os.path.join(out_dir, "headline.json" if summary_only else "report.md"))
     return ok, EXIT_OK
 
 
@@ -162,10 +164,10 @@ def cmd_parse(args):
     return code
 
 
-def _report_json(out_dir, plot, strict=False):
+def _report_json(out_dir, plot):
     """report --json: write the report as usual, print results.json's content (built afresh, so
-    a directory parsed before results.json existed gets it too). Exit codes as without --json
-    (strict: a stick's run, 1 when the run is not ok)."""
+    a directory parsed before results.json existed gets it too). Exit codes as without --json:
+    1 when the run is not ok."""
     with contextlib.redirect_stdout(io.StringIO()):
         ok, code = _report(out_dir, plot=plot)
     if ok is None:
@@ -173,7 +175,7 @@ def _report_json(out_dir, plot, strict=False):
     with open(os.path.join(out_dir, "summary.json")) as fh:
         summary = json.load(fh)
     _print_json(export.write(out_dir, summary))
-    return EXIT_PROBLEMS if strict and not ok else code
+    return EXIT_OK if ok else EXIT_PROBLEMS
 
 
 def cmd_report(args):
@@ -182,17 +184,19 @@ def cmd_report(args):
             return _err("--out is for a stick; %s is a parse directory" % args.dir)
         if args.json:
             return _report_json(args.dir, plot=not args.no_plots)
-        return _report(args.dir, plot=not args.no_plots)[1]
+        ok, rcode = _report(args.dir, plot=not args.no_plots, summary_only=args.summary)
+        # a FAILED or incomplete run is exit 1 (the module docstring's promise), as for a stick
+        return rcode if ok is None else EXIT_OK if ok else EXIT_PROBLEMS
     if args.json:
         out_dir = args.out or os.path.join(args.results, run_id())
         with contextlib.redirect_stdout(io.StringIO()):
             summary, code = _parse_stick(args.dir, out_dir, args.run)
-        return code if summary is None else _report_json(out_dir, not args.no_plots, True)
+        return code if summary is None else _report_json(out_dir, not args.no_plots)
     out_dir = args.out or os.path.join(args.results, run_id())
     summary, code = _parse_stick(args.dir, out_dir, args.run)
     if summary is None:
         return code
-    ok, rcode = _report(out_dir, plot=not args.no_plots)
+    ok, rcode = _report(out_dir, plot=not args.no_plots, summary_only=args.summary)
     if ok is None:
         return rcode
     print("results in %s" % out_dir)
@@ -243,8 +247,8 @@ def _run_qemu(args, out_dir):
 
 
 def _print_run(res):
-    print("qemu: exit %s, firmware status %s, %.1f s%s" % (
-        res["exit_code"], res["firmware_status_name"], res["duration_s"],
+    print("qemu: %s, %.1f s%s" % (
+        run_verdict.exit_text(res), res["duration_s"],
         " (TIMED OUT after %ss: raise it with %s)" % (res["timeout_s"], qemu.TIMEOUT_OPTION)
         if res["timed_out"] else ""))
     for r in qemu.run_failed(res):
@@ -453,6 +457,8 @@ def make_parser():
     p.add_argument("dir", help="parse directory, or a stick: mounted directory, image or block "
                    "device")
     p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--summary", action="store_true", help="print only the first screen (and "
+                   "write headline.json)")
     _run_opt(p)
     p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
                    "results/<run-id>)")

@@ -9,6 +9,17 @@ TIMEOUT_OPTION = "--timeout SECONDS"   # what raises it (harness/baremetric run/
 EXIT_DEVICE = {"x86_64": True, "aarch64": False}
 
 
+def exit_text(result):
+    """How QEMU's run ended, in words. Through the isa-debug-exit device QEMU exits with
+    (status << 1) | 1, so firmware status 0 (ok) is QEMU's exit code 1: that is said as the
+    firmware's status, never as "exit 1" (which reads as a failure)."""
+    code, status = result.get("exit_code"), result.get("firmware_status")
+    name = result.get("firmware_status_name")
+    if isinstance(status, int) and code == (status << 1) | 1:
+        return "firmware status %s (through the exit device)" % name
+    return "QEMU exit %s, firmware status %s" % (code, name)
+
+
 def run_failed(result):
     """Reasons why a QEMU run counts as failed (empty list if it did not)."""
     reasons = []

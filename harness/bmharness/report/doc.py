@@ -1,7 +1,21 @@
 """The report's document model and formatters: `Doc` (one block list rendered to plain text and to
 markdown) and the number formatters every section uses (`fnum`, `fbytes`, `fhz`, `num`, `ns`,
 `kv_text`). This module imports nothing from the package, so any module may import it without a
-cycle (tests/python/test_import_graph.py holds it to that)."""
+cycle (tests/python/test_import_graph.py holds it to that).
+
+The plain text can be kept to a width (the report's terminal text: TEXT_WIDTH columns):
+paragraphs, list items and key/value values wrap onto indented continuation lines; a table wider
+than that wraps the cells of its text columns (continuation lines sit under the cell), or, where
+they would get narrower than MIN_WRAP, is split into column groups, each repeating the leading
+key columns. A `width` block narrows what follows (the first screen). Markdown is not wrapped
+(its reader wraps)."""
+
+import textwrap
+
+TEXT_WIDTH = 160     # widest terminal line of a rendered Doc
+MIN_COL = 12         # a wrapped table column keeps at least this many characters
+MIN_WRAP = 24        # narrower than this the cells read badly: the table is split instead
+KEY_WIDTH = 40       # leading text columns repeated in each part of a split table
 
 
 def fnum(x, unit=""):
@@ -79,30 +93,33 @@ class Doc:
     def img(self, path, caption):
         self.blocks.append(("img", path, caption))
 
-    def text(self):
+    def width(self, width):
+        """The plain text's width from here on (None: the whole text's again); markdown ignores
+        it. The first screen keeps itself narrower than the rest."""
+        self.blocks.append(("width", width))
+
+    def text(self, width=None):
+        """Plain text; with a width (the report's: TEXT_WIDTH) no line wider than that (see the
+        module comment)."""
+        whole = width = width or float("inf")
         out = []
         for b in self.blocks:
-            if b[0] == "h":
+            if b[0] == "width":
+                width = min(b[1], whole) if b[1] else whole
+            elif b[0] == "h":
                 out += ["", b[2].upper() if b[1] <= 2 else b[2],
                         ("=" if b[1] <= 1 else "-") * len(b[2])]
             elif b[0] == "kv":
                 w = max(len(k) for k, _ in b[1])
-                out += ["  %-*s  %s" % (w, k, v) for k, v in b[1]]
+                for k, v in b[1]:
+                    out += _wrap(str(v), width, "  %-*s  " % (w, k), " " * (w + 4))
             elif b[0] == "table":
-                cols = [b[1]] + b[2]
-                widths = [max(len(r[i]) for r in cols) for i in range(len(b[1]))]
-                right = _right_columns(b[1], b[2])
-
-                def fmt(r):
-                    return "  " + "  ".join(c.rjust(w) if rj else c.ljust(w)
-                                            for c, w, rj in zip(r, widths, right)).rstrip()
-                out.append(fmt(b[1]))
-                out.append("  " + "  ".join("-" * w for w in widths))
-                out += [fmt(r) for r in b[2]]
+                out += _table_text(b[1], b[2], width)
             elif b[0] == "p":
-                out.append("  " + b[1])
+                out += _wrap(b[1], width, "  ", "    ")
             elif b[0] == "list":
-                out += ["  - " + t for t in b[1]]
+                for t in b[1]:
+                    out += _wrap(t, width, "  - ", "    ")
             elif b[0] == "img":
                 out.append("  [%s: %s]" % (b[2], b[1]))
         return "\n".join(out).lstrip("\n") + "\n"
@@ -143,3 +160,83 @@ def _right_columns(headers, rows):
     """Right-align columns (except the first) whose cells are all numbers or '-'."""
     return [i > 0 and bool(rows) and all(_numeric(r[i]) or r[i] == "-" for r in rows)
             and any(_numeric(r[i]) for r in rows) for i in range(len(headers))]
+
+
+def _wrap(text, width, first, rest):
+    """text after the prefix `first`, continued after `rest`, in lines of at most width (a word
+    longer than a line is cut)."""
+    if len(first) + len(text) <= width:
+        return [first + text]
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False) or [first.rstrip()]
+
+
+def _natural(headers, rows):
+    return [max(len(r[i]) for r in [headers] + rows) for i in range(len(headers))]
+
+
+def _fit_widths(natural, right, width):
+    """Column widths whose table fits width: the text (left-aligned) columns are capped at the
+    largest common width that fits, never below MIN_COL (numeric columns are never wrapped).
+    None when even that does not fit."""
+    def total(cap):
+        return 2 + 2 * (len(natural) - 1) + sum(w if right[i] else min(w, cap)
+                                                for i, w in enumerate(natural))
+    cap = max(natural)
+    while cap > MIN_COL and total(cap) > width:
+        cap -= 1
+    return [w if right[i] else min(w, cap) for i, w in enumerate(natural)] \
+        if total(cap) <= width else None
+
+
+def _split_columns(natural, right, width):
+    """Column groups of a table too wide even with wrapped cells, each led by the key columns
+    (the leading text columns, up to KEY_WIDTH characters together)."""
+    keys = 1
+    while (keys < len(natural) - 1 and not right[keys]
+           and sum(natural[:keys + 1]) + 2 * keys <= KEY_WIDTH):
+        keys += 1
+    lead = 2 + sum(natural[:keys]) + 2 * keys
+    parts, cur, used = [], [], lead
+    for i in range(keys, len(natural)):
+        w = natural[i] if right[i] else min(natural[i], 2 * MIN_WRAP)  # longer text wraps
+        if cur and used + w + 2 > width:
+            parts.append(cur)
+            cur, used = [], lead
+        cur.append(i)
+        used += w + 2
+    parts.append(cur)
+    return [list(range(keys)) + part for part in parts]
+
+
+def _table_text(headers, rows, width):
+    """A table's lines: wrapped cells where that fits width, else split into column groups."""
+    right = _right_columns(headers, rows)
+    natural = _natural(headers, rows)
+    widths = _fit_widths(natural, right, width)
+    if widths is None or any(w < min(n, MIN_WRAP) for w, n in zip(widths, natural)):
+        groups = _split_columns(natural, right, width)
+        if len(groups) > 1:
+            out = []
+            for k, cols in enumerate(groups):
+                if k:
+                    out.append("  (continued: %s)" % ", ".join(headers[i] for i in cols))
+                out += _table_text([headers[i] for i in cols],
+                                   [[r[i] for i in cols] for r in rows], width)
+            return out
+        widths = widths or natural
+    out = []
+
+    def fmt(r):
+        cells = [textwrap.wrap(c, w, break_on_hyphens=False) or [""] if len(c) > w else [c]
+                 for c, w in zip(r, widths)]
+        for k in range(max(len(c) for c in cells)):
+            out.append("  " + "  ".join(
+                (c[k] if k < len(c) else "").rjust(w) if rj else
+                (c[k] if k < len(c) else "").ljust(w)
+                for c, w, rj in zip(cells, widths, right)).rstrip())
+    fmt(headers)
+    out.append("  " + "  ".join("-" * w for w in widths))
+    for r in rows:
+        fmt(r)
+    return out

@@ -7,14 +7,18 @@ SECTIONS: `analyse(summary, out_dir)` gets its result (from the analysis/ module
 the sections only render), `draw` its plots where it has some (plots.py, irq_plots.py, when
 matplotlib is importable), and `section(doc, result, out_dir, plots)` writes it. The Status line
 closes the report (status_lines, with analysis/run_verdict.py's judgement of run.json).
+
+The first section, above the header, is the first screen (headline.py: analysis/headline.py's
+figures with the same status); `write_report` also writes them to DIR/headline.json.
 """
 
 import json
 import os
 
-from . import checks, counters, events, histograms, irq, memory, multicore, platform, probes
+from . import checks, counters, events, headline, histograms, irq, memory, multicore
+from . import platform, probes
 from . import prof_report, sysregs, tsc, validation
-from .doc import Doc, fnum, kv_text
+from .doc import TEXT_WIDTH, Doc, fnum, kv_text
 from ..analysis import checks as checks_analysis
 from ..analysis import profile, run_verdict
 
@@ -55,8 +59,8 @@ def _header(doc, summary, run):
             ("firmware", "%s %s" % (fnum(b.get("fw_vendor")), fnum(b.get("fw_rev")))),
             ("parsed", (summary.get("source") or {}).get("parsed_utc"))])
     if run:
-        doc.kv([("qemu", "exit %s -> firmware status %s, %.1f s%s" % (
-            run.get("exit_code"), run.get("firmware_status_name"), run.get("duration_s", 0),
+        doc.kv([("qemu", "%s, %.1f s%s" % (
+            run_verdict.exit_text(run), run.get("duration_s", 0),
             ", TIMED OUT" if run.get("timed_out") else "")),
             ("command", run.get("command_line"))])
     if summary.get("cfg"):
@@ -78,25 +82,27 @@ def draw(results, out_dir):
             if hasattr(sec, "draw")}
 
 
-def build(summary, out_dir, run=None, plots=None, results=None):
+def build(summary, out_dir, run=None, plots=None, results=None, hl=None):
     """The report Doc and whether the run is ok. results: analyse()'s (the sections not in it are
-    analysed here); plots: draw()'s, or None when nothing was drawn."""
+    analysed here); plots: draw()'s, or None when nothing was drawn; hl: the headline dict
+    (headline.compute's), computed here when not given."""
     doc = Doc()
-    _header(doc, summary, run)
     results = analyse(summary, out_dir, results)
+    status = status_lines(summary, run)
+    headline.section(doc, hl or headline.compute(summary, out_dir, results, run), status)
+    _header(doc, summary, run)
     for sec in SECTIONS:
         sec.section(doc, results[sec.NAME], out_dir, None if plots is None else plots.get(sec.NAME))
-    ok, reasons = status_lines(summary, run)
+    ok, reasons = status
     doc.h("Status")
     doc.p("OK: log complete and valid, firmware status ok" if ok else
           "FAILED: " + "; ".join(reasons))
     return doc, ok
 
 
-def write_report(out_dir, plot=True):
-    """Read out_dir/summary.json (+ run.json), draw the plots, write profile.json (when a probe was
-    profiled) and report.md. Returns (terminal text, ok). Raises OSError/ValueError if summary.json
-    is unreadable."""
+def load(out_dir):
+    """(summary, run or None) from out_dir/summary.json and run.json. Raises OSError/ValueError
+    if summary.json is unreadable."""
     with open(os.path.join(out_dir, "summary.json")) as fh:
         summary = json.load(fh)
     run = None
@@ -104,12 +110,31 @@ def write_report(out_dir, plot=True):
     if os.path.exists(run_path):
         with open(run_path) as fh:
             run = json.load(fh)
+    return summary, run
+
+
+def write_summary(out_dir):
+    """The first screen only (`report --summary`): writes headline.json, returns (text, ok)."""
+    summary, run = load(out_dir)
+    status = status_lines(summary, run)
+    hl = headline.compute(summary, out_dir, run=run)
+    headline.write_json(os.path.join(out_dir, "headline.json"), hl, status)
+    return headline.summary_text(hl, status), status[0]
+
+
+def write_report(out_dir, plot=True):
+    """Read out_dir/summary.json (+ run.json), draw the plots, write profile.json (when a probe was
+    profiled), headline.json and report.md. Returns (terminal text, ok). Raises OSError/ValueError
+    if summary.json is unreadable."""
+    summary, run = load(out_dir)
     results = analyse(summary, out_dir)
     drawn = draw(results, out_dir) if plot else None
     prof = results[prof_report.NAME]
     if prof["profiles"]:
         profile.write_json(os.path.join(out_dir, "profile.json"), prof)
-    doc, ok = build(summary, out_dir, run, drawn, results)
+    hl = headline.compute(summary, out_dir, results, run)
+    headline.write_json(os.path.join(out_dir, "headline.json"), hl, status_lines(summary, run))
+    doc, ok = build(summary, out_dir, run, drawn, results, hl)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())
-    return doc.text(), ok
+    return doc.text(TEXT_WIDTH), ok

@@ -18,6 +18,8 @@ harness checks"):
 """
 
 import codecs
+import json
+import tempfile
 
 from . import protocol
 
@@ -25,6 +27,7 @@ CHUNK = 1 << 20          # bytes read at a time
 MAX_PENDING = 1 << 16    # longest partial line held; beyond it the line is handed on in pieces
 HEAD_KEEP = 4 * protocol.MAX_LINE  # of a piece with no tag in it: enough for any record
 FIRST_N = 20             # examples kept per kind of damage (and per kind of problem)
+FILE_MAX = 100000        # problems.jsonl lists this many of each kind (the counts stay exact)
 ENC_SNIFF = 4096         # bytes looked at for the encoding
 NUL_SHARE = 0.3          # share of NULs in odd (even) positions that says UTF-16-LE (-BE)
 RESTART_RECORDS = 3      # a pending stretch of this many records with a conflict is a restart
@@ -50,16 +53,40 @@ def detect_encoding(head):
 
 
 class Damage:
-    """Counts per kind and the first FIRST_N examples of each."""
+    """Counts per kind and the first FIRST_N examples of each; the further ones go to a temporary
+    file (`spill`, JSON lines with their kind, up to FILE_MAX of a kind), so problems.jsonl can
+    list them while memory stays bounded."""
 
     def __init__(self):
         self.counts, self.first = {}, {}
+        self.spill, self.spilled_n = None, {}
 
     def add(self, kind, item):
         n = self.counts.get(kind, 0)
         self.counts[kind] = n + 1
         if n < FIRST_N:
             self.first.setdefault(kind, []).append(item)
+        else:
+            self.spill_item(kind, item)
+
+    def spill_full(self, kind):
+        return self.spilled_n.get(kind, 0) >= FILE_MAX - FIRST_N
+
+    def spill_item(self, kind, item):
+        if self.spill_full(kind):
+            return
+        self.spilled_n[kind] = self.spilled_n.get(kind, 0) + 1
+        if self.spill is None:
+            self.spill = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.spill.write(json.dumps(dict(item, kind=kind)) + "\n")
+
+    def spilled(self):
+        """The items beyond the first FIRST_N of each kind, in log order ({kind, line, ...})."""
+        if self.spill is None:
+            return
+        self.spill.seek(0)
+        for line in self.spill:
+            yield json.loads(line)
 
     def total(self):
         return sum(self.counts.values())
@@ -116,12 +143,17 @@ class BootSplitter:
     def wants_examples(self, kind):
         return self.cur is None or len(self.cur.damage.first.get(kind, ())) < FIRST_N
 
-    def damage_many(self, kind, n, line):
-        """n damaged candidates of one kind from line `line` on, counted without examples."""
+    def damage_many(self, kind, n, line, block, reason):
+        """n damaged candidates of one kind in `block` (lines from `line` on), past the examples:
+        counted, and spilled one per candidate with its line."""
         if self.cur is None:
             self._new("log starts here (no begin record before this line)", line)
         d = self.cur.damage
         d.counts[kind] = d.counts.get(kind, 0) + n
+        for k, text in enumerate(block.split("\n") if not d.spill_full(kind) else ()):
+            for _ in range(text.count(protocol.TAG)):
+                d.spill_item(kind, {"line": line + k, "reason": reason,
+                                    "text": text[:160].rstrip("\r")})
 
     def _resolve(self, restart):
         recs, why = self.pending, self.pending_why
@@ -245,7 +277,7 @@ def scan(fh):
             # Nothing in the block can be a record: count its tags (a log of damage stays fast).
             n = block.count(tag)
             info["candidates"] += n
-            split.damage_many("corrupt", n, first)
+            split.damage_many("corrupt", n, first, block, nocrc)
             continue
         lines = [block] if ends_log is not False else block.split("\n")
         for k, line in enumerate(lines):

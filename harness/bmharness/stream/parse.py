@@ -16,6 +16,8 @@ import io
 import json
 import os
 import re
+import shutil
+import tempfile
 
 from . import logscan, prof_records, protocol, stats
 from .sets import assemble_counters, assemble_set, fmt_ranges, int_field
@@ -78,22 +80,37 @@ def usable(values):
 
 
 class _Problems:
-    """Problems, each {kind, line, seq, message}: every one counted per kind, the first
-    logscan.FIRST_N of each kind kept (a damaged log must not make the summary huge)."""
+    """Problems, each {kind, line, seq, message}: every one counted per kind and written to a
+    temporary file (`spill`: problems.jsonl), the first logscan.FIRST_N of each kind kept (a
+    damaged log must not make the summary huge)."""
 
-    def __init__(self):
+    def __init__(self, spill=True):
         self.items, self.counts = [], {}
+        self.spill = tempfile.TemporaryFile("w+", encoding="utf-8") if spill else None
 
     def add(self, kind, message, line=None, seq=None):
         n = self.counts.get(kind, 0)
         self.counts[kind] = n + 1
+        item = {"kind": kind, "line": line, "seq": seq, "message": message}
         if n < logscan.FIRST_N:
-            self.items.append({"kind": kind, "line": line, "seq": seq, "message": message})
+            self.items.append(item)
+        if self.spill is not None and n < logscan.FILE_MAX:
+            self.spill.write(json.dumps(item) + "\n")
 
     def more(self, kind, n):
-        """n further problems of a kind that are counted, not described."""
+        """n further problems of a kind that are counted, not described (past the file's cap)."""
         if n > 0:
             self.counts[kind] = self.counts.get(kind, 0) + n
+
+    def close_file(self):
+        """Say in problems.jsonl how many of a kind it does not list (beyond FILE_MAX)."""
+        for kind, n in sorted(self.counts.items()):
+            if self.spill is not None and n > logscan.FILE_MAX:
+                self.spill.write(json.dumps({
+                    "kind": kind, "line": None, "seq": None, "not_listed": n - logscan.FILE_MAX,
+                    "message": "%d more %s problem(s) not listed: this file lists the first %d of "
+                               "each kind; the count in summary.json is exact" % (
+                                   n - logscan.FILE_MAX, kind, logscan.FILE_MAX)}) + "\n")
 
     def total(self):
         return sum(self.counts.values())
@@ -118,7 +135,12 @@ def _damage(boot, prob):
             else:
                 corrupt.append({"line": e["line"], "reason": e["reason"], "text": e["text"]})
                 prob.add(kind, "line %d: %s" % (e["line"], e["reason"]), e["line"])
-        prob.more(kind, count - len(first))
+    for e in boot.damage.spilled():  # the ones past the examples: problems.jsonl lists them too
+        prob.add(e["kind"], "line %d: %s" % (e["line"], e["reason"]) + (
+            " (record ignored)" if e["kind"] == "version" else ""), e["line"], e.get("seq"))
+    for kind, count in boot.damage.counts.items():  # past the file's cap: counted only
+        prob.more(kind, count - len(boot.damage.first.get(kind, []))
+                  - boot.damage.spilled_n.get(kind, 0))
     return corrupt, versions
 
 
@@ -280,7 +302,7 @@ def _orphans(probes, chunks, ctr_chunks, prob, raw):
     orphans = []
     for pid in chunks:
         if pid not in probes:
-            info, values = assemble_set(pid, None, chunks[pid], _Problems())
+            info, values = assemble_set(pid, None, chunks[pid], _Problems(spill=False))
             orphans.append({"set": pid, "chunks": len(chunks[pid]), "values": len(values),
                             "raw_file": "raw/" + _raw_name("unknown", pid, {})})
             prob.add("orphan_samples", "set %s: %d samples without a probe record"
@@ -423,7 +445,8 @@ def analyse_file(fh, source=None):
         "end": dict(typed(end["fields"]), seq=end["seq"], line=end["line"]) if end else None,
         "sets": sets, "unknown_records": other["unknown_records"],
     }
-    return {"summary": summary, "records": records, "raw": raw}
+    prob.close_file()
+    return {"summary": summary, "records": records, "raw": raw, "problems_file": prob.spill}
 
 
 def analyse(data, source=None):
@@ -432,7 +455,7 @@ def analyse(data, source=None):
 
 
 def write_outputs(result, out_dir):
-    """Write records.jsonl, raw/*.txt and summary.json into out_dir."""
+    """Write records.jsonl, raw/*.txt, problems.jsonl and summary.json into out_dir."""
     raw_dir = os.path.join(out_dir, "raw")
     os.makedirs(raw_dir, exist_ok=True)
     for old in os.listdir(raw_dir):  # stale files from an earlier parse into the same dir
@@ -456,6 +479,12 @@ def write_outputs(result, out_dir):
                 fh.write("# missing_indices: %s\n"
                          % fmt_ranges(entry["missing_indices"], limit=10 ** 6))
             fh.writelines("%d\n" % v for v in values)
+    spill = result.get("problems_file")
+    with open(os.path.join(out_dir, "problems.jsonl"), "w", encoding="utf-8") as fh:
+        if spill is not None:  # every problem, one JSON object a line (the summary: 20 a kind)
+            spill.flush()
+            spill.seek(0)
+            shutil.copyfileobj(spill, fh)
     tmp = os.path.join(out_dir, "summary.json.tmp")
     with open(tmp, "w") as fh:
         json.dump(result["summary"], fh, indent=1)
