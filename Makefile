@@ -227,9 +227,15 @@ image-secboot: $(KEYS)/snakeoil.key
 	$(MAKE) ARCH=aarch64 image SIGN_KEY=$(KEYS)/snakeoil.key SIGN_CERT=$(OVMF_SNAKEOIL).pem
 	$(MAKE) ARCH=x86_64 image SHIM=1
 
-# make run [SET="profile=membw samples=32"]: each word becomes a --set of the harness.
-run: image | deps-$(DEPS_RUN)
-	$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
+# make run [SET="profile=membw samples=32"]: each word becomes a --set of the harness. Packages,
+# build and image print one line each (their output goes to $(RUN_LOG), shown when one fails);
+# the harness then boots, parses and prints the report, its first screen on top.
+RUN_LOG     := $(BUILD)/make-run.log
+run:
+	@sh scripts/run_phases.sh $(RUN_LOG) "packages=$(MAKE) --no-print-directory deps-$(DEPS_RUN)" \
+		"build=$(MAKE) --no-print-directory ARCH=$(ARCH) all" \
+		"image=$(MAKE) --no-print-directory ARCH=$(ARCH) image"
+	@$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
 
 $(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
 	@mkdir -p $(dir $@)
