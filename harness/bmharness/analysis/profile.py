@@ -46,7 +46,7 @@ def records_path(run):
     return None
 
 
-def _as_text(fields):
+def fields_as_text(fields):
     """records.jsonl's typed fields back as the record's text, which prof_records checks (a
     decimal written as a JSON number reads back as the same digits)."""
     return {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
@@ -64,7 +64,7 @@ def load_records(run):
                     if '"prof' in line:  # most of a run is samples: decode only what is ours
                         r = json.loads(line)
                         if r.get("type") in ("prof", "prof_data"):
-                            recs.append(dict(r, fields=_as_text(r.get("fields") or {})))
+                            recs.append(dict(r, fields=fields_as_text(r.get("fields") or {})))
             return recs, os.path.dirname(p)
         log = os.path.join(run, "serial.log")
         if not os.path.isfile(log):
