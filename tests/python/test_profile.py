@@ -190,6 +190,11 @@ def test_attribution_shares_events_outside(elfs, tmp_path):
     inside = 10 * sum(1 for k in range(30) if lo <= k % e["a"][1] < hi)
     assert peak["share_in_function"]["cycles"] == pytest.approx((600 + inside) / 1000)
     assert sum(i["samples"]["cycles"] for i in ann["instructions"]) == 1000
+    for i in ann["instructions"]:  # every share within the function has its Wilson interval
+        lo, hi = i["share_in_function_ci"]["cycles"]
+        assert lo <= i["share_in_function"]["cycles"] <= hi
+    for r in p["lines"] + p["functions"]:
+        assert r["share_ci"]["cycles"][0] <= r["share"]["cycles"] <= r["share_ci"]["cycles"][1]
     assert [c["status"] for c in p["checks"]] == ["pass", "pass"]
 
 

@@ -17,7 +17,7 @@ import json
 import os
 
 from . import symbolise
-from ..stream import parse, prof_records
+from ..stream import parse, prof_records, stats
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"
@@ -31,6 +31,7 @@ MAX_ANNOTATE_BYTES = 1 << 16  # a function larger than this is disassembled arou
 EXCERPT = 20          # instructions in the report's excerpt around the peak
 HOT_SHARE = 0.05      # an instruction with this share of its function's samples is marked hot
 FORMAT = "baremetric-profile"
+MIN_SAMPLES = 200     # below this many samples of an event a profile's shares are flagged as rough
 
 
 class RunError(Exception):
@@ -85,6 +86,12 @@ def _event_names(prof):
 
 def _share(n, total):
     return n / total if total else 0.0
+
+
+def share_ci(n, total):
+    """95% Wilson score interval [lo, hi] of the share n/total (each sample is a Bernoulli draw:
+    in the function or not), or None without samples."""
+    return stats.wilson_ci(n, total)
 
 
 def _add(d, key, ev, cnt):
@@ -149,7 +156,8 @@ def _hot_key(events):
 
 def _counts(per, events, totals):
     return {"samples": {e: per.get(e, 0) for e in events},
-            "share": {e: _share(per.get(e, 0), totals[e]) for e in events}}
+            "share": {e: _share(per.get(e, 0), totals[e]) for e in events},
+            "share_ci": {e: share_ci(per.get(e, 0), totals[e]) for e in events}}
 
 
 def _function_rows(elf, funcs, fstart, by_cpu, events, totals):
@@ -261,13 +269,24 @@ def _one(prof, elf, cpu, annotate):
                 "lost": _sum(p["lost"] for p in per_cpu), "per_cpu": per_cpu,
                 "functions": rows,
                 "shares": {e: {r["name"]: r["share"][e] for r in rows} for e in events},
+                "shares_ci": {e: {r["name"]: r["share_ci"][e] for r in rows} for e in events},
                 "outside_image": {e: funcs.get(OUTSIDE, {}).get(e, 0) for e in events},
                 "unknown": {e: sum(funcs.get(n, {}).get(e, 0) for n in (UNKNOWN, UNMAPPED, NO_BASE))
                             for e in events},
                 "instructions": instructions, "lines": hot_lines, "annotated": ann,
                 "cost": _cost(prof["cost"]), "notes": notes})
+    res.update(_few_samples(totals))
     res["checks"] = _checks(res)
     return res
+
+
+def _few_samples(totals):
+    """The events with fewer than MIN_SAMPLES samples and the warning the report prints for them
+    (with 100 samples a 10% share's 95% CI is about 5.5%..17%: a ranking, not a measurement)."""
+    few = {e: n for e, n in totals.items() if n < MIN_SAMPLES}
+    warn = ("fewer than %d samples (%s): shares are rough, see their 95%% CIs" % (
+        MIN_SAMPLES, ", ".join("%d %s" % (n, e) for e, n in few.items()))) if few else None
+    return {"min_samples": MIN_SAMPLES, "few_samples": few, "sample_warning": warn}
 
 
 def _num(v):
@@ -340,6 +359,7 @@ def _annotate(elf, row, insns, events, notes):
         share = {e: _share(per.get(e, 0), fsum[e]) for e in events}
         out.append({"addr": "0x%x" % addr, "offset": addr - start, "insn": text,
                     "samples": {e: per.get(e, 0) for e in events}, "share_in_function": share,
+                    "share_in_function_ci": {e: share_ci(per.get(e, 0), fsum[e]) for e in events},
                     "hot": any(s >= HOT_SHARE for s in share.values()), "peak": False,
                     "source": None})
     if placed:  # the peak: most samples of the primary event once placed on instructions
@@ -385,7 +405,8 @@ def hot_loop(insns, peak, events, fsum):
     per = {e: sum(i["samples"][e] for i in insns[first:last + 1]) for e in events}
     return {"start": "0x%x" % addrs[first], "end": "0x%x" % addrs[last], "first": first,
             "last": last, "instructions": last - first + 1, "samples": per,
-            "share_in_function": {e: _share(per[e], fsum[e]) for e in events}}
+            "share_in_function": {e: _share(per[e], fsum[e]) for e in events},
+            "share_in_function_ci": {e: share_ci(per[e], fsum[e]) for e in events}}
 
 
 def analyse(records, run_dir=None, elf=None, cpu=None, annotate=ANNOTATE, problems=None):

@@ -14,9 +14,9 @@ def analyse(summary, out_dir=None):
     return summary
 
 
-def draw(summary, out_dir):
-    """hist-<probe>.png files: {"files": [(name, path)], "notes", "error"}."""
-    return plots.draw(summary, out_dir)
+def draw(summary, out_dir, stamp=None):
+    """hist-<probe>.png/.svg files: {"files": [(name, path)], "notes", "error"}."""
+    return plots.draw(summary, out_dir, stamp)
 
 
 def section(doc, summary, out_dir, plots=None):

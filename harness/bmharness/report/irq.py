@@ -14,9 +14,9 @@ NAME = "irq"
 __all__ = ("NAME", "analyse", "draw", "section")
 
 
-def draw(res, out_dir):
+def draw(res, out_dir, stamp=None):
     """The interrupt plots (irq_plots.draw): {"files": [(name, path, caption)], "error"}."""
-    return irq_plots.draw(res, out_dir)
+    return irq_plots.draw(res, out_dir, stamp)
 
 
 PERCENTILES = (("min", 0), ("median", 50), ("p99", 99), ("p99.9", 99.9), ("max", 100))

@@ -14,9 +14,9 @@ NAME = "memory"
 __all__ = ("NAME", "analyse", "draw", "section", "range_text")
 
 
-def draw(mem, out_dir):
-    """bandwidth.png and latency.png (plots.draw_memory): {"files": [(kind, path)], "error"}."""
-    return plots.draw_memory(mem, out_dir)
+def draw(mem, out_dir, stamp=None):
+    """bandwidth and latency figures (plots.draw_memory): {"files": [(kind, path)], "error"}."""
+    return plots.draw_memory(mem, out_dir, stamp)
 
 
 def _note(p, pages):

@@ -1,15 +1,25 @@
-"""Histogram PNGs per probe name (one subplot per parameter set), drawn with matplotlib's Agg
-backend from the raw/*.txt sample files, and the memory curves (bandwidth.png, latency.png) from
-memory.analyse's result. Optional: without matplotlib the report says so."""
+"""Histograms per probe name (one subplot per parameter set), drawn with matplotlib's Agg
+backend from the raw/*.txt sample files, and the memory curves (bandwidth: one panel per kernel
+family, width as colour; latency) from memory.analyse's result. Every figure goes through
+figure.save (stamp, watermark, PNG + SVG, nothing written without data). Optional: without
+matplotlib the report says so."""
 
 import math
 import os
 import re
 
+from . import figure
 from ..analysis import irq, memory
 from ..stream import parse, stats
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
+MIN_HIST_N = 5   # fewer values make no histogram (a bar or two says nothing about a shape)
+# Kernel families of the bandwidth figure, a panel each; a kernel is in the first family whose
+# words its name contains (rep_stosb and memset write, rep_movsb and memcpy copy).
+FAMILIES = (("read", ("read",)), ("write", ("write", "stos", "memset")),
+            ("copy", ("copy", "movs", "memcpy")))
+# Line style per kernel variant within a family (the colour is the width).
+VARIANT_STYLES = (("_nt", "--", "s"), ("rep_", ":", "^"), ("mem", "-.", "D"))
 
 
 def _matplotlib():
@@ -22,9 +32,9 @@ def _matplotlib():
         return None, "matplotlib not importable (%s); install python3-matplotlib" % exc
 
 
-def draw(summary, out_dir):
-    """Write hist-<probe>.png files. Returns {"files": [(name, path)], "notes": [...],
-    "error": str or None}."""
+def draw(summary, out_dir, stamp=None):
+    """Write hist-<probe>.png/.svg files (stamp: figure.stamp's). Returns {"files": [(name,
+    path)], "notes": [...], "error": str or None}."""
     info = {"files": [], "notes": [], "error": None}
     by_name, mem_sets = {}, 0
     for s in summary.get("sets") or []:
@@ -51,8 +61,11 @@ def draw(summary, out_dir):
                 info["notes"].append("set %s: raw file unreadable (%s)" % (s.get("set"), exc))
                 continue
             vals = sorted(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1))
-            if vals:
+            if len(vals) >= MIN_HIST_N:
                 panels.append((s, vals))
+            else:
+                info["notes"].append("%s set %s: %d value(s), too few for a histogram" % (
+                    name, s.get("set"), len(vals)))
         if not panels:
             continue
         if len(panels) > MAX_PANELS:
@@ -73,7 +86,7 @@ def draw(summary, out_dir):
             bins = max(1, min(200, int((hi - lo) / width) + 1))
             ax.hist(shown, bins=bins, range=(lo - width / 2, hi + width / 2), color="#4477aa")
             med = stats.percentile(vals, 50)
-            ax.axvline(med, color="#cc3311", lw=1)
+            ax.axvline(med, color="#cc3311", lw=1, gid=figure.GUIDE)
             params = " ".join("%s=%s" % kv for kv in (s.get("params") or {}).items())
             clipped = len(vals) - len(shown)
             ax.set_title("%s set %s %s  N=%d  median %.4g%s" % (
@@ -83,11 +96,12 @@ def draw(summary, out_dir):
             ax.set_xlabel("cycles per operation", fontsize=8)
             ax.set_ylabel("count", fontsize=8)
             ax.tick_params(labelsize=8)
-        fig.tight_layout()
-        path = os.path.join(out_dir, "hist-%s.png" % re.sub(r"[^A-Za-z0-9._-]", "_", name))
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        info["files"].append((name, path))
+        path = figure.save(plt, fig, out_dir, "hist-%s" % re.sub(r"[^A-Za-z0-9._-]", "_", name),
+                           stamp)
+        if path:
+            info["files"].append((name, path))
+        else:
+            info["notes"].append("%s: nothing to plot, no figure" % name)
     return info
 
 
@@ -108,59 +122,126 @@ def _cache_lines(ax, levels, sizes):
     lo, hi = min(sizes) / 1.2, max(sizes) * 1.2
     for lv in levels:
         if lo <= lv["size"] <= hi:
-            ax.axvline(lv["size"], color="#888888", ls="--", lw=0.8)
+            ax.axvline(lv["size"], color="#888888", ls="--", lw=0.8, gid=figure.GUIDE)
             ax.text(lv["size"], 0.98, " %s %s" % (lv["name"], memory.size_text(lv["size"])),
                     transform=ax.get_xaxis_transform(), rotation=90, va="top", ha="right",
                     fontsize=7, color="#555555")
 
 
-def _curve_plot(plt, mem, probe, key, lo_key, hi_key, ylabel, title, path):
-    cvs = [c for c in mem["curves"] if c["probe"] == probe
-           and any(p.get(key) is not None for p in c["points"])]
-    if not cvs:
-        return False
-    knee_by_label = {s["label"]: s["knees"] for s in mem["hierarchy"]["sources"]
-                     if s["probe"] == probe}
-    fig, ax = plt.subplots(figsize=(9, 5))
-    if len(cvs) > 10:  # the default cycle has 10 colours
-        ax.set_prop_cycle(color=[plt.get_cmap("tab20")(k % 20) for k in range(len(cvs))])
-    sizes = []
-    for c in cvs:
-        pts = [p for p in c["points"] if p.get(key) is not None]
-        xs, ys = [p["size"] for p in pts], [p[key] for p in pts]
-        sizes += xs
-        err = [[max(0.0, y - p[lo_key]) if p.get(lo_key) is not None else 0.0 for y, p in
-                zip(ys, pts)], [max(0.0, p[hi_key] - y) if p.get(hi_key) is not None else 0.0
-                                for y, p in zip(ys, pts)]]
-        line = ax.errorbar(xs, ys, yerr=err, marker=".", ms=4, lw=1, capsize=2,
-                           label=c["label"])[0]
-        at = {p["size"]: p[key] for p in pts}
-        kx = [k["size"] for k in knee_by_label.get(c["label"], []) if k["size"] in at]
-        if kx:
-            ax.plot(kx, [at[x] for x in kx], ls="none", marker="v", ms=9, mfc="none",
-                    mec=line.get_color(), mew=1.5)
+# Colours of the widths (Paul Tol's "bright" scheme: distinguishable for colour-blind readers).
+WIDTH_COLOURS = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb")
+
+
+def family(kernel):
+    """The bandwidth panel a kernel belongs to (FAMILIES), else the kernel's own name."""
+    k = str(kernel or "")
+    return next((fam for fam, words in FAMILIES if any(w in k for w in words)), k or "other")
+
+
+def _variant(kernel):
+    """(line style, marker) of a kernel within its family: plain, non-temporal, rep, library."""
+    k = str(kernel or "")
+    return next(((ls, mk) for word, ls, mk in VARIANT_STYLES if word in k), ("-", "o"))
+
+
+def _width_key(w):
+    return (0, int(w), "") if str(w).isdigit() else (1, 0, str(w))
+
+
+def _series(ax, c, keys, knees, **style):
+    """One curve with its CI bars and its knees (open triangles). Returns its sizes."""
+    key, lo_key, hi_key = keys
+    pts = [p for p in c["points"] if p.get(key) is not None]
+    xs, ys = [p["size"] for p in pts], [p[key] for p in pts]
+    err = [[max(0.0, y - p[lo_key]) if p.get(lo_key) is not None else 0.0 for y, p in zip(ys, pts)],
+           [max(0.0, p[hi_key] - y) if p.get(hi_key) is not None else 0.0 for y, p in zip(ys, pts)]]
+    line = ax.errorbar(xs, ys, yerr=err, ms=3, lw=1, capsize=2, elinewidth=0.6,
+                       label=c["label"], **style)[0]
+    at = {p["size"]: p[key] for p in pts}
+    kx = [k["size"] for k in knees if k["size"] in at]
+    if kx:
+        ax.plot(kx, [at[x] for x in kx], ls="none", marker="v", ms=8, mfc="none",
+                mec=line.get_color(), mew=1.2)
+    return xs
+
+
+def _axes_done(ax, mem, sizes, ylabel, log_y=False):
     _size_axis(ax, sizes)
     _cache_lines(ax, mem["cpuid"], sizes)
-    ax.plot([], [], ls="none", marker="v", mfc="none", mec="k", label="detected knee")
     ax.set_xlabel("buffer size (log2 scale)", fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
-    ax.set_title(title, fontsize=9)
-    if probe == memory.LATENCY:  # from a few ns (L1) to a hundred or more (DRAM)
+    if log_y:  # latency: from a few ns (L1) to a hundred or more (DRAM)
         from matplotlib.ticker import ScalarFormatter
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(ScalarFormatter())
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=6, ncol=2 if len(cvs) > 8 else 1, loc="best")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return True
 
 
-def draw_memory(mem, out_dir):
-    """Write bandwidth.png and latency.png (when there are such curves). Returns {"files":
-    [(kind, path)], "error": str or None}."""
+def _knees(mem, probe):
+    return {s["label"]: s["knees"] for s in mem["hierarchy"]["sources"] if s["probe"] == probe}
+
+
+def _bandwidth(plt, mem, title, out_dir, stamp):
+    """bandwidth.png/.svg: a panel per kernel family (read, write, copy, then any other), the
+    width as colour, the variant (plain, _nt, rep, library) as line style; legend outside."""
+    from matplotlib.lines import Line2D
+    cvs = [c for c in mem["curves"] if c["probe"] == memory.MEMBW
+           and any(p.get("gbps") is not None for p in c["points"])]
+    if not cvs:
+        return None
+    fams = [f for f, _ in FAMILIES] + sorted({family(c["kernel"]) for c in cvs} -
+                                             {f for f, _ in FAMILIES})
+    fams = [f for f in fams if any(family(c["kernel"]) == f for c in cvs)]
+    widths = sorted({str(c["params"].get("width")) for c in cvs}, key=_width_key)
+    colour = {w: WIDTH_COLOURS[k % len(WIDTH_COLOURS)] for k, w in enumerate(widths)}
+    knees = _knees(mem, memory.MEMBW)
+    fig, axes = plt.subplots(1, len(fams), figsize=(4.2 * len(fams), 4.6), sharey=True,
+                             squeeze=False)
+    styles = {}
+    for ax, fam in zip(axes[0], fams):
+        sizes = []
+        for c in (c for c in cvs if family(c["kernel"]) == fam):
+            ls, mk = _variant(c["kernel"])
+            styles.setdefault((ls, mk), []).append(c["kernel"])
+            sizes += _series(ax, c, ("gbps", "gbps_lo", "gbps_hi"), knees.get(c["label"], []),
+                             color=colour[str(c["params"].get("width"))], ls=ls, marker=mk)
+        _axes_done(ax, mem, sizes, "GB/s (10^9 B/s)" if ax is axes[0][0] else "")
+        ax.set_title(fam, fontsize=9)
+    handles = [Line2D([], [], color=colour[w], lw=2, label="width %s" % w) for w in widths]
+    handles += [Line2D([], [], color="k", ls=ls, marker=mk, ms=4, lw=1,
+                       label=", ".join(sorted(set(ks)))) for (ls, mk), ks in styles.items()]
+    handles.append(Line2D([], [], ls="none", marker="v", mfc="none", mec="k",
+                          label="detected knee"))
+    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.95), fontsize=7,
+               frameon=False)
+    fig.suptitle(title, fontsize=9)
+    return figure.save(plt, fig, out_dir, "bandwidth", stamp)
+
+
+def _latency(plt, mem, keys, ylabel, title, out_dir, stamp):
+    """latency.png/.svg: a curve per pattern and stride, legend outside the axes."""
+    cvs = [c for c in mem["curves"] if c["probe"] == memory.LATENCY
+           and any(p.get(keys[0]) is not None for p in c["points"])]
+    if not cvs:
+        return None
+    knees = _knees(mem, memory.LATENCY)
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    sizes = []
+    for k, c in enumerate(cvs):
+        sizes += _series(ax, c, keys, knees.get(c["label"], []),
+                         color=WIDTH_COLOURS[k % len(WIDTH_COLOURS)],
+                         ls=("-", "--", ":", "-.")[k // len(WIDTH_COLOURS) % 4], marker="o")
+    ax.plot([], [], ls="none", marker="v", mfc="none", mec="k", label="detected knee")
+    _axes_done(ax, mem, sizes, ylabel, log_y=True)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return figure.save(plt, fig, out_dir, "latency", stamp)
+
+
+def draw_memory(mem, out_dir, stamp=None):
+    """Write bandwidth and latency figures (PNG + SVG, when there are such curves). Returns
+    {"files": [(kind, path of the PNG)], "error": str or None}."""
     info = {"files": [], "error": None}
     if not mem.get("measured"):
         return info
@@ -171,15 +252,15 @@ def draw_memory(mem, out_dir):
     lat_ns = any(p.get("ns") is not None for c in mem["curves"] for p in c["points"]
                  if c["probe"] == memory.LATENCY)
     clk, src = mem.get("clock") or {}, mem.get("cache_source", "CPUID")
-    lat_key = ("ns", "ns_lo", "ns_hi", "ns per load") if lat_ns else \
-        ("cycles", "cycles_lo", "cycles_hi", "%s per load (no %s frequency)" % (
+    keys, ylabel = (("ns", "ns_lo", "ns_hi"), "ns per load") if lat_ns else (
+        ("cycles", "cycles_lo", "cycles_hi"), "%s per load (no %s frequency)" % (
             clk.get("short", "cycles"), clk.get("hz_source", "TSC")))
-    for kind, args in (
-            ("bandwidth", (memory.MEMBW, "gbps", "gbps_lo", "gbps_hi", "GB/s (10^9 B/s)",
-                           "bandwidth: median per size, bars = 95%% CI; dashed: %s caches" % src)),
-            ("latency", (memory.LATENCY,) + lat_key +
-             ("load latency: median per size, bars = 95%% CI; dashed: %s caches" % src,))):
-        path = os.path.join(out_dir, "%s.png" % kind)
-        if _curve_plot(plt, mem, *args, path):
-            info["files"].append((kind, path))
+    path = _bandwidth(plt, mem, "bandwidth: median per size, bars = 95%% CI; dashed verticals: "
+                      "%s caches" % src, out_dir, stamp)
+    if path:
+        info["files"].append(("bandwidth", path))
+    path = _latency(plt, mem, keys, ylabel, "load latency: median per size, bars = 95%% CI; "
+                    "dashed verticals: %s caches" % src, out_dir, stamp)
+    if path:
+        info["files"].append(("latency", path))
     return info

@@ -23,17 +23,24 @@ def _pct(x):
     return "%.1f" % (100.0 * x) if x is not None else "-"
 
 
+def _pct_ci(x, ci):
+    """A share in % with its 95% CI: `76.9 [74.6-79.1]`."""
+    if x is None:
+        return "-"
+    return "%s [%s-%s]" % (_pct(x), _pct(ci[0]), _pct(ci[1])) if ci else _pct(x)
+
+
 def _ev_headers(p):
     hs = []
     for e in p["events"]:
-        hs += [e, "%" + (" " + e if len(p["events"]) > 1 else "")]
+        hs += [e, "% [95% CI]" + (" " + e if len(p["events"]) > 1 else "")]
     return hs
 
 
-def _ev_cells(p, samples, share):
+def _ev_cells(p, samples, share, ci=None):
     cells = []
     for e in p["events"]:
-        cells += [samples.get(e, 0), _pct(share.get(e))]
+        cells += [samples.get(e, 0), _pct_ci(share.get(e), (ci or {}).get(e))]
     return cells
 
 
@@ -67,8 +74,9 @@ def _facts(doc, p):
             ("events", ", ".join(p["events"])), ("period", _period(p)),
             ("cpus", ", ".join(str(c) for c in p["cpus"]) or "none"),
             ("samples", samples),
-            ("outside the image", "%d (%s%% of %s)" % (out, _pct(p["shares"][p["primary"]].get(
-                profile.OUTSIDE, 0.0)), p["primary"])),
+            ("outside the image", "%d (%s%% of %s)" % (out, _pct_ci(p["shares"][p["primary"]].get(
+                profile.OUTSIDE, 0.0), profile.share_ci(out, p["totals"][p["primary"]])),
+                p["primary"])),
             ("image", "base %s, %s bytes, build id %s" % (p["image_base"], p["image_size"],
                                                           p["build_id"])),
             ("ELF", "%s (%s)" % (elf["path"], elf["how"]) if elf["path"] else
@@ -106,14 +114,16 @@ def _functions(doc, p, top):
     multi = len(p["cpus"]) > 1
     for r in p["functions"][:top]:
         cum += r["share"][ev]
-        rows.append([r["name"]] + _ev_cells(p, r["samples"], r["share"]) + [_pct(cum)] +
+        rows.append([r["name"]] + _ev_cells(p, r["samples"], r["share"], r.get("share_ci")) +
+                    [_pct(cum)] +
                     (["/".join(str(r["by_cpu"].get(str(c), {}).get(ev, 0)) for c in p["cpus"])]
                      if multi else []))
     rest = p["functions"][top:]
     if rest:
         sums = {e: sum(r["samples"][e] for r in rest) for e in p["events"]}
         shares = {e: sum(r["share"][e] for r in rest) for e in p["events"]}
-        rows.append(["(%d more)" % len(rest)] + _ev_cells(p, sums, shares) + ["100.0"] +
+        cis = {e: profile.share_ci(sums[e], p["totals"][e]) for e in p["events"]}
+        rows.append(["(%d more)" % len(rest)] + _ev_cells(p, sums, shares, cis) + ["100.0"] +
                     (["-"] if multi else []))
     doc.table(["function"] + _ev_headers(p) + ["cum %"] +
               (["%s by cpu %s" % (ev, "/".join(str(c) for c in p["cpus"]))] if multi else []),
@@ -125,7 +135,7 @@ def _raw_pcs(doc, p, n):
     doc.table(["pc", "ELF address", "where"] + _ev_headers(p) + ["source"],
               [[i["pc"], i["addr"] or "-", i["function"] +
                 ("+0x%x" % i["offset"] if i["offset"] is not None else "")]
-               + _ev_cells(p, i["samples"], i["share"]) + [i["source"] or "-"]
+               + _ev_cells(p, i["samples"], i["share"], i.get("share_ci")) + [i["source"] or "-"]
                for i in p["instructions"][:n]])
 
 
@@ -133,7 +143,8 @@ def _lines(doc, p, n):
     if p["lines"]:
         doc.p("hottest source lines (addr2line; inlined code counts for its innermost line)")
         doc.table(["source line", "function"] + _ev_headers(p),
-                  [[r["source"], r["function"]] + _ev_cells(p, r["samples"], r["share"])
+                  [[r["source"], r["function"]] + _ev_cells(p, r["samples"], r["share"],
+                                                            r.get("share_ci"))
                    for r in p["lines"][:n]])
 
 
@@ -146,7 +157,8 @@ def _insn_rows(p, insns):
         cells = []
         for e in p["events"]:
             cells += [str(i["samples"][e]) if i["samples"][e] else "",
-                      _pct(i["share_in_function"][e]) if i["samples"][e] else ""]
+                      _pct_ci(i["share_in_function"][e], (i.get("share_in_function_ci") or {}).get(e))
+                      if i["samples"][e] else ""]
         rows.append([mark, "%s +%d" % (i["addr"], i["offset"])] + cells +
                     [i["insn"], i["source"] or ""])
     for col in range(2, 2 + 2 * len(p["events"])):
@@ -176,7 +188,7 @@ def _annotated(doc, p, a, size):
         return
     hdr = []
     for e in p["events"]:
-        hdr += [e, "% fn" + (" " + e if len(p["events"]) > 1 else "")]
+        hdr += [e, "% fn [95% CI]" + (" " + e if len(p["events"]) > 1 else "")]
     doc.p("%s [%s, %s): %s; instructions %d-%d of %d; => peak, > at least %d%% of the "
           "function's samples of an event" % (
               a["function"], a["start"], a["end"],
@@ -186,8 +198,8 @@ def _annotated(doc, p, a, size):
         doc.p("hot loop of %s: %s..%s (%d instructions, closed by the backward jump at %s): %s "
               "of the function's samples" % (
                   a["function"], loop["start"], loop["end"], loop["instructions"], loop["end"],
-                  ", ".join("%s%% %s" % (_pct(v), e) for e, v in
-                            loop["share_in_function"].items())))
+                  ", ".join("%s%% %s" % (_pct_ci(v, (loop.get("share_in_function_ci") or {}).get(e)), e)
+                            for e, v in loop["share_in_function"].items())))
     doc.table(["", "address"] + hdr + ["instruction", "source"], _insn_rows(p, insns))
 
 
@@ -204,6 +216,8 @@ def _handler(doc, p):
 def _one(doc, p, top, annotate_all, excerpt):
     doc.h("Profile of " + _title(p), 3)
     _facts(doc, p)
+    if p.get("sample_warning"):
+        doc.p("WARNING: " + p["sample_warning"])
     _cost(doc, p)
     _handler(doc, p)
     if not p["totals"] or not sum(p["totals"].values()):
@@ -225,7 +239,8 @@ def section(doc, res, out_dir=None, plots=None):
     if not res or not res.get("profiles"):
         return
     doc.h("Profile")
-    doc.p("samples per function and event (share of the event's samples; samples outside the "
+    doc.p("samples per function and event (share of the event's samples with its 95%% Wilson score "
+          "interval, [lo-hi] in %%; samples outside the "
           "image or outside every symbol have rows of their own); annotated: %d instructions of "
           "the hottest function, its hot loop or else around its peak "
           "(`harness/baremetric profile RUN` lists more)" % profile.EXCERPT)

@@ -16,14 +16,14 @@ import json
 import os
 
 from . import checks, counters, events, headline, histograms, irq, memory, multicore
-from . import platform, probes
+from . import figure, platform, probes
 from . import prof_report, sysregs, tsc, validation
 from .doc import TEXT_WIDTH, Doc, fnum, kv_text
 from ..analysis import checks as checks_analysis
 from ..analysis import profile, run_verdict
 
 # The report's sections in order. Each is a module with NAME, analyse(summary, out_dir) -> result
-# and section(doc, result, out_dir, plots); those with plots also draw(result, out_dir) -> plots.
+# and section(doc, result, out_dir, plots); those with plots also draw(result, out_dir, stamp).
 SECTIONS = (platform, sysregs, tsc, probes, histograms, memory, multicore, counters, irq,
             prof_report, checks, events, validation)
 
@@ -76,9 +76,10 @@ def analyse(summary, out_dir, results=None):
     return results
 
 
-def draw(results, out_dir):
-    """The plots of the sections that have them, {NAME: plot info}, drawn in SECTIONS order."""
-    return {sec.NAME: sec.draw(results[sec.NAME], out_dir) for sec in SECTIONS
+def draw(results, out_dir, stamp=None):
+    """The plots of the sections that have them, {NAME: plot info}, drawn in SECTIONS order;
+    stamp: figure.stamp's (the machine, the run, the watermark) for every figure."""
+    return {sec.NAME: sec.draw(results[sec.NAME], out_dir, stamp) for sec in SECTIONS
             if hasattr(sec, "draw")}
 
 
@@ -128,7 +129,7 @@ def write_report(out_dir, plot=True):
     if summary.json is unreadable."""
     summary, run = load(out_dir)
     results = analyse(summary, out_dir)
-    drawn = draw(results, out_dir) if plot else None
+    drawn = draw(results, out_dir, figure.stamp(summary, run, out_dir)) if plot else None
     prof = results[prof_report.NAME]
     if prof["profiles"]:
         profile.write_json(os.path.join(out_dir, "profile.json"), prof)

@@ -524,3 +524,17 @@ def tail_quantile_ok(n, q, beyond=TAIL_MIN_BEYOND):
     """A tail quantile is reported only with at least `beyond` samples past it: N x (1-q) >= beyond
     (p99.9: N >= 10000)."""
     return n * (1.0 - q) >= beyond - 1e-9
+
+
+def wilson_ci(k, n, z=Z975):
+    """Wilson score interval (default 95%) of a binomial proportion k/n: [lo, hi], or None for
+    n = 0. Unlike the normal (Wald) interval it stays inside [0, 1] and does not collapse to a
+    point at k = 0 or k = n, which matters for the small shares of a profile."""
+    if not n:
+        return None
+    p, z2 = k / n, z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
+    # k = 0 and k = n bound at exactly 0 and 1 (the formula gives them up to rounding)
+    return [0.0 if k <= 0 else max(0.0, centre - half), 1.0 if k >= n else min(1.0, centre + half)]
