@@ -86,7 +86,8 @@ def add(conn, summary, results, path=None, headline=None):
             (key, mid, os.path.abspath(path) if path else None, src.get("log"),
              (src.get("stick") or {}).get("nonce"), src.get("parsed_utc"), _now(),
              begin.get("arch"), begin.get("env"), begin.get("build"), int(bool(summary.get("ok"))),
-             zlib.compress(json.dumps(summary, allow_nan=False).encode(), 6), json.dumps(meta),
+             # zlib level 1: compressing the summary is the largest part of an add
+             zlib.compress(json.dumps(summary, allow_nan=False).encode(), 1), json.dumps(meta),
              json.dumps(headline, default=str) if headline is not None else None))
         run_id = cur.lastrowid
         conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
