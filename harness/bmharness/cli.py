@@ -548,7 +548,7 @@ def make_parser():
                    "the stored spread of A's machine, else B's")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
-    store_cli.add_parser(sub)
+    store_cli.add_parser(sub, sys.modules[__name__])
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")

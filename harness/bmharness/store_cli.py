@@ -19,9 +19,11 @@ from .store import db as store_db, ops as store_ops, text as store_text
 EXIT_OK = 0
 
 
+_CLI = []  # cli.py's module, handed over by add_parser: its parse helpers, without a cycle
+
+
 def _cli():
-    from . import cli  # cli imports this module: its helpers are looked up when a command runs
-    return cli
+    return _CLI[0]
 
 
 def _store_input(path, number, parse_root, conn):
@@ -123,7 +125,9 @@ def _store_compare(conn, args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def add_parser(sub):
+def add_parser(sub, cli):
+    """The `store` subparser; cli is cli.py's module (its _parse, _parse_stick, _err, ...)."""
+    _CLI[:] = [cli]
     p = sub.add_parser("store", help="keep runs of many machines in SQLite: add, list, show, "
                        "compare, export")
     p.add_argument("--db", metavar="PATH", help="the database (default %s)"
