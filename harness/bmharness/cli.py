@@ -1,5 +1,5 @@
 """Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture,
-compare, profile, stick. parse, report and compare also read a run from a boot stick (a mounted
+compare, profile, stick, store (the results store: store/). parse, report and compare also read a run from a boot stick (a mounted
 directory, an image file or a block device: stream/stick/runs.py).
 
 Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
@@ -17,13 +17,14 @@ import sys
 import tempfile
 import time
 
-from . import prof_cli
+from . import prof_cli, store_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
 from .stream import capture, parse
 from .stream.stick import runs as stick_runs
 from .stream.stick.device import StickError
+from .store import db as store_db, ops as store_ops
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -371,6 +372,11 @@ def cmd_compare(args):
         if twice:
             return _err("the same run is given twice (nonce %s): pick others with "
                         "--run-a N / --run-b N" % ", ".join(twice))
+        if args.store is not None and args.boot_spread is None:
+            try:
+                args.boot_spread = _stored_spread(args.store, runs_a, runs_b)
+            except store_db.StoreError as exc:
+                return _err(str(exc))
         try:
             res = compare.compare(runs_a, runs_b, alpha=args.alpha, threshold_pct=args.threshold,
                                   cycles=args.cycles, boot_spread_pct=args.boot_spread)
@@ -403,6 +409,21 @@ def cmd_compare(args):
         return EXIT_OK
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _stored_spread(db_path, runs_a, runs_b):
+    """compare --store: the typical boot-to-boot spread the store holds for A's machine (else
+    B's), as --boot-spread's PCT; None (said on stderr) when it holds none."""
+    with contextlib.closing(store_db.connect(db_path or None, create=False)) as conn:
+        for run in (runs_a[0], runs_b[0]):
+            mid = store_ops.machine_of_summary(conn, run["summary"])
+            t = store_ops.typical_spread(conn, mid) if mid else None
+            if t:
+                print(store_ops.spread_note(mid, t), file=sys.stderr)
+                return t["pct"]
+    print("the store holds no boot-to-boot spread for these machines (it needs %d+ runs of "
+          "one): none stated" % store_ops.SPREAD_MIN_RUNS, file=sys.stderr)
+    return None
 
 
 def _qemu_opts(p, smp=1):
@@ -522,8 +543,12 @@ def make_parser():
     p.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT",
                    help="practical threshold: smallest effect that matters, in %% of A's value "
                    "(default %(default)s)")
+    p.add_argument("--store", nargs="?", const="", default=None, metavar="DB",
+                   help="take --boot-spread from the results store (DB, default the user's): "
+                   "the stored spread of A's machine, else B's")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
+    store_cli.add_parser(sub, sys.modules[__name__])
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")

@@ -1,6 +1,7 @@
 """The harness package has no import cycle, counting imports inside functions too (a late import
 only hides a cycle); its subpackages are layers that import only downwards, stream <- analysis <-
-report <- run and the command line (cli, prof_cli, __main__), so the analyses stay pure and the
+report <- run and the command line (cli, prof_cli, store_cli, __main__; the results store
+beside the analyses), so the analyses stay pure and the
 report only renders; and report/doc.py (Doc and the formatters) imports nothing of the package, so
 every section may use it. The graph is read from the source with ast, nothing is imported."""
 
@@ -14,7 +15,8 @@ PKG_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.
 LEAF = "bmharness.report.doc"
 # Layers from the bottom: a module may import its own layer and those below, never one above.
 # The package's own __init__ (bmharness) is below them all: every dotted import runs it.
-LAYERS = (("stream",), ("analysis",), ("report",), ("run", "cli", "prof_cli", "__main__"))
+LAYERS = (("stream",), ("analysis", "store"), ("report",),
+          ("run", "cli", "prof_cli", "store_cli", "__main__"))
 
 
 def modules(root, package="bmharness"):

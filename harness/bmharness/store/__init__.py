@@ -1,0 +1,3 @@
+"""The results store (`baremetric store`): runs from many machines in one SQLite database, keyed
+by machine identity (machine.py) and run; schema and migrations in db.py, the subcommands'
+work in ops.py."""

@@ -1,0 +1,158 @@
+"""`baremetric store`: the results store's command line (the store itself is store/: db.py,
+machine.py, ops.py, text.py). `store add` reads its inputs with cli.py's parse helpers, so a
+serial log or a stick's run is parsed exactly as `parse` would, into a directory next to the
+database (DB_DIR/runs/<run-id>/) whose path the store keeps.
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from .analysis import compare, export, headline
+from .report import compare as compare_report
+from .store import db as store_db, ops as store_ops, text as store_text
+
+EXIT_OK = 0
+
+
+_CLI = []  # cli.py's module, handed over by add_parser: its parse helpers, without a cycle
+
+
+def _cli():
+    return _CLI[0]
+
+
+def _store_input(path, number, parse_root, conn):
+    """(summary, results, directory, fresh) of one `store add` input: a parse directory as it
+    is, a serial log or a stick's run parsed into a new directory under parse_root (fresh).
+    Returns (None, exit code, None, None) when it cannot be read."""
+    if not _cli()._is_stick_input(path, number) and os.path.isdir(path):
+        try:
+            with open(os.path.join(path, "summary.json")) as fh:
+                summary = json.load(fh)
+            res_path = os.path.join(path, "results.json")
+            if os.path.exists(res_path):
+                with open(res_path) as fh:
+                    results = json.load(fh)
+            else:  # parsed before results.json existed
+                results = export.write(path, summary)
+        except (OSError, ValueError) as exc:
+            return None, _cli()._err("%s: not a parse directory (%s)" % (path, exc)), None, None
+        return summary, results, path, False
+    out = os.path.join(parse_root, _cli().run_id())
+    with contextlib.redirect_stdout(io.StringIO()):  # the store prints one line per run
+        summary, code = (_cli()._parse_stick(path, out, number) if _cli()._is_stick_input(path, number)
+                         else _cli()._parse(path, out))
+    if summary is None:
+        return None, code, None, None
+    with open(os.path.join(out, "results.json")) as fh:
+        return summary, json.load(fh), out, True
+
+
+def _store_add(conn, args):
+    parse_root = os.path.join(os.path.dirname(os.path.abspath(args.db_path)), "runs")
+    code = EXIT_OK
+    for path in args.inputs:
+        summary, results, out, fresh = _store_input(path, args.run, parse_root, conn)
+        if summary is None:
+            code = results
+            continue
+        old = store_ops.stored_run(conn, summary)
+        if old is not None:
+            if fresh:  # the parse made for nothing
+                shutil.rmtree(out, ignore_errors=True)
+            print("%s: already stored as run r%d: nothing added" % (path, old))
+            continue
+        head = headline.compute(summary, out)
+        got = store_ops.add(conn, summary, results, out, head)
+        print("%s: added as run r%d of machine %s (%s), %d rows; directory %s" % (
+            path, got["run_id"], got["machine_id"], got["label"], len(results.get("rows") or []),
+            os.path.abspath(out)))
+    return code
+
+
+def cmd_store(args):
+    args.db_path = args.db or store_db.default_path()
+    try:
+        conn = store_db.connect(args.db_path, create=args.store_cmd == "add")
+    except store_db.StoreError as exc:
+        return _cli()._err(str(exc))
+    with contextlib.closing(conn):
+        try:
+            if args.store_cmd == "add":
+                return _store_add(conn, args)
+            if args.store_cmd == "list":
+                print(store_text.list_text(conn, args.db_path), end="")
+            elif args.store_cmd == "show":
+                print(store_text.show_text(conn, args.machine), end="")
+            elif args.store_cmd == "compare":
+                return _store_compare(conn, args)
+            elif args.store_cmd == "export":
+                fh = open(args.out, "w", newline="") if args.out else sys.stdout
+                with fh if args.out else contextlib.nullcontext():
+                    n = store_ops.export_csv(conn, fh)
+                if args.out:
+                    print("wrote %d rows to %s" % (n, args.out))
+        except store_db.StoreError as exc:
+            return _cli()._err(str(exc))
+        except OSError as exc:
+            return _cli()._err("%s: %s" % (exc.filename or args.db_path, exc.strerror or exc))
+    return EXIT_OK
+
+
+def _store_compare(conn, args):
+    tmp = tempfile.mkdtemp(prefix="baremetric-store-")
+    try:
+        runs_a, runs_b, res, note = store_ops.compare_store(
+            conn, args.a, args.b, tmp, boot_spread_pct=args.boot_spread, alpha=args.alpha,
+            threshold_pct=args.threshold)
+        if args.json:
+            _cli()._print_json(json.loads(json.dumps(compare_report.json_doc(
+                runs_a, runs_b, res, changed_only=args.changed_only), default=str)))
+            return EXIT_OK
+        if note:
+            print(note)
+        print(compare_report.build_doc(runs_a, runs_b, res,
+                                       changed_only=args.changed_only).text(), end="")
+        return EXIT_OK
+    except compare.ClockMismatch as exc:
+        return _cli()._err(str(exc))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def add_parser(sub, cli):
+    """The `store` subparser; cli is cli.py's module (its _parse, _parse_stick, _err, ...)."""
+    _CLI[:] = [cli]
+    p = sub.add_parser("store", help="keep runs of many machines in SQLite: add, list, show, "
+                       "compare, export")
+    p.add_argument("--db", metavar="PATH", help="the database (default %s)"
+                   % store_db.default_path())
+    ss = p.add_subparsers(dest="store_cmd", metavar="SUBCOMMAND")
+    ss.required = True
+    q = ss.add_parser("add", help="add runs: parse directories, serial logs or sticks (a run "
+                      "already stored is not added twice)")
+    q.add_argument("inputs", nargs="+", metavar="RUN")
+    _cli()._run_opt(q)
+    ss.add_parser("list", help="machines and their runs")
+    q = ss.add_parser("show", help="a machine's identity, runs, headline figures and spread")
+    q.add_argument("machine", metavar="MACHINE", help="machine id (or 4+ of its digits), or rN")
+    q = ss.add_parser("compare", help="compare machines or runs (a machine's runs are its boots)")
+    q.add_argument("a", metavar="A", help="machine id or rN")
+    q.add_argument("b", metavar="B", help="machine id or rN")
+    q.add_argument("--json", action="store_true", help="print compare.json's content")
+    q.add_argument("--changed-only", action="store_true")
+    q.add_argument("--boot-spread", type=float, metavar="PCT", default=None,
+                   help="default: the stored spread of A's machine (else B's) when a side has "
+                   "one run")
+    q.add_argument("--alpha", type=float, default=compare.ALPHA)
+    q.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT")
+    q = ss.add_parser("export", help="every stored results row as CSV (results.csv's columns "
+                      "after machine_id and run_id)")
+    q.add_argument("--csv", action="store_true", help="CSV (the only format; the default)")
+    q.add_argument("--out", metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(func=cmd_store)
