@@ -11,7 +11,7 @@ from ..stream import stats
 def _save(plt, fig, info, out_dir, name, kind, caption, dpi=90):
     fig.tight_layout()
     path = os.path.join(out_dir, name)
-    fig.savefig(path, dpi=dpi)
+    plots.save(fig, path, dpi)
     plt.close(fig)
     info["files"].append((kind, path, caption))
 

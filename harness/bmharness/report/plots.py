@@ -1,7 +1,10 @@
 """Histogram PNGs per probe name (one subplot per parameter set), drawn with matplotlib's Agg
 backend from the raw/*.txt sample files, and the memory curves (bandwidth.png, latency.png) from
-memory.analyse's result. Optional: without matplotlib the report says so."""
+memory.analyse's result. Optional: without matplotlib the report says so. Inside `svg_copies()`
+(report --html) every figure is also written as an SVG beside its PNG (svg_path), which the HTML
+report inlines."""
 
+import contextlib
 import math
 import os
 import re
@@ -10,6 +13,31 @@ from ..analysis import irq, memory
 from ..stream import parse, stats
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
+_SVG = {"on": False}  # set only inside svg_copies()
+
+
+@contextlib.contextmanager
+def svg_copies():
+    """While inside, save() also writes each figure as SVG (for the self-contained HTML report,
+    which cannot reference the PNG files)."""
+    before = _SVG["on"]
+    _SVG["on"] = True
+    try:
+        yield
+    finally:
+        _SVG["on"] = before
+
+
+def svg_path(path):
+    """The SVG copy's path of a figure written to path (a .png)."""
+    return os.path.splitext(path)[0] + ".svg"
+
+
+def save(fig, path, dpi):
+    """fig to path (PNG), and to svg_path(path) inside svg_copies()."""
+    fig.savefig(path, dpi=dpi)
+    if _SVG["on"]:
+        fig.savefig(svg_path(path), format="svg")
 
 
 def _matplotlib():
@@ -85,7 +113,7 @@ def draw(summary, out_dir):
             ax.tick_params(labelsize=8)
         fig.tight_layout()
         path = os.path.join(out_dir, "hist-%s.png" % re.sub(r"[^A-Za-z0-9._-]", "_", name))
-        fig.savefig(path, dpi=90)
+        save(fig, path, 90)
         plt.close(fig)
         info["files"].append((name, path))
     return info
@@ -153,7 +181,7 @@ def _curve_plot(plt, mem, probe, key, lo_key, hi_key, ylabel, title, path):
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=6, ncol=2 if len(cvs) > 8 else 1, loc="best")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    save(fig, path, 90)
     plt.close(fig)
     return True
 
