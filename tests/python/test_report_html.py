@@ -169,7 +169,7 @@ def test_tables_sortable_and_numbers_right_aligned():
     d.h("T")
     d.table(["name", "value", "note"], [["a", 10, "x"], ["b", 2.5, "-"], ["c", None, "y"]])
     text = html_mod.render(d)
-    assert '<table class="sortable"><thead><tr><th scope="col">name</th>' \
+    assert '<div class="wide"><table class="sortable"><thead><tr><th scope="col">name</th>' \
            '<th scope="col" class="num">value</th><th scope="col">note</th>' in text
     assert '<tr><td>a</td><td class="num">10</td><td>x</td></tr>' in text
     assert '<td class="num">-</td>' in text  # '-' in a numeric column: still right-aligned
@@ -186,7 +186,9 @@ def test_marked_cells_and_values():
     d.p("x")
     text = html_mod.render(d)
     assert '<td data-key="clock/hz" data-value="2400000000.0">2.4 GHz</td>' in text
-    assert '<td data-key="a/0/gbps" data-value="8.4217">8.42 (8.1-8.6)</td>' in text
+    # a marked number with its CI: right-aligned as the plain numbers are
+    assert '<th scope="col" class="num">read</th>' in text
+    assert '<td class="num" data-key="a/0/gbps" data-value="8.4217">8.42 (8.1-8.6)</td>' in text
     # the marks are invisible to text and markdown
     assert "2.4 GHz" in d.text() and "data-key" not in d.markdown()
     assert text.index('<section class="glance"') < text.index("<h1>report</h1>") \

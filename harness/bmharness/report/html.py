@@ -31,6 +31,7 @@ section.glance { border: 2px solid #4477aa; border-radius: 6px; padding: 0 1em 0
 details { border-top: 1px solid #ccc; padding: 0.3em 0; }
 summary { cursor: pointer; padding: 0.2em 0; }
 table { border-collapse: collapse; margin: 0.4em 0 0.8em; }
+div.wide { overflow-x: auto; }  /* a wide table scrolls, not the page */
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid #e4e4e4; vertical-align: top;
          text-align: left; }
 table.sortable thead th { cursor: pointer; background: #f2f2f2; white-space: nowrap; }
@@ -97,17 +98,26 @@ def _attrs(text, classes=()):
     return out
 
 
+def _figure_cell(c):
+    """A cell that shows one marked number (e.g. '8.42 (8.1-8.6)': a value with its CI)."""
+    return isinstance(c, Marked) and isinstance(c.value, (int, float)) \
+        and not isinstance(c.value, bool)
+
+
 def _table(headers, rows):
-    right = right_columns(headers, rows)
+    # numeric columns, and those whose cells are marked numbers with their CI, right-aligned
+    right = [r or (bool(rows) and all(_figure_cell(row[i]) or row[i] == "-" for row in rows)
+                   and any(_figure_cell(row[i]) for row in rows))
+             for i, r in enumerate(right_columns(headers, rows))]
     cls = [("num",) if r else () for r in right]
-    out = ['<table class="sortable"><thead><tr>']
+    out = ['<div class="wide"><table class="sortable"><thead><tr>']
     out += ['<th scope="col"%s>%s</th>' % (_attrs(h, c), html.escape(h))
             for h, c in zip(headers, cls)]
     out.append("</tr></thead><tbody>")
     for r in rows:
         out.append("<tr>" + "".join("<td%s>%s</td>" % (_attrs(v, c), html.escape(v))
                                     for v, c in zip(r, cls)) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
