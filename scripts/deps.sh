@@ -14,7 +14,8 @@ run="qemu-system-x86 ovmf python3 python3-matplotlib python3-serial"
 # Debian's Microsoft-signed shim and (shim-helpers-amd64-signed) its MokManager.
 sign="sbsigntool openssl"
 shim="shim-signed"
-test="python3-pytest python3-jsonschema groff-base python3-pip python3-setuptools $sign $shim"
+# chromium: tests/python/test_report_html.py loads report.html in it (headless)
+test="python3-pytest python3-jsonschema groff-base python3-pip python3-setuptools chromium $sign $shim"
 build_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 run_a64="qemu-system-arm qemu-efi-aarch64"
 

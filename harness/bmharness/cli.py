@@ -122,17 +122,19 @@ def _parse_stick(path, out_dir, number):
     return _parsed(summary, out_dir)
 
 
-def _report(out_dir, plot=True, summary_only=False):
+def _report(out_dir, plot=True, summary_only=False, html_page=False):
     """Print the report (or only its first screen) and write its files: (ok or None, exit)."""
     try:
         text, ok = (report.write_summary(out_dir) if summary_only else
-                    report.write_report(out_dir, plot=plot))
+                    report.write_report(out_dir, plot=plot, html_page=html_page))
     except FileNotFoundError:
         return None, _err("%s has no summary.json (run `parse` first)" % out_dir)
     except (OSError, ValueError) as exc:
         return None, _err("cannot read %s/summary.json: %s" % (out_dir, exc))
     print(text, end="")
     print("wrote %s" % os.path.join(out_dir, "headline.json" if summary_only else "report.md"))
+    if html_page and not summary_only:
+        print("wrote %s" % os.path.join(out_dir, "report.html"))
     return ok, EXIT_OK
 
 
@@ -165,12 +167,12 @@ def cmd_parse(args):
     return code
 
 
-def _report_json(out_dir, plot):
+def _report_json(out_dir, plot, html_page=False):
     """report --json: write the report as usual, print results.json's content (built afresh, so
     a directory parsed before results.json existed gets it too). Exit codes as without --json:
     1 when the run is not ok."""
     with contextlib.redirect_stdout(io.StringIO()):
-        ok, code = _report(out_dir, plot=plot)
+        ok, code = _report(out_dir, plot=plot, html_page=html_page)
     if ok is None:
         return code
     with open(os.path.join(out_dir, "summary.json")) as fh:
@@ -184,20 +186,22 @@ def cmd_report(args):
         if args.out:
             return _err("--out is for a stick; %s is a parse directory" % args.dir)
         if args.json:
-            return _report_json(args.dir, plot=not args.no_plots)
-        ok, rcode = _report(args.dir, plot=not args.no_plots, summary_only=args.summary)
+            return _report_json(args.dir, plot=not args.no_plots, html_page=args.html)
+        ok, rcode = _report(args.dir, plot=not args.no_plots, summary_only=args.summary,
+                            html_page=args.html)
         # a FAILED or incomplete run is exit 1 (the module docstring's promise), as for a stick
         return rcode if ok is None else EXIT_OK if ok else EXIT_PROBLEMS
     if args.json:
         out_dir = args.out or os.path.join(args.results, run_id())
         with contextlib.redirect_stdout(io.StringIO()):
             summary, code = _parse_stick(args.dir, out_dir, args.run)
-        return code if summary is None else _report_json(out_dir, not args.no_plots)
+        return code if summary is None else _report_json(out_dir, not args.no_plots, args.html)
     out_dir = args.out or os.path.join(args.results, run_id())
     summary, code = _parse_stick(args.dir, out_dir, args.run)
     if summary is None:
         return code
-    ok, rcode = _report(out_dir, plot=not args.no_plots, summary_only=args.summary)
+    ok, rcode = _report(out_dir, plot=not args.no_plots, summary_only=args.summary,
+                        html_page=args.html)
     if ok is None:
         return rcode
     print("results in %s" % out_dir)
@@ -480,6 +484,8 @@ def make_parser():
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--summary", action="store_true", help="print only the first screen (and "
                    "write headline.json)")
+    p.add_argument("--html", action="store_true", help="also write DIR/report.html: one "
+                   "self-contained page (inline CSS and SVG plots, sortable tables)")
     _run_opt(p)
     p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
                    "results/<run-id>)")

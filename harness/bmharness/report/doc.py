@@ -1,5 +1,5 @@
 """The report's document model and formatters: `Doc` (one block list rendered to plain text and to
-markdown) and the number formatters every section uses (`fnum`, `fbytes`, `fhz`, `num`, `ns`,
+markdown; report/html.py renders the same blocks to HTML) and the number formatters every section uses (`fnum`, `fbytes`, `fhz`, `num`, `ns`,
 `kv_text`). This module imports nothing from the package, so any module may import it without a
 cycle (tests/python/test_import_graph.py holds it to that).
 
@@ -56,6 +56,18 @@ def fbytes(n):
 
 def fhz(hz):
     return "%.6f GHz" % (hz / 1e9) if num(hz) else fnum(hz)
+
+
+class Marked(str):
+    """A cell or value text that also carries the figure it shows: `key` (its path in the JSON
+    file it comes from, '/'-separated, e.g. memory/levels/0/read/gbps in headline.json) and
+    `value` (the unrounded number). Text and markdown see only the string; the HTML renderer
+    writes data-key and data-value attributes, so a test can read the figures back."""
+
+    def __new__(cls, text, key, value):
+        obj = super().__new__(cls, text)
+        obj.key, obj.value = key, value
+        return obj
 
 
 def kv_text(d, skip=()):
@@ -137,7 +149,7 @@ class Doc:
             elif b[0] == "table":
                 out.append("| " + " | ".join(esc(h) for h in b[1]) + " |")
                 out.append("|" + "|".join("---:" if rj else "---"
-                                          for rj in _right_columns(b[1], b[2])) + "|")
+                                          for rj in right_columns(b[1], b[2])) + "|")
                 out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in b[2]]
                 out.append("")
             elif b[0] == "p":
@@ -156,7 +168,7 @@ def _numeric(s):
     return s.isdigit()
 
 
-def _right_columns(headers, rows):
+def right_columns(headers, rows):
     """Right-align columns (except the first) whose cells are all numbers or '-'."""
     return [i > 0 and bool(rows) and all(_numeric(r[i]) or r[i] == "-" for r in rows)
             and any(_numeric(r[i]) for r in rows) for i in range(len(headers))]
@@ -211,7 +223,7 @@ def _split_columns(natural, right, width):
 
 def _table_text(headers, rows, width):
     """A table's lines: wrapped cells where that fits width, else split into column groups."""
-    right = _right_columns(headers, rows)
+    right = right_columns(headers, rows)
     natural = _natural(headers, rows)
     widths = _fit_widths(natural, right, width)
     if widths is None or any(w < min(n, MIN_WRAP) for w, n in zip(widths, natural)):

@@ -5,12 +5,20 @@ each figure as PNG and SVG side by side (the SVG keeps its text as text, so it c
 edited for a paper).
 """
 
+import itertools
 import os
 
 from ..analysis import archinfo, headline
 
 WATERMARK = "EMULATED"
-GUIDE = "guide"   # gid of reference lines (y = x ...): drawn, but not data
+GUIDE = "guide"   # gid prefix of reference lines (y = x ...): drawn, but not data
+_guides = itertools.count(1)
+
+
+def guide():
+    """A gid for a reference line: GUIDE plus a number, since the SVG writes a gid as an element
+    id, which must be unique in a page that inlines several figures."""
+    return "%s-%d" % (GUIDE, next(_guides))
 DPI = 90
 FOOTER_IN = 0.16  # height of a footer line, inches (6-point text)
 # Tests register a callable here; it gets (fig, [paths], data artists) for every figure written.
@@ -44,7 +52,7 @@ def data_artists(fig):
     for ax in fig.get_axes():
         for ln in ax.get_lines():
             xs = ln.get_xdata()
-            n += 1 if len(xs) and ln.get_gid() != GUIDE else 0
+            n += 1 if len(xs) and not (ln.get_gid() or "").startswith(GUIDE) else 0
         for c in ax.collections:
             n += 1 if len(c.get_paths()) or len(c.get_offsets()) else 0
         for p in ax.patches:

@@ -12,7 +12,7 @@ this section alone; `report` writes the dict to DIR/headline.json.
 import json
 import os
 
-from .doc import Doc, fbytes, fhz
+from .doc import Doc, Marked, fbytes, fhz
 from ..analysis import headline as headline_analysis
 
 NAME = "headline"
@@ -32,13 +32,15 @@ def g3(x):
             "%.3f" % x if a >= 0.01 else "%.2g" % x)
 
 
-def _ci(v, key, unit_key):
-    """'value (lo-hi)' of a plateau point, or '-'."""
+def _ci(v, key, unit_key, path):
+    """'value (lo-hi)' of a plateau point, or '-'; marked with its headline.json path (path +
+    '/' + key) for the HTML report's data attributes."""
     if not v:
         return "-"
     lo, hi = v.get("ci_lo_" + unit_key), v.get("ci_hi_" + unit_key)
-    return "%s (%s-%s)" % (g3(v[key]), g3(lo), g3(hi)) if lo is not None and hi is not None \
+    text = "%s (%s-%s)" % (g3(v[key]), g3(lo), g3(hi)) if lo is not None and hi is not None \
         else g3(v[key])
+    return Marked(text, "%s/%s" % (path, key), v[key])
 
 
 def _cut(text, n):
@@ -75,6 +77,8 @@ def _machine(hl):
     clock = "%s %s (%s%s)" % (c["name"], fhz(c["hz"]) if c.get("hz") else "rate unknown",
                               c.get("source") or "source unknown",
                               {0: ", not invariant", 1: ", invariant"}.get(c.get("invariant"), ""))
+    if c.get("hz"):
+        clock = Marked(clock, "clock/hz", c["hz"])
     return [("machine", _cut(", ".join(x for x in (cpu, cores, mem) if x), 90)),
             ("run", _cut(run, 90)), ("clock", clock)]
 
@@ -87,10 +91,10 @@ def _noise_irq(hl):
     out = []
     n = hl.get("noise")
     if n and n.get("stolen_ns") is not None:
-        out.append(("noise", "%s ms stolen in %s s (%s%%), %s gaps, longest %s us" % (
+        out.append(("noise", Marked("%s ms stolen in %s s (%s%%), %s gaps, longest %s us" % (
             g3(n["stolen_ns"] / 1e6), g3((n.get("window_ns") or 0) / 1e9),
             g3(100 * (n.get("share") or 0)), n.get("gaps"),
-            g3((n.get("longest_ns") or 0) / 1e3))))
+            g3((n.get("longest_ns") or 0) / 1e3)), "noise/stolen_ns", n["stolen_ns"])))
     irq = hl.get("irq_latency") or []
     if irq:
         parts = ["%s %s/%s" % (r["source"], _us(r["median_ns"]), _us(r["p99_ns"])) for r in irq]
@@ -107,16 +111,17 @@ def _memory(doc, hl):
         return
     rows, notes = [], []
     dram = mem.get("dram")
-    for lv in mem["levels"] + ([dram] if dram else []):
+    paths = ["memory/levels/%d" % i for i in range(len(mem["levels"]))] + ["memory/dram"]
+    for path, lv in zip(paths, mem["levels"] + ([dram] if dram else [])):
         if lv["name"] == "DRAM" and not lv.get("measured"):
             notes.append("DRAM not reached: the sweep ends at %s, below %s" % (
                 fbytes(lv.get("largest_swept_bytes")), fbytes(lv["range_bytes"][0])))
             continue
         size = fbytes(lv["size_bytes"]) if lv.get("size_bytes") else ">=" + fbytes(
             lv["range_bytes"][0])
-        rows.append([lv["name"], size] + [_ci(lv.get(k), "gbps", "gbps") for k in
-                                          ("read", "write", "copy")]
-                    + [_ci(lv.get("latency"), "ns", "ns")])
+        rows.append([lv["name"], size] + [_ci(lv.get(k), "gbps", "gbps", path + "/" + k)
+                                          for k in ("read", "write", "copy")]
+                    + [_ci(lv.get("latency"), "ns", "ns", path + "/latency")])
     doc.table(["level", "size", "read GB/s (CI95)", "write GB/s", "copy GB/s", "load ns"], rows)
     src = mem.get("cache_source") or "CPUID"
     knees = ", ".join("%s %s" % (lv["name"], fbytes(lv["knee_bytes"]) + (
@@ -149,8 +154,10 @@ def _checks(doc, hl, max_rows):
         if isinstance(v, list):
             return "%d values" % len(v)
         return g3(v) if isinstance(v, float) else "-" if v is None else str(v)
-    table = [[r["name"], r["status"].upper(), str(r["count"]), _cut(val(r["expected"]), 22),
-              _cut(val(r["measured"]), 22)] for r in shown]
+    table = [[r["name"], r["status"].upper(), Marked(str(r["count"]), "checks/rows/%d/count" % i,
+                                                     r["count"]),
+              _cut(val(r["expected"]), 22), _cut(val(r["measured"]), 22)]
+             for i, r in enumerate(shown)]
     if rest:
         table.append(["%d more check group(s)" % len(rest), ",".join(sorted(
             {r["status"] for r in rest})), str(sum(r["count"] for r in rest)), "", ""])
@@ -187,8 +194,9 @@ def _section(doc, hl, status, check_rows):
     _memory(doc, hl)
     _checks(doc, hl, check_rows)
     ok, reasons = status
-    doc.kv(_skips(hl) + [("STATUS", "OK: log complete and valid, firmware status ok" if ok else
-                          _cut("FAILED: " + "; ".join(reasons), 2 * WIDTH - 24))])
+    doc.kv(_skips(hl) + [("STATUS", Marked(
+        "OK: log complete and valid, firmware status ok" if ok else
+        _cut("FAILED: " + "; ".join(reasons), 2 * WIDTH - 24), "status/ok", ok))])
     doc.width(None)
 
 

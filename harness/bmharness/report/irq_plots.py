@@ -98,7 +98,7 @@ def _footprint(plt, fp_levels, out_dir, stamp):
                         label="%s held-out K" % name)
         top = max([top] + xs + hx + [y + c for y, c in zip(ys + hy, ci + hci)])
     if top:
-        ax.plot([0, top], [0, top], color="#888888", ls="--", lw=1, gid=figure.GUIDE,
+        ax.plot([0, top], [0, top], color="#888888", ls="--", lw=1, gid=figure.guide(),
                 label="y = x (measured = known)")
     ax.set_xlabel("known K (lines the directly called handler touches)")
     ax.set_ylabel("measured lines (reverse re-touch), bars = 95% CI")

@@ -86,7 +86,7 @@ def draw(summary, out_dir, stamp=None):
             bins = max(1, min(200, int((hi - lo) / width) + 1))
             ax.hist(shown, bins=bins, range=(lo - width / 2, hi + width / 2), color="#4477aa")
             med = stats.percentile(vals, 50)
-            ax.axvline(med, color="#cc3311", lw=1, gid=figure.GUIDE)
+            ax.axvline(med, color="#cc3311", lw=1, gid=figure.guide())
             params = " ".join("%s=%s" % kv for kv in (s.get("params") or {}).items())
             clipped = len(vals) - len(shown)
             ax.set_title("%s set %s %s  N=%d  median %.4g%s" % (
@@ -122,7 +122,7 @@ def _cache_lines(ax, levels, sizes):
     lo, hi = min(sizes) / 1.2, max(sizes) * 1.2
     for lv in levels:
         if lo <= lv["size"] <= hi:
-            ax.axvline(lv["size"], color="#888888", ls="--", lw=0.8, gid=figure.GUIDE)
+            ax.axvline(lv["size"], color="#888888", ls="--", lw=0.8, gid=figure.guide())
             ax.text(lv["size"], 0.98, " %s %s" % (lv["name"], memory.size_text(lv["size"])),
                     transform=ax.get_xaxis_transform(), rotation=90, va="top", ha="right",
                     fontsize=7, color="#555555")

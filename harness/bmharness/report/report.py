@@ -1,8 +1,8 @@
 """Human-readable report from a parse directory (summary.json, raw/, optional run.json).
 
 The report is built once as a list of blocks (doc.py: headings, key/value lists, tables,
-paragraphs) and rendered twice: plain text for the terminal and markdown for DIR/report.md, so both
-always say the same. Below the header, every section is a module of this package listed in
+paragraphs) and rendered: plain text for the terminal, markdown for DIR/report.md and, with
+`report --html`, one self-contained page DIR/report.html (html.py), so all always say the same. Below the header, every section is a module of this package listed in
 SECTIONS: `analyse(summary, out_dir)` gets its result (from the analysis/ modules: they compute,
 the sections only render), `draw` its plots where it has some (plots.py, irq_plots.py, when
 matplotlib is importable), and `section(doc, result, out_dir, plots)` writes it. The Status line
@@ -16,7 +16,7 @@ import json
 import os
 
 from . import checks, counters, events, headline, histograms, irq, memory, multicore
-from . import figure, platform, probes
+from . import figure, html, platform, probes
 from . import prof_report, sysregs, tsc, validation
 from .doc import TEXT_WIDTH, Doc, fnum, kv_text
 from ..analysis import checks as checks_analysis
@@ -123,10 +123,11 @@ def write_summary(out_dir):
     return headline.summary_text(hl, status), status[0]
 
 
-def write_report(out_dir, plot=True):
+def write_report(out_dir, plot=True, html_page=False):
     """Read out_dir/summary.json (+ run.json), draw the plots, write profile.json (when a probe was
-    profiled), headline.json and report.md. Returns (terminal text, ok). Raises OSError/ValueError
-    if summary.json is unreadable."""
+    profiled), headline.json, report.md and with html_page report.html (the plots' SVG
+    copies inlined). Returns (terminal text, ok). Raises OSError/ValueError if summary.json is
+    unreadable."""
     summary, run = load(out_dir)
     results = analyse(summary, out_dir)
     drawn = draw(results, out_dir, figure.stamp(summary, run, out_dir)) if plot else None
@@ -138,4 +139,9 @@ def write_report(out_dir, plot=True):
     doc, ok = build(summary, out_dir, run, drawn, results, hl)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())
+    if html_page:
+        b = summary.get("begin") or {}
+        title = "baremetric report: %s %s, build %s" % (b.get("arch"), b.get("env"), b.get("build"))
+        with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as fh:
+            fh.write(html.render(doc, out_dir, title))
     return doc.text(TEXT_WIDTH), ok
