@@ -43,6 +43,11 @@ def _ci(v, key, unit_key, path):
     return Marked(text, "%s/%s" % (path, key), v[key])
 
 
+# A key/value line's text: the screen's 100 columns less the key column ("  machine  ", 11), so a
+# cut line is not wrapped onto a line of its own.
+LINE_TEXT = 88
+
+
 def _cut(text, n):
     return text if len(text) <= n else text[:n - 1] + "…"
 
@@ -66,12 +71,17 @@ def _machine(hl):
     mem = ("%s installed" % fbytes(m["memory_installed_bytes"])
            if m.get("memory_installed_bytes") else
            "memory map %s" % fbytes(m["memory_map_bytes"]) if m.get("memory_map_bytes") else None)
-    sw = m.get("firmware") and "%s%s" % (m["firmware"], ", UEFI %s" % m["uefi"] if m.get("uefi")
-                                         else "") or m.get("os") or "-"
+    # UEFI: the firmware (its UEFI revision); hosted: the OS ("hosted on Linux ...")
+    sw = (m.get("firmware") and "%s%s" % (m["firmware"], " (UEFI %s)" % m["uefi"] if m.get("uefi")
+                                          else "") or
+          "%s on %s" % (m.get("env") or "", m.get("os") or "-"))
     q = hl.get("qemu") or {}
-    when = q.get("started_utc") or "parsed %s" % (m.get("parsed_utc") or "-")[:10]
-    run = "%s %s on %s, build %s, %s" % (m.get("arch"), m.get("env") or "", sw, m.get("build"),
-                                         when)
+    # the boot's start to the minute (ISO 2026-11-26T05:47:09Z -> 2026-11-26 05:47Z): the line
+    # must fit the screen with the build and QEMU's duration
+    started = q.get("started_utc")
+    when = ("%s %sZ" % (started[:10], started[11:16]) if started and len(started) >= 16 else
+            started or "parsed %s" % (m.get("parsed_utc") or "-")[:10])
+    run = "%s %s, build %s, %s" % (m.get("arch"), sw, m.get("build"), when)
     if q:
         run += ", QEMU %s s" % g3(q.get("duration_s"))
     clock = "%s %s (%s%s)" % (c["name"], fhz(c["hz"]) if c.get("hz") else "rate unknown",
@@ -79,8 +89,8 @@ def _machine(hl):
                               {0: ", not invariant", 1: ", invariant"}.get(c.get("invariant"), ""))
     if c.get("hz"):
         clock = Marked(clock, "clock/hz", c["hz"])
-    return [("machine", _cut(", ".join(x for x in (cpu, cores, mem) if x), 90)),
-            ("run", _cut(run, 90)), ("clock", clock)]
+    return [("machine", _cut(", ".join(x for x in (cpu, cores, mem) if x), LINE_TEXT)),
+            ("run", _cut(run, LINE_TEXT)), ("clock", clock)]
 
 
 def _us(ns):
