@@ -157,7 +157,10 @@ class Doc:
             elif b[0] == "list":
                 out += ["- " + t for t in b[1]] + [""]
             elif b[0] == "img":
-                out += ["![%s](%s)" % (b[2], b[1]), ""]
+                out += ["![%s](%s)" % (b[2], b[1])]
+                if b[1].endswith(".png"):  # report/figure.py writes an SVG beside every PNG
+                    out[-1] += " ([SVG](%s))" % (b[1][:-4] + ".svg")
+                out.append("")
         return "\n".join(out).lstrip("\n")
 
 
