@@ -16,9 +16,7 @@ when the two runs' clocks differ by more than 1%: cycles of different clocks are
 scale).
 """
 
-import os
-
-from ..stream import parse, stats
+from ..stream import parse
 from ..stream.values import num
 
 BANDWIDTH_PROBES = ("membw", "membw_mc")
@@ -83,10 +81,6 @@ def direction_words(unit, higher_is_better):
 
 
 def per_op_values(run, s):
-    """A set's per-operation values from its raw file (None when it cannot be read)."""
-    try:
-        _, raw = parse.read_raw(os.path.join(run["dir"], s.get("raw_file") or ""))
-    except (OSError, ValueError):
-        return None
-    raw = parse.usable(raw)  # as the summary's statistics: wrapped samples left out
-    return stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1) if raw else None
+    """A set's per-operation values from its raw file, wrapped samples left out as in the
+    summary's statistics (None when it cannot be read)."""
+    return parse.raw_per_op(run["dir"], s)

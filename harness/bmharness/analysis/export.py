@@ -25,7 +25,7 @@ import math
 import os
 
 from . import archinfo, memory
-from ..stream import parse, set_identity, stats
+from ..stream import parse, set_identity
 from ..stream.values import num
 
 FORMAT, FORMAT_VERSION = "baremetric-results", 1
@@ -60,14 +60,8 @@ def identity(name, params):
 def per_op_sorted(s, out_dir):
     """The set's sorted per-operation values from its raw file (the samples the statistics use:
     below 2^63), or None when it cannot be read."""
-    if not out_dir or not s.get("raw_file"):
-        return None
-    try:
-        _, raw = parse.read_raw(os.path.join(out_dir, s["raw_file"]))
-    except (OSError, ValueError):
-        return None
-    vals = stats.per_op(parse.usable(raw), s.get("overhead") or 0, s.get("iters") or 1)
-    return sorted(vals) or None
+    vals = parse.raw_per_op(out_dir, s)
+    return sorted(vals) if vals else None
 
 
 def cycle_figures(s, out_dir):

@@ -79,6 +79,19 @@ def usable(values):
     return [v for v in values if v < WRAP_LIMIT]
 
 
+def raw_per_op(out_dir, s):
+    """A summary set's per-operation values from its raw file under out_dir, from the samples the
+    statistics use (usable), or None when there is no such file, it cannot be read or it holds
+    none."""
+    if not out_dir or not s.get("raw_file"):
+        return None
+    try:
+        _, raw = read_raw(os.path.join(out_dir, s["raw_file"]))
+    except (OSError, ValueError):
+        return None
+    return stats.per_op(usable(raw), s.get("overhead") or 0, s.get("iters") or 1) or None
+
+
 class _Problems:
     """Problems, each {kind, line, seq, message}: every one counted per kind and written to a
     temporary file (`spill`: problems.jsonl), the first logscan.FIRST_N of each kind kept (a
