@@ -37,12 +37,12 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # dispatch (efi/<cpu>/smp.c, efi/smp.c). Keeps the .efi small (see docs/hacking.md).
 FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%/irq_platform.c efi/%/smp.c \
 	efi/smp.c efi/string.c,$(call sources_in,efi,x86_64)) \
-	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sort.c \
+	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sha256.c lib/sort.c \
 	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
 	drivers/console/fbcon.c drivers/fw/x86_64/power.c \
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/pmu_events.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
-	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
+	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/ident.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
@@ -56,7 +56,7 @@ UNIT_SRC    := $(sort $(wildcard tests/unit/*.c $(foreach c,$(CPUS),tests/unit/$
 # The file list as a prerequisite: a test file removed or renamed relinks the runner too.
 UNIT_LIST   := $(BUILD)/host/unit_src.list
 $(shell mkdir -p $(dir $(UNIT_LIST)) && echo '$(UNIT_SRC)' | cmp -s - $(UNIT_LIST) || echo '$(UNIT_SRC)' > $(UNIT_LIST))
-UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
+UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
@@ -67,7 +67,7 @@ UNIT_UNDER  := lib/crc32.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/so
 	arch/x86_64/icache_chain.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_plan.c bench/stats/pmu_check.c \
 	drivers/irqchip/x86_64/lapic_mode.c
-UNIT_UNDER  += bench/stats/displace.c
+UNIT_UNDER  += bench/stats/displace.c bench/facts/ident.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c
 UNIT_UNDER  += arch/aarch64/icache_gen.c
 UNIT_UNDER  += bench/profile/table.c bench/profile/period.c

@@ -2,6 +2,7 @@
 #include "efi/facts.h"
 
 #include "bench/core/summary.h"
+#include "bench/facts/ident.h"
 #include "drivers/fw/smbios.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -123,6 +124,22 @@ static void emit_memdev(const struct smbios_memdev *d, void *ctx)
 	smbios_peak_add(ctx, d);
 }
 
+static void emit_ident(const struct smbios_info *si, enum smbios_ident_kind kind, const char *absent)
+{
+	static const char *const names[] = { [SMBIOS_IDENT_SYSTEM] = "system", [SMBIOS_IDENT_BOARD] = "board" };
+	struct smbios_ident_info id;
+	struct ident_strings s;
+
+	if (absent || smbios_ident(si, kind, &id) != 0) {
+		facts_emit_ident(names[kind], "smbios", 0,
+				 absent ? absent : kind == SMBIOS_IDENT_BOARD ? "no SMBIOS type 2 structure"
+									       : "no SMBIOS type 1 structure");
+		return;
+	}
+	s = (struct ident_strings){ id.manufacturer, id.product, id.version, id.serial };
+	facts_emit_ident(names[kind], "smbios", &s, 0);
+}
+
 void facts_emit_smbios(const void *smbios_entry)
 {
 	struct smbios_info si;
@@ -134,7 +151,11 @@ void facts_emit_smbios(const void *smbios_entry)
 	smbios_peak_init(&peak);
 	if (!smbios_entry || smbios_parse_entry(smbios_entry, &si) != 0) {
 		reason = smbios_entry ? "SMBIOS entry point invalid" : "no SMBIOS table";
+		emit_ident(&si, SMBIOS_IDENT_SYSTEM, reason);
+		emit_ident(&si, SMBIOS_IDENT_BOARD, reason);
 	} else {
+		emit_ident(&si, SMBIOS_IDENT_SYSTEM, 0);
+		emit_ident(&si, SMBIOS_IDENT_BOARD, 0);
 		smbios_for_each_memdev(&si, emit_memdev, &peak);
 		if (!peak.populated)
 			reason = "no populated memory device (SMBIOS type 17) described";

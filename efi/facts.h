@@ -1,6 +1,6 @@
 /* plat records for what the firmware discovered through UEFI: firmware identity, memory map,
- * ACPI tables, SMBIOS memory devices and the DRAM peak they imply, serial port, HPET and PM
- * timer. (CPU and TSC records come from bench/facts/x86_64/platform.c, shared with the hosted build.) */
+ * ACPI tables, SMBIOS system, board and memory devices and the DRAM peak they imply, serial port,
+ * HPET and PM timer. (CPU and TSC records come from bench/facts/x86_64/platform.c, shared with the hosted build.) */
 #ifndef EFI_FACTS_H
 #define EFI_FACTS_H
 

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bench/facts/ident.h"
 #include "hosted/hosted.h"
 #include "hosted/text_file.h"
 #include "lib/fmt.h"
@@ -261,6 +262,33 @@ static void rec_hugepages(struct record *r)
 		if (huge.have_free[i])
 			rec_u64(r, key, huge.free[i]);
 	}
+}
+
+/* The machine's SMBIOS system and board strings as Linux exports them (product_serial and
+ * board_serial are readable by root only: without them the serial is "none"). */
+#define DMI_SYSFS "/sys/class/dmi/id"
+
+static void emit_dmi(const char *kind, const char *prefix_vendor, const char *prefix)
+{
+	char path[128], maker[128], product[128], version[128], serial[128];
+	struct ident_strings s = { maker, product, version, serial };
+	bool any;
+
+	snprintf(path, sizeof(path), DMI_SYSFS "/%s", prefix_vendor);
+	any = read_line(path, maker, sizeof(maker));
+	snprintf(path, sizeof(path), DMI_SYSFS "/%s_name", prefix);
+	any |= read_line(path, product, sizeof(product));
+	snprintf(path, sizeof(path), DMI_SYSFS "/%s_version", prefix);
+	any |= read_line(path, version, sizeof(version));
+	snprintf(path, sizeof(path), DMI_SYSFS "/%s_serial", prefix);
+	any |= read_line(path, serial, sizeof(serial));
+	facts_emit_ident(kind, "dmi_sysfs", any ? &s : 0, "no readable " DMI_SYSFS);
+}
+
+void facts_emit_dmi(void)
+{
+	emit_dmi("system", "sys_vendor", "product");
+	emit_dmi("board", "board_vendor", "board");
 }
 
 void facts_emit_os(const struct hosted_pin *pin, bool mlocked, const char *mlock_err)

@@ -69,6 +69,8 @@ void facts_snapshot_hugepages(void);
 /* plat kind=os: kernel, pinning, isolation hints, memory locking, huge pages (as snapshotted),
  * clock source, the kernel's TSC rate, microcode as /proc/cpuinfo gives it. */
 void facts_emit_os(const struct hosted_pin *pin, bool mlocked, const char *mlock_err);
+/* plat kind=system and kind=board from /sys/class/dmi/id (bench/facts/ident.h). */
+void facts_emit_dmi(void);
 /* plat kind=cache_sysfs, one per /sys/devices/system/cpu/cpuN/cache/index*; returns how many. */
 unsigned facts_emit_cache_sysfs(int cpu);
 /* plat kind=alloc. */

@@ -234,6 +234,7 @@ int main(int argc, char **argv)
 	platform_pmu(&m.cpu, &m.pmu); /* absent here: user space reads no MSRs */
 	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */
 	facts_emit_os(&m.pin, m.mlocked, m.mlock_err);
+	facts_emit_dmi();
 	caches = facts_emit_cache_sysfs(m.pin.cpu);
 	if (!caches)
 		emit_msg(MSG_INFO, "no cache description in sysfs (/sys/devices/system/cpu/cpuN/cache)");

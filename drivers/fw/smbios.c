@@ -1,9 +1,10 @@
-/* SMBIOS entry point validation and type 17 (Memory Device) decoding, after the DMTF SMBIOS
- * Reference Specification (DSP0134). Fields are read byte by byte, little-endian, so the table
+/* SMBIOS entry point validation, type 1/2 (System, Baseboard) strings and type 17 (Memory Device)
+ * decoding, after the DMTF SMBIOS Reference Specification (DSP0134). Fields are read byte by byte, little-endian, so the table
  * needs no alignment; a field is only read when the structure's length byte says it exists,
  * because older SMBIOS versions define shorter structures. */
 #include "drivers/fw/smbios.h"
 
+#include "lib/fmt.h"
 #include "lib/le.h"
 
 #include <stdbool.h>
@@ -51,7 +52,13 @@
 #define STRING_SET_TERMINATOR_LEN 2 /* a structure ends with two NULs (one if it has strings) */
 
 #define SMBIOS_TYPE_SYSTEM 1
-#define SYS_OFF_MANUFACTURER 0x04 /* System Information: string number */
+#define SMBIOS_TYPE_BASEBOARD 2
+/* System Information (type 1) and Baseboard Information (type 2) put the same four string
+ * numbers at the same offsets (DSP0134 7.2, 7.3). */
+#define IDENT_OFF_MANUFACTURER 0x04
+#define IDENT_OFF_PRODUCT 0x05
+#define IDENT_OFF_VERSION 0x06
+#define IDENT_OFF_SERIAL 0x07
 #define SMBIOS_TYPE_MEMORY_DEVICE 17
 #define SMBIOS_TYPE_END_OF_TABLE 127
 
@@ -356,27 +363,53 @@ int smbios_for_each_memdev(const struct smbios_info *info, smbios_memdev_cb cb, 
 	return count;
 }
 
-int smbios_system_manufacturer(const struct smbios_info *info, char *dst, size_t dst_size)
+/* The first structure of `type`, or false. */
+static bool find_struct(const struct smbios_info *info, uint8_t type, struct smbios_struct *out)
 {
-	const uint8_t *table;
+	const uint8_t *table = (const uint8_t *)(uintptr_t)info->table_addr;
 	uint32_t off = 0;
 
-	if (!info || !info->present || !info->table_addr || !dst || !dst_size)
-		return SMBIOS_ERR_INVALID;
-	dst[0] = '\0';
-	table = (const uint8_t *)(uintptr_t)info->table_addr;
 	for (uint32_t i = 0; i <= info->table_len / (HDR_LEN + STRING_SET_TERMINATOR_LEN); i++) {
 		struct smbios_struct s;
 
 		if (!next_struct(table, info->table_len, off, &s) || s.type == SMBIOS_TYPE_END_OF_TABLE)
-			break;
-		if (s.type == SMBIOS_TYPE_SYSTEM) {
-			copy_string(&s, read_string_num(&s, SYS_OFF_MANUFACTURER), dst, dst_size);
-			return 0;
+			return false;
+		if (s.type == type) {
+			*out = s;
+			return true;
 		}
 		off += s.total;
 	}
-	return SMBIOS_ERR_INVALID;
+	return false;
+}
+
+int smbios_ident(const struct smbios_info *info, enum smbios_ident_kind kind, struct smbios_ident_info *out)
+{
+	struct smbios_struct s;
+
+	if (!info || !info->present || !info->table_addr || !out)
+		return SMBIOS_ERR_INVALID;
+	*out = (struct smbios_ident_info){ 0 };
+	if (!find_struct(info, kind == SMBIOS_IDENT_BOARD ? SMBIOS_TYPE_BASEBOARD : SMBIOS_TYPE_SYSTEM, &s))
+		return SMBIOS_ERR_INVALID;
+	copy_string(&s, read_string_num(&s, IDENT_OFF_MANUFACTURER), out->manufacturer, sizeof(out->manufacturer));
+	copy_string(&s, read_string_num(&s, IDENT_OFF_PRODUCT), out->product, sizeof(out->product));
+	copy_string(&s, read_string_num(&s, IDENT_OFF_VERSION), out->version, sizeof(out->version));
+	copy_string(&s, read_string_num(&s, IDENT_OFF_SERIAL), out->serial, sizeof(out->serial));
+	return 0;
+}
+
+int smbios_system_manufacturer(const struct smbios_info *info, char *dst, size_t dst_size)
+{
+	struct smbios_ident_info id;
+
+	if (!dst || !dst_size)
+		return SMBIOS_ERR_INVALID;
+	dst[0] = '\0';
+	if (smbios_ident(info, SMBIOS_IDENT_SYSTEM, &id) != 0)
+		return SMBIOS_ERR_INVALID;
+	str_copy(dst, id.manufacturer, dst_size);
+	return 0;
 }
 
 /* Memory Device Type (DSP0134 7.18.2), indexed by code. */

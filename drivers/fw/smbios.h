@@ -56,6 +56,23 @@ int smbios_for_each_memdev(const struct smbios_info *info, smbios_memdev_cb cb, 
  * SMBIOS_ERR_INVALID when there is no type 1 structure. */
 int smbios_system_manufacturer(const struct smbios_info *info, char *dst, size_t dst_size);
 
+/* Who made the system or its board, and its serial (SMBIOS types 1 and 2). Strings are "" when
+ * absent and cut to SMBIOS_IDENT_STR_MAX - 1 characters, trailing blanks removed. */
+#define SMBIOS_IDENT_STR_MAX 64
+
+enum smbios_ident_kind { SMBIOS_IDENT_SYSTEM, SMBIOS_IDENT_BOARD };
+
+struct smbios_ident_info {
+	char manufacturer[SMBIOS_IDENT_STR_MAX];
+	char product[SMBIOS_IDENT_STR_MAX];
+	char version[SMBIOS_IDENT_STR_MAX];
+	char serial[SMBIOS_IDENT_STR_MAX];
+};
+
+/* Fill *out from the first type 1 (system) or type 2 (board) structure. 0, or
+ * SMBIOS_ERR_INVALID when there is none (or a structure before it is malformed). */
+int smbios_ident(const struct smbios_info *info, enum smbios_ident_kind kind, struct smbios_ident_info *out);
+
 /* Name of a Memory Device Type code ("DDR4", "LPDDR5", ...); "Unknown" outside the table. */
 const char *smbios_mem_type_name(uint8_t type_code);
 

@@ -12,6 +12,7 @@ Fields of an entry:
   cpu      QEMU -cpu model (None: the harness's default, qemu64 / the virt board's)
   icount   -icount shift=0 (deterministic instruction counts, ~10x slower)
   machine  extra -machine properties (QEMU merges them into the harness's machine)
+  qemu_args  more QEMU arguments, as given (e.g. -smbios fields)
   qemu10   boot with QEMU 10 from scripts/qemu10.sh (skipped where it cannot be fetched)
   timeout  seconds before QEMU is killed (None: the harness's default for the arch and icount)
   groups   pytest markers of the tests that take the fixture (with the arch): `pytest -m irq`
@@ -35,6 +36,7 @@ class BootConfig:
     cpu: str = None
     icount: bool = False
     machine: tuple = ()
+    qemu_args: tuple = ()
     qemu10: bool = False
     timeout: int = None
     groups: tuple = ()
@@ -44,6 +46,9 @@ class BootConfig:
 def _a64(name, timeout=A64_TIMEOUT_S, **kw):
     return BootConfig(name, arch="aarch64", timeout=timeout, **kw)
 
+
+# The SMBIOS serial the `quick` boot's machine is given: the log must carry its hash, never itself.
+SMBIOS_SERIAL = "BM-TEST-SERIAL-42"
 
 # The x86_64 boots.
 _MEMORY = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
@@ -62,7 +67,10 @@ _IRQ_REPEATS = 4
 
 X86_64 = [
     BootConfig("quick", options={"probes": "timer,spin", "timer_samples": 512, "samples": 16},
-               groups=("boot",), doc="The short default boot: timer and spin."),
+               qemu_args=("-smbios", "type=1,manufacturer=Acme Lab,product=Bench 9,version=2.1,serial=" + SMBIOS_SERIAL,
+                          "-smbios", "type=2,manufacturer=Acme Boards,product=B9-MB,serial=" + SMBIOS_SERIAL + "-B"),
+               groups=("boot",), doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), "
+                                     "their serials to be sent as hashes only."),
     BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
     BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
     BootConfig("faults", options={"timer_samples": 64},

@@ -230,7 +230,7 @@ def single(fact):
 
 def boot_config(tmp_path_factory, cfg, **kw):
     """The boot of one configs.BootConfig (kw: more run_qemu keywords, e.g. the QEMU 10 binary)."""
-    extra_args = [a for m in cfg.machine for a in ("-machine", m)]
+    extra_args = [a for m in cfg.machine for a in ("-machine", m)] + list(cfg.qemu_args)
     if extra_args:
         kw["extra_args"] = extra_args
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],

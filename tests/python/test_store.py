@@ -16,7 +16,7 @@ from bmharness.store import db, machine, ops
 from bmharness.stream import parse
 
 
-def boot(seed=1, model=1, serial=None, n=64):
+def boot(seed=1, model=1, serial=None, n=64, ident=()):
     """One synthetic boot of a machine whose CPU is `model` (plat kind=cpu), two timer sets."""
     s = synth.Stream().begin()
     s.add("plat", kind="firmware", vendor="EDK II", rev="0x10000", uefi="2.70", smbios="3.0")
@@ -27,6 +27,8 @@ def boot(seed=1, model=1, serial=None, n=64):
           total_width=72, manufacturer="Acme", part="X1")
     if serial:
         s.add("plat", kind="system", manufacturer="Acme", product="Box 1", serial=serial)
+    for rec in ident:  # as the firmware sends them (bench/facts/ident.c)
+        s.add("plat", **rec)
     s.add("plat", kind="tsc", hz=synth.TSC_HZ, source="hpet", invariant=1)
     s.probe("timer", 1, synth.timer_values(seed, n), method="rdtsc")
     s.probe("timer", 2, synth.timer_values(seed + 100, n, base=60), method="rdtscp")
@@ -62,6 +64,28 @@ def test_identity_stable_across_boots_and_split_by_cpu_model(tmp_path):
     again, _, _ = parsed(tmp_path, "a1again", boot(seed=1, model=1))
     assert machine.run_key(again) == machine.run_key(a1)
     assert "system (SMBIOS type 1)" in machine.missing(ida)
+
+
+def test_firmware_ident_records(tmp_path):
+    """The firmware's serial_hash is the identity's as sent; "none" and absent records are null."""
+    sysrec = dict(kind="system", source="smbios", present=1, manufacturer="Acme", product="Box 1",
+                  version="none", serial_hash="769d998ed3af7486")
+    board = dict(kind="board", source="smbios", present=1, manufacturer="Acme", product="MB",
+                 version="2", serial_hash="none")
+    s, _, _ = parsed(tmp_path, "f", boot(ident=(sysrec, board)))
+    ident = machine.identity(s)
+    assert ident["system"] == {"manufacturer": "Acme", "product": "Box 1"}
+    assert ident["board"] == {"manufacturer": "Acme", "product": "MB", "version": "2"}
+    assert ident["serial_hash"] == "769d998ed3af7486" and not machine.missing(ident)
+    absent = [dict(kind=k, source="smbios", present=0, reason="no SMBIOS table") for k in ("system", "board")]
+    a, _, _ = parsed(tmp_path, "a", boot(ident=absent))
+    ida = machine.identity(a)
+    assert ida["system"] is None and ida["board"] is None and ida["serial_hash"] is None
+    assert "board (SMBIOS type 2)" in machine.missing(ida)
+    # another serial: another machine
+    other = dict(sysrec, serial_hash="0123456789abcdef")
+    o, _, _ = parsed(tmp_path, "o", boot(ident=(other, board)))
+    assert machine.machine_id(machine.identity(o)) != machine.machine_id(ident)
 
 
 def test_serial_is_hashed_never_stored(tmp_path):

@@ -731,7 +731,73 @@ static void test_system_manufacturer(void)
 	CHECK_STR(maker, "");
 }
 
+/* Types 1 and 2 (DSP0134 7.2, 7.3): four string numbers at 04h..07h. `len` below 08h is an older
+ * or shorter structure whose later fields are absent. */
+static void add_ident(struct tbuf *t, uint8_t type, uint8_t len, const char *const strs[4])
+{
+	uint8_t f[8] = { type, len, 0x34, 0x12, 0, 0, 0, 0 };
+	uint8_t next_str = 1;
+
+	for (int i = 0; i < 4; i++)
+		if (strs[i])
+			f[4 + i] = next_str++;
+	put_bytes(t, f, len);
+	put_strings(t, strs, 4);
+}
+
+static void test_ident(void)
+{
+	static struct tbuf t;
+	static const char *const sys[4] = { "Acme", "Model 9", "1.0", "SN-0042   " };
+	static const char *const board[4] = { "Acme Boards", NULL, "rev B", "BSN-7" };
+	struct smbios_info info;
+	struct smbios_ident_info id;
+
+	t.n = 0;
+	add_other(&t, 0, 0x0000, "EFI Development Kit II / OVMF");
+	add_ident(&t, 2, 8, board);
+	add_ident(&t, 1, 8, sys);
+	add_end(&t);
+	info = info_for(t.b, (uint32_t)t.n);
+	CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_SYSTEM, &id), 0);
+	CHECK_STR(id.manufacturer, "Acme");
+	CHECK_STR(id.product, "Model 9");
+	CHECK_STR(id.version, "1.0");
+	CHECK_STR(id.serial, "SN-0042"); /* trailing blanks dropped */
+	CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_BOARD, &id), 0);
+	CHECK_STR(id.manufacturer, "Acme Boards");
+	CHECK_STR(id.product, ""); /* string number 0: none */
+	CHECK_STR(id.version, "rev B");
+	CHECK_STR(id.serial, "BSN-7");
+
+	/* A short board structure: the serial's field is beyond its length. */
+	t.n = 0;
+	add_ident(&t, 2, 6, board);
+	add_end(&t);
+	info = info_for(t.b, (uint32_t)t.n);
+	CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_BOARD, &id), 0);
+	CHECK_STR(id.manufacturer, "Acme Boards");
+	CHECK_STR(id.serial, "");
+	CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_SYSTEM, &id), (uint64_t)SMBIOS_ERR_INVALID);
+
+	/* A 70-character serial is cut to the field, NUL-terminated. */
+	{
+		static const char *const longsys[4] = {
+			"M", "P", "V", "0123456789012345678901234567890123456789012345678901234567890123456789" };
+
+		t.n = 0;
+		add_ident(&t, 1, 8, longsys);
+		add_end(&t);
+		info = info_for(t.b, (uint32_t)t.n);
+		CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_SYSTEM, &id), 0);
+		CHECK_EQ_U64(strlen(id.serial), SMBIOS_IDENT_STR_MAX - 1);
+	}
+	info.present = 0;
+	CHECK_EQ_U64(smbios_ident(&info, SMBIOS_IDENT_SYSTEM, &id), (uint64_t)SMBIOS_ERR_INVALID);
+}
+
 TEST_SUITE(smbios) = {
+	{ "ident", test_ident },
 	{ "system_manufacturer", test_system_manufacturer },
 	{ "entry_sm3", test_entry_sm3 },
 	{ "entry_sm2", test_entry_sm2 },

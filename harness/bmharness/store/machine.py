@@ -13,10 +13,11 @@ The fields, from summary.json's `platform` (docs/protocol.md):
   (`plat kind=os`: sysname, release);
 - memory devices (`plat kind=memdev`, SMBIOS type 17): locator, size, type, speed, configured
   speed, manufacturer and part of every populated device;
-- SMBIOS system (type 1) and board (type 2) and a hash of the SMBIOS serial: the firmware sends
-  no plat kind for these today, so they are null (MISSING lists them). When a `plat kind=system`
-  or `kind=board` record appears (fields manufacturer, product, version, serial), they are
-  used; the serial is only ever kept as a SHA-256 prefix, never itself.
+- SMBIOS system (type 1) and board (type 2) and a hash of the SMBIOS serial: `plat kind=system`
+  and `kind=board` (manufacturer, product, version, serial_hash; hosted from /sys/class/dmi/id).
+  The firmware sends the serial only as a SHA-256 prefix (serial_hash, "none" for an empty or
+  placeholder serial); a record with the serial itself (older logs of other tools) is hashed
+  here the same way. Absent (present=0) or unreadable: null, and MISSING names it.
 
 A run's key is a hash of what the boot measured (its begin record and every set's raw
 statistics), so the same run is found again whether it comes from a parse directory, its serial
@@ -42,8 +43,17 @@ def _plat(summary, *kinds):
 
 def _smbios_part(rec):
     keys = ("manufacturer", "vendor", "product", "version")
-    got = {k: rec[k] for k in keys if rec.get(k) not in (None, "")}
+    got = {k: str(rec[k]) for k in keys if rec.get(k) not in (None, "", "none")}  # "2", not 2
     return got or None
+
+
+def _serial_hash(system, board):
+    """The firmware's serial_hash (system first, then board), else a hash of a serial given."""
+    for rec in (system, board):
+        h = rec.get("serial_hash")
+        if h not in (None, "", "none"):
+            return str(h)
+    return serial_hash(system.get("serial") or board.get("serial"))
 
 
 def serial_hash(serial):
@@ -78,7 +88,7 @@ def identity(summary):
         "firmware": firmware or None, "os": os_text or None,
         "memory": _memory(summary),
         "system": _smbios_part(system), "board": _smbios_part(board),
-        "serial_hash": serial_hash(system.get("serial") or board.get("serial")),
+        "serial_hash": _serial_hash(system, board),
     }
 
 

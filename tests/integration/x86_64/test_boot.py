@@ -61,6 +61,29 @@ def test_platform_facts_present_and_sane(quick):
     assert any(m["level"] == "info" and "options from" in m["text"] for m in quick.summary["messages"])
 
 
+def test_smbios_system_and_board_serial_hashed(quick):
+    """QEMU's -smbios fields come back as plat kind=system / kind=board; the serials only as the
+    first 16 hex digits of their SHA-256, and the store's machine identity has them all."""
+    import hashlib
+
+    from bmharness.store import machine
+    from configs import SMBIOS_SERIAL
+
+    p = quick.summary["platform"]
+    sysrec, board = p["system"], p["board"]
+    assert (sysrec["present"], sysrec["source"], sysrec["manufacturer"], sysrec["product"], str(sysrec["version"])) == \
+        (1, "smbios", "Acme Lab", "Bench 9", "2.1")
+    assert sysrec["serial_hash"] == hashlib.sha256(SMBIOS_SERIAL.encode()).hexdigest()[:16]
+    assert (board["present"], board["manufacturer"], board["product"]) == (1, "Acme Boards", "B9-MB")
+    assert board["serial_hash"] == hashlib.sha256((SMBIOS_SERIAL + "-B").encode()).hexdigest()[:16]
+    with open(quick.run["serial_log"], "rb") as fh:
+        assert SMBIOS_SERIAL.encode() not in fh.read()
+    ident = machine.identity(quick.summary)
+    assert ident["system"]["manufacturer"] == "Acme Lab" and ident["board"]["product"] == "B9-MB"
+    assert ident["serial_hash"] == sysrec["serial_hash"]
+    assert not [m for m in machine.missing(ident) if "SMBIOS" in m]
+
+
 def test_logical_cpus_and_cache_sharing(quick, smp2):
     # leaf 1's count means nothing without HTT (QEMU -smp 1 clears it): 1 CPU must not read 0
     for b, n in ((quick, 1), (smp2, 2)):
