@@ -7,6 +7,8 @@ static struct {
 	emit_sink_fn sink;
 	uint32_t seq;
 	uint32_t skips; /* skip records emitted: what end skips= counts */
+	bool muted;     /* emit_mute */
+	bool drop;      /* the record being built is not sent */
 	struct record rec;
 } stream;
 
@@ -15,12 +17,15 @@ void emit_init(emit_sink_fn sink)
 	stream.sink = sink;
 	stream.seq = 0;
 	stream.skips = 0;
+	stream.muted = false;
 }
 
 struct record *emit_start(const char *type)
 {
+	/* A fault is news even in a muted run: the run it interrupted is not what the records say. */
+	stream.drop = stream.muted && !str_eq(type, "fault");
 	rec_start(&stream.rec, stream.seq, type);
-	if (str_eq(type, "skip"))
+	if (str_eq(type, "skip") && !stream.drop)
 		stream.skips++;
 	return &stream.rec;
 }
@@ -29,9 +34,21 @@ void emit_finish(void)
 {
 	unsigned len = rec_finish(&stream.rec);
 
+	if (stream.drop)
+		return;
 	if (stream.sink)
 		stream.sink(stream.rec.buf, len);
 	stream.seq++;
+}
+
+void emit_mute(bool on)
+{
+	stream.muted = on;
+}
+
+bool emit_muted(void)
+{
+	return stream.muted;
 }
 
 uint32_t emit_count(void)

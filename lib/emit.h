@@ -22,6 +22,11 @@ void emit_init(emit_sink_fn sink);
 /* Start a record of `type`; add fields to the returned record, then emit_finish(). */
 struct record *emit_start(const char *type);
 void emit_finish(void);
+/* Muted, records are built but neither sent nor counted (no sequence number), fault records
+ * excepted: the profiler's repeated runs of a probe (bench/profile/extend.h), whose measurements
+ * the first run's records already carry. */
+void emit_mute(bool on);
+bool emit_muted(void);
 /* Records sent so far (= the seq the next record gets). */
 uint32_t emit_count(void);
 /* Skip records emitted so far (probe skips, partial skips, counter skips alike). */

@@ -16,7 +16,8 @@ uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const 
 {
 	uint32_t set = env->next_set++;
 
-	progress_set(); /* a set boundary: the measurement is over, its records not yet sent */
+	if (!emit_muted())
+		progress_set(); /* a set boundary: the measurement is over, its records not yet sent */
 	*r = emit_start("probe");
 	rec_str(*r, "name", name);
 	rec_u64(*r, "set", set);

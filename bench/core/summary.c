@@ -2,6 +2,7 @@
  * formatting is summary_head.c. */
 #include "bench/core/summary.h"
 
+#include "lib/emit.h"
 #include "lib/sort.h"
 
 struct summary_state *summary_st; /* no memory until summary_init: every write is dropped */
@@ -25,14 +26,20 @@ void summary_init(char *buf, size_t cap)
 	sb_init(&sb, buf + state, cap - state);
 }
 
+/* A muted stream (the profiler's repeated runs, lib/emit.h) is not summarised either: the first
+ * run's figures are already in. */
 void summary_line(const char *line)
 {
+	if (emit_muted())
+		return;
 	sb_puts(&sb, line);
 	sb_putc(&sb, '\n');
 }
 
 void summary_value(const char *label, uint64_t value, unsigned decimals, const char *unit)
 {
+	if (emit_muted())
+		return;
 	sb_puts(&sb, label);
 	sb_puts(&sb, ": ");
 	sb_fixed(&sb, value, decimals);
@@ -169,7 +176,7 @@ void summary_set(const char *probe, const char *const *params, uint64_t *samples
 	uint64_t size, bytes, med;
 	int l;
 
-	if (!s || !s->hz || !n || !iters || (!bw && !(str_eq(probe, "latency") && str_eq(param(params, "pattern"), "random"))))
+	if (emit_muted() || !s || !s->hz || !n || !iters || (!bw && !(str_eq(probe, "latency") && str_eq(param(params, "pattern"), "random"))))
 		return;
 	if (!parse_u64(param(params, "size"), &size) || (l = level_of(s, size)) < 0)
 		return;
@@ -194,7 +201,7 @@ void summary_irq(const char *source, const char *wait, uint64_t *samples, uint64
 	struct summary_irq *q = 0;
 	bool spin = str_eq(wait, "spin");
 
-	if (!s || !n)
+	if (emit_muted() || !s || !n)
 		return;
 	for (unsigned i = 0; i < s->n_irq && !q; i++)
 		if (str_eq(s->irq[i].source, source))

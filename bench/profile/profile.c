@@ -9,6 +9,7 @@
 #include "bench/core/arena.h"
 #include "bench/profile/table.h"
 #include "bench/core/runner.h"
+#include "bench/profile/extend.h"
 #include "bench/profile/sampler.h"
 #include "lib/crc32.h"
 #include "lib/emit.h"
@@ -37,6 +38,8 @@ static struct {
 	bool running;
 	uint64_t run_start, run_cycles;   /* the profiled run's duration */
 	uint64_t run_samples;             /* samples the probe CPU took in it */
+	struct prof_extend ext;           /* the runs of the probe (extend.h) */
+	uint64_t last_run_start;
 } prof;
 
 bool profile_wanted(const struct config *cfg, const char *probe)
@@ -165,6 +168,12 @@ static void emit_begin(struct probe_env *env, const char *probe)
 	rec_u64(r, "image_size", size);
 	rec_str(r, "build_id", id);
 	rec_bool(r, "period_auto", prof.period_auto);
+	rec_u64(r, "runs", prof.ext.runs);
+	rec_str(r, "extend_stop", prof_extend_stop_name(prof.ext.stop));
+	if (prof.ext.active) {
+		rec_u64(r, "min_samples", prof.ext.min_samples);
+		rec_u64(r, "extend_max_ms", PROF_EXTEND_MAX_MS);
+	}
 	if (prof.period_auto && prof.auto_cost)
 		rec_u64(r, "auto_sample_cost", prof.auto_cost);
 	if (prof.info.fallback)
@@ -386,7 +395,9 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		runner_set_poll(prof_poll);
 		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
+		prof_extend_init(&prof.ext, prof.period_auto, env->counter_hz);
 		prof.run_start = cycles_read();
+		prof.last_run_start = prof.run_start;
 		prof_sampler_window_open();
 		return true;
 	}
@@ -398,10 +409,32 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 	return false;
 }
 
+static uint64_t samples_taken(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
+		n += prof.cpu[cpu].t.samples;
+	return n;
+}
+
+bool profile_run_again(struct probe_env *env, bool ok)
+{
+	uint64_t now = cycles_read(), last = now - prof.last_run_start;
+
+	(void)env;
+	if (!prof.running)
+		return false;
+	prof.last_run_start = now;
+	return prof_extend_next(&prof.ext, ok, samples_taken(), now - prof.run_start, last);
+}
+
 void profile_finish(struct probe_env *env, const struct probe_desc *p)
 {
 	if (!prof.running)
 		return;
+	if (!prof.ext.runs) /* the suite did not ask (profile_run_again): one run */
+		(void)prof_extend_next(&prof.ext, true, samples_taken(), 0, 0);
 	prof.run_cycles = cycles_read() - prof.run_start;
 	stop_sampling();
 	prof.running = false;

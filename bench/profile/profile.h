@@ -30,6 +30,10 @@ bool profile_wanted(const struct config *cfg, const char *probe);
 /* Before the probe runs (memory from the arena after the suite's mark): set up and start
  * sampling, or emit `skip part=profile` and return false. */
 bool profile_start(struct probe_env *env, const struct probe_desc *p);
+/* After a run of the probe (ok: it ended PROBE_OK without a fault): true when the suite is to run
+ * it again, its records muted, because the automatic period's profile has too few samples yet
+ * (bench/profile/extend.h). False when not profiling. */
+bool profile_run_again(struct probe_env *env, bool ok);
 /* After the probe (however it ended): stop sampling, emit its records, measure the overhead. */
 void profile_finish(struct probe_env *env, const struct probe_desc *p);
 

@@ -69,8 +69,9 @@ X86_64 = [
     BootConfig("quick", options={"probes": "timer,spin", "timer_samples": 512, "samples": 16},
                qemu_args=("-smbios", "type=1,manufacturer=Acme Lab,product=Bench 9,version=2.1,serial=" + SMBIOS_SERIAL,
                           "-smbios", "type=2,manufacturer=Acme Boards,product=B9-MB,serial=" + SMBIOS_SERIAL + "-B"),
-               groups=("boot",), doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), "
-                                     "their serials to be sent as hashes only."),
+               groups=("boot",),
+               doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), their serials "
+                   "to be sent as hashes only."),
     BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
     BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
     BootConfig("faults", options={"timer_samples": 64},
@@ -138,6 +139,10 @@ X86_64 = [
                         "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
                         "mem_kernels": "read,write,copy", "timer_samples": 64, "tsc_cal_windows": 1},
                groups=("profile",)),
+    BootConfig("prof_auto", options={"probes": "spin", "profile": "spin", "samples": 8, "target_ns": 10000000,
+                                     "timer_samples": 64, "tsc_cal_windows": 1},
+               groups=("profile",),
+               doc="spin profiled at the automatic period: run again, muted, until the profile has 1000 samples."),
     BootConfig("qemu72_x2apic", smp=2, options={"probes": "smp_hello", "apic_mode": "x2apic"},
                groups=("smp", "x2apic"), doc="QEMU 7.2 has no x2APIC: apic_mode=x2apic is refused."),
     BootConfig("x2", smp=2, cpu="max", qemu10=True, timeout=120,

@@ -367,7 +367,8 @@ def test_cost_skipped_and_auto_period(elfs, tmp_path):
     s.add("prof", kind="begin", probe="spin", source="timer", events="time", unit="ns",
           period=50000, period_min=40000, period_max=60000, seed=1, cpus=2,
           image_base="0x%x" % FW_BASE, image_size=e["size"], build_id=e["build_id"],
-          period_auto=1, auto_sample_cost=1200)
+          period_auto=1, auto_sample_cost=1200, runs=12, extend_stop="time", min_samples=1000,
+          extend_max_ms=20000)
     ent = "%x:0:7" % (FW_BASE + e["a"][0])
     s.add("prof_data", probe="spin", cpu=0, i=0, n=1, e=ent)
     s.add("prof", kind="end", probe="spin", cpu=0, samples=7, entries=1, counted=7, lost=0,
@@ -379,6 +380,9 @@ def test_cost_skipped_and_auto_period(elfs, tmp_path):
     text, _ = report.write_report(str(out), plot=False)
     assert "not measured: no calibrated spin loop" in text
     assert "chosen by the firmware to stay under the overhead target, 1200 cycles" in text
+    flat = " ".join(text.split())  # the kv column wraps
+    assert ("12 run(s) of the probe, the later ones muted: the probe's records are those of the "
+            "first; the time bound (20000 ms) came first (goal 1000 samples)") in flat
     s = Stream().begin()
     prof_stream(s, "spin", FW_BASE, e["size"], e["build_id"], {1: [(FW_BASE + e["a"][0], 0, 3)]})
     out, summary = _run_dir(tmp_path, s, "nocpu0")

@@ -249,6 +249,8 @@ def _facts(prof, elf, cpu, per_cpu, events):
             "image_size": prof["image_size"], "build_id": prof["build_id"],
             "fallback": b.get("fallback"), "period_auto": _num(b.get("period_auto")),
             "auto_sample_cost": _num(b.get("auto_sample_cost")),
+            "runs": _num(b.get("runs")), "extend_stop": b.get("extend_stop"),
+            "extend_min_samples": _num(b.get("min_samples")), "extend_max_ms": _num(b.get("extend_max_ms")),
             "elf": {"path": elf.path, "how": elf.found.get("how") if not elf.error else
                     "%s; unusable: %s" % (elf.found.get("how"), elf.error),
                     "match": elf.found.get("match"), "tried": elf.found.get("tried", []),

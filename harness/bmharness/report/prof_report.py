@@ -62,6 +62,29 @@ def _period(p):
         x for x in (rng, auto) if x) if rng or auto else "")
 
 
+# Why the profile has as many runs of the probe as it has (prof begin's extend_stop).
+EXTEND_STOPS = {
+    "fixed_period": "the period was given: one run",
+    "samples": "enough samples",
+    "time": "the time bound (%s ms) came first",
+    "runs": "the run bound came first",
+    "failed": "a repeated run did not end well; the runs before it are kept",
+}
+
+
+def _runs(p):
+    """How many runs of the probe the profile covers, and why (older logs: no runs field)."""
+    if p.get("runs") is None:
+        return None
+    why = EXTEND_STOPS.get(p.get("extend_stop"), p.get("extend_stop") or "?")
+    if "%s" in why:
+        why = why % (p.get("extend_max_ms") or "?")
+    more = (", the later ones muted: the probe's records are those of the first"
+            if p["runs"] > 1 else "")
+    goal = " (goal %s samples)" % p["extend_min_samples"] if p.get("extend_min_samples") else ""
+    return "%d run(s) of the probe%s; %s%s" % (p["runs"], more, why, goal)
+
+
 def _facts(doc, p):
     elf = p["elf"]
     samples = "%s taken, %s counted, %s lost" % (
@@ -72,6 +95,7 @@ def _facts(doc, p):
     doc.kv([("source", (p["source"] or "?") + (" (fallback: %s)" % p["fallback"]
                                                if p["fallback"] else "")),
             ("events", ", ".join(p["events"])), ("period", _period(p)),
+            ("runs", _runs(p) or "1 (not recorded)"),
             ("cpus", ", ".join(str(c) for c in p["cpus"]) or "none"),
             ("samples", samples),
             ("outside the image", "%d (%s%% of %s)" % (out, _pct_ci(p["shares"][p["primary"]].get(

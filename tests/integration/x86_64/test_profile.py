@@ -55,6 +55,33 @@ def test_spin_profile(spin_membw):
     assert "PROFILE" in text and "arch_spin" in text, text[-3000:]
 
 
+def test_auto_period_extends_to_enough_samples(prof_auto):
+    """profile=spin at the automatic period: one spin run takes a few samples at TCG's long auto
+    period, so the probe runs again, muted, until the profile holds 1000; its records stay those
+    of one run (one set of `samples` samples, sets numbered without gaps, the stream complete)."""
+    assert prof_auto.summary["ok"], prof_auto.summary["validation"]
+    begin, ends, cost, data = prof_records(prof_auto, "spin")
+    check_stream(begin, ends, cost, data)
+    b = begin[0]
+    assert b["period_auto"] == "1" and b["extend_stop"] in ("samples", "time"), b
+    assert int(b["runs"]) > 1 and b["min_samples"] == "1000" and b["extend_max_ms"] == "20000"
+    samples = sum(int(e["samples"]) for e in ends)
+    if b["extend_stop"] == "samples":
+        assert samples >= 1000, ends
+    else:  # a loaded host makes a sample dearer, the auto period longer: 20 s came first
+        hz, runs, run_s = prof_auto.summary["platform"]["tsc"]["hz"], int(b["runs"]), int(cost[0]["run_cycles"])
+        assert run_s / hz >= 20.0 * (1 - 1.0 / runs) and samples < 1000, (b, cost, samples)
+    by = samples_by_function(b, data)
+    assert by.get("arch_spin", 0) >= 0.9 * sum(by.values()), by
+    spin = prof_auto.sets("spin")
+    assert len(spin) == 1 and spin[0]["complete"] and spin[0]["n"] == 8, spin
+    sets = sorted(s["set"] for s in prof_auto.summary["sets"])
+    assert sets == list(range(sets[0], sets[0] + len(sets))), sets
+    text = " ".join(report.build(prof_auto.summary, os.path.join(prof_auto.out_dir, "parsed"))[0].text().split())
+    assert "run(s) of the probe, the later ones muted" in text
+    assert ("enough samples" if b["extend_stop"] == "samples" else "the time bound (20000 ms)") in text
+
+
 def test_membw_profile(spin_membw):
     begin, ends, cost, data = prof_records(spin_membw, "membw")
     check_stream(begin, ends, cost, data)
