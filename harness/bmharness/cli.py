@@ -408,7 +408,9 @@ def cmd_compare(args):
             sys.stdout.write("\n")
             print("wrote %s and %s" % (path, jpath), file=sys.stderr)
         else:
-            print(doc.text(), end="")
+            # the terminal names the differing options in one line; compare.md has the table
+            print(compare_report.build_doc(runs_a, runs_b, res, changed_only=args.changed_only,
+                                           config_table=False).text(), end="")
             print("wrote %s and %s" % (path, jpath))
         return EXIT_OK
     finally:

@@ -25,6 +25,9 @@ in the verdict's direction (the shift's sign; for GB/s a larger value is faster)
 by the size of the effect. The memory probes are also compared per cache level
 (compare_levels.py), which works when the two machines' size sweeps differ.
 
+The firmware options the boots ran with (their cfg records) are compared too
+(compare_config.py): which differ between A and B, and between the boots of one side.
+
 The runs' clocks must count the same thing: runs of different architectures are refused.
 compare.md, compare.json and the terminal text are report/compare.py's.
 """
@@ -33,7 +36,7 @@ import json
 import os
 import tempfile
 
-from . import archinfo, compare_levels, compare_units
+from . import archinfo, compare_config, compare_levels, compare_units
 from .compare_stats import (BOOTS, TESTS, WITHIN, benjamini_hochberg, effect_order,  # noqa: F401
                             estimate_effect, hl_shift, mann_whitney, median, welch)
 from .compare_units import per_op_values
@@ -323,4 +326,6 @@ def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT, cycles=False
             "scope": BOOTS if len(runs_a) >= 2 and len(runs_b) >= 2 else WITHIN,
             "tests": sum(1 for r in rows if r["p"] is not None), "correction": CORRECTION,
             "basis": basis, "levels": levels,
+            "config_diff": compare_config.config_diff(runs_a, runs_b),
+            "config_unrecorded": compare_config.unrecorded(runs_a, runs_b),
             "unclassified": set_identity.unclassified(all_sets)}

@@ -5,7 +5,7 @@ found on one side only.
 """
 
 from .doc import Doc, fbytes
-from ..analysis import archinfo
+from ..analysis import archinfo, compare_config
 from ..analysis.compare import BOOTS, TESTS, WITHIN, clock_hz, freq_text
 from ..stream import set_identity
 
@@ -66,7 +66,37 @@ def _row_cells(r, multi):
             _pct(r.get("shift_pct")), _fmt_p(r.get("p")), _fmt_p(r.get("q")), _verdict_text(r)]
 
 
-def build_doc(run_a, run_b, res, changed_only=False):
+def config_line(res, n_runs, table=True):
+    """The header's one line on the firmware options (the terminal shows only this; table:
+    the doc has the table too)."""
+    line = compare_config.summary_line(res.get("config_diff") or [],
+                                       res.get("config_unrecorded") or [], n_runs)
+    if res.get("config_diff"):
+        line += (" (table: Configuration differences)" if table else
+                 " (compare.md and compare.json list them)")
+    return line
+
+
+def _config(doc, res):
+    """compare.md's table of the options that differ (before the per-set table: a different
+    option can be the whole reason a set differs)."""
+    diff = res.get("config_diff") or []
+    if not diff:
+        return
+    doc.h("Configuration differences")
+    doc.p("The firmware options (cfg record) that differ between A and B, or between the boots "
+          "of one side; %s: the boot's record does not carry the option." %
+          compare_config.NOT_RECORDED)
+    doc.table(["option", "A", "B", "differs"],
+              [[r["option"], compare_config.side_text(r, "A", res["boots_a"]),
+                compare_config.side_text(r, "B", res["boots_b"]),
+                ", ".join((["A / B"] if r["between"] else [])
+                          + ["within %s" % s for s in r["within"]])] for r in diff])
+
+
+def build_doc(run_a, run_b, res, changed_only=False, config_table=True):
+    """The comparison as a Doc (compare.md; doc.text() the terminal's). config_table: the
+    Configuration differences table, else only the header's line on it (the terminal)."""
     runs_a = run_a if isinstance(run_a, list) else [run_a]
     runs_b = run_b if isinstance(run_b, list) else [run_b]
     doc = Doc()
@@ -74,7 +104,8 @@ def build_doc(run_a, run_b, res, changed_only=False):
     doc.kv([("A" if i == 0 else "A%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_a)]
            + [("B" if i == 0 else "B%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_b)])
     basis = res.get("basis") or {"unit": "cycles", "text": "cycles", "warnings": []}
-    doc.kv([("compared in", basis["text"]), ("method", method_text(res))])
+    doc.kv([("compared in", basis["text"]), ("method", method_text(res)),
+            ("configuration", config_line(res, len(runs_a) + len(runs_b), config_table))])
     doc.list("WARNING: " + w for w in basis["warnings"])
     rows = res["rows"]
     changed = [r for r in rows if r["changed"]]
@@ -91,6 +122,8 @@ def build_doc(run_a, run_b, res, changed_only=False):
         doc.p("Fields the set-identity table does not know (taken as identity, so a set whose "
               "value differs is listed as only in A / only in B): %s" % ", ".join(
                   "%s.%s" % pf for pf in res["unclassified"]))
+    if config_table:
+        _config(doc, res)
     _matched(doc, res, rows, changed_only, basis)
     _levels(doc, res, changed_only)
     for label, only in (("A", res["only_a"]), ("B", res["only_b"])):
@@ -189,6 +222,8 @@ def json_doc(run_a, run_b, res, changed_only=False):
             "alpha": res["alpha"], "threshold_pct": res["threshold_pct"],
             "boot_spread_pct": res["boot_spread_pct"], "correction": res["correction"],
             "tests": res["tests"], "changed_only_in_text": changed_only,
+            "config_diff": res.get("config_diff") or [],
+            "config_unrecorded": res.get("config_unrecorded") or [],
             "rows": res["rows"], "levels": lv,
             "only_a": [_set_brief(s) for s in res["only_a"]],
             "only_b": [_set_brief(s) for s in res["only_b"]],
