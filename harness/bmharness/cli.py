@@ -376,7 +376,8 @@ def cmd_compare(args):
         if twice:
             return _err("the same run is given twice (nonce %s): pick others with "
                         "--run-a N / --run-b N" % ", ".join(twice))
-        if args.store is not None and args.boot_spread is None:
+        # only one boot a side needs a stated spread: with 2+ on a side those boots give it
+        if args.store is not None and args.boot_spread is None and len(runs_a + runs_b) == 2:
             try:
                 args.boot_spread = _stored_spread(args.store, runs_a, runs_b)
             except store_db.StoreError as exc:

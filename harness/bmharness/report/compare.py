@@ -6,7 +6,7 @@ found on one side only.
 
 from .doc import Doc, fbytes
 from ..analysis import archinfo, compare_config
-from ..analysis.compare import BOOTS, TESTS, WITHIN, clock_hz, freq_text
+from ..analysis.compare import BOOTS, ONE_VS_BOOTS, TESTS, WITHIN, clock_hz, freq_text
 from ..stream import set_identity
 
 ONLY_ROWS = 40  # sets listed per "only in" table; compare.json lists them all
@@ -30,6 +30,17 @@ def method_text(res):
         how = ("boot-to-boot: %d boots of A, %d of B; the boot is the unit of comparison: per set "
                "each boot's median, then %s; effect = mean of B's boot medians - mean of A's"
                % (res["boots_a"], res["boots_b"], TESTS[BOOTS]))
+    elif res["scope"] == ONE_VS_BOOTS:
+        one, many = ("A", "B") if res["boots_a"] == 1 else ("B", "A")
+        how = ("one boot against several (%d boot(s) of A, %d of B): per set each boot's median; "
+               "%s's one median against %s's boot medians by the prediction-interval t test "
+               "(t = (x - mean) / (s * sqrt(1 + 1/n)), df = n - 1); it ASSUMES %s's "
+               "boot-to-boot spread equals %s's, which only %s's boots show; effect = mean of "
+               "B's boot medians - mean of A's" % (res["boots_a"], res["boots_b"], one, many,
+                                                   one, many, many))
+        if spread:
+            how += "; the stated boot spread (%g%%) is not used: %s's boots give it" % (
+                spread, many)
     else:
         how = ("within-boot only (%d boot(s) of A, %d of B; two or more a side compare boot "
                "medians instead): %s; the verdicts know the variation inside a boot only"
@@ -51,6 +62,8 @@ def _verdict_text(r):
     v = r.get("verdict", "-")
     if r.get("changed") and r.get("scope") == WITHIN:
         return v + " (within-boot only)"
+    if r.get("changed") and r.get("scope") == ONE_VS_BOOTS:
+        return v + " (one boot: equal boot spread assumed)"
     return v
 
 
@@ -153,7 +166,8 @@ def _matched(doc, res, rows, changed_only, basis):
               "values in each set's own unit (GB/s, ns; counts as counted)"
               if basis["unit"] == "physical" else "%s per operation" % (
                   basis["unit"] if basis["unit"] == "ns" else basis["text"].split(" (")[0]),
-              "the difference of the boot medians' means" if res["scope"] == BOOTS else
+              "the difference of the boot medians' means" if res["scope"] in (
+                  BOOTS, ONE_VS_BOOTS) else
               "the Hodges-Lehmann shift (median of all pairwise differences B - A)",
               TESTS[res["scope"]], res["correction"], res["tests"], res["alpha"],
               100 * res["alpha"], "; only the differences are shown (--changed-only)"
