@@ -524,7 +524,8 @@ def make_parser():
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
     p = sub.add_parser("compare", help="compare runs set by set: one or several boots a side "
-                       "(Mann-Whitney within a boot, Welch t on boot medians; Benjamini-Hochberg)")
+                       "(Mann-Whitney within a boot, Welch t on boot medians, a prediction-interval "
+                       "t for one boot against several; Benjamini-Hochberg)")
     p.add_argument("runs", nargs="*", metavar="RUN", help="RUN_A RUN_B: parse directory "
                    "(summary.json), serial log or stick (its newest run unless --run-a/--run-b); "
                    "compare.md and compare.json go next to RUN_B (into the current directory "
@@ -554,7 +555,8 @@ def make_parser():
                    "(default %(default)s)")
     p.add_argument("--store", nargs="?", const="", default=None, metavar="DB",
                    help="take --boot-spread from the results store (DB, default the user's): "
-                   "the stored spread of A's machine, else B's")
+                   "the stored spread of A's machine, else B's (one boot a side only: more "
+                   "boots give their own spread)")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
     store_cli.add_parser(sub, sys.modules[__name__])
