@@ -42,8 +42,8 @@ def method_text(res):
             how += "; the stated boot spread (%g%%) is not used: %s's boots give it" % (
                 spread, many)
     else:
-        how = ("within-boot only (%d boot(s) of A, %d of B; two or more a side compare boot "
-               "medians instead): %s; the verdicts know the variation inside a boot only"
+        how = ("within-boot only (%d boot(s) of A, %d of B; two or more on a side compare "
+               "boot medians instead): %s; the verdicts know the variation inside a boot only"
                % (res["boots_a"], res["boots_b"], TESTS[WITHIN]))
         how += ("; a shift under the stated boot-to-boot spread of %g%% is not called a "
                 "difference" % spread if spread else
