@@ -376,7 +376,8 @@ def cmd_compare(args):
         if twice:
             return _err("the same run is given twice (nonce %s): pick others with "
                         "--run-a N / --run-b N" % ", ".join(twice))
-        if args.store is not None and args.boot_spread is None:
+        # only one boot a side needs a stated spread: with 2+ on a side those boots give it
+        if args.store is not None and args.boot_spread is None and len(runs_a + runs_b) == 2:
             try:
                 args.boot_spread = _stored_spread(args.store, runs_a, runs_b)
             except store_db.StoreError as exc:
@@ -408,7 +409,9 @@ def cmd_compare(args):
             sys.stdout.write("\n")
             print("wrote %s and %s" % (path, jpath), file=sys.stderr)
         else:
-            print(doc.text(), end="")
+            # the terminal names the differing options in one line; compare.md has the table
+            print(compare_report.build_doc(runs_a, runs_b, res, changed_only=args.changed_only,
+                                           config_table=False).text(), end="")
             print("wrote %s and %s" % (path, jpath))
         return EXIT_OK
     finally:
@@ -521,7 +524,8 @@ def make_parser():
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
     p = sub.add_parser("compare", help="compare runs set by set: one or several boots a side "
-                       "(Mann-Whitney within a boot, Welch t on boot medians; Benjamini-Hochberg)")
+                       "(Mann-Whitney within a boot, Welch t on boot medians, a prediction-interval "
+                       "t for one boot against several; Benjamini-Hochberg)")
     p.add_argument("runs", nargs="*", metavar="RUN", help="RUN_A RUN_B: parse directory "
                    "(summary.json), serial log or stick (its newest run unless --run-a/--run-b); "
                    "compare.md and compare.json go next to RUN_B (into the current directory "
@@ -551,7 +555,8 @@ def make_parser():
                    "(default %(default)s)")
     p.add_argument("--store", nargs="?", const="", default=None, metavar="DB",
                    help="take --boot-spread from the results store (DB, default the user's): "
-                   "the stored spread of A's machine, else B's")
+                   "the stored spread of A's machine, else B's (one boot a side only: more "
+                   "boots give their own spread)")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
     store_cli.add_parser(sub, sys.modules[__name__])

@@ -147,8 +147,8 @@ def add_parser(sub, cli):
     q.add_argument("--json", action="store_true", help="print compare.json's content")
     q.add_argument("--changed-only", action="store_true")
     q.add_argument("--boot-spread", type=float, metavar="PCT", default=None,
-                   help="default: the stored spread of A's machine (else B's) when a side has "
-                   "one run")
+                   help="default: the stored spread of A's machine (else B's) when each side "
+                   "has one run")
     q.add_argument("--alpha", type=float, default=compare.ALPHA)
     q.add_argument("--threshold", type=float, default=compare.THRESHOLD_PCT, metavar="PCT")
     q = ss.add_parser("export", help="every stored results row as CSV (results.csv's columns "

@@ -1,6 +1,7 @@
 """compare beyond one pair of sets: a real run against a perturbed copy of itself (every set
 matches), the units (GB/s, ns, --cycles), sorting, --changed-only, compare.json, several boots a
-side (Welch on boot medians), --boot-spread, and per cache level across different sweeps."""
+side (Welch on boot medians), --boot-spread, per cache level across different sweeps, and one
+boot against several (the prediction-interval t test)."""
 
 import json
 import pathlib
@@ -206,3 +207,84 @@ def test_levels_pair_by_name_across_different_sweeps(tmp_path):
     assert 24 * synth.KiB <= row[1] / 2 <= 96 * synth.KiB  # twice L1d (its knee or size)
     text = compare_report.build_doc(a, b, res).text()
     assert "PER CACHE LEVEL" in text
+
+
+# --- one boot against several ----------------------------------------------------------------
+
+def test_prediction_t_known_value():
+    # ys 10, 12, 14: mean 12, s 2; x 20: t = 8 / (2 sqrt(4/3)) = sqrt(12), df 2, and for df 2
+    # the two-sided p is 1 - |t| / sqrt(2 + t^2) = 1 - sqrt(6/7)
+    pt = compare.prediction_t(20.0, [10.0, 12.0, 14.0])
+    assert pt["t"] == pytest.approx(12 ** 0.5) and pt["df"] == 2
+    assert pt["p"] == pytest.approx(1 - (6 / 7) ** 0.5, rel=1e-9)
+    assert compare.prediction_t(4.0, [10.0, 12.0, 14.0])["t"] == pytest.approx(-12 ** 0.5)
+    assert compare.prediction_t(5.0, [5.0, 5.0])["p"] == 1.0
+    assert compare.prediction_t(6.0, [5.0, 5.0])["p"] == 0.0
+    assert compare.prediction_t(5.0, [5.0]) is None
+
+
+def test_prediction_t_against_scipy():
+    sp = pytest.importorskip("scipy.stats")
+    r = random.Random(7)
+    for _ in range(50):
+        ys = [r.gauss(100, 5) for _ in range(r.randint(2, 12))]
+        x = r.gauss(100, 15)
+        n, m = len(ys), sum(ys) / len(ys)
+        s = (sum((y - m) ** 2 for y in ys) / (n - 1)) ** 0.5
+        t = (x - m) / (s * (1 + 1 / n) ** 0.5)
+        got = compare.prediction_t(x, ys)
+        assert got["t"] == pytest.approx(t)
+        assert got["p"] == pytest.approx(2 * sp.t.sf(abs(t), n - 1), rel=1e-9, abs=1e-15)
+
+
+def test_one_boot_against_several_uses_the_other_sides_boot_spread(tmp_path):
+    # Every boot sits 3% off at random. One boot against five, with its samples pooled
+    # against theirs, "finds" the boot's own offset; against the five boot medians it is a
+    # plausible sixth boot.
+    a = boots(tmp_path, "a", [1], 5000, boot_sd=3.0)
+    b = boots(tmp_path, "b", range(11, 16), 5000, boot_sd=3.0)
+    pooled = compare.compare(a, b[:1])
+    assert pooled["scope"] == compare.WITHIN and any(r["changed"] for r in pooled["rows"])
+    res = compare.compare(a, b)
+    assert res["scope"] == compare.ONE_VS_BOOTS == "one-vs-boots"
+    assert not any(r["changed"] for r in res["rows"])
+    for r in res["rows"]:
+        assert r["scope"] == compare.ONE_VS_BOOTS and r["df"] == 4
+        pt = compare.prediction_t(r["boot_medians_a"][0], r["boot_medians_b"])
+        assert r["p"] == pytest.approx(pt["p"]) and r["shift"] == pytest.approx(-pt["diff"])
+    # a real 30% change stands out of the five boots' spread, whichever side has one boot
+    # (one boot against five is a weak test, df 4: this one boot sits 4.5% low, and a 15%
+    # change is not called)
+    c = boots(tmp_path, "c", range(21, 26), 6500, boot_sd=3.0)
+    for x, y, verdict in ((a, c, "B slower"), (c, a, "B faster")):
+        res = compare.compare(x, y)
+        assert res["scope"] == compare.ONE_VS_BOOTS
+        assert all(r["changed"] and r["verdict"] == verdict for r in res["rows"])
+    text = compare_report.build_doc(c, a, res).text()
+    assert "one boot against several (5 boot(s) of A, 1 of B)" in text
+    assert "ASSUMES B's boot-to-boot spread equals A's" in text
+    assert "B faster (one boot: equal boot spread assumed)" in text
+
+
+def test_one_vs_boots_in_compare_json_and_two_a_side_stays_boots(tmp_path):
+    for name, seed in (("a1", 1), ("b1", 3), ("b2", 4), ("b3", 5)):
+        (tmp_path / (name + ".log")).write_bytes(boot_stream(seed, 5000, 1.0).data())
+    logs = {n: str(tmp_path / (n + ".log")) for n in ("a1", "b1", "b2", "b3")}
+    out = tmp_path / "o"
+    assert cli.main(["compare", "--a", logs["a1"], "--b", logs["b1"], logs["b2"], logs["b3"],
+                     "--out", str(out), "--boot-spread", "3"]) == 0
+    data = json.loads((out / "compare.json").read_text())
+    assert data["scope"] == "one-vs-boots" and "prediction-interval t" in data["method"]
+    assert "boot spread (3%) is not used" in data["method"]
+    assert {r["scope"] for r in data["rows"]} == {"one-vs-boots"}
+    # the per-cache-level rows take the same treatment
+    mem = []
+    for seed in (1, 2, 3):
+        log = tmp_path / ("m%d.log" % seed)
+        log.write_bytes(synth.memory_stream(seed=seed, n=12).data())
+        mem.append(load(log, tmp_path))
+    levels = compare.compare(mem[:1], mem[1:])["levels"]["rows"]
+    assert levels and {r["scope"] for r in levels} == {"one-vs-boots"}
+    assert compare.side_scope(2, 3) == compare.BOOTS
+    assert compare.side_scope(1, 1) == compare.WITHIN
+    assert compare.side_scope(3, 1) == compare.ONE_VS_BOOTS

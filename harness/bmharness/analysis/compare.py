@@ -16,7 +16,12 @@ for counts; `cycles=True` keeps cycles. Per matched set:
   difference, and the verdict says it rests on within-boot variation only;
 - two or more boots on both sides (boot-to-boot): the boot is the unit. Per boot the median of
   the set's values; Welch's t test compares the boot medians of A with those of B, the effect is
-  the difference of their means (relative to A's).
+  the difference of their means (relative to A's);
+- one boot on one side, two or more on the other (one-vs-boots): the one boot's median against
+  the other side's boot medians by the prediction-interval t test (t = (x - mean) / (s *
+  sqrt(1 + 1/n)), df = n - 1): would the other side's next boot land this far off? The other
+  side's boots give the boot-to-boot spread, taken to be the one boot's side's as well (an
+  assumption the report states). The effect is again mean B - mean A.
 
 Hundreds of sets are tested at once, so the p-values are adjusted by Benjamini-Hochberg across
 the tested sets: significant is q < alpha (the false discovery rate). A set is a difference
@@ -24,6 +29,9 @@ the tested sets: significant is q < alpha (the false discovery rate). A set is a
 in the verdict's direction (the shift's sign; for GB/s a larger value is faster). Rows are sorted
 by the size of the effect. The memory probes are also compared per cache level
 (compare_levels.py), which works when the two machines' size sweeps differ.
+
+The firmware options the boots ran with (their cfg records) are compared too
+(compare_config.py): which differ between A and B, and between the boots of one side.
 
 The runs' clocks must count the same thing: runs of different architectures are refused.
 compare.md, compare.json and the terminal text are report/compare.py's.
@@ -33,9 +41,10 @@ import json
 import os
 import tempfile
 
-from . import archinfo, compare_levels, compare_units
-from .compare_stats import (BOOTS, TESTS, WITHIN, benjamini_hochberg, effect_order,  # noqa: F401
-                            estimate_effect, hl_shift, mann_whitney, median, welch)
+from . import archinfo, compare_config, compare_levels, compare_units
+from .compare_stats import (BOOTS, ONE_VS_BOOTS, TESTS, WITHIN, benjamini_hochberg,  # noqa: F401
+                            effect_order, estimate_effect, hl_shift, mann_whitney, median,
+                            prediction_t, welch)
 from .compare_units import per_op_values
 from ..stream import parse, set_identity
 
@@ -292,6 +301,15 @@ def verdict(row):
     return up if row["shift"] > 0 else down
 
 
+def side_scope(boots_a, boots_b):
+    """How a comparison of so many boots a side tests: BOOTS with 2+ a side, ONE_VS_BOOTS with
+    one boot against 2+, WITHIN with one a side (estimate_effect decides each row the same
+    way from the boot medians it has)."""
+    if min(boots_a, boots_b) >= 2:
+        return BOOTS
+    return ONE_VS_BOOTS if max(boots_a, boots_b) >= 2 else WITHIN
+
+
 def _as_runs(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
@@ -320,7 +338,9 @@ def compare(run_a, run_b, alpha=ALPHA, threshold_pct=THRESHOLD_PCT, cycles=False
             "only_b": [e["b"][0][2] for e in entries if not e["a"]],
             "alpha": alpha, "threshold_pct": threshold_pct, "boot_spread_pct": boot_spread_pct,
             "boots_a": len(runs_a), "boots_b": len(runs_b), "cycles": cycles,
-            "scope": BOOTS if len(runs_a) >= 2 and len(runs_b) >= 2 else WITHIN,
+            "scope": side_scope(len(runs_a), len(runs_b)),
             "tests": sum(1 for r in rows if r["p"] is not None), "correction": CORRECTION,
             "basis": basis, "levels": levels,
+            "config_diff": compare_config.config_diff(runs_a, runs_b),
+            "config_unrecorded": compare_config.unrecorded(runs_a, runs_b),
             "unclassified": set_identity.unclassified(all_sets)}

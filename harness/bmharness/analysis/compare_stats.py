@@ -1,15 +1,19 @@
 """The statistics of `compare`: Mann-Whitney U with its Hodges-Lehmann shift (within a boot: the
-samples), Welch's t test (between boots: one median per boot), and Benjamini-Hochberg across the
-sets. Standard library only; the t distribution through the regularised incomplete beta function.
+samples), Welch's t test (between boots: one median per boot), the prediction-interval t test
+(one boot against several: is the one boot's median a plausible next boot of the other side?),
+and Benjamini-Hochberg across the sets. Standard library only; the t distribution through the regularised incomplete beta function.
 """
 
 import math
 
 from ..stream import stats
 
-WITHIN, BOOTS = "within-boot", "boot-to-boot"
+WITHIN, BOOTS, ONE_VS_BOOTS = "within-boot", "boot-to-boot", "one-vs-boots"
 TESTS = {WITHIN: "Mann-Whitney U on the samples (Hodges-Lehmann shift)",
-         BOOTS: "Welch t on the per-boot medians (difference of their means)"}
+         BOOTS: "Welch t on the per-boot medians (difference of their means)",
+         ONE_VS_BOOTS: "prediction-interval t of the one boot's median against the other "
+                       "side's boot medians (df = n - 1; assumes both sides' boot-to-boot "
+                       "spread is the same)"}
 
 
 def _ranks(a, b):
@@ -178,16 +182,49 @@ def welch(a, b):
     return {"diff": mb - ma, "t": t, "df": df, "p": t_two_sided_p(t, df)}
 
 
+def prediction_t(x, ys):
+    """Is x a plausible new draw from the population ys came from? t = (x - mean) / (s *
+    sqrt(1 + 1/n)) with df = n - 1: the prediction interval's t (s: the sample standard
+    deviation of ys). One boot's median against another side's boot medians; it takes x's
+    spread to be that of ys. Returns {diff (x - mean), t, df, p (two-sided)}, None with fewer
+    than 2 ys; constant ys: p 1 when x equals them, else 0 (as welch does)."""
+    n = len(ys)
+    if n < 2:
+        return None
+    m, v = _mean_var(ys)
+    if v <= 0:
+        return {"diff": x - m, "t": 0.0 if x == m else math.copysign(math.inf, x - m),
+                "df": float(n - 1), "p": 1.0 if x == m else 0.0}
+    t = (x - m) / math.sqrt(v * (1.0 + 1.0 / n))
+    return {"diff": x - m, "t": t, "df": float(n - 1), "p": t_two_sided_p(t, n - 1)}
+
+
 # --- the effect of one row ----------------------------------------------------------------
 
 def median(xs):
     return stats.percentile(sorted(xs), 50) if xs else None
 
 
+def _one_vs_boots(ma, mb):
+    """The effect B - A of one boot against 2+ (ma or mb has one median): the one boot's median
+    against the other side's boot medians (prediction_t), effect = mean(B) - mean(A)."""
+    if len(ma) == 1:
+        pt = prediction_t(ma[0], mb)
+        diff = -pt["diff"]  # the test's x is A's boot: B - A is the opposite sign
+    else:
+        pt = prediction_t(mb[0], ma)
+        diff = pt["diff"]
+    ref = sum(ma) / len(ma)
+    return {"scope": ONE_VS_BOOTS, "p": pt["p"], "t": math.copysign(abs(pt["t"]), diff),
+            "df": pt["df"], "shift": diff,
+            "shift_pct": 100.0 * diff / abs(ref) if ref else None}
+
+
 def estimate_effect(vals_a, vals_b, meds_a, meds_b):
     """The effect B - A and its test, from per-boot values (lists or None) and boot medians:
-    boot-to-boot (Welch on the boot medians) with at least 2 boot medians a side, else
-    within-boot (Mann-Whitney and Hodges-Lehmann on the samples pooled per side)."""
+    boot-to-boot (Welch on the boot medians) with at least 2 boot medians a side; one boot
+    against 2+ (the prediction-interval t: one-vs-boots); else within-boot (Mann-Whitney and
+    Hodges-Lehmann on the samples pooled per side)."""
     out = {"scope": WITHIN, "shift": None, "shift_pct": None, "p": None, "notes": []}
     ma, mb = [m for m in meds_a if m is not None], [m for m in meds_b if m is not None]
     if len(ma) >= 2 and len(mb) >= 2:
@@ -195,6 +232,9 @@ def estimate_effect(vals_a, vals_b, meds_a, meds_b):
         ref = sum(ma) / len(ma)
         out.update(scope=BOOTS, p=w["p"], t=w["t"], df=w["df"], shift=w["diff"],
                    shift_pct=100.0 * w["diff"] / abs(ref) if ref else None)
+        return out
+    if min(len(ma), len(mb)) == 1 and max(len(ma), len(mb)) >= 2:
+        out.update(_one_vs_boots(ma, mb))
         return out
     if any(v is None for v in vals_a) or any(v is None for v in vals_b) or not vals_a \
             or not vals_b:

@@ -5,8 +5,8 @@ found on one side only.
 """
 
 from .doc import Doc, fbytes
-from ..analysis import archinfo
-from ..analysis.compare import BOOTS, TESTS, WITHIN, clock_hz, freq_text
+from ..analysis import archinfo, compare_config
+from ..analysis.compare import BOOTS, ONE_VS_BOOTS, TESTS, WITHIN, clock_hz, freq_text
 from ..stream import set_identity
 
 ONLY_ROWS = 40  # sets listed per "only in" table; compare.json lists them all
@@ -30,9 +30,20 @@ def method_text(res):
         how = ("boot-to-boot: %d boots of A, %d of B; the boot is the unit of comparison: per set "
                "each boot's median, then %s; effect = mean of B's boot medians - mean of A's"
                % (res["boots_a"], res["boots_b"], TESTS[BOOTS]))
+    elif res["scope"] == ONE_VS_BOOTS:
+        one, many = ("A", "B") if res["boots_a"] == 1 else ("B", "A")
+        how = ("one boot against several (%d boot(s) of A, %d of B): per set each boot's median; "
+               "%s's one median against %s's boot medians by the prediction-interval t test "
+               "(t = (x - mean) / (s * sqrt(1 + 1/n)), df = n - 1); it ASSUMES %s's "
+               "boot-to-boot spread equals %s's, which only %s's boots show; effect = mean of "
+               "B's boot medians - mean of A's" % (res["boots_a"], res["boots_b"], one, many,
+                                                   one, many, many))
+        if spread:
+            how += "; the stated boot spread (%g%%) is not used: %s's boots give it" % (
+                spread, many)
     else:
-        how = ("within-boot only (%d boot(s) of A, %d of B; two or more a side compare boot "
-               "medians instead): %s; the verdicts know the variation inside a boot only"
+        how = ("within-boot only (%d boot(s) of A, %d of B; two or more on a side compare "
+               "boot medians instead): %s; the verdicts know the variation inside a boot only"
                % (res["boots_a"], res["boots_b"], TESTS[WITHIN]))
         how += ("; a shift under the stated boot-to-boot spread of %g%% is not called a "
                 "difference" % spread if spread else
@@ -51,6 +62,8 @@ def _verdict_text(r):
     v = r.get("verdict", "-")
     if r.get("changed") and r.get("scope") == WITHIN:
         return v + " (within-boot only)"
+    if r.get("changed") and r.get("scope") == ONE_VS_BOOTS:
+        return v + " (one boot: equal boot spread assumed)"
     return v
 
 
@@ -66,7 +79,37 @@ def _row_cells(r, multi):
             _pct(r.get("shift_pct")), _fmt_p(r.get("p")), _fmt_p(r.get("q")), _verdict_text(r)]
 
 
-def build_doc(run_a, run_b, res, changed_only=False):
+def config_line(res, n_runs, table=True):
+    """The header's one line on the firmware options (the terminal shows only this; table:
+    the doc has the table too)."""
+    line = compare_config.summary_line(res.get("config_diff") or [],
+                                       res.get("config_unrecorded") or [], n_runs)
+    if res.get("config_diff"):
+        line += (" (table: Configuration differences)" if table else
+                 " (compare.md and compare.json list them)")
+    return line
+
+
+def _config(doc, res):
+    """compare.md's table of the options that differ (before the per-set table: a different
+    option can be the whole reason a set differs)."""
+    diff = res.get("config_diff") or []
+    if not diff:
+        return
+    doc.h("Configuration differences")
+    doc.p("The firmware options (cfg record) that differ between A and B, or between the boots "
+          "of one side; %s: the boot's record does not carry the option." %
+          compare_config.NOT_RECORDED)
+    doc.table(["option", "A", "B", "differs"],
+              [[r["option"], compare_config.side_text(r, "A", res["boots_a"]),
+                compare_config.side_text(r, "B", res["boots_b"]),
+                ", ".join((["A / B"] if r["between"] else [])
+                          + ["within %s" % s for s in r["within"]])] for r in diff])
+
+
+def build_doc(run_a, run_b, res, changed_only=False, config_table=True):
+    """The comparison as a Doc (compare.md; doc.text() the terminal's). config_table: the
+    Configuration differences table, else only the header's line on it (the terminal)."""
     runs_a = run_a if isinstance(run_a, list) else [run_a]
     runs_b = run_b if isinstance(run_b, list) else [run_b]
     doc = Doc()
@@ -74,7 +117,8 @@ def build_doc(run_a, run_b, res, changed_only=False):
     doc.kv([("A" if i == 0 else "A%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_a)]
            + [("B" if i == 0 else "B%d" % (i + 1), _run_text(r)) for i, r in enumerate(runs_b)])
     basis = res.get("basis") or {"unit": "cycles", "text": "cycles", "warnings": []}
-    doc.kv([("compared in", basis["text"]), ("method", method_text(res))])
+    doc.kv([("compared in", basis["text"]), ("method", method_text(res)),
+            ("configuration", config_line(res, len(runs_a) + len(runs_b), config_table))])
     doc.list("WARNING: " + w for w in basis["warnings"])
     rows = res["rows"]
     changed = [r for r in rows if r["changed"]]
@@ -91,6 +135,8 @@ def build_doc(run_a, run_b, res, changed_only=False):
         doc.p("Fields the set-identity table does not know (taken as identity, so a set whose "
               "value differs is listed as only in A / only in B): %s" % ", ".join(
                   "%s.%s" % pf for pf in res["unclassified"]))
+    if config_table:
+        _config(doc, res)
     _matched(doc, res, rows, changed_only, basis)
     _levels(doc, res, changed_only)
     for label, only in (("A", res["only_a"]), ("B", res["only_b"])):
@@ -120,7 +166,8 @@ def _matched(doc, res, rows, changed_only, basis):
               "values in each set's own unit (GB/s, ns; counts as counted)"
               if basis["unit"] == "physical" else "%s per operation" % (
                   basis["unit"] if basis["unit"] == "ns" else basis["text"].split(" (")[0]),
-              "the difference of the boot medians' means" if res["scope"] == BOOTS else
+              "the difference of the boot medians' means" if res["scope"] in (
+                  BOOTS, ONE_VS_BOOTS) else
               "the Hodges-Lehmann shift (median of all pairwise differences B - A)",
               TESTS[res["scope"]], res["correction"], res["tests"], res["alpha"],
               100 * res["alpha"], "; only the differences are shown (--changed-only)"
@@ -189,6 +236,8 @@ def json_doc(run_a, run_b, res, changed_only=False):
             "alpha": res["alpha"], "threshold_pct": res["threshold_pct"],
             "boot_spread_pct": res["boot_spread_pct"], "correction": res["correction"],
             "tests": res["tests"], "changed_only_in_text": changed_only,
+            "config_diff": res.get("config_diff") or [],
+            "config_unrecorded": res.get("config_unrecorded") or [],
             "rows": res["rows"], "levels": lv,
             "only_a": [_set_brief(s) for s in res["only_a"]],
             "only_b": [_set_brief(s) for s in res["only_b"]],

@@ -197,8 +197,9 @@ def compare_run(conn, run_id, tmp):
 
 def compare_store(conn, spec_a, spec_b, tmp, boot_spread_pct=None, **kw):
     """compare.compare over the runs spec_a and spec_b name (machines: all their runs, each a
-    boot). Without boot_spread_pct, A's (else B's) stored typical spread is used when a side
-    has one boot. Returns (runs_a, runs_b, result, spread note or None)."""
+    boot). Without boot_spread_pct, A's (else B's) stored typical spread is used when both
+    sides have one boot (with 2+ boots on a side those boots give the spread). Returns
+    (runs_a, runs_b, result, spread note or None)."""
     (ma, ids_a), (mb, ids_b) = resolve(conn, spec_a), resolve(conn, spec_b)
     if set(ids_a) & set(ids_b):
         raise StoreError("A and B share run(s) %s" % ", ".join(
@@ -206,7 +207,7 @@ def compare_store(conn, spec_a, spec_b, tmp, boot_spread_pct=None, **kw):
     runs_a = [compare_run(conn, r, tmp) for r in ids_a]
     runs_b = [compare_run(conn, r, tmp) for r in ids_b]
     note = None
-    if boot_spread_pct is None and min(len(runs_a), len(runs_b)) < 2:
+    if boot_spread_pct is None and max(len(runs_a), len(runs_b)) < 2:
         for mid in (ma, mb):
             t = typical_spread(conn, mid)
             if t:
