@@ -30,6 +30,19 @@ SPLIT_MIN_SAMPLES = 5000
 INTID_PMU_QEMU_VIRT = 23
 
 
+def test_auto_period_extends_to_enough_samples(a64):
+    """The `a64` boot profiles spin at the automatic period (PMU overflow on CPU_CYCLES): one
+    spin run is short, so the probe runs again, muted, until the profile holds 1000 samples (or
+    20 s pass); the spin records stay those of one run."""
+    begin, ends, cost, data = prof_records(a64, "spin")
+    check_stream(begin, ends, cost, data)
+    b = begin[0]
+    assert b["source"] == "pmi" and b["period_auto"] == "1" and int(b["runs"]) > 1, b
+    samples = sum(int(e["samples"]) for e in ends)
+    assert (b["extend_stop"], samples >= 1000) in (("samples", True), ("time", False)), (b, samples)
+    assert len(a64.sets("spin")) == 1 and a64.sets("spin")[0]["complete"]
+
+
 def test_boot_ok(a64prof):
     b = a64prof
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
