@@ -14,9 +14,9 @@ import tempfile
 
 from .analysis import compare, export, headline
 from .report import compare as compare_report
-from .store import db as store_db, ops as store_ops, text as store_text
+from .store import db as store_db, ops as store_ops, remove as store_remove, text as store_text
 
-EXIT_OK = 0
+EXIT_OK, EXIT_PROBLEMS = 0, 1
 
 
 _CLI = []  # cli.py's module, handed over by add_parser: its parse helpers, without a cycle
@@ -85,8 +85,14 @@ def cmd_store(args):
         try:
             if args.store_cmd == "add":
                 return _store_add(conn, args)
-            if args.store_cmd == "list":
+            if args.store_cmd == "remove":
+                return _store_remove(conn, args)
+            if args.store_cmd == "list" and args.json:
+                _cli()._print_json(store_text.list_data(conn, args.db_path))
+            elif args.store_cmd == "list":
                 print(store_text.list_text(conn, args.db_path), end="")
+            elif args.store_cmd == "show" and args.json:
+                _cli()._print_json(store_text.show_data(conn, args.machine))
             elif args.store_cmd == "show":
                 print(store_text.show_text(conn, args.machine), end="")
             elif args.store_cmd == "compare":
@@ -101,6 +107,46 @@ def cmd_store(args):
             return _cli()._err(str(exc))
         except OSError as exc:
             return _cli()._err("%s: %s" % (exc.filename or args.db_path, exc.strerror or exc))
+    return EXIT_OK
+
+
+def _drop_dir(path, parse_root):
+    """Delete a removed run's parse directory when the store made it (under parse_root: a log
+    or stick that `store add` parsed); a directory given to `store add` is the user's and stays.
+    Returns the line saying which."""
+    if not path:
+        return None
+    root = os.path.realpath(parse_root)
+    if os.path.dirname(os.path.realpath(path)) == root and os.path.isdir(path):
+        shutil.rmtree(path, ignore_errors=True)
+        return "  deleted its directory %s (the store's parse)" % path
+    return "  kept its directory %s (not the store's)" % path if os.path.isdir(path) else None
+
+
+def _store_remove(conn, args):
+    """`store remove RUN` or `store remove --machine MACHINE`; an unknown or ambiguous name
+    removes nothing and exits 1 (a store that cannot be read: 2, as every subcommand)."""
+    parse_root = os.path.join(os.path.dirname(os.path.abspath(args.db_path)), "runs")
+    try:
+        if args.machine:
+            got = store_remove.remove_machine(conn, args.spec)
+            print("removed machine %s (%s): %d run(s), %d results rows" % (
+                got["machine_id"], got["label"], len(got["runs"]), got["rows"]))
+            done = got["runs"]
+        else:
+            got = store_remove.remove_run(conn, args.spec)
+            print("removed run r%d (key %s) of machine %s: %d results rows%s" % (
+                got["run_id"], got["run_key"][:store_text.KEY_SHOWN], got["machine_id"],
+                got["rows"], "; it was the machine's last run: machine removed"
+                if got["machine_removed"] else ""))
+            done = [got]
+    except store_db.StoreError as exc:
+        print("baremetric: error: %s (nothing removed)" % exc, file=sys.stderr)
+        return EXIT_PROBLEMS
+    for r in done:
+        line = _drop_dir(r["path"], parse_root)
+        if line:
+            print(line)
     return EXIT_OK
 
 
@@ -129,7 +175,7 @@ def add_parser(sub, cli):
     """The `store` subparser; cli is cli.py's module (its _parse, _parse_stick, _err, ...)."""
     _CLI[:] = [cli]
     p = sub.add_parser("store", help="keep runs of many machines in SQLite: add, list, show, "
-                       "compare, export")
+                       "remove, compare, export")
     p.add_argument("--db", metavar="PATH", help="the database (default %s)"
                    % store_db.default_path())
     ss = p.add_subparsers(dest="store_cmd", metavar="SUBCOMMAND")
@@ -138,9 +184,16 @@ def add_parser(sub, cli):
                       "already stored is not added twice)")
     q.add_argument("inputs", nargs="+", metavar="RUN")
     _cli()._run_opt(q)
-    ss.add_parser("list", help="machines and their runs")
+    q = ss.add_parser("list", help="machines and their runs")
+    q.add_argument("--json", action="store_true", help="the same as JSON")
     q = ss.add_parser("show", help="a machine's identity, runs, headline figures and spread")
     q.add_argument("machine", metavar="MACHINE", help="machine id (or 4+ of its digits), or rN")
+    q.add_argument("--json", action="store_true", help="the same as JSON")
+    q = ss.add_parser("remove", help="remove a run (rN or its key or 4+ of its first digits), "
+                      "or with --machine a machine and all its runs")
+    q.add_argument("spec", metavar="RUN|MACHINE")
+    q.add_argument("--machine", action="store_true", help="RUN|MACHINE is a machine (its id or "
+                   "4+ of its first digits): remove it with all its runs")
     q = ss.add_parser("compare", help="compare machines or runs (a machine's runs are its boots)")
     q.add_argument("a", metavar="A", help="machine id or rN")
     q.add_argument("b", metavar="B", help="machine id or rN")

@@ -3,7 +3,8 @@ runs to a fresh database, and its ratio to N/10 runs (near 10 when an add costs 
 however many runs are stored). Each run is one synthetic boot (tests/python/synth.py: membw and
 latency sweeps, ~60 results rows) parsed once; the N adds reuse it with its samples' statistics
 perturbed, so every add is a new run of the same machine (the boot-to-boot spread is updated
-each time). Parsing is not timed: only ops.add.
+each time). Parsing is not timed: only ops.add. Then the time to remove one run of the N (its
+machine's spread is rebuilt from the N - 1 others: remove.py).
 
     /usr/bin/python3 tests/perf/store_bench.py [N]     (default 1000)
 """
@@ -19,7 +20,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "..", "harness"), os.path.join(HERE, ".
 
 import synth  # noqa: E402
 from bmharness.analysis import export  # noqa: E402
-from bmharness.store import db, ops  # noqa: E402
+from bmharness.store import db, ops, remove  # noqa: E402
 from bmharness.stream import parse  # noqa: E402
 
 
@@ -56,6 +57,15 @@ def add_runs(path, base, n):
     return dt
 
 
+def remove_one(path, run_id):
+    conn = db.connect(path)
+    t0 = time.perf_counter()
+    remove.remove_run(conn, "r%d" % run_id)
+    dt = time.perf_counter() - t0
+    conn.close()
+    return dt
+
+
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     with tempfile.TemporaryDirectory(prefix="store-bench-") as tmp:
@@ -64,10 +74,13 @@ def main():
         small = add_runs(os.path.join(tmp, "small.sqlite"), base, max(1, n // 10))
         full = add_runs(os.path.join(tmp, "full.sqlite"), base, n)
         size = os.path.getsize(os.path.join(tmp, "full.sqlite"))
+        gone = remove_one(os.path.join(tmp, "full.sqlite"), max(1, n // 2))
     print("store add: %d runs of %d rows each in %.2f s (%.1f ms per run, %.0f rows/s); "
           "database %.1f MB" % (n, rows, full, 1e3 * full / n, n * rows / full, size / 1e6))
     print("%d runs in %.2f s; ratio %d/%d runs: %.1f (10 = linear)" % (
         max(1, n // 10), small, n, max(1, n // 10), full / small))
+    print("store remove: one run of %d in %.2f s (the machine's spread rebuilt from the rest)"
+          % (n, gone))
 
 
 if __name__ == "__main__":

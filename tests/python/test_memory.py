@@ -366,3 +366,22 @@ def test_curve_identity_from_a_summary():
     memory_report.section(doc, mem, ".", None)
     text = doc.text()
     assert "page 4K" in text and "no CPUID data/unified cache sizes reported" in text
+
+
+def test_wrapped_samples_left_out_of_the_median_ci(tmp_path):
+    """A raw file's wrapped samples (>= 2^63: a negative or wrapped cycle delta) are left out of
+    a point's median CI, as export and compare leave them out (parse.raw_per_op)."""
+    summary, out = parsed_run(tmp_path)
+    s = next(x for x in summary["sets"] if x["name"] == memory.LATENCY)
+    hz = synth.TSC_HZ
+    clean = memory.point(s, hz, str(out))
+    raw = out / s["raw_file"]
+    n = len(parse.read_raw(str(raw))[1])
+    with open(raw, "a") as fh:  # as many wrapped samples as good ones: the CI's top would be
+        fh.write("".join("%d\n" % ((1 << 64) - 5) for _ in range(n)))  # one of them
+    assert len(parse.read_raw(str(raw))[1]) == 2 * n
+    got = memory.point(s, hz, str(out))
+    assert got["ci"] == "median" and got["ci_coverage"] == clean["ci_coverage"]
+    assert (got["cycles_lo"], got["cycles_hi"], got["ns_hi"]) == (
+        clean["cycles_lo"], clean["cycles_hi"], clean["ns_hi"])
+    assert got["cycles_hi"] < 1 << 40

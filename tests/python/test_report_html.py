@@ -133,6 +133,20 @@ def test_figures_inlined_as_svg(run_dir):
     assert refs <= set(ids)
 
 
+def test_each_figure_inlined_once_as_written(run_dir):
+    """Every figure's SVG file (as figure.save wrote it: compacted) is in the page exactly once,
+    and the page has no other <svg>: no figure embedded twice, none re-encoded."""
+    pytest.importorskip("matplotlib")
+    text = (run_dir / "report.html").read_text(encoding="utf-8")
+    plain = re.sub(r'(\bid="|href="#|url\(#)f\d+-', r"\1", text)  # html.py's id prefixes
+    files = sorted(run_dir.glob("*.svg"))
+    assert len(files) >= 2 and text.count("<svg") == text.count("<figure>") == len(files)
+    for f in files:
+        svg = f.read_text(encoding="utf-8")
+        assert plain.count(svg[svg.find("<svg"):]) == 1, f.name
+        assert not re.search(r'\sd="[^"]*\d\.\d{3}', svg), f.name  # svg_compact's decimals
+
+
 def test_no_plots_names_no_figures(tmp_path, run_dir):
     out = tmp_path / "np"
     shutil.copytree(str(run_dir), str(out))

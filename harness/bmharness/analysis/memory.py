@@ -24,10 +24,9 @@ for it.
 """
 
 import math
-import os
 
 from . import archinfo, knees
-from ..stream import parse, stats
+from ..stream import parse
 from ..stream.values import num
 
 MEMBW, LATENCY = "membw", "latency"
@@ -79,17 +78,6 @@ def median_ci_coverage(n, level=0.95):
     return full if full < level else level
 
 
-def _raw_per_op(s, out_dir):
-    """Sorted per-operation values from the set's raw file, or None."""
-    if not out_dir or not s.get("raw_file"):
-        return None
-    try:
-        _, raw = parse.read_raw(os.path.join(out_dir, s["raw_file"]))
-    except (OSError, ValueError):
-        return None
-    return sorted(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1)) or None
-
-
 def point(s, hz, out_dir=None):
     """One set as a curve point: cycles per op, and GB/s (membw) or ns (latency). The CI is that
     of the median (order statistics) when the raw file is readable, else the mean's from the
@@ -97,7 +85,8 @@ def point(s, hz, out_dir=None):
     params = s.get("params") or {}
     st = (s.get("stats") or {}).get("per_op") or {}
     med = num(st.get("median"))
-    vals = _raw_per_op(s, out_dir)
+    # parse.raw_per_op, as export and compare read it: wrapped samples (>= 2^63) left out
+    vals = sorted(parse.raw_per_op(out_dir, s) or []) or None
     ci = median_ci(vals) if vals else None
     kind = "median" if ci else "mean"
     ci = ci or (st.get("ci95") if isinstance(st.get("ci95"), list) else None)

@@ -2,12 +2,13 @@
 EMULATED watermark when the CPU is an emulator, from analysis/headline.py's test), the check that
 a figure shows data before it is written (an empty figure is not written at all), and the files:
 each figure as PNG and SVG side by side (the SVG keeps its text as text, so it can be searched and
-edited for a paper).
+edited for a paper; svg_compact.py then cuts its bytes, not its content).
 """
 
 import itertools
 import os
 
+from . import svg_compact
 from ..analysis import archinfo, headline
 
 WATERMARK = "EMULATED"
@@ -88,10 +89,16 @@ def save(plt, fig, out_dir, base, st, dpi=DPI):
         bottom = _stamp(fig, st)
         fig.tight_layout(rect=(0, bottom, 1, 1))  # room for the footer
         paths = [os.path.join(out_dir, base + ext) for ext in (".png", ".svg")]
-        with plt.rc_context({"svg.fonttype": "none"}):  # SVG text stays text
-            for p in paths:
-                # bbox "tight" keeps a legend placed outside the axes inside the file
-                fig.savefig(p, dpi=dpi, bbox_inches="tight")
+        # bbox "tight" keeps a legend placed outside the axes inside the file
+        fig.savefig(paths[0], dpi=dpi, bbox_inches="tight")
+        # SVG text stays text; its font list is the font matplotlib ships and draws with, not
+        # rcParams' ten names on every text element
+        with plt.rc_context({"svg.fonttype": "none", "font.sans-serif": svg_compact.FONTS}):
+            fig.savefig(paths[1], dpi=dpi, bbox_inches="tight")
+        with open(paths[1], encoding="utf-8") as fh:
+            svg = svg_compact.compact(fh.read())
+        with open(paths[1], "w", encoding="utf-8") as fh:
+            fh.write(svg)
         for hook in SAVE_HOOKS:
             hook(fig, paths, n)
         return paths[0]

@@ -102,13 +102,14 @@ def add(conn, summary, results, path=None, headline=None):
 # --- looking things up -------------------------------------------------------------------------
 
 def machines(conn):
-    """[{machine_id, label, identity, runs: [{run_id, added_utc, build, ok, path, ...}]}]."""
+    """[{machine_id, label, identity, runs: [{run_id, run_key, added_utc, build, ok, path,
+    ...}]}]."""
     out = []
     for mid, lab, ident in conn.execute(
             "SELECT machine_id, label, identity FROM machines ORDER BY added_utc, machine_id"):
-        runs = [dict(zip(("run_id", "added_utc", "parsed_utc", "build", "ok", "path", "arch",
-                          "env"), r)) for r in conn.execute(
-            "SELECT run_id, added_utc, parsed_utc, build, ok, path, arch, env FROM runs "
+        runs = [dict(zip(("run_id", "run_key", "added_utc", "parsed_utc", "build", "ok", "path",
+                          "arch", "env"), r)) for r in conn.execute(
+            "SELECT run_id, run_key, added_utc, parsed_utc, build, ok, path, arch, env FROM runs "
             "WHERE machine_id = ? ORDER BY run_id", (mid,))]
         out.append({"machine_id": mid, "label": lab, "identity": json.loads(ident), "runs": runs})
     return out
