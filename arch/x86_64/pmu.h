@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
+#include "arch/x86_64/pmu_constraints.h"
 #include "arch/x86_64/pmu_events.h"
 
 #define PMU_MAX_GP 8
@@ -70,6 +71,9 @@ struct pmu_info {
 	 * pmu_program/start/stop/release keep their enable bits. */
 	uint32_t gp_reserved;
 	const struct pmu_event_table *base, *family;
+	/* Which general-purpose counters an event may use on this model (pmu_constraints.h); NULL:
+	 * every event may use every counter. */
+	const struct pmu_constraint_table *constraints;
 	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */
 	bool aperf_mperf;
 	const char *aperf_why;  /* why not, when absent */
