@@ -67,7 +67,7 @@ struct pmu_info {
 	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */
 	/* General-purpose counters kept for overflow sampling (bit i = counter i; the caller sets
 	 * 1u << pmu_pmi.counter after pmu_pmi_setup, clears it after pmu_pmi_stop): counter sets
-	 * are planned on the counters below the lowest one, and the global-control writes of
+	 * are planned on the other counters, and the global-control writes of
 	 * pmu_program/start/stop/release keep their enable bits. */
 	uint32_t gp_reserved;
 	const struct pmu_event_table *base, *family;
