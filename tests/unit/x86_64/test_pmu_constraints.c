@@ -1,5 +1,5 @@
 /* Counter constraints (arch/x86_64/pmu_constraints.c) honoured by the counter-set planner
- * (pmu_plan.c), against the PMU register model.
+ * (pmu_plan.c) and the sampler's counter choice (pmu_pmi.c), against the PMU register model.
  * The expected restrictions are Linux's, written out here from arch/x86/events/intel/core.c:
  *  - intel_skl_event_constraints (intel_pmu_init: SKYLAKE_X 0x55, SKYLAKE_L 0x4E, SKYLAKE 0x5E,
  *    KABYLAKE_L 0x8E, KABYLAKE 0x9E, COMETLAKE_L 0xA6, COMETLAKE 0xA5): event selects 0xD0,
@@ -12,6 +12,7 @@
  * Event selects are read back from IA32_PERFEVTSELx (0x186 + x), literals as in the SDM vol. 4
  * MSR list, independently of pmu_regs.h. */
 #include "arch/pmu.h"
+#include "arch/x86_64/pmu_pmi.h"
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"
 
@@ -19,6 +20,7 @@ static struct pmu_model M;
 static struct pmu_info P;
 
 #define PERFEVTSEL0 0x186u
+#define SEL_EN (1ull << 22)
 #define SEL_EVENT(v) ((unsigned)((v) & 0xFF))
 #define LOW_FOUR 0x0Fu /* counters 0-3 */
 
@@ -166,6 +168,33 @@ static void glc_counter_0_events_refused_when_it_is_taken(void)
 	CHECK(pl.pass[0].c[0].idx >= 4 && pl.pass[0].c[1].idx >= 4);
 }
 
+/* The sampler takes the highest free counter the event may use: counter 3 for 0xD1 on an
+ * 8-counter Skylake (7 for the unrestricted cycles event), 2 when 3 is busy, and refuses with
+ * the reason when 0-3 are all busy though 4-7 are free. */
+static void sampler_picks_an_allowed_counter(void)
+{
+	struct pmu_pmi p;
+	const char *why = 0;
+
+	discover(MODEL_SKYLAKE, 8);
+	CHECK(pmu_pmi_setup(&p, &P, "l1d_demand_misses", &why));
+	CHECK_EQ_U64(p.counter, 3);
+	CHECK_EQ_U64(p.evtsel_msr, PERFEVTSEL0 + 3);
+	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why));
+	CHECK_EQ_U64(p.counter, 7);
+
+	model_set(&M, PERFEVTSEL0 + 3, SEL_EN | 0x3C);
+	CHECK(pmu_pmi_setup(&p, &P, "l1d_demand_misses", &why));
+	CHECK_EQ_U64(p.counter, 2);
+
+	for (unsigned k = 0; k < 4; k++)
+		model_set(&M, PERFEVTSEL0 + k, SEL_EN | 0x3C);
+	why = 0;
+	CHECK(!pmu_pmi_setup(&p, &P, "l1d_demand_misses", &why));
+	CHECK(why && strstr(why, "restricted to on this CPU model") != 0);
+	CHECK(pmu_pmi_setup(&p, &P, "cycles", &why)); /* unrestricted: 4-7 are free */
+}
+
 static uint32_t counters(unsigned model, uint16_t event, uint8_t umask)
 {
 	struct pmu_event ev = { "t", event, umask, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "t" };
@@ -215,6 +244,7 @@ TEST_SUITE(pmu_constraints) = {
 	{ "skl_restricted_event_after_four_others", skl_restricted_event_after_four_others },
 	{ "skl_five_restricted_events_take_two_passes", skl_five_restricted_events_take_two_passes },
 	{ "glc_counter_0_events_refused_when_it_is_taken", glc_counter_0_events_refused_when_it_is_taken },
+	{ "sampler_picks_an_allowed_counter", sampler_picks_an_allowed_counter },
 	{ "tables_follow_linux", tables_follow_linux },
 	{ 0, 0 },
 };
