@@ -1,6 +1,6 @@
 /* Counter-constraint tables of Intel core PMUs (see pmu_constraints.h). Source: Linux
- * arch/x86/events/intel/core.c, the tables intel_skl_event_constraints and
- * intel_glc_event_constraints, and the model cases of intel_pmu_init that select them (model
+ * arch/x86/events/intel/core.c, the tables intel_skl_event_constraints,
+ * intel_icl_event_constraints and intel_glc_event_constraints, and the model cases of intel_pmu_init that select them (model
  * numbers: arch/x86/include/asm/intel-family.h). Only the rules restricting general-purpose
  * counters are kept: Linux's FIXED_EVENT_CONSTRAINT and METRIC_EVENT_CONSTRAINT rows name a
  * fixed counter or a topdown metric, and on a general-purpose counter their events may use
@@ -31,6 +31,26 @@ static const struct pmu_constraint intel_skl[] = {
 	EVENT(0xC6, CTRS_0_TO_3),  /* FRONTEND_RETIRED.* */
 };
 
+/* intel_icl_event_constraints (Sunny, Willow, Cypress Cove): ranges of event selects on 0-3;
+ * CYCLE_ACTIVITY.STALLS_TOTAL, CYCLES_MEM_ANY, STALLS_MEM_ANY unrestricted before the rest of
+ * 0xA3. */
+static const struct pmu_constraint intel_icl[] = {
+	RANGE(0x03, 0x0A, CTRS_0_TO_3),
+	RANGE(0x1F, 0x28, CTRS_0_TO_3),
+	EVENT(0x32, CTRS_0_TO_3),        /* SW_PREFETCH_ACCESS.* */
+	RANGE(0x48, 0x56, CTRS_0_TO_3),
+	RANGE(0x60, 0x8B, CTRS_0_TO_3),
+	UEVENT(0xA3, 0x04, CTRS_ALL_8),  /* CYCLE_ACTIVITY.STALLS_TOTAL */
+	UEVENT(0xA3, 0x10, CTRS_ALL_8),  /* CYCLE_ACTIVITY.CYCLES_MEM_ANY */
+	UEVENT(0xA3, 0x14, CTRS_ALL_8),  /* CYCLE_ACTIVITY.STALLS_MEM_ANY */
+	EVENT(0xA3, CTRS_0_TO_3),        /* CYCLE_ACTIVITY.* */
+	RANGE(0xA8, 0xB0, CTRS_0_TO_3),
+	RANGE(0xB7, 0xBD, CTRS_0_TO_3),
+	RANGE(0xD0, 0xE6, CTRS_0_TO_3),
+	EVENT(0xEF, CTRS_0_TO_3),
+	RANGE(0xF0, 0xF4, CTRS_0_TO_3),
+};
+
 /* intel_glc_event_constraints (Golden Cove; Redwood Cove uses it too): event selects below 0x90
  * on counters 0-3 except 0x2E and 0x3C, listed first; 0x90 and up unrestricted except the
  * rules before that range. */
@@ -50,15 +70,18 @@ static const struct pmu_constraint intel_glc[] = {
 };
 
 static const struct pmu_constraint_table skl_table = TABLE("intel_skl", intel_skl);
+static const struct pmu_constraint_table icl_table = TABLE("intel_icl", intel_icl);
 static const struct pmu_constraint_table glc_table = TABLE("intel_glc", intel_glc);
 
 /* intel_pmu_init's cases for each table. Skylake: SKYLAKE_X 0x55 (also Cascade and Cooper
  * Lake), SKYLAKE_L 0x4E, SKYLAKE 0x5E, KABYLAKE_L 0x8E, KABYLAKE 0x9E (also Coffee and Whiskey
- * Lake), COMETLAKE_L 0xA6, COMETLAKE 0xA5. Golden Cove without E-cores: SAPPHIRERAPIDS_X 0x8F,
+ * Lake), COMETLAKE_L 0xA6, COMETLAKE 0xA5. Ice Lake: ICELAKE_X 0x6A, ICELAKE_D 0x6C, ICELAKE_L 0x7E,
+ * ICELAKE 0x7D, TIGERLAKE_L 0x8C, TIGERLAKE 0x8D, ROCKETLAKE 0xA7. Golden Cove without E-cores: SAPPHIRERAPIDS_X 0x8F,
  * EMERALDRAPIDS_X 0xCF, and GRANITERAPIDS_X 0xAD / _D 0xAE (Redwood Cove, glc_common). The
  * hybrid parts (Alder, Raptor, Meteor Lake) take their table by core type, which is not read
  * here: no table for them. */
 static const uint8_t skl_models[] = { 0x55, 0x4E, 0x5E, 0x8E, 0x9E, 0xA6, 0xA5 };
+static const uint8_t icl_models[] = { 0x6A, 0x6C, 0x7E, 0x7D, 0x8C, 0x8D, 0xA7 };
 static const uint8_t glc_models[] = { 0x8F, 0xCF, 0xAD, 0xAE };
 
 static bool listed(const uint8_t *models, unsigned n, unsigned model)
@@ -75,6 +98,8 @@ const struct pmu_constraint_table *pmu_constraint_table_for(bool intel, unsigned
 		return 0;
 	if (listed(skl_models, sizeof(skl_models), model))
 		return &skl_table;
+	if (listed(icl_models, sizeof(icl_models), model))
+		return &icl_table;
 	if (listed(glc_models, sizeof(glc_models), model))
 		return &glc_table;
 	return 0;

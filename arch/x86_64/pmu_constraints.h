@@ -28,7 +28,7 @@ struct pmu_constraint {
 };
 
 struct pmu_constraint_table {
-	const char *name;   /* the Linux table it follows: "intel_skl", "intel_glc" */
+	const char *name;   /* the Linux table it follows: "intel_skl", "intel_icl", "intel_glc" */
 	const struct pmu_constraint *rules;
 	unsigned n;
 };

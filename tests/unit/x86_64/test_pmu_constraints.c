@@ -5,6 +5,10 @@
  *    KABYLAKE_L 0x8E, KABYLAKE 0x9E, COMETLAKE_L 0xA6, COMETLAKE 0xA5): event selects 0xD0,
  *    0xD1, 0xD2, 0xCD, 0xC6 on counters 0-3 (mask 0xf, "when HT is off, these can only run on
  *    the bottom 4 counters"), INST_RETIRED.PREC_DIST 0x01C0 on counter 1 (mask 0x2);
+ *  - intel_icl_event_constraints (ICELAKE_X 0x6A, ICELAKE_D 0x6C, ICELAKE_L 0x7E, ICELAKE 0x7D,
+ *    TIGERLAKE_L 0x8C, TIGERLAKE 0x8D, ROCKETLAKE 0xA7): selects 0x03-0x0A, 0x1F-0x28, 0x32,
+ *    0x48-0x56, 0x60-0x8B, 0xA3 (but 0x04A3, 0x10A3, 0x14A3 on every counter: 0xff), 0xA8-0xB0,
+ *    0xB7-0xBD, 0xD0-0xE6, 0xEF, 0xF0-0xF4 on 0-3 (0xf);
  *  - intel_glc_event_constraints (SAPPHIRERAPIDS_X 0x8F, EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X
  *    0xAD, GRANITERAPIDS_D 0xAE): 0x2E and 0x3C on every counter (0xff), other selects
  *    0x01-0x8F on 0-3 (0xf), 0x01A3, 0x02A3, 0x08A3 on 0-3, 0x04A4, 0x08A4, 0x02CD and 0xCE
@@ -203,10 +207,11 @@ static uint32_t counters(unsigned model, uint16_t event, uint8_t umask)
 }
 
 /* The tables give Linux's masks (as listed at the top) for every model Linux keys them by; the
- * models without a table here (Ice Lake, the hybrid Alder Lake, AMD) restrict nothing. */
+ * models without a table here (the hybrid Alder Lake, AMD) restrict nothing. */
 static void tables_follow_linux(void)
 {
 	static const unsigned skl[] = { 0x55, 0x4E, 0x5E, 0x8E, 0x9E, 0xA6, 0xA5 };
+	static const unsigned icl[] = { 0x6A, 0x6C, 0x7E, 0x7D, 0x8C, 0x8D, 0xA7 };
 	static const unsigned glc[] = { 0x8F, 0xCF, 0xAD, 0xAE };
 
 	for (unsigned i = 0; i < sizeof(skl) / sizeof(skl[0]); i++) {
@@ -234,7 +239,18 @@ static void tables_follow_linux(void)
 		CHECK_EQ_U64(counters(glc[i], 0xC4, 0x00), 0xFF);
 		CHECK_EQ_U64(counters(glc[i], 0x90, 0x01), 0xFF);
 	}
-	CHECK(!pmu_constraint_table_for(true, 6, 0x7E));  /* Ice Lake: intel_icl_*, not encoded */
+	for (unsigned i = 0; i < sizeof(icl) / sizeof(icl[0]); i++) {
+		CHECK_EQ_U64(counters(icl[i], 0x24, 0x21), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0x2E, 0x41), 0xFF); /* between the 0x1F-0x28 and 0x32 rules */
+		CHECK_EQ_U64(counters(icl[i], 0x51, 0x01), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0xA3, 0x14), 0xFF);
+		CHECK_EQ_U64(counters(icl[i], 0xA3, 0x08), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0xC4, 0x00), 0xFF);
+		CHECK_EQ_U64(counters(icl[i], 0xD1, 0x08), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0xE6, 0x01), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0xF4, 0x04), 0x0F);
+		CHECK_EQ_U64(counters(icl[i], 0xF5, 0x01), 0xFF);
+	}
 	CHECK(!pmu_constraint_table_for(true, 6, 0x97));  /* Alder Lake: by core type */
 	CHECK(!pmu_constraint_table_for(false, 0x19, 0x11));
 	CHECK(!pmu_constraint_table_for(true, 0xF, 0x5E));
