@@ -303,6 +303,7 @@ void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct p
 		return;
 	pi->base = pmu_base_events(ci->is_intel, ci->is_amd);
 	pi->family = pmu_family_events(ci->is_intel, ci->is_amd, ci->family, ci->model);
+	pi->constraints = pmu_constraint_table_for(ci->is_intel, ci->family, ci->model);
 	why = selftest(pi);
 	if (why) {
 		pi->present = false;

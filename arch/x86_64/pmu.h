@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arch/cpu_info.h"
+#include "arch/x86_64/pmu_constraints.h"
 #include "arch/x86_64/pmu_events.h"
 
 #define PMU_MAX_GP 8
@@ -66,10 +67,13 @@ struct pmu_info {
 	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */
 	/* General-purpose counters kept for overflow sampling (bit i = counter i; the caller sets
 	 * 1u << pmu_pmi.counter after pmu_pmi_setup, clears it after pmu_pmi_stop): counter sets
-	 * are planned on the counters below the lowest one, and the global-control writes of
+	 * are planned on the other counters, and the global-control writes of
 	 * pmu_program/start/stop/release keep their enable bits. */
 	uint32_t gp_reserved;
 	const struct pmu_event_table *base, *family;
+	/* Which general-purpose counters an event may use on this model (pmu_constraints.h); NULL:
+	 * every event may use every counter. */
+	const struct pmu_constraint_table *constraints;
 	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */
 	bool aperf_mperf;
 	const char *aperf_why;  /* why not, when absent */

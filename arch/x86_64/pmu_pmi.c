@@ -114,6 +114,7 @@ bool pmu_pmi_setup(struct pmu_pmi *p, const struct pmu_info *pi, const char *eve
 {
 	const struct pmu_event *ev;
 	uint64_t sel = 0;
+	uint32_t allowed;
 	unsigned i;
 
 	*p = (struct pmu_pmi){ 0 };
@@ -130,10 +131,16 @@ bool pmu_pmi_setup(struct pmu_pmi *p, const struct pmu_info *pi, const char *eve
 		return refuse(why, "counted only by its fixed counter: overflow sampling needs a general-purpose counter");
 	if (!pi->num_gp)
 		return refuse(why, "no general-purpose counter");
+	allowed = pmu_gp_allowed(pi, ev);
+	if (!allowed)
+		return refuse(why, "none of the counters this event is restricted to on this CPU model "
+				   "(Linux's counter constraints) exists here");
 	p->pi = pi;
 	p->ev = ev;
-	/* The last free one: the runner's counter sets take counters from 0 up. */
+	/* The last free one it may use: the runner's counter sets take counters from 0 up. */
 	for (i = pi->num_gp; i-- > 0;) {
+		if (!(allowed & (1u << i)))
+			continue;
 		p->counter = i;
 		p->evtsel_msr = pmu_is_intel(pi) ? MSR_IA32_PERFEVTSEL0 + i : pi->ctl_base + pi->msr_stride * i;
 		if (!rd(p, p->evtsel_msr, &sel)) {
@@ -145,7 +152,10 @@ bool pmu_pmi_setup(struct pmu_pmi *p, const struct pmu_info *pi, const char *eve
 	}
 	if (sel & EVTSEL_EN) {
 		p->pi = 0;
-		return refuse(why, "every general-purpose counter is in use (its event select enabled)");
+		return refuse(why, allowed == pmu_width_mask(pi->num_gp)
+				   ? "every general-purpose counter is in use (its event select enabled)"
+				   : "every counter this event is restricted to on this CPU model (Linux's counter "
+				     "constraints) is in use (its event select enabled)");
 	}
 	if (pmu_is_intel(pi))
 		p->ctr_msr = (pi->full_width ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + i;

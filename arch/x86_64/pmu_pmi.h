@@ -42,10 +42,10 @@ struct pmu_pmi {
 };
 
 /* Pick a free general-purpose counter for `event` (a pmu_events name) and compute its encoding:
- * the highest-numbered one whose event select is not enabled (counter sets fill from 0 up).
- * Writes its event select (our value without the enable bit, then 0) to see it is accepted.
- * False with *why: no PMU, event unknown or not on a GP counter, every counter in use, the
- * counter refused. */
+ * the highest-numbered one the event may use on this model (pmu_constraints.h) whose event
+ * select is not enabled (counter sets fill from 0 up). Writes its event select (our value
+ * without the enable bit, then 0) to see it is accepted. False with *why: no PMU, event unknown
+ * or not on a GP counter, every counter it may use in use, the counter refused. */
 bool pmu_pmi_setup(struct pmu_pmi *p, const struct pmu_info *pi, const char *event, const char **why);
 /* Preload -period and enable (global control too where the PMU has one); a stale overflow bit
  * of our counter is cleared first. False with *why when an MSR write faulted (the counter is
