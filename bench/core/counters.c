@@ -44,7 +44,8 @@ const char *ctr_latency_set(const struct cpu_info *ci, uint64_t size)
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
 
-		if (c->type == CACHE_INST || c->level < 1 || c->level > 3 || c->size < size)
+		/* a geometry that is no cache's size picks no level (the _mem set: LLC and TLB misses) */
+		if (c->type == CACHE_INST || c->geometry_unknown || c->level < 1 || c->level > 3 || c->size < size)
 			continue;
 		if (!best || c->size < best_size) {
 			best = c->level;
