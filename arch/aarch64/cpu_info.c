@@ -59,6 +59,29 @@ static uint64_t read_ccsidr(void *ctx, unsigned level, bool inst)
 	return sysreg_read(ccsidr_el1);
 }
 
+static void identify_caches(struct cpu_info *ci)
+{
+	struct a64_cache found[A64_MAX_CACHES];
+	unsigned n = a64_caches_identify(found, A64_MAX_CACHES, sysreg_read(clidr_el1),
+					 a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1)), read_ccsidr, 0);
+
+	for (unsigned i = 0; i < n && ci->num_caches < CPU_MAX_CACHES; i++) {
+		struct cache_desc *c = &ci->caches[ci->num_caches++];
+
+		c->level = found[i].level;
+		c->type = found[i].ctype == A64_CTYPE_INST   ? CACHE_INST
+			  : found[i].ctype == A64_CTYPE_DATA ? CACHE_DATA
+							     : CACHE_UNIFIED;
+		c->line = found[i].g.line;
+		c->ways = found[i].g.ways;
+		c->sets = found[i].g.sets;
+		c->size = found[i].size; /* 0 where the geometry is unknown */
+		c->shared_by = 0;        /* CCSIDR does not say */
+		c->source = "ccsidr";
+		c->geometry_unknown = found[i].unknown;
+	}
+}
+
 void arch_cpu_identify(struct cpu_info *ci)
 {
 	uint64_t midr = sysreg_read(midr_el1);
@@ -79,7 +102,7 @@ void arch_cpu_identify(struct cpu_info *ci)
 	ci->logical_cpus_source = "none";
 	ci->pmu_present = false;
 	ci->pmu_reason = "AArch64 PMUv3 not ported yet";
-	a64_caches_identify(ci, sysreg_read(clidr_el1), a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1)), read_ccsidr, 0);
+	identify_caches(ci);
 }
 
 void arch_cpu_identify_privileged(struct cpu_info *ci)
