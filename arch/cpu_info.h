@@ -25,6 +25,9 @@ struct cache_desc {
 	uint64_t size; /* bytes */
 	unsigned line, ways, sets, shared_by; /* shared_by 0: CPUID does not say */
 	const char *source;
+	/* NULL, or why line x ways x sets cannot be this cache's size (a hypervisor's stand-in
+	 * geometry, AArch64: arch/aarch64/cache_geom.h); size is then 0, never the product. */
+	const char *geometry_unknown;
 };
 
 struct cpu_info {

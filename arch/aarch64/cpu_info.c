@@ -1,9 +1,10 @@
 /* What an AArch64 CPU says about itself (arch/cpu_info.h): MIDR_EL1 (implementer, part, variant,
- * revision), the cache hierarchy from CLIDR_EL1 and CCSIDR_EL1, MPIDR_EL1's affinity as the
- * hardware id. x86-only fields of struct cpu_info (CPUID leaves, TSC and APIC features, microcode)
- * stay zero. The raw ID registers are emitted by bench/facts/aarch64/platform.c. */
+ * revision), the cache hierarchy from CLIDR_EL1 and CCSIDR_EL1 (geometries that cannot be caches
+ * vetted by cache_geom.c), MPIDR_EL1's affinity as the hardware id. x86-only fields of struct
+ * cpu_info (CPUID leaves, TSC and APIC features, microcode) stay zero. The raw ID registers are emitted by bench/facts/aarch64/platform.c. */
 #include "arch/cpu_info.h"
 
+#include "arch/aarch64/cache_geom.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/id_decode.h"
 
@@ -48,43 +49,36 @@ static void hex_str(char *dst, unsigned cap, const char *prefix, uint64_t v, uns
 #define CSSELR_LEVEL_SHIFT 1 /* CSSELR_EL1: Level in [3:1], InD in bit 0 */
 #define CSSELR_IND 1u
 
-static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type, bool ccidx)
+/* CSSELR_EL1 selects which cache CCSIDR_EL1 describes. */
+static uint64_t read_ccsidr(void *ctx, unsigned level, bool inst)
 {
-	uint64_t sel = ((uint64_t)(level - 1) << CSSELR_LEVEL_SHIFT) | (type == CACHE_INST ? CSSELR_IND : 0);
-	struct a64_cache_geom g;
-	struct cache_desc *c;
+	uint64_t sel = ((uint64_t)(level - 1) << CSSELR_LEVEL_SHIFT) | (inst ? CSSELR_IND : 0);
 
-	if (ci->num_caches >= CPU_MAX_CACHES)
-		return;
+	(void)ctx;
 	__asm__ volatile("msr csselr_el1, %0; isb" : : "r"(sel) : "memory");
-	g = a64_ccsidr_decode(sysreg_read(ccsidr_el1), ccidx);
-	c = &ci->caches[ci->num_caches++];
-	c->level = level;
-	c->type = type;
-	c->line = g.line;
-	c->ways = g.ways;
-	c->sets = g.sets;
-	c->size = (uint64_t)g.line * g.ways * g.sets;
-	c->shared_by = 0; /* CCSIDR does not say */
-	c->source = "ccsidr";
+	return sysreg_read(ccsidr_el1);
 }
 
 static void identify_caches(struct cpu_info *ci)
 {
-	uint64_t clidr = sysreg_read(clidr_el1);
-	bool ccidx = a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1));
+	struct a64_cache found[A64_MAX_CACHES];
+	unsigned n = a64_caches_identify(found, A64_MAX_CACHES, sysreg_read(clidr_el1),
+					 a64_mmfr2_ccidx(sysreg_read(id_aa64mmfr2_el1)), read_ccsidr, 0);
 
-	for (unsigned n = 0; n < A64_CLIDR_LEVELS; n++) {
-		unsigned ctype = a64_clidr_ctype(clidr, n);
+	for (unsigned i = 0; i < n && ci->num_caches < CPU_MAX_CACHES; i++) {
+		struct cache_desc *c = &ci->caches[ci->num_caches++];
 
-		if (ctype == A64_CTYPE_NONE)
-			break;
-		if (ctype == A64_CTYPE_INST || ctype == A64_CTYPE_SEPARATE)
-			add_cache(ci, n + 1, CACHE_INST, ccidx);
-		if (ctype == A64_CTYPE_DATA || ctype == A64_CTYPE_SEPARATE)
-			add_cache(ci, n + 1, CACHE_DATA, ccidx);
-		if (ctype == A64_CTYPE_UNIFIED)
-			add_cache(ci, n + 1, CACHE_UNIFIED, ccidx);
+		c->level = found[i].level;
+		c->type = found[i].ctype == A64_CTYPE_INST   ? CACHE_INST
+			  : found[i].ctype == A64_CTYPE_DATA ? CACHE_DATA
+							     : CACHE_UNIFIED;
+		c->line = found[i].g.line;
+		c->ways = found[i].g.ways;
+		c->sets = found[i].g.sets;
+		c->size = found[i].size; /* 0 where the geometry is unknown */
+		c->shared_by = 0;        /* CCSIDR does not say */
+		c->source = "ccsidr";
+		c->geometry_unknown = found[i].unknown;
 	}
 }
 

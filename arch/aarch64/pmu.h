@@ -85,6 +85,10 @@ unsigned a64_pmu_plan_events(const struct pmu_info *pi, const char *const *names
 /* The event a vocabulary name counts here (its Arm name in *arm_name), or -1 with *why. */
 int a64_pmu_event_for(const struct pmu_info *pi, const char *name, const char **arm_name, const char **why);
 bool a64_pmu_has_event(const struct pmu_info *pi, const char *name);
+/* Which pair branch_misses / branches counts here: "retired" (BR_MIS_PRED_RETIRED over
+ * BR_RETIRED, one population), "mixed" (PMCEID lacks 0x22: BR_MIS_PRED, speculatively executed,
+ * over BR_RETIRED, architecturally executed), "none" (one of the two is not offered). */
+const char *a64_pmu_branch_ratio(const struct pmu_info *pi);
 
 /* ---- the machine (pmu.c) ---------------------------------------------------------------------- */
 

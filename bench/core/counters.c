@@ -44,7 +44,8 @@ const char *ctr_latency_set(const struct cpu_info *ci, uint64_t size)
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
 
-		if (c->type == CACHE_INST || c->level < 1 || c->level > 3 || c->size < size)
+		/* a geometry that is no cache's size picks no level (the _mem set: LLC and TLB misses) */
+		if (c->type == CACHE_INST || c->geometry_unknown || c->level < 1 || c->level > 3 || c->size < size)
 			continue;
 		if (!best || c->size < best_size) {
 			best = c->level;
@@ -77,15 +78,71 @@ static void split_names(struct ctr_run *cr, const char *list)
 	}
 }
 
-unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *probe,
-		     const char *default_set, uint64_t n)
+bool ctr_package_event(const char *name)
+{
+	return str_eq(name, "energy_pkg") || str_eq(name, "energy_dram") || str_eq(name, "energy_core");
+}
+
+#define PACKAGE_WHY "package-wide counter: counted on the aggregate set (cpu=all), not per core"
+
+/* Keep the names scope takes (see enum ctr_scope); what it drops that this CPU counts is
+ * refused after planning (CORE), the rest stays for the planner's own reason. */
+static void scope_names(struct ctr_run *cr, enum ctr_scope scope, const char **moved, unsigned *nmoved)
+{
+	struct pmu_plan *scratch = &cr->plan; /* the final plan is made after this */
+	const char *pkg[PMU_MAX_EVENTS];
+	unsigned npkg = 0, k = 0;
+
+	*nmoved = 0;
+	for (unsigned i = 0; i < cr->nnames; i++)
+		if (ctr_package_event(cr->names[i]))
+			pkg[npkg++] = cr->names[i];
+	/* a package name the planner places is one this CPU counts */
+	(void)pmu_plan_events(cr->env->pmu, pkg, npkg, scratch);
+	for (unsigned i = 0; i < cr->nnames; i++) {
+		const char *name = cr->names[i];
+		bool package = ctr_package_event(name), counted = false;
+
+		for (unsigned p = 0; p < scratch->npasses; p++)
+			for (unsigned c = 0; c < scratch->pass[p].n; c++)
+				counted = counted || str_eq(scratch->pass[p].c[c].name, name);
+		if (scope == CTR_SCOPE_PACKAGE ? package && counted : !(package && counted))
+			cr->names[k++] = name;
+		else if (scope == CTR_SCOPE_CORE)
+			moved[(*nmoved)++] = name;
+	}
+	cr->nnames = k;
+}
+
+/* The names of cr's list resolved, planned and the sample storage taken: ctr_prepare's work. */
+static unsigned plan_and_store(struct ctr_run *cr, const char *const *moved, unsigned nmoved)
+{
+	(void)pmu_plan_events(cr->env->pmu, cr->names, cr->nnames, &cr->plan);
+	for (unsigned i = 0; i < nmoved && cr->plan.nrefused < PMU_MAX_EVENTS; i++) {
+		cr->plan.refused[cr->plan.nrefused] = moved[i];
+		cr->plan.refused_why[cr->plan.nrefused++] = PACKAGE_WHY;
+	}
+	if (!cr->plan.npasses)
+		return 0;
+	for (unsigned p = 0; p < cr->plan.npasses; p++) {
+		cr->vals[p] = probe_sample_buffer(cr->env, cr->n * cr->plan.pass[p].n);
+		cr->pass_tsc[p] = p ? probe_sample_buffer(cr->env, cr->n) : 0;
+		if (!cr->vals[p] || (p && !cr->pass_tsc[p]))
+			return 0; /* ctr_emit then reports the skip */
+	}
+	cr->active = true;
+	return cr->plan.npasses;
+}
+
+/* The set's names (the default set, or pmu_events=) into cr; false when none are asked for. */
+static bool resolve(struct ctr_run *cr, struct probe_env *env, const char *probe, const char *default_set, uint64_t n)
 {
 	const char *cfg = env->cfg->pmu_events;
 	const char *list;
 
 	*cr = (struct ctr_run){ .env = env, .probe = probe, .n = n };
 	if (str_eq(cfg, "none"))
-		return 0;
+		return false;
 	if (str_eq(cfg, "auto")) {
 		list = default_set ? ctr_set_events(default_set) : 0;
 		cr->set_name = default_set;
@@ -94,21 +151,39 @@ unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *prob
 		cr->set_name = CTR_SET_CONFIG;
 	}
 	if (!list)
-		return 0;
+		return false;
 	split_names(cr, list);
+	return true;
+}
+
+unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *probe,
+		     const char *default_set, uint64_t n)
+{
+	if (!resolve(cr, env, probe, default_set, n))
+		return 0;
 	cr->requested = cr->nnames > 0;
 	if (!cr->requested || !pmu_usable(env->pmu))
 		return 0;
-	if (!pmu_plan_events(env->pmu, cr->names, cr->nnames, &cr->plan))
+	return plan_and_store(cr, 0, 0);
+}
+
+unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const char *probe,
+			    const char *default_set, uint64_t n, enum ctr_scope scope)
+{
+	const char *moved[PMU_MAX_EVENTS];
+	unsigned nmoved = 0;
+
+	if (!resolve(cr, env, probe, default_set, n))
 		return 0;
-	for (unsigned p = 0; p < cr->plan.npasses; p++) {
-		cr->vals[p] = probe_sample_buffer(env, n * cr->plan.pass[p].n);
-		cr->pass_tsc[p] = p ? probe_sample_buffer(env, n) : 0;
-		if (!cr->vals[p] || (p && !cr->pass_tsc[p]))
-			return 0; /* ctr_emit then reports the skip */
+	cr->requested = cr->nnames > 0 && (scope == CTR_SCOPE_CORE || pmu_usable(env->pmu));
+	if (!cr->requested || !pmu_usable(env->pmu))
+		return 0; /* CORE: the skip says why; PACKAGE: the per-core sets already do */
+	scope_names(cr, scope, moved, &nmoved);
+	if (scope == CTR_SCOPE_PACKAGE && !cr->nnames) {
+		cr->requested = false; /* nothing package-wide this CPU counts: no fields, no skips */
+		return 0;
 	}
-	cr->active = true;
-	return cr->plan.npasses;
+	return plan_and_store(cr, moved, nmoved);
 }
 
 /* Counters that faulted on a read become refused events (the first reason stays). */

@@ -74,6 +74,21 @@ const char *ctr_set_events(const char *set_name);
  * or no storage). */
 unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *probe,
 		     const char *default_set, uint64_t n);
+
+/* Which of a set's events one measurement takes when several cores measure at once. The
+ * package-wide counters (RAPL's energy_pkg, energy_dram, energy_core: one counter per package,
+ * whichever core reads it) would show every core the whole package's energy, so they belong to
+ * the aggregate measurement only. */
+enum ctr_scope {
+	CTR_SCOPE_CORE,    /* a core's own set: the package-wide events this CPU can count are
+			    * refused with the reason (the aggregate counts them) */
+	CTR_SCOPE_PACKAGE, /* the aggregate: only the package-wide events this CPU can count (none:
+			    * not requested, the per-core sets already say why) */
+};
+unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const char *probe,
+			    const char *default_set, uint64_t n, enum ctr_scope scope);
+/* True for the package-wide event names (see enum ctr_scope). */
+bool ctr_package_event(const char *name);
 /* Program and start pass p's group and measure its overhead. */
 void ctr_pass_begin(struct ctr_run *cr, unsigned p);
 /* One sample: counters read around fn(ctx, iters); stores the deltas; returns fn's cycles. */

@@ -98,12 +98,22 @@ void summary_begin(const struct probe_env *env)
 	if (!s)
 		return;
 	s->hz = env->counter_hz;
+	unsigned unknown = 0; /* the lowest data level of unknown geometry, 0: none */
+
 	for (unsigned i = 0; env->cpu && i < env->cpu->num_caches; i++) {
 		const struct cache_desc *c = &env->cpu->caches[i];
 
-		if (c->type != CACHE_INST && c->level >= 1 && c->level <= SUMMARY_CACHE_LEVELS)
+		if (c->type == CACHE_INST || c->level < 1)
+			continue;
+		if (c->geometry_unknown && (!unknown || c->level < unknown))
+			unknown = c->level;
+		if (c->level <= SUMMARY_CACHE_LEVELS)
 			s->cache[c->level - 1] = c->size;
 	}
+	/* A level of unknown size bounds no band: the levels above it and DRAM get no row values. */
+	s->dram_unbounded = unknown != 0;
+	for (unsigned l = unknown; unknown && l <= SUMMARY_CACHE_LEVELS; l++)
+		s->cache[l - 1] = 0;
 }
 
 uint64_t summary_muldiv(uint64_t a, uint64_t b, uint64_t c)
@@ -153,7 +163,7 @@ static int level_of(const struct summary_state *s, uint64_t size)
 		below = s->cache[l];
 		last = l;
 	}
-	return last >= 0 && size >= 4 * below ? SUMMARY_CACHE_LEVELS : -1;
+	return last >= 0 && !s->dram_unbounded && size >= 4 * below ? SUMMARY_CACHE_LEVELS : -1;
 }
 
 /* Keep `value` for a level when its size is the largest seen there; at the same size the larger

@@ -35,6 +35,7 @@ struct summary_irq {
 struct summary_state {
 	uint64_t hz;
 	uint64_t cache[SUMMARY_CACHE_LEVELS]; /* data/unified size per level, 0 = none */
+	bool dram_unbounded; /* a data cache of unknown geometry: no band above it, no DRAM row */
 	struct summary_cell bw[SUMMARY_CACHE_LEVELS + 1], lat[SUMMARY_CACHE_LEVELS + 1];
 	struct summary_irq irq[SUMMARY_IRQ_SOURCES];
 	unsigned n_irq;

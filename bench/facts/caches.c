@@ -17,13 +17,18 @@ void platform_emit_caches(const struct cpu_info *ci)
 		rec_str(r, "kind", "cache");
 		rec_u64(r, "level", c->level);
 		rec_str(r, "type", cache_type_name(c->type));
-		rec_u64(r, "size", c->size);
+		if (!c->geometry_unknown) /* absent, not 0: no size is known */
+			rec_u64(r, "size", c->size);
 		rec_u64(r, "line", c->line);
 		rec_u64(r, "ways", c->ways);
 		rec_u64(r, "sets", c->sets);
 		if (c->shared_by) /* omitted where the CPU does not say */
 			rec_u64(r, "shared_by", c->shared_by);
 		rec_str(r, "source", c->source);
+		if (c->geometry_unknown) {
+			rec_str(r, "geometry", "unknown");
+			rec_str(r, "reason", c->geometry_unknown);
+		}
 		emit_finish();
 	}
 }

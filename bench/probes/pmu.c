@@ -206,11 +206,15 @@ static void cost_set(struct probe_env *env, struct cost_ctx *c, const char *op, 
 	ctr_finish_set(c->cr, r, set, samples, n);
 }
 
-static uint64_t cache_size(const struct cpu_info *ci, unsigned level, unsigned *line)
+/* The data (or unified) cache of `level` and its size, 0 where unknown (*why then says why). */
+static uint64_t cache_size(const struct cpu_info *ci, unsigned level, unsigned *line, const char **why)
 {
+	*why = "cache size unknown";
 	for (unsigned i = 0; i < ci->num_caches; i++)
 		if (ci->caches[i].level == level && ci->caches[i].type != CACHE_INST && ci->caches[i].line) {
 			*line = ci->caches[i].line;
+			if (ci->caches[i].geometry_unknown)
+				*why = ci->caches[i].geometry_unknown;
 			return ci->caches[i].size;
 		}
 	return 0;
@@ -265,10 +269,15 @@ static enum probe_status pmu_cost_run(struct probe_env *env)
 	for (unsigned level = 1; level <= 2; level++) {
 		static const char *const level_names[] = { "", "L1d", "L2" };
 		unsigned line = 0;
-		uint64_t size = cache_size(env->cpu, level, &line);
+		const char *why;
+		uint64_t size = cache_size(env->cpu, level, &line, &why);
 
-		if (!size || !(c.buf = arena_alloc(env->arena, size, 4096))) {
-			emit_skip("pmu_cost", "cache size unknown or no room for the displacement buffer");
+		if (!size) {
+			emit_skip("pmu_cost", why);
+			continue;
+		}
+		if (!(c.buf = arena_alloc(env->arena, size, 4096))) {
+			emit_skip("pmu_cost", "no room for the displacement buffer");
 			continue;
 		}
 		c.line = line;

@@ -149,16 +149,22 @@ def _samples(r, per_op, iters, overhead, n, bimodal):
     return vals
 
 
+STAND_IN_REASON = ("CCSIDR_EL1 gives 1 set x 1 way, a hypervisor's stand-in (Linux KVM gives every "
+                   "cache so), not a cache's geometry")
+
+
 def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=READ_BPC,
                   noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
                   kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0,
-                  arch="x86_64", midr=MIDR_TCG, hv_sig=""):
+                  arch="x86_64", midr=MIDR_TCG, hv_sig="", stand_in=()):
     """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
     above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
     between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
     `scale`: every per-op cost multiplied (a slower machine); `arch="aarch64"`: AArch64's
     records (MIDR `midr`, CCSIDR caches, the generic timer), `hv_sig`: x86 CPUID hypervisor
-    vendor (TCGTCGTCGTCG: QEMU TCG)."""
+    vendor (TCGTCGTCGTCG: QEMU TCG); `stand_in`: the cache levels (True: all) whose records are
+    as the firmware gives a hypervisor's one set of one way (Linux KVM's guest CCSIDR): no size,
+    `geometry=unknown`."""
     r = random.Random(seed)
     sizes = sizes or sweep_sizes()
     cpuid = caches if cpuid is None else cpuid
@@ -173,11 +179,13 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
               max_leaf=22, max_ext_leaf="0x80000008", logical_cpus=1)
     where = dict(source="ccsidr") if a64 else dict(shared_by=1, source="cpuid4")
     for level, size in enumerate(cpuid, 1):
+        geom = dict(size=size, ways=8, sets=size // 512) if not (
+            stand_in is True or level in stand_in) else dict(
+            ways=1, sets=1, geometry="unknown", reason=STAND_IN_REASON)
         s.add("plat", kind="cache", level=level, type="data" if level == 1 else "unified",
-              size=size, line=64, ways=8, sets=size // 512, **where)
+              line=64, **dict(geom, **where))
         if level == 1:
-            s.add("plat", kind="cache", level=1, type="inst", size=size, line=64, ways=8,
-                  sets=size // 512, **where)
+            s.add("plat", kind="cache", level=1, type="inst", line=64, **dict(geom, **where))
     if dram_mbps:
         s.add("plat", kind="dram_peak", status="ok", mbps=dram_mbps, devices=2,
               basis="smbios17")

@@ -10,7 +10,7 @@ import pytest
 
 import synth
 from bmharness import cli
-from bmharness.analysis import archinfo, compare, counters, memory
+from bmharness.analysis import archinfo, compare, compare_levels, counters, headline, memory
 from bmharness.report import compare as compare_report, counters as counters_report
 from bmharness.report import irq_lat as irq_lat_report, report
 from bmharness.run import qemu
@@ -275,3 +275,42 @@ def test_interrupt_section_units_follow_the_architecture(tmp_path):
         doc = report.Doc()
         irq_report.section(doc, res, str(tmp_path))
         assert unit in doc.text()
+
+
+def test_aarch64_unknown_cache_geometry(tmp_path):
+    # A KVM guest's caches as the firmware reports them: no size, geometry=unknown with the
+    # reason. No knee is judged against (nor flagged for want of) a size, the reason is shown,
+    # and nothing is sized from a 64-byte "cache".
+    summary, out = parsed(tmp_path, synth.memory_stream(arch="aarch64", midr=synth.MIDR_N1, n=8,
+                                                        stand_in=True))
+    unknown = archinfo.unknown_geometry(summary)
+    assert [u["name"] for u in unknown] == ["L1d", "L2", "L3"]
+    assert all(u["reason"] == synth.STAND_IN_REASON for u in unknown)
+    assert [u["name"] for u in archinfo.unknown_geometry(summary, data_only=False)] == [
+        "L1d", "L1i", "L2", "L3"]
+    mem = memory.analyse(summary, str(out))
+    assert mem["cpuid"] == [] and mem["unknown_geometry"] == unknown
+    h = mem["hierarchy"]
+    assert h["levels"] == [] and h["unknown"] == unknown
+    # the curves' knees are there, but none is a mismatch: the levels have no size
+    assert h["primary"]["knees"] and h["extra"] and h["flags"] == []
+    text, _ = report.write_report(str(out), plot=False)
+    assert "L1d: geometry unknown (CCSIDR_EL1 gives 1 set x 1 way" in text
+    assert "L1 data: geometry unknown: CCSIDR_EL1 gives 1 set x 1 way" in text
+    assert "knees and CLIDR/CCSIDR agree" not in text and "64 B" not in text
+    assert headline.memory_levels(mem)["dram"] is None
+    assert compare_levels.level_bounds(summary, mem["curves"]) == []
+
+
+def test_aarch64_one_unknown_level_leaves_the_others_judged(tmp_path):
+    # L1d and L2 believed, the L3 record a stand-in: L1d and L2 still agree with their knees,
+    # the L3 knee is no flag, DRAM has no lower end.
+    summary, out = parsed(tmp_path, synth.memory_stream(arch="aarch64", midr=synth.MIDR_N1, n=8,
+                                                        stand_in=(3,)))
+    assert [u["name"] for u in archinfo.unknown_geometry(summary)] == ["L3"]
+    mem = memory.analyse(summary, str(out))
+    h = mem["hierarchy"]
+    assert [r["name"] for r in h["levels"]] == ["L1d", "L2"]
+    assert [r["status"] for r in h["levels"]] == ["agree", "agree"]
+    assert h["flags"] == []
+    assert headline.memory_levels(mem)["dram"] is None

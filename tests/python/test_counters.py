@@ -241,3 +241,59 @@ def test_wrapped_samples_excluded_from_set_statistics(tmp_path):
     assert any(p["kind"] == "wrapped" for p in summ["validation"]["problems"])
     header, values = parse.read_raw(str(tmp_path / "p" / st["raw_file"]))
     assert len(values) == 5 and header["wrapped"].startswith("1 ")
+
+
+def mc_stream(old_firmware):
+    """membw_mc on 2 cores, 1 J of package energy per sample (ESU 14): each core moves BYTES per
+    op. New firmware: the per-core sets count their own events and refuse energy_pkg, the
+    aggregate set (cpu=all, bytes_per_op = both cores' bytes) carries energy_pkg. An older log:
+    every per-core set carries energy_pkg (the whole package's joules in each)."""
+    s = synth.Stream().begin()
+    s.add("cfg", probes="membw_mc", samples=N, pmu_events="auto")
+    s.add("plat", kind="pmu", present=1, reason="architectural PMU (CPUID 0xA)", vendor_version=4,
+          pmu="intel_arch", gp=4, gp_width=48, fixed=3, fixed_width=48, rapl=1, rapl_esu=14,
+          rapl_pkg=1, rapl_dram=0, rapl_core=0)
+    s.add("plat", kind="tsc", hz=2000000000, source="hpet", invariant=1)
+    core_events = "cycles,energy_pkg" if old_firmware else "cycles"
+    common = dict(unit="cycles", n=N, iters=ITERS, overhead=40, tsc_hz=2000000000,
+                  kernel="read", width=256, size=BYTES, convention="rw", page="2M", cpus=2)
+    for cpu in (0, 1):
+        s.add("probe", dict(common, name="membw_mc", set=cpu, cpu=cpu, bytes_per_op=BYTES,
+                            ctr_set="bandwidth", ctr_events=core_events, ctr_passes=1,
+                            **({} if old_firmware else {"ctr_refused": "energy_pkg"})))
+        s.add("samples", set=cpu, i=0, n=N, v=encode_values([20040] * N))
+        ctr(s, cpu, "cycles", [20000] * N)
+        if old_firmware:
+            ctr(s, cpu, "energy_pkg", [16384] * N)
+    agg = dict(common, name="membw_mc", set=2, cpu="all", bytes_per_op=2 * BYTES)
+    if not old_firmware:
+        agg.update(ctr_set="bandwidth", ctr_events="energy_pkg", ctr_passes=1)
+    s.add("probe", agg)
+    s.add("samples", set=2, i=0, n=N, v=encode_values([20100] * N))
+    if not old_firmware:
+        ctr(s, 2, "energy_pkg", [16384] * N)
+    return s.end(probes=1, skips=0)
+
+
+def test_package_energy_not_divided_by_one_cores_bytes(tmp_path):
+    # New firmware: the aggregate's joules over both cores' bytes; no per-core energy at all.
+    an = counters.analyse(parse_stream(mc_stream(False)))
+    by_set = {f["set"]: f for f in an["sets"]}
+    assert "nj_per_byte" not in by_set[0] and "nj_per_byte" not in by_set[1]
+    assert by_set[2]["nj_per_byte"]["energy_pkg"] == pytest.approx(1e9 / (2 * BYTES * ITERS))
+    assert by_set[2]["watts"]["energy_pkg"] == pytest.approx(2e9 / 20100)
+    # An older log's per-core package energy is never divided by one core's bytes (that gave
+    # 1e9 / (BYTES * ITERS): twice the truth on 2 cores), and the report says why.
+    old = counters.analyse(parse_stream(mc_stream(True)))
+    for f in old["sets"]:
+        if f["set"] in (0, 1):
+            assert "nj_per_byte" not in f and "watts" not in f
+            assert f["energy_note"] == counters.PER_CORE_ENERGY_NOTE
+    assert counters.per_core_set({"name": "membw_mc", "params": {"cpu": 0}})
+    assert not counters.per_core_set({"name": "membw_mc", "params": {"cpu": "all"}})
+    assert not counters.per_core_set({"name": "membw", "params": {"cpus": 1}})
+    log = tmp_path / "serial.log"
+    log.write_bytes(mc_stream(True).data())
+    parse.parse_log(str(log), str(tmp_path))
+    text, _ = report.write_report(str(tmp_path), plot=False)
+    assert "per core: see cpu=all" in text and "not divided" in text

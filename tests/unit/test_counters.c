@@ -254,6 +254,72 @@ static void latency_set_follows_the_level(void)
 	CHECK(strstr(ctr_set_events(CTR_SET_LATENCY_L2), "l1d_misses,l2_misses") != 0);
 }
 
+/* membw_mc's split (bench/probes/mem/membw_mc.c): RAPL's package energy is one counter for the
+ * whole package (Intel SDM vol. 3B, "Platform Specific Power Management Support": MSR_PKG_ENERGY_STATUS
+ * is package scope), so a core's set refuses it and the aggregate set counts only it; the order
+ * membw_mc uses (aggregate begin, core begin, samples, core end, aggregate end) leaves the
+ * core's counters counting. */
+struct core_sample {
+	struct ctr_run *core;
+	uint64_t i;
+};
+
+static uint64_t timed_busy(void *arg, uint64_t iters)
+{
+	uint64_t t0 = cycles_begin();
+
+	busy(arg, iters);
+	return cycles_end() - t0;
+}
+
+static uint64_t core_inside(void *arg, uint64_t iters)
+{
+	struct core_sample *cs = arg;
+
+	return ctr_sample(cs->core, 0, cs->i, timed_busy, 0, iters);
+}
+
+static void package_energy_on_the_aggregate_only(void)
+{
+	struct ctr_run core, all;
+	struct core_sample cs = { &core, 0 };
+	struct record *r;
+	uint64_t v = 1;
+
+	setup(4, true);
+	CHECK(ctr_prepare_scoped(&core, &env, "membw_mc", CTR_SET_BANDWIDTH, 5, CTR_SCOPE_CORE) == 1);
+	CHECK(ctr_prepare_scoped(&all, &env, "membw_mc", CTR_SET_BANDWIDTH, 5, CTR_SCOPE_PACKAGE) == 1);
+	CHECK_EQ_U64(all.plan.pass[0].n, 1);
+	CHECK_STR(all.plan.pass[0].c[0].name, "energy_pkg");
+	r = emit_start("probe");
+	ctr_describe(&core, r);
+	emit_finish();
+	/* energy_dram keeps the planner's reason (no DRAM domain here), energy_pkg is moved */
+	CHECK(strstr(find(" probe "), " ctr_events=cycles,instructions,llc_misses,l1d_misses,l2_misses,aperf,mperf "
+				       "ctr_passes=1 ctr_refused=energy_dram,energy_pkg") != 0);
+	CHECK(strstr(core.plan.refused_why[1], "aggregate set (cpu=all)") != 0);
+	ctr_pass_begin(&all, 0);
+	ctr_pass_begin(&core, 0);
+	for (cs.i = 0; cs.i < 5; cs.i++)
+		(void)ctr_sample(&all, 0, cs.i, core_inside, &cs, 1000);
+	ctr_pass_end(&core, 0);
+	ctr_pass_end(&all, 0);
+	CHECK(core.vals[0][0] > 0 && core.vals[0][4] > 0); /* cycles counted inside the aggregate's window */
+	model_get(&M, MSR_IA32_PERF_GLOBAL_CTRL, &v);
+	CHECK_EQ_U64(v, 0);
+
+	/* a configured list: the aggregate takes its package events only; none, no request */
+	str_copy(cfg.pmu_events, "cycles,energy_pkg", sizeof(cfg.pmu_events));
+	CHECK(ctr_prepare_scoped(&all, &env, "membw_mc", CTR_SET_BANDWIDTH, 5, CTR_SCOPE_PACKAGE) == 1);
+	CHECK_EQ_U64(all.plan.pass[0].n, 1);
+	str_copy(cfg.pmu_events, "cycles,energy_dram", sizeof(cfg.pmu_events));
+	CHECK(ctr_prepare_scoped(&all, &env, "membw_mc", CTR_SET_BANDWIDTH, 5, CTR_SCOPE_PACKAGE) == 0);
+	CHECK(!all.requested);
+	CHECK(ctr_prepare_scoped(&core, &env, "membw_mc", CTR_SET_BANDWIDTH, 5, CTR_SCOPE_CORE) == 1);
+	CHECK_EQ_U64(core.plan.nrefused, 1); /* energy_dram: the planner's refusal, counted nowhere */
+	CHECK(ctr_package_event("energy_core") && !ctr_package_event("aperf"));
+}
+
 TEST_SUITE(counters) = {
 	{ "every_sample_carries_deltas", every_sample_carries_deltas },
 	{ "more_events_than_counters_repeat", more_events_than_counters_repeat },
@@ -262,5 +328,6 @@ TEST_SUITE(counters) = {
 	{ "rdpmc_fault_mid_run", rdpmc_fault_mid_run },
 	{ "freerun_counted_without_core_pmu", freerun_counted_without_core_pmu },
 	{ "latency_set_follows_the_level", latency_set_follows_the_level },
+	{ "package_energy_on_the_aggregate_only", package_energy_on_the_aggregate_only },
 	{ 0, 0 },
 };

@@ -117,6 +117,28 @@ static void memory_rows_per_level(void)
 	CHECK_STR(line_of("interrupt"), "interrupt latency: not measured (irq_latency)");
 }
 
+/* A data cache of unknown geometry (AArch64 under KVM: cpu_info's geometry_unknown, size 0): no
+ * band above it is known, so neither the levels above it nor DRAM get values; those below do. */
+static void unknown_level_bounds_nothing_above(void)
+{
+	static struct cpu_info cpu;
+	struct probe_env env = { .counter_hz = HZ, .cpu = &cpu };
+
+	cpu = (struct cpu_info){ .num_caches = 3 };
+	cpu.caches[0] = (struct cache_desc){ .level = 1, .type = CACHE_DATA, .size = 32 * 1024 };
+	cpu.caches[1] = (struct cache_desc){ .level = 2, .type = CACHE_UNIFIED, .geometry_unknown = "stand-in" };
+	cpu.caches[2] = (struct cache_desc){ .level = 3, .type = CACHE_UNIFIED, .size = 8 * 1024 * 1024 };
+	summary_init(mem, sizeof(mem));
+	summary_begin(&env);
+	set_of("latency", "pattern", "random", "16384", "0", 5000, 1000);     /* L1: 2.5 ns */
+	set_of("latency", "pattern", "random", "4194304", "0", 80000, 1000);  /* was L3's band */
+	set_of("latency", "pattern", "random", "33554432", "0", 200000, 1000); /* was DRAM's */
+	summary_headline(head, sizeof(head), "TSC");
+	CHECK_STR(line_of("  L1 "), "  L1 32K           -             2.5  16K");
+	CHECK_STR(line_of("  L3 "), "");
+	CHECK_STR(line_of("  DRAM"), "  DRAM             -               -");
+}
+
 static void interrupt_rows_per_source(void)
 {
 	uint64_t v[100], w[100];
@@ -183,6 +205,7 @@ static void details_share_the_memory(void)
 TEST_SUITE(summary) = {
 	{ "quantiles_of_known_samples", quantiles_of_known_samples },
 	{ "memory_rows_per_level", memory_rows_per_level },
+	{ "unknown_level_bounds_nothing_above", unknown_level_bounds_nothing_above },
 	{ "interrupt_rows_per_source", interrupt_rows_per_source },
 	{ "checks_skips_and_destinations", checks_skips_and_destinations },
 	{ "details_share_the_memory", details_share_the_memory },

@@ -28,6 +28,14 @@ static void offered(const struct pmu_info *pi, char *buf, unsigned size)
 	}
 }
 
+/* The Arm name branch_misses counts here (BR_MIS_PRED_RETIRED, else BR_MIS_PRED), or "none". */
+static const char *branch_misses_event(const struct pmu_info *pi)
+{
+	const char *arm = 0, *why = 0;
+
+	return pi->present && a64_pmu_event_for(pi, "branch_misses", &arm, &why) >= 0 ? arm : "none";
+}
+
 void platform_a64pmu_emit(struct pmu_info *pi)
 {
 	char events[EVENTS_BUF], line[96];
@@ -54,6 +62,8 @@ void platform_a64pmu_emit(struct pmu_info *pi)
 	rec_hex(r, "pmceid1", pi->pmceid1);
 	rec_u64(r, "common_events", a64_pmu_events_implemented(pi->pmceid0, pi->pmceid1));
 	rec_str(r, "events", events[0] ? events : "none");
+	rec_str(r, "branch_misses_event", branch_misses_event(pi));
+	rec_str(r, "branch_ratio", a64_pmu_branch_ratio(pi));
 	rec_hex(r, "filter", pi->filter);
 	rec_str(r, "count_el", "el1");
 	rec_bool(r, "el3", pi->el3);

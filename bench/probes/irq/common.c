@@ -125,7 +125,9 @@ static const struct cache_desc *find_cache(const struct cpu_info *ci, unsigned l
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
 
-		if (c->level == level && c->type != CACHE_INST && c->line >= 8 && c->size >= c->line)
+		if (c->level != level || c->type == CACHE_INST)
+			continue;
+		if (c->geometry_unknown || (c->line >= 8 && c->size >= c->line))
 			return c;
 	}
 	return 0;
@@ -135,7 +137,7 @@ void irq_touch_prepare(struct probe_env *env, struct irq_touch *t)
 {
 	struct rand_state rng;
 
-	*t = (struct irq_touch){ { 0 }, { 0 } };
+	*t = (struct irq_touch){ { 0 }, { 0 }, { 0 } };
 	rand_seed(&rng, env->cfg->seed);
 	for (unsigned level = 1; level <= 2; level++) {
 		const struct cache_desc *c = find_cache(env->cpu, level);
@@ -144,6 +146,10 @@ void irq_touch_prepare(struct probe_env *env, struct irq_touch *t)
 
 		if (!c)
 			continue;
+		if (c->geometry_unknown) { /* no size to touch: irq_latency skips that wait, saying why */
+			t->why[w] = c->geometry_unknown;
+			continue;
+		}
 		buf = arena_alloc(env->arena, c->size, 4096);
 		if (!buf)
 			continue;

@@ -24,6 +24,7 @@ enum irq_wait { IRQ_WAIT_HLT, IRQ_WAIT_SPIN, IRQ_WAIT_L1D, IRQ_WAIT_L2, IRQ_WAIT
 struct irq_touch {
 	void *head[IRQ_NUM_WAITS];
 	uint64_t bytes[IRQ_NUM_WAITS];
+	const char *why[IRQ_NUM_WAITS]; /* no chain because the level's geometry is unknown: why */
 };
 
 /* The state a measuring handler writes. */

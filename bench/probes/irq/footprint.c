@@ -308,6 +308,10 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 
 		if (c->level > 2 || (c->type == CACHE_INST && c->level != 1))
 			continue; /* L1D, L1I, L2 */
+		if (c->geometry_unknown) { /* no size to build the chains and grid from */
+			level_skip(c, type_name(c), c->geometry_unknown);
+			continue;
+		}
 		if (c->type == CACHE_INST && !env->cfg->irq_fp_inst) {
 			level_skip(c, "inst", "instruction cache off by default (irq_fp_inst=1 measures it): its "
 					      "response curve moved with the machine's load on the development machine and "
@@ -337,7 +341,7 @@ static enum probe_status irq_footprint_run(struct probe_env *env)
 			arena_release(env->exec_arena, xmark);
 	}
 	if (!done) {
-		emit_skip("irq_footprint", "CPUID describes no L1/L2 data cache to fill");
+		emit_skip("irq_footprint", "no L1/L2 cache of known geometry to fill");
 		return PROBE_SKIPPED;
 	}
 	if (no_irq) {

@@ -252,7 +252,7 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 		}
 	}
 	if ((ls->wait == IRQ_WAIT_L1D || ls->wait == IRQ_WAIT_L2) && !t->head[ls->wait]) {
-		emit_skip("irq_latency", "CPUID describes no such cache level to touch");
+		emit_skip("irq_latency", t->why[ls->wait] ? t->why[ls->wait] : "CPUID describes no such cache level to touch");
 		return PROBE_SKIPPED;
 	}
 	one_shot_start(&o);

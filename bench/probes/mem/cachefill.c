@@ -198,6 +198,18 @@ static bool fill_inst(struct probe_env *env, const struct cache_desc *c, const s
 	return true;
 }
 
+/* A level not measured: its level, type and the reason. */
+static void level_skip(const struct cache_desc *c, const char *reason)
+{
+	struct record *r = emit_start("skip");
+
+	rec_str(r, "probe", "cachefill");
+	rec_u64(r, "level", c->level);
+	rec_str(r, "type", c->type == CACHE_INST ? "inst" : c->type == CACHE_DATA ? "data" : "unified");
+	rec_str(r, "reason", reason);
+	emit_finish();
+}
+
 static enum probe_status cachefill_run(struct probe_env *env)
 {
 	const struct cpu_info *ci = env->cpu;
@@ -234,6 +246,10 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		struct ctr_run *cr[NUM_STATES];
 		void *buf;
 
+		if (c->geometry_unknown) { /* no size to fill: the level is left out, saying why */
+			level_skip(c, c->geometry_unknown);
+			continue;
+		}
 		if (!c->line || c->size % c->line) {
 			emit_skip("cachefill", "cache geometry from CPUID is incomplete");
 			continue;

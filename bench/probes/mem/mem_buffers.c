@@ -2,6 +2,7 @@
 #include "bench/probes/mem/mem_buffers.h"
 
 #include "lib/emit.h"
+#include "lib/fmt.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024)
@@ -16,9 +17,31 @@ static size_t cache_sizes(const struct cpu_info *ci, uint64_t *out)
 	size_t n = 0;
 
 	for (unsigned i = 0; i < ci->num_caches; i++)
-		if (ci->caches[i].type != CACHE_INST)
+		if (ci->caches[i].type != CACHE_INST && !ci->caches[i].geometry_unknown)
 			out[n++] = ci->caches[i].size;
 	return n;
+}
+
+/* A data cache without a known size gives the sweep no dense points and no say in its upper end:
+ * the probe says so once (the half-octave steps and the 256 MiB floor, sweep.h, still apply). */
+static void say_unknown_caches(const struct cpu_info *ci, const char *probe)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+		char text[256];
+		struct sbuf sb;
+
+		if (c->type == CACHE_INST || !c->geometry_unknown)
+			continue;
+		sb_init(&sb, text, sizeof(text));
+		sb_puts(&sb, probe);
+		sb_puts(&sb, ": L");
+		sb_u64(&sb, c->level);
+		sb_puts(&sb, " geometry unknown, no dense sweep points around it, default upper end (");
+		sb_puts(&sb, c->geometry_unknown);
+		sb_puts(&sb, ")");
+		emit_msg(MSG_INFO, text);
+	}
 }
 
 bool mem_setup(struct probe_env *env, const char *probe, bool want_dst, struct mem_setup *m)
@@ -49,6 +72,7 @@ bool mem_setup(struct probe_env *env, const char *probe, bool want_dst, struct m
 	if (m->dst)
 		m->dst += DST_SKEW;
 	m->n_sizes = sweep_sizes(min, m->max, caches, nc, m->sizes, SWEEP_MAX_POINTS);
+	say_unknown_caches(env->cpu, probe);
 	m->page = env->page_size ? env->page_size : "unknown";
 	/* Touch everything once so no page is first faulted (hosted) or first mapped inside a sample. */
 	for (uint64_t i = 0; i < m->max; i += 64) {

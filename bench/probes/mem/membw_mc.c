@@ -7,7 +7,10 @@
  * Counters: each core programs and reads its own PMU (the bandwidth set, or pmu_events=) around
  * its own passes, inside its job, so every per-core set carries that core's deltas as the
  * runner's sets do; when the events need several passes, the whole common-start run is repeated
- * per pass. The aggregate set carries none. Only the BSP emits records. */
+ * per pass. The package-wide counters (RAPL energy) are no core's: every core reading them would
+ * see the whole package's energy, and dividing that by one core's bytes overstates nJ/byte about
+ * cores-fold. So the per-core sets refuse them and the aggregate set (cpu=all) carries them, read
+ * by the BSP around each common-start run of pass 0. Only the BSP emits records. */
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/smp.h"
@@ -80,6 +83,24 @@ static void simd_job(void *arg)
 	simd_enable();
 }
 
+/* The aggregate's package counters: read by the BSP around one whole common-start run. */
+struct mc_all {
+	unsigned cpus;
+	void **args;
+	uint64_t timeout;
+	bool ok;
+};
+
+static uint64_t mc_run_all(void *arg, uint64_t iters)
+{
+	struct mc_all *a = arg;
+	uint64_t t0 = cycles_begin();
+
+	(void)iters;
+	a->ok = smp_run_all(a->cpus, mc_worker, a->args, a->timeout);
+	return cycles_end() - t0;
+}
+
 struct mc_kernel {
 	const char *name;
 	unsigned reads, writes;
@@ -116,16 +137,20 @@ static void emit_set(struct probe_env *env, const char *kernel, unsigned width, 
 /* One kernel on `cpus` cores (jobs[0..cpus-1] filled in): per counter pass a warm-up and n
  * samples, all with a common start; the times of pass 0 (or of the only run, without counters)
  * go into samples (per core, then the aggregate window at ncpu * n). cr[c]: core c's counter
- * state (NULL: no room, measured without). False when a core did not finish in time. */
+ * state, cr[ncpu] the aggregate's package counters (NULL: no room, measured without). False
+ * when a core did not finish in time. */
 static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, struct mc_job *jobs, void **args,
 		       struct ctr_run **cr, uint64_t *samples, uint64_t timeout)
 {
 	uint64_t n = env->cfg->samples;
 	unsigned npasses = 1;
 	bool counted = true;
+	struct ctr_run *all = cr[ncpu];
+	struct mc_all run = { cpus, args, timeout, true };
+	bool all_counted = all && ctr_prepare_scoped(all, env, "membw_mc", CTR_SET_BANDWIDTH, n, CTR_SCOPE_PACKAGE);
 
 	for (unsigned c = 0; c < cpus; c++) {
-		unsigned p = cr[c] ? ctr_prepare(cr[c], env, "membw_mc", CTR_SET_BANDWIDTH, n) : 0;
+		unsigned p = cr[c] ? ctr_prepare_scoped(cr[c], env, "membw_mc", CTR_SET_BANDWIDTH, n, CTR_SCOPE_CORE) : 0;
 
 		counted = counted && p;
 		npasses = p ? p : npasses;
@@ -142,6 +167,9 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 			jobs[c].cr = 0;      /* the warm-up is not counted */
 			jobs[c].pass = pass;
 		}
+		/* the package counters first: their start must not stop core 0's own (programmed next) */
+		if (all_counted && !pass)
+			ctr_pass_begin(all, 0);
 		if (counted && !smp_run_all(cpus, mc_pass_begin, args, timeout))
 			return false;
 		smp_run_all(cpus, mc_worker, args, timeout); /* warm-up */
@@ -152,7 +180,11 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 				jobs[c].cr = counted ? cr[c] : 0;
 				jobs[c].sample = s;
 			}
-			if (!smp_run_all(cpus, mc_worker, args, timeout))
+			if (all_counted && !pass)
+				(void)ctr_sample(all, 0, s, mc_run_all, &run, 0);
+			else
+				(void)mc_run_all(&run, 0);
+			if (!run.ok)
 				return false;
 			if (pass)
 				continue; /* later passes only add counter values (and their own times) */
@@ -165,6 +197,8 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 		}
 		if (counted && !smp_run_all(cpus, mc_pass_end, args, timeout))
 			return false;
+		if (all_counted && !pass)
+			ctr_pass_end(all, 0); /* after core 0's own: it leaves its counters alone */
 	}
 	return true;
 }
@@ -207,7 +241,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	struct mc_job jobs[SMP_MAX_CPUS];
 	void *args[SMP_MAX_CPUS];
 	uint64_t *samples, timeout;
-	struct ctr_run *cr[SMP_MAX_CPUS];
+	struct ctr_run *cr[SMP_MAX_CPUS + 1]; /* per core, then the aggregate's */
 	uint8_t *bufs;
 
 	if (ncpu < 2) {
@@ -221,7 +255,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	width = mc_width(env, &ncpu);
 	samples = probe_sample_buffer(env, n * (ncpu + 1));
 	/* before the buffers take what is left: the counter state per core (NULL: measured without) */
-	for (unsigned c = 0; c < ncpu; c++)
+	for (unsigned c = 0; c <= ncpu; c++)
 		cr[c] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
 	size = mc_buffer_size(env, ncpu);
 	if (!samples || size < MC_MIN_BUFFER) {
@@ -263,7 +297,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 					 size, cpus, (int)c, passes, samples + c * n, n, cr[c]);
 			emit_set(env, mk->name, simd_bits((enum simd_width)width),
 				 (uint64_t)cpus * size * (mk->reads + mk->writes), size, cpus, -1, passes,
-				 samples + ncpu * n, n, 0);
+				 samples + ncpu * n, n, cr[ncpu]);
 		}
 	}
 	return PROBE_OK;

@@ -7,7 +7,9 @@ as x86_64, the only architecture older logs can be from). It decides:
   rate), AArch64's generic timer (CNTVCT_EL0: counter ticks at CNTFRQ_EL0, 62.5 MHz under QEMU
   virt) -- `clock(summary)` gives the words;
 - which counters can exist at all: APERF/MPERF, RAPL and SMI counts are x86 only (`x86_only`);
-- where the cache sizes come from: CPUID on x86_64, CLIDR_EL1/CCSIDR_EL1 on AArch64;
+- where the cache sizes come from: CPUID on x86_64, CLIDR_EL1/CCSIDR_EL1 on AArch64, and which
+  caches have no size at all (`unknown_geometry`: `plat kind=cache geometry=unknown`, e.g. the
+  one set of one way Linux KVM gives an AArch64 guest for every cache);
 - whether the CPU is emulated, so that no cache level can be found in its timing
   (`emulated_cpu`): QEMU TCG on x86_64 names itself in CPUID 0x40000000 ("TCGTCGTCGTCG"); on
   AArch64 TCG's `max` CPU has MIDR implementer 0x00, reserved for software use by the Arm ARM
@@ -50,6 +52,26 @@ def x86_only(summary):
 def cache_source(summary):
     """Where the platform's cache sizes come from, for labels: CPUID or CLIDR/CCSIDR."""
     return CACHE_SOURCES.get(arch(summary), "CPUID")
+
+
+def _cache_name(c):
+    ctype = c.get("type")
+    return "L%s%s" % (c.get("level"), {"data": "d", "inst": "i"}.get(ctype, ""))
+
+
+def unknown_geometry(summary, data_only=True):
+    """The caches whose geometry the firmware could not believe (`geometry=unknown`, no size):
+    [{"name": "L1d", "level", "type", "reason"}]; data_only: only data and unified caches (the
+    ones knees are judged against)."""
+    out = []
+    for c in (summary.get("platform") or {}).get("cache") or []:
+        if c.get("geometry") != "unknown":
+            continue
+        if data_only and c.get("type") not in ("data", "unified"):
+            continue
+        out.append({"name": _cache_name(c), "level": c.get("level"), "type": c.get("type"),
+                    "reason": c.get("reason") or "no reason given"})
+    return out
 
 
 def _first(val):

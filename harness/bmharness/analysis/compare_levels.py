@@ -26,8 +26,8 @@ GBPS, NS = "GB/s", "ns"
 def level_bounds(summary, cvs):
     """[(name, low, high)] of the plateaus of this run's levels (high None: no upper end)."""
     levels = memory.cpuid_levels(summary)
-    if not levels:
-        return []
+    if not levels or archinfo.unknown_geometry(summary):
+        return []  # a level of unknown size leaves the plateaus around it unbounded
     hier = memory.hierarchy(cvs, levels, archinfo.emulated_cpu(summary),
                             archinfo.cache_source(summary))
     out, prev = [], 0

@@ -15,7 +15,12 @@ Figures per set (medians over the samples of the pass that carries the events):
 - energy per byte moved from RAPL: the mean energy delta per sample (x 2^-ESU J: plat kind=pmu
   rapl_esu, and rapl_dram_esu for the DRAM domain, which counts in fixed 2^-16 J on the Intel
   servers Linux lists; older logs without it fall back to rapl_esu) over the bytes of one sample,
-  and the power: that energy over the mean sample time.
+  and the power: that energy over the mean sample time. RAPL's package and DRAM energy are one
+  counter per package: divided only where the set's bytes are the whole package's. A
+  membw_mc per-core set (`cpu` a number) never gets them divided by its one core's bytes (that
+  overstates nJ/byte about cores-fold): newer firmware counts them on the aggregate set
+  (`cpu=all`, whose bytes are every core's) only; an older log's per-core energy is left out of
+  the figures, `energy_note` says why.
 
 Where the machine had no PMU the sets carry no counters: `status` says why (plat kind=pmu reason
 and the skip records), and nothing is made up. On AArch64 (begin arch) there is no APERF/MPERF
@@ -67,6 +72,18 @@ def _ratio_median(num, den):
     return _median(pairs)
 
 
+PACKAGE_ENERGY = ("energy_pkg", "energy_dram")
+PER_CORE_ENERGY_NOTE = ("package-wide energy on a per-core set (one core's bytes, the whole "
+                        "package's joules): not divided; the aggregate set cpu=all carries it")
+
+
+def per_core_set(s):
+    """True for a membw_mc set of one core (`cpu` a number, not `all`): its bytes are that
+    core's, the package counters' joules every core's."""
+    cpu = (s.get("params") or {}).get("cpu")
+    return s.get("name") == "membw_mc" and cpu is not None and str(cpu) != "all"
+
+
 def _energy_esu(event, esu, dram_esu):
     """The energy unit exponent of one RAPL event."""
     return dram_esu if event == "energy_dram" and dram_esu is not None else esu
@@ -97,7 +114,10 @@ def set_figures(s, esu=None, tsc_hz=None, dram_esu=None):
         kib = bpo * iters / 1024.0
         out["misses_per_kib"] = {e: _median([v / kib for v in net[e] if v is not None])
                                  for e in MISS_EVENTS if e in net}
-        energy = [e for e in ("energy_pkg", "energy_dram") if e in net]
+        energy = [e for e in PACKAGE_ENERGY if e in net]
+        if energy and per_core_set(s):
+            out["energy_note"] = PER_CORE_ENERGY_NOTE
+            energy = []
         if energy and esu is not None:
             # Mean energy per sample over the samples not flagged (unclamped, so unbiased) per
             # the bytes of one sample, and per the mean time of one sample.

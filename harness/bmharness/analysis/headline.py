@@ -118,7 +118,10 @@ def memory_levels(mem):
                          knee_bytes=r.get("knee"), knee_ratio=r.get("ratio"),
                          knee_status=r.get("status")))
         below = lv["size"]
-    largest = max((lv["size"] for lv in levels), default=None)
+    # a data cache of unknown size (archinfo.unknown_geometry) may lie beyond the largest known
+    # one: then DRAM's range has no known lower end
+    largest = None if mem.get("unknown_geometry") else max((lv["size"] for lv in levels),
+                                                           default=None)
     sizes = [p["size"] for c in mem["curves"] for p in c["points"] if p.get("size")]
     dram = None
     if largest and sizes:
@@ -128,7 +131,8 @@ def memory_levels(mem):
                     measured=any(pl.values()))
     return {"measured": True, "levels": rows, "dram": dram,
             "cache_source": mem.get("cache_source"), "no_verdict": h.get("no_verdict"),
-            "extra_knees_bytes": list(h.get("extra") or []), "flags": list(h.get("flags") or [])}
+            "extra_knees_bytes": list(h.get("extra") or []), "flags": list(h.get("flags") or []),
+            "unknown_geometry": list(h.get("unknown") or [])}
 
 
 def _ns(x, hz):

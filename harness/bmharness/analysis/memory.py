@@ -164,6 +164,8 @@ def cpuid_levels(summary):
         level, ctype, size = c.get("level"), c.get("type"), num(c.get("size"))
         if ctype not in ("data", "unified") or not isinstance(level, int) or not size:
             continue
+        if c.get("geometry") == "unknown":  # no size to judge a knee by (archinfo.unknown_geometry)
+            continue
         if level not in seen or (ctype == "data" and seen[level]["type"] != "data"):
             seen[level] = {"name": "L%d%s" % (level, "d" if ctype == "data" else ""),
                            "level": level, "type": ctype, "size": size}
@@ -179,13 +181,17 @@ def _knee_source(c):
     return res
 
 
-def hierarchy(cvs, levels, emulated=None, source="CPUID"):
+def hierarchy(cvs, levels, emulated=None, source="CPUID", unknown=()):
     """Knees of every curve, matched with the CPUID (source) levels. Returns {sources, primary,
-    levels: [{name, size, knee, ratio, status, secondary}], extra, flags, no_verdict}.
+    levels: [{name, size, knee, ratio, status, secondary}], extra, flags, no_verdict, unknown}.
     emulated: why the CPU is emulated (archinfo.emulated_cpu): then every level's status is
-    'no verdict', no ratio, no flags, and no_verdict says why."""
-    out = _hierarchy(cvs, levels, source)
+    'no verdict', no ratio, no flags, and no_verdict says why. unknown: the data caches of
+    unknown geometry (archinfo.unknown_geometry): no size, so no knee is judged against them,
+    and a knee matching no known level is not flagged (it may be theirs); `unknown` lists them
+    with the reason."""
+    out = _hierarchy(cvs, levels, source, unknown)
     out["no_verdict"] = emulated
+    out["unknown"] = list(unknown)
     if emulated:
         for row in out["levels"]:
             row.update(status="no verdict", ratio=None, secondary="-")
@@ -193,7 +199,7 @@ def hierarchy(cvs, levels, emulated=None, source="CPUID"):
     return out
 
 
-def _hierarchy(cvs, levels, source):
+def _hierarchy(cvs, levels, source, unknown=()):
     sources = [dict(_knee_source(c), curve=c) for c in cvs if not c.get("nt")]
     lat = [s for s in sources if s["probe"] == LATENCY]
     primary = (max((s for s in lat if s["curve"]["params"].get("pattern") == "random"),
@@ -233,12 +239,13 @@ def _hierarchy(cvs, levels, source):
     if primary:
         for size in primary["extra"]:
             out["extra"].append(size)
-            out["flags"].append("knee at %s in %s latency matches no %s cache level" % (
-                size_text(size), primary["label"], source))
+            if not unknown:  # else the knee may be a level of unknown size: nothing to flag
+                out["flags"].append("knee at %s in %s latency matches no %s cache level" % (
+                    size_text(size), primary["label"], source))
         if not primary["knees"]:
             out["flags"].append("the %s latency curve is flat: no cache level visible"
                                 % primary["label"])
-    if not levels and sources:
+    if not levels and sources and not unknown:
         out["flags"].append("no %s cache sizes reported: knees cannot be checked" % source)
     return out
 
@@ -289,11 +296,13 @@ def analyse(summary, out_dir=None):
     # counter skips (ctr_set) are the Counters section's: the measurement itself was made
     skips = [s for s in summary.get("skips") or [] if s.get("probe") in PROBES and not s.get("ctr_set")]
     levels = cpuid_levels(summary)
+    unknown = archinfo.unknown_geometry(summary)
     mem = {"measured": bool(cvs), "curves": cvs, "skips": skips, "cpuid": levels,
-           "cache_source": archinfo.cache_source(summary), "clock": archinfo.clock(summary)}
+           "cache_source": archinfo.cache_source(summary), "clock": archinfo.clock(summary),
+           "unknown_geometry": unknown}
     if cvs:
         mem["hierarchy"] = hierarchy(cvs, levels, archinfo.emulated_cpu(summary),
-                                     mem["cache_source"])
+                                     mem["cache_source"], unknown)
         mem["dram"] = dram(cvs, levels, summary)
         mem["best"] = best_per_size(cvs)
     return mem

@@ -4,7 +4,7 @@ and energy per byte (the last two on x86_64 only), with the samples flagged as w
 the overhead.
 """
 
-from ..analysis import archinfo
+from ..analysis import archinfo, counters
 from ..analysis.counters import analyse
 
 NAME = "counters"
@@ -54,7 +54,8 @@ def section(doc, an, out_dir=None, plots=None):
                      ", ".join("%s %s" % (k, _fmt(v)) for k, v in mk.items()) or "-"]
                     + ([_fmt(f["eff_hz"] / 1e9 if f.get("eff_hz") else None),
                         ", ".join("%s %s" % (k, _fmt(v)) for k, v in (f.get("nj_per_byte") or {}).items())
-                        or "-"] if x86 else []))
+                        or ("per core: see cpu=all" if f.get("energy_note") else "-")]
+                       if x86 else []))
     if x86:
         doc.p("per set: IPC, misses per KiB moved (bandwidth) or per load (latency), effective GHz "
               "(APERF/MPERF), nJ per byte (RAPL); counter overhead subtracted")
@@ -64,6 +65,8 @@ def section(doc, an, out_dir=None, plots=None):
               % an["arch"])
     doc.table(["set", "probe", "ctr set", "passes", "IPC", "misses"]
               + (["eff GHz", "nJ/B"] if x86 else []), rows)
+    if any(f.get("energy_note") for f in an["sets"]):
+        doc.p("nJ/B %s" % counters.PER_CORE_ENERGY_NOTE)
     flagged = ["set %s %s: %s" % (f["set"], name, ", ".join(
         "%d %s" % (n, "wrapped (>= 2^63, excluded)" if k == "wrapped" else
                    "below the overhead (clamped at 0 in medians, unclamped in energy means)")

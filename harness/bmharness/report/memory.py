@@ -163,6 +163,9 @@ def _levels(doc, mem):
                    for r in h["levels"]])
     else:
         doc.p("no %s data/unified cache sizes reported" % src)
+    for u in h.get("unknown") or []:
+        doc.p("%s: geometry unknown (%s): no size, so no knee is judged against it" % (
+            u["name"], u["reason"]))
     lines = []
     for s in h["sources"]:
         ks = ", ".join("%s (%s)" % (size_text(k["size"]), k["confidence"]) for k in s["knees"])

@@ -71,9 +71,14 @@ def _caches(doc, plat):
     doc.h("Caches", 3)
     if caches:
         doc.table(["level", "type", "size", "line", "ways", "sets", "shared by", "source"],
-                  [[c.get("level"), c.get("type"), fbytes(c.get("size")), c.get("line"),
-                    "full" if c.get("ways") == 0 else c.get("ways"), c.get("sets"),
+                  [[c.get("level"), c.get("type"),
+                    "unknown" if c.get("geometry") == "unknown" else fbytes(c.get("size")),
+                    c.get("line"), "full" if c.get("ways") == 0 else c.get("ways"), c.get("sets"),
                     c.get("shared_by", "not stated"), c.get("source")] for c in caches])
+        for c in caches:
+            if c.get("geometry") == "unknown":
+                doc.p("L%s %s: geometry unknown: %s" % (c.get("level"), c.get("type"),
+                                                         c.get("reason") or "no reason given"))
     else:
         doc.p("no cache descriptors reported")
 

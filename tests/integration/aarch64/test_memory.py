@@ -53,7 +53,11 @@ def test_cache_records(a64mem):
     for c in caches:
         assert c["type"] in ("data", "inst", "unified") and c["source"] == "ccsidr"
         assert pow2(c["line"]) and 16 <= c["line"] <= 2048
-        assert c["size"] == c["line"] * c["ways"] * c["sets"], c
+        if c.get("geometry") == "unknown":  # a hypervisor's stand-in: no size, a reason
+            assert "size" not in c and c["reason"], c
+        else:
+            assert c["size"] == c["line"] * c["ways"] * c["sets"], c
+            assert not (c["ways"] == 1 and c["sets"] == 1), c
     ctl = as_list(p["cache_ctl"])[0]
     assert ctl["ctr"] == ident["ctr"]  # the same CTR_EL0 as the raw record
     ctr = int(ctl["ctr"], 16)

@@ -314,6 +314,53 @@ static void plan_passes_and_widths(void)
 	CHECK(!a64_pmu_has_event(&pi, "cycles"));
 }
 
+/* branch_misses over branches: BR_RETIRED (0x21) counts architecturally executed branches, so the
+ * misses should be BR_MIS_PRED_RETIRED (0x22: "branches counted by BR_RETIRED which were
+ * mispredicted and caused a pipeline flush", Linux tools/perf/pmu-events/arch/arm64's Arm core
+ * files), not BR_MIS_PRED (0x10: mispredicted or not predicted branches *speculatively*
+ * executed) -- the Arm ARM's "Common event numbers" table. PMCEID1 bits 1 and 2 mark 0x21 and
+ * 0x22, PMCEID0 bit 16 marks 0x10; the model builds them from the offered events. */
+static void plan_branch_pair(void)
+{
+	static const unsigned both[] = { 0x10, 0x11, 0x21, 0x22 };
+	static const unsigned no_retired_miss[] = { 0x10, 0x11, 0x21 };
+	static const unsigned no_branches[] = { 0x11, 0x22 };
+	static const char *const names[] = { "branch_misses", "branches" };
+	struct pmu_info pi = qemu_like(6);
+	struct pmu_plan plan;
+
+	model_pmceid(both, 4, &pi.pmceid0, &pi.pmceid1);
+	CHECK_EQ_U64(a64_pmu_plan_events(&pi, names, 2, &plan), 1);
+	CHECK_EQ_U64(plan.pass[0].c[0].typer & 0xFFFF, A64_EV_BR_MIS_PRED_RETIRED);
+	CHECK_STR(plan.pass[0].c[0].arm_name, "BR_MIS_PRED_RETIRED");
+	CHECK_EQ_U64(plan.pass[0].c[1].typer & 0xFFFF, A64_EV_BR_RETIRED);
+	CHECK_STR(a64_pmu_branch_ratio(&pi), "retired");
+
+	/* PMCEID1 bit 2 (0x22) clear: the speculative event, and the pair says it is mixed */
+	model_pmceid(no_retired_miss, 3, &pi.pmceid0, &pi.pmceid1);
+	CHECK_EQ_U64(a64_pmu_plan_events(&pi, names, 2, &plan), 1);
+	CHECK_EQ_U64(plan.nrefused, 0);
+	CHECK_EQ_U64(plan.pass[0].c[0].typer & 0xFFFF, A64_EV_BR_MIS_PRED);
+	CHECK_STR(plan.pass[0].c[0].arm_name, "BR_MIS_PRED");
+	CHECK_STR(a64_pmu_branch_ratio(&pi), "mixed");
+
+	/* no BR_RETIRED: no ratio at all, branches refused with the PMCEID reason */
+	model_pmceid(no_branches, 2, &pi.pmceid0, &pi.pmceid1);
+	CHECK_EQ_U64(a64_pmu_plan_events(&pi, names, 2, &plan), 1);
+	CHECK_EQ_U64(plan.pass[0].c[0].typer & 0xFFFF, A64_EV_BR_MIS_PRED_RETIRED);
+	CHECK_EQ_U64(plan.nrefused, 1);
+	CHECK_STR(plan.refused[0], "branches");
+	CHECK_STR(a64_pmu_branch_ratio(&pi), "none");
+
+	/* neither miss event (QEMU TCG): refused with the preferred event's PMCEID reason */
+	pi = qemu_like(6);
+	CHECK_EQ_U64(a64_pmu_plan_events(&pi, names, 1, &plan), 0);
+	CHECK(strstr(plan.refused_why[0], "PMCEID") != 0);
+	CHECK_STR(a64_pmu_branch_ratio(&pi), "none");
+	pi.present = false;
+	CHECK_STR(a64_pmu_branch_ratio(&pi), "none");
+}
+
 TEST_SUITE(a64_pmu) = {
 	{ "filter_counts_el1_only", filter_counts_el1_only },
 	{ "model_catches_wrong_filters", model_catches_wrong_filters },
@@ -323,5 +370,6 @@ TEST_SUITE(a64_pmu) = {
 	{ "pmceid_decode", pmceid_decode },
 	{ "plan_qemu_sets", plan_qemu_sets },
 	{ "plan_passes_and_widths", plan_passes_and_widths },
+	{ "plan_branch_pair", plan_branch_pair },
 	{ 0, 0 },
 };
