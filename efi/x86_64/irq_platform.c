@@ -2,6 +2,8 @@
 #include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"
+#include "arch/x86_64/tsc_deadline_errata.h"
+#include "lib/fmt.h"
 #include "lib/record.h"
 
 #define US_PER_S 1000000ull
@@ -148,12 +150,46 @@ static void setup_hpet(struct irq_platform *p, struct hpet *hpet)
 	p->hpet_irq = true;
 }
 
-bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz)
+/* The TSC-deadline source: CPUID's bit, then Linux's errata list (a CPU that reports the mode but
+ * whose microcode is older than the fix for its model is refused, with model and revision). */
+static void check_tsc_deadline(struct irq_platform *p, const struct cpu_info *cpu)
 {
+	const struct tsc_deadline_erratum *e = tsc_deadline_erratum_for(cpu);
+	struct sbuf s;
+
+	p->tsc_deadline = cpu->tsc_deadline;
+	p->tsc_deadline_erratum = false;
+	p->deadline_reason = cpu->tsc_deadline ? 0 : "CPUID.1:ECX.TSC_Deadline is 0: the CPU has no TSC-deadline timer mode";
+	if (!cpu->tsc_deadline || !tsc_deadline_erratum_applies(cpu, e))
+		return;
+	sb_init(&s, p->deadline_reason_buf, sizeof(p->deadline_reason_buf));
+	sb_puts(&s, "TSC-deadline erratum: family 6 model ");
+	sb_hex(&s, cpu->model);
+	sb_puts(&s, " (");
+	sb_puts(&s, e->name);
+	sb_puts(&s, ") stepping ");
+	sb_u64(&s, cpu->stepping);
+	if (cpu->ucode_valid) {
+		sb_puts(&s, " microcode ");
+		sb_hex(&s, cpu->ucode);
+		sb_puts(&s, " is below ");
+	} else {
+		sb_puts(&s, " microcode revision unreadable; the fix is ");
+	}
+	sb_hex(&s, e->min_ucode);
+	sb_puts(&s, " (Linux apic.c deadline_match)");
+	p->tsc_deadline_erratum = true;
+	p->deadline_reason = p->deadline_reason_buf;
+}
+
+bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
+		       const struct cpu_info *cpu, uint64_t counter_hz)
+{
+	bool cpu_x2apic = cpu->x2apic;
+
 	p->ready = false;
 	p->cpu_x2apic = cpu_x2apic;
-	p->tsc_deadline = cpu_tsc_deadline;
+	check_tsc_deadline(p, cpu);
 	p->counter_hz = counter_hz;
 	if (!counter_hz) {
 		p->reason = "TSC frequency unknown: deadlines cannot be converted";
@@ -202,7 +238,7 @@ const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source
 		return p && p->reason ? p->reason : "interrupt platform not initialised";
 	switch (s) {
 	case IRQ_SRC_APIC_DEADLINE:
-		return p->tsc_deadline ? 0 : "CPUID.1:ECX.TSC_Deadline is 0: the CPU has no TSC-deadline timer mode";
+		return p->deadline_reason;
 	case IRQ_SRC_HPET:
 		return p->hpet_irq ? 0 : p->hpet_reason;
 	default:

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/cpu_info.h"
 #include "bench/core/irq_platform.h"
 #include "drivers/timer/hpet.h"
 #include "drivers/irqchip/x86_64/ioapic.h"
@@ -35,6 +36,7 @@
 
 #define IRQP_CAL_WINDOWS 3
 #define IRQP_CAL_WINDOW_US 10000
+#define IRQP_REASON_MAX 160
 
 struct irq_platform {
 	/* Register access for host tests (all NULL on the machine): set before irq_platform_init. */
@@ -50,6 +52,9 @@ struct irq_platform {
 	uint32_t svr_found;       /* spurious-vector register as the firmware left it */
 	bool cpu_x2apic;          /* CPUID offers x2APIC (the mode in use is lapic.x2apic) */
 	bool tsc_deadline;        /* CPUID.1:ECX.TSC_Deadline */
+	bool tsc_deadline_erratum; /* refused all the same: a listed model below its microcode fix */
+	const char *deadline_reason; /* why the TSC-deadline source is unavailable; NULL: it is not */
+	char deadline_reason_buf[IRQP_REASON_MAX];
 	uint64_t counter_hz;
 	uint64_t timer_hz;        /* APIC timer ticks per second at divide 1 (median window) */
 	uint64_t timer_hz_win[IRQP_CAL_WINDOWS];
@@ -74,9 +79,11 @@ struct irq_platform {
 	bool oneshot_per_vector;    /* false: one APIC timer for every vector */
 };
 
-/* madt: parsed MADT (valid or not); hpet: a working HPET or NULL. Traps must be installed and
- * interrupts masked. Returns p->ready. */
+/* madt: parsed MADT (valid or not); hpet: a working HPET or NULL; cpu: CPUID's x2APIC and
+ * TSC-deadline bits, and family, model, stepping and microcode revision for the TSC-deadline
+ * errata (arch/x86_64/tsc_deadline_errata.h). Traps must be installed and interrupts masked.
+ * Returns p->ready. */
 bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz);
+		       const struct cpu_info *cpu, uint64_t counter_hz);
 
 #endif

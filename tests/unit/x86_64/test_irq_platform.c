@@ -2,6 +2,8 @@
  * I/O APIC, QEMU's HPET, the PIC): init masks every firmware source and calibrates the APIC timer;
  * arming writes exactly the one register that starts the count; the HPET comparator is routed
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
+#include <string.h>
+
 #include "arch/x86_64/msr.h"
 #include "arch/cycles.h"
 #include "bench/probes/irq/context.h"
@@ -91,6 +93,9 @@ static const struct hpet_io hio = { rd64, wr64, 0 };
 
 static struct hpet hpet;
 static struct madt_info madt;
+/* The CPU as CPUID describes it: no x2APIC; with and without TSC-deadline. */
+static const struct cpu_info cpu_plain = { .is_intel = true, .family = 6 };
+static const struct cpu_info cpu_deadline = { .is_intel = true, .family = 6, .tsc_deadline = true };
 
 static void machine(struct irq_platform *p)
 {
@@ -125,7 +130,7 @@ static void init_masks_everything(void)
 	static struct irq_platform p;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(p.ready);
 	CHECK_EQ_U64(p.apic_id, APIC_ID);
 	CHECK_EQ_U64(regmodel_get(&pm, SPACE_PORT, PIC1_DATA), 0xFF);
@@ -152,7 +157,7 @@ static void arming_writes(void)
 	int i;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, true, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_deadline, TSC_HZ));
 	/* pin the ratio: a 1 GHz timer against the 2 GHz TSC */
 	p.timer_hz = 1000000000ull;
 	p.timer_ratio_q32 = lapic_ratio_q32(TSC_HZ, p.timer_hz);
@@ -208,7 +213,7 @@ static void hpet_calibrated_against_tsc(void)
 
 	machine(&p);
 	hpet_live = 1;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(p.hpet_irq);
 	/* 10 ms windows of 2e7 cycles: +-1 tick of 800000 plus the brackets' placement */
 	CHECK(p.hpet_hz_cal > 80000000ull - 80000 && p.hpet_hz_cal < 80000000ull + 80000);
@@ -220,7 +225,7 @@ static void hpet_calibrated_against_tsc(void)
 	      p.hpet_ratio_q32 < (uint64_t)(HPET_MODEL_DIV + 1) << 32);
 	/* a frozen counter cannot calibrate: the nominal period is used and the failure recorded */
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK_EQ_U64(p.hpet_hz_cal, 0);
 	CHECK_EQ_U64(p.hpet_tick_cycles, 20);
 }
@@ -240,7 +245,7 @@ static void hpet_arm_bracketed(void)
 
 	machine(&p);
 	hpet_live = 1;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	p.hpet_ratio_q32 = (uint64_t)HPET_MODEL_DIV << 32; /* pin the calibrated ratio */
 	p.hpet_tick_cycles = HPET_MODEL_DIV;
 	irq_source_prepare(&p, IRQ_SRC_HPET, VEC);
@@ -287,7 +292,7 @@ static void periodic_expiry_bracketed(void)
 	uint64_t unc, t_before, t_after, start;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	p.timer_ratio_q32 = 2ull << 32; /* 1 GHz timer, 2 GHz TSC */
 	p.timer_tick_cycles = 2;
 	p.periodic_ticks = 1000;
@@ -314,17 +319,51 @@ static void context_frequency_arithmetic(void)
 	CHECK_EQ_U64(irq_context_ppm(50000000000ull, 25000000000ull), 2000000);
 }
 
+/* The TSC-deadline source on a CPU Linux refuses it on (apic.c deadline_match: SKYLAKE, model
+ * 0x5E, needs microcode 0xb2): below the fix it is unavailable with a reason naming model and
+ * revision although CPUID reports the mode; at the fix, and on a model not listed, it is offered. */
+static void tsc_deadline_erratum_refused(void)
+{
+	static struct irq_platform p;
+	struct cpu_info cpu = cpu_deadline;
+	const char *why;
+
+	cpu.model = 0x5E;
+	cpu.stepping = 3;
+	cpu.ucode = 0xb0;
+	cpu.ucode_valid = true;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	why = irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE);
+	CHECK(why != 0);
+	if (why) {
+		CHECK(strstr(why, "model 0x5e (SKYLAKE) stepping 3") != 0);
+		CHECK(strstr(why, "microcode 0xb0 is below 0xb2") != 0);
+	}
+	CHECK(p.tsc_deadline && p.tsc_deadline_erratum);
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_ONESHOT) == 0); /* only the deadline mode */
+	cpu.ucode = 0xb2;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE) == 0);
+	cpu.model = 0x7E; /* ICELAKE_L: not listed */
+	cpu.ucode = 0x10;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE) == 0);
+}
+
 static void no_timer_no_platform(void)
 {
 	static struct irq_platform p;
 
 	machine(&p);
-	CHECK(!irq_platform_init(&p, &madt, &hpet, false, false, 0));
+	CHECK(!irq_platform_init(&p, &madt, &hpet, &cpu_plain, 0));
 	CHECK(p.reason != 0);
 	CHECK(irq_source_unavailable(&p, IRQ_SRC_SELF_IPI) != 0);
 	machine(&p);
 	madt.num_ioapics = 0;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(!p.hpet_irq);
 	CHECK(irq_source_unavailable(&p, IRQ_SRC_HPET) != 0);
 }
@@ -340,7 +379,7 @@ static void stale_vectors(void)
 	unsigned mark;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(irq_platform_quiet(&p));
 	regmodel_set(&pm, SPACE_MMIO, irr2, 1u << (VEC - 0x40));
 	CHECK(irq_vector_pending(&p, VEC));
@@ -367,6 +406,7 @@ TEST_SUITE(irq_platform) = {
 	{ "init_masks_everything", init_masks_everything },
 	{ "arming_writes", arming_writes },
 	{ "no_timer_no_platform", no_timer_no_platform },
+	{ "tsc_deadline_erratum_refused", tsc_deadline_erratum_refused },
 	{ "hpet_calibrated_against_tsc", hpet_calibrated_against_tsc },
 	{ "hpet_arm_bracketed", hpet_arm_bracketed },
 	{ "periodic_expiry_bracketed", periodic_expiry_bracketed },
