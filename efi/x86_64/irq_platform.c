@@ -290,7 +290,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_APIC_DEADLINE:
 		t0 = cycles_read();
 		deadline = t0 + delay_cycles;
-		(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, deadline);
+		(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, deadline);
 		break;
 	case IRQ_SRC_SELF_IPI:
 		t0 = cycles_read();
@@ -328,7 +328,7 @@ void irq_source_disarm(struct irq_platform *p, enum irq_source s, uint8_t vector
 		lapic_write(&p->lapic, LAPIC_REG_TIMER_INITIAL, 0);
 		break;
 	case IRQ_SRC_APIC_DEADLINE:
-		(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
+		(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
 		break;
 	case IRQ_SRC_HPET:
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
@@ -345,7 +345,7 @@ void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_APIC_PERIODIC:
 	case IRQ_SRC_APIC_DEADLINE:
 		if (s == IRQ_SRC_APIC_DEADLINE)
-			(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
+			(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
 		lapic_timer_stop(&p->lapic, vector);
 		break;
 	case IRQ_SRC_HPET:

@@ -86,7 +86,7 @@ static int wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&pm,
 static uint8_t inb_(void *c, uint16_t p) { (void)c; return (uint8_t)regmodel_read(&pm, SPACE_PORT, p); }
 static void outb_(void *c, uint16_t p, uint8_t v) { (void)c; regmodel_write(&pm, SPACE_PORT, p, v); }
 
-static const struct lapic_io lio = { rd32, wr32, rdmsr, wrmsr, 0 };
+static const struct lapic_io lio = { rd32, wr32, rdmsr, wrmsr, 0, 0 };
 static const struct ioapic_io iio = { rd32, wr32, 0 };
 static const struct pic_io pio = { inb_, outb_, 0 };
 static const struct hpet_io hio = { rd64, wr64, 0 };
