@@ -7,7 +7,7 @@
 #include "lib/record.h"
 
 #define US_PER_S 1000000ull
-#define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
+#define HPET_ARM_TRIES 4 /* arms of one HPET deadline before it is given up (counted) */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 #define IRQ_APIC_VECTORS 256
 #define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x counter_hz stays within 64 bits */
@@ -273,10 +273,39 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	}
 }
 
+/* One HPET arm: comparator = a TSC-bracketed counter read + ticks, then the counter read back. */
+static bool hpet_arm_once(struct irq_platform *p, uint64_t ticks, uint64_t *mid, uint64_t *half)
+{
+	uint64_t h = hpet_read_bracketed(p->hpet, mid, half);
+	uint64_t cmp = p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK;
+
+	hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi, cmp);
+	return hpet_comparator_ahead(p->hpet, cmp, HPET_MIN_AHEAD_TICKS);
+}
+
+/* The comparator `ticks` from now, as Linux's hpet_clkevt_set_next_event: an arm whose counter,
+ * read back, is (nearly) past the comparator may never fire (equality match: not before the
+ * counter wraps), so the comparator is stopped and, unless its interrupt was raised after all
+ * (interrupts are masked while arming: its vector is then pending at the local APIC), armed again
+ * from a fresh read, at most HPET_ARM_TRIES times. *mid, *half: the bracket of the read in use. */
+static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t ticks, uint64_t *mid, uint64_t *half)
+{
+	for (unsigned t = 0; t < HPET_ARM_TRIES; t++) {
+		if (t)
+			p->hpet_rearms++;
+		if (hpet_arm_once(p, ticks, mid, half))
+			return;
+		hpet_comparator_stop(p->hpet, p->hpet_timer);
+		if (lapic_vector_pending(&p->lapic, vector))
+			return; /* it fired in time: that interrupt is this arm's */
+	}
+	p->hpet_arms_missed++; /* left stopped: the probe counts it lost */
+}
+
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
 			uint64_t *arm_cycles)
 {
-	uint64_t t0 = 0, t1, deadline = 0, ticks, h, mid, half;
+	uint64_t t0 = 0, t1, deadline = 0, ticks, mid, half;
 
 	p->arm_uncertainty = 0;
 	switch (s) {
@@ -299,14 +328,13 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		break;
 	case IRQ_SRC_HPET:
 		ticks = lapic_tsc_to_ticks(delay_cycles, p->hpet_ratio_q32);
-		if (ticks < HPET_MIN_TICKS)
-			ticks = HPET_MIN_TICKS;
-		/* h was latched somewhere in the TSC bracket and had been current for up to one
-		 * period: due at mid + ticks, within +- (half-width + one period). */
+		if (ticks < HPET_MIN_PROG_TICKS)
+			ticks = HPET_MIN_PROG_TICKS;
+		/* the counter was latched somewhere in the TSC bracket of the read the comparator came
+		 * from and had been current for up to one period: due at mid + ticks, within
+		 * +- (half-width + one period). */
 		t0 = cycles_read();
-		h = hpet_read_bracketed(p->hpet, &mid, &half);
-		hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi,
-					p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK);
+		hpet_arm(p, vector, ticks, &mid, &half);
 		deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
 		p->arm_uncertainty = half + p->hpet_tick_cycles;
 		break;

@@ -80,7 +80,49 @@ static uint64_t rd64(void *c, uint64_t a)
 	}
 	return regmodel_read(&pm, SPACE_MMIO, a);
 }
-static void wr64(void *c, uint64_t a, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
+
+/* Time jumping over an arm (an SMI or NMI between the counter read and the comparator taking
+ * effect), on the frozen counter: cmp_jumps comparator writes each leave the counter
+ * JUMP_PAST ticks beyond the value written, enable_jump one enable leaves it as far beyond the
+ * comparator. IA-PC HPET spec 1.0a, 2.3.9.2.1 ("One-shot Mode"): the interrupt is generated when
+ * the main counter equals the comparator, with Tn_INT_ENB_CNF set; counting through the value with
+ * the interrupt enabled raises it (here: the IRR bit of the vector in the comparator's I/O APIC
+ * entry, interrupts being masked while arming), jumping over it with the interrupt off does not. */
+#define HPET_MODEL_TIMER 2
+#define HPET_MODEL_GSI 23
+#define JUMP_PAST 50
+static int cmp_jumps, enable_jump;
+static uint64_t latch_at_cmp; /* latch_tsc of the read before the last comparator write */
+
+static void counter_set(uint64_t now)
+{
+	uint64_t old = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER);
+	uint64_t cmp = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER));
+	uint64_t conf = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(HPET_MODEL_TIMER));
+	unsigned vec = (unsigned)regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 2 * HPET_MODEL_GSI) & 0xFF;
+	uint64_t irr = XAPIC_BASE + LAPIC_REG_IRR0 + (vec / 32) * LAPIC_VEC_REG_STRIDE;
+
+	if ((conf & HPET_TN_INT_ENB) && old < cmp && cmp <= now)
+		regmodel_set(&pm, SPACE_MMIO, irr, regmodel_get(&pm, SPACE_MMIO, irr) | 1u << (vec % 32));
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER, now);
+}
+
+static void wr64(void *c, uint64_t a, uint64_t v)
+{
+	(void)c;
+	regmodel_write(&pm, SPACE_MMIO, a, v);
+	if (a == HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER)) {
+		latch_at_cmp = latch_tsc;
+		if (cmp_jumps > 0) {
+			cmp_jumps--;
+			counter_set(v + JUMP_PAST);
+		}
+	}
+	if (a == HPET_BASE + HPET_TN_CONF(HPET_MODEL_TIMER) && (v & HPET_TN_INT_ENB) && enable_jump) {
+		enable_jump = 0;
+		counter_set(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER)) + JUMP_PAST);
+	}
+}
 static int rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&pm, SPACE_MSR, r); return 0; }
 static int wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MSR, r, v); return 0; }
 static uint8_t inb_(void *c, uint16_t p) { (void)c; return (uint8_t)regmodel_read(&pm, SPACE_PORT, p); }
@@ -123,6 +165,7 @@ static void machine(struct irq_platform *p)
 	ccr = 0xFFFFFFFFu;
 	hpet_live = 0;
 	latch_pre = latch_post = 0;
+	cmp_jumps = enable_jump = 0;
 }
 
 static void init_masks_everything(void)
@@ -234,7 +277,8 @@ static void hpet_calibrated_against_tsc(void)
  * between the route/mode write and the enable, the deadline at the bracket's midpoint + ticks
  * and an uncertainty of half the bracket + one period that contains the true due time (the TSC
  * at which the model's counter reaches the comparator). The model latches 3000 cycles into a read
- * that lasts 4000: a deadline taken from the TSC before the read (3000 off) falls outside. */
+ * that lasts 4000: a deadline taken from the TSC before the read (3000 off) falls outside. The
+ * counter is read once more after the write (the read-back): the latch that counts is the first. */
 #define HPET_ARM_TRIES 5            /* arms taken until one was not preempted */
 #define HPET_ARM_QUIET_CYCLES 12000 /* a bracket this wide (3 x the read) was not preempted */
 static void hpet_arm_bracketed(void)
@@ -271,7 +315,7 @@ static void hpet_arm_bracketed(void)
 		return;
 	CHECK(!(pm.log[0].value & HPET_TN_INT_ENB) && (pm.log[2].value & HPET_TN_INT_ENB));
 	cmp = pm.log[1].value;
-	ticks = cmp - latch_tsc / HPET_MODEL_DIV;
+	ticks = cmp - latch_at_cmp / HPET_MODEL_DIV; /* the read before the write, not the read-back */
 	CHECK_EQ_U64(ticks, 4000);
 	/* the uncertainty: half the bracket (>= half the model's 4000-cycle read) + one period */
 	half = p.arm_uncertainty - HPET_MODEL_DIV;
@@ -280,8 +324,91 @@ static void hpet_arm_bracketed(void)
 	due = cmp * HPET_MODEL_DIV;
 	CHECK(due + p.arm_uncertainty >= deadline && due <= deadline + p.arm_uncertainty);
 	/* the bracket's midpoint sits ~1000 cycles before the latch; the TSC before the read ~3000 */
-	CHECK(deadline + 1500 > latch_tsc + ticks * HPET_MODEL_DIV && deadline < latch_tsc + ticks * HPET_MODEL_DIV);
+	CHECK(deadline + 1500 > latch_at_cmp + ticks * HPET_MODEL_DIV && deadline < latch_at_cmp + ticks * HPET_MODEL_DIV);
 	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+}
+
+/* The comparator writes of the last arm, in order; returns how many. */
+static unsigned cmp_writes(uint64_t *v, unsigned max)
+{
+	unsigned n = 0;
+
+	for (int i = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), 0); i >= 0 && n < max;
+	     i = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), (unsigned)i + 1))
+		v[n++] = pm.log[i].value;
+	return n;
+}
+
+static void hpet_armed_machine(struct irq_platform *p)
+{
+	machine(p);
+	CHECK(irq_platform_init(p, &madt, &hpet, &cpu_plain, TSC_HZ)); /* frozen: 20 cycles a tick */
+	irq_source_prepare(p, IRQ_SRC_HPET, VEC);
+	pm.nlog = 0;
+}
+
+/* Linux's hpet_clkevt_set_next_event (arch/x86/kernel/hpet.c) reads the counter back after the
+ * comparator write and fails the arm (-ETIME) when fewer than HPET_MIN_CYCLES (128) ticks are
+ * left; its minimum programming delta is 1.5 x 128 = 192 ticks. Time that jumps past the comparator
+ * during the write (the model's SMI) is detected and the arm retaken from a fresh read, the
+ * deadline from that read; a counter that stays short of the comparator is armed once. */
+static void hpet_arm_passed_rearmed(void)
+{
+	static struct irq_platform p;
+	uint64_t v[8], deadline;
+	int stop;
+
+	hpet_armed_machine(&p);
+	cmp_jumps = 1;
+	deadline = irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0); /* 5000 ticks */
+	CHECK_EQ_U64(cmp_writes(v, 8), 2);
+	CHECK_EQ_U64(v[0], 5000 + 5000);
+	CHECK_EQ_U64(v[1], 5000 + 5000 + JUMP_PAST + 5000); /* from the counter read again */
+	stop = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2), 3); /* after the first arm's 3 writes */
+	CHECK(stop >= 0 && !(pm.log[stop].value & HPET_TN_INT_ENB));
+	CHECK(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB);
+	CHECK_EQ_U64(p.hpet_rearms, 1);
+	CHECK_EQ_U64(p.hpet_arms_missed, 0);
+	CHECK(deadline >= (5000 + JUMP_PAST) * 20ull); /* not the first read's due time */
+
+	/* fewer than 128 ticks left at the read-back: not trusted either */
+	hpet_armed_machine(&p);
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER, 5000);
+	cmp_jumps = 1;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 20 * (JUMP_PAST + 100), 0); /* 150 ticks: raised to 192 */
+	CHECK_EQ_U64(cmp_writes(v, 8), 2);
+	CHECK_EQ_U64(v[0], 5000 + 192);
+
+	/* an undisturbed arm: one comparator write, no re-arm */
+	hpet_armed_machine(&p);
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK_EQ_U64(cmp_writes(v, 8), 1);
+	CHECK_EQ_U64(p.hpet_rearms, 0);
+	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+}
+
+/* The counter ran through the comparator after the enable: the interrupt was raised (pending, as
+ * interrupts are masked while arming) and is this arm's; no second comparator. And an arm that
+ * keeps being overtaken is given up after a bound, the comparator left off. */
+static void hpet_arm_fired_or_bounded(void)
+{
+	static struct irq_platform p;
+	uint64_t v[8];
+
+	hpet_armed_machine(&p);
+	enable_jump = 1;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK(irq_vector_pending(&p, VEC));
+	CHECK_EQ_U64(cmp_writes(v, 8), 1);
+	CHECK_EQ_U64(p.hpet_rearms, 0);
+
+	hpet_armed_machine(&p);
+	cmp_jumps = 100;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK(cmp_writes(v, 8) >= 2 && cmp_writes(v, 8) < 8);
+	CHECK_EQ_U64(p.hpet_arms_missed, 1);
+	CHECK_EQ_U64(p.hpet_rearms, cmp_writes(v, 8) - 1);
+	CHECK(!(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB));
 }
 
 /* The periodic period start: the current count read between two TSC reads, placed at their
@@ -409,6 +536,8 @@ TEST_SUITE(irq_platform) = {
 	{ "tsc_deadline_erratum_refused", tsc_deadline_erratum_refused },
 	{ "hpet_calibrated_against_tsc", hpet_calibrated_against_tsc },
 	{ "hpet_arm_bracketed", hpet_arm_bracketed },
+	{ "hpet_arm_passed_rearmed", hpet_arm_passed_rearmed },
+	{ "hpet_arm_fired_or_bounded", hpet_arm_fired_or_bounded },
 	{ "periodic_expiry_bracketed", periodic_expiry_bracketed },
 	{ "context_frequency_arithmetic", context_frequency_arithmetic },
 	{ 0, 0 },
