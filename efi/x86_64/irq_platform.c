@@ -267,6 +267,7 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_HPET:
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
 		hpet_route(p, vector, false);
+		p->hpet_rearms = p->hpet_arms_missed = 0; /* counted per set */
 		break;
 	default:
 		break;
@@ -495,5 +496,7 @@ void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct
 		rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
 		rec_u64(r, "hpet_timer", p->hpet_timer);
 		rec_u64(r, "gsi", p->hpet_gsi);
+		rec_u64(r, "hpet_rearms", p->hpet_rearms);
+		rec_u64(r, "hpet_arms_missed", p->hpet_arms_missed);
 	}
 }

@@ -74,8 +74,9 @@ struct irq_platform {
 	uint64_t hpet_hz_cal;     /* HPET ticks per second against the TSC (median window), 0 = failed */
 	uint64_t hpet_hz_win[IRQP_CAL_WINDOWS];
 	uint64_t hpet_tick_cycles;  /* one HPET period in TSC cycles, rounded up */
-	uint64_t hpet_rearms;       /* HPET arms retaken: the counter read back had (nearly) passed the comparator */
-	uint64_t hpet_arms_missed;  /* HPET arms given up after HPET_ARM_TRIES such tries */
+	/* since the HPET source's last irq_source_prepare (one latency set): */
+	uint64_t hpet_rearms;       /* arms retaken: the counter read back had (nearly) passed the comparator */
+	uint64_t hpet_arms_missed;  /* arms given up after HPET_ARM_TRIES such tries (then lost) */
 	uint64_t timer_tick_cycles; /* one APIC timer tick in TSC cycles, rounded up */
 	uint64_t arm_uncertainty;   /* the last irq_source_arm's deadline uncertainty, +- cycles */
 	/* periodic state */
