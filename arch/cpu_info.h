@@ -62,6 +62,14 @@ void arch_cpu_identify_privileged(struct cpu_info *ci);
 /* System-management interrupts since reset, where the CPU counts them readably (Intel's
  * MSR_SMI_COUNT); false elsewhere (other vendors, no ring 0, a faulting read). */
 bool arch_smi_count(const struct cpu_info *ci, uint64_t *count);
+/* SMIs between two arch_smi_count readings. The count is 32 bits wide (Intel SDM vol. 4,
+ * MSR_SMI_COUNT 34H: bits 31:0, the rest reserved) and wraps: the difference is taken in 32 bits,
+ * so a wrap between the readings gives the small true count, not 2^64 minus something. */
+#define ARCH_SMI_COUNT_MASK 0xFFFFFFFFull
+static inline uint64_t arch_smi_delta(uint64_t before, uint64_t after)
+{
+	return (after - before) & ARCH_SMI_COUNT_MASK;
+}
 /* The calling CPU's hardware id as the instruction set reports it without privileged access
  * (x86_64: CPUID's x2APIC id, else the initial APIC id): what the hosted build's threads report. */
 uint32_t arch_cpu_hw_id(void);

@@ -18,6 +18,11 @@ static inline void cpu_int3(void) { __asm__ volatile("int3" ::: "memory"); }
 static inline void cpu_ud2(void) { __asm__ volatile("ud2" ::: "memory"); }
 static inline void cpu_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void cpu_mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+/* Before a WRMSR to IA32_TSC_DEADLINE or an x2APIC register: those writes are not serialising
+ * (SDM vol. 3A "x2APIC Register Address Space", "TSC-Deadline Mode"), and MFENCE orders only loads
+ * and stores, not the WRMSR; the LFENCE keeps the WRMSR from starting before the MFENCE is done.
+ * As Linux's weak_wrmsr_fence (arch/x86/include/asm/barrier.h, later processor.h). */
+static inline void cpu_wrmsr_fence(void) { __asm__ volatile("mfence; lfence" ::: "memory"); }
 static inline void compiler_barrier(void) { __asm__ volatile("" ::: "memory"); }
 /* Spin-wait hint (pause): cheaper on the sibling thread and on power while polling. */
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }

@@ -396,8 +396,7 @@ void arch_cpu_identify_privileged(struct cpu_info *ci)
 	}
 }
 
-#define MSR_SMI_COUNT 0x34u          /* Intel: SMIs since reset */
-#define SMI_COUNT_MASK 0xFFFFFFFFull /* bits 31:0; the rest is reserved */
+#define MSR_SMI_COUNT 0x34u /* Intel: SMIs since reset, bits 31:0 (ARCH_SMI_COUNT_MASK) */
 
 bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
 {
@@ -405,7 +404,7 @@ bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
 
 	if (!ci->is_intel || rdmsr_safe(MSR_SMI_COUNT, &v) != MSR_OK)
 		return false;
-	*count = v & SMI_COUNT_MASK;
+	*count = v & ARCH_SMI_COUNT_MASK;
 	return true;
 }
 

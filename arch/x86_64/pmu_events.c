@@ -66,7 +66,7 @@ static const struct pmu_event amd_zen[] = {
 };
 
 /* Zen 4 (family 19h, the models Linux's tools/perf/pmu-events/arch/x86/mapfile.csv maps to amdzen4:
- * all but 00h-0Fh and 20h-5Fh). Demand-only data cache fills by source, PMCx043
+ * all but 00h-0Fh, 20h-2Fh and 40h-5Fh: 30h-3Fh included). Demand-only data cache fills by source, PMCx043
  * (tools/perf/pmu-events/arch/x86/amdzen4/cache.json): ls_dmnd_fills_from_sys.all (umask 0xFF) is
  * every demand L1D fill, i.e. every demand L1D miss; without its local_l2 bit (0x01) it is the
  * demand fills from beyond the L2, i.e. the demand L2 misses of data. Prefetch fills are counted
@@ -88,15 +88,18 @@ static const uint8_t skylake_models[] = { 0x4E, 0x5E, 0x55, 0x8E, 0x9E, 0xA5, 0x
 
 #define AMD_FAMILY_ZEN 0x17
 #define AMD_FAMILY_ZEN3 0x19
-/* Family 19h models Linux's perf maps to amdzen3 (mapfile.csv: "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])");
- * the rest of the family is amdzen4. */
-#define ZEN3_MODELS_LOW_END 0x0F
-#define ZEN3_MODELS_HIGH_FIRST 0x20
-#define ZEN3_MODELS_HIGH_LAST 0x5F
+/* Family 19h models Linux's perf maps to amdzen3: mapfile.csv "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])",
+ * matched against the whole model as perf prints it, "%X" (tools/perf/arch/x86/util/header.c):
+ * one hex digit (00h-0Fh), or two whose first is 2, 4 or 5 (20h-2Fh, 40h-5Fh; [245] is a set,
+ * not a range, so 30h-3Fh are not amdzen3). The rest of the family is amdzen4. By the model's
+ * high nibble: */
+#define MODEL_HIGH_NIBBLE_SHIFT 4
+#define ZEN3_HIGH_NIBBLES ((1u << 0x0) | (1u << 0x2) | (1u << 0x4) | (1u << 0x5))
+#define MODEL_MAX 0xFF
 
 static bool amd_zen4_model(unsigned model)
 {
-	return model > ZEN3_MODELS_LOW_END && (model < ZEN3_MODELS_HIGH_FIRST || model > ZEN3_MODELS_HIGH_LAST);
+	return model > MODEL_MAX || !((ZEN3_HIGH_NIBBLES >> (model >> MODEL_HIGH_NIBBLE_SHIFT)) & 1u);
 }
 
 const struct pmu_event_table *pmu_family_events(bool intel, bool amd, unsigned family, unsigned model)

@@ -47,7 +47,7 @@ uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
 /* The fields a source's record carries about the platform and the source, added in place: the
  * interrupt controller's mode (after the record's `deadline`; PC: `lapic_mode`), and the clock
  * behind source s (after `vector`: `timer_hz` for the one-shot and periodic timer; PC's HPET:
- * `hpet_hz`, `hpet_hz_calibrated`, `hpet_timer`, `gsi`). */
+ * `hpet_hz`, `hpet_hz_calibrated`, `hpet_timer`, `gsi`, `hpet_rearms`, `hpet_arms_missed`). */
 void irq_platform_describe(const struct irq_platform *p, struct record *r);
 void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r);
 

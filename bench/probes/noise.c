@@ -53,7 +53,7 @@ static void emit_noise_set(struct probe_env *env, const char *what, const uint64
 	if (smi_ok) {
 		rec_u64(r, "smi_before", smi0);
 		rec_u64(r, "smi_after", smi1);
-		rec_u64(r, "smi_count", smi1 - smi0);
+		rec_u64(r, "smi_count", arch_smi_delta(smi0, smi1));
 		rec_str(r, "smi_per_gap", "read after each gap (set what=gap_smi)");
 		if (env->cpu->hypervisor && !smi1)
 			rec_str(r, "smi_note", "reads 0 under a hypervisor, which may not implement MSR_SMI_COUNT");
@@ -110,7 +110,7 @@ static enum probe_status noise_run(struct probe_env *env)
 		if (smi_ok && d.stored != seen) { /* a gap was just stored */
 			seen = d.stored;
 			smi_ok = read_smi(env, &smis[seen - 1]); /* a failed read: no SMI figures at all */
-			smis[seen - 1] -= smi0;
+			smis[seen - 1] = arch_smi_delta(smi0, smis[seen - 1]); /* 32 bits: may wrap */
 			d.prev = cycles_read(); /* the read is ours, not a gap */
 		}
 		if (now - t0 >= window)

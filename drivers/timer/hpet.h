@@ -39,6 +39,14 @@
 #define HPET_TN_ROUTE_CAP_SHIFT 32        /* Tn_INT_ROUTE_CAP, bits 63:32: one bit per I/O APIC input */
 #define HPET_MAX_ROUTE 31
 #define HPET_COUNTER32_MASK 0xFFFFFFFFull /* a 32-bit main counter or comparator */
+/* One-shot arming margins, Linux's (arch/x86/kernel/hpet.c HPET_MIN_CYCLES, HPET_MIN_PROG_DELTA):
+ * a comparator fires only when the counter equals it, some chipsets apply a comparator write up to
+ * a few ticks late, and an SMI or NMI can fall between the counter read and the write. So a
+ * comparator is never set closer than HPET_MIN_PROG_TICKS ahead of the counter read, and an arm
+ * whose counter, read back after the write, is less than HPET_MIN_AHEAD_TICKS short of the
+ * comparator (or past it) is not trusted. */
+#define HPET_MIN_AHEAD_TICKS 128
+#define HPET_MIN_PROG_TICKS (HPET_MIN_AHEAD_TICKS + HPET_MIN_AHEAD_TICKS / 2)
 
 struct hpet_io {
 	uint64_t (*read64)(void *ctx, uint64_t addr);
@@ -73,6 +81,9 @@ unsigned hpet_comparators_quiet(const struct hpet *h);
 bool hpet_pick_route(const struct hpet *h, unsigned inputs, unsigned *timer, unsigned *route);
 /* Edge-triggered one-shot: the interrupt fires when the main counter reaches `cmp`. */
 void hpet_comparator_oneshot(const struct hpet *h, unsigned n, unsigned route, uint64_t cmp);
+/* Read the counter back after arming: true when it is still at least `margin` ticks short of
+ * `cmp` (in the counter's width: a 32-bit counter wraps). */
+bool hpet_comparator_ahead(const struct hpet *h, uint64_t cmp, uint64_t margin);
 /* Periodic: first at `first`, then every `period` ticks (false if the timer cannot). */
 bool hpet_comparator_periodic(const struct hpet *h, unsigned n, unsigned route, uint64_t first, uint64_t period);
 void hpet_comparator_stop(const struct hpet *h, unsigned n);

@@ -37,6 +37,8 @@ static void emit_apic(const struct irq_platform *p, const struct irq_drain_stats
 	}
 	rec_bool(r, "x2apic_cpu", p->cpu_x2apic);
 	rec_bool(r, "tsc_deadline", p->tsc_deadline);
+	if (p->tsc_deadline_erratum)
+		rec_str(r, "tsc_deadline_refused", p->deadline_reason);
 	rec_u64(r, "timer_hz", p->timer_hz);
 	rec_u64(r, "timer_divide", 1);
 	sb_init(&s, wins, sizeof(wins));
@@ -162,7 +164,7 @@ struct irq_platform *irq_boot_setup(struct hpet *hpet, const struct cpu_info *cp
 	struct irq_drain_stats drained = { 0 };
 
 	madt = madt_boot(); /* parsed before ExitBootServices by smp_boot_reserve */
-	if (irq_platform_init(&plat, madt, hpet, cpu->x2apic, cpu->tsc_deadline, counter_hz)) {
+	if (irq_platform_init(&plat, madt, hpet, cpu, counter_hz)) {
 		irq_set_eoi(irq_platform_eoi, &plat);
 		/* What the firmware left pending or in service before we masked its sources. */
 		(void)irq_drain(&plat, counter_hz, &drained);

@@ -2,10 +2,12 @@
 #include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"
+#include "arch/x86_64/tsc_deadline_errata.h"
+#include "lib/fmt.h"
 #include "lib/record.h"
 
 #define US_PER_S 1000000ull
-#define HPET_MIN_TICKS 16        /* never arm a comparator closer than this to the counter */
+#define HPET_ARM_TRIES 4 /* arms of one HPET deadline before it is given up (counted) */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 #define IRQ_APIC_VECTORS 256
 #define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x counter_hz stays within 64 bits */
@@ -148,12 +150,46 @@ static void setup_hpet(struct irq_platform *p, struct hpet *hpet)
 	p->hpet_irq = true;
 }
 
-bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz)
+/* The TSC-deadline source: CPUID's bit, then Linux's errata list (a CPU that reports the mode but
+ * whose microcode is older than the fix for its model is refused, with model and revision). */
+static void check_tsc_deadline(struct irq_platform *p, const struct cpu_info *cpu)
 {
+	const struct tsc_deadline_erratum *e = tsc_deadline_erratum_for(cpu);
+	struct sbuf s;
+
+	p->tsc_deadline = cpu->tsc_deadline;
+	p->tsc_deadline_erratum = false;
+	p->deadline_reason = cpu->tsc_deadline ? 0 : "CPUID.1:ECX.TSC_Deadline is 0: the CPU has no TSC-deadline timer mode";
+	if (!cpu->tsc_deadline || !tsc_deadline_erratum_applies(cpu, e))
+		return;
+	sb_init(&s, p->deadline_reason_buf, sizeof(p->deadline_reason_buf));
+	sb_puts(&s, "TSC-deadline erratum: family 6 model ");
+	sb_hex(&s, cpu->model);
+	sb_puts(&s, " (");
+	sb_puts(&s, e->name);
+	sb_puts(&s, ") stepping ");
+	sb_u64(&s, cpu->stepping);
+	if (cpu->ucode_valid) {
+		sb_puts(&s, " microcode ");
+		sb_hex(&s, cpu->ucode);
+		sb_puts(&s, " is below ");
+	} else {
+		sb_puts(&s, " microcode revision unreadable; the fix is ");
+	}
+	sb_hex(&s, e->min_ucode);
+	sb_puts(&s, " (Linux apic.c deadline_match)");
+	p->tsc_deadline_erratum = true;
+	p->deadline_reason = p->deadline_reason_buf;
+}
+
+bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
+		       const struct cpu_info *cpu, uint64_t counter_hz)
+{
+	bool cpu_x2apic = cpu->x2apic;
+
 	p->ready = false;
 	p->cpu_x2apic = cpu_x2apic;
-	p->tsc_deadline = cpu_tsc_deadline;
+	check_tsc_deadline(p, cpu);
 	p->counter_hz = counter_hz;
 	if (!counter_hz) {
 		p->reason = "TSC frequency unknown: deadlines cannot be converted";
@@ -202,7 +238,7 @@ const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source
 		return p && p->reason ? p->reason : "interrupt platform not initialised";
 	switch (s) {
 	case IRQ_SRC_APIC_DEADLINE:
-		return p->tsc_deadline ? 0 : "CPUID.1:ECX.TSC_Deadline is 0: the CPU has no TSC-deadline timer mode";
+		return p->deadline_reason;
 	case IRQ_SRC_HPET:
 		return p->hpet_irq ? 0 : p->hpet_reason;
 	default:
@@ -231,16 +267,46 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_HPET:
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
 		hpet_route(p, vector, false);
+		p->hpet_rearms = p->hpet_arms_missed = 0; /* counted per set */
 		break;
 	default:
 		break;
 	}
 }
 
+/* One HPET arm: comparator = a TSC-bracketed counter read + ticks, then the counter read back. */
+static bool hpet_arm_once(struct irq_platform *p, uint64_t ticks, uint64_t *mid, uint64_t *half)
+{
+	uint64_t h = hpet_read_bracketed(p->hpet, mid, half);
+	uint64_t cmp = p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK;
+
+	hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi, cmp);
+	return hpet_comparator_ahead(p->hpet, cmp, HPET_MIN_AHEAD_TICKS);
+}
+
+/* The comparator `ticks` from now, as Linux's hpet_clkevt_set_next_event: an arm whose counter,
+ * read back, is (nearly) past the comparator may never fire (equality match: not before the
+ * counter wraps), so the comparator is stopped and, unless its interrupt was raised after all
+ * (interrupts are masked while arming: its vector is then pending at the local APIC), armed again
+ * from a fresh read, at most HPET_ARM_TRIES times. *mid, *half: the bracket of the read in use. */
+static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t ticks, uint64_t *mid, uint64_t *half)
+{
+	for (unsigned t = 0; t < HPET_ARM_TRIES; t++) {
+		if (t)
+			p->hpet_rearms++;
+		if (hpet_arm_once(p, ticks, mid, half))
+			return;
+		hpet_comparator_stop(p->hpet, p->hpet_timer);
+		if (lapic_vector_pending(&p->lapic, vector))
+			return; /* it fired in time: that interrupt is this arm's */
+	}
+	p->hpet_arms_missed++; /* left stopped: the probe counts it lost */
+}
+
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
 			uint64_t *arm_cycles)
 {
-	uint64_t t0 = 0, t1, deadline = 0, ticks, h, mid, half;
+	uint64_t t0 = 0, t1, deadline = 0, ticks, mid, half;
 
 	p->arm_uncertainty = 0;
 	switch (s) {
@@ -254,7 +320,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_APIC_DEADLINE:
 		t0 = cycles_read();
 		deadline = t0 + delay_cycles;
-		(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, deadline);
+		(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, deadline);
 		break;
 	case IRQ_SRC_SELF_IPI:
 		t0 = cycles_read();
@@ -263,14 +329,13 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		break;
 	case IRQ_SRC_HPET:
 		ticks = lapic_tsc_to_ticks(delay_cycles, p->hpet_ratio_q32);
-		if (ticks < HPET_MIN_TICKS)
-			ticks = HPET_MIN_TICKS;
-		/* h was latched somewhere in the TSC bracket and had been current for up to one
-		 * period: due at mid + ticks, within +- (half-width + one period). */
+		if (ticks < HPET_MIN_PROG_TICKS)
+			ticks = HPET_MIN_PROG_TICKS;
+		/* the counter was latched somewhere in the TSC bracket of the read the comparator came
+		 * from and had been current for up to one period: due at mid + ticks, within
+		 * +- (half-width + one period). */
 		t0 = cycles_read();
-		h = hpet_read_bracketed(p->hpet, &mid, &half);
-		hpet_comparator_oneshot(p->hpet, p->hpet_timer, p->hpet_gsi,
-					p->hpet->counter_64bit ? h + ticks : (h + ticks) & HPET_COUNTER32_MASK);
+		hpet_arm(p, vector, ticks, &mid, &half);
 		deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
 		p->arm_uncertainty = half + p->hpet_tick_cycles;
 		break;
@@ -292,7 +357,7 @@ void irq_source_disarm(struct irq_platform *p, enum irq_source s, uint8_t vector
 		lapic_write(&p->lapic, LAPIC_REG_TIMER_INITIAL, 0);
 		break;
 	case IRQ_SRC_APIC_DEADLINE:
-		(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
+		(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
 		break;
 	case IRQ_SRC_HPET:
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
@@ -309,7 +374,7 @@ void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	case IRQ_SRC_APIC_PERIODIC:
 	case IRQ_SRC_APIC_DEADLINE:
 		if (s == IRQ_SRC_APIC_DEADLINE)
-			(void)lapic_wrmsr(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
+			(void)lapic_wrmsr_ordered(&p->lapic, MSR_IA32_TSC_DEADLINE, 0);
 		lapic_timer_stop(&p->lapic, vector);
 		break;
 	case IRQ_SRC_HPET:
@@ -431,5 +496,7 @@ void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct
 		rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
 		rec_u64(r, "hpet_timer", p->hpet_timer);
 		rec_u64(r, "gsi", p->hpet_gsi);
+		rec_u64(r, "hpet_rearms", p->hpet_rearms);
+		rec_u64(r, "hpet_arms_missed", p->hpet_arms_missed);
 	}
 }

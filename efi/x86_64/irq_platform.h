@@ -15,6 +15,8 @@
  *    is bracketed by the TSC and the deadline is the bracket's midpoint plus the ticks converted
  *    with the HPET/TSC ratio calibrated at init (not the nominal period). Uncertainty: the
  *    bracket's half-width plus one HPET period (the counter value was current for up to a period).
+ *    The comparator is at least HPET_MIN_PROG_TICKS ahead; the counter is read back after the
+ *    write, and an arm it shows (nearly) passed is retaken from a fresh read (drivers/timer/hpet.h).
  *  - TSC-deadline: exact (the value written). Self-IPI: the TSC before the send.
  * The periodic timer's period start (irq_periodic_expiry) is the current count read between two
  * TSC reads: their midpoint minus the elapsed ticks; uncertainty the bracket's half-width plus
@@ -25,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/cpu_info.h"
 #include "bench/core/irq_platform.h"
 #include "drivers/timer/hpet.h"
 #include "drivers/irqchip/x86_64/ioapic.h"
@@ -35,6 +38,7 @@
 
 #define IRQP_CAL_WINDOWS 3
 #define IRQP_CAL_WINDOW_US 10000
+#define IRQP_REASON_MAX 160
 
 struct irq_platform {
 	/* Register access for host tests (all NULL on the machine): set before irq_platform_init. */
@@ -50,6 +54,9 @@ struct irq_platform {
 	uint32_t svr_found;       /* spurious-vector register as the firmware left it */
 	bool cpu_x2apic;          /* CPUID offers x2APIC (the mode in use is lapic.x2apic) */
 	bool tsc_deadline;        /* CPUID.1:ECX.TSC_Deadline */
+	bool tsc_deadline_erratum; /* refused all the same: a listed model below its microcode fix */
+	const char *deadline_reason; /* why the TSC-deadline source is unavailable; NULL: it is not */
+	char deadline_reason_buf[IRQP_REASON_MAX];
 	uint64_t counter_hz;
 	uint64_t timer_hz;        /* APIC timer ticks per second at divide 1 (median window) */
 	uint64_t timer_hz_win[IRQP_CAL_WINDOWS];
@@ -67,6 +74,9 @@ struct irq_platform {
 	uint64_t hpet_hz_cal;     /* HPET ticks per second against the TSC (median window), 0 = failed */
 	uint64_t hpet_hz_win[IRQP_CAL_WINDOWS];
 	uint64_t hpet_tick_cycles;  /* one HPET period in TSC cycles, rounded up */
+	/* since the HPET source's last irq_source_prepare (one latency set): */
+	uint64_t hpet_rearms;       /* arms retaken: the counter read back had (nearly) passed the comparator */
+	uint64_t hpet_arms_missed;  /* arms given up after HPET_ARM_TRIES such tries (then lost) */
 	uint64_t timer_tick_cycles; /* one APIC timer tick in TSC cycles, rounded up */
 	uint64_t arm_uncertainty;   /* the last irq_source_arm's deadline uncertainty, +- cycles */
 	/* periodic state */
@@ -74,9 +84,11 @@ struct irq_platform {
 	bool oneshot_per_vector;    /* false: one APIC timer for every vector */
 };
 
-/* madt: parsed MADT (valid or not); hpet: a working HPET or NULL. Traps must be installed and
- * interrupts masked. Returns p->ready. */
+/* madt: parsed MADT (valid or not); hpet: a working HPET or NULL; cpu: CPUID's x2APIC and
+ * TSC-deadline bits, and family, model, stepping and microcode revision for the TSC-deadline
+ * errata (arch/x86_64/tsc_deadline_errata.h). Traps must be installed and interrupts masked.
+ * Returns p->ready. */
 bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
-		       bool cpu_x2apic, bool cpu_tsc_deadline, uint64_t counter_hz);
+		       const struct cpu_info *cpu, uint64_t counter_hz);
 
 #endif

@@ -39,9 +39,9 @@ def test_noise_summary():
     assert not irq.noise_summary(dict(f, dropped=0), [10, 5000], [2000, 600], 1e9)["consistent"]
 
 
-def _irq_stream():
+def _irq_stream(**apic):
     st = synth.Stream().begin()
-    st.add("plat", kind="apic", ready=1, mode="xapic", timer_hz=1000000000, tsc_deadline=0)
+    st.add("plat", dict(dict(kind="apic", ready=1, mode="xapic", timer_hz=1000000000, tsc_deadline=0), **apic))
     common = dict(armed=10, taken=10, lost=0, early=0, extra=0, spurious=0, unexpected=0)
     st.probe("irq_latency", 0, [100 + i for i in range(10)], source="lapic_oneshot", mode="oneshot",
              wait="spin", deadline="apic_count_ratio", **common)
@@ -93,6 +93,18 @@ def test_synthetic_boot_report(tmp_path):
     assert "no TSC-deadline" in text
     md = (tmp_path / "report.md").read_text()
     assert "## Interrupts" in md and "| 396 |" in md and "unavailable (unavailable_not_intel)" in md
+
+
+def test_tsc_deadline_refused_in_report(tmp_path):
+    """A CPU on Linux's TSC-deadline errata list (plat kind=apic tsc_deadline_refused): the report
+    says the mode is reported but refused, and why."""
+    why = "TSC-deadline erratum: family 6 model 0x5e (SKYLAKE) stepping 3 microcode 0xb0 is below 0xb2"
+    log = tmp_path / "serial.log"
+    log.write_text(_irq_stream(tsc_deadline=1, tsc_deadline_refused=why))
+    parse.parse_log(str(log), str(tmp_path))
+    report.write_report(str(tmp_path), plot=False)
+    md = (tmp_path / "report.md").read_text()
+    assert "TSC-deadline reported but refused (" + why + ")" in md
 
 
 def test_plots_drawn(tmp_path):

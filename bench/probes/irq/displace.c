@@ -542,7 +542,7 @@ static void measure_pair(struct probe_env *env, const struct disp_run *run, stru
 	smi1 = smi0;
 	if (run->smi_ok)
 		(void)arch_smi_count(env->cpu, &smi1);
-	hd->smi[s] = smi1 - smi0;
+	hd->smi[s] = arch_smi_delta(smi0, smi1);
 }
 
 /* Handler hd's sets, then its check (on its windows with their background gaps taken out) and

@@ -38,6 +38,15 @@ int lapic_wrmsr(const struct lapic *l, uint32_t msr, uint64_t v)
 	return wrmsr_safe(msr, v);
 }
 
+int lapic_wrmsr_ordered(const struct lapic *l, uint32_t msr, uint64_t v)
+{
+	if (l->io && l->io->wrmsr_fence)
+		l->io->wrmsr_fence(l->io->ctx);
+	else
+		cpu_wrmsr_fence();
+	return lapic_wrmsr(l, msr, v);
+}
+
 uint32_t lapic_read(const struct lapic *l, unsigned reg)
 {
 	uint64_t v = 0;
@@ -122,12 +131,13 @@ enum lapic_send lapic_send_ipi(const struct lapic *l, uint32_t apic_id, uint32_t
 
 	(void)lapic_error_status(l);
 	/* Stores made before the IPI must be visible to its target when it acts on it. */
-	cpu_mfence();
 	if (l->x2apic) {
-		/* No delivery-status bit in x2APIC mode: the write completes the send. */
-		if (lapic_wrmsr(l, X2APIC_MSR_ICR, ((uint64_t)apic_id << ICR_X2APIC_DEST_SHIFT) | icr_low) != MSR_OK)
+		/* No delivery-status bit in x2APIC mode: the write completes the send. The ICR
+		 * WRMSR is not serialising: MFENCE alone would not order it (mfence; lfence). */
+		if (lapic_wrmsr_ordered(l, X2APIC_MSR_ICR, ((uint64_t)apic_id << ICR_X2APIC_DEST_SHIFT) | icr_low) != MSR_OK)
 			return LAPIC_SEND_ERROR;
 	} else {
+		cpu_mfence();
 		if (apic_id > LAPIC_XAPIC_MAX_ID)
 			return LAPIC_SEND_UNREACHABLE;
 		lapic_write(l, LAPIC_REG_ICR_HIGH, apic_id << ICR_XAPIC_DEST_SHIFT);

@@ -92,6 +92,7 @@ struct lapic_io {
 	int (*rdmsr)(void *ctx, uint32_t msr, uint64_t *v);  /* 0 = ok, as rdmsr_safe */
 	int (*wrmsr)(void *ctx, uint32_t msr, uint64_t v);
 	void *ctx;
+	void (*wrmsr_fence)(void *ctx); /* optional: a test's stand-in for cpu_wrmsr_fence */
 };
 
 struct lapic {
@@ -123,6 +124,10 @@ void lapic_write(const struct lapic *l, unsigned reg, uint32_t v);
 /* MSR access through the same io (the TSC-deadline and x2APIC MSRs); 0 = ok. */
 int lapic_rdmsr(const struct lapic *l, uint32_t msr, uint64_t *v);
 int lapic_wrmsr(const struct lapic *l, uint32_t msr, uint64_t v);
+/* The same, ordered after every earlier load and store (mfence; lfence first): for the MSRs whose
+ * WRMSR is not serialising, IA32_TSC_DEADLINE and the x2APIC registers that send (ICR, SELF IPI),
+ * so that what was stored before an IPI or a deadline is visible when it fires. */
+int lapic_wrmsr_ordered(const struct lapic *l, uint32_t msr, uint64_t v);
 /* This CPU's APIC id (any CPU: the registers are per processor at the same address). */
 uint32_t lapic_id(const struct lapic *l);
 /* Clear and read the ESR. */

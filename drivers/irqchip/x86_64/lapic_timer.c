@@ -1,8 +1,6 @@
 /* Local APIC timer, EOI, self-IPI and LVT masking (see lapic_timer.h). */
 #include "drivers/irqchip/x86_64/lapic_timer.h"
 
-#include "arch/x86_64/cpu.h"
-
 #define TIMER_MAX_COUNT 0xFFFFFFFFu
 #define LVT_PERF_MIN_MAXLVT 4
 #define LVT_THERMAL_MIN_MAXLVT 5
@@ -65,9 +63,9 @@ void lapic_timer_free_run(const struct lapic *l)
 bool lapic_timer_tsc_deadline(const struct lapic *l, uint8_t vector, uint64_t deadline_tsc)
 {
 	lapic_write(l, LAPIC_REG_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | vector);
-	/* SDM: in xAPIC mode the LVT store and the WRMSR must be ordered by MFENCE. */
-	cpu_mfence();
-	return lapic_wrmsr(l, MSR_IA32_TSC_DEADLINE, deadline_tsc) == 0;
+	/* SDM: in xAPIC mode the LVT store and the WRMSR must be ordered by MFENCE; the LFENCE after
+	 * it keeps the (not serialising) WRMSR itself from starting early. */
+	return lapic_wrmsr_ordered(l, MSR_IA32_TSC_DEADLINE, deadline_tsc) == 0;
 }
 
 uint32_t lapic_timer_current(const struct lapic *l)
@@ -134,7 +132,7 @@ void lapic_eoi(const struct lapic *l)
 void lapic_self_ipi(const struct lapic *l, uint8_t vector)
 {
 	if (l->x2apic)
-		(void)lapic_wrmsr(l, X2APIC_MSR_SELF_IPI, vector);
+		(void)lapic_wrmsr_ordered(l, X2APIC_MSR_SELF_IPI, vector);
 	else
 		lapic_write(l, LAPIC_REG_ICR_LOW, ICR_SHORTHAND_SELF | ICR_DM_FIXED | ICR_LEVEL_ASSERT | vector);
 }

@@ -127,6 +127,19 @@ void hpet_comparator_oneshot(const struct hpet *h, unsigned n, unsigned route, u
 	hpet_reg_write(h, HPET_TN_CONF(n), conf | HPET_TN_INT_ENB);
 }
 
+bool hpet_comparator_ahead(const struct hpet *h, uint64_t cmp, uint64_t margin)
+{
+	uint64_t d = cmp - hpet_reg_read(h, HPET_REG_MAIN_COUNTER);
+	int64_t ahead;
+
+	/* the distance in the counter's width, signed: a passed comparator is negative */
+	if (h->counter_64bit)
+		ahead = (int64_t)d;
+	else
+		ahead = (int64_t)(int32_t)(uint32_t)(d & HPET_COUNTER32_MASK);
+	return ahead >= (int64_t)margin;
+}
+
 bool hpet_comparator_periodic(const struct hpet *h, unsigned n, unsigned route, uint64_t first, uint64_t period)
 {
 	uint64_t conf = base_conf(h, n, route);

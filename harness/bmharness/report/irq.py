@@ -31,8 +31,11 @@ def section(doc, irq, out_dir, plot_info=None):
     unit = archinfo.clock(irq.get("arch", archinfo.X86))["unit"]  # cycles, or counter ticks
     apic = irq.get("apic")
     if isinstance(apic, dict):
+        deadline = "yes" if apic.get("tsc_deadline") else "no"
+        if apic.get("tsc_deadline_refused"):  # reported by CPUID, but on Linux's errata list
+            deadline = "reported but refused (%s)" % apic["tsc_deadline_refused"]
         doc.kv([("local APIC", "%s, timer %s Hz calibrated against the TSC, TSC-deadline %s" % (
-            apic.get("mode", "?"), fnum(apic.get("timer_hz")), "yes" if apic.get("tsc_deadline") else "no"))])
+            apic.get("mode", "?"), fnum(apic.get("timer_hz")), deadline))])
     if irq["latency"]:
         doc.h("Latency", 3)
         irq_lat.table(doc, irq["latency"], irq.get("arch", archinfo.X86))

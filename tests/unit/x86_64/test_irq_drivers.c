@@ -41,7 +41,12 @@ static int m_wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&m
 static uint8_t m_inb(void *c, uint16_t p) { (void)c; return (uint8_t)regmodel_read(&m, SPACE_PORT, p); }
 static void m_outb(void *c, uint16_t p, uint8_t v) { (void)c; regmodel_write(&m, SPACE_PORT, p, v); }
 
-static const struct lapic_io lapic_model = { m_rd32, m_wr32, m_rdmsr, m_wrmsr, 0 };
+static const struct lapic_io lapic_model = { m_rd32, m_wr32, m_rdmsr, m_wrmsr, 0, 0 };
+/* The same model with the WRMSR fence logged as a write in space 'f', so a test sees where it
+ * falls among the register writes. */
+#define SPACE_FENCE 'f'
+static void m_fence(void *c) { (void)c; regmodel_write(&m, SPACE_FENCE, 0, 0); }
+static const struct lapic_io lapic_model_fenced = { m_rd32, m_wr32, m_rdmsr, m_wrmsr, 0, m_fence };
 static const struct ioapic_io ioapic_model = { m_rd32, m_wr32, 0 };
 static const struct hpet_io hpet_model = { m_rd64, m_wr64, 0 };
 static const struct pic_io pic_model = { m_inb, m_outb, 0 };
@@ -132,6 +137,53 @@ static void eoi_and_self_ipi(void)
 	check_write(1, SPACE_MSR, X2APIC_MSR_SELF_IPI, VEC); /* the SELF IPI MSR, 0x83F */
 	CHECK_EQ_U64(X2APIC_MSR_SELF_IPI, 0x83F);
 	CHECK_EQ_U64(m.nlog, 2);
+}
+
+/* Linux's weak_wrmsr_fence (arch/x86/include/asm/barrier.h: "mfence; lfence", "only required for
+ * the IA32_TSC_DEADLINE and X2APIC MSRs": such a WRMSR is not serialising and MFENCE does not order
+ * it) comes right before every x2APIC send (ICR, SELF IPI) and every TSC_DEADLINE write; Linux
+ * does not fence the x2APIC EOI (native_apic_msr_eoi), nor do we. */
+static void wrmsr_fence_before_send(void)
+{
+	struct lapic l = model_lapic(true);
+
+	l.io = &lapic_model_fenced;
+	lapic_self_ipi(&l, VEC);
+	CHECK_EQ_U64(m.nlog, 2);
+	check_write(0, SPACE_FENCE, 0, 0);
+	check_write(1, SPACE_MSR, X2APIC_MSR_SELF_IPI, VEC);
+
+	m.nlog = 0;
+	CHECK_EQ_U64(lapic_send_nmi(&l, 7, 1000000000ull), LAPIC_SEND_OK);
+	{
+		int icr = regmodel_find(&m, SPACE_MSR, X2APIC_MSR_ICR, 0);
+
+		CHECK(icr >= 1);
+		if (icr >= 1)
+			check_write((unsigned)icr - 1, SPACE_FENCE, 0, 0);
+	}
+
+	m.nlog = 0;
+	CHECK(lapic_timer_tsc_deadline(&l, VEC, 0x1000));
+	CHECK_EQ_U64(m.nlog, 3);
+	check_write(0, SPACE_MSR, X2APIC_MSR_BASE + (LAPIC_REG_LVT_TIMER >> 4), VEC | LVT_TIMER_TSC_DEADLINE);
+	check_write(1, SPACE_FENCE, 0, 0);
+	check_write(2, SPACE_MSR, MSR_IA32_TSC_DEADLINE, 0x1000);
+
+	m.nlog = 0;
+	lapic_eoi(&l);
+	CHECK_EQ_U64(m.nlog, 1);
+	check_write(0, SPACE_MSR, X2APIC_MSR_BASE + (LAPIC_REG_EOI >> 4), 0);
+
+	/* xAPIC: the self-IPI is an MMIO store, no WRMSR to order; the deadline MSR still is one */
+	l = model_lapic(false);
+	l.io = &lapic_model_fenced;
+	lapic_self_ipi(&l, VEC);
+	CHECK_EQ_U64(m.nlog, 1);
+	m.nlog = 0;
+	CHECK(lapic_timer_tsc_deadline(&l, VEC, 0x2000));
+	check_write(1, SPACE_FENCE, 0, 0);
+	check_write(2, SPACE_MSR, MSR_IA32_TSC_DEADLINE, 0x2000);
 }
 
 static void lvt_masking(void)
@@ -298,6 +350,7 @@ TEST_SUITE(irq_drivers) = {
 	{ "timer_x2apic", timer_x2apic },
 	{ "eoi_and_self_ipi", eoi_and_self_ipi },
 	{ "lvt_masking", lvt_masking },
+	{ "wrmsr_fence_before_send", wrmsr_fence_before_send },
 	{ "timer_arithmetic", timer_arithmetic },
 	{ "ioapic_entries", ioapic_entries },
 	{ "pic_masked", pic_masked },

@@ -2,6 +2,8 @@
  * I/O APIC, QEMU's HPET, the PIC): init masks every firmware source and calibrates the APIC timer;
  * arming writes exactly the one register that starts the count; the HPET comparator is routed
  * through its I/O APIC input to our vector and CPU, and masked again on release. */
+#include <string.h>
+
 #include "arch/x86_64/msr.h"
 #include "arch/cycles.h"
 #include "bench/probes/irq/context.h"
@@ -78,19 +80,64 @@ static uint64_t rd64(void *c, uint64_t a)
 	}
 	return regmodel_read(&pm, SPACE_MMIO, a);
 }
-static void wr64(void *c, uint64_t a, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MMIO, a, v); }
+
+/* Time jumping over an arm (an SMI or NMI between the counter read and the comparator taking
+ * effect), on the frozen counter: cmp_jumps comparator writes each leave the counter
+ * JUMP_PAST ticks beyond the value written, enable_jump one enable leaves it as far beyond the
+ * comparator. IA-PC HPET spec 1.0a, 2.3.9.2.1 ("One-shot Mode"): the interrupt is generated when
+ * the main counter equals the comparator, with Tn_INT_ENB_CNF set; counting through the value with
+ * the interrupt enabled raises it (here: the IRR bit of the vector in the comparator's I/O APIC
+ * entry, interrupts being masked while arming), jumping over it with the interrupt off does not. */
+#define HPET_MODEL_TIMER 2
+#define HPET_MODEL_GSI 23
+#define JUMP_PAST 50
+static int cmp_jumps, enable_jump;
+static uint64_t latch_at_cmp; /* latch_tsc of the read before the last comparator write */
+
+static void counter_set(uint64_t now)
+{
+	uint64_t old = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER);
+	uint64_t cmp = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER));
+	uint64_t conf = regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(HPET_MODEL_TIMER));
+	unsigned vec = (unsigned)regmodel_get(&pm, 'i', IOAPIC_REG_REDTBL + 2 * HPET_MODEL_GSI) & 0xFF;
+	uint64_t irr = XAPIC_BASE + LAPIC_REG_IRR0 + (vec / 32) * LAPIC_VEC_REG_STRIDE;
+
+	if ((conf & HPET_TN_INT_ENB) && old < cmp && cmp <= now)
+		regmodel_set(&pm, SPACE_MMIO, irr, regmodel_get(&pm, SPACE_MMIO, irr) | 1u << (vec % 32));
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER, now);
+}
+
+static void wr64(void *c, uint64_t a, uint64_t v)
+{
+	(void)c;
+	regmodel_write(&pm, SPACE_MMIO, a, v);
+	if (a == HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER)) {
+		latch_at_cmp = latch_tsc;
+		if (cmp_jumps > 0) {
+			cmp_jumps--;
+			counter_set(v + JUMP_PAST);
+		}
+	}
+	if (a == HPET_BASE + HPET_TN_CONF(HPET_MODEL_TIMER) && (v & HPET_TN_INT_ENB) && enable_jump) {
+		enable_jump = 0;
+		counter_set(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(HPET_MODEL_TIMER)) + JUMP_PAST);
+	}
+}
 static int rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&pm, SPACE_MSR, r); return 0; }
 static int wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&pm, SPACE_MSR, r, v); return 0; }
 static uint8_t inb_(void *c, uint16_t p) { (void)c; return (uint8_t)regmodel_read(&pm, SPACE_PORT, p); }
 static void outb_(void *c, uint16_t p, uint8_t v) { (void)c; regmodel_write(&pm, SPACE_PORT, p, v); }
 
-static const struct lapic_io lio = { rd32, wr32, rdmsr, wrmsr, 0 };
+static const struct lapic_io lio = { rd32, wr32, rdmsr, wrmsr, 0, 0 };
 static const struct ioapic_io iio = { rd32, wr32, 0 };
 static const struct pic_io pio = { inb_, outb_, 0 };
 static const struct hpet_io hio = { rd64, wr64, 0 };
 
 static struct hpet hpet;
 static struct madt_info madt;
+/* The CPU as CPUID describes it: no x2APIC; with and without TSC-deadline. */
+static const struct cpu_info cpu_plain = { .is_intel = true, .family = 6 };
+static const struct cpu_info cpu_deadline = { .is_intel = true, .family = 6, .tsc_deadline = true };
 
 static void machine(struct irq_platform *p)
 {
@@ -118,6 +165,7 @@ static void machine(struct irq_platform *p)
 	ccr = 0xFFFFFFFFu;
 	hpet_live = 0;
 	latch_pre = latch_post = 0;
+	cmp_jumps = enable_jump = 0;
 }
 
 static void init_masks_everything(void)
@@ -125,7 +173,7 @@ static void init_masks_everything(void)
 	static struct irq_platform p;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(p.ready);
 	CHECK_EQ_U64(p.apic_id, APIC_ID);
 	CHECK_EQ_U64(regmodel_get(&pm, SPACE_PORT, PIC1_DATA), 0xFF);
@@ -152,7 +200,7 @@ static void arming_writes(void)
 	int i;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, true, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_deadline, TSC_HZ));
 	/* pin the ratio: a 1 GHz timer against the 2 GHz TSC */
 	p.timer_hz = 1000000000ull;
 	p.timer_ratio_q32 = lapic_ratio_q32(TSC_HZ, p.timer_hz);
@@ -208,7 +256,7 @@ static void hpet_calibrated_against_tsc(void)
 
 	machine(&p);
 	hpet_live = 1;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(p.hpet_irq);
 	/* 10 ms windows of 2e7 cycles: +-1 tick of 800000 plus the brackets' placement */
 	CHECK(p.hpet_hz_cal > 80000000ull - 80000 && p.hpet_hz_cal < 80000000ull + 80000);
@@ -220,7 +268,7 @@ static void hpet_calibrated_against_tsc(void)
 	      p.hpet_ratio_q32 < (uint64_t)(HPET_MODEL_DIV + 1) << 32);
 	/* a frozen counter cannot calibrate: the nominal period is used and the failure recorded */
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK_EQ_U64(p.hpet_hz_cal, 0);
 	CHECK_EQ_U64(p.hpet_tick_cycles, 20);
 }
@@ -229,7 +277,8 @@ static void hpet_calibrated_against_tsc(void)
  * between the route/mode write and the enable, the deadline at the bracket's midpoint + ticks
  * and an uncertainty of half the bracket + one period that contains the true due time (the TSC
  * at which the model's counter reaches the comparator). The model latches 3000 cycles into a read
- * that lasts 4000: a deadline taken from the TSC before the read (3000 off) falls outside. */
+ * that lasts 4000: a deadline taken from the TSC before the read (3000 off) falls outside. The
+ * counter is read once more after the write (the read-back): the latch that counts is the first. */
 #define HPET_ARM_TRIES 5            /* arms taken until one was not preempted */
 #define HPET_ARM_QUIET_CYCLES 12000 /* a bracket this wide (3 x the read) was not preempted */
 static void hpet_arm_bracketed(void)
@@ -240,7 +289,7 @@ static void hpet_arm_bracketed(void)
 
 	machine(&p);
 	hpet_live = 1;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	p.hpet_ratio_q32 = (uint64_t)HPET_MODEL_DIV << 32; /* pin the calibrated ratio */
 	p.hpet_tick_cycles = HPET_MODEL_DIV;
 	irq_source_prepare(&p, IRQ_SRC_HPET, VEC);
@@ -266,7 +315,7 @@ static void hpet_arm_bracketed(void)
 		return;
 	CHECK(!(pm.log[0].value & HPET_TN_INT_ENB) && (pm.log[2].value & HPET_TN_INT_ENB));
 	cmp = pm.log[1].value;
-	ticks = cmp - latch_tsc / HPET_MODEL_DIV;
+	ticks = cmp - latch_at_cmp / HPET_MODEL_DIV; /* the read before the write, not the read-back */
 	CHECK_EQ_U64(ticks, 4000);
 	/* the uncertainty: half the bracket (>= half the model's 4000-cycle read) + one period */
 	half = p.arm_uncertainty - HPET_MODEL_DIV;
@@ -275,8 +324,93 @@ static void hpet_arm_bracketed(void)
 	due = cmp * HPET_MODEL_DIV;
 	CHECK(due + p.arm_uncertainty >= deadline && due <= deadline + p.arm_uncertainty);
 	/* the bracket's midpoint sits ~1000 cycles before the latch; the TSC before the read ~3000 */
-	CHECK(deadline + 1500 > latch_tsc + ticks * HPET_MODEL_DIV && deadline < latch_tsc + ticks * HPET_MODEL_DIV);
+	CHECK(deadline + 1500 > latch_at_cmp + ticks * HPET_MODEL_DIV && deadline < latch_at_cmp + ticks * HPET_MODEL_DIV);
 	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+}
+
+/* The comparator writes of the last arm, in order; returns how many. */
+static unsigned cmp_writes(uint64_t *v, unsigned max)
+{
+	unsigned n = 0;
+
+	for (int i = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), 0); i >= 0 && n < max;
+	     i = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CMP(2), (unsigned)i + 1))
+		v[n++] = pm.log[i].value;
+	return n;
+}
+
+static void hpet_armed_machine(struct irq_platform *p)
+{
+	machine(p);
+	CHECK(irq_platform_init(p, &madt, &hpet, &cpu_plain, TSC_HZ)); /* frozen: 20 cycles a tick */
+	irq_source_prepare(p, IRQ_SRC_HPET, VEC);
+	pm.nlog = 0;
+}
+
+/* Linux's hpet_clkevt_set_next_event (arch/x86/kernel/hpet.c) reads the counter back after the
+ * comparator write and fails the arm (-ETIME) when fewer than HPET_MIN_CYCLES (128) ticks are
+ * left; its minimum programming delta is 1.5 x 128 = 192 ticks. Time that jumps past the comparator
+ * during the write (the model's SMI) is detected and the arm retaken from a fresh read, the
+ * deadline from that read; a counter that stays short of the comparator is armed once. */
+static void hpet_arm_passed_rearmed(void)
+{
+	static struct irq_platform p;
+	uint64_t v[8], deadline;
+	int stop;
+
+	hpet_armed_machine(&p);
+	cmp_jumps = 1;
+	deadline = irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0); /* 5000 ticks */
+	CHECK_EQ_U64(cmp_writes(v, 8), 2);
+	CHECK_EQ_U64(v[0], 5000 + 5000);
+	CHECK_EQ_U64(v[1], 5000 + 5000 + JUMP_PAST + 5000); /* from the counter read again */
+	stop = regmodel_find(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2), 3); /* after the first arm's 3 writes */
+	CHECK(stop >= 0 && !(pm.log[stop].value & HPET_TN_INT_ENB));
+	CHECK(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB);
+	CHECK_EQ_U64(p.hpet_rearms, 1);
+	CHECK_EQ_U64(p.hpet_arms_missed, 0);
+	CHECK(deadline >= (5000 + JUMP_PAST) * 20ull); /* not the first read's due time */
+	irq_source_prepare(&p, IRQ_SRC_HPET, VEC); /* the next set counts afresh */
+	CHECK_EQ_U64(p.hpet_rearms, 0);
+
+	/* fewer than 128 ticks left at the read-back: not trusted either */
+	hpet_armed_machine(&p);
+	regmodel_set(&pm, SPACE_MMIO, HPET_BASE + HPET_REG_MAIN_COUNTER, 5000);
+	cmp_jumps = 1;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 20 * (JUMP_PAST + 100), 0); /* 150 ticks: raised to 192 */
+	CHECK_EQ_U64(cmp_writes(v, 8), 2);
+	CHECK_EQ_U64(v[0], 5000 + 192);
+
+	/* an undisturbed arm: one comparator write, no re-arm */
+	hpet_armed_machine(&p);
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK_EQ_U64(cmp_writes(v, 8), 1);
+	CHECK_EQ_U64(p.hpet_rearms, 0);
+	irq_source_release(&p, IRQ_SRC_HPET, VEC);
+}
+
+/* The counter ran through the comparator after the enable: the interrupt was raised (pending, as
+ * interrupts are masked while arming) and is this arm's; no second comparator. And an arm that
+ * keeps being overtaken is given up after a bound, the comparator left off. */
+static void hpet_arm_fired_or_bounded(void)
+{
+	static struct irq_platform p;
+	uint64_t v[8];
+
+	hpet_armed_machine(&p);
+	enable_jump = 1;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK(irq_vector_pending(&p, VEC));
+	CHECK_EQ_U64(cmp_writes(v, 8), 1);
+	CHECK_EQ_U64(p.hpet_rearms, 0);
+
+	hpet_armed_machine(&p);
+	cmp_jumps = 100;
+	(void)irq_source_arm(&p, IRQ_SRC_HPET, VEC, 100000, 0);
+	CHECK(cmp_writes(v, 8) >= 2 && cmp_writes(v, 8) < 8);
+	CHECK_EQ_U64(p.hpet_arms_missed, 1);
+	CHECK_EQ_U64(p.hpet_rearms, cmp_writes(v, 8) - 1);
+	CHECK(!(regmodel_get(&pm, SPACE_MMIO, HPET_BASE + HPET_TN_CONF(2)) & HPET_TN_INT_ENB));
 }
 
 /* The periodic period start: the current count read between two TSC reads, placed at their
@@ -287,7 +421,7 @@ static void periodic_expiry_bracketed(void)
 	uint64_t unc, t_before, t_after, start;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	p.timer_ratio_q32 = 2ull << 32; /* 1 GHz timer, 2 GHz TSC */
 	p.timer_tick_cycles = 2;
 	p.periodic_ticks = 1000;
@@ -314,17 +448,51 @@ static void context_frequency_arithmetic(void)
 	CHECK_EQ_U64(irq_context_ppm(50000000000ull, 25000000000ull), 2000000);
 }
 
+/* The TSC-deadline source on a CPU Linux refuses it on (apic.c deadline_match: SKYLAKE, model
+ * 0x5E, needs microcode 0xb2): below the fix it is unavailable with a reason naming model and
+ * revision although CPUID reports the mode; at the fix, and on a model not listed, it is offered. */
+static void tsc_deadline_erratum_refused(void)
+{
+	static struct irq_platform p;
+	struct cpu_info cpu = cpu_deadline;
+	const char *why;
+
+	cpu.model = 0x5E;
+	cpu.stepping = 3;
+	cpu.ucode = 0xb0;
+	cpu.ucode_valid = true;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	why = irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE);
+	CHECK(why != 0);
+	if (why) {
+		CHECK(strstr(why, "model 0x5e (SKYLAKE) stepping 3") != 0);
+		CHECK(strstr(why, "microcode 0xb0 is below 0xb2") != 0);
+	}
+	CHECK(p.tsc_deadline && p.tsc_deadline_erratum);
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_ONESHOT) == 0); /* only the deadline mode */
+	cpu.ucode = 0xb2;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE) == 0);
+	cpu.model = 0x7E; /* ICELAKE_L: not listed */
+	cpu.ucode = 0x10;
+	machine(&p);
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu, TSC_HZ));
+	CHECK(irq_source_unavailable(&p, IRQ_SRC_APIC_DEADLINE) == 0);
+}
+
 static void no_timer_no_platform(void)
 {
 	static struct irq_platform p;
 
 	machine(&p);
-	CHECK(!irq_platform_init(&p, &madt, &hpet, false, false, 0));
+	CHECK(!irq_platform_init(&p, &madt, &hpet, &cpu_plain, 0));
 	CHECK(p.reason != 0);
 	CHECK(irq_source_unavailable(&p, IRQ_SRC_SELF_IPI) != 0);
 	machine(&p);
 	madt.num_ioapics = 0;
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(!p.hpet_irq);
 	CHECK(irq_source_unavailable(&p, IRQ_SRC_HPET) != 0);
 }
@@ -340,7 +508,7 @@ static void stale_vectors(void)
 	unsigned mark;
 
 	machine(&p);
-	CHECK(irq_platform_init(&p, &madt, &hpet, false, false, TSC_HZ));
+	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK(irq_platform_quiet(&p));
 	regmodel_set(&pm, SPACE_MMIO, irr2, 1u << (VEC - 0x40));
 	CHECK(irq_vector_pending(&p, VEC));
@@ -367,8 +535,11 @@ TEST_SUITE(irq_platform) = {
 	{ "init_masks_everything", init_masks_everything },
 	{ "arming_writes", arming_writes },
 	{ "no_timer_no_platform", no_timer_no_platform },
+	{ "tsc_deadline_erratum_refused", tsc_deadline_erratum_refused },
 	{ "hpet_calibrated_against_tsc", hpet_calibrated_against_tsc },
 	{ "hpet_arm_bracketed", hpet_arm_bracketed },
+	{ "hpet_arm_passed_rearmed", hpet_arm_passed_rearmed },
+	{ "hpet_arm_fired_or_bounded", hpet_arm_fired_or_bounded },
 	{ "periodic_expiry_bracketed", periodic_expiry_bracketed },
 	{ "context_frequency_arithmetic", context_frequency_arithmetic },
 	{ 0, 0 },

@@ -93,7 +93,7 @@ static void hw_wr32(void *c, uint64_t a, uint32_t v)
 		regmodel_write(&hw.regs, SPACE_MMIO, a, v);
 }
 
-static const struct lapic_io hw_io = { hw_rd32, hw_wr32, hw_rdmsr, hw_wrmsr, 0 };
+static const struct lapic_io hw_io = { hw_rd32, hw_wr32, hw_rdmsr, hw_wrmsr, 0, 0 };
 
 /* A processor as OVMF hands it over: xAPIC mode, APIC enabled, software-enabled. The x2APIC id
  * register (MSR 0x802) holds `x2id`; the xAPIC one holds the low 8 bits (what QEMU shows). */

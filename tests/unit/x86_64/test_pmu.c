@@ -417,6 +417,25 @@ static void tables_match_config_vocabulary(void)
 		}
 }
 
+/* Family 19h: Linux's tools/perf/pmu-events/arch/x86/mapfile.csv maps
+ * "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])" to amdzen3 and the rest of family 25 to
+ * amdzen4, the model printed "%X" and the whole of it matched (tools/perf/arch/x86/util/header.c):
+ * 0x3X has two digits, the first not in the set [245], so it is amdzen4. */
+static void amd_family_19h_models(void)
+{
+	static const unsigned zen3[] = { 0x00, 0x01, 0x08, 0x0F, 0x20, 0x21, 0x2F, 0x40, 0x44, 0x4F, 0x50, 0x5F };
+	static const unsigned zen4[] = { 0x10, 0x11, 0x1F, 0x30, 0x31, 0x3F, 0x60, 0x61, 0x74, 0x78, 0xA0, 0xFF };
+
+	for (unsigned i = 0; i < sizeof(zen3) / sizeof(zen3[0]); i++)
+		CHECK(pmu_family_events(false, true, 0x19, zen3[i]) == &pmu_amd_zen_events);
+	for (unsigned i = 0; i < sizeof(zen4) / sizeof(zen4[0]); i++) {
+		if (pmu_family_events(false, true, 0x19, zen4[i]) != &pmu_amd_zen4_events)
+			test_note("model 0x%x not amdzen4", zen4[i]);
+		CHECK(pmu_family_events(false, true, 0x19, zen4[i]) == &pmu_amd_zen4_events);
+	}
+	CHECK(pmu_family_events(false, true, 0x17, 0x31) == &pmu_amd_zen_events); /* family 17h: Zen 1/2 */
+}
+
 TEST_SUITE(pmu) = {
 	{ "intel_discovery_v2_to_v5", intel_discovery_v2_to_v5 },
 	{ "intel_absent_and_emulated", intel_absent_and_emulated },
@@ -432,5 +451,6 @@ TEST_SUITE(pmu) = {
 	{ "amd_perfmon_v2_global_order", amd_perfmon_v2_global_order },
 	{ "free_running_counters", free_running_counters },
 	{ "tables_match_config_vocabulary", tables_match_config_vocabulary },
+	{ "amd_family_19h_models", amd_family_19h_models },
 	{ 0, 0 },
 };

@@ -466,7 +466,7 @@ static void r_wr32(void *c, uint64_t a, uint32_t v) { (void)c; regmodel_write(&R
 static int r_rdmsr(void *c, uint32_t r, uint64_t *v) { (void)c; *v = regmodel_read(&R, SPACE_MSR, r); return 0; }
 static int r_wrmsr(void *c, uint32_t r, uint64_t v) { (void)c; regmodel_write(&R, SPACE_MSR, r, v); return 0; }
 
-static const struct lapic_io lapic_regs = { r_rd32, r_wr32, r_rdmsr, r_wrmsr, 0 };
+static const struct lapic_io lapic_regs = { r_rd32, r_wr32, r_rdmsr, r_wrmsr, 0, 0 };
 
 static void lvt_perf(bool x2)
 {

@@ -58,7 +58,7 @@ void irq_context_fields(const struct probe_env *env, struct record *r, const str
 	if (c->smi_ok) {
 		rec_u64(r, "smi_before", c->smi0);
 		rec_u64(r, "smi_after", c->smi1);
-		rec_u64(r, "smi_count", c->smi1 - c->smi0);
+		rec_u64(r, "smi_count", arch_smi_delta(c->smi0, c->smi1)); /* 32 bits: may wrap */
 		if (env->cpu->hypervisor && !c->smi1)
 			rec_str(r, "smi_note", SMI_ZERO_NOTE);
 	} else {
