@@ -29,6 +29,8 @@ static struct {
 	struct a64_irq_facts f;
 	uint8_t vec_of[GIC_NUM_PRIVATE]; /* our copy of the routing, for irq_vector_pending */
 	uint64_t period;                  /* virtual timer periodic (0: one-shot) */
+	const uint8_t *madt;              /* the MADT the GIC came from (0: none), for the other cores */
+	uint32_t madt_len;
 } a64;
 
 /* The PMU overflow PPI is ours too (efi/aarch64/prof_sampler.c routes it): cleanup looks at it. */
@@ -86,8 +88,12 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 			       (uint32_t)t[MADT_LEN_OFF + 2] << 16 | (uint32_t)t[MADT_LEN_OFF + 3] << 24;
 
 		parsed = len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b);
+		if (parsed) {
+			a64.madt = t; /* the other cores find their own GICC entries in it */
+			a64.madt_len = len;
+		}
 	}
-	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_range), parsed ? b->gic_version : 0,
+	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_ranges), parsed ? b->gic_version : 0,
 				  qemu_virt, why);
 	if (from == A64_GIC_REFUSED)
 		return 0;
@@ -98,8 +104,8 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 		return b;
 	}
 	a64.f.pmu_intid = a64_pmu_intid(false, false, 0, &a64.f.pmu_intid_from, &a64.f.pmu_intid_reason);
-	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr_range = A64_VIRT_GICR,
-				   .gicr_range_len = A64_VIRT_GICR_LEN };
+	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr = { { A64_VIRT_GICR, A64_VIRT_GICR_LEN } },
+				   .gicr_ranges = 1 };
 	a64.f.bases_from = "qemu_virt_default";
 	return b;
 }
@@ -182,17 +188,17 @@ bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
 	return true;
 }
 
+/* This core's redistributor: its own GICC entry's GICR base when the MADT gives one (machines
+ * that list redistributors only there, with no GICR structure), else the GICR ranges walked. */
 bool irq_platform_a64_cpu_up(struct gicv3 *g)
 {
-	struct gicv3_bases b = a64.f.bases;
+	struct gicv3_bases b;
+	uint64_t mpidr = mpidr_el1_read();
 
 	*g = (struct gicv3){ .io = &gicv3_hw_io };
-	if (!a64.f.gic.ready)
+	if (!a64.f.gic.ready || !gicv3_bases_for_cpu(&a64.f.bases, a64.madt, a64.madt_len, mpidr, &b))
 		return false;
-	b.gicr_cpu = 0; /* the boot CPU's GICC entry's: this core's is found in the range */
-	if (!b.gicr_range)
-		return false;
-	return gicv3_init(g, &b, mpidr_el1_read(), a64.f.gic.wait_ticks);
+	return gicv3_init(g, &b, mpidr, a64.f.gic.wait_ticks);
 }
 
 bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on)

@@ -77,9 +77,10 @@ const struct a64_irq_facts *irq_platform_a64_facts(void);
  * The caller silences a level-triggered source in its handler before the EOI. */
 bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on);
 /* Another core (an application processor, on itself, interrupts masked): its redistributor
- * found in the GICR range by its MPIDR, woken, its SGIs/PPIs disabled, its CPU interface on
- * (gicv3_init into *g; the distributor is the boot CPU's, already enabled). False when the boot
- * CPU's GIC is not ready or there is no GICR range to search. */
+ * from its own MADT GICC entry's GICR base, else found in the GICR ranges by its MPIDR, woken,
+ * its SGIs/PPIs disabled, its CPU interface on (gicv3_init into *g; the distributor is the boot
+ * CPU's, already enabled). False when the boot CPU's GIC is not ready or neither says where this
+ * core's redistributor is. */
 bool irq_platform_a64_cpu_up(struct gicv3 *g);
 /* As irq_platform_a64_private on that core's redistributor g, without touching the routing (one
  * table for all cores: the boot CPU's routing of intid applies). */
