@@ -228,6 +228,28 @@ static void test_madt_gicc_only(void)
 	CHECK(!gicv3_bases_for_cpu(&boot, 0, 0, MPIDR_BOOT | 1, &ap)); /* no table, no range */
 }
 
+/* A GICv2 table as QEMU virt,gic-version=2 and a GIC-400 board give it: GICD version 2, GICC
+ * entries with the CPU interface's Physical Base Address and GICR base 0, no GICR structure. */
+static void test_madt_gicv2(void)
+{
+	struct madt_fx f;
+	struct gicv3_bases b, ap;
+
+	fx_begin(&f, GICD_BASE, 2);
+	fx_gicc(&f, MPIDR_BOOT, 0x08010000ull, 0);
+	fx_gicc(&f, MPIDR_BOOT | 1, 0x08010000ull, 0);
+	fx_end(&f);
+	CHECK(gicv3_madt_parse(f.t, f.len, MPIDR_BOOT | 1, &b));
+	CHECK_EQ_U64(b.gic_version, 2);
+	CHECK_EQ_U64(b.gicd, GICD_BASE);
+	CHECK_EQ_U64(b.gicc, 0x08010000ull);
+	CHECK_EQ_U64(b.gicr_cpu, 0);
+	CHECK_EQ_U64(b.gicr_ranges, 0);
+	CHECK_EQ_U64(b.gicc_gicr_entries, 0);
+	CHECK(!gicv3_bases_for_cpu(&b, f.t, f.len, MPIDR_BOOT, &ap)); /* no redistributor anywhere */
+	CHECK_EQ_U64(ap.gicc, 0x08010000ull); /* its CPU interface all the same */
+}
+
 static void test_init_sequence(void)
 {
 	struct gicv3 g;
@@ -382,6 +404,7 @@ TEST_SUITE(gicv3) = {
 	{ "madt_two_sockets_every_gicr_range", test_madt_two_sockets },
 	{ "madt_gicr_ranges_past_the_array_counted", test_madt_gicr_overflow },
 	{ "madt_redistributors_only_in_gicc", test_madt_gicc_only },
+	{ "madt_gicv2_table", test_madt_gicv2 },
 	{ "init_sequence", test_init_sequence },
 	{ "init_already_enabled", test_init_already_enabled },
 	{ "walk_vlpi_stride_and_last", test_walk_vlpi_stride },
