@@ -34,18 +34,27 @@ static void end_of_interrupt(const struct a64_irq_cpuif *c, unsigned intid, uint
 {
 	if (irq_table_eoi())
 		return;
-	if (c)
-		c->eoi(iar);
-	else
+	if (__builtin_expect(!c, 1))
 		icc_eoir1_el1_write(intid);
+	else
+		c->eoi(iar);
 }
 
 /* Vector 0 stands for an INTID no driver routed: irq_table_run counts it unexpected. */
 void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc)
 {
 	const struct a64_irq_cpuif *c = irq.cpuif;
-	uint32_t iar = c ? c->ack() : (uint32_t)icc_iar1_el1_read();
-	unsigned intid = iar & (c ? c->intid_mask : GIC_INTID_FIELD);
+	uint32_t iar;
+	unsigned intid;
+
+	/* GICv3 (no interface installed) laid out as the straight path, as before the GICv2 */
+	if (__builtin_expect(!c, 1)) {
+		iar = (uint32_t)icc_iar1_el1_read();
+		intid = iar & GIC_INTID_FIELD;
+	} else {
+		iar = c->ack();
+		intid = iar & c->intid_mask;
+	}
 
 	if (intid >= GIC_SPECIAL_FIRST) {
 		if (intid == GIC_SPURIOUS)
