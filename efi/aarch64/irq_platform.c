@@ -69,6 +69,17 @@ static void timers_off(void)
 	gtimer_stop(&a64.f.timer, GT_PHYS);
 }
 
+/* QEMU virt without a MADT: which GIC is at its distributor address. Its GICv2 distributor
+ * frame is 4 KiB (GICv3's GICD_PIDR2 at 0xFFE8 would abort there), so GICv2's ICPIDR2 at 0xFE8
+ * is asked first: ArchRev 2 there; a GICv3 distributor has that offset reserved, RAZ (IHI 0069
+ * 12.9). */
+static bool virt_gic_is_v2(void)
+{
+	uint32_t pidr2 = gicv3_hw_io.read32(0, A64_VIRT_GICD + GICV2_GICD_PIDR2);
+
+	return ((pidr2 >> GIC_PIDR2_ARCHREV_SHIFT) & GIC_PIDR2_ARCHREV_MASK) == GICV2_ARCH_REV_V2;
+}
+
 /* The MADT's GIC when it has a distributor and a redistributor; QEMU virt's fixed addresses only
  * with no MADT at all on QEMU virt; else NULL with *why (nothing is programmed). */
 static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const char **why)
@@ -109,6 +120,10 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 	a64.f.pmu_intid = a64_pmu_intid(false, false, 0, &a64.f.pmu_intid_from, &a64.f.pmu_intid_reason);
 	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr = { { A64_VIRT_GICR, A64_VIRT_GICR_LEN } },
 				   .gicr_ranges = 1 };
+	if (virt_gic_is_v2()) {
+		a64.f.gic.version = GIC_V2;
+		*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicc = A64_VIRT_GICC };
+	}
 	a64.f.bases_from = "qemu_virt_default";
 	return b;
 }

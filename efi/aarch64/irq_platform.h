@@ -42,6 +42,7 @@
 #define A64_VIRT_GICD 0x08000000ull
 #define A64_VIRT_GICR 0x080A0000ull
 #define A64_VIRT_GICR_LEN 0x00F60000ull
+#define A64_VIRT_GICC 0x08010000ull /* its GICv2 CPU interface (virt,gic-version=2) */
 
 struct irq_platform {
 	bool ready;
