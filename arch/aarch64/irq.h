@@ -1,9 +1,10 @@
-/* The AArch64 part of arch/irq.h (included at its end): arch/irq.h's interface over the GICv3 CPU
- * interface. The IRQ entries of the vector table
+/* The AArch64 part of arch/irq.h (included at its end): arch/irq.h's interface over the GIC's CPU
+ * interface (GICv3's system registers, or what the platform installs: a64_irq_set_cpuif). The IRQ entries of the vector table
  * (arch/priv/aarch64/traps.S, current EL with SP0 and SPx) read CNTVCT_EL0 as their first work (the skeleton's cycle
  * clock; exception entry is context-synchronising, so no isb is needed before it), save the
  * caller-saved registers and ELR/SPSR, and call the dispatcher with that entry stamp and ELR_EL1
- * (the interrupted PC). The dispatcher acknowledges through ICC_IAR1_EL1, counts INTID 1023 as
+ * (the interrupted PC). The dispatcher acknowledges through ICC_IAR1_EL1 (or the installed
+ * interface's ack: a GICv2's memory-mapped GICC_IAR), counts INTID 1023 as
  * spurious (no EOI), maps the INTID to a "vector" (a handler slot: the probes' IRQ_VEC_* names,
  * routed to an INTID by the platform with a64_irq_route), runs the handler with interrupts masked
  * and calls the EOI callback (the platform stops a one-shot timer there and writes ICC_EOIR1_EL1;
@@ -21,6 +22,20 @@
 
 /* INTIDs the dispatcher can route to a slot: SGIs and PPIs (SPIs are not used). */
 #define A64_IRQ_ROUTABLE 32
+
+/* A CPU interface other than GICv3's system registers (a GICv2's GICC_IAR / GICC_EOIR):
+ * ack returns the raw acknowledge value, intid_mask selects its INTID, eoi is given the raw
+ * value back (GICv2 wants an SGI's source CPU in it). The platform installs it once at init,
+ * before interrupts are unmasked; NULL (the default) keeps the GICv3 path: the system registers
+ * read and written inline, one predictable branch more. */
+struct a64_irq_cpuif {
+	uint32_t (*ack)(void);
+	void (*eoi)(uint32_t iar);
+	uint32_t intid_mask;
+};
+void a64_irq_set_cpuif(const struct a64_irq_cpuif *cpuif);
+/* The raw acknowledge value of the interrupt being handled (for the EOI callback). */
+uint32_t a64_irq_current_iar(void);
 
 /* The platform's routing: INTID (< A64_IRQ_ROUTABLE) to a slot (0: none). */
 void a64_irq_route(unsigned intid, unsigned vector);

@@ -44,20 +44,9 @@ static void check_guard(struct irq_platform *p, uint64_t counter_hz)
 		p->oneshot_per_vector = false; /* no independent timer bounds a wfi wait */
 }
 
-static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats *drained)
+/* The GICv3's own facts: distributor, this CPU's redistributor and system-register interface. */
+static void emit_gicv3(struct record *r, const struct gicv3 *g)
 {
-	const struct a64_irq_facts *f = irq_platform_a64_facts();
-	const struct gicv3 *g = &f->gic;
-	struct record *r = emit_start("plat");
-
-	rec_str(r, "kind", "gic");
-	rec_bool(r, "ready", p->ready);
-	if (!p->ready && p->reason)
-		rec_str(r, "reason", p->reason);
-	rec_str(r, "bases_from", f->bases_from ? f->bases_from : "none");
-	rec_hex(r, "gicd", f->bases.gicd);
-	rec_u64(r, "madt_gic_version", f->bases.gic_version);
-	rec_u64(r, "gicc_entries", f->bases.gicc_entries);
 	rec_u64(r, "arch_rev", g->arch_rev);
 	rec_hex(r, "typer", g->typer);
 	rec_hex(r, "ctlr_found", g->ctlr_found);
@@ -71,6 +60,26 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	rec_hex(r, "ppi_sgi_enabled_found", g->enabled_found);
 	rec_hex(r, "sre_found", g->sre_found);
 	rec_u64(r, "wait_timeouts", g->timeouts);
+}
+
+/* The GICv2's: distributor, this CPU's banked SGI/PPI state and memory-mapped CPU interface. */
+static void emit_gicv2(struct record *r, const struct gicv2 *g)
+{
+	rec_u64(r, "arch_rev", g->arch_rev);
+	rec_hex(r, "typer", g->typer);
+	rec_hex(r, "ctlr_found", g->ctlr_found);
+	rec_hex(r, "ctlr_now", g->ctlr_now);
+	rec_bool(r, "security_extn", g->security_extn);
+	rec_hex(r, "gicc", g->gicc);
+	rec_hex(r, "cpu_ctlr_found", g->cpu_ctlr_found);
+	rec_hex(r, "cpu_ctlr_now", g->cpu_ctlr_now);
+	rec_hex(r, "cpu_mask", g->cpu_mask);
+	rec_hex(r, "group_found", g->group_found);
+	rec_hex(r, "ppi_sgi_enabled_found", g->enabled_found);
+}
+
+static void emit_timers(struct record *r, const struct irq_platform *p, const struct a64_irq_facts *f)
+{
 	rec_hex(r, "cntv_ctl_found", f->cntv_ctl_found);
 	rec_hex(r, "cntp_ctl_found", f->cntp_ctl_found);
 	rec_i64(r, "cntvoff", f->timer.cntvoff);
@@ -83,6 +92,28 @@ static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats 
 	rec_str(r, "intid_pmu_from", f->pmu_intid_from ? f->pmu_intid_from : "none");
 	if (f->pmu_intid_reason)
 		rec_str(r, "intid_pmu_reason", f->pmu_intid_reason);
+}
+
+static void emit_gic(const struct irq_platform *p, const struct irq_drain_stats *drained)
+{
+	const struct a64_irq_facts *f = irq_platform_a64_facts();
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "gic");
+	rec_bool(r, "ready", p->ready);
+	if (!p->ready && p->reason)
+		rec_str(r, "reason", p->reason);
+	rec_str(r, "bases_from", f->bases_from ? f->bases_from : "none");
+	rec_u64(r, "gic_version", f->gic.version);
+	rec_hex(r, "gicd", f->bases.gicd);
+	rec_u64(r, "madt_gic_version", f->bases.gic_version);
+	rec_u64(r, "gicc_entries", f->bases.gicc_entries);
+	rec_u64(r, "gicr_ranges", f->bases.gicr_ranges);
+	if (f->gic.version == GIC_V2)
+		emit_gicv2(r, &f->gic.v2);
+	else
+		emit_gicv3(r, &f->gic.v3);
+	emit_timers(r, p, f);
 	if (p->ready) {
 		rec_bool(r, "guard_fires", guard_fires);
 		rec_u64(r, "stale_in_service", drained->in_service);

@@ -1,11 +1,12 @@
-/* The interrupt sources of bench/core/irq_platform.h on AArch64: GICv3 plus the EL1 generic
- * timers and self-SGIs (see efi/aarch64/irq_platform.h). */
+/* The interrupt sources of bench/core/irq_platform.h on AArch64: a GICv3 or GICv2 plus the EL1
+ * generic timers and self-SGIs (see efi/aarch64/irq_platform.h). */
 #include "efi/aarch64/irq_platform.h"
 
 #include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */
 #include "arch/cycles.h"
 #include "arch/irq.h"
 #include "drivers/fw/aarch64/platform_id.h"
+#include "drivers/irqchip/aarch64/gicv2_hw.h"
 #include "drivers/irqchip/aarch64/gicv3_hw.h"
 #include "drivers/timer/aarch64/gtimer_hw.h"
 #include "lib/record.h"
@@ -29,6 +30,8 @@ static struct {
 	struct a64_irq_facts f;
 	uint8_t vec_of[GIC_NUM_PRIVATE]; /* our copy of the routing, for irq_vector_pending */
 	uint64_t period;                  /* virtual timer periodic (0: one-shot) */
+	const uint8_t *madt;              /* the MADT the GIC came from (0: none), for the other cores */
+	uint32_t madt_len;
 } a64;
 
 /* The PMU overflow PPI is ours too (efi/aarch64/prof_sampler.c routes it): cleanup looks at it. */
@@ -66,6 +69,17 @@ static void timers_off(void)
 	gtimer_stop(&a64.f.timer, GT_PHYS);
 }
 
+/* QEMU virt without a MADT: which GIC is at its distributor address. Its GICv2 distributor
+ * frame is 4 KiB (GICv3's GICD_PIDR2 at 0xFFE8 would abort there), so GICv2's ICPIDR2 at 0xFE8
+ * is asked first: ArchRev 2 there; a GICv3 distributor has that offset reserved, RAZ (IHI 0069
+ * 12.9). */
+static bool virt_gic_is_v2(void)
+{
+	uint32_t pidr2 = gicv3_hw_io.read32(0, A64_VIRT_GICD + GICV2_GICD_PIDR2);
+
+	return ((pidr2 >> GIC_PIDR2_ARCHREV_SHIFT) & GIC_PIDR2_ARCHREV_MASK) == GICV2_ARCH_REV_V2;
+}
+
 /* The MADT's GIC when it has a distributor and a redistributor; QEMU virt's fixed addresses only
  * with no MADT at all on QEMU virt; else NULL with *why (nothing is programmed). */
 static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const char **why)
@@ -75,6 +89,7 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 	uint64_t mpidr = mpidr_el1_read();
 	bool parsed = false;
 	enum a64_gic_from from;
+	unsigned gic;
 
 	a64.f.bases_from = "none";
 	a64.f.pmu_intid = 0;
@@ -86,9 +101,14 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 			       (uint32_t)t[MADT_LEN_OFF + 2] << 16 | (uint32_t)t[MADT_LEN_OFF + 3] << 24;
 
 		parsed = len >= MADT_MIN_LEN && len <= MADT_MAX_LEN && gicv3_madt_parse(t, len, mpidr, b);
+		if (parsed) {
+			a64.madt = t; /* the other cores find their own GICC entries in it */
+			a64.madt_len = len;
+		}
 	}
-	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_range), parsed ? b->gic_version : 0,
-				  qemu_virt, why);
+	from = a64_gic_bases_from(madt != 0, parsed, parsed && (b->gicr_cpu || b->gicr_ranges), parsed && b->gicc,
+				  parsed ? b->gic_version : 0, qemu_virt, &gic, why);
+	a64.f.gic.version = gic;
 	if (from == A64_GIC_REFUSED)
 		return 0;
 	if (from == A64_GIC_FROM_MADT) {
@@ -98,8 +118,12 @@ static const struct gicv3_bases *find_bases(uint64_t madt, bool qemu_virt, const
 		return b;
 	}
 	a64.f.pmu_intid = a64_pmu_intid(false, false, 0, &a64.f.pmu_intid_from, &a64.f.pmu_intid_reason);
-	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr_range = A64_VIRT_GICR,
-				   .gicr_range_len = A64_VIRT_GICR_LEN };
+	*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicr = { { A64_VIRT_GICR, A64_VIRT_GICR_LEN } },
+				   .gicr_ranges = 1 };
+	if (virt_gic_is_v2()) {
+		a64.f.gic.version = GIC_V2;
+		*b = (struct gicv3_bases){ .gicd = A64_VIRT_GICD, .gicc = A64_VIRT_GICC };
+	}
 	a64.f.bases_from = "qemu_virt_default";
 	return b;
 }
@@ -113,9 +137,25 @@ static void timer_ack(void *ctx, unsigned intid)
 		timer_stop(intid);
 }
 
+/* The chosen GIC up on the boot CPU; a GICv2's acknowledge/EOI installed in the dispatcher
+ * (interrupts are still masked). */
+static bool gic_up(struct gic *g, const struct gicv3_bases *b, uint64_t counter_hz)
+{
+	if (g->version == GIC_V2) {
+		g->v2.io = &gicv3_hw_io;
+		if (!gicv2_init(&g->v2, b->gicd, b->gicc, true))
+			return false;
+		gicv2_hw_cpuif_base(b->gicc);
+		a64_irq_set_cpuif(&gicv2_hw_cpuif);
+		return true;
+	}
+	g->v3.io = &gicv3_hw_io;
+	return gicv3_init(&g->v3, b, mpidr_el1_read(), A64_GIC_WAIT_US * (counter_hz / US_PER_S));
+}
+
 bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt, uint64_t counter_hz)
 {
-	struct gicv3 *g = &a64.f.gic;
+	struct gic *g = &a64.f.gic;
 	const struct gicv3_bases *bases;
 
 	*p = (struct irq_platform){ 0 };
@@ -131,17 +171,16 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt
 	a64.f.cntp_ctl_found = gtimer_hw_io.read(0, GT_CNTP_CTL);
 	timers_off();
 	gtimer_measure_offset(&a64.f.timer);
-	g->io = &gicv3_hw_io;
 	bases = find_bases(madt, qemu_virt, &p->reason);
 	if (!bases)
 		return false;
-	if (!gicv3_init(g, bases, mpidr_el1_read(), A64_GIC_WAIT_US * (counter_hz / US_PER_S))) {
-		p->reason = g->reason;
+	if (!gic_up(g, bases, counter_hz)) {
+		p->reason = gic_reason(g);
 		return false;
 	}
-	gicv3_private_config(g, A64_INTID_CNTV, A64_IRQ_PRIORITY);
-	gicv3_private_config(g, A64_INTID_CNTP, A64_IRQ_PRIORITY);
-	gicv3_private_config(g, A64_INTID_SGI_SELF, A64_IRQ_PRIORITY);
+	gic_private_config(g, A64_INTID_CNTV, A64_IRQ_PRIORITY);
+	gic_private_config(g, A64_INTID_CNTP, A64_IRQ_PRIORITY);
+	gic_private_config(g, A64_INTID_SGI_SELF, A64_IRQ_PRIORITY);
 	p->timer_hz = counter_hz;                 /* the timers count the stub's own clock */
 	p->timer_ratio_q32 = 1ull << 32;
 	p->timer_tick_cycles = 0;             /* compare values: exact, never early */
@@ -155,24 +194,24 @@ bool irq_platform_a64_init(struct irq_platform *p, uint64_t madt, bool qemu_virt
 
 /* One PPI/SGI of a redistributor on or off (level-sensitive for a PPI); the routing is the
  * caller's business. */
-static bool private_switch(struct gicv3 *g, unsigned intid, bool on)
+static bool private_switch(struct gic *g, unsigned intid, bool on)
 {
-	if (!g->ready || intid >= GIC_NUM_PRIVATE)
+	if (!gic_ready(g) || intid >= GIC_NUM_PRIVATE)
 		return false;
 	if (!on) {
-		gicv3_private_enable(g, intid, false);
-		gicv3_private_clear(g, intid);
+		gic_private_enable(g, intid, false);
+		gic_private_clear(g, intid);
 		return true;
 	}
-	gicv3_private_config(g, intid, A64_IRQ_PRIORITY);
-	gicv3_private_level(g, intid);
-	gicv3_private_enable(g, intid, true);
+	gic_private_config(g, intid, A64_IRQ_PRIORITY);
+	gic_private_level(g, intid);
+	gic_private_enable(g, intid, true);
 	return true;
 }
 
 bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
 {
-	if (!a64.f.gic.ready || intid >= GIC_NUM_PRIVATE)
+	if (!gic_ready(&a64.f.gic) || intid >= GIC_NUM_PRIVATE)
 		return false;
 	if (on)
 		route(intid, vector);
@@ -182,20 +221,29 @@ bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on)
 	return true;
 }
 
-bool irq_platform_a64_cpu_up(struct gicv3 *g)
+/* This core's side of the GIC. GICv3: its redistributor from its own GICC entry's GICR base when
+ * the MADT gives one (machines that list redistributors only there, with no GICR structure),
+ * else the GICR ranges walked. GICv2: its banked SGIs/PPIs and CPU interface, at its own GICC
+ * entry's address (the same on every core in practice; the distributor is the boot CPU's). */
+bool irq_platform_a64_cpu_up(struct gic *g)
 {
-	struct gicv3_bases b = a64.f.bases;
+	struct gicv3_bases b;
+	uint64_t mpidr = mpidr_el1_read();
+	bool has_redist;
 
-	*g = (struct gicv3){ .io = &gicv3_hw_io };
-	if (!a64.f.gic.ready)
+	*g = (struct gic){ .version = a64.f.gic.version };
+	if (!gic_ready(&a64.f.gic))
 		return false;
-	b.gicr_cpu = 0; /* the boot CPU's GICC entry's: this core's is found in the range */
-	if (!b.gicr_range)
-		return false;
-	return gicv3_init(g, &b, mpidr_el1_read(), a64.f.gic.wait_ticks);
+	has_redist = gicv3_bases_for_cpu(&a64.f.bases, a64.madt, a64.madt_len, mpidr, &b);
+	if (g->version == GIC_V2) {
+		g->v2.io = &gicv3_hw_io;
+		return gicv2_init(&g->v2, b.gicd, b.gicc, false);
+	}
+	g->v3.io = &gicv3_hw_io;
+	return has_redist && gicv3_init(&g->v3, &b, mpidr, a64.f.gic.v3.wait_ticks);
 }
 
-bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on)
+bool irq_platform_a64_cpu_private(struct gic *g, unsigned intid, bool on)
 {
 	return private_switch(g, intid, on);
 }
@@ -227,7 +275,7 @@ static void timer_stop(unsigned intid)
 
 void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vector)
 {
-	struct gicv3 *g = &a64.f.gic;
+	struct gic *g = &a64.f.gic;
 	unsigned intid;
 
 	(void)p;
@@ -242,8 +290,8 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		return;
 	}
 	route(intid, vector);
-	gicv3_private_clear(g, intid);
-	gicv3_private_enable(g, intid, true);
+	gic_private_clear(g, intid);
+	gic_private_enable(g, intid, true);
 }
 
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
@@ -263,7 +311,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	} else if (s == IRQ_SRC_SELF_IPI) {
 		route(A64_INTID_SGI_SELF, vector);
 		t0 = deadline = cycles_read();
-		gicv3_send_sgi_self(&a64.f.gic, A64_INTID_SGI_SELF);
+		gic_send_sgi_self(&a64.f.gic, A64_INTID_SGI_SELF);
 	}
 	t1 = cycles_read();
 	if (arm_cycles)
@@ -278,14 +326,14 @@ void irq_source_disarm(struct irq_platform *p, enum irq_source s, uint8_t vector
 		unsigned intid = timer_for(vector);
 
 		timer_stop(intid);
-		gicv3_private_clear(&a64.f.gic, intid);
+		gic_private_clear(&a64.f.gic, intid);
 	}
 }
 
 static void release_intid(unsigned intid)
 {
-	gicv3_private_enable(&a64.f.gic, intid, false);
-	gicv3_private_clear(&a64.f.gic, intid);
+	gic_private_enable(&a64.f.gic, intid, false);
+	gic_private_clear(&a64.f.gic, intid);
 	route(intid, 0);
 }
 
@@ -336,7 +384,7 @@ static unsigned popcount32(uint32_t v)
 
 bool irq_vector_pending(const struct irq_platform *p, uint8_t vector)
 {
-	uint32_t pend = gicv3_private_pending(&a64.f.gic) & USED_MASK;
+	uint32_t pend = gic_private_pending(&a64.f.gic) & USED_MASK;
 
 	(void)p;
 	for (unsigned i = 0; i < GIC_NUM_PRIVATE; i++)
@@ -348,19 +396,19 @@ bool irq_vector_pending(const struct irq_platform *p, uint8_t vector)
 unsigned irq_platform_stale(const struct irq_platform *p, bool in_service)
 {
 	(void)p;
-	return popcount32((in_service ? gicv3_private_active(&a64.f.gic) : gicv3_private_pending(&a64.f.gic)) &
+	return popcount32((in_service ? gic_private_active(&a64.f.gic) : gic_private_pending(&a64.f.gic)) &
 			  USED_MASK);
 }
 
 unsigned irq_platform_eoi_in_service(struct irq_platform *p)
 {
-	uint32_t act = gicv3_private_active(&a64.f.gic) & USED_MASK;
+	uint32_t act = gic_private_active(&a64.f.gic) & USED_MASK;
 	unsigned n = 0;
 
 	(void)p;
 	for (unsigned i = 0; i < GIC_NUM_PRIVATE; i++)
 		if (act >> i & 1u) {
-			gicv3_eoi(&a64.f.gic, i);
+			gic_eoi_stale(&a64.f.gic, i);
 			n++;
 		}
 	return n;
@@ -385,7 +433,7 @@ void irq_platform_eoi(void *ctx)
 		gtimer_arm(&a64.f.timer, GT_VIRT, gtimer_next_period(gtimer_cval(&a64.f.timer, GT_VIRT), a64.period,
 									  cycles_read(), PERIODIC_MAX_SKIPS));
 	}
-	gicv3_eoi(&a64.f.gic, intid);
+	gic_eoi(&a64.f.gic, a64_irq_current_iar());
 }
 
 bool irq_platform_ready(const struct irq_platform *p, const char **why)

@@ -1,5 +1,5 @@
-/* bench/core/irq_platform.h's interrupt sources on AArch64 (GICv3 and the EL1 generic timers), in
- * efi/aarch64/irq_platform.c. The x86 names of the sources stay (the probes use them); what each
+/* bench/core/irq_platform.h's interrupt sources on AArch64 (a GICv3 or a GICv2, and the EL1
+ * generic timers), in efi/aarch64/irq_platform.c. The x86 names of the sources stay (the probes use them); what each
  * is here, and the name its records carry:
  *
  *  - IRQ_SRC_APIC_ONESHOT `cntv_oneshot`: the EL1 virtual timer (PPI 27), one-shot by compare
@@ -15,18 +15,20 @@
  *  - IRQ_SRC_APIC_PERIODIC `cntv_periodic`: the virtual timer re-armed by the EOI callback at
  *    CVAL + period (the grid of a periodic timer; missed periods skipped, not bunched); the
  *    period start is the compare value that fired, read in the handler: uncertainty 0.
- *  - IRQ_SRC_SELF_IPI `sgi_self`: SGI 1 to this CPU alone through ICC_SGI1R_EL1; deadline the
- *    counter read before the write (`send_cntvct`).
+ *  - IRQ_SRC_SELF_IPI `sgi_self`: SGI 1 to this CPU alone through ICC_SGI1R_EL1 (GICv2:
+ *    GICD_SGIR, TargetListFilter "self"); deadline the counter read before the write
+ *    (`send_cntvct`).
  *  - IRQ_SRC_APIC_DEADLINE, IRQ_SRC_HPET: unavailable (the reasons say why).
  *
- * Pending and in service: GICR_ISPENDR0 / GICR_ISACTIVER0 for the INTIDs used here. */
+ * Pending and in service: GICR_ISPENDR0 / GICR_ISACTIVER0 (GICv2: the banked GICD_ISPENDR0 /
+ * GICD_ISACTIVER0) for the INTIDs used here. Which GIC: drivers/irqchip/aarch64/gic.h. */
 #ifndef DRIVERS_IRQ_PLATFORM_A64_H
 #define DRIVERS_IRQ_PLATFORM_A64_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "drivers/irqchip/aarch64/gicv3.h"
+#include "drivers/irqchip/aarch64/gic.h"
 #include "drivers/timer/aarch64/gtimer.h"
 #include "bench/core/irq_platform.h"
 
@@ -40,6 +42,7 @@
 #define A64_VIRT_GICD 0x08000000ull
 #define A64_VIRT_GICR 0x080A0000ull
 #define A64_VIRT_GICR_LEN 0x00F60000ull
+#define A64_VIRT_GICC 0x08010000ull /* its GICv2 CPU interface (virt,gic-version=2) */
 
 struct irq_platform {
 	bool ready;
@@ -56,8 +59,8 @@ struct irq_platform {
 };
 
 struct a64_irq_facts {
-	struct gicv3 gic;
-	struct gicv3_bases bases;
+	struct gic gic;                /* the driver that ran: gic.version */
+	struct gicv3_bases bases;      /* what the MADT gave (both drivers' addresses) */
 	const char *bases_from;        /* "madt" or "qemu_virt_default" */
 	uint64_t cntv_ctl_found, cntp_ctl_found; /* the timers as the firmware left them */
 	struct gtimer timer;           /* with CNTVOFF (CNTPCT - CNTVCT) as measured, +- uncertainty */
@@ -76,13 +79,15 @@ const struct a64_irq_facts *irq_platform_a64_facts(void);
  * pending state cleared, enabled or (on = false) disabled and unrouted. False when the GIC is not ready or intid >= 32.
  * The caller silences a level-triggered source in its handler before the EOI. */
 bool irq_platform_a64_private(unsigned intid, uint8_t vector, bool on);
-/* Another core (an application processor, on itself, interrupts masked): its redistributor
- * found in the GICR range by its MPIDR, woken, its SGIs/PPIs disabled, its CPU interface on
- * (gicv3_init into *g; the distributor is the boot CPU's, already enabled). False when the boot
- * CPU's GIC is not ready or there is no GICR range to search. */
-bool irq_platform_a64_cpu_up(struct gicv3 *g);
+/* Another core (an application processor, on itself, interrupts masked). GICv3: its
+ * redistributor from its own MADT GICC entry's GICR base, else found in the GICR ranges by its
+ * MPIDR, woken, its SGIs/PPIs disabled, its CPU interface on. GICv2: its banked SGIs/PPIs
+ * disabled and its CPU interface on. The distributor is the boot CPU's, already enabled. False
+ * when the boot CPU's GIC is not ready or (GICv3) nothing says where this core's redistributor
+ * is. */
+bool irq_platform_a64_cpu_up(struct gic *g);
 /* As irq_platform_a64_private on that core's redistributor g, without touching the routing (one
  * table for all cores: the boot CPU's routing of intid applies). */
-bool irq_platform_a64_cpu_private(struct gicv3 *g, unsigned intid, bool on);
+bool irq_platform_a64_cpu_private(struct gic *g, unsigned intid, bool on);
 
 #endif

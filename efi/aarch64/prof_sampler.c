@@ -10,8 +10,9 @@
  *    drawn delay (time-based sampling) — profile_source=timer, or auto when the PMU cannot count
  *    the event (out->fallback says why).
  * Application processors sample too, around their share of an smp_run_all job (the hooks
- * prof_sampler_cpu_begin/end): each core brings up its own redistributor and CPU interface
- * (irq_platform_a64_cpu_up) and samples with its own PMU counters or virtual timer (both are
+ * prof_sampler_cpu_begin/end): each core brings up its own side of the GIC (GICv3: its
+ * redistributor and CPU interface; GICv2: its banked PPIs and CPU interface;
+ * irq_platform_a64_cpu_up) and samples with its own PMU counters or virtual timer (both are
  * per core, as PPIs are), its own period sequence; the INTID's routing is the boot CPU's (one
  * table). The handler finds its CPU index from MPIDR_EL1. */
 #include "bench/profile/sampler.h"
@@ -33,7 +34,7 @@ enum prof_active { ACTIVE_NONE, ACTIVE_TIMER, ACTIVE_PMI };
 struct prof_cpu_state {
 	struct prof_period per;
 	struct a64_pmi pmi;         /* this core's counters (pmi) */
-	struct gicv3 gic;           /* application processors: this core's redistributor */
+	struct gic gic;             /* application processors: this core's side of the GIC */
 	volatile uint64_t exit_cycles; /* end of the last handler */
 	volatile bool rearm;        /* cleared by stop: the handler then no longer re-arms */
 	bool on;
@@ -191,15 +192,15 @@ bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *re
 	return true;
 }
 
-/* Is a sample still pending on this core (g: its redistributor, else the boot CPU's view)? */
+/* Is a sample still pending on this core (g: its side of the GIC, else the boot CPU's view)? */
 static bool sample_pending(const void *arg)
 {
-	const struct gicv3 *g = arg;
+	const struct gic *g = arg;
 
-	return g ? (gicv3_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF);
+	return g ? (gic_private_pending(g) >> s.intid) & 1u : irq_vector_pending(s.p, IRQ_VEC_PROF);
 }
 
-static void drain_pending(const struct gicv3 *g)
+static void drain_pending(const struct gic *g)
 {
 	prof_drain_pending(sample_pending, g, s.counter_hz);
 }
@@ -237,7 +238,7 @@ bool prof_sampler_cpu_begin(unsigned cpu)
 	if (s.active == ACTIVE_NONE || !s.aps || cpu == 0 || cpu >= s.ncpu)
 		return false;
 	c = &s.cpu[cpu];
-	if (!c->gic.ready && !irq_platform_a64_cpu_up(&c->gic))
+	if (!gic_ready(&c->gic) && !irq_platform_a64_cpu_up(&c->gic))
 		return false;
 	prof_period_init(&c->per, s.period, s.seed + cpu);
 	if (s.active == ACTIVE_PMI) {

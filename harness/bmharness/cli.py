@@ -232,6 +232,12 @@ def cmd_stick(args):
         return EXIT_PROBLEMS if any(r.error for r in stick.runs) else EXIT_OK
 
 
+def _machine_args(args):
+    """-machine options QEMU merges into the harness's machine: --el2's, then each --machine."""
+    props = (["virtualization=on"] if args.el2 else []) + list(getattr(args, "machine", None) or [])
+    return [a for m in props for a in ("-machine", m)]
+
+
 def _run_qemu(args, out_dir):
     if args.el2 and args.arch != "aarch64":
         return None, _err("--el2 is for --arch aarch64 (QEMU virt's virtualization=on)")
@@ -242,7 +248,7 @@ def _run_qemu(args, out_dir):
                              cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
                              qemu=args.qemu, qemu_datadir=args.qemu_datadir,
                              arch=args.arch,
-                             extra_args=["-machine", "virtualization=on"] if args.el2 else None), EXIT_OK
+                             extra_args=_machine_args(args) or None), EXIT_OK
     except runconfig.ConfigError as exc:
         return None, _err(str(exc))
     except qemu.HarnessError as exc:
@@ -448,6 +454,9 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
     p.add_argument("--el2", action="store_true", help="aarch64: -machine virtualization=on, so the "
                    "firmware and baremetric run at EL2")
+    p.add_argument("--machine", action="append", default=[], metavar="PROPS",
+                   help="more -machine properties, merged into the harness's machine (repeatable; "
+                   "e.g. gic-version=2 with --arch aarch64)")
     p.add_argument("--qemu", metavar="PATH", help="QEMU binary to run (default: %s from PATH; "
                    "e.g. QEMU 10 from scripts/qemu10.sh: ROOT/usr/bin/qemu-system-x86_64)" % qemu.QEMU)
     p.add_argument("--qemu-datadir", metavar="DIR",

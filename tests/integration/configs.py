@@ -202,6 +202,18 @@ AARCH64 = [
          options={"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
                   "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000},
          groups=("profile", "icount")),
+    _a64("a64gicv2", smp=2, timeout=180, machine=("gic-version=2",),
+         options={"probes": "smp_hello,irq_latency,irq_exception,membw_mc", "irq_samples": 50,
+                  "irq_set_ms": 5000, "irq_timeout_ms": 2000, "profile": "membw_mc", "profile_source": "pmu",
+                  "profile_period": 1000000, "samples": 4, "mem_max_mb": 4},
+         groups=("irq", "smp", "profile"),
+         doc="A GICv2 (QEMU virt,gic-version=2: MADT GICD version 2, GICC CPU interface, no "
+             "redistributor) on 2 cores: smp_hello, irq_latency, irq_exception, and membw_mc profiled on "
+             "PMU overflow on both cores (each core's banked PPI 23 through its own CPU interface)."),
+    _a64("a64gicv2noacpi", timeout=60, machine=("gic-version=2", "acpi=off"),
+         options={"probes": "irq_latency", "irq_samples": 20, "irq_set_ms": 5000, "irq_timeout_ms": 2000},
+         groups=("irq", "fw"),
+         doc="A GICv2 without ACPI tables: QEMU virt's addresses, the GIC told apart by GICv2's ICPIDR2."),
     _a64("a64prof_smp", smp=2,
          options={"probes": "membw_mc", "profile": "membw_mc", "profile_period": 1000000, "samples": 4,
                   "mem_max_mb": 4},

@@ -103,3 +103,19 @@ def test_every_architecture_says_whether_it_has_an_exit_device():
     assert set(run_verdict.EXIT_DEVICE) == set(qemu.ARCHES)
     for arch in qemu.ARCHES:
         assert qemu.arch_info(arch)["exit_device"] is run_verdict.EXIT_DEVICE[arch]
+
+
+def test_machine_option(tmp_path, monkeypatch):
+    """--machine PROPS (repeatable) adds -machine options after --el2's: QEMU merges them into
+    the harness's virt machine, so `--machine gic-version=2` boots a GICv2."""
+    from bmharness import cli
+    seen = {}
+
+    def fake_run(out_dir, **kw):
+        seen.update(kw)
+        raise qemu.HarnessError("stop here")
+
+    monkeypatch.setattr(qemu, "run_qemu", fake_run)
+    assert cli.main(["qemu", "--arch", "aarch64", "--el2", "--machine", "gic-version=2",
+                     "--out", str(tmp_path / "a")]) == 2
+    assert seen["extra_args"] == ["-machine", "virtualization=on", "-machine", "gic-version=2"]

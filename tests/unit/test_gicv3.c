@@ -61,7 +61,7 @@ static void model_reset(uint32_t ctlr_found)
 
 static bool init_model(struct gicv3 *g)
 {
-	struct gicv3_bases b = { .gicd = GICD_BASE, .gicr_range = GICR_BASE };
+	struct gicv3_bases b = { .gicd = GICD_BASE, .gicr = { { GICR_BASE, 0 } }, .gicr_ranges = 1 };
 
 	*g = (struct gicv3){ .io = &model_io };
 	return gicv3_init(g, &b, MPIDR_BOOT, WAIT_TICKS);
@@ -88,14 +88,166 @@ static void test_madt(void)
 	CHECK_EQ_U64(b.gic_version, 3);
 	CHECK_EQ_U64(b.gicc_entries, 2);
 	CHECK_EQ_U64(b.gicr_cpu, GICR_BASE + GICR_STRIDE_V3); /* the entry whose MPIDR is ours */
-	CHECK_EQ_U64(b.gicr_range, GICR_BASE);
-	CHECK_EQ_U64(b.gicr_range_len, 0xF60000);
+	CHECK_EQ_U64(b.gicr_ranges, 1);
+	CHECK_EQ_U64(b.gicr[0].base, GICR_BASE);
+	CHECK_EQ_U64(b.gicr[0].len, 0xF60000);
+	CHECK_EQ_U64(b.gicc_gicr_entries, 2);
 	CHECK(b.pmu_gsiv_found);
 	CHECK_EQ_U64(b.pmu_gsiv, 24); /* our entry's, at offset 20 (ACPI 6.5 table 5.37) */
 	CHECK(gicv3_madt_parse(t, sizeof(t), 0x80000007ull, &b)); /* no entry of ours */
 	CHECK(!b.pmu_gsiv_found);
 	t[0] = 'X';
 	CHECK(!gicv3_madt_parse(t, sizeof(t), 0, &b));
+}
+
+/* MADT fixtures laid out as ACPI 6.5 5.2.12 gives them (not from our parser's tables): header 44
+ * bytes; GICD (type 0x0C, 24 bytes: base at 8, version byte at 20); GICC (0x0B, 80 bytes: flags
+ * at 12, Physical Base Address at 32, GICR Base Address at 60, MPIDR at 68); GICR (0x0E, 16
+ * bytes: Discovery Range Base Address at 4, Length at 12). */
+#define FX_MAX 512
+struct madt_fx {
+	uint8_t t[FX_MAX];
+	unsigned len;
+};
+
+static void fx_put64(uint8_t *p, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void fx_begin(struct madt_fx *f, uint64_t gicd, unsigned version)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->t, "APIC", 4);
+	f->len = 44;
+	f->t[f->len] = 0x0C;
+	f->t[f->len + 1] = 24;
+	fx_put64(f->t + f->len + 8, gicd);
+	f->t[f->len + 20] = (uint8_t)version;
+	f->len += 24;
+}
+
+static void fx_gicc(struct madt_fx *f, uint64_t mpidr, uint64_t gicc_base, uint64_t gicr_base)
+{
+	uint8_t *e = f->t + f->len;
+
+	e[0] = 0x0B;
+	e[1] = 80;
+	e[12] = 1; /* Enabled */
+	fx_put64(e + 32, gicc_base);
+	fx_put64(e + 60, gicr_base);
+	fx_put64(e + 68, mpidr);
+	f->len += 80;
+}
+
+static void fx_gicr(struct madt_fx *f, uint64_t base, uint32_t len)
+{
+	uint8_t *e = f->t + f->len;
+
+	e[0] = 0x0E;
+	e[1] = 16;
+	fx_put64(e + 4, base);
+	e[12] = (uint8_t)len; e[13] = (uint8_t)(len >> 8); e[14] = (uint8_t)(len >> 16); e[15] = (uint8_t)(len >> 24);
+	f->len += 16;
+}
+
+static void fx_end(struct madt_fx *f)
+{
+	f->t[4] = (uint8_t)f->len;
+	f->t[5] = (uint8_t)(f->len >> 8);
+}
+
+#define SOCKET1_GICR 0x100080000ull
+#define MPIDR_SOCKET1 (MPIDR_BOOT | (1u << 16)) /* Aff2 = 1: the second socket's first core */
+
+/* Two sockets, one GICR structure each; the second socket's core finds its redistributor in the
+ * second range after the first range's Last frame (GICv3 9.6: Last ends one contiguous range). */
+static void test_madt_two_sockets(void)
+{
+	struct madt_fx f;
+	struct gicv3_bases b;
+	struct gicv3 g;
+
+	fx_begin(&f, GICD_BASE, 3);
+	fx_gicc(&f, MPIDR_BOOT, 0, 0);
+	fx_gicc(&f, MPIDR_SOCKET1, 0, 0);
+	fx_gicr(&f, GICR_BASE, 2 * GICR_STRIDE_V3);
+	fx_gicr(&f, SOCKET1_GICR, 2 * GICR_STRIDE_V3);
+	fx_end(&f);
+	CHECK(gicv3_madt_parse(f.t, f.len, MPIDR_SOCKET1, &b));
+	CHECK_EQ_U64(b.gicr_ranges, 2);
+	CHECK_EQ_U64(b.gicr[0].base, GICR_BASE);
+	CHECK_EQ_U64(b.gicr[1].base, SOCKET1_GICR);
+	CHECK_EQ_U64(b.gicr[1].len, 2 * GICR_STRIDE_V3);
+	CHECK_EQ_U64(b.gicr_cpu, 0);
+	model_reset(0); /* range 0: Aff1=1, then Aff 0 (Last): neither is socket 1's */
+	regmodel_set(&m, SPACE_MMIO, GICR_BASE + GICR_STRIDE_V3 + GICR_TYPER, GICR_TYPER_LAST);
+	regmodel_set(&m, SPACE_MMIO, SOCKET1_GICR + GICR_TYPER, (1ull << 48) | GICR_TYPER_LAST); /* Aff2 = 1 */
+	regmodel_set(&m, SPACE_MMIO, SOCKET1_GICR + GICR_WAKER, GICR_WAKER_PROCESSOR_SLEEP);
+	g = (struct gicv3){ .io = &model_io };
+	CHECK(gicv3_init(&g, &b, MPIDR_SOCKET1, WAIT_TICKS));
+	CHECK_EQ_U64(g.rd, SOCKET1_GICR);
+	CHECK_EQ_U64(g.frames_walked, 3);
+}
+
+/* More GICR structures than kept: counted, not silently lost. */
+static void test_madt_gicr_overflow(void)
+{
+	struct madt_fx f;
+	struct gicv3_bases b;
+
+	fx_begin(&f, GICD_BASE, 3);
+	for (unsigned i = 0; i < GIC_MAX_GICR_RANGES + 2; i++)
+		fx_gicr(&f, GICR_BASE + i * 0x1000000ull, 0x100000);
+	fx_end(&f);
+	CHECK(gicv3_madt_parse(f.t, f.len, MPIDR_BOOT, &b));
+	CHECK_EQ_U64(b.gicr_ranges, GIC_MAX_GICR_RANGES);
+	CHECK_EQ_U64(b.gicr_ranges_dropped, 2);
+}
+
+/* Redistributors listed only in the GICC entries (no GICR structure): every core takes its own
+ * entry's GICR Base Address; a core the table does not list has none. */
+static void test_madt_gicc_only(void)
+{
+	struct madt_fx f;
+	struct gicv3_bases boot, ap;
+
+	fx_begin(&f, GICD_BASE, 3);
+	fx_gicc(&f, MPIDR_BOOT, 0, GICR_BASE);
+	fx_gicc(&f, MPIDR_BOOT | 1, 0, GICR_BASE + GICR_STRIDE_V3);
+	fx_end(&f);
+	CHECK(gicv3_madt_parse(f.t, f.len, MPIDR_BOOT, &boot));
+	CHECK_EQ_U64(boot.gicr_ranges, 0);
+	CHECK_EQ_U64(boot.gicr_cpu, GICR_BASE);
+	CHECK_EQ_U64(boot.gicc_gicr_entries, 2);
+	CHECK(gicv3_bases_for_cpu(&boot, f.t, f.len, MPIDR_BOOT | 1, &ap));
+	CHECK_EQ_U64(ap.gicr_cpu, GICR_BASE + GICR_STRIDE_V3);
+	CHECK_EQ_U64(ap.gicd, GICD_BASE);
+	CHECK(!gicv3_bases_for_cpu(&boot, f.t, f.len, MPIDR_BOOT | 7, &ap));
+	CHECK(!gicv3_bases_for_cpu(&boot, 0, 0, MPIDR_BOOT | 1, &ap)); /* no table, no range */
+}
+
+/* A GICv2 table as QEMU virt,gic-version=2 and a GIC-400 board give it: GICD version 2, GICC
+ * entries with the CPU interface's Physical Base Address and GICR base 0, no GICR structure. */
+static void test_madt_gicv2(void)
+{
+	struct madt_fx f;
+	struct gicv3_bases b, ap;
+
+	fx_begin(&f, GICD_BASE, 2);
+	fx_gicc(&f, MPIDR_BOOT, 0x08010000ull, 0);
+	fx_gicc(&f, MPIDR_BOOT | 1, 0x08010000ull, 0);
+	fx_end(&f);
+	CHECK(gicv3_madt_parse(f.t, f.len, MPIDR_BOOT | 1, &b));
+	CHECK_EQ_U64(b.gic_version, 2);
+	CHECK_EQ_U64(b.gicd, GICD_BASE);
+	CHECK_EQ_U64(b.gicc, 0x08010000ull);
+	CHECK_EQ_U64(b.gicr_cpu, 0);
+	CHECK_EQ_U64(b.gicr_ranges, 0);
+	CHECK_EQ_U64(b.gicc_gicr_entries, 0);
+	CHECK(!gicv3_bases_for_cpu(&b, f.t, f.len, MPIDR_BOOT, &ap)); /* no redistributor anywhere */
+	CHECK_EQ_U64(ap.gicc, 0x08010000ull); /* its CPU interface all the same */
 }
 
 static void test_init_sequence(void)
@@ -249,6 +401,10 @@ static void test_sgi_and_eoi(void)
 
 TEST_SUITE(gicv3) = {
 	{ "madt_gic_entries", test_madt },
+	{ "madt_two_sockets_every_gicr_range", test_madt_two_sockets },
+	{ "madt_gicr_ranges_past_the_array_counted", test_madt_gicr_overflow },
+	{ "madt_redistributors_only_in_gicc", test_madt_gicc_only },
+	{ "madt_gicv2_table", test_madt_gicv2 },
 	{ "init_sequence", test_init_sequence },
 	{ "init_already_enabled", test_init_already_enabled },
 	{ "walk_vlpi_stride_and_last", test_walk_vlpi_stride },

@@ -23,21 +23,38 @@ static struct {
 	uint8_t route[A64_IRQ_ROUTABLE];
 	void (*ack)(void *ctx, unsigned intid);
 	void *ack_ctx;
+	const struct a64_irq_cpuif *cpuif; /* NULL: GICv3 system registers */
 	volatile unsigned current;
+	volatile uint32_t current_iar;
 	enum irq_exc_hook hooks[A64_EC_COUNT];
 	bool vectors; /* traps_init installed our EL1 vectors (the IRQ entries are ours) */
 } irq;
 
-static void end_of_interrupt(unsigned intid)
+static void end_of_interrupt(const struct a64_irq_cpuif *c, unsigned intid, uint32_t iar)
 {
-	if (!irq_table_eoi())
+	if (irq_table_eoi())
+		return;
+	if (__builtin_expect(!c, 1))
 		icc_eoir1_el1_write(intid);
+	else
+		c->eoi(iar);
 }
 
 /* Vector 0 stands for an INTID no driver routed: irq_table_run counts it unexpected. */
 void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc)
 {
-	unsigned intid = (unsigned)icc_iar1_el1_read() & GIC_INTID_FIELD;
+	const struct a64_irq_cpuif *c = irq.cpuif;
+	uint32_t iar;
+	unsigned intid;
+
+	/* GICv3 (no interface installed) laid out as the straight path, as before the GICv2 */
+	if (__builtin_expect(!c, 1)) {
+		iar = (uint32_t)icc_iar1_el1_read();
+		intid = iar & GIC_INTID_FIELD;
+	} else {
+		iar = c->ack();
+		intid = iar & c->intid_mask;
+	}
 
 	if (intid >= GIC_SPECIAL_FIRST) {
 		if (intid == GIC_SPURIOUS)
@@ -45,10 +62,21 @@ void a64_irq_dispatch(uint64_t entry_cycles, uint64_t pc)
 		return;
 	}
 	irq.current = intid;
+	irq.current_iar = iar;
 	if (irq.ack)
 		irq.ack(irq.ack_ctx, intid);
 	irq_table_run(intid < A64_IRQ_ROUTABLE ? irq.route[intid] : 0, entry_cycles, pc, intid);
-	end_of_interrupt(intid);
+	end_of_interrupt(c, intid, iar);
+}
+
+void a64_irq_set_cpuif(const struct a64_irq_cpuif *cpuif)
+{
+	irq.cpuif = cpuif;
+}
+
+uint32_t a64_irq_current_iar(void)
+{
+	return irq.current_iar;
 }
 
 void a64_irq_vectors_installed(void)

@@ -62,34 +62,49 @@ unsigned a64_pmu_intid(bool madt_used, bool gicc_found, uint32_t gsiv, const cha
 	return gsiv;
 }
 
-/* Why a MADT's GIC is not usable here, by the GICD entry's version byte (ACPI 6.x 5.2.12.15). */
-static const char *no_redist_reason(unsigned version)
+/* Which driver a MADT's GIC takes, by the GICD entry's version byte (ACPI 6.x 5.2.12.15: 0 not
+ * stated, 1 GICv1, 2 GICv2, 3 GICv3, 4 GICv4) and what the other entries give: a GICv3/v4
+ * needs a redistributor (a GICC GICR base or a GICR structure), a GICv1/v2 this CPU's GICC
+ * Physical Base Address (its memory-mapped CPU interface). Not stated: a redistributor means v3,
+ * else a CPU interface address means v2. Returns 0 with *why when neither fits. */
+static unsigned madt_gic(bool has_redist, bool has_cpuif, unsigned version, const char **why)
 {
-	static const char *const why[] = {
-		"MADT: GIC version not stated and no redistributor: GICv2 is not supported",
-		"MADT: GIC version 1 without redistributor: GICv2 is not supported",
-		"MADT: GIC version 2 without redistributor: GICv2 is not supported",
+	static const char *const no_redist[] = {
+		"MADT: GIC version not stated, no redistributor and no GICC CPU interface address",
+		"MADT: GIC version 1 without a CPU interface address in this CPU's GICC entry",
+		"MADT: GIC version 2 without a CPU interface address in this CPU's GICC entry",
 		"MADT: GIC version 3 without redistributor: no GICR base or range in the MADT",
 		"MADT: GIC version 4 without redistributor: no GICR base or range in the MADT",
 	};
 
-	return version < sizeof(why) / sizeof(why[0]) ? why[version] : "MADT: unknown GIC version without redistributor";
+	if (version == 1 || version == 2 || (version == 0 && !has_redist)) {
+		if (has_cpuif)
+			return 2;
+	} else if (has_redist) {
+		return 3;
+	}
+	*why = version < sizeof(no_redist) / sizeof(no_redist[0]) ? no_redist[version]
+								  : "MADT: unknown GIC version without redistributor";
+	return 0;
 }
 
-enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, unsigned version, bool qemu_virt,
-				     const char **why)
+enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, bool has_cpuif, unsigned version,
+				     bool qemu_virt, unsigned *gic, const char **why)
 {
 	*why = 0;
+	*gic = 0;
 	if (madt) {
-		if (!parsed)
+		if (!parsed) {
 			*why = "MADT: no usable GIC distributor entry";
-		else if (!has_redist)
-			*why = no_redist_reason(version);
-		return *why ? A64_GIC_REFUSED : A64_GIC_FROM_MADT;
+			return A64_GIC_REFUSED;
+		}
+		*gic = madt_gic(has_redist, has_cpuif, version, why);
+		return *gic ? A64_GIC_FROM_MADT : A64_GIC_REFUSED;
 	}
 	if (!qemu_virt) {
 		*why = "no MADT and the platform is not identified as QEMU virt: the GIC's addresses are unknown";
 		return A64_GIC_REFUSED;
 	}
+	*gic = 3; /* QEMU virt's default board GIC */
 	return A64_GIC_FROM_QEMU_DEFAULT;
 }

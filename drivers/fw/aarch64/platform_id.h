@@ -31,13 +31,15 @@ const char *a64_uart_driver_name(enum a64_uart_kind k); /* "pl011", "sbsa_uart",
  * when 0, *why. */
 unsigned a64_pmu_intid(bool madt_used, bool gicc_found, uint32_t gsiv, const char **from, const char **why);
 
-/* Where the GIC's addresses may come from. madt: a MADT exists; parsed: it has a GICD entry;
- * has_redist: a GICC GICR base or a GICR range; version: the GICD entry's version byte. Returns
- * A64_GIC_FROM_MADT, A64_GIC_FROM_QEMU_DEFAULT (no MADT at all, on QEMU virt), or
- * A64_GIC_REFUSED with *why (nothing may be programmed). */
+/* Where the GIC's addresses may come from, and which driver takes it. madt: a MADT exists;
+ * parsed: it has a GICD entry; has_redist: a GICC GICR base or a GICR range; has_cpuif: this
+ * CPU's GICC entry gives a CPU interface address (GICv2's GICC); version: the GICD entry's
+ * version byte. Returns A64_GIC_FROM_MADT, A64_GIC_FROM_QEMU_DEFAULT (no MADT at all, on QEMU
+ * virt: its GICv3), or A64_GIC_REFUSED with *why (nothing may be programmed); *gic: 2 (the GICv2
+ * driver, also for a GICv1), 3 (GICv3/v4) or 0 (refused). */
 enum a64_gic_from { A64_GIC_REFUSED, A64_GIC_FROM_MADT, A64_GIC_FROM_QEMU_DEFAULT };
-enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, unsigned version, bool qemu_virt,
-				     const char **why);
+enum a64_gic_from a64_gic_bases_from(bool madt, bool parsed, bool has_redist, bool has_cpuif, unsigned version,
+				     bool qemu_virt, unsigned *gic, const char **why);
 
 #define A64_QEMU_VIRT_PMU_INTID 23u /* QEMU virt: VIRTUAL_PMU_IRQ 7 + 16 */
 

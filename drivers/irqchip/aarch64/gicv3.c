@@ -10,6 +10,7 @@
 #define GICC_MIN_LEN 76
 #define GICC_OFF_FLAGS 12
 #define GICC_OFF_PERF_GSIV 20 /* Performance Interrupt GSIV: the PMU overflow's INTID */
+#define GICC_OFF_BASE 32      /* Physical Base Address: the GICv2 CPU interface (GICC_*) */
 #define GICC_OFF_GICR 60
 #define GICC_OFF_MPIDR 68
 #define GICC_FLAG_ENABLED 1u
@@ -58,20 +59,45 @@ bool gicv3_madt_parse(const uint8_t *madt, uint32_t len, uint64_t mpidr, struct 
 			out->gic_version = e[GICD_OFF_VERSION];
 			have_gicd = true;
 		} else if (type == MADT_T_GICC && elen >= GICC_MIN_LEN) {
+			bool enabled = (le32(e + GICC_OFF_FLAGS) & GICC_FLAG_ENABLED) != 0;
+
 			out->gicc_entries++;
-			if ((le32(e + GICC_OFF_FLAGS) & GICC_FLAG_ENABLED) &&
-			    (le64(e + GICC_OFF_MPIDR) & MPIDR_AFF_MASK) == (mpidr & MPIDR_AFF_MASK)) {
+			if (enabled && le64(e + GICC_OFF_GICR))
+				out->gicc_gicr_entries++;
+			if (enabled && (le64(e + GICC_OFF_MPIDR) & MPIDR_AFF_MASK) == (mpidr & MPIDR_AFF_MASK)) {
 				out->gicr_cpu = le64(e + GICC_OFF_GICR);
+				out->gicc = le64(e + GICC_OFF_BASE);
 				out->pmu_gsiv = le32(e + GICC_OFF_PERF_GSIV);
 				out->pmu_gsiv_found = true;
 			}
-		} else if (type == MADT_T_GICR && elen >= GICR_ENTRY_MIN_LEN && !out->gicr_range) {
-			out->gicr_range = le64(e + GICR_OFF_BASE);
-			out->gicr_range_len = le32(e + GICR_OFF_LEN);
+		} else if (type == MADT_T_GICR && elen >= GICR_ENTRY_MIN_LEN) {
+			/* Every range: a two-socket machine has one per socket, ours may be any. */
+			if (out->gicr_ranges < GIC_MAX_GICR_RANGES) {
+				out->gicr[out->gicr_ranges].base = le64(e + GICR_OFF_BASE);
+				out->gicr[out->gicr_ranges++].len = le32(e + GICR_OFF_LEN);
+			} else {
+				out->gicr_ranges_dropped++;
+			}
 		}
 		off += elen;
 	}
 	return have_gicd;
+}
+
+bool gicv3_bases_for_cpu(const struct gicv3_bases *boot, const uint8_t *madt, uint32_t len, uint64_t mpidr,
+			 struct gicv3_bases *out)
+{
+	struct gicv3_bases mine;
+
+	*out = *boot;
+	out->gicr_cpu = 0; /* the boot CPU's: never another core's */
+	/* pmu_gsiv_found: its enabled GICC entry is in the table */
+	if (madt && gicv3_madt_parse(madt, len, mpidr, &mine) && mine.pmu_gsiv_found) {
+		out->gicr_cpu = mine.gicr_cpu;
+		out->gicc = mine.gicc ? mine.gicc : boot->gicc;
+		out->pmu_gsiv = mine.pmu_gsiv;
+	}
+	return out->gicr_cpu || out->gicr_ranges;
 }
 
 static uint32_t rd32(const struct gicv3 *g, uint64_t a)
@@ -133,16 +159,12 @@ static bool dist_enable(struct gicv3 *g)
 	return (g->ctlr_now & (GICD_CTLR_ARE | GICD_CTLR_ENABLE_GRP1)) == (GICD_CTLR_ARE | GICD_CTLR_ENABLE_GRP1);
 }
 
-/* This CPU's redistributor: the GICC entry's, else the first frame of the range whose
- * GICR_TYPER affinity is ours (frames of 128 KiB, 256 KiB with VLPIs, up to the Last bit). */
-static bool find_redistributor(struct gicv3 *g, const struct gicv3_bases *b)
+/* The frame of one GICR range whose GICR_TYPER affinity is ours (frames of 128 KiB, 256 KiB
+ * with VLPIs, up to the Last bit or the range's end). */
+static bool walk_range(struct gicv3 *g, const struct gicr_range *r)
 {
-	uint64_t want = MPIDR_TO_GICR_AFF(g->mpidr), a = b->gicr_range;
+	uint64_t want = MPIDR_TO_GICR_AFF(g->mpidr), a = r->base;
 
-	if (b->gicr_cpu) {
-		g->rd = b->gicr_cpu;
-		return true;
-	}
 	for (unsigned i = 0; a && i < GICR_MAX_FRAMES; i++) {
 		uint64_t t = g->io->read64(g->io->ctx, a + GICR_TYPER);
 
@@ -154,9 +176,23 @@ static bool find_redistributor(struct gicv3 *g, const struct gicv3_bases *b)
 		if (t & GICR_TYPER_LAST)
 			break;
 		a += (t & GICR_TYPER_VLPIS) ? GICR_STRIDE_V4 : GICR_STRIDE_V3;
-		if (b->gicr_range_len && a >= b->gicr_range + b->gicr_range_len)
+		if (r->len && a >= r->base + r->len)
 			break;
 	}
+	return false;
+}
+
+/* This CPU's redistributor: the GICC entry's, else the first matching frame of the GICR ranges
+ * in table order (each range's Last bit ends that range only: the next socket's follows). */
+static bool find_redistributor(struct gicv3 *g, const struct gicv3_bases *b)
+{
+	if (b->gicr_cpu) {
+		g->rd = b->gicr_cpu;
+		return true;
+	}
+	for (unsigned i = 0; i < b->gicr_ranges && i < GIC_MAX_GICR_RANGES; i++)
+		if (walk_range(g, &b->gicr[i]))
+			return true;
 	return false;
 }
 

@@ -103,12 +103,24 @@ struct gicv3_io {
 	void *ctx;
 };
 
-/* Where the GIC is: from the MADT (GICD entry; this CPU's GICC entry's GICR base, else a GICR
- * discovery range), or the caller's defaults. */
+/* GICR discovery ranges kept from the MADT: one per socket on multi-socket machines (each
+ * GICR structure is one contiguous range of redistributors, ACPI 6.5 5.2.12.17). */
+#define GIC_MAX_GICR_RANGES 8
+
+struct gicr_range {
+	uint64_t base, len; /* len 0: walk up to the Last bit only */
+};
+
+/* Where the GIC is: from the MADT (GICD entry; this CPU's GICC entry's GICR base, else the GICR
+ * discovery ranges; a GICv2's CPU interface from this CPU's GICC entry), or the caller's defaults. */
 struct gicv3_bases {
 	uint64_t gicd;
+	uint64_t gicc;              /* this CPU's GICC Physical Base Address: GICv2's CPU interface (0: none) */
 	uint64_t gicr_cpu;          /* this CPU's RD_base from its GICC entry (0: none) */
-	uint64_t gicr_range, gicr_range_len; /* a GICR discovery range (0: none) */
+	struct gicr_range gicr[GIC_MAX_GICR_RANGES]; /* the GICR structures, in table order */
+	unsigned gicr_ranges;       /* of them kept */
+	unsigned gicr_ranges_dropped; /* GICR structures past GIC_MAX_GICR_RANGES */
+	unsigned gicc_gicr_entries; /* enabled GICC entries that give a GICR base */
 	unsigned gic_version;       /* the GICD entry's version byte (0: not stated) */
 	unsigned gicc_entries;
 	uint32_t pmu_gsiv;          /* this CPU's GICC entry's Performance Interrupt GSIV (0: none) */
@@ -134,8 +146,16 @@ struct gicv3 {
  * False when the table is not an MADT or has no GICD entry. Pure (host-tested). */
 bool gicv3_madt_parse(const uint8_t *madt, uint32_t len, uint64_t mpidr, struct gicv3_bases *out);
 
+/* The bases for another core (mpidr) from the boot CPU's `boot`: its own GICC entry's GICR base
+ * and CPU interface when the MADT (madt, len; NULL: none) lists it, the distributor and GICR
+ * ranges shared. False when neither its GICC entry nor a GICR range says where its
+ * redistributor is (machines may list redistributors only in the GICC entries). Pure. */
+bool gicv3_bases_for_cpu(const struct gicv3_bases *boot, const uint8_t *madt, uint32_t len, uint64_t mpidr,
+			 struct gicv3_bases *out);
+
 /* Bring the GIC up for this CPU (interrupts masked at the CPU): see the header comment.
- * gicr_cpu: this CPU's RD_base if known, else 0 and gicr_range is walked. Returns g->ready. */
+ * gicr_cpu: this CPU's RD_base if known, else 0 and every GICR range is walked in turn.
+ * Returns g->ready. */
 bool gicv3_init(struct gicv3 *g, const struct gicv3_bases *b, uint64_t mpidr, uint64_t wait_ticks);
 
 /* One SGI or PPI (intid < 32): Group 1 (non-secure), priority, cleared, then enabled or not. */

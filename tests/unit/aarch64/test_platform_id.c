@@ -51,17 +51,30 @@ static void pmu_gsiv_decision(void)
 static void gic_bases_decision(void)
 {
 	const char *why;
+	unsigned gic;
 
-	CHECK_EQ_U64(a64_gic_bases_from(true, true, true, 3, false, &why), A64_GIC_FROM_MADT);
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, true, false, 3, false, &gic, &why), A64_GIC_FROM_MADT);
 	CHECK(why == 0);
-	/* GICv2 board (Raspberry Pi 4): distributor, no redistributor: never QEMU's addresses */
-	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, 2, true, &why), A64_GIC_REFUSED);
-	CHECK_STR(why, "MADT: GIC version 2 without redistributor: GICv2 is not supported");
-	CHECK_EQ_U64(a64_gic_bases_from(true, false, false, 0, true, &why), A64_GIC_REFUSED);
-	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, 9, false, &why), A64_GIC_REFUSED);
+	CHECK_EQ_U64(gic, 3);
+	/* GICv2 board (Raspberry Pi 4's GIC-400, QEMU virt,gic-version=2): the distributor and this
+	 * CPU's GICC Physical Base Address, no redistributor (ACPI 6.5 5.2.12.14-15) */
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, true, 2, true, &gic, &why), A64_GIC_FROM_MADT);
+	CHECK_EQ_U64(gic, 2);
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, true, 0, false, &gic, &why), A64_GIC_FROM_MADT);
+	CHECK_EQ_U64(gic, 2); /* version not stated, no GICR: a GICv2 */
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, true, true, 0, false, &gic, &why), A64_GIC_FROM_MADT);
+	CHECK_EQ_U64(gic, 3); /* not stated with a redistributor: a GICv3 */
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, false, 2, true, &gic, &why), A64_GIC_REFUSED);
+	CHECK_STR(why, "MADT: GIC version 2 without a CPU interface address in this CPU's GICC entry");
+	CHECK_EQ_U64(gic, 0);
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, true, 3, true, &gic, &why), A64_GIC_REFUSED);
+	CHECK(why != 0); /* a GICv3 without redistributor is not driven as a v2 */
+	CHECK_EQ_U64(a64_gic_bases_from(true, false, false, false, 0, true, &gic, &why), A64_GIC_REFUSED);
+	CHECK_EQ_U64(a64_gic_bases_from(true, true, false, false, 9, false, &gic, &why), A64_GIC_REFUSED);
 	CHECK(why != 0);
-	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, 0, true, &why), A64_GIC_FROM_QEMU_DEFAULT);
-	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, 0, false, &why), A64_GIC_REFUSED);
+	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, false, 0, true, &gic, &why), A64_GIC_FROM_QEMU_DEFAULT);
+	CHECK_EQ_U64(gic, 3);
+	CHECK_EQ_U64(a64_gic_bases_from(false, false, false, false, 0, false, &gic, &why), A64_GIC_REFUSED);
 	CHECK(why != 0);
 }
 
