@@ -2,6 +2,7 @@
 #ifndef ARCH_MEMBW_H
 #define ARCH_MEMBW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,9 +29,22 @@ void bw_rep_movsb(void *, const void *, size_t, uint64_t);
 void arch_cache_flush_all(void);
 #if defined(__aarch64__)
 #define ARCH_CACHE_FLUSH_NAME "setway"
+/* Set/way operations reach this core's caches only, never a system cache, and a hypervisor
+ * honours at most the first of a guest's (Linux KVM): never the cold start of record here. */
+#define ARCH_CACHE_FLUSH_ALL_TRUSTED 0
+#define ARCH_CACHE_EVICT_NAME "dc_civac"
 #else
 #define ARCH_CACHE_FLUSH_NAME "wbinvd"
+/* WBINVD writes back and invalidates every level on bare metal; under a hypervisor it may be a
+ * no-op (KVM without non-coherent DMA), so the caller asks for it only without one. */
+#define ARCH_CACHE_FLUSH_ALL_TRUSTED 1
+#define ARCH_CACHE_EVICT_NAME "clflush"
 #endif
+
+/* Evict [p, p + n) from every cache level by address, to the point of coherency, whatever a
+ * hypervisor does with whole-cache operations (x86_64: CLFLUSH each line, then MFENCE; AArch64:
+ * DC CIVAC each line and DSB SY, then for `code` IC IVAU each line, DSB, ISB). */
+void arch_cache_evict_range(const void *p, size_t n, bool code);
 
 /* The size of the page that maps `addr` in the current page tables ("4K", "2M", "1G"), or NULL
  * when it cannot be told (privileged: reads CR3; bare metal only). */

@@ -87,3 +87,16 @@ void aarch64_dcache_clean_invalidate_range(const void *p, size_t n)
 {
 	dcache_range(p, n, true);
 }
+
+void arch_cache_evict_range(const void *p, size_t n, bool code)
+{
+	uint64_t line = a64_ctr_decode(sysreg_read(ctr_el0)).iminline;
+	uint64_t a = (uint64_t)(uintptr_t)p & ~(line - 1), end = (uint64_t)(uintptr_t)p + n;
+
+	dcache_range(p, n, true); /* DC CIVAC: to the point of coherency, system caches included */
+	if (!code)
+		return;
+	for (; a < end; a += line)
+		__asm__ volatile("ic ivau, %0" : : "r"(a) : "memory");
+	__asm__ volatile("dsb ish; isb" ::: "memory");
+}

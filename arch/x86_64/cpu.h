@@ -18,6 +18,8 @@ static inline void cpu_int3(void) { __asm__ volatile("int3" ::: "memory"); }
 static inline void cpu_ud2(void) { __asm__ volatile("ud2" ::: "memory"); }
 static inline void cpu_lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void cpu_mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+/* Write back and invalidate the line holding p in every cache level (SDM vol. 2A, CLFLUSH). */
+static inline void cpu_clflush(const volatile void *p) { __asm__ volatile("clflush %0" : "+m"(*(volatile char *)p)::"memory"); }
 /* Before a WRMSR to IA32_TSC_DEADLINE or an x2APIC register: those writes are not serialising
  * (SDM vol. 3A "x2APIC Register Address Space", "TSC-Deadline Mode"), and MFENCE orders only loads
  * and stores, not the WRMSR; the LFENCE keeps the WRMSR from starting before the MFENCE is done.

@@ -49,3 +49,18 @@ void arch_cache_flush_all(void)
 {
 	cpu_wbinvd();
 }
+
+/* CPUID.1:EBX[15:8] x 8 is 64 bytes on every x86-64 CPU so far; a smaller step than the real
+ * line would only flush some lines twice. */
+#define CLFLUSH_STEP 64
+
+void arch_cache_evict_range(const void *p, size_t n, bool code)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(CLFLUSH_STEP - 1), end = (uintptr_t)p + n;
+
+	(void)code; /* CLFLUSH invalidates the instruction caches too (they are coherent on x86) */
+	cpu_mfence(); /* CLFLUSH is ordered only by fences: earlier stores first */
+	for (; a < end; a += CLFLUSH_STEP)
+		cpu_clflush((const void *)a);
+	cpu_mfence();
+}

@@ -1,13 +1,16 @@
 /* Cache fill routines and the `cachefill` probe (see cachefill.h). */
 #include "bench/probes/mem/cachefill.h"
 
+#include "arch/cache_model.h"
 #include "arch/cycles.h"
 #include "arch/membw.h"
+#include "bench/probes/mem/evict_method.h"
 #include "bench/probes/mem/chain.h"
 #include "bench/core/counters.h"
 #include "bench/core/probe.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
+#include "lib/sort.h"
 
 
 #define EVICT_FACTOR 2 /* an eviction walk covers twice the largest cache */
@@ -40,21 +43,61 @@ void cachefill_inst_run(const struct cache_fill *f)
 }
 
 struct evictor {
-	volatile uint8_t *buf;
+	enum evict_method how;
+	volatile uint8_t *buf;  /* EVICT_WALK: the buffer walked */
 	uint64_t size;
-	bool wbinvd;
+	const void *target;     /* EVICT_BY_ADDRESS: the fill's own buffer */
+	uint64_t target_size;
+	bool code;              /* the target is code (the instruction caches too) */
 };
 
-/* Cold start: on bare metal write back and invalidate everything; hosted, walk a buffer twice the
- * largest cache so the fill's lines are displaced. */
+/* Cold start, by the method evict_method_choose() picked (see evict_method.h). */
 static void evict(const struct evictor *e)
 {
-	if (e->wbinvd) {
+	if (e->how == EVICT_FLUSH_ALL) {
 		arch_cache_flush_all();
+		return;
+	}
+	if (e->how == EVICT_BY_ADDRESS) {
+		arch_cache_evict_range(e->target, e->target_size, e->code);
 		return;
 	}
 	for (uint64_t i = 0; i < e->size; i += EVICT_STRIDE)
 		e->buf[i]++;
+}
+
+static const char *evict_name(const struct evictor *e)
+{
+	return e->how == EVICT_FLUSH_ALL ? ARCH_CACHE_FLUSH_NAME : e->how == EVICT_BY_ADDRESS ? ARCH_CACHE_EVICT_NAME : "walk";
+}
+
+/* A cold fill must take longer than a warm one (the eviction worked): one check record per level
+ * (evict_check_status says when it cannot judge). `last`: the largest data/unified level. */
+static void check_cold_slower(struct probe_env *env, const struct cache_desc *c, const char *type,
+			      const struct evictor *ev, uint64_t *out[2], bool last)
+{
+	uint64_t n = env->cfg->samples, cold, warm;
+	const char *why, *status;
+	struct record *r;
+
+	sort_u64(out[0], n);
+	sort_u64(out[1], n);
+	cold = out[0][n / 2];
+	warm = out[1][n / 2];
+	status = evict_check_status(cold, warm, last && c->type != CACHE_INST, arch_caches_unmodelled(env->cpu), &why);
+	r = emit_start("check");
+	rec_str(r, "name", "cold_slower_than_warm");
+	rec_str(r, "probe", "cachefill");
+	rec_u64(r, "level", c->level);
+	rec_str(r, "type", type);
+	rec_str(r, "evict", evict_name(ev));
+	rec_str(r, "expected", "cold_median>warm_median");
+	rec_u64(r, "cold_median", cold);
+	rec_u64(r, "warm_median", warm);
+	rec_i64(r, "measured", (int64_t)(cold - warm));
+	rec_str(r, "status", status);
+	rec_str(r, "reason", why ? why : "none"); /* always: one layout whatever the status */
+	emit_finish();
 }
 
 /* One warm-up, then per sample: evict, time a cold fill, time the warm fill right after it. */
@@ -172,7 +215,7 @@ static void emit_pair(struct probe_env *env, const struct cache_desc *c, const c
 
 /* The instruction cache c: a chain of code in executable memory, filled cold and warm, its pair
  * of sets emitted; false (with a skip record) where the chain cannot be built. */
-static bool fill_inst(struct probe_env *env, const struct cache_desc *c, const struct evictor *ev,
+static bool fill_inst(struct probe_env *env, const struct cache_desc *c, struct evictor *ev,
 		      uint64_t *out[NUM_STATES])
 {
 	struct cache_fill f;
@@ -192,8 +235,12 @@ static bool fill_inst(struct probe_env *env, const struct cache_desc *c, const s
 		return false;
 	}
 	alloc_ctr(env, cr);
+	ev->target = buf;
+	ev->target_size = c->size;
+	ev->code = true;
 	measure_fills(env, ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
-	emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev->wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
+	emit_pair(env, c, "inst", c->size, f.nodes, out, cr, evict_name(ev));
+	check_cold_slower(env, c, "inst", ev, out, false); /* after the samples went out: it sorts them */
 	arena_release(env->exec_arena, emark);
 	return true;
 }
@@ -215,7 +262,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 	const struct cpu_info *ci = env->cpu;
 	uint64_t n = env->cfg->samples, largest = 0;
 	uint64_t *out[NUM_STATES] = { probe_sample_buffer(env, n), probe_sample_buffer(env, n) };
-	struct evictor ev = { 0, 0, env->traps };
+	struct evictor ev = { .how = evict_method_choose(env->traps, ci->hypervisor, ARCH_CACHE_FLUSH_ALL_TRUSTED) };
 	struct rand_state rng;
 	unsigned done = 0;
 
@@ -230,7 +277,7 @@ static enum probe_status cachefill_run(struct probe_env *env)
 	for (unsigned i = 0; i < ci->num_caches; i++)
 		if (ci->caches[i].size > largest)
 			largest = ci->caches[i].size;
-	if (!ev.wbinvd) {
+	if (ev.how == EVICT_WALK) {
 		ev.size = largest * EVICT_FACTOR;
 		ev.buf = arena_alloc(env->arena, ev.size, 4096);
 		if (!ev.buf) {
@@ -266,9 +313,12 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		}
 		cachefill_data_prepare(&f, buf, c->size, c->line, &rng);
 		alloc_ctr(env, cr);
+		ev.target = buf;
+		ev.target_size = c->size;
+		ev.code = false;
 		measure_fills(env, &ev, cachefill_data_touch, &f, cr, ctr_latency_set(ci, c->size), out);
-		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr,
-			  ev.wbinvd ? ARCH_CACHE_FLUSH_NAME : "walk");
+		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr, evict_name(&ev));
+		check_cold_slower(env, c, c->type == CACHE_DATA ? "data" : "unified", &ev, out, c->size == largest);
 		arena_release(env->arena, mark);
 		done++;
 	}
