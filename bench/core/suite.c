@@ -88,7 +88,7 @@ static void extend_profile(const struct probe_desc *p, enum probe_status st, uin
 	uint32_t next_set = suite.env->next_set;
 	uint32_t runs = 0;
 
-	while (profile_run_again(suite.env, st == PROBE_OK && suite.counts.faults == faults_before)) {
+	while (profile_run_again(st == PROBE_OK && suite.counts.faults == faults_before)) {
 		if (p->cleanup)
 			p->cleanup(suite.env);
 		arena_release(suite.env->arena, mark);

@@ -418,11 +418,10 @@ static uint64_t samples_taken(void)
 	return n;
 }
 
-bool profile_run_again(struct probe_env *env, bool ok)
+bool profile_run_again(bool ok)
 {
 	uint64_t now = cycles_read(), last = now - prof.last_run_start;
 
-	(void)env;
 	if (!prof.running)
 		return false;
 	prof.last_run_start = now;
@@ -433,8 +432,6 @@ void profile_finish(struct probe_env *env, const struct probe_desc *p)
 {
 	if (!prof.running)
 		return;
-	if (!prof.ext.runs) /* the suite did not ask (profile_run_again): one run */
-		(void)prof_extend_next(&prof.ext, true, samples_taken(), 0, 0);
 	prof.run_cycles = cycles_read() - prof.run_start;
 	stop_sampling();
 	prof.running = false;

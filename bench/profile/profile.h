@@ -32,8 +32,9 @@ bool profile_wanted(const struct config *cfg, const char *probe);
 bool profile_start(struct probe_env *env, const struct probe_desc *p);
 /* After a run of the probe (ok: it ended PROBE_OK without a fault): true when the suite is to run
  * it again, its records muted, because the automatic period's profile has too few samples yet
- * (bench/profile/extend.h). False when not profiling. */
-bool profile_run_again(struct probe_env *env, bool ok);
+ * (bench/profile/extend.h). False when not profiling. The suite asks after every profiled
+ * run, the first included, so `runs` and `extend_stop` are always set. */
+bool profile_run_again(bool ok);
 /* After the probe (however it ended): stop sampling, emit its records, measure the overhead. */
 void profile_finish(struct probe_env *env, const struct probe_desc *p);
 
