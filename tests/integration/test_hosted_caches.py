@@ -6,9 +6,17 @@ A virtual machine's core can be shared with another tenant's thread (SMT): while
 busy it holds part of the core's L1D and L2, and the sweep sees smaller caches (here, on a Zen 3
 VM: the L1D knee at 20-28 KiB and the L2's at 128-256 KiB in such sweeps, 32 KiB and 320-384 KiB in
 quiet ones). The L1D is the witness: virtually indexed, its knee is its size exactly when nothing
-else uses it. So the sweep runs up to QUIET_TRIES times until one has its L1D knee within
-QUIET_BAND of sysfs; the L2 is judged on that sweep only, and is a skip with the L1D knees seen
-when no sweep was quiet. The L1D check itself takes the first sweep."""
+else uses it. SWEEPS sweeps run; those whose L1D knee is within QUIET_BAND of sysfs are quiet, and
+the L2 and L3 are judged on the knees of their per-size median (one sweep disturbed while it
+crossed the L2 -- after its L1D witness -- is then outvoted). No quiet sweep: the L2 is a skip with
+the L1D knees seen. The L1D check itself takes the first sweep.
+
+A guest's memory is placed by its host: even where the guest maps 2 MiB pages, the host may back
+them with 4 KiB pages at random physical addresses, and a physically indexed L2 then has sets that
+overflow before it is full -- the random curve ramps up from about half the L2 (on a Zen 4 VM:
+quiet sweeps' L2 knees at 256-384 KiB of 512 KiB, and 181 KiB once). An L2 knee under 0.5x in a
+guest (CPUID hypervisor bit) is therefore an expected failure that names the measured size, as the
+partitioned L3 is; on bare metal it fails."""
 
 import os
 import subprocess
@@ -43,12 +51,12 @@ def sysfs_caches():
     return out
 
 
-QUIET_TRIES = 3
+SWEEPS = 3
 QUIET_BAND = (0.9, 1.1)   # the L1D knee of a sweep no other thread disturbed
 
 
 def sweep(out, top):
-    """One latency sweep; the random curve's knee sizes."""
+    """One latency sweep: the random curve's (size, cycles, bimodal) points."""
     out.mkdir()
     log = out / "hosted.log"
     with open(log, "wb") as fh:
@@ -58,7 +66,12 @@ def sweep(out, top):
     assert summary["ok"], summary["validation"]
     cvs = memory.curves(summary, str(out / "parsed"))
     (random,) = [c for c in cvs if c["probe"] == "latency" and c["params"].get("pattern") == "random"]
-    return [k["size"] for k in memory._knee_source(random)["knees"]]
+    return [(p["size"], p["cycles"], p["bimodal"]) for p in random["points"]]
+
+
+def knee_sizes(points):
+    """Knees of one curve; several sweeps' points together are taken per size by their median."""
+    return [k["size"] for k in knees.detect(points)["knees"]]
 
 
 def quiet(found, caches):
@@ -66,9 +79,18 @@ def quiet(found, caches):
     return k is not None and QUIET_BAND[0] <= k / caches[1] <= QUIET_BAND[1]
 
 
+def in_guest():
+    """CPUID's hypervisor bit, as Linux shows it."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return any(line.startswith("flags") and " hypervisor" in line for line in fh)
+    except OSError:
+        return False
+
+
 @pytest.fixture(scope="module")
 def detected(tmp_path_factory):
-    """(sysfs sizes, knees of every sweep run, the quiet sweep's knees or None)."""
+    """(sysfs sizes, knees of every sweep, the knees of the quiet sweeps' median or None)."""
     if not os.path.exists(BIN):
         pytest.fail("%s missing: run `make hosted` (make integration does)" % BIN)
     caches = sysfs_caches()
@@ -76,12 +98,10 @@ def detected(tmp_path_factory):
         pytest.skip("no cache description in sysfs")
     top = max(caches.values())
     base = tmp_path_factory.mktemp("hostedcaches")
-    runs = []
-    for i in range(QUIET_TRIES):
-        runs.append(sweep(base / ("sweep%d" % i), top))
-        if quiet(runs[-1], caches):
-            return caches, runs, runs[-1]
-    return caches, runs, None
+    curves = [sweep(base / ("sweep%d" % i), top) for i in range(SWEEPS)]
+    runs = [knee_sizes(c) for c in curves]
+    calm = [c for c, r in zip(curves, runs) if quiet(r, caches)]
+    return caches, runs, knee_sizes(sum(calm, [])) if calm else None
 
 
 def nearest(knee_sizes, size):
@@ -106,7 +126,12 @@ def test_l2_matches_sysfs(detected):
                         len(runs), [knees.size_text(nearest(r, caches[1]) or 0) for r in runs],
                         knees.size_text(caches[1])))
     k = nearest(found, caches[2])
-    assert k is not None and 0.5 <= k / caches[2] <= 2, (2, caches[2], found)
+    assert k is not None and k / caches[2] <= 2, (2, caches[2], found, runs)
+    if k / caches[2] < 0.5 and in_guest():
+        pytest.xfail("L2 knee at %s, sysfs says %s, in a guest: the host's placement of the "
+                     "guest's pages fills some L2 sets early (every sweep's knees: %s)" % (
+                         knees.size_text(k), knees.size_text(caches[2]), runs))
+    assert 0.5 <= k / caches[2], (2, caches[2], found, runs)
 
 
 def test_last_level_matches_sysfs(detected):
