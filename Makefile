@@ -69,7 +69,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	drivers/irqchip/x86_64/lapic_mode.c arch/x86_64/tsc_deadline_errata.c bench/probes/irq/x86_64/context.c
 UNIT_UNDER  += bench/stats/displace.c bench/facts/ident.c bench/probes/mem/evict_method.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c arch/aarch64/cache_geom.c
-UNIT_UNDER  += arch/aarch64/icache_gen.c
+UNIT_UNDER  += arch/aarch64/icache_gen.c arch/aarch64/el2_plan.c
 UNIT_UNDER  += bench/profile/table.c bench/profile/period.c bench/profile/extend.c
 UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/irqchip/x86_64/lapic_perf.c
 UNIT_UNDER  += drivers/fw/aarch64/madt_gicc.c

@@ -136,6 +136,7 @@ static void emit_ebs(unsigned tries, EFI_STATUS st)
 static __attribute__((noreturn)) void after_exit(unsigned tries)
 {
 	efi_arch_mask_interrupts();
+	efi_arch_own_cpu(&m.cfg);
 	traps_init(suite_trap_report, suite_trap_fatal);
 	emit_ebs(tries, EFI_SUCCESS);
 	facts_emit_memmap(&m.memmap);

@@ -55,6 +55,9 @@ void efi_arch_prepare_finish(struct efi_boot *b);
 /* First thing after ExitBootServices: mask the firmware's interrupts (no handler of theirs any
  * more). */
 void efi_arch_mask_interrupts(void);
+/* Then, before the vectors: make the CPU's own level ours (AArch64 started at EL2: configure EL2
+ * and continue at EL1, arch/aarch64/el2.h; x86_64: nothing). */
+void efi_arch_own_cpu(const struct config *cfg);
 /* After the vectors and the memory map record: the CPU and clock records, the counter frequency
  * (b->env.counter_hz), other cores, the interrupt platform (b->env.irq) and the environment flags
  * only this machine knows (env.traps, env.simd_enabled). */

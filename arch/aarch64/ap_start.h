@@ -5,6 +5,8 @@
 #ifndef ARCH_AARCH64_AP_START_H
 #define ARCH_AARCH64_AP_START_H
 
+#include "arch/aarch64/el2.h"
+
 /* Boot block offsets: the BSP's translation and trap state, copied as they are. */
 #define AP_B_MAIR 0x00
 #define AP_B_TCR 0x08
@@ -16,7 +18,8 @@
 #define AP_B_STACK 0x38 /* stack top, 16-byte aligned */
 #define AP_B_ENTRY 0x40 /* C entry: void entry(struct smp_cpu *self), never returns */
 #define AP_B_STAGE 0x48 /* AP_STAGE_*: how far the core got (written once the MMU is on) */
-#define AP_B_SIZE 0x50
+#define AP_B_EL2 0x50   /* struct el2_config (el2.h): what a core started at EL2 applies first */
+#define AP_B_SIZE (AP_B_EL2 + EL2_C_SIZE)
 
 #define AP_STAGE_NONE 0 /* never seen: not started, or stopped before its MMU was on */
 #define AP_STAGE_MMU 1  /* MMU and caches on, on its own stack */
@@ -29,11 +32,13 @@
 struct ap_boot {
 	uint64_t mair, tcr, ttbr0, ttbr1, sctlr, cpacr, vbar, stack, entry;
 	volatile uint64_t stage;
+	struct el2_config el2;
 };
 
 _Static_assert(__builtin_offsetof(struct ap_boot, sctlr) == AP_B_SCTLR, "ap_start layout");
 _Static_assert(__builtin_offsetof(struct ap_boot, entry) == AP_B_ENTRY, "ap_start layout");
 _Static_assert(__builtin_offsetof(struct ap_boot, stage) == AP_B_STAGE, "ap_start layout");
+_Static_assert(__builtin_offsetof(struct ap_boot, el2) == AP_B_EL2, "ap_start layout");
 _Static_assert(sizeof(struct ap_boot) == AP_B_SIZE, "ap_start layout");
 
 /* The stub (its physical address is CPU_ON's entry point: UEFI maps us identity): x0 = the

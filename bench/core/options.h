@@ -43,6 +43,12 @@ enum apic_mode {
 	APIC_MODE_X2APIC, /* switch to x2APIC where CPUID offers it */
 };
 
+/* What AArch64 does when the firmware starts it at EL2 (arch/aarch64/el2.h). */
+enum el2_mode {
+	EL2_MODE_LEAVE, /* configure EL2 for EL1 and continue at EL1 */
+	EL2_MODE_STAY,  /* run at EL2: exceptions only, no PMU, interrupts or other cores */
+};
+
 /* Where the profiler's samples come from (bench/profile/sampler.h's enum prof_source). */
 enum profile_source_opt {
 	PROFILE_SOURCE_AUTO,  /* counter overflow where a PMU counts, else time */
@@ -75,6 +81,7 @@ struct config {
 	uint64_t seed;
 	bool smp;
 	enum apic_mode apic_mode;
+	enum el2_mode el2;
 	char pmu_events[CONFIG_PROBES_MAX];
 	/* interrupt probes */
 	uint64_t irq_samples;

@@ -8,6 +8,7 @@
 #include <efilib.h>
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/el2.h"
 #include "arch/aarch64/psci.h"
 #include "arch/cycles.h"
 #include "arch/traps.h"
@@ -198,8 +199,40 @@ void efi_arch_mask_interrupts(void)
 	cpu_irq_mask(); /* the firmware's timer interrupt has no handler any more */
 }
 
+void efi_arch_own_cpu(const struct config *cfg)
+{
+	el2_leave(cfg->el2 == EL2_MODE_STAY ? "the el2=stay option" : 0);
+}
+
+/* Where the firmware started us and what became of EL2 (action none: started at EL1). */
+static void emit_el2(void)
+{
+	const struct el2_report *e = el2_report();
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "el2");
+	rec_u64(r, "entry_el", e->entry_el);
+	rec_u64(r, "el", cpu_current_el());
+	rec_str(r, "action", e->entry_el != 2 ? "none" : e->dropped ? "dropped" : "kept");
+	if (e->why)
+		rec_str(r, "reason", e->why);
+	if (e->dropped) {
+		rec_hex(r, "hcr_el2", e->cfg.hcr);
+		rec_hex(r, "mdcr_el2", e->cfg.mdcr);
+		rec_u64(r, "hpmn", e->hpmn);
+		rec_hex(r, "cptr_el2", e->cfg.cptr);
+		rec_hex(r, "cnthctl_el2", e->cfg.cnthctl);
+		if (e->cfg.flags & (1ull << EL2_F_GIC_SYSREG))
+			rec_hex(r, "icc_sre_el2", e->cfg.icc_sre);
+	}
+	emit_finish();
+	if (e->entry_el == 2 && !e->dropped)
+		emit_msg(MSG_WARN, "started at EL2 and staying there: PMU, interrupts and other cores are refused");
+}
+
 void efi_arch_take_over(struct efi_boot *b)
 {
+	emit_el2();
 	platform_aarch64_emit_cpu(&b->cpu, &b->pmu);
 	b->env.counter_hz = platform_aarch64_timer();
 	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's

@@ -6,6 +6,7 @@
 
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/el2.h"
 #include "arch/aarch64/psci.h"
 #include "arch/traps.h"
 #include "arch/cycles.h"
@@ -141,6 +142,7 @@ static void fill_boot(struct smp_cpu *c, uint64_t stack_top)
 	b->stack = stack_top & ~(uint64_t)(STACK_ALIGN - 1);
 	b->entry = (uint64_t)(uintptr_t)ap_entry;
 	b->stage = AP_STAGE_NONE;
+	b->el2 = *el2_config(); /* PSCI may start the core at EL2: it leaves as the BSP did */
 }
 
 static const char *check_args(const struct madt_info *madt, const uint8_t *stacks, size_t stack_size,

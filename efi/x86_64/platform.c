@@ -183,6 +183,11 @@ void efi_arch_mask_interrupts(void)
 	cpu_cli();
 }
 
+void efi_arch_own_cpu(const struct config *cfg)
+{
+	(void)cfg;
+}
+
 static void calibrate_tsc(struct efi_boot *b)
 {
 	struct ref_clock refs[2];

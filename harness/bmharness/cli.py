@@ -453,7 +453,7 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
     p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
     p.add_argument("--el2", action="store_true", help="aarch64: -machine virtualization=on, so the "
-                   "firmware and baremetric run at EL2")
+                   "firmware starts baremetric at EL2 (it leaves for EL1 unless el2=stay)")
     p.add_argument("--machine", action="append", default=[], metavar="PROPS",
                    help="more -machine properties, merged into the harness's machine (repeatable; "
                    "e.g. gic-version=2 with --arch aarch64)")

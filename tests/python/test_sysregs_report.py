@@ -48,3 +48,20 @@ def test_sysreg_section(tmp_path):
 
 def test_no_section_without_records(tmp_path):
     assert "System registers" not in _boot(tmp_path, [dict(kind="serial", access="io", base="0x3f8")])
+
+
+def test_exception_level_row(tmp_path):
+    """plat kind=el2 (AArch64): where the firmware started us and where the run went on."""
+    cpu = dict(kind="cpu", brand="QEMU", vendor="arm", family=0, model=0, stepping=0)
+    for d in "abc":
+        (tmp_path / d).mkdir()
+    text = _boot(tmp_path / "a", [cpu, dict(kind="el2", entry_el=2, el=1, action="dropped",
+                                            hcr_el2="0x80000000", mdcr_el2="0x6", hpmn=6)])
+    (row,) = [ln for ln in text.splitlines() if "exception level" in ln]
+    assert "started at EL2, ran at EL1" in row and "6 of the PMU's event counters" in row
+    text = _boot(tmp_path / "b", [cpu, dict(kind="el2", entry_el=2, el=2, action="kept",
+                                            reason="the el2=stay option")])
+    (row,) = [ln for ln in text.splitlines() if "exception level" in ln]
+    assert "EL2 for the whole run (the el2=stay option)" in row and "refused" in row
+    text = _boot(tmp_path / "c", [cpu])
+    assert "exception level" not in text

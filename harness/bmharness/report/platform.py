@@ -59,11 +59,27 @@ def _cpu(doc, plat):
         doc.kv([(k, v) for k, v in rows if k not in cpuid_only or cpuid_only[k] in cpu])
     else:
         doc.p("cpu: not reported")
+    el = _exception_level(plat.get("el2"))
+    if el:
+        doc.kv([("exception level", el)])
     if feat:
         names = ([k for k in FEATURE_ORDER if k in feat]
                  + [k for k in feat if k not in FEATURE_ORDER])
         doc.kv([("features", " ".join(k for k in names if feat.get(k) == 1) or "none"),
                 ("absent", " ".join(k for k in names if feat.get(k) != 1) or "none")])
+
+
+def _exception_level(e):
+    """AArch64: where the firmware started us and where the run went on (plat kind=el2)."""
+    if not e:
+        return None
+    if e.get("action") == "dropped":
+        return ("started at EL2, ran at EL1 (EL2 configured for EL1: %s of the PMU's event "
+                "counters given to EL1)" % fnum(e.get("hpmn")))
+    if e.get("action") == "kept":
+        return ("EL2 for the whole run (%s): the PMU, interrupts and other cores were refused"
+                % fnum(e.get("reason")))
+    return "EL%s (as the firmware started us)" % fnum(e.get("el"))
 
 
 def _caches(doc, plat):

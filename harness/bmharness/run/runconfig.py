@@ -110,6 +110,7 @@ KEYS = {
     "seed": _uint,
     "smp": _choice(("0", "1")),
     "apic_mode": _choice(("auto", "xapic", "x2apic")),
+    "el2": _choice(("leave", "stay")),
     "pmu_events": _pmu_events,
     "irq_samples": _uint,
     "irq_set_ms": _uint,

@@ -26,7 +26,7 @@ from .sets import assemble_counters, assemble_set, fmt_ranges, int_field
 # are kept as lists so the summary's shape does not depend on the machine.
 SINGLE_KINDS = {"firmware", "cpu", "features", "memmap", "dram_peak", "acpi", "acpi_pm", "hpet",
                 "serial", "pmu", "tsc", "ebs", "alloc", "simd", "os", "smp", "apic", "ioapic", "pic",
-                "hpet_irq", "system", "board"}
+                "hpet_irq", "system", "board", "el2"}
 LIST_KINDS = {"cache", "memdev", "tsc_cal"}
 PROBE_STD = ("name", "set", "unit", "n", "iters", "overhead", "tsc_hz")
 # Counter declaration fields of a probe record: kept under the set's "counters", not its params.
