@@ -1,5 +1,5 @@
 """Command line of the harness (`harness/baremetric`): parse, report, qemu, run, capture,
-compare, profile, stick, store (the results store: store/). parse, report and compare also read a run from a boot stick (a mounted
+compare, profile, characterise, predict (vector_cli.py), stick, store (the results store: store/). parse, report and compare also read a run from a boot stick (a mounted
 directory, an image file or a block device: stream/stick/runs.py).
 
 Exit codes: 0 success (log complete and valid, firmware ok), 1 problems found (outputs are still
@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from . import prof_cli, store_cli
+from . import prof_cli, store_cli, vector_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import qemu, runconfig
@@ -568,6 +568,7 @@ def make_parser():
                    "boots give their own spread)")
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
+    vector_cli.add_parser(sub)
     store_cli.add_parser(sub, sys.modules[__name__])
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")

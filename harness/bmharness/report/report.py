@@ -9,7 +9,8 @@ matplotlib is importable), and `section(doc, result, out_dir, plots)` writes it.
 closes the report (status_lines, with analysis/run_verdict.py's judgement of run.json).
 
 The first section, above the header, is the first screen (headline.py: analysis/headline.py's
-figures with the same status); `write_report` also writes them to DIR/headline.json.
+figures with the same status); `write_report` also writes them to DIR/headline.json, and the
+machine's characterisation vector built from them to DIR/vector.json (analysis/vector.py).
 """
 
 import json
@@ -20,7 +21,7 @@ from . import figure, html, platform, probes
 from . import prof_report, sysregs, tsc, validation
 from .doc import TEXT_WIDTH, Doc, fnum, kv_text
 from ..analysis import checks as checks_analysis
-from ..analysis import profile, run_verdict
+from ..analysis import profile, run_verdict, vector
 
 # The report's sections in order. Each is a module with NAME, analyse(summary, out_dir) -> result
 # and section(doc, result, out_dir, plots); those with plots also draw(result, out_dir, stamp).
@@ -120,6 +121,7 @@ def write_summary(out_dir):
     status = status_lines(summary, run)
     hl = headline.compute(summary, out_dir, run=run)
     headline.write_json(os.path.join(out_dir, "headline.json"), hl, status)
+    vector.write_json(os.path.join(out_dir, vector.FILE), vector.machine_vector(hl, summary))
     return headline.summary_text(hl, status), status[0]
 
 
@@ -136,6 +138,7 @@ def write_report(out_dir, plot=True, html_page=False):
         profile.write_json(os.path.join(out_dir, "profile.json"), prof)
     hl = headline.compute(summary, out_dir, results, run)
     headline.write_json(os.path.join(out_dir, "headline.json"), hl, status_lines(summary, run))
+    vector.write_json(os.path.join(out_dir, vector.FILE), vector.machine_vector(hl, summary))
     doc, ok = build(summary, out_dir, run, drawn, results, hl)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())

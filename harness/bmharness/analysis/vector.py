@@ -1,0 +1,122 @@
+"""A machine's characterisation vector (hbench-OS, Brown's thesis ch. 4.1): the time each primitive
+costs on this machine, every coefficient a latency -- nanoseconds per byte for data movement,
+nanoseconds per invocation for discrete primitives -- so that its dot product with an
+application's vector (bytes moved through each primitive, invocations of each: app_vector.py)
+predicts the application's time (predict.py).
+
+`machine_vector(hl, summary)` picks, it does not measure: the coefficients are the run's headline
+figures (headline.compute), converted to latencies, each with the CI of the point it comes from:
+- read/write/copy ns per byte at each cache level and DRAM: 1 / the plateau's GB/s (GB/s is bytes
+  per ns), the best kernel width of each (the headline's choice), CI [1/hi, 1/lo];
+- load ns at each level: the random pointer chase's plateau latency (one dependent load);
+- insn ns: one simple instruction: the spin probe's dependent two-instruction loop (dec/jnz,
+  subs/b.ne), its median time per iteration over insns_per_iter, CI from the set's 95% CI;
+- irq ns: one interrupt delivered: the median latency of the first source the headline lists.
+A coefficient the run did not measure is absent (never 0): prediction then says it is missing.
+
+Names: `<op>_ns_per_byte.<level>` (op read, write, copy; level L1d, L2, L3, ..., DRAM),
+`load_ns.<level>`, `insn_ns`, `irq_ns`."""
+
+import json
+import os
+
+from ..stream.values import num
+
+FORMAT, VERSION = "baremetric-machine-vector", 1
+FILE = "vector.json"
+OPS = ("read", "write", "copy")
+
+
+def _coef(value, lo, hi, unit, source):
+    return {"value": value, "lo": lo if lo is not None else value,
+            "hi": hi if hi is not None else value, "unit": unit, "source": source}
+
+
+def _per_byte(point):
+    """ns per byte of a bandwidth point {gbps, ci_lo_gbps, ci_hi_gbps}."""
+    g, lo, hi = num(point.get("gbps")), num(point.get("ci_lo_gbps")), num(point.get("ci_hi_gbps"))
+    if not g or g <= 0:
+        return None
+    return 1.0 / g, (1.0 / hi if hi and hi > 0 else None), (1.0 / lo if lo and lo > 0 else None)
+
+
+def _level_coefs(out, level):
+    name = level.get("name")
+    for op in OPS:
+        p = level.get(op)
+        t = _per_byte(p) if p else None
+        if t:
+            out["%s_ns_per_byte.%s" % (op, name)] = _coef(
+                t[0], t[1], t[2], "ns/byte", "%s plateau %s (%s)" % (op, name, p.get("curve")))
+    lat = level.get("latency")
+    if lat and num(lat.get("ns")):
+        out["load_ns.%s" % name] = _coef(num(lat["ns"]), num(lat.get("ci_lo_ns")),
+                                         num(lat.get("ci_hi_ns")), "ns",
+                                         "random chase plateau %s" % name)
+
+
+def _insn(summary):
+    """ns per simple instruction from the spin probe's sets: the median set (by its median)."""
+    rows = []
+    for s in summary.get("sets") or []:
+        if s.get("name") != "spin":
+            continue
+        per_op = ((s.get("stats") or {}).get("per_op")) or {}
+        ipi = num((s.get("params") or {}).get("insns_per_iter"))
+        hz = num(s.get("tsc_hz"))
+        med = num(per_op.get("median"))
+        if not (ipi and hz and med) or s.get("unit") != "cycles":
+            continue
+        ci = per_op.get("ci95") or [None, None]
+        scale = 1e9 / hz / ipi
+        rows.append((med * scale, num(ci[0]) * scale if num(ci[0]) else None,
+                     num(ci[1]) * scale if num(ci[1]) else None, s.get("set")))
+    if not rows:
+        return None
+    rows.sort(key=lambda r: r[0])
+    v, lo, hi, set_no = rows[(len(rows) - 1) // 2]
+    return _coef(v, lo, hi, "ns", "spin set %s: one instruction of a dependent 2-instruction loop"
+                 % set_no)
+
+
+def machine_vector(hl, summary):
+    """The vector dict of one run: {format, format_version, machine, emulated, coefficients}."""
+    coefs = {}
+    mem = hl.get("memory") or {}
+    for level in mem.get("levels") or []:
+        _level_coefs(coefs, level)
+    if mem.get("dram") and mem["dram"].get("measured"):
+        _level_coefs(coefs, mem["dram"])
+    insn = _insn(summary)
+    if insn:
+        coefs["insn_ns"] = insn
+    for row in hl.get("irq_latency") or []:
+        if num(row.get("median_ns")):
+            ci = row.get("median_ci_ns") or [None, None]
+            coefs["irq_ns"] = _coef(num(row["median_ns"]), num(ci[0]), num(ci[1]), "ns",
+                                    "interrupt latency median, %s (%s)" % (row.get("source"),
+                                                                           row.get("wait")))
+            break
+    m = hl.get("machine") or {}
+    return {"format": FORMAT, "format_version": VERSION,
+            "machine": {k: m.get(k) for k in ("cpu", "vendor", "family", "model", "arch", "env", "os",
+                                              "build", "parsed_utc") if k in m},
+            "emulated": hl.get("emulated"), "coefficients": coefs}
+
+
+def write_json(path, vec):
+    with open(path, "w") as fh:
+        json.dump(vec, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+
+
+def load(path):
+    """A machine vector from a vector.json file or a results directory holding one. Raises
+    OSError / ValueError with the reason."""
+    if os.path.isdir(path):
+        path = os.path.join(path, FILE)
+    with open(path) as fh:
+        vec = json.load(fh)
+    if vec.get("format") != FORMAT:
+        raise ValueError("%s is not a machine vector (format %r)" % (path, vec.get("format")))
+    return vec
