@@ -76,6 +76,12 @@ const char *el2_plan(const struct el2_ids *ids, struct el2_config *c);
 void el2_el1_mmu(uint64_t mair_el2, uint64_t tcr_el2, uint64_t ttbr0_el2, uint64_t sctlr_el2,
 		 bool sve, struct el1_mmu *m);
 
+/* Whether EL1 may execute through a leaf descriptor of the EL2 tables it inherits: 0, or why
+ * not. In EL2's one-privilege regime AP[1] is RES1, so a firmware may well set it -- at EL1 it then
+ * means "EL0 may read and write", and EL1 never executes what EL0 may write (AP[2:1] = 01 is
+ * implicitly privileged execute-never); PXN, RES0 at EL2, forbids it outright. */
+const char *el2_desc_el1_exec(uint64_t leaf_desc);
+
 /* How this run left EL2 (arch/priv/aarch64/el2.c). */
 struct el2_report {
 	unsigned entry_el; /* where the firmware started us: 1 or 2 (0: not yet looked) */

@@ -76,6 +76,10 @@
 /* SCTLR_EL2 bits kept in SCTLR_EL1 (same positions): M, A, C, SA, I, WXN, EE. */
 #define SCTLR_KEEP ((1ull << 0) | (1ull << 1) | (1ull << 2) | (1ull << 3) | (1ull << 12) | \
 		    (1ull << 19) | (1ull << 25))
+#define DESC_AP_SHIFT 6            /* stage 1 descriptors: AP[2:1] at [7:6], PXN at 53 */
+#define DESC_AP_MASK 3ull
+#define DESC_AP_RW_EL0 1ull        /* AP[2:1] = 01: read/write at EL1 and EL0 */
+#define DESC_PXN (1ull << 53)
 #define CPACR_FPEN (3ull << 20)   /* CPACR_EL1.FPEN: FP/SIMD at EL1 and EL0 */
 #define CPACR_ZEN (3ull << 16)    /* CPACR_EL1.ZEN: SVE likewise */
 
@@ -150,4 +154,14 @@ void el2_el1_mmu(uint64_t mair_el2, uint64_t tcr_el2, uint64_t ttbr0_el2, uint64
 		.sctlr = EL2_SCTLR_EL1_RES1 | (sctlr_el2 & SCTLR_KEEP),
 		.cpacr = CPACR_FPEN | (sve ? CPACR_ZEN : 0),
 	};
+}
+
+const char *el2_desc_el1_exec(uint64_t leaf_desc)
+{
+	if (((leaf_desc >> DESC_AP_SHIFT) & DESC_AP_MASK) == DESC_AP_RW_EL0)
+		return "the firmware's EL2 tables map our code with AP[2:1] = 01 (AP[1] is RES1 at EL2): at "
+		       "EL1 that is writable by EL0, so never executable";
+	if (leaf_desc & DESC_PXN)
+		return "the firmware's EL2 tables map our code with PXN set: not executable at EL1";
+	return 0;
 }

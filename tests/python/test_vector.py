@@ -160,3 +160,23 @@ def test_cli_characterise_runs_cachegrind(tmp_path):
     r = subprocess.run([sys.executable, HARNESS, "characterise", "--valgrind", "/nonexistent/vg",
                         "--", "true"], capture_output=True, text=True)
     assert r.returncode == 2 and "install Debian's valgrind" in r.stderr
+
+
+def _cache_dir(root, name, level, ctype, size, ways, line):
+    d = root / name
+    d.mkdir(parents=True)
+    for k, v in (("level", level), ("type", ctype), ("size", size),
+                 ("ways_of_associativity", ways), ("coherency_line_size", line)):
+        (d / k).write_text("%s\n" % v)
+
+
+def test_last_level_option_from_sysfs(tmp_path):
+    _cache_dir(tmp_path, "index0", 1, "Data", "32K", 8, 64)
+    _cache_dir(tmp_path, "index1", 1, "Instruction", "32K", 8, 64)
+    _cache_dir(tmp_path, "index3", 3, "Unified", "32768K", 16, 64)
+    assert app_vector.last_level_option(str(tmp_path)) == "--LL=33554432,16,64"
+    # sets not a power of two (a 12-way 30 MiB L3): cachegrind cannot simulate it, so none given
+    odd = tmp_path / "odd"
+    _cache_dir(odd, "index3", 3, "Unified", "30720K", 12, 64)
+    assert app_vector.last_level_option(str(odd)) is None
+    assert app_vector.last_level_option(str(tmp_path / "absent")) is None

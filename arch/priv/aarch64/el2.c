@@ -3,6 +3,7 @@
 #include "arch/aarch64/el2.h"
 
 #include "arch/aarch64/cpu.h"
+#include "arch/aarch64/walk.h"
 
 #define EL1 1
 #define EL2 2
@@ -18,6 +19,32 @@ extern const char a64_vectors_el2[];
 void a64_el2_to_el1(const struct el1_mmu *m);
 
 static struct el2_report rep;
+
+static uint64_t read_identity(void *ctx, uint64_t pa)
+{
+	(void)ctx;
+	return *(const volatile uint64_t *)(uintptr_t)pa;
+}
+
+/* Our code as EL1 will see it through the inherited tables: both ends of the image's text (the
+ * drop's return lands in it, everything after runs from it). 0, or why EL1 could not run it. */
+static const char *code_executable_at_el1(const struct el1_mmu *m)
+{
+	extern const char _text[], _etext[];
+	const uint64_t ends[] = { (uint64_t)(uintptr_t)_text, (uint64_t)(uintptr_t)_etext - 1 };
+	struct a64_walk w;
+
+	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		const char *why;
+
+		if (!a64_walk(m->ttbr0, m->tcr, ends[i], read_identity, 0, &w) || !w.mapped)
+			return "our code is not mapped in the firmware's EL2 tables as EL1 would walk them";
+		why = el2_desc_el1_exec(w.desc);
+		if (why)
+			return why;
+	}
+	return 0;
+}
 
 static void read_ids(struct el2_ids *ids)
 {
@@ -56,6 +83,9 @@ bool el2_leave(const char *stay)
 	rep.hpmn = (unsigned)(rep.cfg.mdcr & 0x1F);
 	el2_el1_mmu(sysreg_read(mair_el2), sysreg_read(tcr_el2), sysreg_read(ttbr0_el2),
 		    sysreg_read(sctlr_el2), (ids.pfr0 >> PFR0_SVE_SHIFT) & FIELD_MASK, &mmu);
+	rep.why = code_executable_at_el1(&mmu);
+	if (rep.why)
+		return false;
 	a64_el2_apply(&rep.cfg);
 	a64_el2_to_el1(&mmu);
 	rep.dropped = cpu_current_el() == EL1;

@@ -151,7 +151,23 @@ static void el1_regime_from_el2(void)
 	CHECK_EQ_U64(m.cpacr, F(3, 20) | F(3, 16));
 }
 
+/* Stage 1 leaf descriptors (Arm ARM D8.3, "Stage 1 ... permissions"): AP[2:1] at [7:6] -- 00 RW
+ * at EL1 only, 01 RW at EL1 and EL0, 10 RO at EL1, 11 RO at both; PXN at 53, UXN/XN at 54. At
+ * EL1&0 a region writable at EL0 is never executable at EL1 (implicit PXN). */
+static void code_descriptor(void)
+{
+	uint64_t page = 0x40000000ull | 3 | BIT(10); /* valid page, AF */
+
+	CHECK(el2_desc_el1_exec(page) == 0);                       /* AP 00: EDK2's */
+	CHECK(el2_desc_el1_exec(page | F(2, 6)) == 0);             /* read-only code */
+	CHECK(el2_desc_el1_exec(page | F(3, 6)) == 0);             /* RO at EL0 too: still executable */
+	CHECK(el2_desc_el1_exec(page | BIT(54)) == 0);             /* EL2's XN is EL1's UXN only */
+	CHECK(el2_desc_el1_exec(page | F(1, 6)) != 0);             /* AP[1] as RES1 at EL2: EL0-writable */
+	CHECK(el2_desc_el1_exec(page | BIT(53)) != 0);             /* PXN */
+}
+
 TEST_SUITE(a64_el2_plan) = {
+	{ "code_descriptor", code_descriptor },
 	{ "plain_core", plain_core },
 	{ "optional_features", optional_features },
 	{ "no_pmu_no_gic_sysregs", no_pmu_no_gic_sysregs },
