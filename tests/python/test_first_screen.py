@@ -211,3 +211,22 @@ def test_debug_exit_code_is_said_as_the_firmware_status(real_cpu):
     text, _ = report.write_report(str(real_cpu), plot=False)
     assert "exit 1" not in text and "firmware status ok (through the exit device)" in text
     assert "QEMU 3.00 s" in "\n".join(_first_screen(text))
+
+
+def test_system_named_when_smbios_gives_it(tmp_path):
+    """SMBIOS System Information (plat kind=system) names the machine on its own line; without it
+    (or present=0) there is no such line."""
+    s = _with_checks(synth.memory_stream(hv_sig=""))
+    s.lines.pop()
+    s.seq -= 1
+    s.add("plat", kind="system", source="smbios", present=1, manufacturer="QEMU",
+          product="Standard PC (Q35 + ICH9, 2009)", version="pc-q35-7.2", serial_hash="none")
+    out = _parsed(tmp_path, s.end(), "sys")
+    first = _first_screen(report.write_report(str(out), plot=False)[0])
+    (line,) = [l for l in first if l.strip().startswith("system")]
+    assert "QEMU Standard PC (Q35 + ICH9, 2009)" in line
+    assert json.loads((out / "headline.json").read_text())["machine"]["system"] == \
+        "QEMU Standard PC (Q35 + ICH9, 2009)"
+    plain = _parsed(tmp_path, _with_checks(synth.memory_stream(hv_sig="")), "nosys")
+    first = _first_screen(report.write_report(str(plain), plot=False)[0])
+    assert not [l for l in first if l.strip().startswith("system")]

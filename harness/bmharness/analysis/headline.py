@@ -40,10 +40,14 @@ def machine(summary):
     fw = _first(plat.get("firmware")) or {}
     osr = _first(plat.get("os")) or {}
     memmap = _first(plat.get("memmap")) or {}
+    system = _first(plat.get("system")) or {}
     devs = [d for d in plat.get("memdev") or [] if num(d.get("size"))]
     cores = num(smp.get("cpus_online")) or num(cpu.get("logical_cpus"))
     return {
         "arch": archinfo.arch(summary), "env": b.get("env"),
+        # SMBIOS System Information: the machine a user names (QEMU's "Standard PC", a server model)
+        "system": " ".join(str(system[k]) for k in ("manufacturer", "product") if system.get(k))
+        or None if system.get("present") == 1 else None,
         "cpu": cpu.get("brand"), "vendor": cpu.get("vendor"),
         "family": cpu.get("family"), "model": cpu.get("model"), "stepping": cpu.get("stepping"),
         "hypervisor": cpu.get("hv_sig"),

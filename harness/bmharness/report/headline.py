@@ -89,8 +89,9 @@ def _machine(hl):
                               {0: ", not invariant", 1: ", invariant"}.get(c.get("invariant"), ""))
     if c.get("hz"):
         clock = Marked(clock, "clock/hz", c["hz"])
-    return [("machine", _cut(", ".join(x for x in (cpu, cores, mem) if x), LINE_TEXT)),
-            ("run", _cut(run, LINE_TEXT)), ("clock", clock)]
+    system = [("system", _cut(m["system"], LINE_TEXT))] if m.get("system") else []
+    return system + [("machine", _cut(", ".join(x for x in (cpu, cores, mem) if x), LINE_TEXT)),
+                     ("run", _cut(run, LINE_TEXT)), ("clock", clock)]
 
 
 def _us(ns):
