@@ -242,6 +242,19 @@ bool pmu_usable(const struct pmu_info *pi)
 	return pi && pi->present;
 }
 
+/* No core types here yet (a big.LITTLE part's would be its MIDR): no counter set is refused for it. */
+const char *pmu_core_type(const struct pmu_info *pi)
+{
+	(void)pi;
+	return 0;
+}
+
+const char *pmu_cpu_core_type(const struct pmu_info *pi)
+{
+	(void)pi;
+	return 0;
+}
+
 void pmu_cpu_prepare(const struct pmu_info *pi)
 {
 	if (!pmu_usable(pi))

@@ -37,6 +37,16 @@ void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id)
 		cpu_cpuid(PMU_LEAF_POWER_MGMT, 0, &a, &b, &id->leaf6_ecx, &d);
 	if (ci->max_leaf >= PMU_LEAF_ARCH_PERFMON)
 		cpu_cpuid(PMU_LEAF_ARCH_PERFMON, 0, &id->leaf_a[0], &id->leaf_a[1], &id->leaf_a[2], &id->leaf_a[3]);
+	if (ci->is_intel && ci->max_leaf >= PMU_LEAF_STRUCT_EXT)
+		cpu_cpuid(PMU_LEAF_STRUCT_EXT, 0, &a, &b, &c, &id->leaf7_edx);
+	if (id->leaf7_edx & CPUID7_EDX_HYBRID) {
+		if (ci->max_leaf >= PMU_LEAF_HYBRID)
+			cpu_cpuid(PMU_LEAF_HYBRID, 0, &id->leaf1a_eax, &b, &c, &d);
+		if (ci->max_leaf >= PMU_LEAF_ARCH_PERFMON_EXT)
+			cpu_cpuid(PMU_LEAF_ARCH_PERFMON_EXT, 0, &id->leaf23[0], &b, &c, &d);
+		if (id->leaf23[0] & PERFMON_EXT_EAX_COUNTERS_VALID)
+			cpu_cpuid(PMU_LEAF_ARCH_PERFMON_EXT, PERFMON_EXT_SUBLEAF_COUNTERS, &id->leaf23[1], &id->leaf23[2], &c, &d);
+	}
 	if (ci->max_ext_leaf >= PMU_LEAF_EXT_FEATURES1)
 		cpu_cpuid(PMU_LEAF_EXT_FEATURES1, 0, &a, &b, &id->ext1_ecx, &d);
 	if (ci->max_ext_leaf >= PMU_LEAF_EXT_POWER)
@@ -110,6 +120,38 @@ uint64_t pmu_amd_evtsel(const struct pmu_event *ev)
 
 /* ---- discovery --------------------------------------------------------------------------------- */
 
+/* Counters 0..n-1 all present in a bitmap: n (the planner uses counters from 0 up). */
+static unsigned low_run(uint32_t bitmap)
+{
+	unsigned n = 0;
+
+	while (n < 32 && (bitmap >> n) & 1u)
+		n++;
+	return n;
+}
+
+/* An Intel hybrid part: leaf 0xA gave the counters common to every core type; this core's type
+ * (leaf 1AH) and, where leaf 23H enumerates them, its own counter bitmaps replace them. Without
+ * leaf 23H an Alder / Raptor Lake P-core has two general-purpose counters more (Linux's count;
+ * the self-test drops any that do not count). Not hybrid: nothing changes. */
+static void discover_hybrid(struct pmu_info *pi, const struct pmu_cpuid *id)
+{
+	if (!(id->leaf7_edx & CPUID7_EDX_HYBRID))
+		return;
+	pi->core_type = pmu_hybrid_core_type(id->leaf1a_eax);
+	if (id->leaf23[0] & PERFMON_EXT_EAX_COUNTERS_VALID) {
+		pi->num_gp = low_run(id->leaf23[1]);
+		if (pi->version >= 2 && pi->fixed_width) {
+			pi->num_fixed = low_run(id->leaf23[2]);
+			pi->fixed_avail = id->leaf23[2] & ((1u << PMU_MAX_FIXED) - 1);
+		}
+	} else if (pi->core_type == PMU_CORE_P) {
+		pi->num_gp += HYBRID_P_CORE_EXTRA_GP;
+	}
+	if (pi->num_gp > PMU_MAX_GP)
+		pi->num_gp = PMU_MAX_GP;
+}
+
 static void discover_intel(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_cpuid *id)
 {
 	uint32_t eax = id->leaf_a[0], ebx = id->leaf_a[1], ecx = id->leaf_a[2], edx = id->leaf_a[3];
@@ -145,6 +187,7 @@ static void discover_intel(struct pmu_info *pi, const struct cpu_info *ci, const
 	}
 	if (id->leaf1_ecx & CPUID1_ECX_PDCM)
 		pi->full_width = rd(pi, MSR_IA32_PERF_CAPABILITIES) & PERF_CAP_FW_WRITE;
+	discover_hybrid(pi, id);
 	pi->kind = PMU_INTEL;
 	pi->present = true;
 	pi->reason = "architectural PMU (CPUID 0xA)";
@@ -302,7 +345,7 @@ void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct p
 	if (!pi->present)
 		return;
 	pi->base = pmu_base_events(ci->is_intel, ci->is_amd);
-	pi->family = pmu_family_events(ci->is_intel, ci->is_amd, ci->family, ci->model);
+	pi->family = pmu_family_events(ci->is_intel, ci->is_amd, ci->family, ci->model, pi->core_type);
 	pi->constraints = pmu_constraint_table_for(ci->is_intel, ci->family, ci->model);
 	why = selftest(pi);
 	if (why) {

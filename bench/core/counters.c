@@ -223,6 +223,8 @@ static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *c
 	}
 }
 
+#define WHY_OTHER_CORE_TYPE "this core's type differs from the one the PMU was discovered on (hybrid part)"
+
 void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 {
 	const struct pmu_group *g = &cr->plan.pass[p];
@@ -233,8 +235,17 @@ void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 	cr->pass = p;
 	cr->faults[p] = (struct pmu_faults){ 0 };
 	pmu_cpu_prepare(cr->env->pmu); /* an application processor: the boot CPU's settings */
-	pmu_program(cr->env->pmu, g, &cr->faults[p]);
-	pmu_start(cr->env->pmu, g, &cr->faults[p]);
+	/* A hybrid part: the plan is for the core type the PMU was discovered on (its counters and
+	 * event codes); on a core of another type every counter is refused, none programmed. */
+	cr->core_type = pmu_cpu_core_type(cr->env->pmu);
+	if (cr->core_type && !str_eq(cr->core_type, pmu_core_type(cr->env->pmu))) {
+		for (unsigned k = 0; k < g->n; k++)
+			cr->faults[p].why[k] = WHY_OTHER_CORE_TYPE;
+		cr->faults[p].mask = (uint32_t)((1ull << g->n) - 1);
+	} else {
+		pmu_program(cr->env->pmu, g, &cr->faults[p]);
+		pmu_start(cr->env->pmu, g, &cr->faults[p]);
+	}
 	/* The empty sample: the same reads around an empty cycles_begin()..cycles_end() pair. One warm-up. */
 	read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
 	for (unsigned s = 0; s < CTR_OVERHEAD_SAMPLES; s++) {
@@ -300,6 +311,8 @@ void ctr_describe(const struct ctr_run *cr, struct record *r)
 				names[n++] = cr->plan.pass[p].c[k].name;
 		}
 	rec_str(r, "ctr_set", cr->set_name);
+	if (cr->core_type) /* hybrid parts only: which core type ran the set */
+		rec_str(r, "core_type", cr->core_type);
 	sb_init(&sb, buf, sizeof(buf));
 	join(&sb, names, n);
 	rec_str(r, "ctr_events", buf);

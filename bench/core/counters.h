@@ -60,6 +60,9 @@ struct ctr_run {
 	 * events with the reason, never values. */
 	struct pmu_faults faults[PMU_MAX_PASSES];
 	void (*prepare)(void *ctx); /* optional: runs before each sample's first counter read */
+	/* Hybrid parts: the core type of the CPU that ran the set (pmu_cpu_core_type at each pass's
+	 * begin), NULL elsewhere; the record's core_type. */
+	const char *core_type;
 	unsigned pass;              /* the pass being measured */
 };
 

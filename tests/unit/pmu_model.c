@@ -328,12 +328,21 @@ static int m_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 	return 0;
 }
 
+static void m_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	struct pmu_model *m = ctx;
+
+	(void)sub;
+	out[0] = leaf == 0x1A ? m->leaf1a_eax : 0;
+	out[1] = out[2] = out[3] = 0;
+}
+
 static void init(struct pmu_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->step = 1000;
 	m->itlb_walk_sizes = 0xF;
-	m->ops = (struct pmu_ops){ m_rdmsr, m_wrmsr, m_rdpmc, m, 0 };
+	m->ops = (struct pmu_ops){ m_rdmsr, m_wrmsr, m_rdpmc, m, 0, m_cpuid };
 }
 
 void model_intel(struct pmu_model *m, unsigned version, unsigned num_gp, unsigned gp_width,

@@ -63,6 +63,9 @@ struct pmu_model {
 	uint32_t dmnd_fill_sources;
 	unsigned nrefused;
 	uint32_t refused[MODEL_MAX_REFUSED]; /* MSRs whose writes fault */
+	/* CPUID leaf 1AH EAX of the CPU the code runs on (a hybrid part's core type, bits 31:24):
+	 * ops.cpuid answers it; 0 for every other leaf. */
+	uint32_t leaf1a_eax;
 	/* RAPL: energy in 2^-32 J, gained per access; the counters show it in their real units */
 	bool rapl;
 	uint32_t rapl_pkg_msr, rapl_dram_msr;
