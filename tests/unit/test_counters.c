@@ -320,6 +320,35 @@ static void package_energy_on_the_aggregate_only(void)
 	CHECK(ctr_package_event("energy_core") && !ctr_package_event("aperf"));
 }
 
+/* A hybrid part (SDM vol. 2A: CPUID 07H EDX[15], 1AH EAX[31:24] 40H Core / 20H Atom), PMU
+ * discovered on a P-core: a set run there is counted and its record says core_type=p; run on an
+ * E-core (the PMU the plan was made for is not that core's) every counter is refused with the
+ * reason, and the record says core_type=e. */
+static void hybrid_set_says_its_core_type(void)
+{
+	struct pmu_cpuid id = { 0 };
+
+	setup(8, true); /* the P-core's eight counters; its leaf 0xA says six (Linux adds two) */
+	ci.model = 0x97;
+	ci.max_leaf = 0x23;
+	id.leaf_a[0] = 4 | 6u << 8 | 48u << 16 | 7u << 24;
+	id.leaf_a[3] = 3 | 48u << 5;
+	id.leaf7_edx = 1u << 15;
+	id.leaf1a_eax = 0x40u << 24;
+	M.leaf1a_eax = id.leaf1a_eax;
+	pmu_discover(&P, &ci, &id, &M.ops);
+	CHECK(P.present);
+	CHECK_EQ_U64(P.num_gp, 8);
+	measure(CTR_SET_SPIN);
+	CHECK(strstr(find(" probe "), " ctr_set=spin core_type=p ctr_events=cycles,instructions ") != 0);
+	CHECK_EQ_U64(count(" skip "), 0);
+	nlines = 0;
+	M.leaf1a_eax = 0x20u << 24;
+	measure(CTR_SET_SPIN);
+	CHECK(strstr(find(" probe "), " ctr_set=spin core_type=e ") != 0);
+	CHECK(strstr(find(" skip "), "event=cycles reason=this%20core's%20type%20differs") != 0);
+}
+
 TEST_SUITE(counters) = {
 	{ "every_sample_carries_deltas", every_sample_carries_deltas },
 	{ "more_events_than_counters_repeat", more_events_than_counters_repeat },
@@ -329,5 +358,6 @@ TEST_SUITE(counters) = {
 	{ "freerun_counted_without_core_pmu", freerun_counted_without_core_pmu },
 	{ "latency_set_follows_the_level", latency_set_follows_the_level },
 	{ "package_energy_on_the_aggregate_only", package_energy_on_the_aggregate_only },
+	{ "hybrid_set_says_its_core_type", hybrid_set_says_its_core_type },
 	{ 0, 0 },
 };
