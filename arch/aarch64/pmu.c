@@ -255,6 +255,12 @@ const char *pmu_cpu_core_type(const struct pmu_info *pi)
 	return 0;
 }
 
+void pmu_discover_this_cpu(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_info *boot)
+{
+	(void)ci;
+	*pi = *boot;
+}
+
 void pmu_cpu_prepare(const struct pmu_info *pi)
 {
 	if (!pmu_usable(pi))

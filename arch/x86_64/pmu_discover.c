@@ -23,32 +23,54 @@ const char *pmu_kind_name(enum pmu_kind k)
 	return k <= PMU_AMD_V2 ? names[k] : "none";
 }
 
-void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id)
+/* CPUID of the calling CPU, through the ops' hook where there is one (the unit tests' model). */
+static void q(const struct pmu_ops *ops, uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t *c,
+	      uint32_t *d)
+{
+	uint32_t r[4];
+
+	if (!ops || !ops->cpuid) {
+		q(ops, leaf, sub, a, b, c, d);
+		return;
+	}
+	ops->cpuid(ops->ctx, leaf, sub, r);
+	*a = r[0];
+	*b = r[1];
+	*c = r[2];
+	*d = r[3];
+}
+
+static void read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id, const struct pmu_ops *ops)
 {
 	uint32_t a, b, c, d;
 
 	*id = (struct pmu_cpuid){ 0 };
-	cpu_cpuid(PMU_LEAF_FEATURES, 0, &a, &b, &id->leaf1_ecx, &d);
+	q(ops, PMU_LEAF_FEATURES, 0, &a, &b, &id->leaf1_ecx, &d);
 	if (ci->max_leaf >= PMU_LEAF_POWER_MGMT)
-		cpu_cpuid(PMU_LEAF_POWER_MGMT, 0, &a, &b, &id->leaf6_ecx, &d);
+		q(ops, PMU_LEAF_POWER_MGMT, 0, &a, &b, &id->leaf6_ecx, &d);
 	if (ci->max_leaf >= PMU_LEAF_ARCH_PERFMON)
-		cpu_cpuid(PMU_LEAF_ARCH_PERFMON, 0, &id->leaf_a[0], &id->leaf_a[1], &id->leaf_a[2], &id->leaf_a[3]);
+		q(ops, PMU_LEAF_ARCH_PERFMON, 0, &id->leaf_a[0], &id->leaf_a[1], &id->leaf_a[2], &id->leaf_a[3]);
 	if (ci->is_intel && ci->max_leaf >= PMU_LEAF_STRUCT_EXT)
-		cpu_cpuid(PMU_LEAF_STRUCT_EXT, 0, &a, &b, &c, &id->leaf7_edx);
+		q(ops, PMU_LEAF_STRUCT_EXT, 0, &a, &b, &c, &id->leaf7_edx);
 	if (id->leaf7_edx & CPUID7_EDX_HYBRID) {
 		if (ci->max_leaf >= PMU_LEAF_HYBRID)
-			cpu_cpuid(PMU_LEAF_HYBRID, 0, &id->leaf1a_eax, &b, &c, &d);
+			q(ops, PMU_LEAF_HYBRID, 0, &id->leaf1a_eax, &b, &c, &d);
 		if (ci->max_leaf >= PMU_LEAF_ARCH_PERFMON_EXT)
-			cpu_cpuid(PMU_LEAF_ARCH_PERFMON_EXT, 0, &id->leaf23[0], &b, &c, &d);
+			q(ops, PMU_LEAF_ARCH_PERFMON_EXT, 0, &id->leaf23[0], &b, &c, &d);
 		if (id->leaf23[0] & PERFMON_EXT_EAX_COUNTERS_VALID)
-			cpu_cpuid(PMU_LEAF_ARCH_PERFMON_EXT, PERFMON_EXT_SUBLEAF_COUNTERS, &id->leaf23[1], &id->leaf23[2], &c, &d);
+			q(ops, PMU_LEAF_ARCH_PERFMON_EXT, PERFMON_EXT_SUBLEAF_COUNTERS, &id->leaf23[1], &id->leaf23[2], &c, &d);
 	}
 	if (ci->max_ext_leaf >= PMU_LEAF_EXT_FEATURES1)
-		cpu_cpuid(PMU_LEAF_EXT_FEATURES1, 0, &a, &b, &id->ext1_ecx, &d);
+		q(ops, PMU_LEAF_EXT_FEATURES1, 0, &a, &b, &id->ext1_ecx, &d);
 	if (ci->max_ext_leaf >= PMU_LEAF_EXT_POWER)
-		cpu_cpuid(PMU_LEAF_EXT_POWER, 0, &a, &b, &c, &id->ext7_edx);
+		q(ops, PMU_LEAF_EXT_POWER, 0, &a, &b, &c, &id->ext7_edx);
 	if (ci->max_ext_leaf >= PMU_LEAF_AMD_PERFMON)
-		cpu_cpuid(PMU_LEAF_AMD_PERFMON, 0, &id->ext22[0], &id->ext22[1], &c, &d);
+		q(ops, PMU_LEAF_AMD_PERFMON, 0, &id->ext22[0], &id->ext22[1], &c, &d);
+}
+
+void pmu_read_cpuid(const struct cpu_info *ci, struct pmu_cpuid *id)
+{
+	read_cpuid(ci, id, 0);
 }
 
 /* ---- discovery --------------------------------------------------------------------------------- */
@@ -290,4 +312,12 @@ void pmu_discover(struct pmu_info *pi, const struct cpu_info *ci, const struct p
 bool pmu_usable(const struct pmu_info *pi)
 {
 	return pi && (pi->present || pi->aperf_mperf || pi->rapl_pkg_msr || pi->rapl_dram_msr || pi->rapl_core_msr);
+}
+
+void pmu_discover_this_cpu(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_info *boot)
+{
+	struct pmu_cpuid id;
+
+	read_cpuid(ci, &id, boot->ops);
+	pmu_discover(pi, ci, &id, boot->ops);
 }

@@ -167,6 +167,33 @@ static void hybrid_leaf_23h_per_core_type(void)
 	CHECK_STR(or_none(pmu_cpu_core_type(&P)), "p");
 }
 
+/* The boot processor is a P-core; an E-core discovers its own PMU (pmu_discover_this_cpu, as
+ * membw_mc does on its first core of the other type): leaf 23H's 0x3F, the E-core's table. */
+static void this_cpu_discovery_on_an_e_core(void)
+{
+	struct pmu_cpuid p = adl_cpuid(true, LEAF1A_EAX_CORE, 0xFF, 0x7);
+	struct cpu_info ci = model_cpu(true, 6, 0x97);
+	struct pmu_info e;
+
+	ci.max_leaf = 0x23;
+	discover_on(0x97, 8, &p);
+	CHECK_STR(or_none(pmu_core_type(&P)), "p");
+	/* the code now runs on an E-core: the model's counters and CPUID are that core's */
+	model_intel(&M, 5, 6, 48, 3, 48, true);
+	M.leaf7_edx = LEAF7_EDX_HYBRID;
+	M.leaf1a_eax = LEAF1A_EAX_ATOM;
+	M.leaf23[0] = LEAF23_SUBLEAVES_0_AND_1;
+	M.leaf23[1] = 0x3F;
+	M.leaf23[2] = 0x7;
+	pmu_discover_this_cpu(&e, &ci, &P);
+	CHECK(e.present);
+	CHECK_STR(or_none(pmu_core_type(&e)), "e");
+	CHECK_EQ_U64(e.num_gp, 6);
+	CHECK_EQ_U64(e.fixed_avail, 0x7);
+	CHECK(e.family == pmu_family_events(true, false, 6, 0x97, PMU_CORE_E));
+	CHECK_STR(or_none(pmu_core_type(&P)), "p"); /* the boot description is left alone */
+}
+
 /* Without leaf 23H (Alder / Raptor Lake): leaf 0xA's six are the E-core's; a P-core has two
  * more (Linux intel/core.c); a fixed bitmap with a gap keeps only the counters it lists. */
 static void hybrid_without_leaf_23h(void)
@@ -205,6 +232,7 @@ TEST_SUITE(pmu_hybrid) = {
 	{ "zen5_discovery_plans_demand_fills", zen5_discovery_plans_demand_fills },
 	{ "intel_models_per_mapfile", intel_models_per_mapfile },
 	{ "hybrid_leaf_23h_per_core_type", hybrid_leaf_23h_per_core_type },
+	{ "this_cpu_discovery_on_an_e_core", this_cpu_discovery_on_an_e_core },
 	{ "hybrid_without_leaf_23h", hybrid_without_leaf_23h },
 	{ "non_hybrid_path_unchanged", non_hybrid_path_unchanged },
 	{ 0, 0 },
