@@ -3,7 +3,9 @@
  * vendors' documents, written out here, never read from our tables:
  *   - Linux tools/perf/pmu-events/arch/x86/mapfile.csv: which model gets which event list
  *     (GenuineIntel-6-7[DE] icelake, 6-6[AC] icelakex, 6-8F sapphirerapids, 6-CF emeraldrapids,
- *     6-A[DE] graniterapids, 6-(97|9A|B7|BA|BF) alderlake; AuthenticAMD-26-[[:xdigit:]]+ amdzen5);
+ *     6-A[DE] graniterapids, 6-(97|9A|B7|BA|BF) alderlake; amdzen5 AuthenticAMD-26-
+ *     ([12467][[:xdigit:]]|[[:xdigit:]]) since "perf vendor events amd: Add Zen 6 mapping" made
+ *     family 1Ah models 50h-57h Zen 6, AMD 69163);
  *   - Linux tools/perf/pmu-events/arch/x86/amdzen5/{l2-cache,load-store,branch-prediction}.json
  *     and intel/perfmon's <model>_core.json (the same codes as Linux's converted JSON);
  *   - Intel SDM vol. 2A, CPUID leaf 07H EDX[15] Hybrid, leaf 1AH EAX[31:24] core type (20H Intel
@@ -37,18 +39,22 @@ static uint32_t code(const struct pmu_event_table *t, const char *name)
 	return e ? (uint32_t)e->event << 8 | e->umask : 0xFFFFFFFFu;
 }
 
-/* Family 1Ah is Zen 5 (mapfile.csv AuthenticAMD-26-[[:xdigit:]]+ amdzen5), with the codes of
+/* Family 1Ah models 00h-2Fh, 40h-4Fh, 60h-7Fh are Zen 5 (mapfile.csv amdzen5; 50h-57h are Zen 6,
+ * other models unknown: no table rather than Zen 5's codes), with the codes of
  * Linux's amdzen5 JSON: l2_request_g1.all_dc 0x60/0xe0, .cacheable_ic_read 0x60/0x10,
  * l2_cache_req_stat.ic_dc_miss_in_l2 0x64/0x09, ls_l1_d_tlb_miss.all_l2_miss 0x45/0xf0,
  * bp_l1_tlb_miss_l2_tlb_miss.all 0x85/0x0f, ls_dmnd_fills_from_sys.all 0x43/0xff, whose
  * local_l2 bit is 0x01 (so the fills from beyond the L2 are 0xfe). */
 static void zen5_family_1ah(void)
 {
-	static const unsigned models[] = { 0x00, 0x02, 0x11, 0x24, 0x44, 0x70, 0xFF };
+	static const unsigned models[] = { 0x00, 0x02, 0x0F, 0x11, 0x24, 0x2F, 0x44, 0x60, 0x70, 0x7F };
+	static const unsigned not_zen5[] = { 0x30, 0x3F, 0x50, 0x57, 0x5F, 0x80, 0xFF };
 	const struct pmu_event_table *t = pmu_family_events(false, true, 0x1A, 0x44, PMU_CORE_NONE);
 
 	for (unsigned i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		CHECK(pmu_family_events(false, true, 0x1A, models[i], PMU_CORE_NONE) == t);
+	for (unsigned i = 0; i < sizeof(not_zen5) / sizeof(not_zen5[0]); i++)
+		CHECK(pmu_family_events(false, true, 0x1A, not_zen5[i], PMU_CORE_NONE) == 0);
 	CHECK(t != 0);
 	if (!t)
 		return;
