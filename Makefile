@@ -43,7 +43,8 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
 	arch/x86_64/cpu_info.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_freerun.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
 	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/ident.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
-	bench/facts/x86_64/platform.c \
+	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
+	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
