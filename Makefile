@@ -41,8 +41,10 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
 	drivers/console/fbcon.c drivers/fw/x86_64/power.c \
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
-	arch/x86_64/cpu_info.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
+	arch/x86_64/cpu_info.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_freerun.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
 	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/ident.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
+	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
+	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
 	bench/stats/displace.c bench/stats/footprint.c \
 	bench/facts/caches.c bench/facts/cpu.c bench/facts/x86_64/platform.c
@@ -61,7 +63,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
-	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
+	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
 	bench/core/arena.c bench/core/runner.c bench/core/counters.c \
 	bench/stats/footprint.c \
 	bench/probes/irq/footprint_pmu.c \
@@ -106,6 +108,15 @@ deps-%:
 $(GEN)/font8x16.h: scripts/psf2c.py | deps-build
 	@mkdir -p $(GEN)
 	$(PY) scripts/psf2c.py $(FONT_PSF) $@
+
+# The x86 PMU's event tables, generated from their data file (docs/hacking.md "PMU event tables")
+# for every build that compiles arch/x86_64 (the x86_64 firmware, hosted, the unit tests); only
+# arch/x86_64/pmu_events.c (and the unit tests) include them.
+PMU_EVENTS_DATA := data/pmu_events_x86.json
+PMU_EVENTS_GEN  := $(GEN)/pmu_events_tables.h $(GEN)/pmu_events_tables.inc
+$(PMU_EVENTS_GEN) &: $(PMU_EVENTS_DATA) scripts/gen_pmu_events.py
+	$(PY) scripts/gen_pmu_events.py $(PMU_EVENTS_DATA) $(GEN)
+$(OUT)/obj/arch/x86_64/pmu_events.c.o: $(PMU_EVENTS_GEN)
 
 $(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
@@ -238,9 +249,9 @@ run:
 		"image=$(MAKE) --no-print-directory ARCH=$(ARCH) image"
 	@$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
 
-$(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
+$(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(PMU_EVENTS_GEN) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
 	@mkdir -p $(dir $@)
-	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. \
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN) \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
 # The FAT reader's test images (tests/unit/test_fat.c), made by mkfs.fat and mtools.

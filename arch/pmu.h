@@ -51,6 +51,16 @@ bool pmu_usable(const struct pmu_info *pi);
  * FREEZE_WHILE_SMM; AArch64: PMCR_EL0, the boot CPU's enable value): application processors call
  * it before they count. */
 void pmu_cpu_prepare(const struct pmu_info *pi);
+/* Hybrid parts (x86_64 Intel): the core type the description was discovered on ("p", "e",
+ * "unknown"), and that of the calling CPU; NULL both where the description has none (not a hybrid
+ * part, AArch64). A counter set run on another core type than its description's is refused. */
+const char *pmu_core_type(const struct pmu_info *pi);
+const char *pmu_cpu_core_type(const struct pmu_info *pi);
+/* Hybrid parts: discover the calling CPU's own PMU into pi (its core type's counters and event
+ * table), with the boot description's register operations (x86_64; AArch64: a copy of boot). A
+ * core of another type than the boot processor's counts with it. */
+struct cpu_info;
+void pmu_discover_this_cpu(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_info *boot);
 /* Disable the group's counters (leave the PMU as found: nothing counting). */
 void pmu_release(const struct pmu_info *pi, const struct pmu_group *g);
 

@@ -10,7 +10,7 @@ HOSTED_BIN    := $(HOSTED_OUT)/baremetric
 
 # Normal user-space code: libc, SSE allowed; warnings as errors like the firmware.
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
-	-DBUILD_ID='"$(BUILD_ID)"' -I.
+	-DBUILD_ID='"$(BUILD_ID)"' -I. -I$(GEN)
 
 HOSTED_CPU    := x86_64
 HOSTED_DIRS   := $(filter-out arch/priv%,$(call src_dirs,lib arch bench)) $(call src_dirs,hosted)
@@ -27,6 +27,9 @@ $(HOSTED_OUT)/obj/%.c.o: %.c
 $(HOSTED_OUT)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	gcc $(HOSTED_CFLAGS) -c $< -o $@
+
+# The generated PMU event tables (the Makefile's PMU_EVENTS_GEN).
+$(HOSTED_OUT)/obj/arch/x86_64/pmu_events.c.o: $(PMU_EVENTS_GEN)
 
 $(HOSTED_BIN): $(HOSTED_OBJ)
 	gcc $(HOSTED_CFLAGS) -Wl,--build-id=sha1 $(HOSTED_OBJ) -pthread -o $@

@@ -242,6 +242,25 @@ bool pmu_usable(const struct pmu_info *pi)
 	return pi && pi->present;
 }
 
+/* No core types here yet (a big.LITTLE part's would be its MIDR): no counter set is refused for it. */
+const char *pmu_core_type(const struct pmu_info *pi)
+{
+	(void)pi;
+	return 0;
+}
+
+const char *pmu_cpu_core_type(const struct pmu_info *pi)
+{
+	(void)pi;
+	return 0;
+}
+
+void pmu_discover_this_cpu(struct pmu_info *pi, const struct cpu_info *ci, const struct pmu_info *boot)
+{
+	(void)ci;
+	*pi = *boot;
+}
+
 void pmu_cpu_prepare(const struct pmu_info *pi)
 {
 	if (!pmu_usable(pi))

@@ -34,6 +34,8 @@ struct pmu_ops {
 	int (*rdpmc)(void *ctx, uint32_t index, uint64_t *value); /* fenced; 0 = ok, else it faulted */
 	void *ctx;
 	const char *unavailable; /* non-NULL: this build cannot use the PMU at all, and why */
+	/* CPUID of the calling CPU (NULL: the instruction itself; the unit tests model a hybrid part). */
+	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4]);
 };
 
 /* The machine's operations (pmu_hw.c; hosted/x86_64/pmu_ops.c in the Linux build). */
@@ -49,6 +51,11 @@ struct pmu_cpuid {
 	uint32_t ext1_ecx;
 	uint32_t ext7_edx;
 	uint32_t ext22[2];    /* eax, ebx */
+	/* Intel hybrid parts only (0 elsewhere): leaf 7 EDX, leaf 1AH EAX, and leaf 23H subleaf 0
+	 * EAX, subleaf 1 EAX and EBX, read on the CPU that discovers. */
+	uint32_t leaf7_edx;
+	uint32_t leaf1a_eax;
+	uint32_t leaf23[3];
 };
 
 struct pmu_info {
@@ -71,6 +78,10 @@ struct pmu_info {
 	 * pmu_program/start/stop/release keep their enable bits. */
 	uint32_t gp_reserved;
 	const struct pmu_event_table *base, *family;
+	/* Intel hybrid parts: the type of the core that discovered (and runs the counter sets with)
+	 * this description; its counters and family table are that core type's. PMU_CORE_NONE
+	 * elsewhere. */
+	enum pmu_core_type core_type;
 	/* Which general-purpose counters an event may use on this model (pmu_constraints.h); NULL:
 	 * every event may use every counter. */
 	const struct pmu_constraint_table *constraints;

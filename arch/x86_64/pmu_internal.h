@@ -4,6 +4,8 @@
 #define ARCH_X86_64_PMU_INTERNAL_H
 
 #include "arch/pmu.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/pmu_regs.h"
 
 static inline uint64_t pmu_width_mask(unsigned width)
 {
@@ -13,6 +15,22 @@ static inline uint64_t pmu_width_mask(unsigned width)
 static inline bool pmu_is_intel(const struct pmu_info *pi)
 {
 	return pi->kind == PMU_INTEL;
+}
+
+/* An MSR read through the ops; 0 when it faulted. */
+static inline uint64_t pmu_rd(const struct pmu_info *pi, uint32_t msr)
+{
+	uint64_t v = 0;
+
+	if (pi->ops->rdmsr(pi->ops->ctx, msr, &v) != MSR_OK)
+		return 0;
+	return v;
+}
+
+/* The MSR general-purpose counter i is read at. */
+static inline uint32_t pmu_ctr_read_msr(const struct pmu_info *pi, unsigned i)
+{
+	return pmu_is_intel(pi) ? MSR_IA32_PMC0 + i : pi->ctr_base + pi->msr_stride * i;
 }
 
 /* The general-purpose counters (bit i = counter i) `ev` may be programmed on: those the model's

@@ -10,6 +10,7 @@
  * Every access goes through the fault-safe ops: a refusal is recorded, never fatal. */
 #include "arch/pmu.h"
 
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/pmu_internal.h"
 #include "arch/x86_64/pmu_regs.h"
@@ -68,6 +69,25 @@ void pmu_discover_quirks(struct pmu_info *pi, const struct cpu_info *ci, const s
 {
 	pi->lfence_serializing = lfence_state(pi, ci);
 	pi->freeze_while_smm = freeze_state(pi, ci, id);
+}
+
+const char *pmu_core_type(const struct pmu_info *pi)
+{
+	return pi ? pmu_core_type_name(pi->core_type) : 0;
+}
+
+/* Read only on a hybrid part (the description has a core type): leaf 1AH of the calling CPU. */
+const char *pmu_cpu_core_type(const struct pmu_info *pi)
+{
+	uint32_t r[4];
+
+	if (!pi || pi->core_type == PMU_CORE_NONE)
+		return 0;
+	if (pi->ops && pi->ops->cpuid)
+		pi->ops->cpuid(pi->ops->ctx, PMU_LEAF_HYBRID, 0, r);
+	else
+		cpu_cpuid(PMU_LEAF_HYBRID, 0, &r[0], &r[1], &r[2], &r[3]);
+	return pmu_core_type_name(pmu_hybrid_core_type(r[0]));
 }
 
 void pmu_cpu_prepare(const struct pmu_info *pi)

@@ -9,12 +9,29 @@
 #define PMU_LEAF_FEATURES 0x1u
 #define PMU_LEAF_POWER_MGMT 0x6u
 #define PMU_LEAF_ARCH_PERFMON 0xAu
+#define PMU_LEAF_STRUCT_EXT 0x7u              /* structured extended features, subleaf 0 */
+#define PMU_LEAF_HYBRID 0x1Au                 /* hybrid information (native model ID, core type) */
+#define PMU_LEAF_ARCH_PERFMON_EXT 0x23u       /* architectural performance monitoring extended */
 #define PMU_LEAF_EXT_FEATURES1 0x80000001u
 #define PMU_LEAF_EXT_POWER 0x80000007u
 #define PMU_LEAF_AMD_PERFMON 0x80000022u
 
 #define CPUID1_ECX_PDCM (1u << 15)            /* IA32_PERF_CAPABILITIES exists */
 #define CPUID6_ECX_APERFMPERF (1u << 0)       /* IA32_APERF / IA32_MPERF exist (Intel and AMD) */
+
+/* Hybrid parts (Intel SDM vol. 2A, CPUID leaves 07H, 1AH and 23H). Leaf 0xA describes only what
+ * every core type has; a core's own counters are in leaf 23H where it exists. */
+#define CPUID7_EDX_HYBRID (1u << 15)          /* the package has more than one core type */
+#define HYBRID_EAX_CORE_TYPE_SHIFT 24         /* leaf 1AH EAX[31:24]: this core's type */
+#define HYBRID_CORE_TYPE_ATOM 0x20u           /* Intel Atom: the E-core */
+#define HYBRID_CORE_TYPE_CORE 0x40u           /* Intel Core: the P-core */
+#define PERFMON_EXT_SUBLEAF_COUNTERS 1u       /* leaf 23H subleaf 1: EAX GP, EBX fixed counter bitmaps */
+/* Leaf 23H subleaf 0 EAX: bit i = subleaf i valid. */
+#define PERFMON_EXT_EAX_COUNTERS_VALID (1u << PERFMON_EXT_SUBLEAF_COUNTERS)
+/* Alder / Raptor Lake P-cores without leaf 23H: two general-purpose counters beyond leaf 0xA's
+ * common six (Linux arch/x86/events/intel/core.c, intel_pmu_init, hybrid cpu_core:
+ * num_counters = x86_pmu.num_counters + 2). */
+#define HYBRID_P_CORE_EXTRA_GP 2u
 
 /* Leaf 0xA (Intel architectural performance monitoring) */
 #define ARCH_PERFMON_EAX_VERSION_SHIFT 0      /* 7:0 version ID */

@@ -98,7 +98,7 @@ static void scope_names(struct ctr_run *cr, enum ctr_scope scope, const char **m
 		if (ctr_package_event(cr->names[i]))
 			pkg[npkg++] = cr->names[i];
 	/* a package name the planner places is one this CPU counts */
-	(void)pmu_plan_events(cr->env->pmu, pkg, npkg, scratch);
+	(void)pmu_plan_events(cr->pmu, pkg, npkg, scratch);
 	for (unsigned i = 0; i < cr->nnames; i++) {
 		const char *name = cr->names[i];
 		bool package = ctr_package_event(name), counted = false;
@@ -117,7 +117,7 @@ static void scope_names(struct ctr_run *cr, enum ctr_scope scope, const char **m
 /* The names of cr's list resolved, planned and the sample storage taken: ctr_prepare's work. */
 static unsigned plan_and_store(struct ctr_run *cr, const char *const *moved, unsigned nmoved)
 {
-	(void)pmu_plan_events(cr->env->pmu, cr->names, cr->nnames, &cr->plan);
+	(void)pmu_plan_events(cr->pmu, cr->names, cr->nnames, &cr->plan);
 	for (unsigned i = 0; i < nmoved && cr->plan.nrefused < PMU_MAX_EVENTS; i++) {
 		cr->plan.refused[cr->plan.nrefused] = moved[i];
 		cr->plan.refused_why[cr->plan.nrefused++] = PACKAGE_WHY;
@@ -135,12 +135,13 @@ static unsigned plan_and_store(struct ctr_run *cr, const char *const *moved, uns
 }
 
 /* The set's names (the default set, or pmu_events=) into cr; false when none are asked for. */
-static bool resolve(struct ctr_run *cr, struct probe_env *env, const char *probe, const char *default_set, uint64_t n)
+static bool resolve(struct ctr_run *cr, struct probe_env *env, const struct pmu_info *pmu, const char *probe,
+		    const char *default_set, uint64_t n)
 {
 	const char *cfg = env->cfg->pmu_events;
 	const char *list;
 
-	*cr = (struct ctr_run){ .env = env, .probe = probe, .n = n };
+	*cr = (struct ctr_run){ .env = env, .pmu = pmu, .probe = probe, .n = n };
 	if (str_eq(cfg, "none"))
 		return false;
 	if (str_eq(cfg, "auto")) {
@@ -159,7 +160,7 @@ static bool resolve(struct ctr_run *cr, struct probe_env *env, const char *probe
 unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *probe,
 		     const char *default_set, uint64_t n)
 {
-	if (!resolve(cr, env, probe, default_set, n))
+	if (!resolve(cr, env, env->pmu, probe, default_set, n))
 		return 0;
 	cr->requested = cr->nnames > 0;
 	if (!cr->requested || !pmu_usable(env->pmu))
@@ -167,16 +168,16 @@ unsigned ctr_prepare(struct ctr_run *cr, struct probe_env *env, const char *prob
 	return plan_and_store(cr, 0, 0);
 }
 
-unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const char *probe,
-			    const char *default_set, uint64_t n, enum ctr_scope scope)
+unsigned ctr_prepare_scoped_on(struct ctr_run *cr, struct probe_env *env, const struct pmu_info *pmu,
+			       const char *probe, const char *default_set, uint64_t n, enum ctr_scope scope)
 {
 	const char *moved[PMU_MAX_EVENTS];
 	unsigned nmoved = 0;
 
-	if (!resolve(cr, env, probe, default_set, n))
+	if (!resolve(cr, env, pmu, probe, default_set, n))
 		return 0;
-	cr->requested = cr->nnames > 0 && (scope == CTR_SCOPE_CORE || pmu_usable(env->pmu));
-	if (!cr->requested || !pmu_usable(env->pmu))
+	cr->requested = cr->nnames > 0 && (scope == CTR_SCOPE_CORE || pmu_usable(pmu));
+	if (!cr->requested || !pmu_usable(pmu))
 		return 0; /* CORE: the skip says why; PACKAGE: the per-core sets already do */
 	scope_names(cr, scope, moved, &nmoved);
 	if (scope == CTR_SCOPE_PACKAGE && !cr->nnames) {
@@ -184,6 +185,12 @@ unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const cha
 		return 0;
 	}
 	return plan_and_store(cr, moved, nmoved);
+}
+
+unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const char *probe,
+			    const char *default_set, uint64_t n, enum ctr_scope scope)
+{
+	return ctr_prepare_scoped_on(cr, env, env->pmu, probe, default_set, n, scope);
 }
 
 /* Counters that faulted on a read become refused events (the first reason stays). */
@@ -206,7 +213,7 @@ static bool refused_counter(const struct ctr_run *cr, unsigned p, unsigned k)
 static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *ctx, uint64_t iters,
 			uint64_t *delta, uint64_t *cycles, bool *wrapped)
 {
-	const struct pmu_info *pi = cr->env->pmu;
+	const struct pmu_info *pi = cr->pmu;
 	const struct pmu_group *g = &cr->plan.pass[p];
 	uint64_t a[PMU_MAX_EVENTS], b[PMU_MAX_EVENTS];
 	uint32_t bad;
@@ -223,6 +230,8 @@ static void read_around(struct ctr_run *cr, unsigned p, ctr_timed_fn fn, void *c
 	}
 }
 
+#define WHY_OTHER_CORE_TYPE "this core's type differs from the one the PMU was discovered on (hybrid part)"
+
 void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 {
 	const struct pmu_group *g = &cr->plan.pass[p];
@@ -232,9 +241,18 @@ void ctr_pass_begin(struct ctr_run *cr, unsigned p)
 
 	cr->pass = p;
 	cr->faults[p] = (struct pmu_faults){ 0 };
-	pmu_cpu_prepare(cr->env->pmu); /* an application processor: the boot CPU's settings */
-	pmu_program(cr->env->pmu, g, &cr->faults[p]);
-	pmu_start(cr->env->pmu, g, &cr->faults[p]);
+	pmu_cpu_prepare(cr->pmu); /* an application processor: the boot CPU's settings */
+	/* A hybrid part: the plan is for the core type the PMU was discovered on (its counters and
+	 * event codes); on a core of another type every counter is refused, none programmed. */
+	cr->core_type = pmu_cpu_core_type(cr->pmu);
+	if (cr->core_type && !str_eq(cr->core_type, pmu_core_type(cr->pmu))) {
+		for (unsigned k = 0; k < g->n; k++)
+			cr->faults[p].why[k] = WHY_OTHER_CORE_TYPE;
+		cr->faults[p].mask = (uint32_t)((1ull << g->n) - 1);
+	} else {
+		pmu_program(cr->pmu, g, &cr->faults[p]);
+		pmu_start(cr->pmu, g, &cr->faults[p]);
+	}
 	/* The empty sample: the same reads around an empty cycles_begin()..cycles_end() pair. One warm-up. */
 	read_around(cr, p, 0, 0, 0, d, &cycles, wrapped);
 	for (unsigned s = 0; s < CTR_OVERHEAD_SAMPLES; s++) {
@@ -264,8 +282,8 @@ uint64_t ctr_sample(struct ctr_run *cr, unsigned p, uint64_t i, ctr_timed_fn fn,
 
 void ctr_pass_end(struct ctr_run *cr, unsigned p)
 {
-	cr->ovf[p] = pmu_stop(cr->env->pmu, &cr->plan.pass[p]);
-	pmu_release(cr->env->pmu, &cr->plan.pass[p]);
+	cr->ovf[p] = pmu_stop(cr->pmu, &cr->plan.pass[p]);
+	pmu_release(cr->pmu, &cr->plan.pass[p]);
 }
 
 static void join(struct sbuf *sb, const char *const *names, unsigned n)
@@ -300,6 +318,8 @@ void ctr_describe(const struct ctr_run *cr, struct record *r)
 				names[n++] = cr->plan.pass[p].c[k].name;
 		}
 	rec_str(r, "ctr_set", cr->set_name);
+	if (cr->core_type) /* hybrid parts only: which core type ran the set */
+		rec_str(r, "core_type", cr->core_type);
 	sb_init(&sb, buf, sizeof(buf));
 	join(&sb, names, n);
 	rec_str(r, "ctr_events", buf);
@@ -394,7 +414,7 @@ void ctr_emit(struct ctr_run *cr, uint32_t set)
 	if (!cr->requested)
 		return;
 	if (!cr->active) {
-		const struct pmu_info *pi = cr->env->pmu;
+		const struct pmu_info *pi = cr->pmu;
 
 		skip_set(cr, set, !pi ? "PMU not discovered in this build"
 			 : !pmu_usable(pi) ? pi->reason

@@ -60,6 +60,12 @@ struct ctr_run {
 	 * events with the reason, never values. */
 	struct pmu_faults faults[PMU_MAX_PASSES];
 	void (*prepare)(void *ctx); /* optional: runs before each sample's first counter read */
+	/* Hybrid parts: the core type of the CPU that ran the set (pmu_cpu_core_type at each pass's
+	 * begin), NULL elsewhere; the record's core_type. */
+	const char *core_type;
+	/* The PMU description the set is planned and programmed with: env->pmu, or the core's own on
+	 * a hybrid part (ctr_prepare_scoped_on). */
+	const struct pmu_info *pmu;
 	unsigned pass;              /* the pass being measured */
 };
 
@@ -85,6 +91,10 @@ enum ctr_scope {
 	CTR_SCOPE_PACKAGE, /* the aggregate: only the package-wide events this CPU can count (none:
 			    * not requested, the per-core sets already say why) */
 };
+/* ctr_prepare_scoped with the PMU description of the core that will run the set (a hybrid part's
+ * core of another type than the boot processor's: pmu_discover_this_cpu on it). */
+unsigned ctr_prepare_scoped_on(struct ctr_run *cr, struct probe_env *env, const struct pmu_info *pmu,
+			       const char *probe, const char *default_set, uint64_t n, enum ctr_scope scope);
 unsigned ctr_prepare_scoped(struct ctr_run *cr, struct probe_env *env, const char *probe,
 			    const char *default_set, uint64_t n, enum ctr_scope scope);
 /* True for the package-wide event names (see enum ctr_scope). */

@@ -31,4 +31,4 @@ static int no_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 }
 
 const struct pmu_ops pmu_hw_ops = { no_rdmsr, no_wrmsr, no_rdpmc, 0,
-				    "hosted build: counters need ring 0 (perf_event serves only pmu_check)" };
+				    "hosted build: counters need ring 0 (perf_event serves only pmu_check)", 0 };

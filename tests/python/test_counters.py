@@ -197,6 +197,16 @@ def test_status_names_unmade_settings_and_free_running_counters():
     assert "freeze_while_smm" not in text
 
 
+def test_status_names_the_core_type_of_a_hybrid_part():
+    """On a hybrid part the pmu record's core_type says whose counters the description is."""
+    pmu = {"present": 1, "pmu": "intel_arch", "vendor_version": 5, "gp": 8, "gp_width": 48,
+           "fixed": 3, "family_events": "intel_alderlake_p", "core_type": "p"}
+    present, text = counters.status({"platform": {"pmu": pmu}})
+    assert present and "families: intel_alderlake_p (hybrid part: the P-core's PMU)" in text
+    del pmu["core_type"]
+    assert "hybrid" not in counters.status({"platform": {"pmu": pmu}})[1]
+
+
 # --- wrapped and clamped deltas (issue 10) -----------------------------------------------------
 
 WRAPPED = (1 << 64) - 5  # a counter that went 5 backwards, seen as unsigned

@@ -328,12 +328,32 @@ static int m_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 	return 0;
 }
 
+static void m_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	struct pmu_model *m = ctx;
+
+	out[0] = out[1] = out[2] = out[3] = 0;
+	if (leaf == 0x1)
+		out[2] = m->full_width ? 1u << 15 : 0;
+	else if (leaf == 0xA && m->intel)
+		out[0] = m->version | m->num_gp << 8 | m->gp_width << 16 | 7u << 24,
+		out[3] = m->num_fixed | m->fixed_width << 5;
+	else if (leaf == 0x7)
+		out[3] = m->leaf7_edx;
+	else if (leaf == 0x1A)
+		out[0] = m->leaf1a_eax;
+	else if (leaf == 0x23 && sub == 0)
+		out[0] = m->leaf23[0];
+	else if (leaf == 0x23 && sub == 1)
+		out[0] = m->leaf23[1], out[1] = m->leaf23[2];
+}
+
 static void init(struct pmu_model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->step = 1000;
 	m->itlb_walk_sizes = 0xF;
-	m->ops = (struct pmu_ops){ m_rdmsr, m_wrmsr, m_rdpmc, m, 0 };
+	m->ops = (struct pmu_ops){ m_rdmsr, m_wrmsr, m_rdpmc, m, 0, m_cpuid };
 }
 
 void model_intel(struct pmu_model *m, unsigned version, unsigned num_gp, unsigned gp_width,

@@ -63,6 +63,12 @@ struct pmu_model {
 	uint32_t dmnd_fill_sources;
 	unsigned nrefused;
 	uint32_t refused[MODEL_MAX_REFUSED]; /* MSRs whose writes fault */
+	/* CPUID of the CPU the code runs on, as ops.cpuid answers it: leaf 1 ECX PDCM (full_width),
+	 * leaf 0xA from the model's counters (an Intel model), leaf 7 EDX, leaf 1AH EAX (a hybrid
+	 * part's core type, bits 31:24), leaf 23H subleaf 0 EAX and subleaf 1 EAX/EBX; 0 otherwise. */
+	uint32_t leaf7_edx;
+	uint32_t leaf1a_eax;
+	uint32_t leaf23[3];
 	/* RAPL: energy in 2^-32 J, gained per access; the counters show it in their real units */
 	bool rapl;
 	uint32_t rapl_pkg_msr, rapl_dram_msr;

@@ -320,6 +320,69 @@ static void package_energy_on_the_aggregate_only(void)
 	CHECK(ctr_package_event("energy_core") && !ctr_package_event("aperf"));
 }
 
+/* A hybrid part (SDM vol. 2A: CPUID 07H EDX[15], 1AH EAX[31:24] 40H Core / 20H Atom), PMU
+ * discovered on a P-core: a set run there is counted and its record says core_type=p; run on an
+ * E-core (the PMU the plan was made for is not that core's) every counter is refused with the
+ * reason, and the record says core_type=e. */
+/* The boot processor: an Alder Lake P-core (its leaf 0xA says six counters, Linux adds two). */
+static void setup_hybrid_p_core(void)
+{
+	struct pmu_cpuid id = { 0 };
+
+	setup(8, true);
+	ci.model = 0x97;
+	ci.max_leaf = 0x23;
+	id.leaf_a[0] = 4 | 6u << 8 | 48u << 16 | 7u << 24;
+	id.leaf_a[3] = 3 | 48u << 5;
+	id.leaf7_edx = 1u << 15;
+	id.leaf1a_eax = 0x40u << 24;
+	M.leaf1a_eax = id.leaf1a_eax;
+	pmu_discover(&P, &ci, &id, &M.ops);
+}
+
+static void hybrid_set_says_its_core_type(void)
+{
+	setup_hybrid_p_core();
+	CHECK(P.present);
+	CHECK_EQ_U64(P.num_gp, 8);
+	measure(CTR_SET_SPIN);
+	CHECK(strstr(find(" probe "), " ctr_set=spin core_type=p ctr_events=cycles,instructions ") != 0);
+	CHECK_EQ_U64(count(" skip "), 0);
+	nlines = 0;
+	M.leaf1a_eax = 0x20u << 24;
+	measure(CTR_SET_SPIN);
+	CHECK(strstr(find(" probe "), " ctr_set=spin core_type=e ") != 0);
+	CHECK(strstr(find(" skip "), "event=cycles reason=this%20core's%20type%20differs") != 0);
+}
+
+/* On an E-core (leaf 1AH 20H, leaf 23H GP 0x3F, fixed 0x7), a set prepared with the description
+ * discovered there (membw_mc's per-core sets) is programmed and counted, core_type=e; the same
+ * set prepared with the P-core's description is refused on it. */
+static void hybrid_set_on_its_own_core_description(void)
+{
+	static struct pmu_info e;
+	struct ctr_run cr;
+
+	setup_hybrid_p_core();
+	model_intel(&M, 4, 6, 48, 3, 48, true); /* the code runs on an E-core from here */
+	M.leaf7_edx = 1u << 15;
+	M.leaf1a_eax = 0x20u << 24;
+	M.leaf23[0] = 0x3;
+	M.leaf23[1] = 0x3F;
+	M.leaf23[2] = 0x7;
+	pmu_discover_this_cpu(&e, &ci, &P);
+	CHECK(e.present);
+	CHECK_EQ_U64(ctr_prepare_scoped_on(&cr, &env, &e, "t", CTR_SET_SPIN, 5, CTR_SCOPE_CORE), 1);
+	ctr_pass_begin(&cr, 0);
+	CHECK_EQ_U64(cr.faults[0].mask, 0);
+	CHECK_STR(cr.core_type ? cr.core_type : "(none)", "e");
+	ctr_pass_end(&cr, 0);
+	CHECK_EQ_U64(ctr_prepare_scoped(&cr, &env, "t", CTR_SET_SPIN, 5, CTR_SCOPE_CORE), 1);
+	ctr_pass_begin(&cr, 0);
+	CHECK_EQ_U64(cr.faults[0].mask, 0x3);
+	ctr_pass_end(&cr, 0);
+}
+
 TEST_SUITE(counters) = {
 	{ "every_sample_carries_deltas", every_sample_carries_deltas },
 	{ "more_events_than_counters_repeat", more_events_than_counters_repeat },
@@ -329,5 +392,7 @@ TEST_SUITE(counters) = {
 	{ "freerun_counted_without_core_pmu", freerun_counted_without_core_pmu },
 	{ "latency_set_follows_the_level", latency_set_follows_the_level },
 	{ "package_energy_on_the_aggregate_only", package_energy_on_the_aggregate_only },
+	{ "hybrid_set_says_its_core_type", hybrid_set_says_its_core_type },
+	{ "hybrid_set_on_its_own_core_description", hybrid_set_on_its_own_core_description },
 	{ 0, 0 },
 };

@@ -28,4 +28,4 @@ static int hw_rdpmc(void *ctx, uint32_t index, uint64_t *value)
 	return st;
 }
 
-const struct pmu_ops pmu_hw_ops = { hw_rdmsr, hw_wrmsr, hw_rdpmc, 0, 0 };
+const struct pmu_ops pmu_hw_ops = { hw_rdmsr, hw_wrmsr, hw_rdpmc, 0, 0, 0 };

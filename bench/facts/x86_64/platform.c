@@ -80,6 +80,8 @@ void platform_pmu(const struct cpu_info *ci, struct pmu_info *pi)
 	sb_init(&sb, family, sizeof(family));
 	sb_puts(&sb, pi->family ? pi->family->name : "none");
 	rec_str(r, "family_events", family);
+	if (pmu_core_type_name(pi->core_type)) /* only on hybrid parts: whose counters these are */
+		rec_str(r, "core_type", pmu_core_type_name(pi->core_type));
 	rec_bool(r, "aperf_mperf", pi->aperf_mperf);
 	rec_bool(r, "rapl", pi->rapl);
 	rec_u64(r, "rapl_esu", pi->rapl_esu);

@@ -10,7 +10,8 @@
  * per pass. The package-wide counters (RAPL energy) are no core's: every core reading them would
  * see the whole package's energy, and dividing that by one core's bytes overstates nJ/byte about
  * cores-fold. So the per-core sets refuse them and the aggregate set (cpu=all) carries them, read
- * by the BSP around each common-start run of pass 0. Only the BSP emits records. */
+ * by the BSP around each common-start run of pass 0. Only the BSP emits records. On a hybrid part
+ * a core of another type than the BSP's counts with its own PMU description (mc_core_pmus). */
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/smp.h"
@@ -140,7 +141,8 @@ static void emit_set(struct probe_env *env, const char *kernel, unsigned width, 
  * state, cr[ncpu] the aggregate's package counters (NULL: no room, measured without). False
  * when a core did not finish in time. */
 static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, struct mc_job *jobs, void **args,
-		       struct ctr_run **cr, uint64_t *samples, uint64_t timeout)
+		       struct ctr_run **cr, const struct pmu_info *const *core_pmu, uint64_t *samples,
+		       uint64_t timeout)
 {
 	uint64_t n = env->cfg->samples;
 	unsigned npasses = 1;
@@ -150,7 +152,8 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 	bool all_counted = all && ctr_prepare_scoped(all, env, "membw_mc", CTR_SET_BANDWIDTH, n, CTR_SCOPE_PACKAGE);
 
 	for (unsigned c = 0; c < cpus; c++) {
-		unsigned p = cr[c] ? ctr_prepare_scoped(cr[c], env, "membw_mc", CTR_SET_BANDWIDTH, n, CTR_SCOPE_CORE) : 0;
+		unsigned p = cr[c] ? ctr_prepare_scoped_on(cr[c], env, core_pmu[c], "membw_mc", CTR_SET_BANDWIDTH, n,
+							   CTR_SCOPE_CORE) : 0;
 
 		counted = counted && p;
 		npasses = p ? p : npasses;
@@ -222,6 +225,44 @@ static unsigned mc_width(struct probe_env *env, unsigned *ncpu)
 	return width;
 }
 
+/* Hybrid parts: on an AP, its core type and, when it is another type than the BSP's and no core of
+ * that type has been seen, its own PMU discovered there (pmu_discover_this_cpu). */
+struct mc_pmu_job {
+	struct probe_env *env;
+	struct pmu_info *other; /* the other type's description, filled once */
+	bool have_other;
+	const char *type;       /* the AP's core type */
+};
+
+static void mc_pmu_job(void *arg)
+{
+	struct mc_pmu_job *j = arg;
+
+	j->type = pmu_cpu_core_type(j->env->pmu);
+	if (j->type && !str_eq(j->type, pmu_core_type(j->env->pmu)) && !j->have_other) {
+		pmu_discover_this_cpu(j->other, j->env->cpu, j->env->pmu);
+		j->have_other = true;
+	}
+}
+
+/* The PMU description each core's sets are planned with: the BSP's, except on a hybrid part for
+ * the cores of the other type, which get the one discovered on the first of them. Not hybrid: no
+ * job runs. A core whose type matches neither keeps the BSP's (its sets are refused there). */
+static void mc_core_pmus(struct probe_env *env, unsigned ncpu, const struct pmu_info **core_pmu)
+{
+	struct mc_pmu_job j = { env, 0, false, 0 };
+
+	for (unsigned c = 0; c < ncpu; c++)
+		core_pmu[c] = env->pmu;
+	if (!pmu_core_type(env->pmu))
+		return;
+	j.other = arena_alloc(env->arena, sizeof(struct pmu_info), 64);
+	for (unsigned c = 1; c < ncpu && j.other; c++)
+		if (smp_run(c, mc_pmu_job, &j) && smp_wait(c, env->counter_hz) && j.have_other &&
+		    j.type && pmu_core_type(j.other) && str_eq(j.type, pmu_core_type(j.other)))
+			core_pmu[c] = j.other;
+}
+
 /* Each core's buffer size: half of its share of the arena's free bytes, in MC_MIN_BUFFER steps
  * up to MC_MAX_BUFFER, at most mem_max_mb (but at least MC_MIN_BUFFER) where that is set. */
 static uint64_t mc_buffer_size(struct probe_env *env, unsigned ncpu)
@@ -242,6 +283,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	void *args[SMP_MAX_CPUS];
 	uint64_t *samples, timeout;
 	struct ctr_run *cr[SMP_MAX_CPUS + 1]; /* per core, then the aggregate's */
+	const struct pmu_info *core_pmu[SMP_MAX_CPUS];
 	uint8_t *bufs;
 
 	if (ncpu < 2) {
@@ -253,6 +295,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 		return PROBE_SKIPPED;
 	}
 	width = mc_width(env, &ncpu);
+	mc_core_pmus(env, ncpu, core_pmu);
 	samples = probe_sample_buffer(env, n * (ncpu + 1));
 	/* before the buffers take what is left: the counter state per core (NULL: measured without) */
 	for (unsigned c = 0; c <= ncpu; c++)
@@ -288,7 +331,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 							   .bytes = size, .passes = passes };
 				args[c] = &jobs[c];
 			}
-			if (!run_config(env, cpus, ncpu, jobs, args, cr, samples, timeout)) {
+			if (!run_config(env, cpus, ncpu, jobs, args, cr, core_pmu, samples, timeout)) {
 				emit_msg(MSG_ERROR, "a core did not finish its multi-core bandwidth job in time");
 				return PROBE_FAILED;
 			}

@@ -151,6 +151,8 @@ def status(summary):
         text = "present: %s v%s, %s general-purpose counters (%s bits), %s fixed, families: %s" % (
             pmu.get("pmu"), pmu.get("vendor_version"), pmu.get("gp"), pmu.get("gp_width"),
             pmu.get("fixed"), pmu.get("family_events"))
+        if pmu.get("core_type"):  # a hybrid part: the counters and events of one core type
+            text += " (hybrid part: the %s-core's PMU)" % pmu["core_type"].upper()
     else:
         text = "absent: %s" % (pmu.get("reason") or "no plat kind=pmu record")
         freerun = [n for n, k in (("aperf/mperf", "aperf_mperf"), ("rapl", "rapl")) if pmu.get(k)]

@@ -31,7 +31,7 @@ _CAL = ("target", "cal_steps", "cal_capped")
 
 # Fields with one class in every probe's records.
 COMMON = {
-    IDENTITY: ("name", "unit"),
+    IDENTITY: ("name", "unit", "core_type"),  # core_type: hybrid parts, the core type of the set
     CONDITION: ("smi", "smi_note", "eff_freq", "note"),
     DERIVED: ("set", "iters", "ctr_set", "ctr_events", "ctr_passes", "ctr_refused",
               "ctr_skipped"),

@@ -6,6 +6,7 @@
  * out as literals, independently of pmu_regs.h. */
 #include "arch/pmu.h"
 #include "bench/core/options.h"
+#include "pmu_events_tables.h" /* generated (build/gen): the tables by name */
 #include "tests/unit/pmu_model.h"
 #include "tests/unit/test.h"
 
@@ -91,7 +92,7 @@ static void intel_absent_and_emulated(void)
 {
 	struct cpu_info ci = model_cpu(true, 6, 0x5E);
 	struct pmu_cpuid id = { 0 };
-	static const struct pmu_ops refusing = { 0, 0, 0, 0, "hosted build: counters need ring 0 (perf_event serves only pmu_check)" };
+	static const struct pmu_ops refusing = { 0, 0, 0, 0, "hosted build: counters need ring 0 (perf_event serves only pmu_check)", 0 };
 
 	ci.hypervisor = true;
 	model_intel(&M, 2, 4, 48, 3, 48, false);
@@ -410,9 +411,9 @@ static void tables_match_config_vocabulary(void)
 			bool found = false;
 
 			for (const char *const *n = config_pmu_event_names; *n; n++)
-				found |= strcmp(*n, tables[t]->events[i].name) == 0;
+				found |= strcmp(*n, pmu_table_event(tables[t], i)->name) == 0;
 			if (!found)
-				test_note("%s not in config_pmu_event_names", tables[t]->events[i].name);
+				test_note("%s not in config_pmu_event_names", pmu_table_event(tables[t], i)->name);
 			CHECK(found);
 		}
 }
@@ -427,13 +428,13 @@ static void amd_family_19h_models(void)
 	static const unsigned zen4[] = { 0x10, 0x11, 0x1F, 0x30, 0x31, 0x3F, 0x60, 0x61, 0x74, 0x78, 0xA0, 0xFF };
 
 	for (unsigned i = 0; i < sizeof(zen3) / sizeof(zen3[0]); i++)
-		CHECK(pmu_family_events(false, true, 0x19, zen3[i]) == &pmu_amd_zen_events);
+		CHECK(pmu_family_events(false, true, 0x19, zen3[i], PMU_CORE_NONE) == &pmu_amd_zen_events);
 	for (unsigned i = 0; i < sizeof(zen4) / sizeof(zen4[0]); i++) {
-		if (pmu_family_events(false, true, 0x19, zen4[i]) != &pmu_amd_zen4_events)
+		if (pmu_family_events(false, true, 0x19, zen4[i], PMU_CORE_NONE) != &pmu_amd_zen4_events)
 			test_note("model 0x%x not amdzen4", zen4[i]);
-		CHECK(pmu_family_events(false, true, 0x19, zen4[i]) == &pmu_amd_zen4_events);
+		CHECK(pmu_family_events(false, true, 0x19, zen4[i], PMU_CORE_NONE) == &pmu_amd_zen4_events);
 	}
-	CHECK(pmu_family_events(false, true, 0x17, 0x31) == &pmu_amd_zen_events); /* family 17h: Zen 1/2 */
+	CHECK(pmu_family_events(false, true, 0x17, 0x31, PMU_CORE_NONE) == &pmu_amd_zen_events); /* family 17h: Zen 1/2 */
 }
 
 TEST_SUITE(pmu) = {

@@ -116,7 +116,7 @@ static const struct pmu_event skl_restricted[] = {
 	{ "t_cd", 0xCD, 0x01, 3, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "MEM_TRANS_RETIRED.LOAD_LATENCY" },
 	{ "t_c6", 0xC6, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "FRONTEND_RETIRED" },
 };
-static const struct pmu_event_table skl_restricted_table = { "test_skl", skl_restricted, 5 };
+static const struct pmu_event_table skl_restricted_table = { .name = "test_skl", .events = skl_restricted, .n = 5 };
 
 /* Five events all restricted to counters 0-3 cannot share one pass on 8 counters: the fifth
  * takes a second pass, again on 0-3, and none is refused. */
@@ -143,7 +143,7 @@ static const struct pmu_event glc_ctr0[] = {
 	{ "t_ce", 0xCE, 0x01, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "event 0xCE" },
 	{ "t_cd_store", 0xCD, 0x02, 0, 0, PMU_NO_FIXED, PMU_NO_ARCH_BIT, "MEM_TRANS_RETIRED.STORE_SAMPLE" },
 };
-static const struct pmu_event_table glc_ctr0_table = { "test_glc", glc_ctr0, 2 };
+static const struct pmu_event_table glc_ctr0_table = { .name = "test_glc", .events = glc_ctr0, .n = 2 };
 
 /* Sapphire Rapids: two counter-0-only events need a pass each; with counter 0 kept for
  * sampling no pass can count them, and the set refuses them with the reason (a skip in the

@@ -464,23 +464,25 @@ static void freerun_without_core_pmu(void)
 
 /* ---- 9. the STALLS_TOTAL comment ------------------------------------------------------------- */
 
-/* The comment above the 0xA3/0x04 entry names what it counts (SDM: CYCLE_ACTIVITY.STALLS_TOTAL,
- * cycles with no uop executed), not STALLS_LDM_PENDING's "load outstanding". */
+/* The comment of the 0xA3/0x04 entries (data/pmu_events_x86.json: the comment follows the event
+ * line) names what it counts (SDM: CYCLE_ACTIVITY.STALLS_TOTAL, cycles with no uop executed), not
+ * STALLS_LDM_PENDING's "load outstanding". */
 static void stalls_total_comment(void)
 {
-	FILE *fp = fopen("arch/x86_64/pmu_events.c", "r");
-	char line[256], prev[256] = "";
+	FILE *fp = fopen("data/pmu_events_x86.json", "r");
+	char line[512], prev[512] = "";
 	bool found = false;
 
 	CHECK(fp != 0);
 	if (!fp)
 		return;
 	while (fgets(line, sizeof(line), fp)) {
-		if (strstr(line, "\"stall_cycles\", 0xA3, 0x04, 4,")) {
+		if (strstr(prev, "\"stall_cycles\", \"event\": \"0xA3\", \"umask\": \"0x04\", \"cmask\": 4,") &&
+		    strstr(line, "\"comment\"")) {
 			found = true;
-			CHECK(strstr(line, "CYCLE_ACTIVITY.STALLS_TOTAL") != 0);
-			CHECK(strstr(prev, "no uop executed") != 0);
-			CHECK(strstr(prev, "load") == 0);
+			CHECK(strstr(prev, "CYCLE_ACTIVITY.STALLS_TOTAL") != 0);
+			CHECK(strstr(line, "no uop executed") != 0);
+			CHECK(strstr(line, "load") == 0);
 		}
 		strcpy(prev, line);
 	}
