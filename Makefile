@@ -46,8 +46,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
 	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
-	bench/stats/displace.c bench/stats/footprint.c \
-	bench/facts/caches.c bench/facts/cpu.c bench/facts/x86_64/platform.c
+	bench/stats/displace.c bench/stats/footprint.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
 FW_SIZE_SRC += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
