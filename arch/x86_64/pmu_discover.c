@@ -30,7 +30,7 @@ static void q(const struct pmu_ops *ops, uint32_t leaf, uint32_t sub, uint32_t *
 	uint32_t r[4];
 
 	if (!ops || !ops->cpuid) {
-		q(ops, leaf, sub, a, b, c, d);
+		cpu_cpuid(leaf, sub, a, b, c, d);
 		return;
 	}
 	ops->cpuid(ops->ctx, leaf, sub, r);

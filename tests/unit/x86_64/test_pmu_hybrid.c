@@ -233,7 +233,22 @@ static void non_hybrid_path_unchanged(void)
 	CHECK(P.family == pmu_family_events(true, false, 6, 0x8F, PMU_CORE_NONE));
 }
 
+/* Without an ops hook (the firmware's and the hosted build's path) CPUID is the machine's own:
+ * on this host leaf 1 has the family in EAX and the APIC/feature bits in ECX/EDX, never all zero,
+ * and the call returns (a hook-less path that called itself recursed until the stack ran out). */
+static void read_cpuid_without_hook(void)
+{
+	struct cpu_info ci = { 0 };
+	struct pmu_cpuid id;
+
+	ci.max_leaf = 1;
+	pmu_read_cpuid(&ci, &id);
+	CHECK(id.leaf1_ecx != 0);
+	CHECK_EQ_U64(id.leaf7_edx, 0); /* not read: max_leaf 1 */
+}
+
 TEST_SUITE(pmu_hybrid) = {
+	{ "read_cpuid_without_hook", read_cpuid_without_hook },
 	{ "zen5_family_1ah", zen5_family_1ah },
 	{ "zen5_discovery_plans_demand_fills", zen5_discovery_plans_demand_fills },
 	{ "intel_models_per_mapfile", intel_models_per_mapfile },
