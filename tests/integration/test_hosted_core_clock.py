@@ -6,13 +6,17 @@ there, cpufreq is absent, and /proc/cpuinfo's "MHz" is the TSC's rate, not the c
 checks here are the ones that hold on any Zen 3/4/5 (and any Intel core of the limits table),
 with bands fixed before they were first measured:
 
-- a second 1-cycle loop agrees: the spin probe's dec/jnz loop (one iteration per cycle: a
-  dependent decrement, the taken branch beside it) takes SPIN_BAND x 1 core cycle per iteration
-  by the add chain's clock;
 - the clock is a plausible one: within PLAUSIBLE_HZ (every Zen 3/4/5 part's clock lies within it:
   the lowest base clocks are above 1.5 GHz, the highest boost 5.7 GHz);
 - the clock beside a set is one clock: the median timing's clock within SPREAD of the slowest
-  timing's in most sets (a preempted timing is an outlier, not the rule)."""
+  timing's in most sets (a preempted timing is an outlier, not the rule).
+
+A cross-check planned with them failed and was dropped: that the spin probe's dec/jnz loop takes
+0.95-1.05 core cycles per iteration by this clock. Its first run measured 1.95 (spin 1.58 TSC
+ticks per iteration, add chain 3.03 GHz, TSC 2.445 GHz): on this Zen 3 guest the loop takes two
+cycles, so it is no 1-cycle yardstick. That the add chain is (and the clock not half of it): a
+throwaway chain of dependent imul (3 cycles each, Agner Fog's tables) took 2.98-3.06x the time
+per instruction of the add chain, where adds at 2 per cycle would give 6x."""
 
 import os
 import subprocess
@@ -24,7 +28,6 @@ from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-SPIN_BAND = (0.95, 1.05)          # core cycles per spin iteration
 PLAUSIBLE_HZ = (0.8e9, 6.5e9)
 SPREAD = 0.05                     # median vs slowest timing's clock, relative
 QUIET_SHARE = 0.75                # of the sets whose timings agree within SPREAD
@@ -37,7 +40,7 @@ def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("core_clock")
     log = out / "hosted.log"
     with open(log, "wb") as fh:
-        subprocess.run([BIN, "probes=spin,membw", "samples=9", "mem_kernels=read",
+        subprocess.run([BIN, "probes=membw", "samples=9", "mem_kernels=read",
                         "mem_min_kb=16", "mem_max_mb=1"], stdout=fh, check=True, timeout=600)
     summary = parse.parse_log(str(log), str(out / "parsed"))
     assert summary["ok"], summary["validation"]
@@ -69,14 +72,3 @@ def test_clock_is_plausible_and_steady(run):
     assert len(quiet) >= QUIET_SHARE * len(clocks), \
         "%d of %d sets with their clock's timings within %.0f%%" % (len(quiet), len(clocks),
                                                                     100 * SPREAD)
-
-
-def test_spin_loop_runs_one_iteration_per_core_cycle(run):
-    summary, out_dir = run
-    (spin,) = [s for s in summary["sets"] if s["name"] == "spin"]
-    ticks_per_iter = spin["stats"]["per_op"]["median"]
-    meds = sorted(c["hz"] for c in _clocks(summary, out_dir))
-    core_hz = meds[len(meds) // 2]
-    cycles = ticks_per_iter * core_hz / spin["tsc_hz"]
-    assert SPIN_BAND[0] <= cycles <= SPIN_BAND[1], \
-        "spin: %.3f core cycles per iteration at %.3f GHz" % (cycles, core_hz / 1e9)
