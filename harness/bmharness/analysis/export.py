@@ -12,9 +12,10 @@ both files. The unit of a row follows its probe:
 - every other set timed in counter cycles: ns = cycles * 1e9 / counter Hz (`latency`: per load);
 - a set in another unit (`count`, `pmu_cycles`) stays in it.
 
-A membw row also carries the core clock during its set (core_clock.py: its source, median and
-spread) and its median in bytes per core cycle; an L1 read/write/copy row its fraction of the
-CPU's limit at its width (limits.py; null with `limit` null where the table has no row).
+A bandwidth row also carries the core clock during its set (core_clock.py: its source, median
+and spread; membw_mc from its counters only) and its median in bytes per core cycle; a membw L1
+read/write/copy row its fraction of the CPU's limit at its width (limits.py; null with `limit`
+null where the table has no row).
 
 The cycles a row was converted from are kept next to it (`cycles`), in the counter's own ticks
 (TSC cycles on x86_64, generic-timer ticks on AArch64). Without a counter frequency a row stays in
@@ -127,12 +128,13 @@ def cache_level(name, params, levels):
 
 
 def per_cycle(s, hz, out_dir, median_gbps, level, l1_name, lim_row):
-    """{core_clock, core_hz, bytes_per_cycle, limit, limit_fraction} of a membw row (module
-    docstring); all None for another."""
+    """{core_clock, core_hz, bytes_per_cycle, limit, limit_fraction} of a bandwidth row (module
+    docstring); all None for another, and the limit for membw's L1 rows only."""
     out = {"core_clock": None, "core_hz": None, "bytes_per_cycle": None, "limit": None,
            "limit_fraction": None}
-    if s.get("name") != memory.MEMBW:
+    if s.get("name") not in BANDWIDTH_PROBES:
         return out
+    # membw_mc sets carry no add chain: their clock is the counters' (APERF/MPERF, cycles) only
     clk = core_clock.set_clock(s, hz, out_dir)
     if clk:
         out["core_clock"] = {k: clk.get(k) for k in ("source", "hz", "lo_hz", "hi_hz",
@@ -140,7 +142,8 @@ def per_cycle(s, hz, out_dir, median_gbps, level, l1_name, lim_row):
         out["core_hz"] = finite(clk.get("hz"))
         out["bytes_per_cycle"] = finite(core_clock.bytes_per_cycle(median_gbps, clk))
     params = s.get("params") or {}
-    if level and level == l1_name and params.get("kernel") in PER_CYCLE_KERNELS:
+    if s.get("name") == memory.MEMBW and level and level == l1_name \
+            and params.get("kernel") in PER_CYCLE_KERNELS:
         li = limits.limit(lim_row, params["kernel"], limits.width_bits(params.get("width")))
         if li:
             out["limit"] = {"bytes_per_cycle": li["bpc"], "text": li["text"]}

@@ -75,7 +75,9 @@ ROWS = (
      "loads": _ports(2, 512, {64: 3, 512: 1}), "stores": _ports(1, 512, {64: 2, 512: 0.5}),
      "source": "amd_57647"},
     {"name": "Zen 5", "vendor": "AuthenticAMD", "family": 0x1A, "model": _model_in((0x00, 0xFF)),
-     "loads": _ports(2, 512, {64: 4}), "stores": _ports(1, 512, {64: 2}), "source": "amd_58455"},
+     # two vector memory ops per cycle, a 512-bit store as two 256-bit halves: 64 B stored per
+     # cycle at 256 and at 512 bits
+     "loads": _ports(2, 512, {64: 4}), "stores": _ports(2, 512, {512: 1}), "source": "amd_58455"},
     {"name": "Skylake client", "vendor": "GenuineIntel", "family": 6,
      "model": _model_in((0x4E, 0x4E), (0x5E, 0x5E), (0x8E, 0x8E), (0x9E, 0x9E), (0xA5, 0xA6)),
      "loads": _ports(2, 256), "stores": _ports(1, 256), "source": "intel_orm_skl"},
