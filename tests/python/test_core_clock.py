@@ -112,13 +112,28 @@ def test_lookup_by_cpu(cpu, name):
 @pytest.mark.parametrize("cpu", [
     {"vendor": "GenuineIntel", "family": 6, "model": 0x1A},     # Nehalem: no row
     {"vendor": "AuthenticAMD", "family": 21, "model": 2},       # Bulldozer
-    {"vendor": "ARM", "family": 15, "model": 81},               # AArch64: no Arm rows yet
+    {"vendor": "ARM", "family": 15, "model": 81},               # AArch64: by MIDR only
     {"vendor": "AuthenticAMD", "family": 25},                   # no model
     {}, None])
 def test_no_row_is_limit_unknown(cpu):
     assert limits.lookup(cpu) is None
     assert limits.limit(None, "read", 256) is None
     assert limits.text("L1 read", 40.0, None) == "L1 read 40.0 B/cycle, limit unknown"
+
+
+def test_lookup_by_midr():
+    assert limits.lookup({}, "0x410fd4f0")["name"] == "Neoverse V2"     # Grace, Graviton 4
+    assert limits.lookup({}, synth.MIDR_N1) is None                     # N1: no row (limit unknown)
+    assert limits.lookup({}, synth.MIDR_TCG) is None                    # QEMU TCG
+    assert limits.limit(limits.lookup({}, "0x410fd4f0"), "read", None)["text"] == "3 x 16 B"
+
+
+def test_aarch64_run_without_a_row_says_limit_unknown(tmp_path):
+    summary, _ = parsed(tmp_path, synth.memory_stream(arch="aarch64", midr=synth.MIDR_N1, n=8))
+    assert memory.cpu_limits(summary)["cpu"] is None
+    summary, _ = parsed(tmp_path, synth.memory_stream(arch="aarch64", midr="0x410fd4f0", n=8),
+                        name="v2")
+    assert memory.cpu_limits(summary)["cpu"] == "Neoverse V2"
 
 
 def test_limits_and_fractions():

@@ -39,6 +39,10 @@ SOURCES = {
     "intel_orm_icl": "Intel Optimization Reference Manual (248966), Ice Lake client / Sunny Cove: "
                      "2 loads of up to 64 B and 2 stores per cycle, 64 B/cycle to the L1D (two "
                      "stores sustained only to one line: P. Cordes, Stack Overflow 45108395)",
+    "laukemann_2024": "J. Laukemann, G. Hager, G. Wellein et al., 'Microarchitectural comparison "
+                      "and in-core modeling of state-of-the-art CPUs: Grace, Sapphire Rapids, and "
+                      "Genoa' (2024): Neoverse V2 has three 128-bit load ports and two 128-bit "
+                      "store ports",
     "intel_orm_glc": "Intel Optimization Reference Manual (248966), Golden Cove: 3 loads of up to "
                      "256 bits or 2 of 512 bits, 2 stores per cycle; Chips and Cheese, 'Popping "
                      "the Hood on Golden Cove' (2021): 2 x 64 B loads per cycle with AVX-512",
@@ -60,6 +64,7 @@ def _model_in(*ranges):
 
 
 # name, vendor, family (x86) or implementer (Arm), model test, loads, stores, source key.
+# AArch64 rows: vendor "arm", family the MIDR implementer, model the MIDR part number.
 # x86 families and models as the cpu record states them (decimal there; hex here, as the manuals).
 ROWS = (
     {"name": "Zen / Zen+", "vendor": "AuthenticAMD", "family": 0x17, "model": _model_in((0x00, 0x2F)),
@@ -94,6 +99,10 @@ ROWS = (
      "model": _model_in((0x8F, 0x8F), (0x97, 0x97), (0x9A, 0x9A), (0xB7, 0xB7), (0xBA, 0xBA),
                         (0xBF, 0xBF), (0xCF, 0xCF)),
      "loads": _ports(3, 512, {512: 2}), "stores": _ports(2, 512, {512: 1}), "source": "intel_orm_glc"},
+    # Neoverse V2 (Grace, Graviton 4): SVE at 128 bits; N1 and V1 have no row yet (no source
+    # checked for their per-width load and store counts)
+    {"name": "Neoverse V2", "vendor": "arm", "family": 0x41, "model": _model_in((0xD4F, 0xD4F)),
+     "loads": _ports(3, 128), "stores": _ports(2, 128), "source": "laukemann_2024"},
 )
 
 
@@ -104,8 +113,16 @@ def _int(x):
         return None
 
 
-def lookup(cpu):
-    """The row for a cpu record's fields ({vendor, family, model}: plat kind=cpu), or None."""
+MIDR_IMPL_SHIFT, MIDR_PART_SHIFT, MIDR_PART_MASK = 24, 4, 0xFFF
+
+
+def lookup(cpu, midr=None):
+    """The row for a cpu record's fields ({vendor, family, model}: plat kind=cpu), or for an
+    AArch64 MIDR (plat kind=aarch64_id midr) when given; None without one."""
+    if midr is not None and _int(midr) is not None:
+        m = _int(midr)
+        cpu = {"vendor": "arm", "family": (m >> MIDR_IMPL_SHIFT) & 0xFF,
+               "model": (m >> MIDR_PART_SHIFT) & MIDR_PART_MASK}
     cpu = cpu or {}
     fam, model = _int(cpu.get("family")), _int(cpu.get("model"))
     for row in ROWS:

@@ -297,9 +297,11 @@ def best_per_size(cvs):
 def cpu_limits(summary):
     """{cpu, source} of the CPU's L1 limits (limits.py: limits.by_name(cpu) is the row), cpu None
     when the table has no row."""
-    cpu = (summary.get("platform") or {}).get("cpu") or {}
-    cpu = (cpu[0] if cpu else {}) if isinstance(cpu, list) else cpu
-    row = limits.lookup(cpu)
+    plat = summary.get("platform") or {}
+    first = lambda x: (x[0] if x else {}) if isinstance(x, list) else (x or {})  # noqa: E731
+    a64 = archinfo.arch(summary) == archinfo.A64
+    row = limits.lookup(first(plat.get("cpu")),
+                        first(plat.get("aarch64_id")).get("midr") if a64 else None)
     return {"cpu": row["name"] if row else None,
             "source": limits.SOURCES[row["source"]] if row else None}
 
