@@ -46,7 +46,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
 	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
-	bench/stats/displace.c bench/stats/footprint.c
+	bench/stats/displace.c bench/stats/footprint.c bench/core/core_clock.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
 FW_SIZE_SRC += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
@@ -63,7 +63,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
 	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
-	bench/core/arena.c bench/core/runner.c bench/core/counters.c \
+	bench/core/arena.c bench/core/runner.c bench/core/core_clock.c bench/core/counters.c \
 	bench/stats/footprint.c \
 	bench/probes/irq/footprint_pmu.c \
 	arch/x86_64/icache_chain.c \

@@ -12,6 +12,10 @@ void arch_spin(uint64_t iterations);
 /* The same loop in two separate functions: the profiler's known split. */
 void arch_split_a(uint64_t iterations);
 void arch_split_b(uint64_t iterations);
+/* ARCH_ADD_CHAIN_LEN dependent register adds per iteration, 1 cycle each: the core clock's
+ * yardstick (bench/core/core_clock.h). Returns the chain's sum (iterations * length). */
+uint64_t arch_add_chain(uint64_t iterations);
+#define ARCH_ADD_CHAIN_LEN 16
 
 /* The loop's name in records (loop=, fluid=). */
 #if defined(__x86_64__)

@@ -20,6 +20,25 @@ arch_spin:
 2:	ret
 	.size arch_spin, . - arch_spin
 
+/* uint64_t arch_add_chain(iterations): ARCH_ADD_CHAIN_LEN (16) dependent register adds per
+ * iteration (add x, x, x: 1 cycle latency on the Neoverse and Cortex-A cores, per their software
+ * optimization guides); subs / b.ne run beside the chain. */
+	.global arch_add_chain
+	.type arch_add_chain, %function
+	.balign 16
+arch_add_chain:
+	mov	x2, #0
+	mov	x1, #1
+	cbz	x0, 2f
+1:	.rept 16
+	add	x2, x2, x1
+	.endr
+	subs	x0, x0, #1
+	b.ne	1b
+2:	mov	x0, x2
+	ret
+	.size arch_add_chain, . - arch_add_chain
+
 /* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split (bench/
  * bench/profile/split.c), the same loop as arch_spin in two functions of their own. */
 	.global arch_split_a

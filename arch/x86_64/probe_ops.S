@@ -20,6 +20,25 @@
 /* void arch_spin(uint64_t iterations) */
 	SPIN_LOOP arch_spin
 
+/* uint64_t arch_add_chain(uint64_t iterations): ARCH_ADD_CHAIN_LEN (16) dependent register adds
+ * per iteration, each waiting for the last (add r64, r64 has 1 cycle latency on every x86 core of
+ * interest: Agner Fog, instruction tables). Register + register on purpose: some renamers fold
+ * an add of an immediate. The loop's dec/jnz runs beside the chain on another ALU. */
+	.globl arch_add_chain
+	.type arch_add_chain, @function
+arch_add_chain:
+	xorl %eax, %eax
+	movl $1, %edx
+	testq %rdi, %rdi
+	jz 2f
+1:	.rept 16
+	addq %rdx, %rax
+	.endr
+	decq %rdi
+	jnz 1b
+2:	ret
+	.size arch_add_chain, . - arch_add_chain
+
 /* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split. The same
  * 2-instruction loop as arch_spin in two functions of their own, each on its own 64-byte line,
  * so a caller that gives them 3:7 of the iterations spends 30% / 70% of those instructions (and,

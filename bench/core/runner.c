@@ -64,6 +64,8 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 		passes = ctr_prepare(cr, env, op->probe, op->ctr_set, n);
 	else if (!str_eq(env->cfg->pmu_events, "none") && op->ctr_set)
 		emit_skip(op->probe, "no room in the arena for the counter state (raise arena_mb)");
+	if (op->core_clock)
+		core_clock_take(op->core_clock); /* beside the samples: before them, after them below */
 	if (!passes) {
 		time_op((void *)op, cal.iters); /* warm-up at the measured size */
 		for (uint64_t i = 0; i < n; i++)
@@ -80,6 +82,8 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 		}
 		ctr_pass_end(cr, pass);
 	}
+	if (op->core_clock)
+		core_clock_take(op->core_clock);
 
 	set = probe_declare_set(env, &r, op->probe, n, cal.iters, env->timer_overhead);
 	rec_u64(r, "target", env->target_cycles);
@@ -87,6 +91,8 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 	rec_bool(r, "cal_capped", cal.capped);
 	for (p = op->params; p && p[0] && p[1]; p += 2)
 		rec_str(r, p[0], p[1]);
+	if (op->core_clock)
+		core_clock_emit(r, op->core_clock);
 	ctr_finish_set(cr, r, set, samples, n);
 	summary_set(op->probe, op->params, samples, n, cal.iters, env->timer_overhead); /* sorts them */
 	arena_release(env->arena, mark);

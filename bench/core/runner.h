@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "bench/core/core_clock.h"
 #include "bench/core/probe.h"
 
 struct bench_op {
@@ -18,6 +19,7 @@ struct bench_op {
 	const char *const *params; /* key, value, key, value, ..., NULL: the parameter set */
 	uint64_t max_iters;        /* 0 = no bound but the runner's own */
 	const char *ctr_set;       /* default counter set (bench/core/counters.h), NULL = none */
+	struct core_clock *core_clock; /* zeroed: timed before and after the samples; NULL = not */
 };
 
 /* Timer overhead (median of RUNNER_OVERHEAD_SAMPLES empty begin/end pairs, after a warm-up). */

@@ -153,10 +153,24 @@ STAND_IN_REASON = ("CCSIDR_EL1 gives 1 set x 1 way, a hypervisor's stand-in (Lin
                    "cache so), not a cache's geometry")
 
 
+CHAIN_CYCLES = 32768  # the firmware's add chain: 2048 iterations of 16 adds
+
+
+def core_clock_fields(core_hz, tsc_hz, overhead):
+    """A membw probe record's core_clock fields for a core at core_hz timed on tsc_hz, the
+    timer's overhead included as the firmware leaves it; the slowest timing 1% slower."""
+    ticks = CHAIN_CYCLES * tsc_hz / float(core_hz)
+    return dict(core_clock="add_chain", core_clock_cycles=CHAIN_CYCLES,
+                core_clock_ticks_lo=int(round(ticks)) + overhead,
+                core_clock_ticks_med=int(round(ticks)) + overhead,
+                core_clock_ticks_hi=int(round(ticks * 1.01)) + overhead)
+
+
 def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=READ_BPC,
                   noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
                   kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0,
-                  arch="x86_64", midr=MIDR_TCG, hv_sig="", stand_in=()):
+                  arch="x86_64", midr=MIDR_TCG, hv_sig="", stand_in=(), core_hz=None,
+                  cpu=("GenuineIntel", 6, 85)):
     """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
     above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
     between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
@@ -164,7 +178,9 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
     records (MIDR `midr`, CCSIDR caches, the generic timer), `hv_sig`: x86 CPUID hypervisor
     vendor (TCGTCGTCGTCG: QEMU TCG); `stand_in`: the cache levels (True: all) whose records are
     as the firmware gives a hypervisor's one set of one way (Linux KVM's guest CCSIDR): no size,
-    `geometry=unknown`."""
+    `geometry=unknown`; `core_hz`: the membw sets carry the firmware's add-chain core clock at
+    that rate (core_clock fields: 4 timings at it, the slowest 1% slower); `cpu`: the x86 cpu
+    record's (vendor, family, model), by default a Skylake Server."""
     r = random.Random(seed)
     sizes = sizes or sweep_sizes()
     cpuid = caches if cpuid is None else cpuid
@@ -174,7 +190,7 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
     if a64:
         s.a64_platform(midr)
     else:
-        s.add("plat", kind="cpu", vendor="GenuineIntel", family=6, model=85, stepping=4,
+        s.add("plat", kind="cpu", vendor=cpu[0], family=cpu[1], model=cpu[2], stepping=4,
               brand="Synthetic CPU", ucode="0x1", hypervisor=1 if hv_sig else 0, hv_sig=hv_sig,
               max_leaf=22, max_ext_leaf="0x80000008", logical_cpus=1)
     where = dict(source="ccsidr") if a64 else dict(shared_by=1, source="cpuid4")
@@ -204,11 +220,12 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
             per_byte = hit_model(size, caches, [1.0 / b for b in bpc]) if not flat else 1 / 4.0
             nbytes = (reads + writes) * size
             per_op = nbytes * per_byte * scale * jitter[size] * (1.3 if writes and reads else 1)
+            clock = core_clock_fields(core_hz, s.hz, 40) if core_hz else {}
             s.probe("membw", set_id, _samples(r, per_op, 1, 40, n, size in bimodal), iters=1,
                     overhead=40, target=26000 + set_id, cal_steps=r.randint(1, 5), cal_capped=0,
                     kernel=kernel, width=width, size=size, bytes_per_op=nbytes,
                     convention="rw", read_bytes=reads * size, write_bytes=writes * size,
-                    page="2M", cpus=1)
+                    page="2M", cpus=1, **clock)
             set_id += 1
     if latency:
         for size in sizes:

@@ -98,8 +98,9 @@ static inline __attribute__((always_inline)) enum probe_status sweep_kernel(stru
 					 extra ? "insn" : 0, extra ? extra->insn : 0,
 					 extra ? extra->note_key : 0, extra ? extra->note_val : 0, 0 };
 		struct membw_arg a = { k, m->dst ? m->dst : m->src, m->src, m->sizes[si] };
+		struct core_clock clock = { .n = 0 }; /* bytes per core cycle need the core's clock */
 		struct bench_op op = { .probe = "membw", .run = membw_op, .arg = &a, .params = params,
-				       .ctr_set = CTR_SET_BANDWIDTH };
+				       .ctr_set = CTR_SET_BANDWIDTH, .core_clock = &clock };
 		struct sbuf sb;
 		size_t mark = arena_mark(env->arena);
 		enum probe_status st;

@@ -12,6 +12,11 @@ both files. The unit of a row follows its probe:
 - every other set timed in counter cycles: ns = cycles * 1e9 / counter Hz (`latency`: per load);
 - a set in another unit (`count`, `pmu_cycles`) stays in it.
 
+A bandwidth row also carries the core clock during its set (core_clock.py: its source, median
+and spread; membw_mc from its counters only) and its median in bytes per core cycle; a membw L1
+read/write/copy row its fraction of the CPU's limit at its width (limits.py; null with `limit`
+null where the table has no row).
+
 The cycles a row was converted from are kept next to it (`cycles`), in the counter's own ticks
 (TSC cycles on x86_64, generic-timer ticks on AArch64). Without a counter frequency a row stays in
 cycles. A value that cannot be formed (a median at or below the timer overhead for a rate, a
@@ -24,7 +29,7 @@ import json
 import math
 import os
 
-from . import archinfo, memory
+from . import archinfo, core_clock, limits, memory
 from ..stream import parse, set_identity
 from ..stream.values import num
 
@@ -39,7 +44,9 @@ CSV_COLUMNS = (("probe", "set") + CSV_PARAMS +
                ("params", "metric", "unit", "median", "ci95_low", "ci95_high", "ci_kind",
                 "ci_coverage", "trimmed_mean", "n", "cycles_unit")
                + tuple("%s_cycles" % k for k in CYCLE_KEYS)
-               + ("bytes_per_op", "counter_hz", "cache_level", "complete", "bimodal"))
+               + ("bytes_per_op", "counter_hz", "cache_level", "complete", "bimodal",
+                  "core_hz", "bytes_per_cycle", "limit_fraction"))
+PER_CYCLE_KERNELS = ("read", "write", "copy")  # the kernels a load/store limit applies to
 
 
 def finite(x):
@@ -120,7 +127,31 @@ def cache_level(name, params, levels):
     return "DRAM"
 
 
-def row(s, plat_hz, levels, out_dir, clock_unit):
+def per_cycle(s, hz, out_dir, median_gbps, level, l1_name, lim_row):
+    """{core_clock, core_hz, bytes_per_cycle, limit, limit_fraction} of a bandwidth row (module
+    docstring); all None for another, and the limit for membw's L1 rows only."""
+    out = {"core_clock": None, "core_hz": None, "bytes_per_cycle": None, "limit": None,
+           "limit_fraction": None}
+    if s.get("name") not in BANDWIDTH_PROBES:
+        return out
+    # membw_mc sets carry no add chain: their clock is the counters' (APERF/MPERF, cycles) only
+    clk = core_clock.set_clock(s, hz, out_dir)
+    if clk:
+        out["core_clock"] = {k: clk.get(k) for k in ("source", "hz", "lo_hz", "hi_hz",
+                                                     "add_chain_hz")}
+        out["core_hz"] = finite(clk.get("hz"))
+        out["bytes_per_cycle"] = finite(core_clock.bytes_per_cycle(median_gbps, clk))
+    params = s.get("params") or {}
+    if s.get("name") == memory.MEMBW and level and level == l1_name \
+            and params.get("kernel") in PER_CYCLE_KERNELS:
+        li = limits.limit(lim_row, params["kernel"], limits.width_bits(params.get("width")))
+        if li:
+            out["limit"] = {"bytes_per_cycle": li["bpc"], "text": li["text"]}
+            out["limit_fraction"] = finite(limits.fraction(out["bytes_per_cycle"], li))
+    return out
+
+
+def row(s, plat_hz, levels, out_dir, clock_unit, lim_row=None):
     """One set as a results row (see the module docstring)."""
     name, params = s.get("name"), s.get("params") or {}
     st = (s.get("stats") or {}).get("per_op") or {}
@@ -139,6 +170,8 @@ def row(s, plat_hz, levels, out_dir, clock_unit):
                counter_hz=hz if in_cycles else None,
                cache_level=cache_level(name, params, levels),
                complete=bool(s.get("complete", True)), bimodal=bool(st.get("bimodal")))
+    out.update(per_cycle(s, hz, out_dir, real.get("median") if metric == "bandwidth" else None,
+                         out["cache_level"], levels[0]["name"] if levels else None, lim_row))
     return out
 
 
@@ -150,7 +183,10 @@ def build(summary, out_dir=None):
     clock = archinfo.clock(summary)
     levels = memory.cpuid_levels(summary)
     src = summary.get("source") or {}
-    rows = [row(s, plat_hz, levels, out_dir, clock["unit"]) for s in summary.get("sets") or []]
+    lim = memory.cpu_limits(summary)
+    lim_row = limits.by_name(lim["cpu"])
+    rows = [row(s, plat_hz, levels, out_dir, clock["unit"], lim_row)
+            for s in summary.get("sets") or []]
     return {"format": FORMAT, "format_version": FORMAT_VERSION,
             "source": {"log": src.get("log"), "parsed_utc": src.get("parsed_utc")},
             "ok": bool(summary.get("ok")),
@@ -160,6 +196,8 @@ def build(summary, out_dir=None):
             "cache_levels": [{"name": lv["name"], "size": int(lv["size"])} for lv in levels],
             "cache_source": archinfo.cache_source(summary),
             "emulated_cpu": archinfo.emulated_cpu(summary),
+            "bandwidth_limits": {"cpu": lim["cpu"], "source": lim["source"],
+                                 "note": None if lim["cpu"] else limits.UNKNOWN},
             "columns": list(CSV_COLUMNS), "rows": rows}
 
 

@@ -15,11 +15,14 @@ What is picked, and why:
   statistics' CI of its median); read/write/copy each take the width whose plateau is highest;
   the load latency is the random-pattern curve's point picked the same way; DRAM is the sizes of
   at least memory.DRAM_FACTOR x the largest cache;
+- per plateau point the core clock of its set and its bytes per core cycle (memory.point); for
+  the first level (L1) also the fraction of the CPU's architectural limit at the point's width
+  (limits.py; "limit unknown" without a row); DRAM's best plateau against the SMBIOS peak;
 - interrupt latency per source: one wait mode (spin, else hlt, else the first), median and p99;
 - noise: the stolen time the noise probe counted, in ns and as a share of its window.
 """
 
-from . import archinfo, checks, irq, memory
+from . import archinfo, checks, irq, limits, memory
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-headline", 1
@@ -73,9 +76,17 @@ def _in(p, lo, hi):
     return p.get("size") is not None and lo < p["size"] <= hi
 
 
-def _bw(p, label):
-    return {"gbps": p["gbps"], "ci_lo_gbps": p.get("gbps_lo"), "ci_hi_gbps": p.get("gbps_hi"),
-            "size_bytes": p["size"], "curve": label, "set": p.get("set")}
+def _bw(p, label, lim=None):
+    """A plateau point; lim: {"row", "kernel", "width"} when its limit is to be stated (L1)."""
+    clk = p.get("core_clock") or {}
+    out = {"gbps": p["gbps"], "ci_lo_gbps": p.get("gbps_lo"), "ci_hi_gbps": p.get("gbps_hi"),
+           "size_bytes": p["size"], "curve": label, "set": p.get("set"),
+           "core_hz": clk.get("hz"), "core_hz_lo": clk.get("lo_hz"), "core_hz_hi": clk.get("hi_hz"),
+           "core_clock_source": clk.get("source"), "bytes_per_cycle": p.get("core_bpc")}
+    if lim is not None:
+        li = limits.limit(lim["row"], lim["kernel"], limits.width_bits(lim["width"]))
+        out["limit"] = dict(li, fraction=limits.fraction(p.get("core_bpc"), li)) if li else None
+    return out
 
 
 def _lat(p, label):
@@ -83,9 +94,10 @@ def _lat(p, label):
             "size_bytes": p["size"], "curve": label, "set": p.get("set")}
 
 
-def plateau(cvs, lo, hi):
+def plateau(cvs, lo, hi, row=False):
     """read/write/copy GB/s and the load latency over sizes in (lo, hi]: {kernel: point dict or
-    None, "latency": ...}."""
+    None, "latency": ...}. row: the CPU's limits row (limits.py; None: unknown) when the points
+    are to carry their limit (L1); False: they are not."""
     out = {}
     for k in KERNELS:
         best = None
@@ -94,7 +106,9 @@ def plateau(cvs, lo, hi):
                 continue
             p = _median_point([p for p in c["points"] if _in(p, lo, hi)], "gbps")
             if p and (best is None or p["gbps"] > best["gbps"]):
-                best = _bw(p, c["label"])
+                lim = None if row is False else {"row": row, "kernel": k,
+                                                 "width": c["params"].get("width")}
+                best = _bw(p, c["label"], lim)
         out[k] = best
     lat = [c for c in cvs if c["probe"] == memory.LATENCY]
     lat = [c for c in lat if c["params"].get("pattern") == "random"] or lat
@@ -110,13 +124,15 @@ def memory_levels(mem):
     h = mem["hierarchy"]
     knee_of = {r["name"]: r for r in h["levels"]}
     levels = mem["cpuid"]
+    lim = mem.get("limits") or {}
     rows, below = [], 0.0
-    for lv in levels:
+    for i, lv in enumerate(levels):
+        row = limits.by_name(lim.get("cpu")) if i == 0 else False  # the L1's limit only
         lo, hi = 2 * below, lv["size"] / 2
-        pl = plateau(mem["curves"], lo, hi)
+        pl = plateau(mem["curves"], lo, hi, row)
         if not any(pl.values()):  # a sparse sweep: take the whole level
             lo, hi = below, lv["size"]
-            pl = plateau(mem["curves"], lo, hi)
+            pl = plateau(mem["curves"], lo, hi, row)
         r = knee_of.get(lv["name"]) or {}
         rows.append(dict(pl, name=lv["name"], size_bytes=lv["size"], range_bytes=[lo, hi],
                          knee_bytes=r.get("knee"), knee_ratio=r.get("ratio"),
@@ -133,7 +149,13 @@ def memory_levels(mem):
         pl = plateau(mem["curves"], lo - 1, float("inf"))
         dram = dict(pl, name="DRAM", range_bytes=[lo, None], largest_swept_bytes=max(sizes),
                     measured=any(pl.values()))
+        # the best of read / write / copy against the SMBIOS peak (memory.dram's peak)
+        peak = (mem.get("dram") or {}).get("peak_gbps")
+        best = max((pl[k]["gbps"] for k in KERNELS if pl.get(k)), default=None)
+        dram.update(peak_gbps=peak, peak_fraction=best / peak if best and peak else None,
+                    peak_reason=(mem.get("dram") or {}).get("reason"))
     return {"measured": True, "levels": rows, "dram": dram,
+            "limits": {"cpu": lim.get("cpu"), "source": lim.get("source")},
             "cache_source": mem.get("cache_source"), "no_verdict": h.get("no_verdict"),
             "extra_knees_bytes": list(h.get("extra") or []), "flags": list(h.get("flags") or []),
             "unknown_geometry": list(h.get("unknown") or [])}

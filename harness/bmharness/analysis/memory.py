@@ -13,7 +13,9 @@ under out_dir when given):
 - knees (knees.py): the random-pattern latency curve is the primary source, the other curves
   (not the non-temporal kernels, which bypass the caches) secondary; matched with the CPUID data
   and unified cache sizes;
-- the best kernel per size, and achieved vs theoretical DRAM peak (plat kind=dram_peak).
+- the best kernel per size, and achieved vs theoretical DRAM peak (plat kind=dram_peak);
+- per membw point the core clock during its set (core_clock.py) and the bandwidth in bytes per
+  core cycle; the CPU's L1 limits (limits.py) for the fractions headline.py states.
 
 On AArch64 the cache sizes come from CLIDR/CCSIDR and the "cycles" are generic-timer ticks
 (archinfo). On an emulated CPU (QEMU TCG: archinfo.emulated_cpu) the knees are still found --
@@ -25,7 +27,7 @@ for it.
 
 import math
 
-from . import archinfo, knees
+from . import archinfo, core_clock, knees, limits
 from ..stream import parse
 from ..stream.values import num
 
@@ -112,6 +114,9 @@ def point(s, hz, out_dir=None):
         # Fewer cycles -> more bandwidth: the CI's ends swap.
         p["gbps_lo"] = div(bpo * hz / 1e9 if bpo and hz else None, hi if hi and hi > 0 else None)
         p["gbps_hi"] = div(bpo * hz / 1e9 if bpo and hz else None, lo if lo and lo > 0 else None)
+        clk = core_clock.set_clock(s, hz, out_dir) if s.get("name") == MEMBW else None
+        p["core_clock"] = clk
+        p["core_bpc"] = core_clock.bytes_per_cycle(p["gbps"], clk)
     else:
         to_ns = 1e9 / hz if hz else None
         p["ns"] = med * to_ns if med is not None and to_ns else None
@@ -289,6 +294,18 @@ def best_per_size(cvs):
     return [(size, lab, p) for size, (lab, p) in sorted(best.items())]
 
 
+def cpu_limits(summary):
+    """{cpu, source} of the CPU's L1 limits (limits.py: limits.by_name(cpu) is the row), cpu None
+    when the table has no row."""
+    plat = summary.get("platform") or {}
+    first = lambda x: (x[0] if x else {}) if isinstance(x, list) else (x or {})  # noqa: E731
+    a64 = archinfo.arch(summary) == archinfo.A64
+    row = limits.lookup(first(plat.get("cpu")),
+                        first(plat.get("aarch64_id")).get("midr") if a64 else None)
+    return {"cpu": row["name"] if row else None,
+            "source": limits.SOURCES[row["source"]] if row else None}
+
+
 def analyse(summary, out_dir=None):
     """Everything the Memory section and plots need; {"measured": False} without memory sets.
     With out_dir (the parse directory) the CIs come from the raw files."""
@@ -305,5 +322,6 @@ def analyse(summary, out_dir=None):
                                      mem["cache_source"], unknown)
         mem["dram"] = dram(cvs, levels, summary)
         mem["best"] = best_per_size(cvs)
+        mem["limits"] = cpu_limits(summary)
     return mem
 

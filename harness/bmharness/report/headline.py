@@ -4,7 +4,8 @@ here computes a figure; it picks words, rounds and cuts to fit.
 
 Order: the EMULATED banner (a QEMU TCG run's numbers are the emulator's), machine and run, clock,
 noise, interrupt latency, the memory table (per cache level and DRAM: read/write/copy GB/s with
-the 95% CI of the median, load latency in ns, the knee found), the checks grouped by name and
+the 95% CI of the median, load latency in ns, the knee found), one line of the L1 plateaus in
+bytes per core cycle against the CPU's limits and DRAM against its SMBIOS peak, the checks grouped by name and
 status (failures first), skips grouped by reason, and the status line. `report --summary` prints
 this section alone; `report` writes the dict to DIR/headline.json.
 """
@@ -13,7 +14,7 @@ import json
 import os
 
 from .doc import Doc, Marked, fbytes, fhz
-from ..analysis import headline as headline_analysis
+from ..analysis import headline as headline_analysis, limits
 
 NAME = "headline"
 WIDTH = 100          # columns of the first screen
@@ -134,6 +135,7 @@ def _memory(doc, hl):
                                           for k in ("read", "write", "copy")]
                     + [_ci(lv.get("latency"), "ns", "ns", path + "/latency")])
     doc.table(["level", "size", "read GB/s (CI95)", "write GB/s", "copy GB/s", "load ns"], rows)
+    notes += per_cycle_lines(mem)
     src = mem.get("cache_source") or "CPUID"
     knees = ", ".join("%s %s" % (lv["name"], fbytes(lv["knee_bytes"]) + (
         "" if mem.get("no_verdict") else " " + lv.get("knee_status", "")) if lv.get("knee_bytes")
@@ -146,6 +148,47 @@ def _memory(doc, hl):
             fbytes(k) for k in extra) if extra else ""))
     for n in notes:
         doc.p(_cut(n, WIDTH - 4))
+
+
+def _ghz(hz):
+    return g3(hz / 1e9) if hz else "-"
+
+
+def per_cycle_lines(mem):
+    """Two lines: 'L1d B/cycle: read 63.2 = 0.99 of 2 x 32 B, write ..., copy ... = 0.94 of 64'
+    (limits.py's words; 'limit unknown' without a row) and the core clock of those sets with
+    DRAM against its SMBIOS peak."""
+    l1 = (mem.get("levels") or [None])[0] or {}
+    pts = [(k, l1.get(k)) for k in ("read", "write", "copy") if l1.get(k)]
+    clk = next((p for _, p in pts if p.get("core_hz")), None)
+    name = l1.get("name") or "L1"
+    if clk:
+        parts = []
+        for k, p in pts:
+            li = p.get("limit")
+            if p.get("bytes_per_cycle") is None:
+                parts.append("%s -" % k)
+            elif li and li.get("fraction") is not None:
+                # the screen's width: "2x32 B" (report.md's Memory section spells it out)
+                parts.append("%s %s = %.2f of %s" % (k, g3(p["bytes_per_cycle"]), li["fraction"],
+                                                     li["text"].replace(" x ", "x")
+                                                     if k != "copy" else "%g B" % li["bpc"]))
+            else:
+                parts.append("%s %s" % (k, g3(p["bytes_per_cycle"])))
+        first = "%s B/cycle: %s" % (name, ", ".join(parts))
+        if not any(p.get("limit") for _, p in pts):
+            first += " (%s)" % limits.UNKNOWN
+        second = "core clock %s GHz (%s-%s, %s)" % (
+            _ghz(clk["core_hz"]), _ghz(clk.get("core_hz_lo")), _ghz(clk.get("core_hz_hi")),
+            clk.get("core_clock_source"))
+    else:
+        first, second = "%s B/cycle: no core clock for its sets" % name, None
+    dram = mem.get("dram") or {}
+    if dram.get("measured"):
+        d = "DRAM " + ("%.2f of SMBIOS peak %s GB/s" % (dram["peak_fraction"], g3(
+            dram["peak_gbps"])) if dram.get("peak_fraction") is not None else "peak unknown")
+        second = "%s; %s" % (second, d) if second else d
+    return [first] + ([second] if second else [])
 
 
 def _checks(doc, hl, max_rows):

@@ -1,5 +1,6 @@
-"""The report's Memory section: bandwidth tables, the best kernel per size, the DRAM peak, latency
-tables, cache levels (knees vs CPUID) and the memory plots, from analysis/memory.py's result.
+"""The report's Memory section: bandwidth tables, the best kernel per size, the DRAM peak, the
+plateaus in bytes per core cycle against the CPU's limits, latency tables, cache levels (knees vs
+CPUID) and the memory plots, from analysis/memory.py's result (the plateaus: headline.py's pick).
 Nothing here computes: every figure is memory.analyse()'s.
 """
 
@@ -7,7 +8,8 @@ import os
 
 from . import plots
 from .doc import fnum
-from ..analysis import archinfo
+from ..analysis import archinfo, limits
+from ..analysis import headline as headline_analysis
 from ..analysis.memory import DRAM_FACTOR, LATENCY, MAIN, MEMBW, analyse, size_text
 
 NAME = "memory"
@@ -83,14 +85,17 @@ def _bandwidth(doc, mem):
         head, pages = _curve_head(c)
         doc.p(head)
         alt = any(p.get("alt_bytes") and p["alt_bytes"] != p.get("bytes") for p in c["points"])
+        per_cycle = any(p.get("core_clock") for p in c["points"])  # older logs: no core clock
         rows = []
         for p in c["points"]:
             rows.append([size_text(p["size"]), p.get("gbps"),
                          range_text(p.get("gbps_lo"), p.get("gbps_hi"))]
-                        + ([p.get("gbps_alt")] if alt else [])
-                        + [p.get("cycles"), _note(p, pages)])
+                        + ([p.get("gbps_alt")] if alt else []) + [p.get("cycles")]
+                        + ([_ghz((p.get("core_clock") or {}).get("hz")), p.get("core_bpc")]
+                           if per_cycle else []) + [_note(p, pages)])
         doc.table(["size", "GB/s", "CI95"] + (["GB/s once"] if alt else [])
-                  + ["%s/pass" % clk["short"], "note"], rows)
+                  + ["%s/pass" % clk["short"]] + (["core GHz", "B/cycle"] if per_cycle else [])
+                  + ["note"], rows)
     d = mem["dram"]
     peak = d["peak_gbps"]
     doc.p("best kernel per size (GB/s as above%s)" % (
@@ -181,6 +186,51 @@ def _levels(doc, mem):
         doc.p("knees and %s agree" % src)
 
 
+# How each core clock source finds the clock (analysis/core_clock.py), for the paragraph above the
+# table; only the sources the rows use are named (an AArch64 run has no APERF).
+CLOCK_HOW = {"aperf_mperf": "the counter rate x APERF/MPERF per sample",
+             "pmu_cycles": "PMU core cycles per sample time",
+             "add_chain": "a chain of dependent adds, 1 cycle each, timed before and after the set"}
+
+
+def _ghz(hz):
+    return "%.3f" % (hz / 1e9) if hz else "-"
+
+
+def _per_cycle(doc, mem):
+    """The plateaus per level in bytes per core cycle; the L1's against the CPU's limits."""
+    doc.h("Bytes per core cycle", 3)
+    lv = headline_analysis.memory_levels(mem)
+    lim = lv.get("limits") or {}
+    used = [p.get("core_clock_source") for row in lv.get("levels") or [] for p in
+            (row.get(k) for k in ("read", "write", "copy")) if p and p.get("core_clock_source")]
+    how = "; ".join("%s: %s" % (src, CLOCK_HOW[src]) for src in CLOCK_HOW if src in used)
+    doc.p("B/cycle = the plateau's GB/s / the core clock during its set (%s); the L1's against the "
+          "CPU's load/store limit at the kernel's width (copy: 2 x min(read, write), rw bytes)"
+          % (how or "no core clock in these sets"))
+    doc.kv([("limits", "%s: %s" % (lim["cpu"], lim["source"]) if lim.get("cpu") else
+             "%s: no row for this CPU in the table (analysis/limits.py)" % limits.UNKNOWN)])
+    rows = []
+    for row in lv.get("levels") or []:
+        for k in ("read", "write", "copy"):
+            p = row.get(k)
+            if not p:
+                continue
+            li = p.get("limit")
+            frac = ("%.2f of %s" % (li["fraction"], li["text"]) if li and li.get("fraction")
+                    is not None else limits.UNKNOWN if "limit" in p and not li else "-")
+            rows.append([row["name"], k, p["curve"], p["gbps"], "%s (%s-%s)" % (
+                _ghz(p.get("core_hz")), _ghz(p.get("core_hz_lo")), _ghz(p.get("core_hz_hi"))),
+                p.get("core_clock_source") or "-", p.get("bytes_per_cycle"), frac])
+    doc.table(["level", "kernel", "curve", "GB/s", "core GHz (lo-hi)", "clock from", "B/cycle",
+               "of the limit"], rows)
+    d = lv.get("dram") or {}
+    if d.get("measured"):
+        doc.kv([("DRAM", "%.2f of the SMBIOS peak %.2f GB/s" % (d["peak_fraction"], d["peak_gbps"])
+                 if d.get("peak_fraction") is not None else d.get("peak_reason")
+                 or "peak unknown")])
+
+
 def section(doc, mem, out_dir, plot_info=None):
     """The Memory section: bandwidth tables, best kernel per size, DRAM peak, latency tables,
     knees vs CPUID, plots (plot_info: {"files": [(kind, path)], "error"} or None)."""
@@ -196,6 +246,7 @@ def section(doc, mem, out_dir, plot_info=None):
         doc.list("skipped: " + t for t in skips)
         return
     _bandwidth(doc, mem)
+    _per_cycle(doc, mem)
     _latency(doc, mem)
     _levels(doc, mem)
     doc.list("skipped: " + t for t in skips)

@@ -197,3 +197,18 @@ def test_cachefill_data_and_instruction(a64mem):
     assert any(s["params"]["type"] == "inst" for s in sets)  # the generated branch chain ran
     checks = [k for k in a64mem.summary["checks"] if k["name"] == "cold_slower_than_warm"]
     assert len(checks) == len(caches) and all(k["status"] == "skip" and k["reason"] for k in checks), checks
+
+
+def test_core_clock_beside_every_set(a64mem):
+    """The add chain ran beside every membw set (docs/methods/core_clock.md): its fields are in
+    the probe record, ordered, and the harness makes a clock of them (TCG's: no verdict on its
+    rate)."""
+    from bmharness.analysis import core_clock
+    sets = a64mem.sets("membw")
+    assert sets
+    for s in sets:
+        p = s["params"]
+        assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768
+        assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"]
+        clk = core_clock.set_clock(s, s["tsc_hz"])
+        assert clk and clk["lo_hz"] <= clk["hz"] <= clk["hi_hz"]

@@ -91,3 +91,18 @@ def test_default_cpu_skips_avx(quick_memory):
                if k["probe"] == "membw" and not k.get("ctr_set")}
     assert ("read", "256") in skipped and ("copy_nt", "512") in skipped
     assert quick_memory.summary["end"]["status"] == "ok"
+
+
+def test_core_clock_beside_every_set(memory_max):
+    """The add chain ran beside every membw set (docs/methods/core_clock.md): its fields are in
+    the probe record and ordered; the harness makes a clock of them (TCG's: no verdict on its
+    rate)."""
+    from bmharness.analysis import core_clock
+    sets = memory_max.sets("membw")
+    assert sets
+    for s in sets:
+        p = s["params"]
+        assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768
+        assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"]
+        clk = core_clock.set_clock(s, s["tsc_hz"])
+        assert clk and clk["lo_hz"] <= clk["hz"] <= clk["hi_hz"]

@@ -1,0 +1,36 @@
+/* The core clock beside a sample set (see core_clock.h). */
+#include "bench/core/core_clock.h"
+
+#include "arch/cycles.h"
+#include "lib/sort.h"
+
+void core_clock_take(struct core_clock *cc)
+{
+	(void)arch_add_chain(CORE_CLOCK_ITERS); /* warm-up: the chain's code and its branch */
+	for (unsigned i = 0; i < CORE_CLOCK_REPS && cc->n < CORE_CLOCK_N; i++) {
+		uint64_t t0 = cycles_begin();
+
+		(void)arch_add_chain(CORE_CLOCK_ITERS);
+		cc->ticks[cc->n++] = cycles_end() - t0;
+	}
+}
+
+void core_clock_spread(uint64_t *ticks, unsigned n, uint64_t out[3])
+{
+	sort_u64(ticks, n);
+	out[0] = n ? ticks[0] : 0;
+	out[1] = n ? ticks[(n - 1) / 2] : 0;
+	out[2] = n ? ticks[n - 1] : 0;
+}
+
+void core_clock_emit(struct record *r, struct core_clock *cc)
+{
+	uint64_t t[3];
+
+	core_clock_spread(cc->ticks, cc->n, t);
+	rec_str(r, "core_clock", "add_chain");
+	rec_u64(r, "core_clock_cycles", (uint64_t)CORE_CLOCK_ITERS * ARCH_ADD_CHAIN_LEN);
+	rec_u64(r, "core_clock_ticks_lo", t[0]);
+	rec_u64(r, "core_clock_ticks_med", t[1]);
+	rec_u64(r, "core_clock_ticks_hi", t[2]);
+}
