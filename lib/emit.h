@@ -14,6 +14,10 @@ typedef void (*emit_sink_fn)(const char *line, unsigned len);
 
 /* At most this many values per samples record (before run-length compression); a record usually
  * fills its line first (docs/protocol.md, "Sample values"). */
+/* A function that only writes records after a measurement: GCC's cold attribute optimises it for
+ * size (the .efi has a size budget) and moves it out of the way of the code it follows. */
+#define EMIT_COLD __attribute__((cold))
+
 #define EMIT_SAMPLES_PER_CHUNK 1024
 
 enum msg_level { MSG_INFO, MSG_WARN, MSG_ERROR };

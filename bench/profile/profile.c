@@ -184,7 +184,7 @@ static void emit_begin(struct probe_env *env, const char *probe)
 }
 
 /* One CPU's aggregated entries in chunks, then its end record. */
-static void emit_cpu(const char *probe, unsigned cpu)
+static EMIT_COLD void emit_cpu(const char *probe, unsigned cpu)
 {
 	struct prof_cpu *c = &prof.cpu[cpu];
 	uint32_t n, crc = 0;

@@ -239,7 +239,7 @@ static void handler_name(char *buf, unsigned cap, uint64_t work)
 static const struct irq_tally no_handler;
 #define NO_HANDLER (&no_handler) /* emit_set: a set of the probe, not of one handler */
 
-static void emit_set(const struct disp_run *run, const char *what, uint64_t work, uint64_t iters,
+static EMIT_COLD void emit_set(const struct disp_run *run, const char *what, uint64_t work, uint64_t iters,
 		     const char *unit, uint64_t set_iters, uint64_t overhead, uint64_t *v, uint64_t n,
 		     const struct irq_tally *t)
 {
@@ -290,7 +290,7 @@ static void rec_milli(struct record *r, const char *key, int64_t v)
 	rec_str(r, key, buf);
 }
 
-static void est_fields(struct record *r, const char *prefix, const struct disp_est *e)
+static EMIT_COLD void est_fields(struct record *r, const char *prefix, const struct disp_est *e)
 {
 	char key[40];
 	struct sbuf sb;
