@@ -180,3 +180,21 @@ def test_last_level_option_from_sysfs(tmp_path):
     _cache_dir(odd, "index3", 3, "Unified", "30720K", 12, 64)
     assert app_vector.last_level_option(str(odd)) is None
     assert app_vector.last_level_option(str(tmp_path / "absent")) is None
+
+
+def test_insn_coefficient_from_the_add_chain_first():
+    """One dependent add is one core cycle (core_clock.py): with the chain's timings beside the
+    bandwidth sets, insn_ns is 1 / the median set's core clock, the spin loop set aside."""
+    def membw(n, ghz):
+        ticks = lambda g: int(round(32768 * 2e9 / (g * 1e9))) + 50  # noqa: E731
+        return {"name": "membw", "unit": "cycles", "set": n, "tsc_hz": 2e9, "overhead": 50,
+                "params": {"core_clock": "add_chain", "core_clock_cycles": 32768,
+                           "core_clock_ticks_lo": ticks(ghz * 1.01),
+                           "core_clock_ticks_med": ticks(ghz), "core_clock_ticks_hi": ticks(ghz * 0.99)}}
+    spin = {"name": "spin", "unit": "cycles", "set": 9, "tsc_hz": 2e9,
+            "params": {"insns_per_iter": 2}, "stats": {"per_op": {"median": 4.0, "ci95": [4, 4]}}}
+    vec = vector.machine_vector({}, {"sets": [membw(1, 3.0), membw(2, 2.0), membw(3, 4.0), spin]})
+    insn = vec["coefficients"]["insn_ns"]
+    assert insn["value"] == pytest.approx(1 / 3.0, rel=1e-3)
+    assert insn["lo"] == pytest.approx(1 / 4.0, rel=1e-3) and insn["hi"] == pytest.approx(0.5, rel=1e-3)
+    assert "dependent add" in insn["source"]

@@ -9,8 +9,12 @@ figures (headline.compute), converted to latencies, each with the CI of the poin
 - read/write/copy ns per byte at each cache level and DRAM: 1 / the plateau's GB/s (GB/s is bytes
   per ns), the best kernel width of each (the headline's choice), CI [1/hi, 1/lo];
 - load ns at each level: the random pointer chase's plateau latency (one dependent load);
-- insn ns: one simple instruction: the spin probe's dependent two-instruction loop (dec/jnz,
-  subs/b.ne), its median time per iteration over insns_per_iter, CI from the set's 95% CI;
+- insn ns: one simple instruction: one add of the dependent add chain timed beside every
+  bandwidth set (core_clock.py: one add is one core cycle), the median over the sets, interval
+  from the sets' lowest and highest; without those sets the spin probe's dependent
+  two-instruction loop (dec/jnz, subs/b.ne), its median time per iteration over insns_per_iter,
+  CI from the set's 95% CI (a loop whose branch costs a cycle of its own on some cores: Zen 3
+  takes two cycles per iteration);
 - irq ns: one interrupt delivered: the median latency of the first source the headline lists.
 A coefficient the run did not measure is absent (never 0): prediction then says it is missing.
 
@@ -20,6 +24,7 @@ Names: `<op>_ns_per_byte.<level>` (op read, write, copy; level L1d, L2, L3, ...,
 import json
 import os
 
+from . import core_clock
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-machine-vector", 1
@@ -55,8 +60,28 @@ def _level_coefs(out, level):
                                          "random chase plateau %s" % name)
 
 
+def _insn_add_chain(summary):
+    """ns per dependent add from the add chains beside the bandwidth sets, or None."""
+    hzs = []
+    for s in summary.get("sets") or []:
+        clk = core_clock.add_chain(s.get("params") or {}, num(s.get("tsc_hz")),
+                                   num(s.get("overhead")))
+        if clk:
+            hzs.append(clk["hz"])
+    if not hzs:
+        return None
+    hzs.sort()
+    med = hzs[(len(hzs) - 1) // 2]
+    return _coef(1e9 / med, 1e9 / hzs[-1], 1e9 / hzs[0], "ns",
+                 "one dependent add (the core clock beside %d bandwidth set(s))" % len(hzs))
+
+
 def _insn(summary):
-    """ns per simple instruction from the spin probe's sets: the median set (by its median)."""
+    """ns per simple instruction: the add chain's, else the spin probe's sets (the median set by
+    its median)."""
+    chain = _insn_add_chain(summary)
+    if chain:
+        return chain
     rows = []
     for s in summary.get("sets") or []:
         if s.get("name") != "spin":
