@@ -13,7 +13,7 @@ the L1D knees seen. The L1D check itself takes the first sweep.
 
 A guest's memory is placed by its host: even where the guest maps 2 MiB pages, the host may back
 them with 4 KiB pages at random physical addresses, and a physically indexed L2 then has sets that
-overflow before it is full -- the random curve ramps up from about half the L2 (on a Zen 4 VM:
+overflow before it is full -- the random curve ramps up from about half the L2 (on a Zen 3 VM:
 quiet sweeps' L2 knees at 256-384 KiB of 512 KiB, and 181 KiB once). An L2 knee under 0.5x in a
 guest (CPUID hypervisor bit) is therefore an expected failure that names the measured size, as the
 partitioned L3 is; on bare metal it fails."""
