@@ -188,6 +188,12 @@ AARCH64 = [
          doc="Entered at EL2 on 2 cores and left for EL1 (el2=leave, the default): smp_hello on both "
              "(PSCI starts the second core at EL2 too), the interrupt probes through the GICv3 and the "
              "EL1 timers, membw_mc profiled on PMU overflow on both cores."),
+    _a64("a64el2gicv2", smp=2, timeout=120, cpu="max", machine=("virtualization=on", "gic-version=2"),
+         options={"probes": "smp_hello,irq_latency", "irq_samples": 50, "irq_set_ms": 5000,
+                  "irq_timeout_ms": 2000, "samples": 4},
+         groups=("irq", "smp"),
+         doc="Entered at EL2 with a GICv2 (no GIC system registers: ICC_SRE_EL2 untouched), left for "
+             "EL1: both cores, every armed interrupt through the memory-mapped CPU interface."),
     _a64("a64el2pmu", icount=True, cpu="max", machine=("virtualization=on",),
          options={"probes": "spin,pmu_check", "samples": 8, "timer_samples": 128},
          groups=("pmu", "icount"),

@@ -9,7 +9,9 @@ everything EL1 gives works:
 - a64el2run (2 cores): PSCI CPU_ON starts the second core at EL2 too -- its stub applies the boot
   core's EL2 values and erets to EL1 -- so smp_hello answers on both; the interrupt probes take
   every armed interrupt exactly once through the GICv3 and the EL1 timers; membw_mc is profiled on
-  PMU overflow on both cores.
+  PMU overflow on both cores;
+- a64el2gicv2 (virt,gic-version=2, 2 cores): the same with a GICv2, whose memory-mapped CPU
+  interface needs nothing from EL2 (no GIC system registers to hand over).
 With el2=stay (a64el2, aarch64/test_sysregs.py for its vectors) the run stays at EL2 and the
 record says so with the reason. Latencies are emulation numbers: structure and exact counts only."""
 
@@ -33,13 +35,16 @@ SPIN_OVERHEAD_MAX = 1000  # instructions of the runner's reads around one sample
 MEMBW_KERNEL_PREFIX = "bw_"
 
 
-def _left_el2(b):
+def _left_el2(b, gicv3=True):
     e = single(b.plat("el2"))
     assert (e["entry_el"], e["el"], e["action"]) == (2, 1, "dropped"), e
     hcr = int(str(e["hcr_el2"]), 16)
     assert hcr & HCR_RW and not hcr & (HCR_ROUTING | HCR_TGE | HCR_E2H), e
     assert int(str(e["cnthctl_el2"]), 16) & CNTHCTL_EL1PCTEN_EL1PCEN == CNTHCTL_EL1PCTEN_EL1PCEN
-    assert int(str(e["icc_sre_el2"]), 16) & ICC_SRE_ENABLE  # QEMU virt's GICv3 by system registers
+    if gicv3:  # QEMU virt's GICv3 by system registers
+        assert int(str(e["icc_sre_el2"]), 16) & ICC_SRE_ENABLE
+    else:      # a GICv2: ID_AA64PFR0_EL1.GIC = 0, no system registers to hand over
+        assert "icc_sre_el2" not in e, e
     assert not int(str(e["mdcr_el2"]), 16) & MDCR_TRAPS
     ident = b.plat("aarch64_id")
     ident = ident[0] if isinstance(ident, list) else ident
@@ -105,6 +110,20 @@ def test_pmu_overflow_sampled_on_both_cores(a64el2run):
     total = sum(by.values())
     kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
     assert total >= AP_MIN_SAMPLES and kernels > total / 2, by
+
+
+def test_gicv2_after_the_drop(a64el2gicv2):
+    b = a64el2gicv2
+    _boot_ok(b)
+    _left_el2(b, gicv3=False)
+    g = single(b.plat("gic"))
+    assert g["ready"] == 1 and g["gic_version"] == 2 and g["gicr_ranges"] == 0, g
+    assert single(b.plat("smp"))["cpus_online"] == 2
+    n = CONFIGS["a64el2gicv2"].options["irq_samples"]
+    for src, wait in ONE_SHOT:
+        check_one_shot_set(b, src, wait, n, WARMUP)
+    (c,) = [c for c in b.summary["checks"] if c["name"] == "irq_cleanup"]
+    assert c["status"] == "pass" and c["left"] == 0, c
 
 
 def test_stay_keeps_el2_and_says_why(a64el2):
