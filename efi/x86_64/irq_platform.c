@@ -284,17 +284,23 @@ static bool hpet_arm_once(struct irq_platform *p, uint64_t ticks, uint64_t *mid,
 	return hpet_comparator_ahead(p->hpet, cmp, HPET_MIN_AHEAD_TICKS);
 }
 
-/* The comparator `ticks` from now, as Linux's hpet_clkevt_set_next_event: an arm whose counter,
+/* The comparator *ticks from now, as Linux's hpet_clkevt_set_next_event: an arm whose counter,
  * read back, is (nearly) past the comparator may never fire (equality match: not before the
  * counter wraps), so the comparator is stopped and, unless its interrupt was raised after all
  * (interrupts are masked while arming: its vector is then pending at the local APIC), armed again
- * from a fresh read, at most HPET_ARM_TRIES times. *mid, *half: the bracket of the read in use. */
-static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t ticks, uint64_t *mid, uint64_t *half)
+ * from a fresh read, each time twice as far ahead (as Linux's clockevents core raises its minimum
+ * delta when a programmed event was already past: the arm itself took longer than the distance,
+ * a vCPU preempted in it under load), at most HPET_ARM_TRIES times. *ticks: the distance of the
+ * arm in use; *mid, *half: the bracket of its read. */
+static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t *ticks, uint64_t *mid, uint64_t *half)
 {
 	for (unsigned t = 0; t < HPET_ARM_TRIES; t++) {
-		if (t)
+		if (t) {
 			p->hpet_rearms++;
-		if (hpet_arm_once(p, ticks, mid, half))
+			if (*ticks <= HPET_COUNTER32_MASK / 4)
+				*ticks *= 2;
+		}
+		if (hpet_arm_once(p, *ticks, mid, half))
 			return;
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
 		if (lapic_vector_pending(&p->lapic, vector))
@@ -335,7 +341,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		 * from and had been current for up to one period: due at mid + ticks, within
 		 * +- (half-width + one period). */
 		t0 = cycles_read();
-		hpet_arm(p, vector, ticks, &mid, &half);
+		hpet_arm(p, vector, &ticks, &mid, &half);
 		deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
 		p->arm_uncertainty = half + p->hpet_tick_cycles;
 		break;
