@@ -58,7 +58,9 @@ const char *irq_source_deadline(enum irq_source s);
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s);
 /* Route/program the source for `vector` (masked until armed). */
 void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vector);
-/* One interrupt `delay_cycles` of the cycle counter from now (the IPI: now). Returns the deadline;
+/* One interrupt `delay_cycles` of the cycle counter from now (the IPI: now). Returns the deadline,
+ * or 0 when the source could not be armed (a PC's HPET comparator found passed at every try: the
+ * environment's header says when): no interrupt is to come and the caller may arm again;
  * *arm_cycles: how long the arming write took (the deadline's uncertainty). */
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
 			uint64_t *arm_cycles);

@@ -7,7 +7,8 @@
 #include "lib/record.h"
 
 #define US_PER_S 1000000ull
-#define HPET_ARM_TRIES 4 /* arms of one HPET deadline before it is given up (counted) */
+#define HPET_ARM_TRIES 8 /* arms of one HPET deadline before it is given up (counted): 50 us doubled
+                          * seven times is 6.4 ms, longer than a host scheduler's time slice */
 #define APIC_MAX_COUNT 0xFFFFFFFFull /* the initial-count register is 32 bits */
 #define IRQ_APIC_VECTORS 256
 #define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x counter_hz stays within 64 bits */
@@ -291,8 +292,9 @@ static bool hpet_arm_once(struct irq_platform *p, uint64_t ticks, uint64_t *mid,
  * from a fresh read, each time twice as far ahead (as Linux's clockevents core raises its minimum
  * delta when a programmed event was already past: the arm itself took longer than the distance,
  * a vCPU preempted in it under load), at most HPET_ARM_TRIES times. *ticks: the distance of the
- * arm in use; *mid, *half: the bracket of its read. */
-static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t *ticks, uint64_t *mid, uint64_t *half)
+ * arm in use; *mid, *half: the bracket of its read. False: given up, the comparator stopped and
+ * no interrupt to come (the caller retakes the arm). */
+static bool hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t *ticks, uint64_t *mid, uint64_t *half)
 {
 	for (unsigned t = 0; t < HPET_ARM_TRIES; t++) {
 		if (t) {
@@ -301,12 +303,13 @@ static void hpet_arm(struct irq_platform *p, uint8_t vector, uint64_t *ticks, ui
 				*ticks *= 2;
 		}
 		if (hpet_arm_once(p, *ticks, mid, half))
-			return;
+			return true;
 		hpet_comparator_stop(p->hpet, p->hpet_timer);
 		if (lapic_vector_pending(&p->lapic, vector))
-			return; /* it fired in time: that interrupt is this arm's */
+			return true; /* it fired in time: that interrupt is this arm's */
 	}
-	p->hpet_arms_missed++; /* left stopped: the probe counts it lost */
+	p->hpet_arms_missed++; /* left stopped: nothing armed, the probe retakes the arm */
+	return false;
 }
 
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,
@@ -341,8 +344,8 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		 * from and had been current for up to one period: due at mid + ticks, within
 		 * +- (half-width + one period). */
 		t0 = cycles_read();
-		hpet_arm(p, vector, &ticks, &mid, &half);
-		deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
+		if (hpet_arm(p, vector, &ticks, &mid, &half))
+			deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
 		p->arm_uncertainty = half + p->hpet_tick_cycles;
 		break;
 	default:

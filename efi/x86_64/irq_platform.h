@@ -16,7 +16,8 @@
  *    with the HPET/TSC ratio calibrated at init (not the nominal period). Uncertainty: the
  *    bracket's half-width plus one HPET period (the counter value was current for up to a period).
  *    The comparator is at least HPET_MIN_PROG_TICKS ahead; the counter is read back after the
- *    write, and an arm it shows (nearly) passed is retaken from a fresh read (drivers/timer/hpet.h).
+ *    write, and an arm it shows (nearly) passed is retaken from a fresh read (drivers/timer/hpet.h),
+ *    each time twice as far ahead; after HPET_ARM_TRIES the arm is given up and returns 0.
  *  - TSC-deadline: exact (the value written). Self-IPI: the TSC before the send.
  * The periodic timer's period start (irq_periodic_expiry) is the current count read between two
  * TSC reads: their midpoint minus the elapsed ticks; uncertainty the bracket's half-width plus
@@ -76,7 +77,7 @@ struct irq_platform {
 	uint64_t hpet_tick_cycles;  /* one HPET period in TSC cycles, rounded up */
 	/* since the HPET source's last irq_source_prepare (one latency set): */
 	uint64_t hpet_rearms;       /* arms retaken: the counter read back had (nearly) passed the comparator */
-	uint64_t hpet_arms_missed;  /* arms given up after HPET_ARM_TRIES such tries (then lost) */
+	uint64_t hpet_arms_missed;  /* arms given up after HPET_ARM_TRIES such tries (not armed: retaken) */
 	uint64_t timer_tick_cycles; /* one APIC timer tick in TSC cycles, rounded up */
 	uint64_t arm_uncertainty;   /* the last irq_source_arm's deadline uncertainty, +- cycles */
 	/* periodic state */

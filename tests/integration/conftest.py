@@ -95,9 +95,16 @@ def rt_prefix(cpu=None):
 def check_one_shot_arms(p, requested, warmup, ctx):
     """A one-shot irq_latency set's arms: every one taken, and the set's own count of them. An
     arrival early within its bound (early_quantised / early_within_uncertainty) gives no sample,
-    so the probe retakes that arm (resampled), never more often than such arrivals."""
+    so the probe retakes that arm (resampled), never more often than such arrivals. An arm the
+    source could not arm (a PC's HPET comparator overtaken at every try, hpet_arms_missed) is not
+    armed and is taken again (unarmed); no other source gives one up."""
     assert p["armed"] == p["taken"] == requested + warmup + p["resampled"], ctx
     assert p["resampled"] <= p.get("early_within_uncertainty", p.get("early_quantised", 0)), ctx
+    assert p["unarmed"] <= requested, ctx
+    if p["source"] == "hpet":
+        assert p["unarmed"] == p["hpet_arms_missed"], ctx
+    elif p.get("guard") != "hpet":
+        assert p["unarmed"] == 0, ctx
 
 
 IRQ_FAULT_COUNTS = ("lost", "early", "extra", "spurious", "unexpected")

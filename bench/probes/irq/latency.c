@@ -54,11 +54,11 @@ static void source_fields(struct record *r, struct probe_env *env, enum irq_sour
 	irq_source_describe(p, s, r);
 }
 
-/* Arm the guard that ends a hlt wait if the measured interrupt never comes. */
-static void guard_arm(struct probe_env *env, enum irq_source g, uint64_t delay)
+/* Arm the guard that ends a hlt wait if the measured interrupt never comes; false when it could
+ * not be armed (irq_source_arm's 0). */
+static bool guard_arm(struct probe_env *env, enum irq_source g, uint64_t delay)
 {
-	if (g != IRQ_NUM_SOURCES)
-		(void)irq_source_arm(env->irq, g, IRQ_VEC_GUARD, delay, 0);
+	return g == IRQ_NUM_SOURCES || irq_source_arm(env->irq, g, IRQ_VEC_GUARD, delay, 0) != 0;
 }
 
 /* Everything a one-shot set measured, for its record. */
@@ -68,6 +68,7 @@ struct one_shot_result {
 	struct irq_tally tally;
 	uint64_t early_slack;   /* early by less than the source's stated bound (not a failure) */
 	uint64_t resampled;     /* arms added for measured arms whose early_slack left no sample */
+	uint64_t unarmed;       /* arms the source (or the guard) could not arm: retaken, not counted armed */
 	uint64_t unc_median, unc_max;
 	enum irq_source guard;
 	struct irq_context ctx;
@@ -101,6 +102,7 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 	rec_bool(r, "truncated_by_time", res->truncated);
 	rec_u64(r, "warmup", IRQ_WARMUP);
 	rec_u64(r, "resampled", res->resampled);
+	rec_u64(r, "unarmed", res->unarmed);
 	if (ls->wait == IRQ_WAIT_L1D || ls->wait == IRQ_WAIT_L2)
 		rec_u64(r, "touch_bytes", t->bytes[ls->wait]);
 	if (res->guard != IRQ_NUM_SOURCES)
@@ -162,8 +164,9 @@ static void one_shot_start(struct one_shot_run *o)
 
 /* Arm i: the interrupted code's working set warmed, the interrupt armed (and for hlt the guard),
  * the wait, then the arrival sorted: lost, early (a failure beyond the source's bound; within it
- * no sample and, from IRQ_WARMUP on, one arm more), or from IRQ_WARMUP on a sample. */
-static void one_shot_arm(struct one_shot_run *o, uint64_t i)
+ * no sample and, from IRQ_WARMUP on, one arm more), or from IRQ_WARMUP on a sample. False when
+ * nothing could be armed (counted unarmed, nothing to wait for: the caller takes arm i again). */
+static bool one_shot_arm(struct one_shot_run *o, uint64_t i)
 {
 	struct irq_platform *p = o->env->irq;
 	const struct lat_set *ls = o->ls;
@@ -173,10 +176,18 @@ static void one_shot_arm(struct one_shot_run *o, uint64_t i)
 	bool taken;
 
 	irq_touch_lap(o->t, ls->wait); /* the interrupted code's working set, warm */
-	if (ls->wait == IRQ_WAIT_HLT)
-		guard_arm(o->env, res->guard, o->delay + o->timeout);
+	if (ls->wait == IRQ_WAIT_HLT && !guard_arm(o->env, res->guard, o->delay + o->timeout)) {
+		res->unarmed++;
+		return false;
+	}
 	deadline = irq_source_arm(p, ls->src, IRQ_VEC_MEASURE, o->delay, &arm);
 	bound = early_bound(p, ls->src); /* before the guard's arm overwrites it */
+	if (!deadline) {
+		if (ls->wait == IRQ_WAIT_HLT)
+			irq_source_disarm(p, res->guard, IRQ_VEC_GUARD);
+		res->unarmed++;
+		return false;
+	}
 	res->tally.armed++;
 	taken = irq_wait_taken(&o->hit, before, ls->wait, o->t, deadline + o->timeout);
 	if (ls->wait == IRQ_WAIT_HLT)
@@ -184,7 +195,7 @@ static void one_shot_arm(struct one_shot_run *o, uint64_t i)
 	if (!taken) {
 		irq_source_disarm(p, ls->src, IRQ_VEC_MEASURE);
 		res->tally.lost++;
-		return;
+		return true;
 	}
 	res->tally.taken++;
 	if (o->hit.entry < deadline) {
@@ -196,7 +207,7 @@ static void one_shot_arm(struct one_shot_run *o, uint64_t i)
 				res->resampled++;
 		} else
 			res->tally.early++;
-		return;
+		return true;
 	}
 	if (i >= IRQ_WARMUP) {
 		o->samples[res->n] = o->hit.entry - deadline;
@@ -204,6 +215,7 @@ static void one_shot_arm(struct one_shot_run *o, uint64_t i)
 		o->uncs[res->n] = bound;
 		res->n++;
 	}
+	return true;
 }
 
 /* Stragglers taken, sources released, handlers removed; the tally and the uncertainties settled. */
@@ -259,17 +271,22 @@ static enum probe_status one_shot_set(struct probe_env *env, const struct lat_se
 	start = cycles_read();
 	budget = env->cfg->irq_set_ms * (env->counter_hz / 1000);
 	/* An arrival early within the bound is no failure but gives no sample (latencies >= 0): the
-	 * arm is retaken, at most cap times, so the set still has the samples asked for. */
-	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res->resampled; i++) {
+	 * arm is retaken, at most cap times, so the set still has the samples asked for. An arm that
+	 * could not be armed is taken again, at most cap times in the set (more is a failure). */
+	for (uint64_t i = 0; i < cap + IRQ_WARMUP + res->resampled;) {
 		if (i >= IRQ_WARMUP && cycles_read() - start > budget) {
 			res->truncated = true;
 			break;
 		}
-		one_shot_arm(&o, i);
+		if (one_shot_arm(&o, i))
+			i++;
+		else if (res->unarmed > cap)
+			break;
 	}
 	one_shot_stop(&o);
 	one_shot_emit(env, ls, t, res, samples, arms);
-	return res->tally.lost || res->tally.early || res->tally.extra || res->tally.unexpected ? PROBE_FAILED : PROBE_OK;
+	return res->tally.lost || res->tally.early || res->tally.extra || res->tally.unexpected ||
+	       res->unarmed > cap ? PROBE_FAILED : PROBE_OK;
 }
 
 struct periodic_state {
@@ -476,7 +493,7 @@ static enum probe_status irq_latency_run(struct probe_env *env)
 	else
 		failed++;
 	if (failed)
-		emit_msg(MSG_ERROR, "irq_latency: an armed interrupt was lost, early, repeated or unexpected");
+		emit_msg(MSG_ERROR, "irq_latency: an armed interrupt was lost, early, repeated or unexpected, or a source could not be armed");
 	return failed ? PROBE_FAILED : ok ? PROBE_OK : PROBE_SKIPPED;
 }
 

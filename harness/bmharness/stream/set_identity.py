@@ -61,7 +61,7 @@ PROBES = {
             "timer_hz", "arm_cycles_median", "truncated_by_time", "early_quantised",
             "early_within_uncertainty", "resampled", "invalid_negative", "periods_elapsed",
             "uncertainty_median", "uncertainty_max", "hpet_hz_calibrated", "hpet_rearms",
-            "hpet_arms_missed")},
+            "hpet_arms_missed", "unarmed")},
     "irq_masked": {
         IDENTITY: ("source", "what"), DERIVED: ("delay_cycles",),
         MEASURED: _IRQ_COMMON_MEASURED + (
