@@ -3,7 +3,7 @@
 default x86_64 and AArch64 QEMU boots and of a default hosted run, each with seed=1, must equal
 the shape stored in tests/integration/shapes/. No other fixture boots the defaults, so this
 adds one run per configuration: about 80-95 s per QEMU boot under TCG, 2-3.5 min for the hosted
-run (the full defaults: irq_samples=10000, noise_ms=5000, mem_max_mb=0 sized from the caches).
+run (the full defaults: irq_samples=10000, noise_ms=2000, mem_max_mb=0 sized from the caches).
 
 After an intended change of the stream, regenerate the stored shapes (same configurations):
     harness/baremetric qemu --out /tmp/s86 --set seed=1
