@@ -76,7 +76,7 @@ void simd_usable(struct simd_state *s)
 		cpu_cpuid(7, 0, &x, &b7, &y, &z);
 	}
 	s->usable[SIMD_128] = d & CPUID1_EDX_SSE2;
-	s->why_not[SIMD_128] = "CPU lacks SSE2";
+	s->why_not[SIMD_128] = s->usable[SIMD_128] ? 0 : "CPU lacks SSE2"; /* also on the early return below */
 	if (!(c & CPUID1_ECX_OSXSAVE)) {
 		s->why_not[SIMD_256] = (c & CPUID1_ECX_AVX) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX";
 		s->why_not[SIMD_512] = (b7 & CPUID7_EBX_AVX512F) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX-512F";

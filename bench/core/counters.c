@@ -334,27 +334,33 @@ void ctr_describe(const struct ctr_run *cr, struct record *r)
 /* Counter skips are reported once, not once per set (a sweep has hundreds of sets; the probe
  * record's ctr_refused / ctr_skipped still names them for every set): a refused event once per
  * probe, counter set and event (reason NULL); a set whose counters cannot be read at all once per
- * probe, counter set and reason (event ""). */
+ * probe, counter set and reason (event ""). What was reported is kept as a 64-bit FNV-1a hash of
+ * the four strings (768 bytes instead of copies of them: static memory is file size in the
+ * .efi, docs/hacking.md); two different skips sharing a hash among 96 is a 1-in-10^15 chance. */
 #define REPORTED_MEMORY 96
-static struct {
-	const char *probe, *set, *reason;
-	char event[24];
-} reported[REPORTED_MEMORY];
+#define FNV64_OFFSET 0xcbf29ce484222325ull
+#define FNV64_PRIME 0x100000001b3ull
+static uint64_t reported[REPORTED_MEMORY];
 static unsigned n_reported;
+
+/* FNV-1a over the string and its terminator (so "ab","c" and "a","bc" differ). */
+static uint64_t fnv64_str(uint64_t h, const char *s)
+{
+	do {
+		h = (h ^ (uint8_t)*s) * FNV64_PRIME;
+	} while (*s++);
+	return h;
+}
 
 static bool first_report(const char *probe, const char *set, const char *event, const char *reason)
 {
-	reason = reason ? reason : "";
+	uint64_t h = fnv64_str(fnv64_str(fnv64_str(fnv64_str(FNV64_OFFSET, probe), set), event), reason ? reason : "");
+
 	for (unsigned i = 0; i < n_reported; i++)
-		if (str_eq(reported[i].probe, probe) && str_eq(reported[i].set, set) &&
-		    str_eq(reported[i].event, event) && str_eq(reported[i].reason, reason))
+		if (reported[i] == h)
 			return false;
-	if (n_reported < REPORTED_MEMORY) {
-		reported[n_reported].probe = probe;
-		reported[n_reported].set = set;
-		reported[n_reported].reason = reason;
-		str_copy(reported[n_reported++].event, event, sizeof(reported[0].event));
-	}
+	if (n_reported < REPORTED_MEMORY)
+		reported[n_reported++] = h;
 	return true;
 }
 

@@ -51,7 +51,7 @@ def _a64(name, timeout=A64_TIMEOUT_S, **kw):
 SMBIOS_SERIAL = "BM-TEST-SERIAL-42"
 
 # The x86_64 boots.
-_MEMORY = {"probes": "membw,latency,cachefill", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
+_MEMORY = {"probes": "membw,latency,cachefill,flops", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
 _PMU = {"probes": "spin,pmu_check,pmu_cost,membw,latency,cachefill", "mem_max_mb": 1,
         "mem_kernels": "read", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
 _HELLO = {"probes": "smp_hello,membw_mc,membw,latency,spin", "samples": 4, "mem_max_mb": 1,
@@ -199,7 +199,7 @@ AARCH64 = [
          groups=("pmu", "icount"),
          doc="Entered at EL2, left for EL1: the PMU's counters given to EL1 count exactly under -icount."),
     _a64("a64mem", timeout=90, cpu="max",
-         options={"probes": "membw,cachefill", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
+         options={"probes": "membw,cachefill,flops", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
          groups=("memory",)),
     _a64("a64smp2", smp=2, options={"samples": 4, "mem_max_mb": 4, "timer_samples": 64},
          raw="probes = smp_hello,fault_ap_ud2,membw_mc\n", groups=("smp", "faults"),

@@ -295,3 +295,26 @@ def pytest_collection_modifyitems(items):
             if cfg:
                 for m in (cfg.arch,) + cfg.groups:
                     item.add_marker(m)
+
+
+FLOPS_PER_INSN = {"fma": 2, "mul_add": 1}  # per lane: a fused multiply-add is two operations
+
+
+def check_flops(boot, ran, skipped):
+    """The flops probe's sets (arch/flops.h): the (kernel, width) pairs `ran` measured, each after
+    its passing exactness check, with its operations per trip = 12 chains x lanes x operations per
+    instruction and the core clock beside it; those `skipped` say why in a skip record."""
+    sets = {(s["params"]["kernel"], str(s["params"]["width"])): s for s in boot.sets("flops")}
+    checks = {(c["kernel"], str(c["width"])): c for c in boot.summary["checks"] if c["name"] == "flops_exact"}
+    skips = {(k["kernel"], str(k["width"])): k["reason"] for k in boot.summary["skips"] if k["probe"] == "flops"}
+    assert set(sets) == set(ran) and set(checks) == set(ran), (sorted(sets), sorted(checks))
+    assert set(skips) == set(skipped) and all(skips.values()), skips
+    for key, s in sets.items():
+        p = s["params"]
+        assert p["precision"] == "fp64" and p["accumulators"] == 12 and p["lanes"] >= 1
+        assert p["flops_per_op"] == 12 * p["lanes"] * FLOPS_PER_INSN[p["kernel"]], p
+        assert p["core_clock"] == "add_chain" and 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_hi"]
+        assert s["n"] == s["received"] and s["iters"] >= 1
+        c = checks[key]
+        assert c["status"] == "pass" and c["measured"] == 0 and c["lanes"] == 12 * p["lanes"], c
+    return sets

@@ -111,7 +111,7 @@ static void record_lists_every_option(void)
 	rec_start(&r, 3, "cfg");
 	config_to_record(&c, &r);
 	rec_finish(&r);
-	CHECK(strstr(r.buf, " probes=timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,irq_footprint,noise ") != 0);
+	CHECK(strstr(r.buf, " probes=timer,spin,pmu_check,pmu_cost,membw,latency,cachefill,flops,smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,irq_footprint,noise ") != 0);
 	CHECK(strstr(r.buf, " serial=auto ") != 0);
 	CHECK(strstr(r.buf, " shutdown=auto ") != 0);
 	CHECK(strstr(r.buf, " arena_mb=640 ") != 0);

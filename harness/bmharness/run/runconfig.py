@@ -7,7 +7,7 @@ for a quick QEMU run; `--set key=value` options override them.
 
 import re
 
-PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "smp_hello",
+PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "flops", "smp_hello",
           "membw_mc", "irq_latency", "irq_exception", "irq_displace", "irq_footprint", "noise", "fault_ud2",
           "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split")
 SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
