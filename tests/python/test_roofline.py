@@ -256,3 +256,45 @@ def test_html_section_without_plots(roof_run):
     section = page[start:page.index("</details>", start)]
     assert "<h2>Roofline</h2>" in section and "GFLOP/s" in section
     assert "roofline plot not drawn" in section
+
+
+def test_aarch64_widths_and_counter_rate(tmp_path):
+    """AArch64: scalar FMADD, NEON FMLA and SVE at vl_bits=256 timed on the generic timer (synth's
+    62.5 MHz CNTFRQ): the SVE set's 96 FLOP in 6.000 ticks is 96 x 0.0625 / 6 = 1.000 GFLOP/s."""
+    def add(s, set_id):
+        for width, fpo, insn, extra in ((64, 24, "fmadd", {}), (128, 48, "fmla", {}),
+                                        ("sve", 96, "fmla", {"vl_bits": 256})):
+            s.probe("flops", set_id, SAMPLES, iters=1000, overhead=OVERHEAD, kernel="fma",
+                    width=width, insn=insn, precision="fp64", lanes=fpo // 24,
+                    accumulators=12, flops_per_op=fpo, **extra)
+            s.add("check", name="flops_exact", probe="flops", kernel="fma", width=width,
+                  expected=fpo, measured=fpo, status="pass")
+            set_id += 1
+        return set_id
+    stream = synth.memory_stream(then=add, arch="aarch64", midr=synth.MIDR_N1, n=8,
+                                 kernels=(("read", 128),), latency=False)
+    out = _report(tmp_path, stream, plot=False)
+    doc = _load(out)
+    assert doc["empirical"]["gflops"]["data"] == [
+        ["FP64 fma SVE 256-bit GFLOPs", pytest.approx(1.0, rel=1e-9)],
+        ["FP64 fma NEON 128-bit GFLOPs", pytest.approx(0.5, rel=1e-9)],
+        ["FP64 fma scalar GFLOPs", pytest.approx(0.25, rel=1e-9)]]
+    assert doc["empirical"]["metadata"]["ARCH"] == "aarch64"
+    assert doc["empirical"]["metadata"]["EMULATED"] is False
+    md = (out / "report.md").read_text()
+    assert "the counter rate (tsc_hz: CNTFRQ)" in md and "| fma | SVE 256-bit | fmla |" in md
+
+
+def test_spec_dram_peak_and_summary_writes_it(tmp_path):
+    """ERT's `spec` holds data-sheet figures: the SMBIOS DRAM peak (25600 MB/s) where there is
+    one; `report --summary` writes roofline.json too."""
+    log = tmp_path / "spec.log"
+    log.write_bytes(synth.memory_stream(then=_flops_sets(), dram_mbps=25600, n=8,
+                                        kernels=(("read", 256),), latency=False).data())
+    out = tmp_path / "spec"
+    parse.parse_log(str(log), str(out))
+    report.write_summary(str(out))
+    doc = _load(out)
+    assert doc["spec"]["gbytes"]["data"] == [["DRAM", 25.6]]
+    assert doc["spec"]["gflops"]["data"] == []
+    assert doc["baremetric"]["peak"]["width"] == 256

@@ -14,7 +14,7 @@ import os
 
 from . import figure, plots
 from .doc import fnum
-from ..analysis import roofline
+from ..analysis import archinfo, roofline
 from ..analysis.memory import size_text
 
 NAME = "roofline"
@@ -97,13 +97,15 @@ def _figure(plt, res, out_dir, stamp):
     ys = [c["gflops"] for c in res["compute"] if c["gflops"]]
     ys += [b["gbps"] * lo for b in res["bandwidth"]]
     ax.set_xlim(lo, hi)
-    ax.set_ylim(min(ys) / 2, max(ys) * 12)  # room above the peak for the ridges' labels
+    # room above the peak for the ridges' labels where there are some
+    ax.set_ylim(min(ys) / 2, max(ys) * (12 if res["ridges"] else 2.5))
     ax.set_xlabel("arithmetic intensity (FLOP/byte, log scale)", fontsize=8)
     ax.set_ylabel("GFLOP/s (10^9 FP64 operations/s, log scale)", fontsize=8)
     ax.tick_params(labelsize=8)
     ax.grid(True, which="major", alpha=0.3)
-    ax.set_title("empirical roofline, one core, FP64: read plateaus per level (diagonals), "
-                 "flops per width (horizontals)", fontsize=9)
+    ax.set_title("empirical roofline, one core, FP64: " + (
+        "read plateaus per level (diagonals), flops per width (horizontals)" if res["bandwidth"]
+        else "flops per width; no bandwidth plateaus in this run"), fontsize=9)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return figure.save(plt, fig, out_dir, FIGURE, stamp)
 
@@ -165,7 +167,8 @@ def section(doc, res, out_dir, plot_info=None):
     doc.p("GFLOP/s = FLOP per operation x %s / median cycles per operation / 1e9, one core, FP64; "
           "CI95 = 95%% CI of the median; FLOP/cycle over the core clock during the set; a width "
           "whose exactness check failed is shown, flagged, and never the peak. Peak: %s" % (
-              "tsc_hz" if res.get("arch") != "aarch64" else "the counter rate",
+              "the counter rate (tsc_hz: CNTFRQ)" if res.get("arch") == archinfo.A64
+              else "tsc_hz",
               "%s %s, %s GFLOP/s" % (peak["kernel"], peak["label"], fnum(peak["gflops"]))
               if peak else "none (no width passed its check)"))
     _compute_table(doc, res)
