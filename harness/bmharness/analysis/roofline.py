@@ -17,10 +17,12 @@ ceilings the memory probes measured, and where they meet (docs/methods/roofline.
   which a kernel streaming from that level can reach the peak.
 
 `ert(res)` lays the result out as the Empirical Roofline Toolkit's roofline.json (Berkeley Lab's
-cs-roofline-toolkit, ERT 1.1.0: Empirical_Roofline_Tool-1.1.0/Python/ert_core.py,
-build_database, and the Roofline Visualizer's reader, Roofline_Visualizer-1.1.0/.../views/
-Roofline.java, JSONRoofline): `empirical` and `spec`, each with `gflops` and `gbytes` holding
-`data`, a list of [name, value] pairs, and `metadata`. What ERT has no key for (the CIs, FLOP per
+cs-roofline-toolkit, ERT 1.1.0, as in the GitHub mirror ebugger/Empirical-Roofline-Toolkit: the
+driver's build_database in Empirical_Roofline_Tool-1.1.0/Python/ert_core.py, which writes the
+file, and the Roofline Visualizer's reader classes JSONRoofline, JSONRooflineType and
+JSONRooflineMetric in Roofline_Visualizer-1.1.0/RooflineViewPart/src/rooflineviewpart/views/
+Roofline.java): `empirical` and `spec`, each with `gflops` and `gbytes` holding `data`, a list
+of [name, value] pairs, and (under `empirical`) `metadata`. What ERT has no key for (the CIs, FLOP per
 cycle, kernels and widths, the flags, the machine, the run, the emulated CPU) is under the extra
 top-level key `baremetric`, which those readers do not know and skip.
 """
@@ -148,7 +150,7 @@ def bandwidth_ceilings(mem):
     return out
 
 
-def _why_none(summary, skips):
+def _why_none(skips):
     """One line saying why there is no roofline."""
     if skips:
         reasons = sorted({str(s.get("reason") or "no reason given") for s in skips})
@@ -163,7 +165,7 @@ def analyse(summary, out_dir=None, mem=None):
     skips = [s for s in summary.get("skips") or [] if s.get("probe") == PROBE
              and not s.get("ctr_set")]
     if not any(s.get("name") == PROBE for s in summary.get("sets") or []):
-        return {"measured": False, "why": _why_none(summary, skips), "skips": skips}
+        return {"measured": False, "why": _why_none(skips), "skips": skips}
     mem = memory.analyse(summary, out_dir) if mem is None else mem
     comp = compute_ceilings(summary, out_dir)
     bw = bandwidth_ceilings(mem)

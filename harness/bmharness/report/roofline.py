@@ -12,7 +12,7 @@ dotted and says so. Stamp and watermark as every figure (figure.save).
 import math
 import os
 
-from . import figure, plots
+from . import figure, memory, plots
 from .doc import fnum
 from ..analysis import archinfo, roofline
 from ..analysis.memory import size_text
@@ -69,15 +69,18 @@ def _horizontals(ax, res, lo, hi, colours):
     """One line per width from where it meets the fastest level's diagonal (or the left edge)."""
     top = res["bandwidth"][0]["gbps"] if res["bandwidth"] else None
     rows = sorted((c for c in res["compute"] if c["gflops"]), key=lambda c: -c["gflops"])
-    k = 0
+    k = 0   # the trusted widths below the peak, one style and colour each
     for c in rows:
         start = max(lo, c["gflops"] / top) if top else lo
         flagged = bool(c["flag"])
         is_peak = c is res["peak"]
-        # the peak solid; the other trusted widths one style each; a flagged one dotted grey
-        style = "-" if is_peak else ":" if flagged else WIDTH_STYLES[1 + k % (len(WIDTH_STYLES) - 1)]
-        colour = FLAGGED_COLOUR if flagged else colours[k % len(colours)]
-        k += 0 if flagged or is_peak else 1
+        # the peak solid in the first colour; a flagged width dotted grey
+        if is_peak or flagged:
+            style, colour = ("-", colours[0]) if is_peak else (":", FLAGGED_COLOUR)
+        else:
+            style = WIDTH_STYLES[1 + k % (len(WIDTH_STYLES) - 1)]
+            colour = colours[1 + k % (len(colours) - 1)]
+            k += 1
         text = "%s %s %s GFLOP/s%s" % (c["kernel"], c["label"], fnum(c["gflops"]),
                                        " (check FAILED)" if flagged else
                                        " (peak)" if is_peak else "")
@@ -164,11 +167,15 @@ def section(doc, res, out_dir, plot_info=None):
         doc.p("EMULATED CPU (%s, %s): these ceilings are the emulator's, not the CPU's" % (
             em["emulator"], em["evidence"]))
     peak = res["peak"]
-    doc.p("GFLOP/s = FLOP per operation x %s / median cycles per operation / 1e9, one core, FP64; "
-          "CI95 = 95%% CI of the median; FLOP/cycle over the core clock during the set; a width "
-          "whose exactness check failed is shown, flagged, and never the peak. Peak: %s" % (
+    kernels = sorted({str(c["kernel"]) for c in res["compute"]})
+    doc.p("GFLOP/s = FLOP per operation x %s / median cycles per operation / 1e9, one core, FP64 "
+          "(%s); %s; FLOP/cycle over the core clock during the set; a width whose exactness "
+          "check failed is shown, flagged, and never the peak. Peak: %s" % (
               "the counter rate (tsc_hz: CNTFRQ)" if res.get("arch") == archinfo.A64
               else "tsc_hz",
+              "; ".join("%s: %s" % (k, roofline.KERNELS.get(k, "?")) for k in kernels),
+              # the same words as the Memory section's, for the same kind of interval
+              memory._ci_text([{"points": res["compute"]}]),
               "%s %s, %s GFLOP/s" % (peak["kernel"], peak["label"], fnum(peak["gflops"]))
               if peak else "none (no width passed its check)"))
     _compute_table(doc, res)
