@@ -170,7 +170,7 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
                   noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
                   kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0,
                   arch="x86_64", midr=MIDR_TCG, hv_sig="", stand_in=(), core_hz=None,
-                  cpu=("GenuineIntel", 6, 85)):
+                  cpu=("GenuineIntel", 6, 85), then=None):
     """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
     above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
     between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
@@ -180,7 +180,9 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
     as the firmware gives a hypervisor's one set of one way (Linux KVM's guest CCSIDR): no size,
     `geometry=unknown`; `core_hz`: the membw sets carry the firmware's add-chain core clock at
     that rate (core_clock fields: 4 timings at it, the slowest 1% slower); `cpu`: the x86 cpu
-    record's (vendor, family, model), by default a Skylake Server."""
+    record's (vendor, family, model), by default a Skylake Server; `then`: a callable given the
+    stream and the next free set number, adding more records before the end (it returns the next
+    free set number)."""
     r = random.Random(seed)
     sizes = sizes or sweep_sizes()
     cpuid = caches if cpuid is None else cpuid
@@ -235,5 +237,7 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
                     cal_capped=0, pattern="random", size=size, line=64, nodes=size // 64,
                     stride=64, seed=set_id, page="2M")
             set_id += 1
+    if then:
+        set_id = then(s, set_id)
     s.add("skip", probe="membw", kernel="read", width=512, reason="CPU lacks AVX-512F")
     return s.end(probes=set_id, skips=1)

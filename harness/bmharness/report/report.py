@@ -10,13 +10,16 @@ closes the report (status_lines, with analysis/run_verdict.py's judgement of run
 
 The first section, above the header, is the first screen (headline.py: analysis/headline.py's
 figures with the same status); `write_report` also writes them to DIR/headline.json, and the
-machine's characterisation vector built from them to DIR/vector.json (analysis/vector.py).
+machine's characterisation vector built from them to DIR/vector.json (analysis/vector.py), and
+beside it the empirical roofline in ERT's layout, DIR/roofline.json (analysis/roofline.py; none
+without flops sets).
 """
 
 import json
 import os
 
 from . import checks, counters, events, headline, histograms, irq, memory, multicore
+from . import roofline
 from . import figure, html, platform, probes
 from . import prof_report, sysregs, tsc, validation
 from .doc import TEXT_WIDTH, Doc, fnum, kv_text
@@ -25,8 +28,8 @@ from ..analysis import profile, run_verdict, vector
 
 # The report's sections in order. Each is a module with NAME, analyse(summary, out_dir) -> result
 # and section(doc, result, out_dir, plots); those with plots also draw(result, out_dir, stamp).
-SECTIONS = (platform, sysregs, tsc, probes, histograms, memory, multicore, counters, irq,
-            prof_report, checks, events, validation)
+SECTIONS = (platform, sysregs, tsc, probes, histograms, memory, multicore, roofline, counters,
+            irq, prof_report, checks, events, validation)
 
 
 def status_lines(summary, run=None):
@@ -122,14 +125,15 @@ def write_summary(out_dir):
     hl = headline.compute(summary, out_dir, run=run)
     headline.write_json(os.path.join(out_dir, "headline.json"), hl, status)
     vector.write_json(os.path.join(out_dir, vector.FILE), vector.machine_vector(hl, summary))
+    roofline.write_json(out_dir, roofline.analyse(summary, out_dir))
     return headline.summary_text(hl, status), status[0]
 
 
 def write_report(out_dir, plot=True, html_page=False):
     """Read out_dir/summary.json (+ run.json), draw the plots, write profile.json (when a probe was
-    profiled), headline.json, report.md and with html_page report.html (the plots' SVG
-    copies inlined). Returns (terminal text, ok). Raises OSError/ValueError if summary.json is
-    unreadable."""
+    profiled), headline.json, vector.json, roofline.json (with flops sets), report.md and with
+    html_page report.html (the plots' SVG copies inlined). Returns (terminal text, ok). Raises
+    OSError/ValueError if summary.json is unreadable."""
     summary, run = load(out_dir)
     results = analyse(summary, out_dir)
     drawn = draw(results, out_dir, figure.stamp(summary, run, out_dir)) if plot else None
@@ -139,6 +143,7 @@ def write_report(out_dir, plot=True, html_page=False):
     hl = headline.compute(summary, out_dir, results, run)
     headline.write_json(os.path.join(out_dir, "headline.json"), hl, status_lines(summary, run))
     vector.write_json(os.path.join(out_dir, vector.FILE), vector.machine_vector(hl, summary))
+    roofline.write_json(out_dir, results[roofline.NAME])
     doc, ok = build(summary, out_dir, run, drawn, results, hl)
     with open(os.path.join(out_dir, "report.md"), "w") as fh:
         fh.write(doc.markdown())

@@ -47,6 +47,11 @@ PROBES = {
               CONDITION: ("page", "block", "vl_bits", "core_clock"),
               DERIVED: ("bytes_per_op", "read_bytes", "write_bytes", "core_clock_cycles") + _CAL,
               MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
+    # the peak floating-point probe: kernel (fma, mul_add), width and precision name a ceiling
+    "flops": {IDENTITY: ("kernel", "width", "precision"),
+              CONDITION: ("insn", "vl_bits", "core_clock"),
+              DERIVED: ("lanes", "accumulators", "flops_per_op", "core_clock_cycles") + _CAL,
+              MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
     "membw_mc": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu"),
                  CONDITION: ("page",), DERIVED: ("bytes_per_op",)},
     "latency": {IDENTITY: ("pattern", "size", "line", "stride"), CONDITION: ("page",),
