@@ -9,9 +9,19 @@ the FMA latency (4-5 cycles) times two pipes, so the scalar, 128- and 256-bit FM
 retire two FMA instructions per core cycle. Band fixed before the first measurement: 1.8-2.1
 (the add-chain clock's own spread and a guest's interruptions below, nothing can exceed two
 pipes above). Other vendors and families skip: Intel's cores differ (an E-core has two 128-bit
-pipes), and no row here says which they are."""
+pipes), and no row here says which they are.
+
+Judged on the median of RUNS runs per width: a guest shares its core's floating-point pipes with
+whatever the host runs on the SMT sibling, and its clock is timed beside a set, not inside it.
+Measured single runs here (each 3 widths): 6 runs with 16 of 18 within the band (one 256-bit at
+1.77, one run at 2.13/2.18 for 64/128), 10 runs all within (lowest 1.83), and episodes of a second
+or two where every sample of a set ran at 1.12-1.25 (uniformly, not a few disturbed samples: the
+pipes were shared, the add chain, one dependent add per cycle, was not). So in a guest a median
+below the band is an expected failure naming the values (the host's other tenants took the
+pipes); above it, or below it on bare metal, is a failure."""
 
 import os
+import statistics
 import subprocess
 
 import pytest
@@ -24,6 +34,7 @@ BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 FMA_PER_CYCLE = (1.8, 2.1)
 AMD_TWO_FMA_PIPES = {0x19, 0x1A}
 CHAINS = 12
+RUNS = 5
 
 
 def _cpu():
@@ -36,6 +47,11 @@ def _cpu():
     return fields.get("vendor_id"), int(fields.get("cpu family", "0"))
 
 
+def _in_guest():
+    with open("/proc/cpuinfo") as fh:
+        return any(line.startswith("flags") and " hypervisor" in line for line in fh)
+
+
 class _Boot:
     def __init__(self, summary):
         self.summary = summary
@@ -45,40 +61,52 @@ class _Boot:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def runs(tmp_path_factory):
     if not os.path.exists(BIN):
         pytest.fail("%s missing: run `make hosted` (make integration does)" % BIN)
-    out = tmp_path_factory.mktemp("flops")
-    log = out / "hosted.log"
-    with open(log, "wb") as fh:
-        subprocess.run([BIN, "probes=flops", "samples=16"], stdout=fh, check=True, timeout=300)
-    summary = parse.parse_log(str(log), str(out / "parsed"))
-    assert summary["ok"], summary["validation"]
-    return summary, str(out / "parsed")
+    out = []
+    for i in range(RUNS):
+        d = tmp_path_factory.mktemp("flops%d" % i)
+        log = d / "hosted.log"
+        with open(log, "wb") as fh:
+            subprocess.run([BIN, "probes=flops", "samples=16"], stdout=fh, check=True, timeout=300)
+        summary = parse.parse_log(str(log), str(d / "parsed"))
+        assert summary["ok"], summary["validation"]
+        out.append((summary, str(d / "parsed")))
+    return out
 
 
-def test_every_kernel_exact_or_skipped(run):
-    summary, _ = run
-    boot = _Boot(summary)
-    ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in boot.sets("flops")}
-    skipped = {(k["kernel"], str(k["width"])) for k in summary["skips"] if k["probe"] == "flops"}
-    assert ("mul_add", "64") in ran and ("mul_add", "128") in ran  # SSE2: every x86-64 CPU
-    check_flops(boot, ran, skipped)
+def test_every_kernel_exact_or_skipped(runs):
+    for summary, _ in runs:
+        boot = _Boot(summary)
+        ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in boot.sets("flops")}
+        skipped = {(k["kernel"], str(k["width"])) for k in summary["skips"] if k["probe"] == "flops"}
+        assert ("mul_add", "64") in ran and ("mul_add", "128") in ran  # SSE2: every x86-64 CPU
+        check_flops(boot, ran, skipped)
 
 
-def test_fma_two_per_core_cycle_on_amd_zen(run):
-    vendor, family = _cpu()
-    if vendor != "AuthenticAMD" or family not in AMD_TWO_FMA_PIPES:
-        pytest.skip("no documented FMA throughput here for %s family %#x" % (vendor, family))
-    summary, out_dir = run
-    fma = [s for s in summary["sets"] if s["name"] == "flops" and s["params"]["kernel"] == "fma"
-           and str(s["params"]["width"]) in ("64", "128", "256")]
-    if not fma:
-        pytest.skip("no FMA kernel ran (FMA3 or AVX state missing)")
+def _fma_per_cycle(summary, out_dir):
     got = {}
-    for s in fma:
+    for s in summary["sets"]:
+        if s["name"] != "flops" or s["params"]["kernel"] != "fma" or str(s["params"]["width"]) not in ("64", "128", "256"):
+            continue
         clk = core_clock.set_clock(s, s["tsc_hz"], out_dir)
         per_op_tsc = s["stats"]["per_op"]["median"]  # (sample - overhead) / iters, TSC ticks
         got[str(s["params"]["width"])] = CHAINS / (per_op_tsc * clk["hz"] / s["tsc_hz"])
+    return got
+
+
+def test_fma_two_per_core_cycle_on_amd_zen(runs):
+    vendor, family = _cpu()
+    if vendor != "AuthenticAMD" or family not in AMD_TWO_FMA_PIPES:
+        pytest.skip("no documented FMA throughput here for %s family %#x" % (vendor, family))
+    per_run = [_fma_per_cycle(*r) for r in runs]
+    if not per_run[0]:
+        pytest.skip("no FMA kernel ran (FMA3 or AVX state missing)")
+    got = {w: statistics.median(r[w] for r in per_run) for w in per_run[0]}
     bad = {w: round(v, 3) for w, v in got.items() if not FMA_PER_CYCLE[0] <= v <= FMA_PER_CYCLE[1]}
-    assert not bad, "FMA instructions per core cycle %s outside %s (all: %s)" % (bad, FMA_PER_CYCLE, got)
+    msg = "FMA instructions per core cycle (median of %d runs) %s outside %s (runs: %s)" % (
+        RUNS, bad, FMA_PER_CYCLE, per_run)
+    if bad and _in_guest() and all(v < FMA_PER_CYCLE[0] for v in bad.values()):
+        pytest.xfail("in a guest, pipes shared with the host's other work: " + msg)
+    assert not bad, msg
