@@ -170,7 +170,8 @@ MC_KERNELS = ("read", "write", "copy")
 def check_membw_mc(b, n):
     """membw_mc on n CPUs (a QEMU Boot or a hosted Run): per kernel, for k = 1..n cores, k
     per-core sets and one aggregate; one pass count per group; the byte accounting adds up; the
-    aggregate window (earliest start .. latest end) spans every core's own timing."""
+    aggregate window (earliest start .. latest end) spans every core's own timing; each core's own
+    set carries that core's add-chain clock (8 timings), the aggregate none."""
     samples = b.summary["cfg"]["samples"]
     sets = b.sets("membw_mc")
     # per kernel: for k = 1..n cores, k per-core sets and one aggregate
@@ -190,7 +191,11 @@ def check_membw_mc(b, n):
                 assert s["params"]["size"] == size >= 4 << 20
             for s in per_core.values():
                 assert s["params"]["bytes_per_op"] == rw * size
+                p = s["params"]
+                assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768, p
+                assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"], p
             assert agg["params"]["bytes_per_op"] == k * rw * size
+            assert "core_clock" not in agg["params"]
             # the aggregate window (earliest start .. latest end) spans each core's own timing
             agg_v = raw(b, agg)
             for s in per_core.values():

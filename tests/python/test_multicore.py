@@ -82,3 +82,29 @@ def test_section_only_when_there_is_something_to_say():
     multicore_report.section(doc, multicore.analyse(summary(two_core_read())))
     text = doc.text()
     assert "aggregate GB/s" in text and "scaling" in text
+
+
+def with_clock(s, ticks):
+    """The add chain's fields on a per-core set: 32768 cycles in `ticks` counter ticks (1 GHz)."""
+    s["params"].update({"core_clock": "add_chain", "core_clock_cycles": 32768, "core_clock_ticks_lo": ticks,
+                        "core_clock_ticks_med": ticks, "core_clock_ticks_hi": ticks})
+    return s
+
+
+def test_per_core_bytes_per_cycle_over_each_core_own_clock():
+    sets = two_core_read()
+    with_clock(sets[2], 16384)  # 2 cores, core 0: 2 GHz
+    with_clock(sets[3], 8192)   # 2 cores, core 1: 4 GHz
+    one, two = multicore.analyse(summary(sets))["rows"]
+    mib = 1 << 20
+    # core 0: mib/1250 B/ns at 2 cycles/ns; core 1: mib/1000 B/ns at 4 cycles/ns (by hand)
+    assert abs(two["core_bpc_max"] - mib / 1250 / 2) < 1e-9
+    assert abs(two["core_bpc_min"] - mib / 1000 / 4) < 1e-9
+    assert one["core_bpc_min"] is None and one["core_bpc_max"] is None  # no clock: none invented
+    doc = report.Doc()
+    multicore_report.section(doc, multicore.analyse(summary(sets)))
+    text = doc.text()
+    assert "per core B/cycle" in text and "262.1" in text and "419.4" in text
+    doc = report.Doc()
+    multicore_report.section(doc, multicore.analyse(summary(two_core_read())))
+    assert "B/cycle" not in doc.text()  # older logs: no column

@@ -11,10 +11,15 @@
  * see the whole package's energy, and dividing that by one core's bytes overstates nJ/byte about
  * cores-fold. So the per-core sets refuse them and the aggregate set (cpu=all) carries them, read
  * by the BSP around each common-start run of pass 0. Only the BSP emits records. On a hybrid part
- * a core of another type than the BSP's counts with its own PMU description (mc_core_pmus). */
+ * a core of another type than the BSP's counts with its own PMU description (mc_core_pmus).
+ *
+ * Core clock: each core times the add chain (bench/core/core_clock.h) on itself right before its
+ * warm-up and right after its last sample, in jobs of their own outside the timed runs, so every
+ * per-core set carries its own core's clock (bytes per core cycle where no counter gives one). */
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/smp.h"
+#include "bench/core/core_clock.h"
 #include "bench/core/counters.h"
 #include "bench/core/probe.h"
 #include "lib/emit.h"
@@ -41,6 +46,7 @@ struct mc_job {
 	struct ctr_run *cr;
 	unsigned pass;
 	uint64_t sample;
+	struct core_clock *clock; /* this core's, timed on it (NULL: no room, none) */
 };
 
 static uint64_t mc_timed(void *arg, uint64_t iters)
@@ -76,6 +82,14 @@ static void mc_pass_end(void *arg)
 	struct mc_job *j = arg;
 
 	ctr_pass_end(j->ctr, j->pass);
+}
+
+static void mc_clock_job(void *arg)
+{
+	struct mc_job *j = arg;
+
+	if (j->clock)
+		core_clock_take(j->clock);
 }
 
 static void simd_job(void *arg)
@@ -116,7 +130,7 @@ static const struct mc_kernel mc_kernels[] = {
 
 static void emit_set(struct probe_env *env, const char *kernel, unsigned width, uint64_t bytes_per_op,
 		     uint64_t size, unsigned cpus, int cpu, uint64_t passes, const uint64_t *v, uint64_t n,
-		     struct ctr_run *cr)
+		     struct ctr_run *cr, struct core_clock *clock)
 {
 	struct record *r;
 	uint32_t set = probe_declare_set(env, &r, "membw_mc", n, passes, env->timer_overhead);
@@ -132,6 +146,8 @@ static void emit_set(struct probe_env *env, const char *kernel, unsigned width, 
 		rec_str(r, "cpu", "all");
 	else
 		rec_u64(r, "cpu", (uint64_t)cpu);
+	if (clock && clock->n)
+		core_clock_emit(r, clock);
 	ctr_finish_set(cr, r, set, v, n);
 }
 
@@ -164,6 +180,8 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 			if (cr[c])
 				cr[c]->active = false; /* every core or none: the sets are compared */
 	}
+	if (!smp_run_all(cpus, mc_clock_job, args, timeout)) /* before the warm-up, on every core */
+		return false;
 	for (unsigned pass = 0; pass < npasses; pass++) {
 		for (unsigned c = 0; c < cpus; c++) {
 			jobs[c].ctr = cr[c]; /* pass begin / end program and release this core's PMU */
@@ -203,7 +221,7 @@ static bool run_config(struct probe_env *env, unsigned cpus, unsigned ncpu, stru
 		if (all_counted && !pass)
 			ctr_pass_end(all, 0); /* after core 0's own: it leaves its counters alone */
 	}
-	return true;
+	return smp_run_all(cpus, mc_clock_job, args, timeout); /* and after the last sample */
 }
 
 /* The widest vector width usable on every core; on bare metal each core enables its own XSAVE
@@ -283,6 +301,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	void *args[SMP_MAX_CPUS];
 	uint64_t *samples, timeout;
 	struct ctr_run *cr[SMP_MAX_CPUS + 1]; /* per core, then the aggregate's */
+	struct core_clock *clocks;
 	const struct pmu_info *core_pmu[SMP_MAX_CPUS];
 	uint8_t *bufs;
 
@@ -300,6 +319,7 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 	/* before the buffers take what is left: the counter state per core (NULL: measured without) */
 	for (unsigned c = 0; c <= ncpu; c++)
 		cr[c] = arena_alloc(env->arena, sizeof(struct ctr_run), 64);
+	clocks = arena_alloc(env->arena, ncpu * sizeof(*clocks), 64); /* NULL: the sets go without */
 	size = mc_buffer_size(env, ncpu);
 	if (!samples || size < MC_MIN_BUFFER) {
 		emit_skip("membw_mc", "not enough memory in the arena for per-core buffers");
@@ -328,7 +348,10 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 				uint8_t *base = bufs + c * (2 * size + DST_SKEW);
 
 				jobs[c] = (struct mc_job){ .fn = mk->fn[width], .dst = base + size + DST_SKEW, .src = base,
-							   .bytes = size, .passes = passes };
+							   .bytes = size, .passes = passes,
+							   .clock = clocks ? &clocks[c] : 0 };
+				if (clocks)
+					clocks[c].n = 0;
 				args[c] = &jobs[c];
 			}
 			if (!run_config(env, cpus, ncpu, jobs, args, cr, core_pmu, samples, timeout)) {
@@ -337,10 +360,10 @@ static enum probe_status membw_mc_run(struct probe_env *env)
 			}
 			for (unsigned c = 0; c < cpus; c++)
 				emit_set(env, mk->name, simd_bits((enum simd_width)width), size * (mk->reads + mk->writes),
-					 size, cpus, (int)c, passes, samples + c * n, n, cr[c]);
+					 size, cpus, (int)c, passes, samples + c * n, n, cr[c], jobs[c].clock);
 			emit_set(env, mk->name, simd_bits((enum simd_width)width),
 				 (uint64_t)cpus * size * (mk->reads + mk->writes), size, cpus, -1, passes,
-				 samples + ncpu * n, n, cr[ncpu]);
+				 samples + ncpu * n, n, cr[ncpu], 0);
 		}
 	}
 	return PROBE_OK;

@@ -31,7 +31,7 @@ from . import archinfo, core_clock, knees, limits
 from ..stream import parse
 from ..stream.values import num
 
-MEMBW, LATENCY = "membw", "latency"
+MEMBW, LATENCY, MEMBW_MC = "membw", "latency", "membw_mc"
 PROBES = (MEMBW, LATENCY)
 # Sets reported in sections of their own rather than the per-set probe table and histograms:
 # these curves and the multi-core bandwidth (multicore.py).
@@ -114,7 +114,8 @@ def point(s, hz, out_dir=None):
         # Fewer cycles -> more bandwidth: the CI's ends swap.
         p["gbps_lo"] = div(bpo * hz / 1e9 if bpo and hz else None, hi if hi and hi > 0 else None)
         p["gbps_hi"] = div(bpo * hz / 1e9 if bpo and hz else None, lo if lo and lo > 0 else None)
-        clk = core_clock.set_clock(s, hz, out_dir) if s.get("name") == MEMBW else None
+        # membw_mc: each core's own set has its own core's clock; the aggregate (cpu=all) none
+        clk = core_clock.set_clock(s, hz, out_dir) if s.get("name") in (MEMBW, MEMBW_MC) else None
         p["core_clock"] = clk
         p["core_bpc"] = core_clock.bytes_per_cycle(p["gbps"], clk)
     else:

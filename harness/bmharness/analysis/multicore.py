@@ -23,7 +23,8 @@ def _int(x):
 def analyse(summary, out_dir=None):
     """{"rows": [...], "skips": [...], "peak_gbps", "peak_reason"}; a row per (kernel, width, cpus), ordered by kernel then
     cores: agg (point of the cpu=all set), cores (points of cpu=K, by K), core_min/core_max
-    (GB/s), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores), pct_peak
+    (GB/s), core_bpc_min/core_bpc_max (bytes per core cycle, each core over its own clock; None
+    without one), scaling (aggregate over the 1-core aggregate), efficiency (scaling / cores), pct_peak
     (aggregate as a percentage of the SMBIOS DRAM peak, None when unknown)."""
     plat_hz = num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
     groups = {}
@@ -46,6 +47,7 @@ def analyse(summary, out_dir=None):
     for (kernel, width, cpus), g in sorted(groups.items()):
         cores = [g["cores"][k] for k in sorted(g["cores"])]
         rates = [p["gbps"] for p in cores if p.get("gbps") is not None]
+        bpcs = [p["core_bpc"] for p in cores if p.get("core_bpc") is not None]
         agg = g["agg"] or {}
         one = groups.get((kernel, width, 1), {}).get("agg") or {}
         scaling = memory.div(agg.get("gbps"), one.get("gbps"))
@@ -54,6 +56,8 @@ def analyse(summary, out_dir=None):
                      "core_min": min(rates) if rates else None,
                      "core_max": max(rates) if rates else None,
                      "core_sum": sum(rates) if len(rates) == cpus else None,
+                     "core_bpc_min": min(bpcs) if bpcs else None,
+                     "core_bpc_max": max(bpcs) if bpcs else None,
                      "scaling": scaling,
                      "efficiency": scaling / cpus if scaling is not None else None,
                      "missing_cores": cpus - len(cores)})

@@ -25,18 +25,25 @@ def section(doc, mc, out_dir=None, plots=None):
           "each core's own timing; sum = the per-core rates added (> aggregate when the cores did "
           "not overlap fully). Scaling is over the 1-core aggregate. GB/s = 10^9 B/s, a copy "
           "counts bytes read + written.")
+    per_cycle = any(r.get("core_bpc_min") is not None for r in mc["rows"])
     rows = []
     for r in mc["rows"]:
         agg = r["agg"] or {}
         rows.append([r["kernel"], r["width"], size_text(r["size"]) if r["size"] else "-",
                      r["cpus"], fnum(agg.get("gbps")),
                      range_text(agg.get("gbps_lo"), agg.get("gbps_hi")),
-                     range_text(r["core_min"], r["core_max"]), fnum(r["core_sum"]),
+                     range_text(r["core_min"], r["core_max"])]
+                    + ([range_text(r.get("core_bpc_min"), r.get("core_bpc_max"))] if per_cycle else [])
+                    + [fnum(r["core_sum"]),
                      fnum(r["scaling"]), fnum(r["efficiency"]),
                      "%.0f%%" % r["pct_peak"] if r["pct_peak"] is not None else "-",
                      "%d missing" % r["missing_cores"] if r["missing_cores"] else "ok"])
-    doc.table(["kernel", "width", "buffer/core", "cores", "aggregate GB/s", "CI95",
-               "per core GB/s", "sum", "scaling", "efficiency", "of DRAM peak", "sets"], rows)
+    doc.table(["kernel", "width", "buffer/core", "cores", "aggregate GB/s", "CI95", "per core GB/s"]
+              + (["per core B/cycle"] if per_cycle else [])
+              + ["sum", "scaling", "efficiency", "of DRAM peak", "sets"], rows)
+    if per_cycle:
+        doc.p("per core B/cycle: each core's bytes per cycle of its own core clock during its set "
+              "(methods/core_clock.md), lowest and highest over the cores.")
     if mc["peak_gbps"]:
         doc.p("DRAM peak (SMBIOS): %s GB/s" % fnum(mc["peak_gbps"]))
     else:
