@@ -11,12 +11,6 @@
 #define MAIR_ATTR_BITS 8
 #define MAIR_ATTR_MASK 0xFFu
 
-static uint64_t read_identity(void *ctx, uint64_t pa)
-{
-	(void)ctx;
-	return *(const volatile uint64_t *)(uintptr_t)pa;
-}
-
 bool aarch64_mmu_state(const void *addr, struct aarch64_mmu *m)
 {
 	*m = (struct aarch64_mmu){ .el = cpu_current_el() };
@@ -26,7 +20,7 @@ bool aarch64_mmu_state(const void *addr, struct aarch64_mmu *m)
 	m->tcr = sysreg_read(tcr_el1);
 	m->mair = sysreg_read(mair_el1);
 	m->ttbr0 = sysreg_read(ttbr0_el1);
-	m->walked = a64_walk(m->ttbr0, m->tcr, (uint64_t)(uintptr_t)addr, read_identity, 0, &m->w);
+	m->walked = a64_walk(m->ttbr0, m->tcr, (uint64_t)(uintptr_t)addr, a64_desc_read_identity, 0, &m->w);
 	if (m->walked && m->w.mapped)
 		m->attr = (unsigned)(m->mair >> (MAIR_ATTR_BITS * m->w.attr_index)) & MAIR_ATTR_MASK;
 	return m->walked;

@@ -40,6 +40,12 @@ static unsigned level_shift(unsigned g, unsigned level)
 	return g + (LAST_LEVEL - level) * (g - 3);
 }
 
+uint64_t a64_desc_read_identity(void *ctx, uint64_t pa)
+{
+	(void)ctx;
+	return *(const volatile uint64_t *)(uintptr_t)pa;
+}
+
 bool a64_walk(uint64_t ttbr0, uint64_t tcr, uint64_t va, a64_desc_read_fn rd, void *ctx,
 	      struct a64_walk *out)
 {

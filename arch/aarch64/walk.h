@@ -11,6 +11,8 @@
 
 /* Reads the 64-bit descriptor at physical address pa (bare metal: the identity map). */
 typedef uint64_t (*a64_desc_read_fn)(void *ctx, uint64_t pa);
+/* The firmware's reader: the tables where UEFI's identity map puts them (ctx unused). */
+uint64_t a64_desc_read_identity(void *ctx, uint64_t pa);
 
 struct a64_walk {
 	unsigned granule_shift; /* 12 (4K), 14 (16K), 16 (64K); 0 = TCR's TG0 is reserved */

@@ -323,3 +323,16 @@ def check_flops(boot, ran, skipped):
         c = checks[key]
         assert c["status"] == "pass" and c["measured"] == 0 and c["lanes"] == 12 * p["lanes"], c
     return sets
+
+
+def check_core_clock_sets(sets):
+    """The add chain ran beside every one of `sets` (docs/methods/core_clock.md): its fields are in
+    the probe record, ordered, and the harness makes a clock of them (no verdict on its rate)."""
+    from bmharness.analysis import core_clock
+    assert sets
+    for s in sets:
+        p = s["params"]
+        assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768
+        assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"]
+        clk = core_clock.set_clock(s, s["tsc_hz"])
+        assert clk and clk["lo_hz"] <= clk["hz"] <= clk["hi_hz"]

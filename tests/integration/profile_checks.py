@@ -92,3 +92,23 @@ def check_stream(begin, ends, cost, data):
         assert sum(int(e.split(":")[2]) for d in chunks for e in d["e"].split(",")) == int(end["counted"])
         assert "%x" % zlib.crc32(",".join(d["e"] for d in chunks).encode()) == end["crc"][2:]
     assert len(cost) == 1 and "skipped" not in cost[0]
+
+
+AP_MIN_SAMPLES = 20
+MEMBW_KERNEL_PREFIX = "bw_"
+
+
+def check_ap_pmi_profile(b):
+    """A two-core membw_mc run profiled with the PMU's cycles overflow (profile=membw_mc,
+    profile_source=pmi or auto on a PMU that counts): one valid stream, both cores ended, and the
+    second core's own samples mostly in the bandwidth kernels it ran."""
+    begin, ends, cost, data = prof_records(b, "membw_mc")
+    check_stream(begin, ends, cost, data)
+    bg = begin[0]
+    assert (bg["source"], bg["events"], bg["unit"]) == ("pmi", "cycles", "events")
+    assert "fallback" not in bg and int(bg["cpus"]) == 2
+    assert [e["cpu"] for e in ends] == ["0", "1"]
+    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"])
+    total = sum(by.values())
+    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
+    assert total >= AP_MIN_SAMPLES and kernels > total / 2, by

@@ -20,12 +20,6 @@ void a64_el2_to_el1(const struct el1_mmu *m);
 
 static struct el2_report rep;
 
-static uint64_t read_identity(void *ctx, uint64_t pa)
-{
-	(void)ctx;
-	return *(const volatile uint64_t *)(uintptr_t)pa;
-}
-
 /* Our code as EL1 will see it through the inherited tables: both ends of the image's text (the
  * drop's return lands in it, everything after runs from it). 0, or why EL1 could not run it. */
 static const char *code_executable_at_el1(const struct el1_mmu *m)
@@ -37,7 +31,7 @@ static const char *code_executable_at_el1(const struct el1_mmu *m)
 	for (unsigned i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
 		const char *why;
 
-		if (!a64_walk(m->ttbr0, m->tcr, ends[i], read_identity, 0, &w) || !w.mapped)
+		if (!a64_walk(m->ttbr0, m->tcr, ends[i], a64_desc_read_identity, 0, &w) || !w.mapped)
 			return "our code is not mapped in the firmware's EL2 tables as EL1 would walk them";
 		why = el2_desc_el1_exec(w.desc);
 		if (why)

@@ -16,7 +16,7 @@ With el2=stay (a64el2, aarch64/test_sysregs.py for its vectors) the run stays at
 record says so with the reason. Latencies are emulation numbers: structure and exact counts only."""
 
 from conftest import check_one_shot_set, single
-from profile_checks import check_stream, prof_records, samples_by_function
+from profile_checks import check_ap_pmi_profile
 
 from configs import CONFIGS
 
@@ -30,9 +30,7 @@ HCR_TGE, HCR_E2H = 1 << 27, 1 << 34
 CNTHCTL_EL1PCTEN_EL1PCEN = 0b11
 ICC_SRE_ENABLE = 1 << 3
 MDCR_TRAPS = (1 << 5) | (1 << 6) | (1 << 8) | (1 << 9)  # TPMCR, TPM, TDE, TDA
-AP_MIN_SAMPLES = 20
 SPIN_OVERHEAD_MAX = 1000  # instructions of the runner's reads around one sample (as aarch64/test_pmu.py)
-MEMBW_KERNEL_PREFIX = "bw_"
 
 
 def _left_el2(b, gicv3=True):
@@ -99,17 +97,7 @@ def test_interrupts_taken_at_el1(a64el2run):
 
 
 def test_pmu_overflow_sampled_on_both_cores(a64el2run):
-    b = a64el2run
-    begin, ends, cost, data = prof_records(b, "membw_mc")
-    check_stream(begin, ends, cost, data)
-    bg = begin[0]
-    assert (bg["source"], bg["events"]) == ("pmi", "cycles") and int(bg["cpus"]) == 2
-    assert "fallback" not in bg
-    assert [e["cpu"] for e in ends] == ["0", "1"]
-    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"])
-    total = sum(by.values())
-    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
-    assert total >= AP_MIN_SAMPLES and kernels > total / 2, by
+    check_ap_pmi_profile(a64el2run)
 
 
 def test_gicv2_after_the_drop(a64el2gicv2):

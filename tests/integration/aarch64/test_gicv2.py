@@ -12,7 +12,7 @@ addresses are assumed and the GIC is told apart by GICv2's ICPIDR2 at GICD + 0xF
 GICD_PIDR2 at 0xFFE8 lies outside a GICv2's 4 KiB distributor frame and aborts). ~15 s."""
 
 from conftest import check_one_shot_set, raw, single
-from profile_checks import check_stream, prof_records, samples_by_function
+from profile_checks import check_ap_pmi_profile
 
 from configs import CONFIGS  # the boot configurations (configs.py)
 
@@ -27,8 +27,6 @@ GICD_CTLR_ENABLE = 0x1
 GICC_CTLR_ENABLE = 0x1
 A64_EC_BRK, A64_EC_UNKNOWN = 0x3C, 0x00
 MAX_SANE_TICKS = 62500000  # one second of the 62.5 MHz counter
-AP_MIN_SAMPLES = 20
-MEMBW_KERNEL_PREFIX = "bw_"
 
 
 def test_boot_ok_and_gicv2_facts(a64gicv2):
@@ -101,17 +99,7 @@ def test_cleanup_checks_pass(a64gicv2):
 
 
 def test_pmu_overflow_sampled_on_both_cores(a64gicv2):
-    b = a64gicv2
-    begin, ends, cost, data = prof_records(b, "membw_mc")
-    check_stream(begin, ends, cost, data)
-    bg = begin[0]
-    assert (bg["source"], bg["events"], bg["unit"]) == ("pmi", "cycles", "events")
-    assert "fallback" not in bg and int(bg["cpus"]) == 2
-    assert [e["cpu"] for e in ends] == ["0", "1"]
-    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"])
-    total = sum(by.values())
-    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
-    assert total >= AP_MIN_SAMPLES and kernels > total / 2, by
+    check_ap_pmi_profile(a64gicv2)
 
 
 def test_gicv2_without_acpi(a64gicv2noacpi):

@@ -9,8 +9,8 @@ Structure and sanity ranges only: under TCG the numbers are emulation numbers.""
 
 import os
 
-
 from bmharness.stream import parse
+from conftest import check_core_clock_sets
 
 from configs import CONFIGS  # the boot configurations (configs.py)
 
@@ -200,15 +200,5 @@ def test_cachefill_data_and_instruction(a64mem):
 
 
 def test_core_clock_beside_every_set(a64mem):
-    """The add chain ran beside every membw set (docs/methods/core_clock.md): its fields are in
-    the probe record, ordered, and the harness makes a clock of them (TCG's: no verdict on its
-    rate)."""
-    from bmharness.analysis import core_clock
-    sets = a64mem.sets("membw")
-    assert sets
-    for s in sets:
-        p = s["params"]
-        assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768
-        assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"]
-        clk = core_clock.set_clock(s, s["tsc_hz"])
-        assert clk and clk["lo_hz"] <= clk["hz"] <= clk["hi_hz"]
+    """The add chain ran beside every membw set (TCG's clock: no verdict on its rate)."""
+    check_core_clock_sets(a64mem.sets("membw"))

@@ -19,12 +19,10 @@ import os
 
 
 from bmharness.analysis import profile
-from profile_checks import check_stream, prof_records, samples_by_function
+from profile_checks import check_ap_pmi_profile, check_stream, prof_records, samples_by_function
 
 from configs import CONFIGS  # the boot configurations (configs.py)
 
-MEMBW_KERNEL_PREFIX = "bw_"
-AP_MIN_SAMPLES = 20
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
 INTID_PMU_QEMU_VIRT = 23
@@ -80,13 +78,4 @@ def test_application_processor_samples_with_its_own_pmu(a64prof_smp):
     b = a64prof_smp
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
     assert b.summary["ok"], b.summary["validation"]["problems"]
-    begin, ends, cost, data = prof_records(b, "membw_mc")
-    check_stream(begin, ends, cost, data)
-    bg = begin[0]
-    assert (bg["source"], bg["events"], bg["unit"]) == ("pmi", "cycles", "events")  # auto took the PMU
-    assert "fallback" not in bg and int(bg["cpus"]) == 2
-    assert [e["cpu"] for e in ends] == ["0", "1"]
-    by = samples_by_function(bg, [d for d in data if d["cpu"] == "1"])
-    total = sum(by.values())
-    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIX))
-    assert total >= AP_MIN_SAMPLES and kernels > total / 2, by
+    check_ap_pmi_profile(b)  # profile_source=auto took the PMU
