@@ -80,6 +80,17 @@ void emit_skip(const char *probe, const char *reason)
 	emit_finish();
 }
 
+void emit_skip_kernel(const char *probe, const char *kernel, const char *width, const char *reason)
+{
+	struct record *r = emit_start("skip");
+
+	rec_str(r, "probe", probe);
+	rec_str(r, "kernel", kernel);
+	rec_str(r, "width", width);
+	rec_str(r, "reason", reason);
+	emit_finish();
+}
+
 /* Version 2 digits (docs/protocol.md, "Sample values"). A number is written least significant
  * digit first: continuation digits (base 34) while it does not fit one final digit (base 52),
  * then the final digit, so a list needs no separators. Neither alphabet holds `%`, `|`, `*` (the

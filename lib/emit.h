@@ -38,6 +38,8 @@ uint32_t emit_skip_count(void);
 
 void emit_msg(enum msg_level level, const char *text);
 void emit_skip(const char *probe, const char *reason);
+/* A skip of one kernel at one width (membw, flops): probe, kernel, width, reason. */
+void emit_skip_kernel(const char *probe, const char *kernel, const char *width, const char *reason);
 /* Emit values[0..n) of sample set `set` as samples records, chunked and run-length encoded. */
 void emit_samples(uint32_t set, const uint64_t *values, size_t n);
 /* The same chunking for any per-sample value list: records of `type` carrying set, then the

@@ -21,12 +21,11 @@
 /* The IEEE 754 double of n (n < 2^53: exact), from integers only. */
 static uint64_t f64_bits_of(uint64_t n)
 {
-	unsigned e = 0;
+	unsigned e;
 
 	if (!n)
 		return 0;
-	while (n >> (e + 1))
-		e++;
+	e = 63 - (unsigned)__builtin_clzll(n); /* the top bit's place */
 	return ((uint64_t)(F64_EXP_BIAS + e) << F64_MANT_BITS) | ((n << (F64_MANT_BITS - e)) & F64_MANT_MASK);
 }
 
@@ -77,17 +76,6 @@ static void flops_op(void *arg, uint64_t iters)
 		a->k->fn(a->out, iters);
 }
 
-static void skip_kernel(const struct flops_kernel *k, const char *reason)
-{
-	struct record *r = emit_start("skip");
-
-	rec_str(r, "probe", "flops");
-	rec_str(r, "kernel", k->kernel);
-	rec_str(r, "width", k->width);
-	rec_str(r, "reason", reason);
-	emit_finish();
-}
-
 static enum probe_status measure_kernel(struct probe_env *env, const struct flops_kernel *k, uint64_t *out)
 {
 	char lanes[24], flops[24], acc[24];
@@ -122,7 +110,7 @@ static enum probe_status flops_run(struct probe_env *env)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		if (k[i].why_not) {
-			skip_kernel(&k[i], k[i].why_not);
+			emit_skip_kernel("flops", k[i].kernel, k[i].width, k[i].why_not);
 			continue;
 		}
 		if (!check_kernel(&k[i], out))

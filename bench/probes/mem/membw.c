@@ -71,17 +71,6 @@ static void membw_op(void *arg, uint64_t iters)
 		a->k->fn(a->dst, a->src, a->bytes, iters);
 }
 
-static void skip_kernel(const struct kernel_desc *k, const char *reason)
-{
-	struct record *r = emit_start("skip");
-
-	rec_str(r, "probe", "membw");
-	rec_str(r, "kernel", k->name);
-	rec_str(r, "width", k->width_name);
-	rec_str(r, "reason", reason);
-	emit_finish();
-}
-
 /* One kernel over the size sweep; sizes not a multiple of `granule` are left out. `extra` holds
  * the architecture kernel's parameters (insn, and one note) or NULL. */
 /* Inlined: on x86_64 its one call (extra = NULL) then carries nothing of the arch kernels. */
@@ -141,14 +130,14 @@ static enum probe_status membw_run(struct probe_env *env)
 		if (!str_eq(kernels_cfg, "all") && !config_list_has(kernels_cfg, k->name))
 			continue;
 		if (k->width >= 0 && !simd.usable[k->width]) {
-			skip_kernel(k, simd.why_not[k->width]);
+			emit_skip_kernel("membw", k->name, k->width_name, simd.why_not[k->width]);
 			continue;
 		}
 		if (k->fn == bw_rep_stosb || k->fn == bw_rep_movsb) {
 			const char *why = arch_membw_rep_unavailable();
 
 			if (why) {
-				skip_kernel(k, why);
+				emit_skip_kernel("membw", k->name, k->width_name, why);
 				continue;
 			}
 		}
@@ -164,7 +153,7 @@ static enum probe_status membw_run(struct probe_env *env)
 		if (!str_eq(kernels_cfg, "all") && !config_list_has(kernels_cfg, k.name))
 			continue;
 		if (ak[i].why_not) {
-			skip_kernel(&k, ak[i].why_not);
+			emit_skip_kernel("membw", k.name, k.width_name, ak[i].why_not);
 			continue;
 		}
 		if (!membw_verify_kernel(&ak[i], m.dst, m.src, m.max))
