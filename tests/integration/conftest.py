@@ -76,6 +76,15 @@ class HostedRun:
         return parse.read_raw(os.path.join(self.out_dir, "parsed", s["raw_file"]))[1]
 
 
+def in_guest():
+    """CPUID's hypervisor bit, as Linux shows it."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return any(line.startswith("flags") and " hypervisor" in line for line in fh)
+    except OSError:
+        return False
+
+
 def rt_prefix(cpu=None):
     """(argv prefix, None) running a hosted command under SCHED_FIFO (and pinned to `cpu` when
     given), or (None, why) where chrt/taskset are missing or real-time priority is not permitted.

@@ -23,7 +23,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, in_guest
 from bmharness.analysis import knees, memory
 from bmharness.stream import parse
 
@@ -77,15 +77,6 @@ def knee_sizes(points):
 def quiet(found, caches):
     k = nearest(found, caches[1]) if 1 in caches else None
     return k is not None and QUIET_BAND[0] <= k / caches[1] <= QUIET_BAND[1]
-
-
-def in_guest():
-    """CPUID's hypervisor bit, as Linux shows it."""
-    try:
-        with open("/proc/cpuinfo") as fh:
-            return any(line.startswith("flags") and " hypervisor" in line for line in fh)
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, check_flops
+from conftest import ROOT, HostedRun, check_flops, in_guest
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
@@ -47,19 +47,6 @@ def _cpu():
     return fields.get("vendor_id"), int(fields.get("cpu family", "0"))
 
 
-def _in_guest():
-    with open("/proc/cpuinfo") as fh:
-        return any(line.startswith("flags") and " hypervisor" in line for line in fh)
-
-
-class _Boot:
-    def __init__(self, summary):
-        self.summary = summary
-
-    def sets(self, name):
-        return [s for s in self.summary["sets"] if s["name"] == name]
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     if not os.path.exists(BIN):
@@ -72,25 +59,24 @@ def runs(tmp_path_factory):
             subprocess.run([BIN, "probes=flops", "samples=16"], stdout=fh, check=True, timeout=300)
         summary = parse.parse_log(str(log), str(d / "parsed"))
         assert summary["ok"], summary["validation"]
-        out.append((summary, str(d / "parsed")))
+        out.append(HostedRun(str(d), 0, "", "", summary))
     return out
 
 
 def test_every_kernel_exact_or_skipped(runs):
-    for summary, _ in runs:
-        boot = _Boot(summary)
+    for boot in runs:
         ran = {(s["params"]["kernel"], str(s["params"]["width"])) for s in boot.sets("flops")}
-        skipped = {(k["kernel"], str(k["width"])) for k in summary["skips"] if k["probe"] == "flops"}
+        skipped = {(k["kernel"], str(k["width"])) for k in boot.summary["skips"] if k["probe"] == "flops"}
         assert ("mul_add", "64") in ran and ("mul_add", "128") in ran  # SSE2: every x86-64 CPU
         check_flops(boot, ran, skipped)
 
 
-def _fma_per_cycle(summary, out_dir):
+def _fma_per_cycle(boot):
     got = {}
-    for s in summary["sets"]:
-        if s["name"] != "flops" or s["params"]["kernel"] != "fma" or str(s["params"]["width"]) not in ("64", "128", "256"):
+    for s in boot.sets("flops", kernel="fma"):
+        if str(s["params"]["width"]) not in ("64", "128", "256"):
             continue
-        clk = core_clock.set_clock(s, s["tsc_hz"], out_dir)
+        clk = core_clock.set_clock(s, s["tsc_hz"], os.path.join(boot.out_dir, "parsed"))
         per_op_tsc = s["stats"]["per_op"]["median"]  # (sample - overhead) / iters, TSC ticks
         got[str(s["params"]["width"])] = CHAINS / (per_op_tsc * clk["hz"] / s["tsc_hz"])
     return got
@@ -100,13 +86,13 @@ def test_fma_two_per_core_cycle_on_amd_zen(runs):
     vendor, family = _cpu()
     if vendor != "AuthenticAMD" or family not in AMD_TWO_FMA_PIPES:
         pytest.skip("no documented FMA throughput here for %s family %#x" % (vendor, family))
-    per_run = [_fma_per_cycle(*r) for r in runs]
+    per_run = [_fma_per_cycle(r) for r in runs]
     if not per_run[0]:
         pytest.skip("no FMA kernel ran (FMA3 or AVX state missing)")
     got = {w: statistics.median(r[w] for r in per_run) for w in per_run[0]}
     bad = {w: round(v, 3) for w, v in got.items() if not FMA_PER_CYCLE[0] <= v <= FMA_PER_CYCLE[1]}
     msg = "FMA instructions per core cycle (median of %d runs) %s outside %s (runs: %s)" % (
         RUNS, bad, FMA_PER_CYCLE, per_run)
-    if bad and _in_guest() and all(v < FMA_PER_CYCLE[0] for v in bad.values()):
+    if bad and in_guest() and all(v < FMA_PER_CYCLE[0] for v in bad.values()):
         pytest.xfail("in a guest, pipes shared with the host's other work: " + msg)
     assert not bad, msg
