@@ -8,7 +8,9 @@ CLOCK_MONOTONIC expiry and fires once, a tgkill'd signal is delivered once, a bl
 waits for the unblock — so every armed one-shot and self-signal is taken exactly once, none
 early, none extra. A periodic POSIX timer does not queue expiries missed while the thread was
 not running (the kernel counts them as overruns), so there taken <= periods elapsed is all that
-holds on a shared machine. Latencies are checked for sign and a wide sanity band only."""
+holds on a shared machine. Latencies are checked for sign and a wide sanity band only. The
+displacement and footprint methods are judged in their own tests; here only their structure, and
+their checks may fail without failing this test (METHOD_CHECKS)."""
 
 import os
 import subprocess
@@ -31,6 +33,16 @@ ONE_SHOT_SETS = [(ONESHOT, w) for w in ("hlt", "spin", "l1d", "l2")] + [(SELF, w
 # than 100 ns (at least one kernel entry and exit), and one that takes 5 ms is not working.
 MEDIAN_NS_BAND = (100, 5e6)
 MELTDOWN = "/sys/devices/system/cpu/vulnerabilities/meltdown"
+# The displacement and footprint methods' own checks are judged in test_hosted_displace.py (under
+# SCHED_FIFO, handlers sized for this VM) and test_hosted_footprint.py (a 20 s repetition bound).
+# Here the process runs under the normal scheduler with the firmware's default handlers and a 5 s
+# bound, where another runnable task preempting us at the timer signal is counted as delivery and
+# the footprint's repetition may stop before it converges: with three busy loops beside the run,
+# 9.8 M cycles of "delivery" for a 4 M-cycle handler, and an L2 footprint of 313 lines for 480 (not
+# converged). Those checks then fail, and with them the run's status; any other failed check
+# fails this test.
+METHOD_CHECKS = {("irq_displace", "displace_vs_direct"), ("irq_displace", "delivery_constant"),
+                 ("irq_footprint", "footprint_k")}
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +71,12 @@ def median(vals):
 
 
 def test_run_ok_and_facts(hrun):
-    assert hrun.rc == 0, hrun.stderr[-2000:]
+    failed = [c for c in hrun.summary["checks"] if c["status"] == "fail"]
+    others = [c for c in failed if (c.get("probe"), c["name"]) not in METHOD_CHECKS]
+    assert not others, others
+    assert hrun.rc == (1 if failed else 0), (failed, hrun.stderr[-2000:])
     assert hrun.summary["ok"], hrun.summary["validation"]["problems"]
-    assert hrun.summary["end"]["status"] == "ok" and hrun.summary["end"]["faults"] == 0
+    assert hrun.summary["end"]["status"] == ("fail" if failed else "ok") and hrun.summary["end"]["faults"] == 0
     f = hrun.plat("irq_hosted")
     assert f["ready"] == 1
     sigs = [f["sig_measure"], f["sig_guard"], f["sig_ipi"]]
