@@ -7,7 +7,9 @@ asserted (bench/probes/irq/displace.c, bench/stats/displace.c):
   displacement - direct (the delivery) is within 5% of the direct cost; for smaller ones the
   displacement is not below the direct cost;
 - delivery_constant: the delivery does not depend on the handler's work (the lower quartiles'
-  simultaneous 95% CIs share a value).
+  simultaneous 95% CIs share a value);
+- the windows: sized for at least 8 timer periods, and each window's interrupts between 1 and
+  the periods its measured length spans (+1) (_assert_windows).
 
 Run with SCHED_FIFO on one CPU (chrt, taskset): under the normal scheduler a timer interrupt is
 also a preemption point, and the time another thread then runs would be counted as delivery
@@ -37,6 +39,7 @@ CPU = 1
 BASE_WORK = (0, 10000, 100000, 10000000)
 OTHER_WORK = (500, 30000, 15000000)
 AGREE_MIN_WORK = 1000000
+MIN_WINDOW_PERIODS = 8   # bench/probes/irq/displace.c MIN_IRQS_PER_WINDOW
 WORK_FLOOR = 0.5     # direct cost vs nominal work: the work was done (not a precision band)
 
 
@@ -94,13 +97,36 @@ def _checks(summary, name):
     return [c for c in summary["checks"] if c.get("probe") == "irq_displace" and c.get("name") == name]
 
 
+def _assert_windows(out, summary, work):
+    """Each handler's loaded windows against the periodic timer. The probe sizes a window for at
+    least MIN_WINDOW_PERIODS periods at the fluid loop's rate measured before the run; what a
+    window then lasts follows this VM's speed for the loop, which swings up to twofold between runs
+    and between calibration and windows (112 sets measured: 3 to 8 interrupts in a window sized
+    for 8). So the design is checked on the records, and each window's count against its own
+    measured length: never more interrupts than periods elapsed (+1 for the phase: a periodic
+    POSIX timer does not queue missed expiries, so fewer when the thread was not running), and at
+    least one."""
+    for h in work:
+        (loaded,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
+                     and s["params"]["what"] == "loaded" and s["params"]["work_cycles"] == h]
+        (count,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
+                    and s["params"]["what"] == "count" and s["params"]["work_cycles"] == h]
+        p = loaded["params"]
+        assert p["window_cycles"] >= MIN_WINDOW_PERIODS * p["period_cycles"], p
+        assert p["chunk_cycles"] * (loaded["iters"] // p["chunk_iters"]) >= p["window_cycles"] - p["chunk_cycles"], p
+        lengths = parse.read_raw(os.path.join(out, "parsed", loaded["raw_file"]))[1]
+        counts = parse.read_raw(os.path.join(out, "parsed", count["raw_file"]))[1]
+        assert len(lengths) == len(counts) == loaded["n"]
+        for length, n in zip(lengths, counts):
+            assert 1 <= n <= length / p["period_cycles"] + 1, (h, n, length, p["period_cycles"])
+
+
 def _assert_run(out, summary, work):
     assert summary["cfg"]["irq_disp_work"] == ",".join(map(str, work))
     per = {c["work_cycles"]: c for c in _checks(summary, "displace_vs_direct")}
     assert sorted(per) == sorted(work)
     for w, c in per.items():
-        # a window spans >= 8 periods of nominal fluid chunks; the core may run faster later
-        assert c["paired"] == 1 and c["interrupts"] >= 4 * c["windows"], c
+        assert c["paired"] == 1 and c["interrupts"] >= c["windows"], c
         assert c["criterion"] == ("within_5_percent" if w >= AGREE_MIN_WORK else "displacement_not_below_direct")
         assert c["status"] == "pass", c
         # the handler did its work (arch_spin of work cycles at the rate measured before the
@@ -114,6 +140,7 @@ def _assert_run(out, summary, work):
     (k,) = _checks(summary, "delivery_constant")
     assert k["handlers"] == len(work) and k["status"] == "pass", k
     assert k["max_ci_low"] <= k["min_ci_high"]
+    _assert_windows(out, summary, work)
     rows = irq.analyse(summary, os.path.join(out, "parsed"))["displace"]
     assert [r["work"] for r in rows] == sorted(work)
     for r in rows:
