@@ -40,7 +40,7 @@ BASE_WORK = (0, 10000, 100000, 10000000)
 OTHER_WORK = (500, 30000, 15000000)
 AGREE_MIN_WORK = 1000000
 MIN_WINDOW_PERIODS = 8   # bench/probes/irq/displace.c MIN_IRQS_PER_WINDOW
-WORK_FLOOR = 0.5     # direct cost vs nominal work: the work was done (not a precision band)
+WORK_FLOOR = 0.5     # direct cost vs the work at its windows' rate: the work was done (not a precision band)
 
 
 def _run(tmp_path_factory, name, extra):
@@ -121,6 +121,16 @@ def _assert_windows(out, summary, work):
             assert 1 <= n <= length / p["period_cycles"] + 1, (h, n, length, p["period_cycles"])
 
 
+def _work_at_window_rate(out, summary, w):
+    """The handler of w work cycles' iterations in cycles at the fluid loop's rate in that
+    handler's calibration windows (the same arch_spin, interrupts masked): the median window's
+    cycles over its iterations."""
+    (cal,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
+              and s["params"]["what"] == "calib" and s["params"]["work_cycles"] == w]
+    lengths = sorted(parse.read_raw(os.path.join(out, "parsed", cal["raw_file"]))[1])
+    return cal["params"]["work_iters"] * lengths[len(lengths) // 2] / cal["iters"]
+
+
 def _assert_run(out, summary, work):
     assert summary["cfg"]["irq_disp_work"] == ",".join(map(str, work))
     per = {c["work_cycles"]: c for c in _checks(summary, "displace_vs_direct")}
@@ -129,11 +139,13 @@ def _assert_run(out, summary, work):
         assert c["paired"] == 1 and c["interrupts"] >= c["windows"], c
         assert c["criterion"] == ("within_5_percent" if w >= AGREE_MIN_WORK else "displacement_not_below_direct")
         assert c["status"] == "pass", c
-        # the handler did its work (arch_spin of work cycles at the rate measured before the
-        # run). A floor, not a band: on this shared VM the core clock against the TSC moved by
-        # more than 10% between the rate measurement and the run (seen: 89,397 for 100,000), and
-        # time the hypervisor takes inside a long handler is in its stamps (and displacement).
-        assert c["direct"] >= WORK_FLOOR * w, c
+        # the handler did its work: its arch_spin iterations at the rate the same loop ran at in
+        # this handler's own calibration windows (interleaved with its loaded ones), not at the
+        # rate measured before the run: this VM runs the loop up to twice as fast or as slow from
+        # one moment to the next (a fresh-clone run here: direct 0.498 x the nominal work, 0.95 x
+        # the work at its windows' rate; 85 sets: 0.49-2.7 of nominal, 0.82-2.9 of windows'
+        # rate). A floor, not a band: time the hypervisor takes inside a handler is in its stamps.
+        assert c["direct"] >= WORK_FLOOR * _work_at_window_rate(out, summary, w), c
     big = per[max(work)]
     assert max(work) >= AGREE_MIN_WORK
     assert abs(big["measured"] - big["expected"]) <= 0.05 * big["expected"], big
