@@ -97,6 +97,17 @@ def _checks(summary, name):
     return [c for c in summary["checks"] if c.get("probe") == "irq_displace" and c.get("name") == name]
 
 
+def _handler_set(summary, what, work):
+    """The one irq_displace set of kind `what` for the handler of `work` cycles."""
+    (s,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
+            and s["params"]["what"] == what and s["params"]["work_cycles"] == work]
+    return s
+
+
+def _raw(out, s):
+    return parse.read_raw(os.path.join(out, "parsed", s["raw_file"]))[1]
+
+
 def _assert_windows(out, summary, work):
     """Each handler's loaded windows against the periodic timer. The probe sizes a window for at
     least MIN_WINDOW_PERIODS periods at the fluid loop's rate measured before the run; what a
@@ -107,15 +118,11 @@ def _assert_windows(out, summary, work):
     POSIX timer does not queue missed expiries, so fewer when the thread was not running), and at
     least one."""
     for h in work:
-        (loaded,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
-                     and s["params"]["what"] == "loaded" and s["params"]["work_cycles"] == h]
-        (count,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
-                    and s["params"]["what"] == "count" and s["params"]["work_cycles"] == h]
+        loaded, count = _handler_set(summary, "loaded", h), _handler_set(summary, "count", h)
         p = loaded["params"]
         assert p["window_cycles"] >= MIN_WINDOW_PERIODS * p["period_cycles"], p
         assert p["chunk_cycles"] * (loaded["iters"] // p["chunk_iters"]) >= p["window_cycles"] - p["chunk_cycles"], p
-        lengths = parse.read_raw(os.path.join(out, "parsed", loaded["raw_file"]))[1]
-        counts = parse.read_raw(os.path.join(out, "parsed", count["raw_file"]))[1]
+        lengths, counts = _raw(out, loaded), _raw(out, count)
         assert len(lengths) == len(counts) == loaded["n"]
         for length, n in zip(lengths, counts):
             assert 1 <= n <= length / p["period_cycles"] + 1, (h, n, length, p["period_cycles"])
@@ -125,9 +132,8 @@ def _work_at_window_rate(out, summary, w):
     """The handler of w work cycles' iterations in cycles at the fluid loop's rate in that
     handler's calibration windows (the same arch_spin, interrupts masked): the median window's
     cycles over its iterations."""
-    (cal,) = [s for s in summary["sets"] if s["name"] == "irq_displace"
-              and s["params"]["what"] == "calib" and s["params"]["work_cycles"] == w]
-    lengths = sorted(parse.read_raw(os.path.join(out, "parsed", cal["raw_file"]))[1])
+    cal = _handler_set(summary, "calib", w)
+    lengths = sorted(_raw(out, cal))
     return cal["params"]["work_iters"] * lengths[len(lengths) // 2] / cal["iters"]
 
 
