@@ -43,6 +43,9 @@ COMMON = {
 PROBES = {
     "timer": {IDENTITY: ("method",), DERIVED: ("timer_samples",)},
     "spin": {IDENTITY: ("loop", "insns_per_iter"), DERIVED: _CAL},
+    # the profiler's known split; what=time_a/time_b (fn) are the per-part timings of its samples
+    "prof_split": {IDENTITY: ("fn_a", "fn_b", "share_a_pct", "insns_per_iter", "what", "fn"),
+                   DERIVED: _CAL},
     "membw": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu", "insn"),
               CONDITION: ("page", "block", "vl_bits", "core_clock"),
               DERIVED: ("bytes_per_op", "read_bytes", "write_bytes", "core_clock_cycles") + _CAL,
