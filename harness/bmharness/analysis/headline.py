@@ -17,12 +17,14 @@ What is picked, and why:
   at least memory.DRAM_FACTOR x the largest cache;
 - per plateau point the core clock of its set and its bytes per core cycle (memory.point); for
   the first level (L1) also the fraction of the CPU's architectural limit at the point's width
-  (limits.py; "limit unknown" without a row); DRAM's best plateau against the SMBIOS peak;
+  (limits.py; "limit unknown" without a row), and `sets`: shared_core.judge over the plateau's
+  sets of that curve (their spread, the load reference beside the core clock, bimodal samples,
+  the likely cause when the figure moves); DRAM's best plateau against the SMBIOS peak;
 - interrupt latency per source: one wait mode (spin, else hlt, else the first), median and p99;
 - noise: the stolen time the noise probe counted, in ns and as a share of its window.
 """
 
-from . import archinfo, checks, irq, limits, memory
+from . import archinfo, checks, irq, limits, memory, shared_core
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-headline", 1
@@ -82,7 +84,8 @@ def _bw(p, label, lim=None):
     out = {"gbps": p["gbps"], "ci_lo_gbps": p.get("gbps_lo"), "ci_hi_gbps": p.get("gbps_hi"),
            "size_bytes": p["size"], "curve": label, "set": p.get("set"),
            "core_hz": clk.get("hz"), "core_hz_lo": clk.get("lo_hz"), "core_hz_hi": clk.get("hi_hz"),
-           "core_clock_source": clk.get("source"), "bytes_per_cycle": p.get("core_bpc")}
+           "core_clock_source": clk.get("source"), "bytes_per_cycle": p.get("core_bpc"),
+           "bimodal": bool(p.get("bimodal")), "load_ref": p.get("load_ref")}
     if lim is not None:
         li = limits.limit(lim["row"], lim["kernel"], limits.width_bits(lim["width"]))
         out["limit"] = dict(li, fraction=limits.fraction(p.get("core_bpc"), li)) if li else None
@@ -104,11 +107,14 @@ def plateau(cvs, lo, hi, row=False):
         for c in cvs:
             if c["probe"] != memory.MEMBW or c.get("kernel") != k or c.get("nt"):
                 continue
-            p = _median_point([p for p in c["points"] if _in(p, lo, hi)], "gbps")
+            pts = [p for p in c["points"] if _in(p, lo, hi)]
+            p = _median_point(pts, "gbps")
             if p and (best is None or p["gbps"] > best["gbps"]):
                 lim = None if row is False else {"row": row, "kernel": k,
                                                  "width": c["params"].get("width")}
                 best = _bw(p, c["label"], lim)
+                if lim is not None:  # the L1's: is it the machine's figure? (shared_core.py)
+                    best["sets"] = shared_core.judge(pts, row, (best["limit"] or {}).get("bpc"))
         out[k] = best
     lat = [c for c in cvs if c["probe"] == memory.LATENCY]
     lat = [c for c in lat if c["params"].get("pattern") == "random"] or lat
