@@ -1,5 +1,6 @@
 /* Small routines the probes call, in assembly so no compiler can reshape them: the calibrated spin
- * loop and the deliberate faults of the fault test probes. No privileged instructions: shared by
+ * loop, the core clock's add chain and load reference, and the deliberate faults of the fault test
+ * probes. No privileged instructions: shared by
  * the UEFI build and the hosted (Linux) build. */
 
 	.text
@@ -40,7 +41,7 @@ arch_add_chain:
 	.size arch_add_chain, . - arch_add_chain
 
 /* uint64_t arch_load_burst(const void *line, uint64_t iterations): ARCH_LOAD_BURST_LEN (16)
- * independent 8-byte loads per iteration from one 64-byte line (an L1 hit each), into four
+ * independent 8-byte loads per iteration from one 64-byte line (an L1 hit each), into two
  * registers in turn: no load waits for another (the renamer gives each write its own register),
  * so the loop runs at the core's load ports' rate, not at a latency. The core clock's throughput
  * reference (bench/core/core_clock.h): a dependent add chain keeps its 1 add per cycle when
