@@ -1,5 +1,5 @@
-"""A shared core under the L1 bytes per cycle (analysis/shared_core.py, docs/methods/shared_core.md):
-the load reference beside the add chain (core_clock.load_ref), the verdict over the L1 plateau's
+"""A shared core under the L1 bytes per cycle (analysis/shared_core.py; docs/methods/
+shared_core.md): the load reference beside the add chain (core_clock.load_ref), the verdict over the L1 plateau's
 sets (spread, bimodal samples, the reference against the CPU's loads per cycle, the likely cause)
 and the first screen's words for it -- on synthetic streams (synth.memory_stream's load_ref and
 share: another thread taking part of the load ports during some sets, the add chain untouched)."""
@@ -127,4 +127,18 @@ def test_judge_clock_moved_and_unknown_row():
     v = shared_core.judge([point(128, 3.6e9, 4.0), point(127, 3.6e9, 3.98)], None, None)
     assert v["ok"] and v["ref_limit_per_cycle"] is None and v["fraction_lo"] is None
     assert shared_core.judge([], row, 128)["ok"]
+    # an emulated CPU: the flags stay, no cause is named
+    v = shared_core.judge([point(128, 3.6e9, 4.0), point(100, 3.61e9, 3.1)], row, 128,
+                          emulated="QEMU TCG")
+    assert v["cause"] is None and not v["ok"]
     assert shared_core.scalar_loads(row) == 4.0 and shared_core.scalar_loads(None) is None
+
+
+def test_emulated_cpu_names_no_cause(tmp_path):
+    # QEMU TCG (CPUID vendor TCGTCGTCGTCG): the reference moved, but it is the emulator's
+    lv, rd, _ = l1_read(tmp_path, load_ref=SKX_LOADS, share=lambda i: 0.75 if i == 1 else 1.0,
+                        hv_sig="TCGTCGTCGTCG")
+    sets = rd["sets"]
+    assert sets["emulated"] and sets["cause"] is None and not sets["ok"]
+    assert headline_report.per_cycle_lines(lv)[1].startswith(
+        "L1d read not steady, an emulator's timing: ")

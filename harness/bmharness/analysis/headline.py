@@ -97,10 +97,11 @@ def _lat(p, label):
             "size_bytes": p["size"], "curve": label, "set": p.get("set")}
 
 
-def plateau(cvs, lo, hi, row=False):
+def plateau(cvs, lo, hi, row=False, emulated=None):
     """read/write/copy GB/s and the load latency over sizes in (lo, hi]: {kernel: point dict or
     None, "latency": ...}. row: the CPU's limits row (limits.py; None: unknown) when the points
-    are to carry their limit (L1); False: they are not."""
+    are to carry their limit (L1); False: they are not. emulated: why the CPU is emulated (no
+    cause is named for an emulator's timing)."""
     out = {}
     for k in KERNELS:
         best = None
@@ -114,7 +115,8 @@ def plateau(cvs, lo, hi, row=False):
                                                  "width": c["params"].get("width")}
                 best = _bw(p, c["label"], lim)
                 if lim is not None:  # the L1's: is it the machine's figure? (shared_core.py)
-                    best["sets"] = shared_core.judge(pts, row, (best["limit"] or {}).get("bpc"))
+                    best["sets"] = shared_core.judge(pts, row, (best["limit"] or {}).get("bpc"),
+                                                     emulated)
         out[k] = best
     lat = [c for c in cvs if c["probe"] == memory.LATENCY]
     lat = [c for c in lat if c["params"].get("pattern") == "random"] or lat
@@ -135,10 +137,11 @@ def memory_levels(mem):
     for i, lv in enumerate(levels):
         row = limits.by_name(lim.get("cpu")) if i == 0 else False  # the L1's limit only
         lo, hi = 2 * below, lv["size"] / 2
-        pl = plateau(mem["curves"], lo, hi, row)
+        emu = h.get("no_verdict")  # an emulated CPU (memory.hierarchy): its timing, not a core's
+        pl = plateau(mem["curves"], lo, hi, row, emu)
         if not any(pl.values()):  # a sparse sweep: take the whole level
             lo, hi = below, lv["size"]
-            pl = plateau(mem["curves"], lo, hi, row)
+            pl = plateau(mem["curves"], lo, hi, row, emu)
         r = knee_of.get(lv["name"]) or {}
         rows.append(dict(pl, name=lv["name"], size_bytes=lv["size"], range_bytes=[lo, hi],
                          knee_bytes=r.get("knee"), knee_ratio=r.get("ratio"),

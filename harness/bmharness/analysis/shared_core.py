@@ -50,14 +50,15 @@ def _median(xs):
     return xs[(len(xs) - 1) // 2] if xs else None
 
 
-def judge(points, row, limit_bpc=None):
+def judge(points, row, limit_bpc=None, emulated=None):
     """The plateau's sets (memory.point dicts: core_bpc, core_clock, load_ref, bimodal) against
     each other and the CPU's row; limit_bpc: the kernel's L1 limit in bytes per cycle (None:
-    unknown). Returns {n, fraction_lo/_hi, bytes_per_cycle_lo/_hi, clock_lo_hz, clock_hi_hz,
-    ref_per_cycle (the median set's loads per chain cycle), ref_lo_per_cycle, ref_hi_per_cycle,
+    unknown); emulated: why the CPU is emulated (QEMU TCG), then no cause is named: the timings
+    are the emulator's. Returns {n, fraction_lo/_hi, bytes_per_cycle_lo/_hi, clock_lo_hz,
+    clock_hi_hz, ref_per_cycle (the median set's loads per chain cycle), ref_lo_per_cycle, ref_hi_per_cycle,
     ref_limit_per_cycle (the row's scalar loads), ref_fraction, bimodal_sets, flags (phrases),
-    cause (SHARED, CLOCK_MOVED or None), ok}: ok is False when a flag says the figure is not the
-    machine's steady one."""
+    cause (SHARED, CLOCK_MOVED or None), emulated, ok}: ok is False when a flag says the figure
+    is not the machine's steady one."""
     bpc_lo, bpc_hi = _range([p.get("core_bpc") for p in points])
     hz_lo, hz_hi = _range([(p.get("core_clock") or {}).get("hz") for p in points])
     refs = [(p.get("load_ref") or {}).get("loads_per_cycle") for p in points]
@@ -88,9 +89,11 @@ def judge(points, row, limit_bpc=None):
     if hz_lo is not None and not clock_held:
         flags.append("core clock %.2f-%.2f GHz over the sets" % (hz_lo / 1e9, hz_hi / 1e9))
     cause = None
-    if (ref_low or ref_moved) and clock_held:
+    if emulated:
+        pass  # an emulator's loads and adds: neither a core's ports nor its clock
+    elif (ref_low or ref_moved) and clock_held:
         cause = SHARED
     elif flags and hz_lo is not None and not clock_held:
         cause = CLOCK_MOVED
-    out.update(flags=flags, cause=cause, ok=not flags)
+    out.update(flags=flags, cause=cause, ok=not flags, emulated=bool(emulated))
     return out

@@ -202,6 +202,7 @@ def caution_line(name, kernel, sets):
     if not sets or sets.get("ok", True):
         return None
     why = ("likely %s" % sets["cause"] if sets.get("cause") else
+           "an emulator's timing" if sets.get("emulated") else
            "cause unknown (the load reference held)" if sets.get("ref_per_cycle") else
            "cause unknown (no load reference)")
     # the cause first: a line cut at the screen's width keeps it
