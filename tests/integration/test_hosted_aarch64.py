@@ -156,3 +156,58 @@ def test_exception_round_trip(run):
     assert set(kinds) == {"brk", "udf"}  # SIGTRAP / SIGILL, resumed past the instruction
     assert kinds["brk"]["params"]["vector"] == 0x3C and kinds["udf"]["params"]["vector"] == 0x00
     assert all(s["n"] > 0 for s in kinds.values())
+
+
+# The caches of an Arm Neoverse N1 core (Arm Neoverse N1 TRM, 100616: L1 data and instruction
+# 64 KiB 4-way, L2 1 MiB 8-way, 64-byte lines) as the kernel's cacheinfo would list them.
+N1_CACHES = [
+    {"level": 1, "type": "Data", "size": "64K", "ways": 4, "sets": 256},
+    {"level": 1, "type": "Instruction", "size": "64K", "ways": 4, "sets": 256},
+    {"level": 2, "type": "Unified", "size": "1024K", "ways": 8, "sets": 2048},
+]
+TYPE_NAME = {"Data": "data", "Instruction": "inst", "Unified": "unified"}
+LINE = 64
+
+
+def test_caches_from_sysfs(a64_bin, tmp_path):
+    """CLIDR/CCSIDR are EL1's: the caches come from the kernel's cacheinfo. This VM has none, so the
+    test writes an N1's into a directory bind-mounted over the pinned CPU's sysfs node in a private
+    mount namespace (root only) and expects exactly those as plat kind=cache source=sysfs, and
+    cachefill to fill them (its cold/warm checks skip: the emulator models no caches)."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("needs root and unshare(1) for a private mount namespace")
+    cpu = max(os.sched_getaffinity(0))
+    node = "/sys/devices/system/cpu/cpu%d" % cpu
+    if not os.path.isdir(node):
+        pytest.skip("no %s to mount over" % node)
+    fake = tmp_path / "cpu"
+    for i, c in enumerate(N1_CACHES):
+        d = fake / "cache" / ("index%d" % i)
+        d.mkdir(parents=True)
+        files = {"level": c["level"], "type": c["type"], "size": c["size"],
+                 "coherency_line_size": LINE, "ways_of_associativity": c["ways"],
+                 "number_of_sets": c["sets"], "shared_cpu_list": cpu}
+        for name, value in files.items():
+            (d / name).write_text("%s\n" % value)
+    script = 'mount --bind "$1" "$2" && exec "$3" "$4" probes=timer,cachefill samples=4 ' \
+             'timer_samples=64 arena_mb=64'
+    p = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
+                        str(fake), node, QEMU, a64_bin], capture_output=True,
+                       env=dict(os.environ, BAREMETRIC_CPU=str(cpu)), timeout=RUN_TIMEOUT_S)
+    if p.returncode != 0 and not p.stdout:
+        pytest.skip("private mount namespace refused here: %s" % p.stderr.decode()[-300:])
+    log = tmp_path / "hosted.log"
+    log.write_bytes(p.stdout)
+    r = Run(str(tmp_path), p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"),
+            parse.parse_log(str(log), str(tmp_path / "parsed")))
+    assert r.summary["ok"] and r.summary["end"]["status"] == "ok", r.summary["validation"]
+    got = [(c["level"], c["type"], c["size"], c["line"], c["ways"], c["sets"], c["source"])
+           for c in r.plats("cache")]
+    want = [(c["level"], TYPE_NAME[c["type"]], int(c["size"][:-1]) * 1024, LINE, c["ways"],
+             c["sets"], "sysfs") for c in N1_CACHES]
+    assert got == want
+    filled = {(s["params"]["level"], s["params"]["type"]) for s in r.sets("cachefill")}
+    assert filled == {(1, "data"), (1, "inst"), (2, "unified")}
+    for c in r.summary["checks"]:
+        if c["name"] == "cold_slower_than_warm":
+            assert c["status"] == "skip" and "emulated" in c["reason"]
