@@ -100,6 +100,7 @@ help:
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
 	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
+	@echo "make hosted-aarch64   build build/hosted-aarch64/baremetric for AArch64 Linux (runs under qemu-aarch64)"
 
 deps-%:
 	@BAREMETRIC_BUILD=$(BUILD) scripts/deps.sh $*
@@ -274,7 +275,7 @@ pytest: | deps-test
 image-aarch64:
 	$(MAKE) ARCH=aarch64 image
 
-integration: image image-aarch64 image-secboot hosted | deps-test
+integration: image image-aarch64 image-secboot hosted hosted-aarch64 | deps-test
 	$(PY) -m pytest -q tests/integration
 
 test: deps-test

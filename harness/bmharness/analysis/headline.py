@@ -255,7 +255,11 @@ def emulation(summary):
     """{"emulator", "evidence", "why"} for an emulated CPU (archinfo.emulated_cpu's tests)."""
     plat = summary.get("platform") or {}
     why = archinfo.emulated_cpu(summary)
-    if archinfo.arch(summary) == archinfo.A64:
+    em = _first(plat.get("emulator")) or {}
+    if archinfo.arch(summary) == archinfo.A64 and em.get("cpuinfo") == "foreign" \
+            and not em.get("midr_software"):
+        evidence = "/proc/cpuinfo is not an arm64 kernel's (hosted, QEMU user mode)"
+    elif archinfo.arch(summary) == archinfo.A64:
         midr = (_first(plat.get("aarch64_id")) or {}).get("midr")
         evidence = "MIDR %s, implementer 0x00" % midr
     else:
