@@ -239,7 +239,7 @@ AARCH64 = [
          groups=("profile", "smp")),
 ]
 
-# QEMU CPU models (issue 28): one short boot per model, booted two at a time by
+# QEMU CPU models: one short boot per model, booted two at a time by
 # test_cpu_models.py's pool (not one fixture each: a fixture per entry would boot them one after
 # another). The options are the cheapest that still run every default fact (the platform records,
 # the cache records among them) and end the run: the timer probe with few samples and one short
