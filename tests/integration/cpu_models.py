@@ -27,7 +27,8 @@ FEAT_S2FWB), each copied from the core's Technical Reference Manual (the A76's s
 "From B2.18 CCSIDR_EL1", the N1's "From B2.23"), decoded per the Arm ARM (DDI 0487) D19.2: CLIDR_EL1.Ctype<n> [3n+2:3n]
 (1 instruction only, 2 data only, 3 separate, 4 unified, 0 none and none further out); CCSIDR_EL1
 without FEAT_CCIDX: LineSize [2:0] = log2(bytes) - 4, Associativity [12:3] = ways - 1, NumSets
-[27:13] = sets - 1, selected by CSSELR_EL1 = (level - 1) << 1 | InD."""
+[27:13] = sets - 1, with FEAT_CCIDX Associativity [23:3] and NumSets [55:32]; selected by
+CSSELR_EL1 = (level - 1) << 1 | InD. QEMU 7.2 has no neoverse-v1: its values are QEMU 10.0's."""
 
 import os
 import shutil
@@ -189,12 +190,23 @@ A64_MODELS = {
     # max: the A57's caches; CLIDR_EL1.LoUIS [23:21] and LoUU [29:27] cleared (FEAT_S2FWB). Its
     # CTR_EL0 gains DIC/IDC and other fields with the features max adds: not pinned here.
     "max": (0x0A200023 & ~(7 << 21) & ~(7 << 27), _A57_CCSIDR, None, 0x4),
+    # QEMU 10.0 (target/arm/tcg/cpu64.c, aarch64_neoverse_v1_initfn, from the Neoverse-V1 TRM):
+    # FEAT_CCIDX, so CCSIDR_EL1 in the 64-bit layout: L1D and L1I 64 KiB 4-way, L2 1 MiB 8-way,
+    # 64-byte lines (make_ccsidr(CCSIDR_FORMAT_CCIDX, ...)); CTR_EL0 with DIC and IDC set.
+    "neoverse-v1": (0x82000023, {0: 0x000000FF0000001A, 1: 0x000000FF0000001A, 2: 0x000007FF0000003A},
+                    0xB444C004, 0x4),
 }
+A64_CCIDX = {"neoverse-v1"}  # ID_AA64MMFR2_EL1.CCIDX != 0: CCSIDR_EL1's 64-bit layout
 A64_CTYPES = {1: ("inst",), 2: ("data",), 3: ("inst", "data"), 4: ("unified",)}
 
 
-def a64_ccsidr(v):
-    line, ways, sets = 1 << (bits(v, 0, 2) + 4), bits(v, 3, 12) + 1, bits(v, 13, 27) + 1
+def a64_ccsidr(v, ccidx=False):
+    """FEAT_CCIDX's layout: Associativity [23:3], NumSets [55:32]."""
+    line = 1 << (bits(v, 0, 2) + 4)
+    if ccidx:
+        ways, sets = bits(v, 3, 23) + 1, bits(v, 32, 55) + 1
+    else:
+        ways, sets = bits(v, 3, 12) + 1, bits(v, 13, 27) + 1
     return {"line": line, "ways": ways, "sets": sets, "size": line * ways * sets}
 
 
@@ -206,7 +218,7 @@ def a64_caches(model):
         if ctype == 0:
             break
         for kind in A64_CTYPES[ctype]:
-            g = a64_ccsidr(ccsidr[n << 1 | (kind == "inst")])
+            g = a64_ccsidr(ccsidr[n << 1 | (kind == "inst")], model in A64_CCIDX)
             out.append(dict(g, level=n + 1, type=kind, source="ccsidr"))
     return out
 

@@ -32,20 +32,21 @@ wanted = os.environ["MODELS"].split()
 models = [c for c in configs.MODELS if not wanted or c.cpu in wanted]
 images = {"x86_64": "build/x86_64/baremetric.img", "aarch64": "build/aarch64/baremetric.img"}
 
-q10 = None
-if any(c.qemu10 for c in models):
-    p = subprocess.run(["scripts/qemu10.sh"], capture_output=True, text=True)
-    q10 = p.stdout.strip().splitlines()[-1] if p.returncode == 0 else None
-    q10_why = None if q10 else (p.stderr.strip().splitlines() or ["scripts/qemu10.sh failed"])[-1]
+q10 = {}  # arch -> (root, None) or (None, why)
+for arch in sorted({c.arch for c in models if c.qemu10}):
+    p = subprocess.run(["scripts/qemu10.sh"], capture_output=True, text=True, env=dict(os.environ, QEMU10_ARCH=arch))
+    root = p.stdout.strip().splitlines()[-1] if p.returncode == 0 else None
+    q10[arch] = (root, None if root else (p.stderr.strip().splitlines() or ["scripts/qemu10.sh failed"])[-1])
 
 
 def run(cfg):
     label = "%s %s" % (cfg.arch, cfg.cpu)
     kw = {}
     if cfg.qemu10:
-        if not q10:
-            return label, "10", 0, "skipped", q10_why, []
-        kw = {"qemu": q10 + "/usr/bin/qemu-system-x86_64", "qemu_datadir": q10 + "/usr/share/qemu"}
+        root, why = q10[cfg.arch]
+        if not root:
+            return label, "10", 0, "skipped", why, []
+        kw = {"qemu": root + "/usr/bin/qemu-system-" + cfg.arch, "qemu_datadir": root + "/usr/share/qemu"}
     d = os.path.join(out, cfg.arch + "-" + cfg.cpu)
     t = time.monotonic()
     try:
