@@ -134,7 +134,11 @@ static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type,
 	c->source = src;
 }
 
-/* Deterministic cache parameters: the same layout in Intel leaf 4 and AMD leaf 0x8000001D. */
+/* Deterministic cache parameters: the same layout in Intel leaf 4 and AMD leaf 0x8000001D.
+ * EAX[4:0] type: 0 no more caches, 1 data, 2 instruction, 3 unified, 4-31 reserved (SDM). */
+#define DET_TYPE_DATA 1
+#define DET_TYPE_INST 2
+#define DET_TYPE_UNIFIED 3
 static void deterministic_caches(const struct cpuid_source *s, struct cpu_info *ci, uint32_t leaf, const char *src)
 {
 	unsigned sub;
@@ -149,55 +153,82 @@ static void deterministic_caches(const struct cpuid_source *s, struct cpu_info *
 		if (type == 0)
 			break;
 		level = bits(r[0], 5, 7);
+		if (type > DET_TYPE_UNIFIED || level == 0)
+			continue; /* reserved type, or no level: not a cache we know how to describe */
 		fully = bits(r[0], 9, 9);
 		line = bits(r[1], 0, 11) + 1;
 		parts = bits(r[1], 12, 21) + 1;
 		ways = bits(r[1], 22, 31) + 1;
 		sets = r[2] + 1;
-		add_cache(ci, level, type == 1 ? CACHE_DATA : type == 2 ? CACHE_INST : CACHE_UNIFIED,
+		add_cache(ci, level, type == DET_TYPE_DATA ? CACHE_DATA : type == DET_TYPE_INST ? CACHE_INST : CACHE_UNIFIED,
 			  (uint64_t)ways * parts * line * sets, line, fully ? 0 : ways, sets,
 			  bits(r[0], 14, 25) + 1, src);
 	}
-}
-
-/* AMD's L2/L3 associativity is an encoded field (APM vol. 3, CPUID 0x80000006). */
-static unsigned amd_assoc(unsigned code)
-{
-	static const unsigned table[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128, 0 };
-
-	return table[code & 0xF];
 }
 
 /* 0x80000005/6 give sizes and geometry but not which processors share a cache (with SMT even
  * the L1 is shared by two threads): only 0x8000001D says, and only with TOPOEXT set. */
 #define SHARED_UNKNOWN 0
 
+/* AMD's L2/L3 associativity is an encoded field (APM vol. 3, CPUID 0x80000006, table E-4 "L2/L3
+ * Cache and TLB Associativity Field Encoding"): 0 the cache is disabled, 7 reserved, 9 "see
+ * 0x8000001D", 0xF fully associative, the others a number of ways. */
+#define AMD_ASSOC_DISABLED 0x0
+#define AMD_ASSOC_FULL 0xF
+#define AMD_L1_ASSOC_FULL 0xFF /* 0x80000005's 8-bit field; 0 is reserved there */
+#define WAYS_UNKNOWN 0         /* with sets 0; fully associative is ways 0 with one set */
+
+static unsigned amd_assoc(unsigned code)
+{
+	static const unsigned table[16] = { 0, 1, 2, 3, 4, 6, 8, WAYS_UNKNOWN, 16, WAYS_UNKNOWN, 32, 48, 64, 96, 128, 0 };
+
+	return table[code & 0xF];
+}
+
+/* A 0x80000005/6 cache: a line of 0 bytes gives no geometry, and sets are derived only where
+ * line x ways divides the size (family 10h with HT Assist reports an L3 1 MiB smaller than its
+ * 48 ways make: AMD BKDG 31116); a fully associative cache has one set. */
+static void add_legacy_cache(struct cpu_info *ci, unsigned level, enum cache_type type, uint64_t size, unsigned line,
+			     unsigned ways, bool fully)
+{
+	unsigned sets = 0;
+
+	if (!line)
+		return;
+	if (fully)
+		sets = 1;
+	else if (ways && size % ((uint64_t)ways * line) == 0)
+		sets = (unsigned)(size / ((uint64_t)ways * line));
+	add_cache(ci, level, type, size, line, fully ? 0 : ways, sets, SHARED_UNKNOWN, type == CACHE_UNIFIED ? "cpuid80000006" : "cpuid80000005");
+}
+
+
 static void legacy_amd_caches(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
+	unsigned a;
 
 	if (ci->max_ext_leaf >= LEAF_AMD_L1) {
 		cpuid(s, LEAF_AMD_L1, 0, r);
-		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16 (0xFF = full), line 7:0 */
-		add_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7),
-			  bits(r[2], 16, 23) == 0xFF ? 0 : bits(r[2], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
-		add_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7),
-			  bits(r[3], 16, 23) == 0xFF ? 0 : bits(r[3], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
+		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16, line 7:0 */
+		a = bits(r[2], 16, 23);
+		add_legacy_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7), a,
+				 a == AMD_L1_ASSOC_FULL);
+		a = bits(r[3], 16, 23);
+		add_legacy_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7), a,
+				 a == AMD_L1_ASSOC_FULL);
 	}
 	if (ci->max_ext_leaf >= LEAF_AMD_L2L3) {
 		cpuid(s, LEAF_AMD_L2L3, 0, r);
 		/* ECX: L2 size KiB 31:16, assoc 15:12, line 7:0; EDX: L3 size in 512 KiB units 31:18 */
-		add_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
-			  amd_assoc(bits(r[2], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
-		add_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024,
-			  bits(r[3], 0, 7), amd_assoc(bits(r[3], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
-	}
-	/* Derive sets where the geometry is known. */
-	for (unsigned i = 0; i < ci->num_caches; i++) {
-		struct cache_desc *c = &ci->caches[i];
-
-		if (!c->sets && c->ways && c->line)
-			c->sets = (unsigned)(c->size / ((uint64_t)c->ways * c->line));
+		a = bits(r[2], 12, 15);
+		if (a != AMD_ASSOC_DISABLED)
+			add_legacy_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
+					 amd_assoc(a), a == AMD_ASSOC_FULL);
+		a = bits(r[3], 12, 15);
+		if (a != AMD_ASSOC_DISABLED)
+			add_legacy_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024, bits(r[3], 0, 7),
+					 amd_assoc(a), a == AMD_ASSOC_FULL);
 	}
 }
 

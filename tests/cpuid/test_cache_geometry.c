@@ -250,7 +250,9 @@ static void amd_l2_l3_every_size(void)
 	for (unsigned n = 0; n < 16384; n++) {
 		F.l2l3[3] = n << 18 | 0xBu << 12 | 64;
 		decode();
-		if (!(n ? one_cache(3, CACHE_UNIFIED, n * 512 * KIB, 64, 48, (n * 512 * 1024) % (48 * 64) ? 0 : n * 512 * 1024 / (48 * 64))
+		uint64_t size = n * 512 * KIB;
+
+		if (!(n ? one_cache(3, CACHE_UNIFIED, size, 64, 48, size % (48 * 64) ? 0 : (unsigned)(size / (48 * 64)))
 			: CI.num_caches == 0))
 			return test_fail(__FILE__, __LINE__, "L3 %u x 512 KiB: sets %u", n, CI.caches[0].sets);
 	}
