@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "arch/cpu_info.h"
+struct cpu_info; /* arch/cpu_info.h (the decoder, cpu_info.c, includes this file) */
 
 struct cpuid_source {
 	/* out = EAX, EBX, ECX, EDX of leaf `leaf`, subleaf `sub` (the same shape as pmu_ops.cpuid) */
