@@ -19,6 +19,7 @@
  * while its ways stay 48, e.g. 5 MiB x 48 ways x 64 B, not a whole number of sets). */
 #include <string.h>
 
+#include "arch/cpu_info.h"
 #include "arch/x86_64/cpuid_source.h"
 #include "tests/unit/test.h"
 
