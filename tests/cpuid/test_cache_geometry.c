@@ -169,6 +169,26 @@ static void leaf4_types_levels_fully(void)
 	CHECK(one_cache(1, CACHE_INST, 32 * KIB, 64, 8, 64));
 }
 
+/* Leaf 4 is Intel's, but Centaur / Zhaoxin implement it too (InstLatx64's KX-7000: its 32 MiB L3
+ * only there; their 0x80000005/6 give L1 and L2): read it on every vendor but AMD and Hygon,
+ * whose leaf 4 is reserved (APM vol. 3, "CPUID Fn0000_0004 reserved"). */
+static void leaf4_on_other_vendors(void)
+{
+	static const uint32_t CENTAUR[3] = { 0x746E6543, 0x48727561, 0x736C7561 }; /* "CentaurHauls" */
+
+	setup(CENTAUR, 4, 0x80000006u);
+	det(0, 3, 3, false, 64, 1, 16, 32767);
+	F.l2l3[2] = 512u << 16 | 0x6u << 12 | 64;
+	decode();
+	CHECK(one_cache(3, CACHE_UNIFIED, 32 * KIB * KIB, 64, 16, 32768));
+	CHECK_STR(CI.num_caches ? CI.caches[0].source : "", "cpuid4");
+	setup(AMD, 4, 0x80000006u);
+	det(0, 3, 3, false, 64, 1, 16, 32767); /* not read on AMD */
+	F.l2l3[2] = 512u << 16 | 0x6u << 12 | 64;
+	decode();
+	CHECK(one_cache(2, CACHE_UNIFIED, 512 * KIB, 64, 8, 1024));
+}
+
 /* AMD: 0x8000001D (the same layout) where TOPOEXT says it is there, else 0x80000005/6. */
 static void amd_8000001d_with_topoext(void)
 {
@@ -273,6 +293,7 @@ TEST_SUITE(cache_geometry) = {
 	{ "leaf4_every_way_and_partition_count", leaf4_every_way_and_partition_count },
 	{ "leaf4_sets_whole_range", leaf4_sets_whole_range },
 	{ "leaf4_types_levels_fully", leaf4_types_levels_fully },
+	{ "leaf4_on_other_vendors", leaf4_on_other_vendors },
 	{ "amd_8000001d_with_topoext", amd_8000001d_with_topoext },
 	{ "amd_l1_every_field", amd_l1_every_field },
 	{ "amd_l2_l3_every_associativity_code", amd_l2_l3_every_associativity_code },
