@@ -386,12 +386,13 @@ static void identify_tsc_hz(const struct cpuid_source *s, struct cpu_info *ci)
 	}
 }
 
-/* Caches: Intel's leaf 4; AMD's 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
+/* Caches: leaf 4 (Intel's, also Centaur's and Zhaoxin's; reserved on AMD and Hygon); AMD's
+ * 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
 static void identify_caches(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
-	if (ci->is_intel && ci->max_leaf >= LEAF_CACHE_PARAMS)
+	if (!ci->is_amd && ci->max_leaf >= LEAF_CACHE_PARAMS)
 		deterministic_caches(s, ci, LEAF_CACHE_PARAMS, "cpuid4");
 	if (!ci->num_caches && ci->is_amd && ci->max_ext_leaf >= LEAF_AMD_CACHE_TOPO) {
 		cpuid(s, LEAF_EXT_FEATURES1, 0, r);

@@ -58,6 +58,12 @@ static bool parse_line(struct replay_machine *m, char *s, unsigned ln)
 		return snprintf(m->name, sizeof(m->name), "%s", s + off), true;
 	if (!strcmp(word, "sig"))
 		return (m->has_sig = sscanf(s + off, "%x", &m->sig) == 1) || refuse(m, ln, "bad sig");
+	if (!strcmp(word, "explain")) {
+		if (m->n_explained >= REPLAY_MAX_EXPLAINED || sscanf(s + off, "%15s", m->explained[m->n_explained]) != 1)
+			return refuse(m, ln, "bad explain line");
+		m->n_explained++;
+		return true;
+	}
 	if (!strcmp(word, "cpu")) {
 		if (m->n_cpus >= REPLAY_MAX_CPUS)
 			return refuse(m, ln, "too many CPUs");

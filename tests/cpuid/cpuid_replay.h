@@ -20,6 +20,7 @@
 #define REPLAY_MAX_LEAVES 160
 #define REPLAY_MAX_REFS 32
 #define REPLAY_TEXT 64
+#define REPLAY_MAX_EXPLAINED 4
 
 struct replay_leaf {
 	uint32_t leaf, sub, r[4];
@@ -50,6 +51,9 @@ struct replay_machine {
 	uint32_t sig;        /* CPUID.1:EAX from the dump's file name */
 	unsigned n_cpus;
 	struct replay_cpu *cpus; /* REPLAY_MAX_CPUS, allocated by replay_parse */
+	/* `explain <field> <why>`: a disagreement of that field understood and left (the README) */
+	unsigned n_explained;
+	char explained[REPLAY_MAX_EXPLAINED][16];
 	char error[128];     /* why the input was refused */
 };
 
@@ -64,7 +68,7 @@ struct replay_result {
 };
 
 struct replay_counts {
-	unsigned agree, disagree, noref;
+	unsigned agree, disagree, explained, noref;
 };
 
 /* Parse fixture text; false (and m->error) on input it refuses. replay_free releases it. */
@@ -77,7 +81,7 @@ void replay_cpuid(const struct replay_cpu *c, uint32_t leaf, uint32_t sub, uint3
 void replay_decode(const struct replay_cpu *c, struct replay_result *r);
 /* Sanity of a decode whatever the input (the mutation test): NULL or what is wrong. */
 const char *replay_sane(const struct replay_result *r);
-/* Decode every CPU and compare with the references: `check <field> agree|disagree|noref ...`
+/* Decode every CPU and compare with the references: `check <field> agree|disagree|explained|noref`
  * lines to out (NULL: none), totals added to counts. */
 void replay_check(const struct replay_machine *m, FILE *out, struct replay_counts *counts);
 /* The decoded fields of the full CPUs, one `kind` line each and the caches, PMU and timer. */

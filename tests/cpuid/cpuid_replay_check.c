@@ -23,26 +23,33 @@ static void sig_decode(uint32_t sig, unsigned *fam, unsigned *model, unsigned *s
 	*model = (base_fam == 0x6 || base_fam == 0xF) ? (((sig >> 16) & 0xF) << 4) + base_model : base_model;
 }
 
-static void trim(char *dst, size_t n, const char *src)
+/* The text without its blanks: AIDA64 trims each 16-byte part of the brand string and collapses
+ * runs of blanks ("CPU  Z3745  @" printed "CPU Z3745 @"), so only the other characters compare. */
+static void squeeze(char *dst, size_t n, const char *src)
 {
-	size_t len;
+	size_t k = 0;
 
-	while (*src == ' ')
-		src++;
-	snprintf(dst, n, "%s", src);
-	len = strlen(dst);
-	while (len && isspace((unsigned char)dst[len - 1]))
-		dst[--len] = '\0';
+	for (; *src && k + 1 < n; src++)
+		if (!isspace((unsigned char)*src))
+			dst[k++] = *src;
+	dst[k] = '\0';
 }
+
+static const struct replay_machine *cur; /* whose `explain` lines apply (replay_check's) */
 
 static void verdict(FILE *out, struct replay_counts *k, const char *field, int v, unsigned cpu, const char *detail)
 {
-	static const char *const names[] = { "noref", "agree", "disagree" };
+	static const char *const names[] = { "noref", "agree", "disagree", "explained" };
 
+	for (unsigned i = 0; v == 2 && cur && i < cur->n_explained; i++)
+		if (!strcmp(cur->explained[i], field))
+			v = 3;
 	if (v == 1)
 		k->agree++;
 	else if (v == 2)
 		k->disagree++;
+	else if (v == 3)
+		k->explained++;
 	else
 		k->noref++;
 	if (out)
@@ -79,21 +86,23 @@ static bool used_source(const struct cpu_info *ci, const char *src)
 static void check_cache(FILE *out, struct replay_counts *k, const struct replay_result *r, const struct replay_ref *f,
 			unsigned cpu)
 {
-	char d[160];
+	char d[160], field[40];
 	unsigned level;
 	enum cache_type type;
 	const struct cache_desc *c;
 
+	snprintf(field, sizeof(field), "cache_%s", f->a);
+
 	if (!cache_name(f->b, &level, &type) || !used_source(&r->ci, f->a)) {
 		snprintf(d, sizeof(d), "%s %s ref=%llu (our caches come from another leaf)", f->a, f->b,
 			 (unsigned long long)f->num);
-		verdict(out, k, "cache", 0, cpu, d);
+		verdict(out, k, field, 0, cpu, d);
 		return;
 	}
 	c = find_cache(&r->ci, f->a, level, type);
 	snprintf(d, sizeof(d), "%s %s ours=%llu ref=%llu", f->a, f->b, c ? (unsigned long long)c->size : 0ull,
 		 (unsigned long long)f->num);
-	verdict(out, k, "cache", (c ? c->size : 0) == f->num ? 1 : 2, cpu, d);
+	verdict(out, k, field, (c ? c->size : 0) == f->num ? 1 : 2, cpu, d);
 }
 
 static void check_ident(FILE *out, struct replay_counts *k, const struct replay_machine *m,
@@ -121,13 +130,15 @@ static void check_ref(FILE *out, struct replay_counts *k, const struct replay_cp
 	if (!strcmp(f->key, "cache"))
 		return check_cache(out, k, r, f, c->index);
 	if (!strcmp(f->key, "vendor")) {
-		snprintf(d, sizeof(d), "ours=%s ref=%s", r->ci.vendor, f->text);
-		return verdict(out, k, "vendor", strcmp(r->ci.vendor, f->text) ? 2 : 1, c->index, d);
+		squeeze(a, sizeof(a), r->ci.vendor);
+		squeeze(b, sizeof(b), f->text);
+		snprintf(d, sizeof(d), "ours='%s' ref='%s'", r->ci.vendor, f->text);
+		return verdict(out, k, "vendor", strcmp(a, b) ? 2 : 1, c->index, d);
 	}
 	if (!strcmp(f->key, "brand")) {
-		trim(a, sizeof(a), r->ci.brand);
-		trim(b, sizeof(b), f->text);
-		snprintf(d, sizeof(d), "ours='%s' ref='%s'", a, b);
+		squeeze(a, sizeof(a), r->ci.brand);
+		squeeze(b, sizeof(b), f->text);
+		snprintf(d, sizeof(d), "ours='%s' ref='%s'", r->ci.brand, f->text);
 		return verdict(out, k, "brand", strcmp(a, b) ? 2 : 1, c->index, d);
 	}
 	if (!strcmp(f->key, "core_type")) {
@@ -144,14 +155,13 @@ static void check_ref(FILE *out, struct replay_counts *k, const struct replay_cp
 		return verdict(out, k, "apic_id", r->hw_id == f->num ? 1 : 2, c->index, d);
 	}
 	if (!strcmp(f->key, "pkg_cpus")) {
-		/* leaf 1's count is the addressable ids (an upper bound), and a list that stopped at
-		 * Windows' 64-CPU group may miss some: then ours may only be larger */
-		bool bound = f->truncated || strcmp(r->ci.logical_cpus_source, "cpuid_0xb");
-
-		snprintf(d, sizeof(d), "ours=%u (%s) ref=%llu%s", r->ci.logical_cpus, r->ci.logical_cpus_source,
-			 (unsigned long long)f->num, bound ? " (ours an upper bound)" : "");
-		return verdict(out, k, "pkg_cpus",
-			       (bound ? r->ci.logical_cpus >= f->num : r->ci.logical_cpus == f->num) ? 1 : 2, c->index, d);
+		/* CPUID's count is an upper bound of the enabled CPUs: leaf 1's is the addressable ids,
+		 * leaf 0BH's "the configuration as shipped", not to be used to enumerate (SDM vol. 2A,
+		 * leaf 0BH EBX[15:0]): cores or SMT disabled by firmware stay in it */
+		snprintf(d, sizeof(d), "ours=%u (%s) ref=%llu%s%s", r->ci.logical_cpus, r->ci.logical_cpus_source,
+			 (unsigned long long)f->num, r->ci.logical_cpus == f->num ? " (equal)" : " (ours an upper bound)",
+			 f->truncated ? " (list may be cut at 64)" : "");
+		return verdict(out, k, "pkg_cpus", r->ci.logical_cpus >= f->num ? 1 : 2, c->index, d);
 	}
 }
 
@@ -159,6 +169,7 @@ void replay_check(const struct replay_machine *m, FILE *out, struct replay_count
 {
 	static struct replay_result r; /* large: off the stack */
 
+	cur = m;
 	for (unsigned i = 0; i < m->n_cpus; i++) {
 		const struct replay_cpu *c = &m->cpus[i];
 		const char *bad;
@@ -172,6 +183,7 @@ void replay_check(const struct replay_machine *m, FILE *out, struct replay_count
 		for (unsigned j = 0; j < c->n_refs; j++)
 			check_ref(out, k, c, &r, &c->refs[j]);
 	}
+	cur = 0;
 }
 
 static const char *type_name(enum cache_type t)
@@ -192,6 +204,8 @@ void replay_print(const struct replay_machine *m, FILE *out)
 			continue;
 		replay_decode(&m->cpus[i], &r);
 		ct = pmu_core_type_name(r.pi.core_type);
+		for (char *v = r.ci.vendor; *v; v++)
+			*v = *v == ' ' ? '_' : *v; /* one word in the kind line (Transmeta, "Virtual CPU ") */
 		fprintf(out, "kind cpu=%u vendor=%s family=0x%X model=0x%X stepping=%u core_type=%s event_table=%s\n",
 			m->cpus[i].index, ci->vendor[0] ? ci->vendor : "-", ci->family, ci->model, ci->stepping,
 			ct ? ct : "none", r.event_table);

@@ -30,7 +30,8 @@ int main(int argc, char **argv)
 		}
 		replay_print(&m, stdout);
 		replay_check(&m, stdout, &k);
-		printf("summary %s agree=%u disagree=%u noref=%u\n", m.name, k.agree, k.disagree, k.noref);
+		printf("summary %s agree=%u disagree=%u explained=%u noref=%u\n", m.name, k.agree, k.disagree, k.explained,
+		       k.noref);
 		replay_free(&m);
 	}
 	return rc;
