@@ -250,8 +250,12 @@ const char *replay_sane(const struct replay_result *r)
 	if (memchr(ci->vendor, 0, sizeof(ci->vendor)) == 0 || memchr(ci->brand, 0, sizeof(ci->brand)) == 0 ||
 	    memchr(ci->hv_sig, 0, sizeof(ci->hv_sig)) == 0)
 		return "an identification string without its terminator";
-	if (r->pi.num_gp > PMU_MAX_GP || r->pi.num_fixed > 32 || !r->pi.reason || !r->event_table)
-		return "PMU geometry out of range or without a reason";
+	if (r->pi.num_gp > PMU_MAX_GP)
+		return "more general-purpose counters than the PMU code handles";
+	if (r->pi.num_fixed > PMU_MAX_FIXED && r->pi.fixed_avail >> PMU_MAX_FIXED)
+		return "fixed counters available beyond those the PMU code handles";
+	if (!r->pi.reason || !r->event_table)
+		return "PMU decision without a reason";
 	if (!ci->logical_cpus_source)
 		return "logical CPU count without its source";
 	return 0;

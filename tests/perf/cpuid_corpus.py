@@ -141,11 +141,14 @@ def same_kind(a, b):
 
 def fixture(dump, name, source, max_id_cpus=MAX_ID_CPUS):
     """The compact fixture text of one parsed dump (tests/cpuid/fixtures/README.md)."""
-    sig = re.match(r"^[A-Za-z_ ]+?([0-9A-F]{7})_", os.path.basename(name))
+    # <12-character vendor><7 hex digits: CPUID.1:EAX[27:0]>_<name>
+    sig = re.match(r"^.{12}([0-9A-F]{7})_", os.path.basename(name))
     lines = ["# InstLatx64 %s (AIDA64 CPUID dump); only the leaves the decoder reads" % source,
              "machine %s" % re.sub(r"\s+", "_", os.path.basename(name))]
     if sig:
         lines.append("sig %s" % sig.group(1))
+    else:
+        lines.append("# no CPUID signature in the file name")
     for field, pat, why in EXPLAINED:
         if re.search(pat, lines[1].split()[1]):
             lines.append("explain %s %s" % (field, why))
