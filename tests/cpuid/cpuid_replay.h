@@ -1,4 +1,4 @@
-/* Recorded CPUID replayed through the firmware's own x86 discovery (issue 28, section 3): a
+/* Recorded CPUID replayed through the firmware's own x86 discovery: a
  * machine is read from the compact fixture format of tests/cpuid/fixtures/README.md (made
  * from the InstLatx64 AIDA64 dumps by tests/perf/cpuid_corpus.py), its answers are served to
  * cpu_info_decode, cpu_hw_id_decode and pmu_discover through their CPUID hooks, and the decoded

@@ -1,5 +1,5 @@
-/* x86 cache geometry from CPUID (arch/x86_64/cpu_info.c) over every value the fields allow
- * (issue 28, section 2). The expected values are the manuals', written out here:
+/* x86 cache geometry from CPUID (arch/x86_64/cpu_info.c) over every value the fields allow: the
+ * geometry every probe uses. The expected values are the manuals', written out here:
  *   - Intel SDM vol. 2A, CPUID leaf 04H "Deterministic Cache Parameters": EAX[4:0] type (0 null,
  *     1 data, 2 instruction, 3 unified, 4-31 reserved), EAX[7:5] level (starts at 1), EAX[9]
  *     fully associative; EBX[11:0] line size - 1, EBX[21:12] physical line partitions - 1,

@@ -13,7 +13,7 @@
 #define FIXTURE_DIR_ENV "BAREMETRIC_CPUID_FIXTURES"
 #define FIXTURE_DIR "tests/cpuid/fixtures" /* make runs the tests from the top of the tree */
 #define MAX_FIXTURES 256
-#define MIN_FIXTURES 60   /* issue 28: at least 60 machines across vendors and generations */
+#define MIN_FIXTURES 60   /* at least 60 machines across vendors and generations */
 #define MUTATIONS 4000
 #define MUTATION_SEED 0x28C0FFEEu
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real machines' CPUID through the firmware's own decoder (issue 28, section 3).
+"""Real machines' CPUID through the firmware's own decoder (public dumps, independent reference).
 
 Reads the AIDA64 CPUID dumps of the InstLatx64 repository (github.com/InstLatx64/InstLatx64,
 `<Vendor>/<Vendor><signature>_<name>_CPUID.txt`), turns each into the compact fixture format of
