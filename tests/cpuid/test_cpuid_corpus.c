@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid_source.h"
 #include "tests/cpuid/cpuid_replay.h"
 #include "tests/unit/test.h"
 
@@ -182,7 +184,56 @@ static void mutated_cpuid_never_crashes(void)
 	CHECK_EQ_U64(insane, 0);
 }
 
+/* This host, three ways: arch_cpu_identify (the instruction), cpu_info_decode with a source that
+ * runs the instruction and records each answer, and cpu_info_decode replaying that recording. All
+ * three agree: the firmware's path is the decoder the corpus exercises, and a replay is faithful. */
+static void record_read(void *ctx, uint32_t leaf, uint32_t sub, uint32_t out[4])
+{
+	struct replay_cpu *c = ctx;
+
+	cpu_cpuid(leaf, sub, &out[0], &out[1], &out[2], &out[3]);
+	for (unsigned i = 0; i < c->n_leaves; i++)
+		if (c->leaves[i].leaf == leaf && c->leaves[i].sub == sub)
+			return;
+	if (c->n_leaves < REPLAY_MAX_LEAVES)
+		c->leaves[c->n_leaves++] = (struct replay_leaf){ leaf, sub, { out[0], out[1], out[2], out[3] } };
+}
+
+static bool same_info(const struct cpu_info *a, const struct cpu_info *b)
+{
+	bool same = !strcmp(a->vendor, b->vendor) && !strcmp(a->brand, b->brand) && a->family == b->family &&
+		    a->model == b->model && a->stepping == b->stepping && a->logical_cpus == b->logical_cpus &&
+		    a->num_caches == b->num_caches && a->pmu_present == b->pmu_present && a->avx2 == b->avx2 &&
+		    a->tsc_hz_cpuid15 == b->tsc_hz_cpuid15 && a->hypervisor == b->hypervisor;
+
+	for (unsigned i = 0; same && i < a->num_caches; i++)
+		same = a->caches[i].size == b->caches[i].size && a->caches[i].ways == b->caches[i].ways &&
+		       a->caches[i].sets == b->caches[i].sets && a->caches[i].line == b->caches[i].line;
+	return same;
+}
+
+static void this_host_recorded_and_replayed(void)
+{
+	static struct replay_cpu rec;
+	static struct replay_result r;
+	static struct cpu_info hw, via;
+	struct cpuid_source src = { record_read, &rec };
+
+	memset(&rec, 0, sizeof(rec));
+	rec.full = true;
+	arch_cpu_identify(&hw);
+	cpu_info_decode(&via, &src);
+	replay_decode(&rec, &r);
+	CHECK(rec.n_leaves > 2 && rec.n_leaves < REPLAY_MAX_LEAVES);
+	CHECK(same_info(&hw, &via));
+	CHECK(same_info(&hw, &r.ci));
+	CHECK(replay_sane(&r) == 0);
+	test_note("this host: %s, family %Xh model %Xh, %u caches, %u leaves read", hw.vendor, hw.family, hw.model,
+		  hw.num_caches, rec.n_leaves);
+}
+
 TEST_SUITE(cpuid_corpus) = {
+	{ "this_host_recorded_and_replayed", this_host_recorded_and_replayed },
 	{ "fixtures_agree_with_references", fixtures_agree_with_references },
 	{ "bad_fixtures_refused", bad_fixtures_refused },
 	{ "mutated_cpuid_never_crashes", mutated_cpuid_never_crashes },
