@@ -270,12 +270,13 @@ unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry unit-cpuid
 CPUID_UNDER := tests/cpuid/cpuid_replay.c tests/cpuid/cpuid_replay_check.c tests/cpuid/msr_none.c arch/x86_64/cpu_info.c \
 	arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/pmu_quirks.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_constraints.c arch/x86_64/tsc_deadline_errata.c
+CPUID_HDRS  := $(shell find lib arch tests/cpuid tests/unit/test.h -name '*.h')
 CPUID_CC    = gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN)
 $(BUILD)/host/cpuid_tests: $(wildcard tests/cpuid/test_*.c) tests/unit/run_tests.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) \
-		$(wildcard tests/cpuid/*.h arch/*.h arch/x86_64/*.h)
+		$(CPUID_HDRS)
 	@mkdir -p $(dir $@)
 	$(CPUID_CC) $(filter %.c,$^) -o $@
-$(BUILD)/host/cpuid_replay: tests/cpuid/replay_main.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) $(wildcard tests/cpuid/*.h arch/*.h arch/x86_64/*.h)
+$(BUILD)/host/cpuid_replay: tests/cpuid/replay_main.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) $(CPUID_HDRS)
 	@mkdir -p $(dir $@)
 	$(CPUID_CC) $(filter %.c,$^) -o $@
 .PHONY: unit-cpuid
