@@ -34,7 +34,10 @@ FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
 # samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
 # interrupt paths, the runner and calibration) stay -O2, and so do efi/'s interrupt-path units
 # (the profiler's sampler, the interrupt sources) and the other processors' start and work
-# dispatch (efi/<cpu>/smp.c, efi/smp.c). Keeps the .efi small (see docs/hacking.md).
+# dispatch (efi/<cpu>/smp.c, efi/smp.c). Also -Os: probes whose timed work is a call into arch/
+# assembly (membw's kernels, latency's arch_chase, flops, prof_split's loops, smp_hello's stamps,
+# pmu_check's loop) or that time nothing (fault), so only their set-up and records shrink.
+# Keeps the .efi small (see docs/hacking.md).
 FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%/irq_platform.c efi/%/smp.c \
 	efi/smp.c efi/string.c,$(call sources_in,efi,x86_64)) \
 	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sha256.c lib/sort.c \
@@ -46,7 +49,9 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
 	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
 	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
-	bench/stats/displace.c bench/stats/footprint.c bench/core/core_clock.c
+	bench/stats/displace.c bench/stats/footprint.c bench/core/core_clock.c bench/profile/split.c \
+	bench/probes/fault.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/chain.c bench/probes/smp.c bench/probes/pmu.c \
+	bench/probes/flops.c bench/probes/mem/membw.c bench/probes/mem/latency.c
 # The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
 FW_SIZE_SRC += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 $(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
