@@ -141,6 +141,22 @@ static void bad_checksum_table_is_skipped(void)
 	CHECK(!a.hpet_present);
 	CHECK_EQ_U64(a.bad_checksums, 1);
 	CHECK_EQ_U64(a.num_tables, 3);
+	/* A refused table says which and why (the firmware's plat/acpi record carries both). */
+	CHECK_STR(a.refused_sig, "HPET");
+	CHECK(a.refused_why && strstr(a.refused_why, "checksum"));
+	/* A length below the header, or above the sanity bound, is named as such. */
+	build();
+	put32(hpet + 4, 20);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.refused_why && strstr(a.refused_why, "header"));
+	build();
+	put32(hpet + 4, 0x7FFFFFFF);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.refused_why && strstr(a.refused_why, "bound"));
+	build();
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.refused_why);
+	CHECK_STR(a.refused_sig, "");
 }
 
 static void bad_rsdp_rejected(void)
@@ -151,7 +167,53 @@ static void bad_rsdp_rejected(void)
 	rsdp[0] = 'X';
 	CHECK(!acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
 	CHECK(!a.present);
+	CHECK(a.why && strstr(a.why, "signature"));
 	CHECK(!acpi_parse(0, &a));
+	CHECK(a.why != 0);
+	build();
+	xsdt[20] ^= 1; /* the root table itself */
+	CHECK(!acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.why && strstr(a.why, "checksum"));
+}
+
+/* MCFG (PCI Firmware Specification 3.0, table 4-3): every allocation is kept, by segment, and
+ * the segment 0 fields name the first segment 0 one, wherever it is in the table (a two-host-
+ * bridge server lists segment 1 first in some tables). */
+static void mcfg_every_segment(void)
+{
+	static uint8_t mcfg[44 + 3 * 16];
+	struct acpi_info a;
+
+	build();
+	header(mcfg, "MCFG", sizeof(mcfg));
+	put64(mcfg + 44, 0xC0000000); /* segment 1, buses 0x80..0xFF */
+	mcfg[52] = 1;
+	mcfg[54] = 0x80;
+	mcfg[55] = 0xFF;
+	put64(mcfg + 60, 0xE0000000); /* segment 0, buses 0..0x7F */
+	mcfg[71] = 0x7F;
+	put64(mcfg + 76, 0xD0000000); /* segment 2, buses 0x10..0x1F */
+	mcfg[84] = 2;
+	mcfg[86] = 0x10;
+	mcfg[87] = 0x1F;
+	fix_checksum(mcfg, sizeof(mcfg), 9);
+	put64(xsdt + 60, (uint64_t)(uintptr_t)mcfg);
+	fix_checksum(xsdt, sizeof(xsdt), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.mcfg_segments, 3);
+	CHECK_EQ_U64(a.mcfg_dropped, 0);
+	CHECK_EQ_U64(a.mcfg[0].segment, 1);
+	CHECK_EQ_U64(a.mcfg[0].base, 0xC0000000);
+	CHECK_EQ_U64(a.mcfg[0].bus_start, 0x80);
+	CHECK_EQ_U64(a.mcfg[0].bus_end, 0xFF);
+	CHECK_EQ_U64(a.mcfg[2].segment, 2);
+	CHECK_EQ_U64(a.mcfg[2].base, 0xD0000000);
+	CHECK_EQ_U64(a.mcfg[2].bus_start, 0x10);
+	CHECK_EQ_U64(a.mcfg[2].bus_end, 0x1F);
+	CHECK(a.mcfg_present);
+	CHECK_EQ_U64(a.mcfg_base, 0xE0000000);
+	CHECK_EQ_U64(a.mcfg_bus_start, 0);
+	CHECK_EQ_U64(a.mcfg_bus_end, 0x7F);
 }
 
 static void s5_zero_and_one_ops(void)
@@ -202,5 +264,6 @@ TEST_SUITE(acpi) = {
 	{ "bad_rsdp_rejected", bad_rsdp_rejected },
 	{ "s5_zero_and_one_ops", s5_zero_and_one_ops },
 	{ "arm_pl011_and_psci", arm_pl011_and_psci },
+	{ "mcfg_every_segment", mcfg_every_segment },
 	{ 0, 0 },
 };
