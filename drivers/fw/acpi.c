@@ -224,7 +224,16 @@ static void parse_hpet(const uint8_t *t, struct acpi_info *info)
 #define MCFG_ALLOC_OFF_BUS_START 10
 #define MCFG_ALLOC_OFF_BUS_END 11
 
-/* Every allocation is kept (up to ACPI_MAX_MCFG_SEGMENTS); the mcfg_* fields name segment 0's
+static bool mcfg_listed(const struct acpi_info *info, const struct acpi_mcfg_seg *m)
+{
+	for (unsigned i = 0; i < info->mcfg_segments; i++)
+		if (info->mcfg[i].base == m->base && info->mcfg[i].segment == m->segment &&
+		    info->mcfg[i].bus_start == m->bus_start && info->mcfg[i].bus_end == m->bus_end)
+			return true;
+	return false;
+}
+
+/* Every distinct allocation of every MCFG table is kept (up to ACPI_MAX_MCFG_SEGMENTS); the mcfg_* fields name segment 0's
  * first one, the one the firmware reaches its boot device through. */
 static void parse_mcfg(const uint8_t *t, struct acpi_info *info)
 {
@@ -232,9 +241,12 @@ static void parse_mcfg(const uint8_t *t, struct acpi_info *info)
 		const uint8_t *a = t + off;
 		uint16_t seg = (uint16_t)(a[MCFG_ALLOC_OFF_SEGMENT] | a[MCFG_ALLOC_OFF_SEGMENT + 1] << 8);
 
+		struct acpi_mcfg_seg m = { rd64(a), seg, a[MCFG_ALLOC_OFF_BUS_START], a[MCFG_ALLOC_OFF_BUS_END] };
+
+		if (mcfg_listed(info, &m))
+			continue; /* firmware that lists the same MCFG twice (seen on an X299 board) */
 		if (info->mcfg_segments < ACPI_MAX_MCFG_SEGMENTS)
-			info->mcfg[info->mcfg_segments++] = (struct acpi_mcfg_seg){
-				rd64(a), seg, a[MCFG_ALLOC_OFF_BUS_START], a[MCFG_ALLOC_OFF_BUS_END] };
+			info->mcfg[info->mcfg_segments++] = m;
 		else
 			info->mcfg_dropped++;
 		if (seg || info->mcfg_present)

@@ -16,6 +16,7 @@ MADT_MAX_CPUS = 256
 MADT_MAX_IOAPICS = 8
 MADT_MAX_ISOS = 16
 ACPI_MAX_TABLES = 48
+ACPI_MAX_MCFG_SEGMENTS = 16
 SPCR_16550 = {0x00, 0x01, 0x12}
 SPCR_PL011 = {0x03, 0x0D, 0x0E}
 SPCR_BAUDS = {3: 9600, 4: 19200, 6: 57600, 7: 115200}
@@ -233,7 +234,8 @@ def _hpet(fl, out):
         out["hpet.base"] = "0x%x" % base
 
 
-def _mcfg(fl, out):
+def _mcfg(fl, out, seen):
+    """seen: the distinct allocations of the MCFG tables before this one (kept across tables)."""
     segs, cur = [], None
     for off, n, v in fl:
         if n == "Base Address":
@@ -241,16 +243,21 @@ def _mcfg(fl, out):
             segs.append(cur)
         elif cur is not None and n in ("Segment Group Number", "Start Bus Number", "End Bus Number"):
             cur[n] = _num(v)
+    for s in segs:  # segment 0's first allocation with an address, as drivers/fw/acpi.h documents
+        if s.get("Segment Group Number") == 0 and s["base"] and out.get("mcfg.seg0") != "1":
+            out["mcfg.seg0"] = "1"
+            out["mcfg.seg0.base"] = "0x%x" % s["base"]
+            out["mcfg.seg0.buses"] = "%d %d" % (s.get("Start Bus Number", 0), s.get("End Bus Number", 0))
     for s in segs:
-        if s.get("Segment Group Number") == 0:
-            ok = bool(s["base"])
-            out["mcfg.seg0"] = "1" if ok else "0"
-            if ok:
-                out["mcfg.seg0.base"] = "0x%x" % s["base"]
-                out["mcfg.seg0.buses"] = "%d %d" % (s.get("Start Bus Number", 0), s.get("End Bus Number", 0))
-            break
-    out["mcfg.segments"] = [(s["base"], s.get("Segment Group Number"), s.get("Start Bus Number"),
-                             s.get("End Bus Number")) for s in segs]
+        t = (s["base"], s.get("Segment Group Number", 0), s.get("Start Bus Number", 0), s.get("End Bus Number", 0))
+        if t not in [(x["base"], x.get("Segment Group Number", 0), x.get("Start Bus Number", 0),
+                      x.get("End Bus Number", 0)) for x in seen]:
+            seen.append(s)
+    segs = seen
+    out["mcfg.segments"] = str(len(segs))
+    for i, s in enumerate(segs[:ACPI_MAX_MCFG_SEGMENTS]):
+        out["mcfg.%d" % i] = "base 0x%x seg %d buses %d %d" % (
+            s["base"], s.get("Segment Group Number", 0), s.get("Start Bus Number", 0), s.get("End Bus Number", 0))
 
 
 def _spcr(fl, out):
@@ -302,9 +309,11 @@ def acpi_reference(text, dump_text=""):
     out["fadt.present"] = "0"
     out["hpet.present"] = "0"
     out["mcfg.seg0"] = "0"
+    out["mcfg.segments"] = "0"
     out["spcr.uart16550"] = "0"
     out["spcr.pl011"] = "0"
     out["madt.valid"] = "0"
+    mcfg_seen = []
     for s, lines in tables:
         if checksum_bad(lines):
             continue  # the firmware skips it
@@ -314,10 +323,9 @@ def acpi_reference(text, dump_text=""):
         elif s == "HPET":
             _hpet(fl, out)
         elif s == "MCFG":
-            _mcfg(fl, out)
+            _mcfg(fl, out, mcfg_seen)
         elif s == "SPCR":
             _spcr(fl, out)
         elif s == "APIC":
             _madt(lines, out)
-    out.pop("mcfg.segments", None)
     return out, sigs

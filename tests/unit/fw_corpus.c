@@ -244,6 +244,10 @@ static void put_acpi(struct fwc_out *o, const struct acpi_info *a)
 	if (a->mcfg_present)
 		put(o, "mcfg.seg0.base 0x%llx\nmcfg.seg0.buses %u %u\n", (unsigned long long)a->mcfg_base,
 		    a->mcfg_bus_start, a->mcfg_bus_end);
+	put(o, "mcfg.segments %u\n", a->mcfg_segments + a->mcfg_dropped);
+	for (unsigned i = 0; i < a->mcfg_segments; i++)
+		put(o, "mcfg.%u base 0x%llx seg %u buses %u %u\n", i, (unsigned long long)a->mcfg[i].base,
+		    a->mcfg[i].segment, a->mcfg[i].bus_start, a->mcfg[i].bus_end);
 	put(o, "spcr.uart16550 %d\nspcr.pl011 %d\n", a->spcr_present, a->spcr_pl011);
 	if (a->spcr_present || a->spcr_pl011) {
 		put(o, "spcr.interface 0x%x\nspcr.space %u\nspcr.base 0x%llx\n", a->spcr_interface, a->spcr_space,
