@@ -258,6 +258,27 @@ static void parse_mcfg(const uint8_t *t, struct acpi_info *info)
 	}
 }
 
+/* ECAM layout (PCI Express Base Specification, 7.2.2): bus 27:20, device 19:15, function 14:12. */
+#define ECAM_BUS_SHIFT 20
+#define ECAM_DEV_SHIFT 15
+#define ECAM_FN_SHIFT 12
+
+bool acpi_ecam_address(const struct acpi_info *info, uint16_t segment, uint8_t bus, uint8_t dev, uint8_t fn,
+		       uint64_t *addr)
+{
+	for (unsigned i = 0; i < info->mcfg_segments; i++) {
+		const struct acpi_mcfg_seg *m = &info->mcfg[i];
+
+		if (m->segment != segment || bus < m->bus_start || bus > m->bus_end || !m->base)
+			continue;
+		/* The base is bus 0's even when the allocation starts at a later bus. */
+		*addr = m->base + ((uint64_t)bus << ECAM_BUS_SHIFT) + ((uint64_t)dev << ECAM_DEV_SHIFT) +
+			((uint64_t)fn << ECAM_FN_SHIFT);
+		return true;
+	}
+	return false;
+}
+
 static void parse_spcr(const uint8_t *t, struct acpi_info *info)
 {
 	static const uint32_t bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };

@@ -91,6 +91,11 @@ bool acpi_parse(uint64_t rsdp, struct acpi_info *info);
 /* Find \_S5's SLP_TYP values in AML (exposed for unit tests). */
 bool acpi_find_s5(const uint8_t *aml, uint32_t len, uint8_t *typ_a, uint8_t *typ_b);
 
+/* The ECAM (memory-mapped configuration) address of segment:bus:dev.fn from the MCFG allocation
+ * covering it. False when none does (or its base is 0). */
+bool acpi_ecam_address(const struct acpi_info *info, uint16_t segment, uint8_t bus, uint8_t dev, uint8_t fn,
+		       uint64_t *addr);
+
 /* Sum of bytes mod 256 (a valid table sums to 0). */
 uint8_t acpi_checksum(const void *p, uint32_t len);
 

@@ -263,7 +263,30 @@ static void spcr_clock_and_precise_baud(void)
 	CHECK_EQ_U64(a.spcr_baud, 115200);
 }
 
+/* A function's ECAM address: the MCFG base is bus 0's, whatever the allocation's first bus (PCI
+ * Firmware Specification 3.0, 4.1.2; Linux arch/x86/pci/mmconfig_64.c adds bus << 20 to it), and
+ * any segment the MCFG lists is reachable. */
+static void ecam_address_from_bus_zero(void)
+{
+	struct acpi_info a = { 0 };
+	uint64_t addr = 0;
+
+	a.mcfg_segments = 2;
+	a.mcfg[0] = (struct acpi_mcfg_seg){ 0xE0000000, 0, 0x00, 0x3F };
+	a.mcfg[1] = (struct acpi_mcfg_seg){ 0xC0000000, 1, 0x80, 0xFF };
+	CHECK(acpi_ecam_address(&a, 0, 0x12, 3, 1, &addr));
+	CHECK_EQ_U64(addr, 0xE0000000 + (0x12ull << 20) + (3u << 15) + (1u << 12));
+	CHECK(acpi_ecam_address(&a, 1, 0x81, 0, 0, &addr));
+	CHECK_EQ_U64(addr, 0xC0000000 + (0x81ull << 20)); /* not base + (0x81 - 0x80) << 20 */
+	CHECK(!acpi_ecam_address(&a, 1, 0x7F, 0, 0, &addr)); /* below the allocation's buses */
+	CHECK(!acpi_ecam_address(&a, 2, 0, 0, 0, &addr));    /* a segment the MCFG does not list */
+	CHECK(!acpi_ecam_address(&a, 0, 0x40, 0, 0, &addr));
+	a.mcfg[0].base = 0;                                  /* no address: no ECAM */
+	CHECK(!acpi_ecam_address(&a, 0, 0x12, 0, 0, &addr));
+}
+
 TEST_SUITE(acpi) = {
+	{ "ecam_address_from_bus_zero", ecam_address_from_bus_zero },
 	{ "parses_tables", parses_tables },
 	{ "spcr_clock_and_precise_baud", spcr_clock_and_precise_baud },
 	{ "bad_checksum_table_is_skipped", bad_checksum_table_is_skipped },
