@@ -193,6 +193,9 @@ uint64_t fwc_acpi_build(struct fwc_acpi *m)
 	for (unsigned i = 0; i < m->n; i++) {
 		if (sig_is(m->table[i], m->bytes[i], "DSDT") || sig_is(m->table[i], m->bytes[i], "FACS"))
 			continue; /* reached from the FADT, not the XSDT */
+		if (sig_is(m->table[i], m->bytes[i], "RSD ") || sig_is(m->table[i], m->bytes[i], "RSDT") ||
+		    sig_is(m->table[i], m->bytes[i], "XSDT"))
+			continue; /* the dump's own root: the one built here replaces it */
 		if (sig_is(m->table[i], m->bytes[i], "FACP"))
 			point_fadt_at_dsdt(m->table[i], m->bytes[i], dsdt);
 		put64(xsdt + SDT_HEADER_LEN + 8 * n++, (uint64_t)(uintptr_t)m->table[i]);

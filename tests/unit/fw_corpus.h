@@ -43,7 +43,7 @@ struct fwc_out {
 uint64_t fwc_acpi_build(struct fwc_acpi *m);
 
 /* Decode the machine: an RSDP and XSDT are built over the tables in the order added (DSDT and
- * FACS are left out of the XSDT, and the FADT's DSDT pointers are made to point at the DSDT
+ * FACS are left out of the XSDT, and so is a dumped RSDP, RSDT or XSDT; the FADT's DSDT pointers are made to point at the DSDT
  * given, its checksum fixed), then acpi_parse(), madt_parse(), madt_parse_gicc() and
  * gicv3_madt_parse() run on them; every field they decode is appended to out. */
 void fwc_acpi_decode(struct fwc_acpi *m, struct fwc_out *out);
