@@ -286,8 +286,10 @@ DUMP_WARNING = re.compile(r"Incorrect checksum in table \[(.{4})\]")
 
 
 def acpi_reference(text, dump_text=""):
-    """Key -> value from one machine's iasl disassembly (the first table of each signature, as
-    the firmware keeps the last... no: see the note in acpi_corpus.py on repeated tables)."""
+    """(key -> value, signatures in file order) from one machine's iasl disassembly (and its
+    acpidump text, for AML tables' checksum warnings). Tables are taken in file order, each one
+    overwriting the fields of an earlier one of its signature, as the firmware walks the XSDT
+    (MCFG allocations accumulate, distinct ones once)."""
     tables = split_tables(text)
     out = {"acpi.present": "1"}
     sigs = [s for s, _ in tables]
