@@ -259,6 +259,17 @@ $(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(PMU_EVENTS_GEN) $(shell fi
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN) \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
+# Host tool: one real machine's ACPI tables or SMBIOS dump through the firmware's parsers, every
+# decoded field printed (tests/perf/acpi_corpus.py runs it over the linuxhw corpora).
+FW_CORPUS_TOOL := $(BUILD)/host/fw_corpus
+FW_CORPUS_SRC  := tests/corpus/fw_corpus_tool.c tests/unit/fw_corpus.c drivers/fw/acpi.c drivers/fw/madt.c \
+	drivers/fw/aarch64/madt_gicc.c drivers/irqchip/aarch64/gicv3.c drivers/fw/smbios.c lib/fmt.c
+.PHONY: fw-corpus-tool
+fw-corpus-tool: $(FW_CORPUS_TOOL)
+$(FW_CORPUS_TOOL): $(FW_CORPUS_SRC) $(shell find drivers/fw drivers/irqchip/aarch64 lib tests/unit -name '*.h')
+	@mkdir -p $(dir $@)
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. $(FW_CORPUS_SRC) -o $@
+
 # The FAT reader's test images (tests/unit/test_fat.c), made by mkfs.fat and mtools.
 FAT_FIXTURES := $(BUILD)/host/fat
 $(FAT_FIXTURES)/stamp: tests/unit/fat_fixtures.sh | deps-image

@@ -83,6 +83,12 @@ void facts_emit_acpi(const struct acpi_info *acpi)
 	}
 	rec_str(r, "tables", list);
 	rec_u64(r, "bad_checksums", acpi->bad_checksums);
+	if (acpi->bad_checksums) { /* the first table skipped, and why */
+		rec_str(r, "refused", acpi->refused_sig);
+		rec_str(r, "refused_why", acpi->refused_why);
+	}
+	if (!acpi->present && acpi->why)
+		rec_str(r, "reason", acpi->why);
 	emit_finish();
 
 	r = emit_start("plat");

@@ -35,9 +35,6 @@
 #define PCI_BAR_TYPE_64 0x4u
 #define PCI_BAR_ADDR_MASK 0xFFFFFFF0u
 #define PCI_CLASS_XHCI 0x0C0330u /* serial bus controller, USB, xHCI */
-#define ECAM_BUS_SHIFT 20
-#define ECAM_DEV_SHIFT 15
-#define ECAM_FN_SHIFT 12
 
 struct save_plan save_plan;
 
@@ -127,9 +124,9 @@ static bool find_controller(EFI_DEVICE_PATH *dp, const struct acpi_info *acpi)
 	save_plan.pci_bus = (uint8_t)bus;
 	save_plan.pci_dev = (uint8_t)dev;
 	save_plan.pci_fn = (uint8_t)fn;
-	if (acpi->mcfg_present && seg == 0 && bus >= acpi->mcfg_bus_start && bus <= acpi->mcfg_bus_end)
-		save_plan.ecam = acpi->mcfg_base + ((uint64_t)(bus - acpi->mcfg_bus_start) << ECAM_BUS_SHIFT) +
-				 ((uint64_t)dev << ECAM_DEV_SHIFT) + ((uint64_t)fn << ECAM_FN_SHIFT);
+	/* From the MCFG allocation of its segment and bus (its base is bus 0's, not its first bus's). */
+	if (!acpi_ecam_address(acpi, (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn, &save_plan.ecam))
+		save_plan.ecam = 0;
 	/* Memory decoding and bus mastering on now; save_stick.c sets them again through ECAM in case
 	 * the firmware's driver turns them off at ExitBootServices. */
 	uefi_call_wrapper(io->Attributes, 4, io, EfiPciIoAttributeOperationEnable,

@@ -87,12 +87,24 @@ static bool sig_is(const uint8_t *t, const char *sig)
 	return t[0] == sig[0] && t[1] == sig[1] && t[2] == sig[2] && t[3] == sig[3];
 }
 
-/* A table is trusted when its length is sane and its checksum is zero. */
-static bool table_valid(const uint8_t *t)
+/* Why a table is not trusted (NULL: it is): its length must hold the header and stay within the
+ * sanity bound, and its bytes must sum to zero. */
+static const char *table_refusal(const uint8_t *t)
 {
 	uint32_t len = rd32(t + SDT_OFF_LENGTH);
 
-	return len >= SDT_HEADER_LEN && len <= SDT_MAX_LEN && acpi_checksum(t, len) == 0;
+	if (len < SDT_HEADER_LEN)
+		return "length shorter than the 36-byte table header";
+	if (len > SDT_MAX_LEN)
+		return "length over the 16 MiB sanity bound";
+	if (acpi_checksum(t, len) != 0)
+		return "checksum does not sum to zero";
+	return 0;
+}
+
+static bool table_valid(const uint8_t *t)
+{
+	return table_refusal(t) == 0;
 }
 
 static uint32_t table_len(const uint8_t *t)
@@ -212,19 +224,59 @@ static void parse_hpet(const uint8_t *t, struct acpi_info *info)
 #define MCFG_ALLOC_OFF_BUS_START 10
 #define MCFG_ALLOC_OFF_BUS_END 11
 
+static bool mcfg_listed(const struct acpi_info *info, const struct acpi_mcfg_seg *m)
+{
+	for (unsigned i = 0; i < info->mcfg_segments; i++)
+		if (info->mcfg[i].base == m->base && info->mcfg[i].segment == m->segment &&
+		    info->mcfg[i].bus_start == m->bus_start && info->mcfg[i].bus_end == m->bus_end)
+			return true;
+	return false;
+}
+
+/* Every distinct allocation of every MCFG table is kept (up to ACPI_MAX_MCFG_SEGMENTS); the mcfg_* fields name segment 0's
+ * first one, the one the firmware reaches its boot device through. */
 static void parse_mcfg(const uint8_t *t, struct acpi_info *info)
 {
 	for (uint32_t off = MCFG_OFF_ALLOC; off + MCFG_ALLOC_LEN <= table_len(t); off += MCFG_ALLOC_LEN) {
 		const uint8_t *a = t + off;
+		uint16_t seg = (uint16_t)(a[MCFG_ALLOC_OFF_SEGMENT] | a[MCFG_ALLOC_OFF_SEGMENT + 1] << 8);
 
-		if (a[MCFG_ALLOC_OFF_SEGMENT] || a[MCFG_ALLOC_OFF_SEGMENT + 1])
-			continue; /* segment 0 only */
+		struct acpi_mcfg_seg m = { rd64(a), seg, a[MCFG_ALLOC_OFF_BUS_START], a[MCFG_ALLOC_OFF_BUS_END] };
+
+		if (mcfg_listed(info, &m))
+			continue; /* firmware that lists the same MCFG twice (seen on an X299 board) */
+		if (info->mcfg_segments < ACPI_MAX_MCFG_SEGMENTS)
+			info->mcfg[info->mcfg_segments++] = m;
+		else
+			info->mcfg_dropped++;
+		if (seg || info->mcfg_present)
+			continue;
 		info->mcfg_base = rd64(a);
 		info->mcfg_bus_start = a[MCFG_ALLOC_OFF_BUS_START];
 		info->mcfg_bus_end = a[MCFG_ALLOC_OFF_BUS_END];
 		info->mcfg_present = info->mcfg_base != 0;
-		return;
 	}
+}
+
+/* ECAM layout (PCI Express Base Specification, 7.2.2): bus 27:20, device 19:15, function 14:12. */
+#define ECAM_BUS_SHIFT 20
+#define ECAM_DEV_SHIFT 15
+#define ECAM_FN_SHIFT 12
+
+bool acpi_ecam_address(const struct acpi_info *info, uint16_t segment, uint8_t bus, uint8_t dev, uint8_t fn,
+		       uint64_t *addr)
+{
+	for (unsigned i = 0; i < info->mcfg_segments; i++) {
+		const struct acpi_mcfg_seg *m = &info->mcfg[i];
+
+		if (m->segment != segment || bus < m->bus_start || bus > m->bus_end || !m->base)
+			continue;
+		/* The base is bus 0's even when the allocation starts at a later bus. */
+		*addr = m->base + ((uint64_t)bus << ECAM_BUS_SHIFT) + ((uint64_t)dev << ECAM_DEV_SHIFT) +
+			((uint64_t)fn << ECAM_FN_SHIFT);
+		return true;
+	}
+	return false;
 }
 
 static void parse_spcr(const uint8_t *t, struct acpi_info *info)
@@ -263,9 +315,15 @@ static void parse_spcr(const uint8_t *t, struct acpi_info *info)
 static void visit_table(uint64_t addr, struct acpi_info *info)
 {
 	const uint8_t *t = ptr(addr);
+	const char *why = addr ? table_refusal(t) : "a null address in the XSDT/RSDT";
 
-	if (!addr || !table_valid(t)) {
-		info->bad_checksums++;
+	if (why) {
+		if (!info->bad_checksums++) {
+			for (int i = 0; i < 4; i++)
+				info->refused_sig[i] = addr && t[i] >= 0x20 && t[i] < 0x7F ? (char)t[i] : '?';
+			info->refused_sig[4] = '\0';
+			info->refused_why = why;
+		}
 		return;
 	}
 	if (info->num_tables < ACPI_MAX_TABLES) {
@@ -302,11 +360,14 @@ bool acpi_parse(uint64_t rsdp, struct acpi_info *info)
 	const char *sig = RSDP_SIGNATURE;
 
 	*info = (struct acpi_info){ 0 };
+	info->why = "no RSDP address";
 	if (!rsdp)
 		return false;
+	info->why = "no \"RSD PTR \" signature at the RSDP address";
 	for (i = 0; i < 8; i++)
 		if (r[i] != (uint8_t)sig[i])
 			return false;
+	info->why = "RSDP checksum (first 20 bytes) does not sum to zero";
 	if (acpi_checksum(r, RSDP_V1_LEN) != 0)
 		return false;
 	info->rsdp = rsdp;
@@ -318,8 +379,15 @@ bool acpi_parse(uint64_t rsdp, struct acpi_info *info)
 	} else {
 		root = rd32(r + RSDP_OFF_RSDT);
 	}
-	if (!root || !table_valid(ptr(root)))
+	if (!root) {
+		info->why = "the RSDP names no XSDT or RSDT";
 		return false;
+	}
+	if (table_refusal(ptr(root))) {
+		info->why = table_refusal(ptr(root)); /* of the XSDT/RSDT itself */
+		return false;
+	}
+	info->why = 0;
 	info->present = true;
 	n = (table_len(ptr(root)) - SDT_HEADER_LEN) / entry_size;
 	for (i = 0; i < n; i++) {

@@ -18,13 +18,24 @@
 #define ACPI_ARM_PSCI_COMPLIANT (1u << 0)
 #define ACPI_ARM_PSCI_USE_HVC (1u << 1)
 
+#define ACPI_MAX_MCFG_SEGMENTS 16
+
+struct acpi_mcfg_seg {
+	uint64_t base; /* ECAM address of bus 0 of the segment (not of bus_start) */
+	uint16_t segment;
+	uint8_t bus_start, bus_end;
+};
+
 struct acpi_info {
 	bool present;
 	uint64_t rsdp;
 	unsigned revision;
 	unsigned num_tables;
 	char signatures[ACPI_MAX_TABLES][5];
-	unsigned bad_checksums; /* tables skipped because their checksum failed */
+	unsigned bad_checksums; /* tables skipped because their length or checksum failed */
+	char refused_sig[5];     /* the first table skipped ("" when none; "?" when unreadable) */
+	const char *refused_why; /* why it was skipped (NULL when none) */
+	const char *why;         /* acpi_parse() false: why no table is believed */
 
 	/* FADT */
 	bool fadt_present;
@@ -60,8 +71,14 @@ struct acpi_info {
 	/* MCFG: the PCI Express configuration space (ECAM) of segment 0, for a device the firmware
 	 * must reach after boot services (the boot stick's USB controller) */
 	bool mcfg_present;
-	uint64_t mcfg_base;      /* ECAM address of bus mcfg_bus_start */
+	uint64_t mcfg_base;      /* ECAM address of bus 0 of segment 0 (PCI Firmware Spec 3.0, 4.1.2) */
 	uint8_t mcfg_bus_start, mcfg_bus_end;
+
+	/* Every MCFG allocation (PCI Firmware Specification 3.0, table 4-3): one per segment group
+	 * and bus range; those past ACPI_MAX_MCFG_SEGMENTS are counted in mcfg_dropped. */
+	unsigned mcfg_segments;
+	unsigned mcfg_dropped;
+	struct acpi_mcfg_seg mcfg[ACPI_MAX_MCFG_SEGMENTS];
 
 	/* OEM ID and OEM table ID of the FADT, else the MADT (who built the tables; raw bytes) */
 	bool oem_found;
@@ -73,6 +90,11 @@ bool acpi_parse(uint64_t rsdp, struct acpi_info *info);
 
 /* Find \_S5's SLP_TYP values in AML (exposed for unit tests). */
 bool acpi_find_s5(const uint8_t *aml, uint32_t len, uint8_t *typ_a, uint8_t *typ_b);
+
+/* The ECAM (memory-mapped configuration) address of segment:bus:dev.fn from the MCFG allocation
+ * covering it. False when none does (or its base is 0). */
+bool acpi_ecam_address(const struct acpi_info *info, uint16_t segment, uint8_t bus, uint8_t dev, uint8_t fn,
+		       uint64_t *addr);
 
 /* Sum of bytes mod 256 (a valid table sums to 0). */
 uint8_t acpi_checksum(const void *p, uint32_t len);

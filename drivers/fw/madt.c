@@ -132,11 +132,23 @@ bool madt_parse(uint64_t addr, struct madt_info *info)
 	uint32_t len;
 
 	*info = (struct madt_info){ 0 };
-	if (!t || t[0] != 'A' || t[1] != 'P' || t[2] != 'I' || t[3] != 'C')
+	info->why = "no MADT address";
+	if (!t)
+		return false;
+	info->why = "signature is not \"APIC\"";
+	if (t[0] != 'A' || t[1] != 'P' || t[2] != 'I' || t[3] != 'C')
 		return false;
 	len = rd32(t + SDT_OFF_LENGTH);
-	if (len < MADT_OFF_ENTRIES || len > MADT_MAX_LEN || acpi_checksum(t, len) != 0)
+	info->why = "length shorter than the 44-byte MADT header";
+	if (len < MADT_OFF_ENTRIES)
 		return false;
+	info->why = "length over the 1 MiB MADT bound";
+	if (len > MADT_MAX_LEN)
+		return false;
+	info->why = "checksum does not sum to zero";
+	if (acpi_checksum(t, len) != 0)
+		return false;
+	info->why = 0;
 	info->valid = true;
 	info->lapic_base = rd32(t + MADT_OFF_LAPIC_ADDR);
 	info->pcat_compat = (rd32(t + MADT_OFF_FLAGS) & MADT_FLAG_PCAT_COMPAT) != 0;

@@ -68,6 +68,7 @@ struct madt_cpu {
 
 struct madt_info {
 	bool valid;
+	const char *why;         /* madt_parse() false: why the table is refused */
 	uint64_t lapic_base;     /* the header's 32-bit address, or the type 5 override */
 	bool lapic_override;     /* a type 5 entry gave the address */
 	bool pcat_compat;

@@ -162,6 +162,24 @@ static int parse_sm2(const uint8_t *ep, struct smbios_info *out)
 	return 0;
 }
 
+const char *smbios_err_reason(int rc)
+{
+	switch (rc) {
+	case SMBIOS_ERR_INVALID:
+		return "no SMBIOS table given";
+	case SMBIOS_ERR_ANCHOR:
+		return "no _SM3_, _SM_ or _DMI_ anchor";
+	case SMBIOS_ERR_LENGTH:
+		return "entry point length out of range, or an empty table";
+	case SMBIOS_ERR_CHECKSUM:
+		return "entry point checksum does not sum to zero";
+	case SMBIOS_ERR_UNKNOWN:
+		return "a populated memory device lacks its speed or data width";
+	default:
+		return "";
+	}
+}
+
 int smbios_parse_entry(const void *entry, struct smbios_info *out)
 {
 	const uint8_t *ep = entry;

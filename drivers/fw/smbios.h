@@ -16,6 +16,9 @@
 #define SMBIOS_ERR_CHECKSUM (-4) /* an entry point checksum does not sum to zero */
 #define SMBIOS_ERR_UNKNOWN (-5)  /* peak bandwidth: a populated device lacks speed or width */
 
+/* Why a negative SMBIOS_ERR_* was returned, in words ("" for 0 or an unknown code). */
+const char *smbios_err_reason(int rc);
+
 struct smbios_info {
 	int present; /* 1 after a successful smbios_parse_entry */
 	int major, minor;

@@ -27,8 +27,8 @@ void madt_boot_parse(const struct acpi_info *acpi)
 		return;
 	}
 	if (!madt_parse(acpi->madt, info)) {
+		mb.reason = info->why; /* a string constant: outlives the pool */
 		uefi_call_wrapper(BS->FreePool, 1, info);
-		mb.reason = "no valid MADT";
 		return;
 	}
 	mb.madt = info;

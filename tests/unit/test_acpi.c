@@ -141,6 +141,22 @@ static void bad_checksum_table_is_skipped(void)
 	CHECK(!a.hpet_present);
 	CHECK_EQ_U64(a.bad_checksums, 1);
 	CHECK_EQ_U64(a.num_tables, 3);
+	/* A refused table says which and why (the firmware's plat/acpi record carries both). */
+	CHECK_STR(a.refused_sig, "HPET");
+	CHECK(a.refused_why && strstr(a.refused_why, "checksum"));
+	/* A length below the header, or above the sanity bound, is named as such. */
+	build();
+	put32(hpet + 4, 20);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.refused_why && strstr(a.refused_why, "header"));
+	build();
+	put32(hpet + 4, 0x7FFFFFFF);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.refused_why && strstr(a.refused_why, "bound"));
+	build();
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(!a.refused_why);
+	CHECK_STR(a.refused_sig, "");
 }
 
 static void bad_rsdp_rejected(void)
@@ -151,7 +167,59 @@ static void bad_rsdp_rejected(void)
 	rsdp[0] = 'X';
 	CHECK(!acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
 	CHECK(!a.present);
+	CHECK(a.why && strstr(a.why, "signature"));
 	CHECK(!acpi_parse(0, &a));
+	CHECK(a.why != 0);
+	build();
+	xsdt[20] ^= 1; /* the root table itself */
+	CHECK(!acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK(a.why && strstr(a.why, "checksum"));
+}
+
+/* MCFG (PCI Firmware Specification 3.0, table 4-3): every allocation is kept, by segment, and
+ * the segment 0 fields name the first segment 0 one, wherever it is in the table (a two-host-
+ * bridge server lists segment 1 first in some tables). */
+static void mcfg_every_segment(void)
+{
+	static uint8_t mcfg[44 + 3 * 16];
+	struct acpi_info a;
+
+	build();
+	header(mcfg, "MCFG", sizeof(mcfg));
+	put64(mcfg + 44, 0xC0000000); /* segment 1, buses 0x80..0xFF */
+	mcfg[52] = 1;
+	mcfg[54] = 0x80;
+	mcfg[55] = 0xFF;
+	put64(mcfg + 60, 0xE0000000); /* segment 0, buses 0..0x7F */
+	mcfg[71] = 0x7F;
+	put64(mcfg + 76, 0xD0000000); /* segment 2, buses 0x10..0x1F */
+	mcfg[84] = 2;
+	mcfg[86] = 0x10;
+	mcfg[87] = 0x1F;
+	fix_checksum(mcfg, sizeof(mcfg), 9);
+	put64(xsdt + 60, (uint64_t)(uintptr_t)mcfg);
+	fix_checksum(xsdt, sizeof(xsdt), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.mcfg_segments, 3);
+	CHECK_EQ_U64(a.mcfg_dropped, 0);
+	CHECK_EQ_U64(a.mcfg[0].segment, 1);
+	CHECK_EQ_U64(a.mcfg[0].base, 0xC0000000);
+	CHECK_EQ_U64(a.mcfg[0].bus_start, 0x80);
+	CHECK_EQ_U64(a.mcfg[0].bus_end, 0xFF);
+	CHECK_EQ_U64(a.mcfg[2].segment, 2);
+	CHECK_EQ_U64(a.mcfg[2].base, 0xD0000000);
+	CHECK_EQ_U64(a.mcfg[2].bus_start, 0x10);
+	CHECK_EQ_U64(a.mcfg[2].bus_end, 0x1F);
+	CHECK(a.mcfg_present);
+	CHECK_EQ_U64(a.mcfg_base, 0xE0000000);
+	CHECK_EQ_U64(a.mcfg_bus_start, 0);
+	CHECK_EQ_U64(a.mcfg_bus_end, 0x7F);
+	/* The same MCFG listed twice in the XSDT (an EVGA X299 board in linuxhw/ACPI does): its
+	 * allocations once. */
+	put64(xsdt + 52, (uint64_t)(uintptr_t)mcfg);
+	fix_checksum(xsdt, sizeof(xsdt), 9);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.mcfg_segments, 3);
 }
 
 static void s5_zero_and_one_ops(void)
@@ -195,12 +263,36 @@ static void spcr_clock_and_precise_baud(void)
 	CHECK_EQ_U64(a.spcr_baud, 115200);
 }
 
+/* A function's ECAM address: the MCFG base is bus 0's, whatever the allocation's first bus (PCI
+ * Firmware Specification 3.0, 4.1.2; Linux arch/x86/pci/mmconfig_64.c adds bus << 20 to it), and
+ * any segment the MCFG lists is reachable. */
+static void ecam_address_from_bus_zero(void)
+{
+	struct acpi_info a = { 0 };
+	uint64_t addr = 0;
+
+	a.mcfg_segments = 2;
+	a.mcfg[0] = (struct acpi_mcfg_seg){ 0xE0000000, 0, 0x00, 0x3F };
+	a.mcfg[1] = (struct acpi_mcfg_seg){ 0xC0000000, 1, 0x80, 0xFF };
+	CHECK(acpi_ecam_address(&a, 0, 0x12, 3, 1, &addr));
+	CHECK_EQ_U64(addr, 0xE0000000 + (0x12ull << 20) + (3u << 15) + (1u << 12));
+	CHECK(acpi_ecam_address(&a, 1, 0x81, 0, 0, &addr));
+	CHECK_EQ_U64(addr, 0xC0000000 + (0x81ull << 20)); /* not base + (0x81 - 0x80) << 20 */
+	CHECK(!acpi_ecam_address(&a, 1, 0x7F, 0, 0, &addr)); /* below the allocation's buses */
+	CHECK(!acpi_ecam_address(&a, 2, 0, 0, 0, &addr));    /* a segment the MCFG does not list */
+	CHECK(!acpi_ecam_address(&a, 0, 0x40, 0, 0, &addr));
+	a.mcfg[0].base = 0;                                  /* no address: no ECAM */
+	CHECK(!acpi_ecam_address(&a, 0, 0x12, 0, 0, &addr));
+}
+
 TEST_SUITE(acpi) = {
+	{ "ecam_address_from_bus_zero", ecam_address_from_bus_zero },
 	{ "parses_tables", parses_tables },
 	{ "spcr_clock_and_precise_baud", spcr_clock_and_precise_baud },
 	{ "bad_checksum_table_is_skipped", bad_checksum_table_is_skipped },
 	{ "bad_rsdp_rejected", bad_rsdp_rejected },
 	{ "s5_zero_and_one_ops", s5_zero_and_one_ops },
 	{ "arm_pl011_and_psci", arm_pl011_and_psci },
+	{ "mcfg_every_segment", mcfg_every_segment },
 	{ 0, 0 },
 };

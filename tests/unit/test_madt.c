@@ -217,15 +217,27 @@ static void bad_tables_rejected(void)
 	CHECK(!madt_parse(a, &m));
 	CHECK(!m.valid);
 	CHECK_EQ_U64(m.num_cpus, 0);
+	CHECK(m.why && strstr(m.why, "checksum")); /* a refused table says why */
 
 	a = finish();
 	table[0] = 'X';
 	CHECK(!madt_parse(a, &m));
+	CHECK(m.why && strstr(m.why, "signature"));
 
 	begin(0xFEE00000, 0);
 	table_len = 40; /* shorter than the fixed fields */
 	CHECK(!madt_parse(finish(), &m));
+	CHECK(m.why && strstr(m.why, "header"));
+	begin(0xFEE00000, 0);
+	a = finish();
+	put32(table + 4, 2u << 20);
+	CHECK(!madt_parse(a, &m));
+	CHECK(m.why && strstr(m.why, "bound"));
 	CHECK(!madt_parse(0, &m));
+	CHECK(m.why != 0);
+	begin(0xFEE00000, 0);
+	CHECK(madt_parse(finish(), &m));
+	CHECK(!m.why);
 }
 
 static void ioapic(uint8_t id, uint32_t addr, uint32_t gsi_base)

@@ -354,6 +354,11 @@ static void test_entry_rejects(void)
 	CHECK_EQ_U64(smbios_parse_entry(ep3, &info), (uint64_t)SMBIOS_ERR_ANCHOR);
 	CHECK_EQ_U64(smbios_parse_entry(NULL, &info), (uint64_t)SMBIOS_ERR_INVALID);
 	CHECK_EQ_U64(smbios_parse_entry(ep3, NULL), (uint64_t)SMBIOS_ERR_INVALID);
+	/* Every refusal has its reason in words. */
+	for (int rc = SMBIOS_ERR_UNKNOWN; rc <= SMBIOS_ERR_INVALID; rc++)
+		CHECK(smbios_err_reason(rc)[0] != '\0');
+	CHECK_STR(smbios_err_reason(0), "");
+	CHECK(strstr(smbios_err_reason(SMBIOS_ERR_CHECKSUM), "checksum") != NULL);
 }
 
 /* ---- memory devices ---- */
