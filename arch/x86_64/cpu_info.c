@@ -1,6 +1,7 @@
 /* CPUID decoding into struct cpu_info (Intel SDM vol. 2A CPUID; AMD APM vol. 3 appendix E). */
 #include "arch/cpu_info.h"
 
+#include "arch/x86_64/cache_judge.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 
@@ -359,6 +360,7 @@ static void identify_caches(struct cpu_info *ci)
 	}
 	if (!ci->num_caches)
 		legacy_amd_caches(ci);
+	x86_caches_judge(ci); /* a hypervisor's implausible values: unknown, with the reason */
 }
 
 void arch_cpu_identify(struct cpu_info *ci)
