@@ -230,6 +230,7 @@ int main(int argc, char **argv)
 
 	arch_cpu_identify(&m.cpu);
 	arch_cpu_identify_privileged(&m.cpu); /* the MSR stubs refuse: microcode "unreadable" */
+	facts_caches_fill_from_sysfs(m.pin.cpu, &m.cpu); /* what CPUID cannot say, where the kernel can */
 	platform_emit_cpu(&m.cpu);
 	platform_pmu(&m.cpu, &m.pmu); /* absent here: user space reads no MSRs */
 	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */
