@@ -47,7 +47,7 @@ static unsigned long long ceiling(unsigned level, bool amd)
 	}
 }
 
-static bool is_legacy_amd_l3(const struct cache_desc *c)
+static bool is_legacy_amd_l3(const struct cache_judge_desc *c)
 {
 	const char *want = "cpuid80000006", *s = c->source;
 
@@ -60,7 +60,7 @@ static bool is_legacy_amd_l3(const struct cache_desc *c)
 	return !*want && !*s;
 }
 
-const char *x86_cache_implausible(const struct cache_desc *c, const struct cache_judge_cpu *cpu)
+const char *x86_cache_implausible(const struct cache_judge_desc *c, const struct cache_judge_cpu *cpu)
 {
 	unsigned long long top = ceiling(c->level, cpu->amd);
 
@@ -79,20 +79,4 @@ const char *x86_cache_implausible(const struct cache_desc *c, const struct cache
 			       : "CPUID's size is larger than twice the largest x86 cache of its level "
 				 "(L1 64 KiB, L2 4 MiB, L3 576 MB): a hypervisor's value";
 	return 0;
-}
-
-void x86_caches_judge(struct cpu_info *ci)
-{
-	struct cache_judge_cpu cpu = { .family = ci->family, .amd = ci->is_amd };
-
-	for (unsigned i = 0; i < ci->num_caches; i++) {
-		struct cache_desc *c = &ci->caches[i];
-		const char *why = c->geometry_unknown ? 0 : x86_cache_implausible(c, &cpu);
-
-		if (!why)
-			continue;
-		c->geometry_unknown = why;
-		c->reported_size = c->size;
-		c->size = 0;
-	}
 }

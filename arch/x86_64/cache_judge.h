@@ -1,13 +1,13 @@
 /* Whether a cache CPUID describes can be taken as what one core's accesses fill (see
  * cache_judge.c for the rules and their sources). A hypervisor may hand its guest the host's
- * values or stand-ins: a cache judged here gets cache_desc.geometry_unknown (its reason) and size
- * 0, as on AArch64, and every probe's skip path for an unknown level applies. */
+ * values or stand-ins: a cache refused here gets cache_desc.geometry_unknown (its reason) and size
+ * 0 (arch/x86_64/cpu_info.c), as on AArch64, and every probe's skip path for an unknown level
+ * applies. */
 #ifndef ARCH_X86_64_CACHE_JUDGE_H
 #define ARCH_X86_64_CACHE_JUDGE_H
 
 #include <stdbool.h>
-
-#include "arch/cpu_info.h"
+#include <stdint.h>
 
 /* The CPU the description comes from: its family (with the extended family added) and vendor. */
 struct cache_judge_cpu {
@@ -15,11 +15,17 @@ struct cache_judge_cpu {
 	bool amd; /* AMD or Hygon: the L3 is one core complex's (CCX) */
 };
 
-/* NULL when c is plausible, else why its size is not this cache's (a constant string). */
-const char *x86_cache_implausible(const struct cache_desc *c, const struct cache_judge_cpu *cpu);
+/* One cache as CPUID described it (the fields of struct cache_desc the rules read; ways 0: fully
+ * associative or not given; source: the leaf, "cpuid4", "cpuid80000006", ...). */
+struct cache_judge_desc {
+	unsigned level;
+	uint64_t size;
+	unsigned line, ways;
+	const char *source;
+};
 
-/* Every cache of ci judged: an implausible one gets geometry_unknown, its reported size kept in
- * reported_size and size set to 0. */
-void x86_caches_judge(struct cpu_info *ci);
+/* NULL when c is plausible, else why its size is not this cache's (a constant string).
+ * arch/x86_64/cpu_info.c applies it to every cache it decodes. */
+const char *x86_cache_implausible(const struct cache_judge_desc *c, const struct cache_judge_cpu *cpu);
 
 #endif

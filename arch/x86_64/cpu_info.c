@@ -346,6 +346,25 @@ static void identify_tsc_hz(struct cpu_info *ci)
 	}
 }
 
+/* Every cache judged (arch/x86_64/cache_judge.h): a refused one gets geometry_unknown, its size
+ * kept as reported_size and size 0. */
+static void judge_caches(struct cpu_info *ci)
+{
+	struct cache_judge_cpu cpu = { .family = ci->family, .amd = ci->is_amd };
+
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		struct cache_desc *c = &ci->caches[i];
+		struct cache_judge_desc d = { c->level, c->size, c->line, c->ways, c->source };
+		const char *why = c->geometry_unknown ? 0 : x86_cache_implausible(&d, &cpu);
+
+		if (!why)
+			continue;
+		c->geometry_unknown = why;
+		c->reported_size = c->size;
+		c->size = 0;
+	}
+}
+
 /* Caches: Intel's leaf 4; AMD's 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
 static void identify_caches(struct cpu_info *ci)
 {
@@ -360,7 +379,7 @@ static void identify_caches(struct cpu_info *ci)
 	}
 	if (!ci->num_caches)
 		legacy_amd_caches(ci);
-	x86_caches_judge(ci); /* a hypervisor's implausible values: unknown, with the reason */
+	judge_caches(ci); /* a hypervisor's implausible values: unknown, with the reason */
 }
 
 void arch_cpu_identify(struct cpu_info *ci)
