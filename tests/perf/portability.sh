@@ -1,5 +1,5 @@
 #!/bin/bash
-# The hosted run on hosts unlike the development VM (issue 28): the same program under every
+# The hosted run on hosts unlike the development VM: the same program under every
 # CPU-id / cache / sysfs / CPU-model variant this machine can produce, each expected to end
 # `status=ok` (a check fails only where the machine really disagrees with its known answer) or to
 # be skipped with the reason it cannot be produced here. Prints a table; exit status 1 when a
@@ -35,8 +35,8 @@ KEEP=""
 # legacy caches), Nehalem (leaf 4 caches, no AVX), Haswell without FMA/AVX2/rdtscp, max.
 QEMU_MODELS=("qemu64" "Nehalem" "Haswell,-fma,-avx2,-rdtscp" "max")
 # The shortened run: the default probes, fewer samples, shorter time bounds, a smaller sweep.
-SHORT_ARGS=(seed=1 samples=8 timer_samples=1024 mem_max_mb=32 tsc_cal_windows=2 tsc_cal_ms=50
-	irq_samples=2000 irq_set_ms=300 irq_fp_ms=1500 noise_ms=500)
+SHORT_ARGS=(seed=1 samples=8 timer_samples=1024 mem_max_mb=16 tsc_cal_windows=2 tsc_cal_ms=50
+	irq_samples=2000 irq_set_ms=300 irq_disp_samples=8 irq_fp_ms=1000 noise_ms=300)
 FULL_ARGS=(seed=1)
 
 while [ $# -gt 0 ]; do

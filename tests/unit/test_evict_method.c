@@ -40,7 +40,7 @@ static void check_status(void)
 #define MIB (1024ull * 1024)
 
 /* The hosted walk: twice the largest cache, capped to 2/3 of the arena's free bytes; a level is
- * measured only where the walk covers it twice. Issue 28's bhyve guest: a 508 MiB "L3" (had it
+ * measured only where the walk covers it twice. A bhyve guest on EPYC Turin: a 508 MiB "L3" (had it
  * not been judged implausible) in a 640 MiB arena: the walk is capped, the L1D (48 KiB) and L2
  * (1 MiB) are still evicted, the 508 MiB level is not (a skip, no longer the whole probe). */
 static void walk_size(void)

@@ -57,7 +57,7 @@ PROBES = {
                  MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
     "latency": {IDENTITY: ("pattern", "size", "line", "stride"), CONDITION: ("page",),
                 DERIVED: ("nodes", "seed") + _CAL},
-    "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict")},
+    "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict", "evict_bytes")},
     "smp_hello": {IDENTITY: ("what",), CONDITION: ("cpus", "apic_ids")},
     "irq_latency": {
         IDENTITY: ("source", "mode", "wait", "deadline", "vector"),

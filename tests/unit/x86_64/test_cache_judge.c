@@ -7,7 +7,7 @@
  *     96 MiB (3D V-Cache);
  *   Xeon 6 Granite Rapids (GenuineIntel00A06D1_GraniteRapids_03): leaf 4 L3 144 MiB 16-way;
  *   Lunar Lake (GenuineIntel00B06D1_LunarLake_04): leaf 4 L2 4 MiB 16-way (E-core module);
- * and the bhyve guest of issue 28 (Oxide "Turin-like", 1Ah/02h): 0x80000006 EDX 0FE09140, an
+ * and a bhyve guest (Oxide "Turin-like Processor", 1Ah/02h): 0x80000006 EDX 0FE09140, an
  * "L3" of 1016 x 512 KiB = 508 MiB with no ways, 0x8000001D empty. */
 #include <string.h>
 
