@@ -100,6 +100,7 @@ help:
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
 	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
+	@echo "make hosted-aarch64   build build/hosted-aarch64/baremetric for AArch64 Linux (runs under qemu-aarch64)"
 
 deps-%:
 	@BAREMETRIC_BUILD=$(BUILD) scripts/deps.sh $*
@@ -260,8 +261,28 @@ $(FAT_FIXTURES)/stamp: tests/unit/fat_fixtures.sh | deps-image
 	touch $@
 
 # Also the registry's checks (tests/hosted/test_registry.c), linked with every probe: mk/hosted.mk.
-unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry
+# And the CPUID corpus (tests/cpuid/): arch/x86_64's discovery on recorded machines' CPUID.
+unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry unit-cpuid
 	BAREMETRIC_FAT_FIXTURES=$(FAT_FIXTURES) $(UNIT_BIN)
+
+# Recorded CPUID through the firmware's x86 discovery (tests/cpuid/fixtures/README.md): its own
+# runner (cpu_info.c's MSR half would clash with the unit runner's stubs) and the corpus tool
+# that tests/perf/cpuid_corpus.py drives.
+CPUID_UNDER := tests/cpuid/cpuid_replay.c tests/cpuid/cpuid_replay_check.c tests/cpuid/msr_none.c arch/x86_64/cpu_info.c arch/x86_64/cache_judge.c \
+	arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/pmu_quirks.c \
+	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_constraints.c arch/x86_64/tsc_deadline_errata.c
+CPUID_HDRS  := $(shell find lib arch tests/cpuid tests/unit/test.h -name '*.h')
+CPUID_CC    = gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN)
+$(BUILD)/host/cpuid_tests: $(wildcard tests/cpuid/test_*.c) tests/unit/run_tests.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) \
+		$(CPUID_HDRS)
+	@mkdir -p $(dir $@)
+	$(CPUID_CC) $(filter %.c,$^) -o $@
+$(BUILD)/host/cpuid_replay: tests/cpuid/replay_main.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) $(CPUID_HDRS)
+	@mkdir -p $(dir $@)
+	$(CPUID_CC) $(filter %.c,$^) -o $@
+.PHONY: unit-cpuid
+unit-cpuid: $(BUILD)/host/cpuid_tests $(BUILD)/host/cpuid_replay
+	$(BUILD)/host/cpuid_tests
 
 # docs/options.md from the options table and the probe registry (tests/python checks it is current).
 docs:
@@ -274,7 +295,7 @@ pytest: | deps-test
 image-aarch64:
 	$(MAKE) ARCH=aarch64 image
 
-integration: image image-aarch64 image-secboot hosted | deps-test
+integration: image image-aarch64 image-secboot hosted hosted-aarch64 | deps-test
 	$(PY) -m pytest -q tests/integration
 
 test: deps-test

@@ -24,6 +24,8 @@ struct cache_desc {
 	enum cache_type type;
 	uint64_t size; /* bytes */
 	unsigned line, ways, sets, shared_by; /* shared_by 0: CPUID does not say */
+	/* ways 0: fully associative (sets 1) or not known (sets 0); sets 0 also where line x ways does
+	 * not divide the size (x86_64/cpu_info.c, the AMD legacy leaves) */
 	const char *source;
 	/* NULL, or why line x ways x sets cannot be this cache's size (a hypervisor's stand-in
 	 * geometry, AArch64: arch/aarch64/cache_geom.h); size is then 0, never the product. */

@@ -16,6 +16,11 @@ void arch_split_b(uint64_t iterations);
  * yardstick (bench/core/core_clock.h). Returns the chain's sum (iterations * length). */
 uint64_t arch_add_chain(uint64_t iterations);
 #define ARCH_ADD_CHAIN_LEN 16
+/* ARCH_LOAD_BURST_LEN independent 8-byte loads per iteration from the 64-byte line at `line`: a
+ * rate bound by the core's load ports, the core clock's throughput reference (a sibling hardware
+ * thread's loads slow it; the add chain does not notice them). Returns the last value loaded. */
+uint64_t arch_load_burst(const void *line, uint64_t iterations);
+#define ARCH_LOAD_BURST_LEN 16
 
 /* The loop's name in records (loop=, fluid=). */
 #if defined(__x86_64__)

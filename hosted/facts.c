@@ -334,6 +334,76 @@ void facts_emit_os(const struct hosted_pin *pin, bool mlocked, const char *mlock
 	emit_finish();
 }
 
+/* "48K" -> 49152; plain numbers are bytes. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	switch (*end) {
+	case 'K': v <<= 10; break;
+	case 'M': v <<= 20; break;
+	case 'G': v <<= 30; break;
+	case '\0': break;
+	default: return false;
+	}
+	*out = v;
+	return true;
+}
+
+static const char *cache_type(const char *sysfs_type)
+{
+	if (str_eq(sysfs_type, "Data"))
+		return "data";
+	if (str_eq(sysfs_type, "Instruction"))
+		return "inst";
+	if (str_eq(sysfs_type, "Unified"))
+		return "unified";
+	return "unknown";
+}
+
+unsigned facts_emit_cache_sysfs(int cpu)
+{
+	unsigned n = 0;
+
+	if (cpu < 0)
+		return 0;
+	for (unsigned idx = 0;; idx++) {
+		char dir[128], path[192], buf[256];
+		uint64_t v;
+		struct record *r;
+
+		snprintf(dir, sizeof(dir), CPU_SYSFS "/cpu%d/cache/index%u", cpu, idx);
+		snprintf(path, sizeof(path), "%s/level", dir);
+		if (!read_u64_file(path, &v))
+			break;
+		r = emit_start("plat");
+		rec_str(r, "kind", "cache_sysfs");
+		rec_u64(r, "cpu", (uint64_t)cpu);
+		rec_u64(r, "index", idx);
+		rec_u64(r, "level", v);
+		snprintf(path, sizeof(path), "%s/type", dir);
+		rec_str(r, "type", read_line(path, buf, sizeof(buf)) ? cache_type(buf) : "unknown");
+		snprintf(path, sizeof(path), "%s/size", dir);
+		rec_u64(r, "size", read_line(path, buf, sizeof(buf)) && parse_size(buf, &v) ? v : 0);
+		snprintf(path, sizeof(path), "%s/coherency_line_size", dir);
+		rec_u64(r, "line", read_u64_file(path, &v) ? v : 0);
+		snprintf(path, sizeof(path), "%s/ways_of_associativity", dir);
+		rec_u64(r, "ways", read_u64_file(path, &v) ? v : 0);
+		snprintf(path, sizeof(path), "%s/number_of_sets", dir);
+		rec_u64(r, "sets", read_u64_file(path, &v) ? v : 0);
+		snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
+		rec_str(r, "shared_cpu_list", read_line(path, buf, sizeof(buf)) && buf[0] ? buf : "unknown");
+		emit_finish();
+		n++;
+	}
+	return n;
+}
+
 void facts_emit_alloc(const struct hosted_arena *a)
 {
 	struct record *r = emit_start("plat");

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/cpu_info.h"
 #include "lib/emit.h"
 
 #define HOSTED_MAX_MSGS 32
@@ -72,14 +71,8 @@ void facts_snapshot_hugepages(void);
 void facts_emit_os(const struct hosted_pin *pin, bool mlocked, const char *mlock_err);
 /* plat kind=system and kind=board from /sys/class/dmi/id (bench/facts/ident.h). */
 void facts_emit_dmi(void);
-/* plat kind=cache_sysfs, one per /sys/devices/system/cpu/cpuN/cache/index*; returns how many
- * (hosted/cache_sysfs.c). */
+/* plat kind=cache_sysfs, one per /sys/devices/system/cpu/cpuN/cache/index*; returns how many. */
 unsigned facts_emit_cache_sysfs(int cpu);
-/* The levels CPUID lacks or judged implausible, from the kernel's description of `cpu` where it
- * has them (source "sysfs", shared_by from shared_cpu_list); returns how many were taken. */
-unsigned facts_caches_fill_from_sysfs(int cpu, struct cpu_info *ci);
-/* CPUs in a kernel CPU list ("0-3,8"); 0 when malformed. */
-unsigned facts_cpu_list_count(const char *list);
 /* plat kind=alloc. */
 void facts_emit_alloc(const struct hosted_arena *a);
 

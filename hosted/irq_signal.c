@@ -266,7 +266,8 @@ static void on_exception_signal(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	switch (hs.hooks[v]) {
 	case IRQ_HOOK_RESUME:
-		return; /* int3 is a trap: the frame's RIP is already past it */
+		hosted_frame_resume_breakpoint(ctx); /* x86's int3: already past it; AArch64's brk: not */
+		return;
 	case IRQ_HOOK_SKIP_UNDEFINED:
 		hosted_frame_skip_undefined(ctx);
 		return;

@@ -3,13 +3,13 @@
  * stdout (protocol v1, `begin env=hosted`, lines ending in "\n"), diagnostics and the run summary
  * to stderr. The process pins itself to one CPU (BAREMETRIC_CPU, else the last allowed one), maps
  * and pre-faults its sample arena (2M hugetlb pages, else THP-advised 4K), locks its memory where
- * permitted, calibrates the TSC against CLOCK_MONOTONIC_RAW and runs the suite. Exit status: 0 ok,
+ * permitted, finds the cycle counter's rate (hosted/<cpu>/platform.c: the TSC calibrated against
+ * CLOCK_MONOTONIC_RAW, the generic timer's CNTFRQ_EL0) and runs the suite. Exit status: 0 ok,
  * 1 a probe failed, 2 fatal. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "arch/cpu_info.h"
@@ -17,17 +17,13 @@
 #include "arch/traps.h"
 #include "bench/core/calibrate.h"
 #include "bench/core/runner.h"
-#if defined(__x86_64__)
-#include "bench/facts/x86_64/platform.h"
-#else
-#error "the hosted build is x86_64 only (mk/hosted.mk HOSTED_CPU)"
-#endif
 #include "bench/facts/smp.h"
 #include "bench/core/registry.h"
 #include "bench/core/suite.h"
 #include "bench/core/summary.h"
 #include "hosted/hosted.h"
 #include "hosted/irq_hosted.h"
+#include "hosted/platform.h"
 #include "bench/core/options.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -36,7 +32,6 @@
 #define BUILD_ID "unknown"
 #endif
 
-#define NS_PER_S 1000000000ull
 #define ARGS_MAX 4096
 #define STDOUT_BUFFER (1 << 20)
 
@@ -161,32 +156,6 @@ static void emit_config(void)
 	emit_finish();
 }
 
-static uint64_t monotonic_raw_ns(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
-}
-
-static void calibrate_tsc(void)
-{
-	const struct ref_clock ref = { "monotonic_raw", NS_PER_S, ~0ull, monotonic_raw_ns, 0 };
-	const char *source;
-	uint64_t khz = facts_kernel_tsc_khz(&source);
-	char cs[64];
-
-	facts_clocksource(cs, sizeof(cs));
-	if (str_eq(cs, "tsc"))
-		emit_msg(MSG_INFO, "the kernel's clock source is the TSC: CLOCK_MONOTONIC_RAW is the TSC "
-				   "scaled by the kernel's own calibration, so this calibration reproduces "
-				   "that rather than checking it against an independent clock");
-	m.env.counter_hz = platform_calibrate_tsc(&m.cpu, &ref, 1, (unsigned)m.cfg.tsc_cal_windows, m.cfg.tsc_cal_ms);
-	if (khz)
-		summary_value("kernel TSC MHz", khz, 3, source);
-}
-
 /* The interrupt sources (signals and POSIX timers, hosted/irq_sources.c), drained once like the
  * firmware's after its set-up, and their facts. */
 static void setup_irq(void)
@@ -228,12 +197,7 @@ int main(int argc, char **argv)
 	emit_begin();
 	emit_config();
 
-	arch_cpu_identify(&m.cpu);
-	arch_cpu_identify_privileged(&m.cpu); /* the MSR stubs refuse: microcode "unreadable" */
-	facts_caches_fill_from_sysfs(m.pin.cpu, &m.cpu); /* what CPUID cannot say, where the kernel can */
-	platform_emit_cpu(&m.cpu);
-	platform_pmu(&m.cpu, &m.pmu); /* absent here: user space reads no MSRs */
-	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */
+	hosted_platform_cpu(&m.cpu, &m.pmu); /* hosted/<cpu>/platform.c */
 	facts_emit_os(&m.pin, m.mlocked, m.mlock_err);
 	facts_emit_dmi();
 	caches = facts_emit_cache_sysfs(m.pin.cpu);
@@ -242,8 +206,7 @@ int main(int argc, char **argv)
 	arena_init(&m.arena, m.harena.base, m.harena.size);
 	arena_init(&m.exec_arena, m.harena.exec_base, m.harena.exec_size);
 	facts_emit_alloc(&m.harena);
-	tsc_init(m.cpu.rdtscp);
-	calibrate_tsc();
+	m.env.counter_hz = hosted_platform_clock(&m.cpu, &m.cfg);
 	hosted_smp_start(&m.pin, m.cfg.smp, m.env.counter_hz);
 	smp_facts_emit();
 	setup_irq();
@@ -255,9 +218,9 @@ int main(int argc, char **argv)
 	m.env.traps = false;
 	m.env.page_size = hosted_arena_page(&m.harena);
 	m.env.exec_arena = m.exec_arena.base ? &m.exec_arena : 0;
-	m.env.simd_enabled = false; /* the kernel manages XSAVE state, not us */
+	m.env.simd_enabled = false; /* the kernel manages the vector state (XSAVE, SVE), not us */
 	m.env.timer_overhead = runner_measure_overhead();
 	m.env.target_cycles = calibrate_target_cycles(m.cfg.target_ns, m.env.counter_hz, m.env.timer_overhead);
-	summary_value("timer overhead (cycles)", m.env.timer_overhead, 0, "");
+	summary_value(hosted_overhead_label, m.env.timer_overhead, 0, "");
 	hosted_exit(suite_end(suite_run()));
 }

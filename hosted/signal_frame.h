@@ -27,4 +27,8 @@ uint64_t hosted_frame_pc(const void *uctx);
  * counter past it. */
 void hosted_frame_skip_undefined(void *uctx);
 
+/* Resume after the deliberate breakpoint (irq_raise_breakpoint): nothing on x86_64 (int3 traps
+ * with RIP past it), past the brk on AArch64 (PC at it). */
+void hosted_frame_resume_breakpoint(void *uctx);
+
 #endif

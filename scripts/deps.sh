@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages a make target needs, when missing. As root it runs apt-get itself;
 # otherwise it prints the exact command and fails, so a fresh Debian 12 machine needs nothing else.
-# Usage: scripts/deps.sh build|image|sign|shim|run|test|build-aarch64|run-aarch64
+# Usage: scripts/deps.sh build|image|sign|shim|run|test|build-aarch64|run-aarch64|hosted-aarch64
 # The -aarch64 targets also unpack gnu-efi's arm64 files (gnu-efi:arm64 cannot be installed next to
 # the amd64 package) into $BAREMETRIC_BUILD/deps/gnu-efi-arm64 (default build/), fetched with
 # apt-get download through a private package list, so the system's apt setup is left as it is.
@@ -18,6 +18,8 @@ shim="shim-signed"
 test="python3-pytest python3-jsonschema groff-base python3-pip python3-setuptools chromium $sign $shim"
 build_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 run_a64="qemu-system-arm qemu-efi-aarch64"
+# The hosted build for AArch64 Linux (make hosted-aarch64), run under qemu-aarch64 (user mode).
+hosted_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 
 gnu_efi_a64=""
 case "${1:-build}" in
@@ -26,10 +28,11 @@ image) want="$build $image" ;;
 sign) want="$build $image $sign" ;;
 shim) want="$build $image $sign $shim" ;;
 run) want="$build $image $run" ;;
-test) want="$build $image $run $test $build_a64 $run_a64"; gnu_efi_a64=1 ;; # both architectures
+test) want="$build $image $run $test $build_a64 $run_a64 $hosted_a64"; gnu_efi_a64=1 ;; # both architectures
 build-aarch64) want="$build $build_a64"; gnu_efi_a64=1 ;;
 run-aarch64) want="$build $build_a64 $image $run_a64 python3 python3-matplotlib python3-serial"; gnu_efi_a64=1 ;;
-*) echo "usage: $0 build|image|sign|shim|run|test|build-aarch64|run-aarch64" >&2; exit 2 ;;
+hosted-aarch64) want="$build $hosted_a64" ;;
+*) echo "usage: $0 build|image|sign|shim|run|test|build-aarch64|run-aarch64|hosted-aarch64" >&2; exit 2 ;;
 esac
 
 # gnu-efi for arm64, unpacked under the build directory (no root needed).

@@ -10,17 +10,23 @@
 # the reason on stderr and exits 2 (tests turn that into a skip); other failures exit 1.
 #
 # Usage: scripts/qemu10.sh [BUILD_DIR]   (default: build/ next to this script's directory)
+# QEMU10_ARCH=aarch64 fetches the Arm system emulator instead (qemu-system-arm, ~10 MB) into
+# build/qemu10-aarch64/root (QEMU 7.2 lacks -cpu neoverse-v1; 10 has it).
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
-top=$build/qemu10
+arch=${QEMU10_ARCH:-x86_64}
+case "$arch" in
+x86_64) top=$build/qemu10 pkgs="qemu-system-x86 qemu-system-common qemu-system-data" ;;
+aarch64) top=$build/qemu10-aarch64 pkgs="qemu-system-arm qemu-system-common qemu-system-data" ;;
+*) echo "qemu10: QEMU10_ARCH=$arch: x86_64 or aarch64" >&2; exit 1 ;;
+esac
 root=$top/root
-bin=$root/usr/bin/qemu-system-x86_64
+bin=$root/usr/bin/qemu-system-$arch
 suite=bookworm-backports
 mirror=${QEMU10_MIRROR:-http://deb.debian.org/debian} # overridable: a local mirror, or a test of the refusal
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-pkgs="qemu-system-x86 qemu-system-common qemu-system-data"
 # A refused or silent network must not hang a test run.
 net_opts="-o Acquire::http::Timeout=20 -o Acquire::Retries=0"
 

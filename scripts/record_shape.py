@@ -51,6 +51,17 @@ What is ignored, and why (decided by running each configuration twice, see the t
     and no counts are compared (cache levels, hence latency/cachefill sets, follow the host).
     Everything else of a hosted run is compared like a QEMU boot's. Assumed: at least 2 CPUs
     allowed (with one, smp_hello/membw_mc skip and plat kind=smp changes: a real difference).
+  - hosted runs only, what a CPU feature adds or takes away: the shape keeps each `skip` layout's
+    reasons (`skips`) and each `check` layout's probe (`probe_of`). A `skip` layout on one side
+    only is not reported when every reason it carries there names something the machine lacks
+    (MACHINE_REASONS: `CPU lacks ...` (rdtscp, FMA3, AVX-512F), no PMU for Linux, a cache
+    geometry the CPU does not give, one CPU); a layout of probe P (`probe name=P`, a check of P)
+    on one side only is not reported when the other side skipped P for such a reason; and the
+    keys of a `skip` layout on both sides are not compared when its reasons differ (a counter
+    skip and a feature skip of one probe have other keys). So a machine without rdtscp (a `skip
+    probe=timer method=rdtscp`), with AVX-512 (no `skip probe=flops`), or whose cache geometry
+    is unknown passes against the stored shape, while a probe that skips for any other reason,
+    or a renamed key, still differs.
 The shape JSON carries `layouts`, `counts`, `cut` and, for the reader only, `source` (file name, dropped
 candidates, whether `end` was seen; not the number of records, which follows timing); compare
 looks at `layouts`, `counts` and `env`.
@@ -79,6 +90,11 @@ HOSTED_VOLATILE_LAYOUTS = {
     "check name=instructions_retired", "skip probe=pmu_check",  # pmu_check: a check where
                                     # Linux sees a PMU (perf_event_open), else a skip
 }
+# Skip reasons that name what this machine lacks (hosted: the layouts they add or take away follow
+# the host CPU, see the module docstring); a skip for any other reason is a real difference.
+MACHINE_REASONS = re.compile(
+    r"(^CPU lacks |no PMU visible to Linux|cache geometry|geometry unknown|no such cache level"
+    r"|only one CPU|one CPU allowed)")
 HOSTED_VOLATILE_KEYS = {
     "plat kind=cache": {"shared_by"},  # omitted where CPUID does not say (0x80000005/6)
     "plat kind=os": {"cmdline.*", "huge_*_total", "huge_*_free"},  # per parameter / pool size
@@ -127,6 +143,7 @@ def shape_of_log(path):
     with open(path, "rb") as fh:
         recs, dropped = records(fh.read())
     layouts, counts, cut_layouts, env = {}, {}, set(), None
+    skips, probe_of = {}, {}
     for _, rtype, fields, cut in recs:
         d = DISCRIMINATOR.get(rtype)
         vals = dict((k, v) for k, _, v in fields)
@@ -137,13 +154,47 @@ def shape_of_log(path):
             cut_layouts.add(name)
         if rtype == "begin":
             env = vals.get("env")
+        elif rtype == "skip":
+            skips.setdefault(name, set()).add(unquote(vals.get("reason", "")))
+        elif rtype == "check" and "probe" in vals:
+            probe_of[name] = vals["probe"]
     return {"format": "baremetric-record-shape/1", "env": env,
+            "skips": {k: sorted(v) for k, v in sorted(skips.items())},
+            "probe_of": dict(sorted(probe_of.items())),
             "source": {"file": path.rsplit("/", 1)[-1], "dropped": dropped,
                        "end_seen": any(r[1] == "end" for r in recs)},
             "cut": sorted(cut_layouts),
             "layouts": {k: sorted(v) for k, v in sorted(layouts.items())},
             "counts": {k: v for k, v in sorted(counts.items())
                        if env != "hosted" and k.split(" ")[0] not in COUNT_VARIES}}
+
+
+def unquote(value):
+    """A value's %XX escapes undone (docs/protocol.md "Line format"), for reading skip reasons."""
+    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), value)
+
+
+def probe_of_layout(shape, name):
+    """The probe a layout belongs to: `probe name=P`, `skip probe=P`, a check's `probe` value."""
+    kind, _, rest = name.partition(" ")
+    if kind in ("probe", "skip") and "=" in rest:
+        return rest.split("=", 1)[1]
+    return shape.get("probe_of", {}).get(name)
+
+
+def machine_skip(shape, probe):
+    """Whether the shape skipped `probe` (in whole or in part) for a reason the machine gives."""
+    reasons = shape.get("skips", {}).get("skip probe=%s" % probe, [])
+    return any(MACHINE_REASONS.search(r) for r in reasons)
+
+
+def feature_excused(has, lacks, name):
+    """Hosted: whether a layout that only `has` carries follows a CPU feature (module docstring)."""
+    if name.startswith("skip "):
+        reasons = has.get("skips", {}).get(name, [])
+        return bool(reasons) and all(MACHINE_REASONS.search(r) for r in reasons)
+    probe = probe_of_layout(has, name)
+    return probe is not None and machine_skip(lacks, probe)
 
 
 def load(path):
@@ -167,6 +218,9 @@ def compare(a, b):
     for name in sorted(set(la) | set(lb)):
         if hosted and name in HOSTED_VOLATILE_LAYOUTS and (name in la) != (name in lb):
             continue
+        if hosted and (name in la) != (name in lb) and \
+                feature_excused(*((a, b) if name in la else (b, a)), name):
+            continue
         if name not in lb:
             out.append("- %s   (layout removed; keys: %s)" % (name, ",".join(la[name])))
         elif name not in la:
@@ -176,6 +230,9 @@ def compare(a, b):
             if hosted:
                 vol = HOSTED_VOLATILE_KEYS.get(name, set())
                 ka, kb = ka - vol, kb - vol
+                if name.startswith("skip ") and \
+                        a.get("skips", {}).get(name) != b.get("skips", {}).get(name):
+                    continue  # another skip of the probe (module docstring)
             for k in sorted(ka - kb) if name not in cut_b else []:
                 out.append("  %s: - key %s" % (name, k))
             for k in sorted(kb - ka) if name not in cut_a else []:

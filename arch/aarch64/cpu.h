@@ -26,13 +26,11 @@ static inline void cpu_irq_mask(void) { __asm__ volatile("msr daifset, #3" ::: "
 /* TPIDR_EL1 = 0: the BSP's mark (traps.c tells the other cores apart by a non-zero TPIDR_EL1). */
 static inline void cpu_clear_tpidr_el1(void) { __asm__ volatile("msr tpidr_el1, xzr" ::: "memory"); }
 
-/* CurrentEL.EL: the exception level we run at (1 or 2 under UEFI). */
-#define CURRENTEL_SHIFT 2
-#define CURRENTEL_MASK 3u
-static inline unsigned cpu_current_el(void)
-{
-	return (unsigned)(sysreg_read(CurrentEL) >> CURRENTEL_SHIFT) & CURRENTEL_MASK;
-}
+/* The exception level we run at: 1 or 2 under UEFI (CurrentEL, arch/priv/aarch64/current_el.c),
+ * 0 in the hosted build (a Linux process: CurrentEL is UNDEFINED at EL0, hosted/aarch64/
+ * current_el.c says so without reading it). Code that would touch an EL1 register asks this first. */
+#define A64_EL0 0
+unsigned cpu_current_el(void);
 
 static inline __attribute__((noreturn)) void cpu_halt_forever(void)
 {

@@ -102,7 +102,10 @@ void arch_cpu_identify(struct cpu_info *ci)
 	ci->logical_cpus_source = "none";
 	ci->pmu_present = false;
 	ci->pmu_reason = "AArch64 PMUv3 not ported yet";
-	identify_caches(ci);
+	/* CLIDR_EL1, CSSELR_EL1 and CCSIDR_EL1 are EL1's: a hosted process (EL0) gets the caches
+	 * from the kernel's cacheinfo in sysfs instead (hosted/aarch64/platform.c). */
+	if (cpu_current_el() != A64_EL0)
+		identify_caches(ci);
 }
 
 void arch_cpu_identify_privileged(struct cpu_info *ci)

@@ -29,6 +29,7 @@
 #define CTR_IDC (1ull << 28)
 #define CTR_DIC (1ull << 29)
 #define WORD_BYTES 4u
+#define ARCH_MAX_LOG2_WORDS 9u /* 512 words, 2 KiB: CTR_EL0.ERG/CWG and DCZID_EL0.BS above it are reserved */
 #define DCZID_BS_MASK 0xFu /* log2 of the block in 4-byte words */
 #define DCZID_DZP (1ull << 4)
 #define PFR0_SVE_SHIFT 32
@@ -72,14 +73,23 @@ static unsigned words_field(uint64_t reg, unsigned shift)
 	return WORD_BYTES << ((reg >> shift) & ID_FIELD_MASK);
 }
 
+/* ERG / CWG: 0 is "not given"; above 0b1001 reserved (Arm ARM, CTR_EL0): read as not given too,
+ * so the 2 KiB architectural maximum applies, never a 4..128 KiB granule no core has. */
+static unsigned granule_field(uint64_t reg, unsigned shift)
+{
+	unsigned f = (unsigned)(reg >> shift) & ID_FIELD_MASK;
+
+	return f && f <= ARCH_MAX_LOG2_WORDS ? words_field(reg, shift) : 0;
+}
+
 struct a64_ctr a64_ctr_decode(uint64_t ctr)
 {
 	struct a64_ctr c;
 
 	c.iminline = words_field(ctr, CTR_IMINLINE_SHIFT);
 	c.dminline = words_field(ctr, CTR_DMINLINE_SHIFT);
-	c.erg = ((ctr >> CTR_ERG_SHIFT) & ID_FIELD_MASK) ? words_field(ctr, CTR_ERG_SHIFT) : 0;
-	c.cwg = ((ctr >> CTR_CWG_SHIFT) & ID_FIELD_MASK) ? words_field(ctr, CTR_CWG_SHIFT) : 0;
+	c.erg = granule_field(ctr, CTR_ERG_SHIFT);
+	c.cwg = granule_field(ctr, CTR_CWG_SHIFT);
 	c.l1ip = (unsigned)(ctr >> CTR_L1IP_SHIFT) & CTR_L1IP_MASK;
 	c.idc = (ctr & CTR_IDC) != 0;
 	c.dic = (ctr & CTR_DIC) != 0;
@@ -100,8 +110,11 @@ struct a64_dczid a64_dczid_decode(uint64_t dczid)
 {
 	struct a64_dczid d;
 
-	d.block = WORD_BYTES << (dczid & DCZID_BS_MASK);
-	d.prohibited = (dczid & DCZID_DZP) != 0;
+	unsigned bs = (unsigned)(dczid & DCZID_BS_MASK);
+
+	/* BS above 9 (2 KiB) is reserved: no block is believed and DC ZVA is not used */
+	d.block = bs <= ARCH_MAX_LOG2_WORDS ? WORD_BYTES << bs : 0;
+	d.prohibited = (dczid & DCZID_DZP) != 0 || !d.block;
 	return d;
 }
 

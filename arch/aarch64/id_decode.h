@@ -24,7 +24,8 @@ unsigned a64_clidr_ctype(uint64_t clidr, unsigned n);
 struct a64_cache_geom a64_ccsidr_decode(uint64_t ccsidr, bool ccidx);
 bool a64_mmfr2_ccidx(uint64_t id_aa64mmfr2);
 /* CTR_EL0: the cache geometry EL0/EL1 code needs for maintenance by address. Line sizes in bytes;
- * cwg / erg 0 when the register says "not given" (the architectural maximum, 2 KiB, applies). */
+ * cwg / erg 0 when the register says "not given" or gives a reserved value (the architectural
+ * maximum, 2 KiB, applies). */
 struct a64_ctr {
 	unsigned iminline, dminline; /* smallest I- / D-cache line of all caches the core controls */
 	unsigned cwg, erg;           /* cache writeback granule, exclusives reservation granule */
@@ -39,7 +40,8 @@ struct a64_sync_plan {
 };
 struct a64_sync_plan a64_sync_plan(uint64_t ctr);
 
-/* DCZID_EL0: the DC ZVA block (bytes) and whether DC ZVA is prohibited (DZP). */
+/* DCZID_EL0: the DC ZVA block (bytes) and whether DC ZVA is prohibited (DZP). A reserved block
+ * size (BS > 9) gives block 0 and prohibited: DC ZVA is then not used. */
 struct a64_dczid {
 	unsigned block;
 	bool prohibited;

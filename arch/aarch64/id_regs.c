@@ -19,7 +19,8 @@ void aarch64_read_id_regs(struct aarch64_id_regs *r)
 	r->id_aa64mmfr0 = sysreg_read(id_aa64mmfr0_el1);
 	r->id_aa64mmfr2 = sysreg_read(id_aa64mmfr2_el1);
 	r->ctr = sysreg_read(ctr_el0);
-	r->clidr = sysreg_read(clidr_el1);
+	/* CLIDR_EL1 is not in the ID space Linux emulates for EL0 (the hosted build): 0 there. */
+	r->clidr = r->current_el == A64_EL0 ? 0 : sysreg_read(clidr_el1);
 	r->cntfrq = sysreg_read(cntfrq_el0);
 	(void)sysreg_read_safe(A64_SR_ID_AA64PFR1_EL1, &r->id_aa64pfr1);
 	(void)sysreg_read_safe(A64_SR_ID_AA64ISAR2_EL1, &r->id_aa64isar2);

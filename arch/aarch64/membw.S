@@ -15,12 +15,16 @@
 
 	.text
 
-/* Loop skeleton: \body handles 256 bytes at x8 (src) / x9 (dst); x3 counts passes. */
-.macro KERNEL name, body
+/* Loop skeleton: \body handles 256 bytes at x8 (src) / x9 (dst); x3 counts passes. \init runs
+ * once before the loop: the Q-register store kernels set the q0 they store (as the SVE ones set
+ * z4), so what they write is defined, not whatever the caller left in q0 (the known-answer check,
+ * membw_verify.c, could not tell an unwritten byte from a q0 that held its fill pattern). */
+.macro KERNEL name, body, init=
 	.global \name
 	.type \name, %function
 	.balign 32
 \name:
+	\init
 1:	mov	x8, x1
 	mov	x9, x0
 	mov	x10, x2
@@ -143,15 +147,18 @@ KERNEL bw_copy_64, COPY64
 KERNEL bw_write_nt_64, WRITE64NT
 KERNEL bw_copy_nt_64, COPY64NT
 KERNEL bw_read_128, READ128
-KERNEL bw_write_128, WRITE128
+.macro Q0_DEFINED
+	movi	v0.2d, #0
+.endm
+KERNEL bw_write_128, WRITE128, Q0_DEFINED
 KERNEL bw_copy_128, COPY128
-KERNEL bw_write_nt_128, WRITE128NT
+KERNEL bw_write_nt_128, WRITE128NT, Q0_DEFINED
 KERNEL bw_copy_nt_128, COPY128NT
 KERNEL bw_read_pair64, READP64
 KERNEL bw_write_pair64, WRITEP64
 KERNEL bw_copy_pair64, COPYP64
 KERNEL bw_read_pair128, READP128
-KERNEL bw_write_pair128, WRITEP128
+KERNEL bw_write_pair128, WRITEP128, Q0_DEFINED
 KERNEL bw_copy_pair128, COPYP128
 
 /* DC ZVA fill: zero one DCZID_EL0 block per instruction (block = 4 << DCZID_EL0.BS bytes).

@@ -69,7 +69,8 @@ unsigned arch_membw_kernels(const struct membw_arch_kernel **k)
 	sb_u64(&sb, sve.vl_bits);
 	for (unsigned i = K_PAIR128; i < K_ZVA; i++)
 		a64_kernels[i].why_not = fp ? 0 : "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP)";
-	a64_kernels[K_ZVA].why_not = z.prohibited ? "DC ZVA is prohibited (DCZID_EL0.DZP = 1)" : 0;
+	a64_kernels[K_ZVA].why_not = !z.block ? "DCZID_EL0.BS gives a reserved block size (above 2 KiB)"
+				     : z.prohibited ? "DC ZVA is prohibited (DCZID_EL0.DZP = 1)" : 0;
 	a64_kernels[K_ZVA].granule = z.block;
 	a64_kernels[K_ZVA].note_val = block_str;
 	for (unsigned i = K_MOPS; i < NUM_A64_KERNELS; i++)

@@ -137,6 +137,11 @@ void pmu_discover(struct pmu_info *pi)
 	pi->filter = a64_pmu_filter_el1(pi->el3);
 	pi->evt_mask = a64_pmu_evt_mask(pi->pmuver);
 	pi->pmcr = a64_pmu_pmcr_enable(pi->pmuver);
+	if (cpu_current_el() == A64_EL0) {
+		pi->reason = "EL0 (a Linux process): the PMU registers are the kernel's (PMUSERENR_EL0); "
+			     "perf_event serves only pmu_check";
+		return;
+	}
 	if (pi->pmuver == A64_PMUVER_NONE) {
 		pi->reason = "ID_AA64DFR0_EL1.PMUVer = 0: no PMU (or a hypervisor hides it)";
 		return;

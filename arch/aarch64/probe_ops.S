@@ -39,6 +39,27 @@ arch_add_chain:
 	ret
 	.size arch_add_chain, . - arch_add_chain
 
+/* uint64_t arch_load_burst(line, iterations): ARCH_LOAD_BURST_LEN (16) independent 8-byte loads
+ * per iteration from one 64-byte line (L1 hits), into two registers in turn: no load waits for
+ * another, so the loop runs at the load pipes' rate. The core clock's throughput reference
+ * (bench/core/core_clock.h): it slows when another hardware thread takes the load pipes, where
+ * the dependent add chain does not. Returns the last value loaded. */
+	.global arch_load_burst
+	.type arch_load_burst, %function
+	.balign 16
+arch_load_burst:
+	mov	x2, #0
+	cbz	x1, 2f
+1:	.irp off, 0, 8, 16, 24, 32, 40, 48, 56
+	ldr	x2, [x0, #\off]
+	ldr	x3, [x0, #\off]
+	.endr
+	subs	x1, x1, #1
+	b.ne	1b
+2:	mov	x0, x2
+	ret
+	.size arch_load_burst, . - arch_load_burst
+
 /* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split (bench/
  * bench/profile/split.c), the same loop as arch_spin in two functions of their own. */
 	.global arch_split_a

@@ -29,6 +29,8 @@ static struct a64_sve_state sve;
 
 static bool fp_usable(void)
 {
+	if (cpu_current_el() == A64_EL0)
+		return true; /* a Linux process: the kernel gives every task FP/SIMD (CPACR_EL1 is its) */
 	if (cpu_current_el() == EL1)
 		return ((sysreg_read(cpacr_el1) >> CPACR_FPEN_SHIFT) & CPACR_FPEN_MASK) == CPACR_FPEN_NO_TRAP;
 	return !(sysreg_read(cptr_el2) & CPTR_EL2_TFP);
@@ -44,6 +46,11 @@ void aarch64_sve_enable(void)
 		sve.why_not = "CPU has no SVE (ID_AA64PFR0_EL1.SVE = 0)";
 	} else if (!fp_usable()) {
 		sve.why_not = "FP/SIMD access is trapped (CPACR_EL1.FPEN / CPTR_EL2.TFP): SVE needs it too";
+	} else if (cpu_current_el() == A64_EL0) {
+		/* A Linux process: the kernel enables SVE for every task on a CPU that has it and
+		 * chose the vector length (prctl PR_SVE_SET_VL); we take it as it is. */
+		sve.enabled = true;
+		sve.vl_bits = (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE;
 	} else if (cpu_current_el() != EL1) {
 		/* At EL2: SVE untrapped by CPTR_EL2 (TZ clear, or ZEN = 0b11 with E2H), the longest
 		 * vector through ZCR_EL2 (by encoding). */
@@ -64,7 +71,7 @@ void aarch64_sve_enable(void)
 		sve.vl_bits = sve.enabled ? (unsigned)arch_sve_vl_bytes() * BITS_PER_BYTE : 0;
 	}
 	sve.el = cpu_current_el();
-	sve.cpacr = sve.el == EL1 ? sysreg_read(cpacr_el1) : sysreg_read(cptr_el2);
+	sve.cpacr = sve.el == A64_EL0 ? 0 : sve.el == EL1 ? sysreg_read(cpacr_el1) : sysreg_read(cptr_el2);
 }
 
 void aarch64_sve_state(struct a64_sve_state *s)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SMP_IDLE_SPIN_US 1000     /* an idle worker polls this long before it sleeps (hosted/smp.c) */
+
 struct smp_report {
 	const char *reason;     /* set when no core was started at all: why */
 	const char *how;        /* "psci", NULL if nothing was tried */

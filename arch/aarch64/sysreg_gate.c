@@ -6,6 +6,7 @@
 #include "lib/fmt.h"
 
 #define ID_FIELD_MASK 0xFu
+#define EL0 0
 #define EL2 2
 #define ESR_EC_SHIFT 26
 #define ESR_EC_MASK 0x3Fu
@@ -40,6 +41,8 @@ bool a64_sysreg_expected(const struct a64_sysreg_desc *d, const struct a64_id_sn
 
 	if ((d->flags & A64_SRF_EL2) && id->el < EL2)
 		return false;
+	if (id->el == EL0 && !(d->flags & A64_SRF_EL0))
+		return false; /* a Linux process: only what the kernel lets EL0 read */
 	if (d->gate == A64_GATE_ALWAYS || d->gate >= A64_GATE_COUNT)
 		return d->gate == A64_GATE_ALWAYS;
 	field = (unsigned)(id->reg[d->gate] >> d->shift) & ID_FIELD_MASK;

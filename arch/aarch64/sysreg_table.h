@@ -10,7 +10,11 @@
  *             when min <= field <= max (A64_GATE_ALWAYS: always implemented; fields unsigned)
  *   flags     A64_SRF_EL2: an EL2 register (UNDEFINED at EL1); A64_SRF_TRAPPABLE: even when
  *             implemented, a higher EL may trap it (MDCR_EL2/EL3 for PMU/SPE/TRBE, CPTR_EL2/EL3
- *             for AMU and SVE): not touched where no vectors of ours catch the trap. */
+ *             for AMU and SVE): not touched where no vectors of ours catch the trap;
+ *             A64_SRF_EL0: readable at EL0 in a Linux process (the hosted build): the ID space,
+ *             which the kernel emulates for user space (Documentation/arch/arm64/cpu-feature-
+ *             registers.rst), the virtual counter (CNTKCTL_EL1.EL0VCTEN, which Linux sets) and
+ *             RNDR (no EL0 control); at EL0 nothing else is touched. */
 #ifndef ARCH_AARCH64_SYSREG_TABLE_H
 #define ARCH_AARCH64_SYSREG_TABLE_H
 
@@ -23,6 +27,7 @@
 
 #define A64_SRF_EL2 1
 #define A64_SRF_TRAPPABLE 2
+#define A64_SRF_EL0 4
 
 /* ID register fields of the gates (Arm ARM D19.2: ID_AA64PFR0_EL1, ID_AA64DFR0_EL1, ...). */
 #define A64_PFR0_RAS_SHIFT 28
@@ -41,10 +46,10 @@
 #define A64_SYSREG_LIST(X)                                                                              \
 	/* ID space (op0=3, op1=0, CRn=0, CRm=1..7): unallocated encodings read as zero, so these      \
 	 * never trap; ID_AA64ISAR2_EL1 is zero on cores older than Armv8.7's fields. */              \
-	X(ID_AA64PFR1_EL1, id_aa64pfr1_el1, 3, 0, 0, 4, 1, A64_GATE_ALWAYS, 0, 0, 0, 0)                    \
-	X(ID_AA64ZFR0_EL1, id_aa64zfr0_el1, 3, 0, 0, 4, 4, A64_GATE_ALWAYS, 0, 0, 0, 0)                    \
-	X(ID_AA64ISAR2_EL1, id_aa64isar2_el1, 3, 0, 0, 6, 2, A64_GATE_ALWAYS, 0, 0, 0, 0)                  \
-	X(ID_AA64MMFR1_EL1, id_aa64mmfr1_el1, 3, 0, 0, 7, 1, A64_GATE_ALWAYS, 0, 0, 0, 0)                  \
+	X(ID_AA64PFR1_EL1, id_aa64pfr1_el1, 3, 0, 0, 4, 1, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL0)       \
+	X(ID_AA64ZFR0_EL1, id_aa64zfr0_el1, 3, 0, 0, 4, 4, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL0)       \
+	X(ID_AA64ISAR2_EL1, id_aa64isar2_el1, 3, 0, 0, 6, 2, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL0)     \
+	X(ID_AA64MMFR1_EL1, id_aa64mmfr1_el1, 3, 0, 0, 7, 1, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL0)     \
 	/* SVE: UNDEFINED without it; CPACR_EL1.ZEN / CPTR_EL2 / CPTR_EL3.EZ may trap it. */           \
 	X(ZCR_EL1, zcr_el1, 3, 0, 1, 2, 0, A64_GATE_PFR0, A64_PFR0_SVE_SHIFT, 1, A64_FIELD_ANY_MAX,         \
 	  A64_SRF_TRAPPABLE)                                                                            \
@@ -69,11 +74,11 @@
 	X(TRBIDR_EL1, trbidr_el1, 3, 0, 9, 11, 7, A64_GATE_DFR0, A64_DFR0_TRACEBUFFER_SHIFT, 1,             \
 	  A64_FIELD_ANY_MAX, A64_SRF_TRAPPABLE)                                                         \
 	/* The generic timer: CNTVCT_EL0 always; the self-synchronised views need FEAT_ECV. */       \
-	X(CNTVCT_EL0, cntvct_el0, 3, 3, 14, 0, 2, A64_GATE_ALWAYS, 0, 0, 0, 0)                             \
+	X(CNTVCT_EL0, cntvct_el0, 3, 3, 14, 0, 2, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL0)                \
 	X(CNTPCTSS_EL0, cntpctss_el0, 3, 3, 14, 0, 5, A64_GATE_MMFR0, A64_MMFR0_ECV_SHIFT, 1,              \
 	  A64_FIELD_ANY_MAX, 0)                                                                         \
 	X(CNTVCTSS_EL0, cntvctss_el0, 3, 3, 14, 0, 6, A64_GATE_MMFR0, A64_MMFR0_ECV_SHIFT, 1,              \
-	  A64_FIELD_ANY_MAX, 0)                                                                         \
+	  A64_FIELD_ANY_MAX, A64_SRF_EL0)                                                               \
 	/* Activity monitors (FEAT_AMU): group 0 counter 0 core cycles, 1 constant-frequency         \
 	 * cycles, 2 instructions retired, 3 memory stall cycles; CPTR_EL2/EL3.TAM may trap them. */   \
 	X(AMCR_EL0, amcr_el0, 3, 3, 13, 2, 0, A64_GATE_PFR0, A64_PFR0_AMU_SHIFT, 1, A64_FIELD_ANY_MAX,      \
@@ -93,7 +98,7 @@
 	/* RAS error records (FEAT_RAS) and the random number registers (FEAT_RNG). */               \
 	X(ERRIDR_EL1, erridr_el1, 3, 0, 5, 3, 0, A64_GATE_PFR0, A64_PFR0_RAS_SHIFT, 1, A64_FIELD_ANY_MAX,   \
 	  A64_SRF_TRAPPABLE)                                                                            \
-	X(RNDR, rndr, 3, 3, 2, 4, 0, A64_GATE_ISAR0, A64_ISAR0_RNDR_SHIFT, 1, A64_FIELD_ANY_MAX, 0)         \
+	X(RNDR, rndr, 3, 3, 2, 4, 0, A64_GATE_ISAR0, A64_ISAR0_RNDR_SHIFT, 1, A64_FIELD_ANY_MAX, A64_SRF_EL0) \
 	/* EL2's own: UNDEFINED at EL1 (where we run them, a fault on purpose shows the path). */     \
 	X(HCR_EL2, hcr_el2, 3, 4, 1, 1, 0, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL2)                          \
 	X(MDCR_EL2, mdcr_el2, 3, 4, 1, 1, 1, A64_GATE_ALWAYS, 0, 0, 0, A64_SRF_EL2)                        \

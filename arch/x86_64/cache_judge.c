@@ -2,8 +2,8 @@
  *
  * A size is refused, with the reason, when:
  * - the line is not a power of two from 16 to 256 bytes (x86 parts have used 32, 64 and 128);
- * - the size is not a whole number of lines, or, with the ways known, of ways x line (a number of
- *   sets);
+ * - the size is not a whole number of lines (not of ways x line: AMD's legacy leaf gives real
+ *   L3s that are not, e.g. the Opteron 4176 HE's 5 MiB 48-way, part of it the probe filter's);
  * - it is AMD's legacy L3 (CPUID 0x80000006 EDX) on family 17h or later: there the field gives
  *   the L3 of the whole package, every core complex's together, while a core fills only its own
  *   complex's (the one 0x8000001D describes). Real parts, from their CPUID dumps (InstLatx64):
@@ -66,8 +66,8 @@ const char *x86_cache_implausible(const struct cache_judge_desc *c, const struct
 
 	if (!power_of_two(c->line) || c->line < LINE_MIN || c->line > LINE_MAX)
 		return "CPUID's line size is not a power of two from 16 to 256 bytes";
-	if (c->size % c->line || (c->ways && c->size % ((unsigned long long)c->ways * c->line)))
-		return "CPUID's size is not a whole number of sets of its ways and lines";
+	if (c->size % c->line)
+		return "CPUID's size is not a whole number of lines";
 	if (cpu->amd && cpu->family >= AMD_FAMILY_CCX_L3 && is_legacy_amd_l3(c))
 		return "CPUID 0x80000006 gives the L3 of the whole package (every core complex's) on "
 		       "AMD family 17h and later, not the one a core fills, and 0x8000001D, which "

@@ -3,6 +3,7 @@
 
 #include "arch/x86_64/cache_judge.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid_source.h"
 #include "arch/x86_64/msr.h"
 
 /* Leaves */
@@ -68,10 +69,19 @@ static bool text_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
-static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+static void cpuid(const struct cpuid_source *s, uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
+	s->read(s->ctx, leaf, sub, r);
+}
+
+/* The instruction itself: the source of every firmware and hosted build. */
+static void cpuid_insn(void *ctx, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	(void)ctx;
 	cpu_cpuid(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
 }
+
+static const struct cpuid_source cpuid_hw = { cpuid_insn, 0 };
 
 static void copy_regs_text(char *dst, const uint32_t *regs, unsigned nregs)
 {
@@ -84,13 +94,13 @@ static void copy_regs_text(char *dst, const uint32_t *regs, unsigned nregs)
 
 /* Logical processors per package: leaf 0xB's outermost level where it exists and counts, else
  * leaf 1 (EBX[23:16] means something only with HTT set; without it the package has one). */
-static void logical_cpus(struct cpu_info *ci, uint32_t leaf1_ebx, uint32_t leaf1_edx)
+static void logical_cpus(const struct cpuid_source *s, struct cpu_info *ci, uint32_t leaf1_ebx, uint32_t leaf1_edx)
 {
 	uint32_t r[4];
 
 	ci->logical_cpus = 0;
 	for (unsigned sub = 0; ci->max_leaf >= LEAF_TOPOLOGY && sub < TOPO_MAX_LEVELS; sub++) {
-		cpuid(LEAF_TOPOLOGY, sub, r);
+		cpuid(s, LEAF_TOPOLOGY, sub, r);
 		if (!bits(r[2], TOPO_ECX_TYPE_SHIFT, TOPO_ECX_TYPE_SHIFT + 7) || !bits(r[1], 0, 15))
 			break;
 		ci->logical_cpus = bits(r[1], 0, 15);
@@ -125,8 +135,12 @@ static void add_cache(struct cpu_info *ci, unsigned level, enum cache_type type,
 	c->source = src;
 }
 
-/* Deterministic cache parameters: the same layout in Intel leaf 4 and AMD leaf 0x8000001D. */
-static void deterministic_caches(struct cpu_info *ci, uint32_t leaf, const char *src)
+/* Deterministic cache parameters: the same layout in Intel leaf 4 and AMD leaf 0x8000001D.
+ * EAX[4:0] type: 0 no more caches, 1 data, 2 instruction, 3 unified, 4-31 reserved (SDM). */
+#define DET_TYPE_DATA 1
+#define DET_TYPE_INST 2
+#define DET_TYPE_UNIFIED 3
+static void deterministic_caches(const struct cpuid_source *s, struct cpu_info *ci, uint32_t leaf, const char *src)
 {
 	unsigned sub;
 
@@ -135,64 +149,91 @@ static void deterministic_caches(struct cpu_info *ci, uint32_t leaf, const char 
 		unsigned type, level, line, parts, ways, sets;
 		bool fully;
 
-		cpuid(leaf, sub, r);
+		cpuid(s, leaf, sub, r);
 		type = bits(r[0], 0, 4);
 		if (type == 0)
 			break;
 		level = bits(r[0], 5, 7);
+		if (type > DET_TYPE_UNIFIED || level == 0)
+			continue; /* reserved type, or no level: not a cache we know how to describe */
 		fully = bits(r[0], 9, 9);
 		line = bits(r[1], 0, 11) + 1;
 		parts = bits(r[1], 12, 21) + 1;
 		ways = bits(r[1], 22, 31) + 1;
 		sets = r[2] + 1;
-		add_cache(ci, level, type == 1 ? CACHE_DATA : type == 2 ? CACHE_INST : CACHE_UNIFIED,
+		add_cache(ci, level, type == DET_TYPE_DATA ? CACHE_DATA : type == DET_TYPE_INST ? CACHE_INST : CACHE_UNIFIED,
 			  (uint64_t)ways * parts * line * sets, line, fully ? 0 : ways, sets,
 			  bits(r[0], 14, 25) + 1, src);
 	}
-}
-
-/* AMD's L2/L3 associativity is an encoded field (APM vol. 3, CPUID 0x80000006). */
-static unsigned amd_assoc(unsigned code)
-{
-	static const unsigned table[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128, 0 };
-
-	return table[code & 0xF];
 }
 
 /* 0x80000005/6 give sizes and geometry but not which processors share a cache (with SMT even
  * the L1 is shared by two threads): only 0x8000001D says, and only with TOPOEXT set. */
 #define SHARED_UNKNOWN 0
 
-static void legacy_amd_caches(struct cpu_info *ci)
+/* AMD's L2/L3 associativity is an encoded field (APM vol. 3, CPUID 0x80000006, table E-4 "L2/L3
+ * Cache and TLB Associativity Field Encoding"): 0 the cache is disabled, 7 reserved, 9 "see
+ * 0x8000001D", 0xF fully associative, the others a number of ways. */
+#define AMD_ASSOC_DISABLED 0x0
+#define AMD_ASSOC_FULL 0xF
+#define AMD_L1_ASSOC_FULL 0xFF /* 0x80000005's 8-bit field; 0 is reserved there */
+#define WAYS_UNKNOWN 0         /* with sets 0; fully associative is ways 0 with one set */
+
+static unsigned amd_assoc(unsigned code)
+{
+	static const unsigned table[16] = { 0, 1, 2, 3, 4, 6, 8, WAYS_UNKNOWN, 16, WAYS_UNKNOWN, 32, 48, 64, 96, 128, 0 };
+
+	return table[code & 0xF];
+}
+
+/* A 0x80000005/6 cache: a line of 0 bytes gives no geometry, and sets are derived only where
+ * line x ways divides the size (family 10h with HT Assist reports an L3 1 MiB smaller than its
+ * 48 ways make: AMD BKDG 31116); a fully associative cache has one set. */
+static void add_legacy_cache(struct cpu_info *ci, unsigned level, enum cache_type type, uint64_t size, unsigned line,
+			     unsigned ways, bool fully)
+{
+	unsigned sets = 0;
+
+	if (!line)
+		return;
+	if (fully)
+		sets = 1;
+	else if (ways && size % ((uint64_t)ways * line) == 0)
+		sets = (unsigned)(size / ((uint64_t)ways * line));
+	add_cache(ci, level, type, size, line, fully ? 0 : ways, sets, SHARED_UNKNOWN, type == CACHE_UNIFIED ? "cpuid80000006" : "cpuid80000005");
+}
+
+
+static void legacy_amd_caches(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
+	unsigned a;
 
 	if (ci->max_ext_leaf >= LEAF_AMD_L1) {
-		cpuid(LEAF_AMD_L1, 0, r);
-		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16 (0xFF = full), line 7:0 */
-		add_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7),
-			  bits(r[2], 16, 23) == 0xFF ? 0 : bits(r[2], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
-		add_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7),
-			  bits(r[3], 16, 23) == 0xFF ? 0 : bits(r[3], 16, 23), 0, SHARED_UNKNOWN, "cpuid80000005");
+		cpuid(s, LEAF_AMD_L1, 0, r);
+		/* ECX: L1d, EDX: L1i; size KiB in 31:24, assoc 23:16, line 7:0 */
+		a = bits(r[2], 16, 23);
+		add_legacy_cache(ci, 1, CACHE_DATA, (uint64_t)bits(r[2], 24, 31) * 1024, bits(r[2], 0, 7), a,
+				 a == AMD_L1_ASSOC_FULL);
+		a = bits(r[3], 16, 23);
+		add_legacy_cache(ci, 1, CACHE_INST, (uint64_t)bits(r[3], 24, 31) * 1024, bits(r[3], 0, 7), a,
+				 a == AMD_L1_ASSOC_FULL);
 	}
 	if (ci->max_ext_leaf >= LEAF_AMD_L2L3) {
-		cpuid(LEAF_AMD_L2L3, 0, r);
+		cpuid(s, LEAF_AMD_L2L3, 0, r);
 		/* ECX: L2 size KiB 31:16, assoc 15:12, line 7:0; EDX: L3 size in 512 KiB units 31:18 */
-		add_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
-			  amd_assoc(bits(r[2], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
-		add_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024,
-			  bits(r[3], 0, 7), amd_assoc(bits(r[3], 12, 15)), 0, SHARED_UNKNOWN, "cpuid80000006");
-	}
-	/* Derive sets where the geometry is known. */
-	for (unsigned i = 0; i < ci->num_caches; i++) {
-		struct cache_desc *c = &ci->caches[i];
-
-		if (!c->sets && c->ways && c->line)
-			c->sets = (unsigned)(c->size / ((uint64_t)c->ways * c->line));
+		a = bits(r[2], 12, 15);
+		if (a != AMD_ASSOC_DISABLED)
+			add_legacy_cache(ci, 2, CACHE_UNIFIED, (uint64_t)bits(r[2], 16, 31) * 1024, bits(r[2], 0, 7),
+					 amd_assoc(a), a == AMD_ASSOC_FULL);
+		a = bits(r[3], 12, 15);
+		if (a != AMD_ASSOC_DISABLED)
+			add_legacy_cache(ci, 3, CACHE_UNIFIED, (uint64_t)bits(r[3], 18, 31) * 512 * 1024, bits(r[3], 0, 7),
+					 amd_assoc(a), a == AMD_ASSOC_FULL);
 	}
 }
 
-static void identify_pmu(struct cpu_info *ci)
+static void identify_pmu(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
@@ -203,7 +244,7 @@ static void identify_pmu(struct cpu_info *ci)
 			ci->pmu_reason = "CPUID leaf 0xA not available";
 			return;
 		}
-		cpuid(LEAF_PERFMON, 0, r);
+		cpuid(s, LEAF_PERFMON, 0, r);
 		ci->pmu_version = bits(r[0], 0, 7);
 		if (!ci->pmu_version || !bits(r[0], 8, 15)) {
 			ci->pmu_reason = ci->hypervisor ? "CPUID 0xA reports no counters (hypervisor hides the PMU)"
@@ -217,9 +258,9 @@ static void identify_pmu(struct cpu_info *ci)
 	if (ci->is_amd) {
 		uint32_t e[4];
 
-		cpuid(LEAF_EXT_FEATURES1, 0, e);
+		cpuid(s, LEAF_EXT_FEATURES1, 0, e);
 		if (ci->max_ext_leaf >= LEAF_AMD_PERFMON) {
-			cpuid(LEAF_AMD_PERFMON, 0, r);
+			cpuid(s, LEAF_AMD_PERFMON, 0, r);
 			if (r[0] & FPM_EAX_PERFMON_V2) {
 				ci->pmu_present = true;
 				ci->pmu_version = 3;
@@ -246,11 +287,11 @@ static void identify_pmu(struct cpu_info *ci)
 }
 
 /* Leaf 0: the highest leaf and the vendor; 0x80000000: the highest extended leaf. */
-static void identify_vendor(struct cpu_info *ci)
+static void identify_vendor(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
-	cpuid(LEAF_VENDOR, 0, r);
+	cpuid(s, LEAF_VENDOR, 0, r);
 	ci->max_leaf = r[0];
 	{
 		uint32_t v[3] = { r[1], r[3], r[2] }; /* EBX, EDX, ECX spell the vendor */
@@ -259,17 +300,17 @@ static void identify_vendor(struct cpu_info *ci)
 	}
 	ci->is_intel = text_eq(ci->vendor, "GenuineIntel");
 	ci->is_amd = text_eq(ci->vendor, "AuthenticAMD") || text_eq(ci->vendor, "HygonGenuine");
-	cpuid(LEAF_EXT_MAX, 0, r);
+	cpuid(s, LEAF_EXT_MAX, 0, r);
 	ci->max_ext_leaf = r[0] >= LEAF_EXT_MAX ? r[0] : 0;
 }
 
 /* Leaf 1: family, model, stepping (with the extended fields where they apply), the logical
  * processors per package, and the feature bits. */
-static void identify_leaf1(struct cpu_info *ci)
+static void identify_leaf1(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
-	cpuid(LEAF_FEATURES, 0, r);
+	cpuid(s, LEAF_FEATURES, 0, r);
 	ci->stepping = bits(r[0], 0, 3);
 	ci->family = bits(r[0], 8, 11);
 	ci->model = bits(r[0], 4, 7);
@@ -277,7 +318,7 @@ static void identify_leaf1(struct cpu_info *ci)
 		ci->family += bits(r[0], 20, 27);
 	if (ci->family == 0x6 || ci->family >= 0xF)
 		ci->model |= bits(r[0], 16, 19) << 4;
-	logical_cpus(ci, r[1], r[3]);
+	logical_cpus(s, ci, r[1], r[3]);
 	ci->tsc = r[3] & F1_EDX_TSC;
 	ci->apic = r[3] & F1_EDX_APIC;
 	ci->sse2 = r[3] & F1_EDX_SSE2;
@@ -289,39 +330,39 @@ static void identify_leaf1(struct cpu_info *ci)
 }
 
 /* The features of leaves 7, 0x80000001 and 0x80000007, where the CPU has those leaves. */
-static void identify_ext_features(struct cpu_info *ci)
+static void identify_ext_features(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
 	if (ci->max_leaf >= LEAF_EXT_FEATURES) {
-		cpuid(LEAF_EXT_FEATURES, 0, r);
+		cpuid(s, LEAF_EXT_FEATURES, 0, r);
 		ci->avx2 = r[1] & F7_EBX_AVX2;
 		ci->erms = r[1] & F7_EBX_ERMS;
 		ci->avx512f = r[1] & F7_EBX_AVX512F;
 		ci->fsrm = r[3] & F7_EDX_FSRM;
 	}
 	if (ci->max_ext_leaf >= LEAF_EXT_FEATURES1) {
-		cpuid(LEAF_EXT_FEATURES1, 0, r);
+		cpuid(s, LEAF_EXT_FEATURES1, 0, r);
 		ci->rdtscp = r[3] & FE1_EDX_RDTSCP;
 	}
 	if (ci->max_ext_leaf >= LEAF_POWER) {
-		cpuid(LEAF_POWER, 0, r);
+		cpuid(s, LEAF_POWER, 0, r);
 		ci->invariant_tsc = r[3] & FPWR_EDX_INVARIANT_TSC;
 	}
 }
 
 /* The brand string (0x80000002..4) and the hypervisor's signature (0x40000000). */
-static void identify_names(struct cpu_info *ci)
+static void identify_names(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4], brand[12];
 
 	if (ci->max_ext_leaf >= LEAF_BRAND0 + 2) {
 		for (unsigned i = 0; i < 3; i++)
-			cpuid(LEAF_BRAND0 + i, 0, &brand[i * 4]);
+			cpuid(s, LEAF_BRAND0 + i, 0, &brand[i * 4]);
 		copy_regs_text(ci->brand, brand, 12);
 	}
 	if (ci->hypervisor) {
-		cpuid(LEAF_HV_BASE, 0, r);
+		cpuid(s, LEAF_HV_BASE, 0, r);
 		{
 			uint32_t v[3] = { r[1], r[2], r[3] };
 
@@ -331,24 +372,26 @@ static void identify_names(struct cpu_info *ci)
 }
 
 /* 0x15: TSC = crystal * EBX / EAX; 0x16: base frequency in MHz. */
-static void identify_tsc_hz(struct cpu_info *ci)
+static void identify_tsc_hz(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
 	if (ci->max_leaf >= LEAF_TSC_CRYSTAL) {
-		cpuid(LEAF_TSC_CRYSTAL, 0, r);
+		cpuid(s, LEAF_TSC_CRYSTAL, 0, r);
 		if (r[0] && r[1] && r[2])
 			ci->tsc_hz_cpuid15 = (uint64_t)r[2] * r[1] / r[0];
 	}
 	if (ci->max_leaf >= LEAF_FREQ) {
-		cpuid(LEAF_FREQ, 0, r);
+		cpuid(s, LEAF_FREQ, 0, r);
 		ci->tsc_hz_cpuid16 = (uint64_t)bits(r[0], 0, 15) * 1000000;
 	}
 }
 
 /* Every cache judged (arch/x86_64/cache_judge.h): a refused one gets geometry_unknown, its size
- * kept as reported_size and size 0. */
-static void judge_caches(struct cpu_info *ci)
+ * kept as reported_size and size 0. Not part of cpu_info_decode, which decodes as the manuals
+ * allow (the corpus and geometry tests replay every field value through it); arch_cpu_identify,
+ * what the probes size their buffers from, judges. */
+void cpu_info_judge_caches(struct cpu_info *ci)
 {
 	struct cache_judge_cpu cpu = { .family = ci->family, .amd = ci->is_amd };
 
@@ -365,37 +408,44 @@ static void judge_caches(struct cpu_info *ci)
 	}
 }
 
-/* Caches: Intel's leaf 4; AMD's 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
-static void identify_caches(struct cpu_info *ci)
+/* Caches: leaf 4 (Intel's, also Centaur's and Zhaoxin's; reserved on AMD and Hygon); AMD's
+ * 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
+static void identify_caches(const struct cpuid_source *s, struct cpu_info *ci)
 {
 	uint32_t r[4];
 
-	if (ci->is_intel && ci->max_leaf >= LEAF_CACHE_PARAMS)
-		deterministic_caches(ci, LEAF_CACHE_PARAMS, "cpuid4");
+	if (!ci->is_amd && ci->max_leaf >= LEAF_CACHE_PARAMS)
+		deterministic_caches(s, ci, LEAF_CACHE_PARAMS, "cpuid4");
 	if (!ci->num_caches && ci->is_amd && ci->max_ext_leaf >= LEAF_AMD_CACHE_TOPO) {
-		cpuid(LEAF_EXT_FEATURES1, 0, r);
+		cpuid(s, LEAF_EXT_FEATURES1, 0, r);
 		if (r[2] & FE1_ECX_TOPOEXT)
-			deterministic_caches(ci, LEAF_AMD_CACHE_TOPO, "cpuid8000001d");
+			deterministic_caches(s, ci, LEAF_AMD_CACHE_TOPO, "cpuid8000001d");
 	}
 	if (!ci->num_caches)
-		legacy_amd_caches(ci);
-	judge_caches(ci); /* a hypervisor's implausible values: unknown, with the reason */
+		legacy_amd_caches(s, ci);
+}
+
+void cpu_info_decode(struct cpu_info *ci, const struct cpuid_source *s)
+{
+	*ci = (struct cpu_info){ 0 };
+	identify_vendor(s, ci);
+	identify_leaf1(s, ci);
+	identify_ext_features(s, ci);
+	identify_names(s, ci);
+	identify_tsc_hz(s, ci);
+	identify_caches(s, ci);
+	identify_pmu(s, ci);
 }
 
 void arch_cpu_identify(struct cpu_info *ci)
 {
-	*ci = (struct cpu_info){ 0 };
-	identify_vendor(ci);
-	identify_leaf1(ci);
-	identify_ext_features(ci);
-	identify_names(ci);
-	identify_tsc_hz(ci);
-	identify_caches(ci);
-	identify_pmu(ci);
+	cpu_info_decode(ci, &cpuid_hw);
+	cpu_info_judge_caches(ci); /* a hypervisor's implausible values: unknown, with the reason */
 }
 
 void arch_cpu_identify_privileged(struct cpu_info *ci)
 {
+	const struct cpuid_source *s = &cpuid_hw;
 	uint64_t v;
 	uint32_t r[4];
 
@@ -404,7 +454,7 @@ void arch_cpu_identify_privileged(struct cpu_info *ci)
 		/* SDM: write 0 to IA32_BIOS_SIGN_ID, execute cpuid(1), then read the revision. */
 		if (wrmsr_safe(MSR_IA32_BIOS_SIGN_ID, 0) != MSR_OK)
 			return;
-		cpuid(LEAF_FEATURES, 0, r);
+		cpuid(s, LEAF_FEATURES, 0, r);
 		if (rdmsr_safe(MSR_IA32_BIOS_SIGN_ID, &v) == MSR_OK) {
 			ci->ucode = v >> 32;
 			ci->ucode_valid = true;
@@ -431,16 +481,21 @@ bool arch_smi_count(const struct cpu_info *ci, uint64_t *count)
 
 /* The hardware id of the calling CPU from CPUID alone (no APIC access, so also in user space):
  * leaf 0xB's x2APIC id where the leaf is implemented, else leaf 1's initial APIC id. */
-uint32_t arch_cpu_hw_id(void)
+uint32_t cpu_hw_id_decode(const struct cpuid_source *s)
 {
 	uint32_t r[4];
 
-	cpuid(LEAF_VENDOR, 0, r);
+	cpuid(s, LEAF_VENDOR, 0, r);
 	if (r[0] >= LEAF_TOPOLOGY) {
-		cpuid(LEAF_TOPOLOGY, 0, r);
+		cpuid(s, LEAF_TOPOLOGY, 0, r);
 		if (r[1]) /* a leaf 0xB with no logical processors at level 0 is not implemented */
 			return r[3];
 	}
-	cpuid(LEAF_FEATURES, 0, r);
+	cpuid(s, LEAF_FEATURES, 0, r);
 	return r[1] >> F1_EBX_APIC_ID_SHIFT;
+}
+
+uint32_t arch_cpu_hw_id(void)
+{
+	return cpu_hw_id_decode(&cpuid_hw);
 }

@@ -115,6 +115,9 @@ static void discover_intel(struct pmu_info *pi, const struct cpu_info *ci, const
 	pi->num_gp = field(eax, ARCH_PERFMON_EAX_NUM_GP_SHIFT, 8);
 	pi->gp_width = field(eax, ARCH_PERFMON_EAX_GP_WIDTH_SHIFT, 8);
 	pi->arch_events_len = field(eax, ARCH_PERFMON_EAX_EBX_LEN_SHIFT, 8);
+	/* clamped before any return: the record shows the geometry also of a PMU it refuses */
+	if (pi->num_gp > PMU_MAX_GP)
+		pi->num_gp = PMU_MAX_GP;
 	if (ci->max_leaf < PMU_LEAF_ARCH_PERFMON) {
 		pi->reason = "CPUID leaf 0xA not available";
 		return;
@@ -124,8 +127,6 @@ static void discover_intel(struct pmu_info *pi, const struct cpu_info *ci, const
 					    : "CPUID 0xA reports no counters";
 		return;
 	}
-	if (pi->num_gp > PMU_MAX_GP)
-		pi->num_gp = PMU_MAX_GP;
 	for (unsigned i = 0; i < pi->arch_events_len && i < 32; i++)
 		if (!(ebx & (1u << i)))
 			pi->arch_events |= 1u << i;

@@ -1,5 +1,6 @@
 /* Small routines the probes call, in assembly so no compiler can reshape them: the calibrated spin
- * loop and the deliberate faults of the fault test probes. No privileged instructions: shared by
+ * loop, the core clock's add chain and load reference, and the deliberate faults of the fault test
+ * probes. No privileged instructions: shared by
  * the UEFI build and the hosted (Linux) build. */
 
 	.text
@@ -38,6 +39,28 @@ arch_add_chain:
 	jnz 1b
 2:	ret
 	.size arch_add_chain, . - arch_add_chain
+
+/* uint64_t arch_load_burst(const void *line, uint64_t iterations): ARCH_LOAD_BURST_LEN (16)
+ * independent 8-byte loads per iteration from one 64-byte line (an L1 hit each), into two
+ * registers in turn: no load waits for another (the renamer gives each write its own register),
+ * so the loop runs at the core's load ports' rate, not at a latency. The core clock's throughput
+ * reference (bench/core/core_clock.h): a dependent add chain keeps its 1 add per cycle when
+ * another hardware thread shares the core; these loads lose the ports that thread takes.
+ * Returns the last value loaded. */
+	.globl arch_load_burst
+	.type arch_load_burst, @function
+arch_load_burst:
+	xorl %eax, %eax
+	testq %rsi, %rsi
+	jz 2f
+1:	.irp off, 0, 8, 16, 24, 32, 40, 48, 56
+	movq \off(%rdi), %rax
+	movq \off(%rdi), %rcx
+	.endr
+	decq %rsi
+	jnz 1b
+2:	ret
+	.size arch_load_burst, . - arch_load_burst
 
 /* void arch_split_a(uint64_t), arch_split_b(uint64_t): the profiler's known split. The same
  * 2-instruction loop as arch_spin in two functions of their own, each on its own 64-byte line,

@@ -9,6 +9,15 @@
 #define CPUID1_EDX_SSE2 (1u << 26)
 #define CPUID7_EBX_AVX512F (1u << 16)
 #define LEAF_XSAVE 0xD
+#define XSAVE_SUB_FEATURES 1 /* leaf 0xD subleaf 1 EAX: XSAVEOPT, XSAVEC, XGETBV1, XSAVES */
+#define CPUID1_ECX_HYPERVISOR (1u << 31)
+#define LEAF_HV_SIG 0x40000000u
+#define TCG_SIG_WORD 0x54474354u /* "TCGT" "CGTC" "GTCG": EBX, ECX, EDX of 0x40000000 under QEMU TCG */
+#define TCG_SIG_WORD2 0x43544743u
+#define TCG_SIG_WORD3 0x47435447u
+#define TCG_OSXSAVE_QUIRK                                                                          \
+	"QEMU TCG takes CR4.OSXSAVE for reserved when CPUID 0xD.1 EAX is 0 and the CR4 write never " \
+	"completes: XSAVE left off (AVX unusable)"
 
 #define CR4_OSXSAVE (1ull << 18)
 #define XCR0_X87 (1ull << 0)
@@ -37,13 +46,34 @@ static void write_cr4(uint64_t v)
 	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
 }
 
+/* QEMU's TCG (target/i386/cpu.h, cr4_reserved_bits(), 7.2 to 10.0) counts CR4.OSXSAVE as reserved
+ * when CPUID 0xD.1 EAX is 0, although CPUID.1 ECX.XSAVE is set (-cpu Opteron_G5: XSAVE without
+ * XSAVEOPT), and the write then neither completes nor faults: the firmware hung there. A real
+ * core with that CPUID (Bulldozer) takes the write, so only TCG is spared it. NULL: no quirk. */
+static const char *xsave_quirk(void)
+{
+	uint32_t a, b, c, d;
+
+	cpu_cpuid(1, 0, &a, &b, &c, &d);
+	if (!(c & CPUID1_ECX_HYPERVISOR))
+		return 0;
+	cpu_cpuid(LEAF_HV_SIG, 0, &a, &b, &c, &d);
+	if (b != TCG_SIG_WORD || c != TCG_SIG_WORD2 || d != TCG_SIG_WORD3)
+		return 0;
+	cpu_cpuid(0, 0, &a, &b, &c, &d);
+	if (a < LEAF_XSAVE)
+		return TCG_OSXSAVE_QUIRK;
+	cpu_cpuid(LEAF_XSAVE, XSAVE_SUB_FEATURES, &a, &b, &c, &d);
+	return a ? 0 : TCG_OSXSAVE_QUIRK;
+}
+
 void simd_enable(void)
 {
 	uint32_t a, b, c, d, supported;
 	unsigned long long want;
 
 	cpu_cpuid(1, 0, &a, &b, &c, &d);
-	if (!(c & CPUID1_ECX_XSAVE))
+	if (!(c & CPUID1_ECX_XSAVE) || xsave_quirk())
 		return;
 	write_cr4(cpu_read_cr4() | CR4_OSXSAVE);
 	cpu_cpuid(LEAF_XSAVE, 0, &supported, &b, &c, &d); /* EAX: XCR0 bits the CPU supports */
@@ -78,8 +108,11 @@ void simd_usable(struct simd_state *s)
 	s->usable[SIMD_128] = d & CPUID1_EDX_SSE2;
 	s->why_not[SIMD_128] = s->usable[SIMD_128] ? 0 : "CPU lacks SSE2"; /* also on the early return below */
 	if (!(c & CPUID1_ECX_OSXSAVE)) {
-		s->why_not[SIMD_256] = (c & CPUID1_ECX_AVX) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX";
-		s->why_not[SIMD_512] = (b7 & CPUID7_EBX_AVX512F) ? "XSAVE not enabled (CR4.OSXSAVE = 0)" : "CPU lacks AVX-512F";
+		const char *off = (c & CPUID1_ECX_XSAVE) && xsave_quirk() ? TCG_OSXSAVE_QUIRK
+									   : "XSAVE not enabled (CR4.OSXSAVE = 0)";
+
+		s->why_not[SIMD_256] = (c & CPUID1_ECX_AVX) ? off : "CPU lacks AVX";
+		s->why_not[SIMD_512] = (b7 & CPUID7_EBX_AVX512F) ? off : "CPU lacks AVX-512F";
 		return;
 	}
 	s->xcr0 = xgetbv0();

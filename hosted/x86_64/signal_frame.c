@@ -60,6 +60,11 @@ void hosted_frame_skip_undefined(void *uctx)
 	((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] += UD2_LENGTH;
 }
 
+void hosted_frame_resume_breakpoint(void *uctx)
+{
+	(void)uctx; /* int3 is a trap: the frame's RIP is already past it */
+}
+
 uint64_t hosted_frame_pc(const void *uctx)
 {
 	return (uint64_t)((const ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];

@@ -203,6 +203,7 @@ def check_membw_mc(b, n):
                 p = s["params"]
                 assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768, p
                 assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"], p
+                check_load_ref(p)
             assert agg["params"]["bytes_per_op"] == k * rw * size
             assert "core_clock" not in agg["params"]
             # the aggregate window (earliest start .. latest end) spans each core's own timing
@@ -328,20 +329,34 @@ def check_flops(boot, ran, skipped):
         assert p["precision"] == "fp64" and p["accumulators"] == 12 and p["lanes"] >= 1
         assert p["flops_per_op"] == 12 * p["lanes"] * FLOPS_PER_INSN[p["kernel"]], p
         assert p["core_clock"] == "add_chain" and 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_hi"]
+        check_load_ref(p)
         assert s["n"] == s["received"] and s["iters"] >= 1
         c = checks[key]
         assert c["status"] == "pass" and c["measured"] == 0 and c["lanes"] == 12 * p["lanes"], c
     return sets
 
 
+REF_OPS = 8192 * 16  # the load reference's loads per timing (bench/core/core_clock.h)
+
+
+def check_load_ref(p):
+    """The load reference's fields beside the add chain's (docs/methods/shared_core.md), ordered;
+    structure only, no verdict on the rate."""
+    assert p["core_ref"] == "load_burst" and p["core_ref_ops"] == REF_OPS, p
+    assert 0 < p["core_ref_ticks_lo"] <= p["core_ref_ticks_med"] <= p["core_ref_ticks_hi"], p
+
+
 def check_core_clock_sets(sets):
-    """The add chain ran beside every one of `sets` (docs/methods/core_clock.md): its fields are in
-    the probe record, ordered, and the harness makes a clock of them (no verdict on its rate)."""
+    """The add chain and its load reference ran beside every one of `sets` (docs/methods/
+    core_clock.md, shared_core.md): their fields are in the probe record, ordered, and the harness
+    makes a clock and a loads-per-cycle rate of them (no verdict on either)."""
     from bmharness.analysis import core_clock
     assert sets
     for s in sets:
         p = s["params"]
         assert p["core_clock"] == "add_chain" and p["core_clock_cycles"] == 32768
         assert 0 < p["core_clock_ticks_lo"] <= p["core_clock_ticks_med"] <= p["core_clock_ticks_hi"]
+        check_load_ref(p)
+        assert core_clock.load_ref(p, s.get("overhead"))["loads_per_cycle"] > 0
         clk = core_clock.set_clock(s, s["tsc_hz"])
         assert clk and clk["lo_hz"] <= clk["hz"] <= clk["hi_hz"]

@@ -72,3 +72,90 @@ def test_clock_is_plausible_and_steady(run):
     assert len(quiet) >= QUIET_SHARE * len(clocks), \
         "%d of %d sets with their clock's timings within %.0f%%" % (len(quiet), len(clocks),
                                                                     100 * SPREAD)
+
+
+# The load reference beside the chain (docs/methods/shared_core.md): independent 8-byte L1 loads.
+# Known answer from the vendors' numbers, not from this VM: per core cycle no more loads than the
+# CPU's limits row gives for scalar loads (its load ports), whatever the host; a shared core only
+# lowers it. REF_SLACK: the chain's and the reference's own timing jitter.
+REF_SLACK = 1.10
+SIBLING_DROP = 0.90   # with a sibling thread reading L1 at full speed: below this of alone
+
+
+def _refs(summary):
+    return [core_clock.load_ref(s["params"], s.get("overhead"))
+            for s in summary["sets"] if s["name"] == "membw"]
+
+
+def test_load_ref_at_most_the_cpus_loads_per_cycle(run):
+    from bmharness.analysis import limits, shared_core
+    summary, _ = run
+    refs = _refs(summary)
+    assert refs and all(r and r["loads_per_cycle"] > 0 for r in refs), refs
+    med = sorted(r["loads_per_cycle"] for r in refs)[(len(refs) - 1) // 2]
+    cpu = (summary.get("platform") or {}).get("cpu") or {}
+    cpu = cpu[0] if isinstance(cpu, list) else cpu
+    row = limits.lookup(cpu)
+    if row is None:
+        pytest.skip("no limits row for this CPU: no vendor count of its loads per cycle "
+                    "(measured %.2f loads per chain cycle)" % med)
+    top = shared_core.scalar_loads(row)
+    assert med <= REF_SLACK * top, "%.2f loads per cycle, %s's row allows %g" % (
+        med, row["name"], top)
+
+
+def _sibling(cpu):
+    """Another logical CPU Linux lists as this one's SMT sibling, or None."""
+    try:
+        with open("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list" % cpu) as fh:
+            text = fh.read().strip()
+    except OSError:
+        return None
+    ids = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        ids.update(range(int(lo), int(hi or lo) + 1))
+    ids.discard(cpu)
+    allowed = os.sched_getaffinity(0)
+    return next((c for c in sorted(ids) if c in allowed), None)
+
+
+def _ref_median(out, env):
+    log = out / "ref.log"
+    with open(log, "wb") as fh:
+        subprocess.run([BIN, "probes=membw", "samples=9", "mem_kernels=read", "mem_min_kb=16",
+                        "mem_max_mb=1"], stdout=fh, check=True, timeout=600, env=env)
+    summary = parse.parse_log(str(log), str(out / "parsed"))
+    refs = sorted(r["loads_per_cycle"] for r in _refs(summary) if r)
+    return refs[(len(refs) - 1) // 2]
+
+
+def test_sibling_thread_lowers_the_load_ref(tmp_path):
+    """Where Linux names an SMT sibling of the CPU the run is pinned to, on bare metal: the load
+    reference alone, then with another copy of the L1 read sweep running on the sibling, must
+    drop (the ports are shared between the two threads: Intel ORM, AMD SOG), while a guest's
+    topology is the hypervisor's word, not the core's, so a guest skips."""
+    from conftest import in_guest
+    if not os.path.exists(BIN):
+        pytest.fail("%s missing: run `make hosted`" % BIN)
+    if in_guest():
+        pytest.skip("a guest: the sibling Linux lists need not be the same core's other thread")
+    cpu = max(os.sched_getaffinity(0))
+    sib = _sibling(cpu)
+    if sib is None:
+        pytest.skip("no SMT sibling of CPU %d visible to Linux" % cpu)
+    env = dict(os.environ, BAREMETRIC_CPU=str(cpu))
+    (tmp_path / "alone").mkdir()
+    alone = _ref_median(tmp_path / "alone", env)
+    rival = subprocess.Popen(
+        ["sh", "-c", "while :; do \"$0\" probes=membw mem_kernels=read mem_min_kb=4 "
+         "mem_max_mb=1 samples=64 >/dev/null 2>&1; done", BIN],
+        env=dict(os.environ, BAREMETRIC_CPU=str(sib)), start_new_session=True)
+    try:
+        (tmp_path / "shared").mkdir()
+        shared = _ref_median(tmp_path / "shared", env)
+    finally:
+        os.killpg(rival.pid, 15)
+        rival.wait()
+    assert shared < SIBLING_DROP * alone, \
+        "load reference %.2f loads/cycle with a sibling reading L1, %.2f alone" % (shared, alone)

@@ -3,14 +3,18 @@ run profiling `spin` and `membw_mc`, and one of `prof_split` alone with twice th
 default period (250 µs, given explicitly so the auto period cannot stretch it), on perf's task clock here (the VM shows Linux no PMU; a machine
 with one samples cycles through perf). Checks the record invariants (x86_64/test_profile's), that
 the source says why it is not the PMU, that image_base/build_id map the pcs into this very
-binary (build id = readelf's), the known split (30% of the loop in arch_split_a, recovered within
-2 points: the band fixed before measuring), spin's samples in arch_spin, and membw_mc's worker
+binary (build id = readelf's), the known split (recovered within 2 points: the band fixed before
+measuring), spin's samples in arch_spin, and membw_mc's worker
 thread (CPU 1, where the process may use two CPUs) sampling its own bandwidth kernels. prof_split
 runs 160 samples of 25 ms: this VM's speed for the same loop swings up to twofold between a run's
 calibration and its samples (measured, six runs: 10.8-19.8 cycles per iteration, 1.6-3.2 s for 80
 samples, 5,671-11,816 profile samples; the CI run of one submission took 4,715), so 80 could fall
 short of the 5,000 samples the 2-point band needs (3 standard errors at 30%). Symbols:
-`nm` of the hosted binary. Run under SCHED_FIFO where permitted: preemptions by other runnable
+`nm` of the hosted binary. The split's known answer is derived on this machine in the same run:
+30% of the loop's instructions are in arch_split_a, but a time profile recovers the share of
+*time*, and identical loop bodies at other addresses need not run at the same speed (a Zen 5 guest
+gave 35.7%); the probe times each function's part of every sample (sets what=time_a/time_b), and the
+expected share is theirs, 3 t_a / (3 t_a + 7 t_b), the timer overhead taken off each part. Run under SCHED_FIFO where permitted: preemptions by other runnable
 tasks bias the task-clock split (measured: 32-34% with two busy loops beside it, 30.0 +- 0.1
 under SCHED_FIFO with the same load)."""
 
@@ -96,8 +100,23 @@ def test_split_recovered_hosted(split_run):
     a, bb = by.get("arch_split_a", 0), by.get("arch_split_b", 0)
     assert a + bb >= SPLIT_MIN_SAMPLES, by
     share = 100.0 * a / (a + bb)
-    assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
+    expected = split_time_share(run)
+    assert abs(share - expected) <= SPLIT_BAND_PCT, (share, expected, by)
     assert run.sets("prof_split") and all(s["complete"] for s in run.sets("prof_split"))
+
+
+def split_time_share(run):
+    """arch_split_a's share of the loop's time in %, from the probe's per-part timings of the same
+    samples (overhead = one timer read pair per part, as the probe record states)."""
+    total = {}
+    for what in ("time_a", "time_b"):
+        sets = run.sets("prof_split", what=what)
+        assert len(sets) == 1 and sets[0]["complete"], (what, sets)
+        s = sets[0]
+        overhead = int(s["overhead"])
+        total[what] = sum(max(v - overhead, 0) for v in run.raw(s))
+    assert total["time_a"] > 0 and total["time_b"] > 0, total
+    return 100.0 * total["time_a"] / (total["time_a"] + total["time_b"])
 
 
 def test_spin_profile_hosted(run):

@@ -154,6 +154,7 @@ STAND_IN_REASON = ("CCSIDR_EL1 gives 1 set x 1 way, a hypervisor's stand-in (Lin
 
 
 CHAIN_CYCLES = 32768  # the firmware's add chain: 2048 iterations of 16 adds
+REF_OPS = 131072      # its load reference: 8192 iterations of 16 loads
 
 
 def core_clock_fields(core_hz, tsc_hz, overhead):
@@ -166,11 +167,21 @@ def core_clock_fields(core_hz, tsc_hz, overhead):
                 core_clock_ticks_hi=int(round(ticks * 1.01)) + overhead)
 
 
+def load_ref_fields(loads_per_cycle, core_hz, tsc_hz, overhead):
+    """The load reference's fields beside the core clock's: REF_OPS loads at loads_per_cycle per
+    core cycle (core_hz) timed on tsc_hz; the slowest timing 2% slower."""
+    ticks = REF_OPS / float(loads_per_cycle) * tsc_hz / float(core_hz)
+    return dict(core_ref="load_burst", core_ref_ops=REF_OPS,
+                core_ref_ticks_lo=int(round(ticks)) + overhead,
+                core_ref_ticks_med=int(round(ticks)) + overhead,
+                core_ref_ticks_hi=int(round(ticks * 1.02)) + overhead)
+
+
 def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=READ_BPC,
                   noise=0.0, seed=1, bimodal=(), flat=False, dram_mbps=None, n=24,
                   kernels=(("read", 256), ("copy", 256)), latency=True, scale=1.0,
                   arch="x86_64", midr=MIDR_TCG, hv_sig="", stand_in=(), core_hz=None,
-                  cpu=("GenuineIntel", 6, 85), then=None):
+                  cpu=("GenuineIntel", 6, 85), then=None, load_ref=None, share=None):
     """A boot with membw and latency sweeps over a cache hierarchy `caches` (the hit model
     above), CPUID reporting `cpuid` (default: the same sizes), per-point noise (relative sigma
     between sizes), sizes in `bimodal` given bimodal samples, `flat`: no hierarchy (QEMU TCG),
@@ -182,7 +193,10 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
     that rate (core_clock fields: 4 timings at it, the slowest 1% slower); `cpu`: the x86 cpu
     record's (vendor, family, model), by default a Skylake Server; `then`: a callable given the
     stream and the next free set number, adding more records before the end (it returns the next
-    free set number)."""
+    free set number); `load_ref`: the membw sets also carry the load reference at that many loads
+    per core cycle (needs core_hz); `share`: a callable of the set's number giving the share of
+    the core's load ports the run had during that set (another thread took the rest): the set's
+    samples and its load reference slow by it, the add chain does not."""
     r = random.Random(seed)
     sizes = sizes or sweep_sizes()
     cpuid = caches if cpuid is None else cpuid
@@ -221,8 +235,12 @@ def memory_stream(caches=CACHES, cpuid=None, sizes=None, lat=LAT_CYCLES, bpc=REA
         for size in sizes:
             per_byte = hit_model(size, caches, [1.0 / b for b in bpc]) if not flat else 1 / 4.0
             nbytes = (reads + writes) * size
-            per_op = nbytes * per_byte * scale * jitter[size] * (1.3 if writes and reads else 1)
+            part = share(set_id) if share else 1.0
+            per_op = (nbytes * per_byte * scale * jitter[size] * (1.3 if writes and reads else 1)
+                      / part)
             clock = core_clock_fields(core_hz, s.hz, 40) if core_hz else {}
+            if core_hz and load_ref:
+                clock.update(load_ref_fields(load_ref * part, core_hz, s.hz, 40))
             s.probe("membw", set_id, _samples(r, per_op, 1, 40, n, size in bimodal), iters=1,
                     overhead=40, target=26000 + set_id, cal_steps=r.randint(1, 5), cal_capped=0,
                     kernel=kernel, width=width, size=size, bytes_per_op=nbytes,

@@ -45,6 +45,15 @@ def test_emulated_cpu_tests():
     assert archinfo.emulated_cpu(summ("aarch64")) is None          # no MIDR: not known, not TCG
     assert archinfo.emulated_cpu(summ("aarch64", cpu={"hv_sig": TCG})) is None  # x86 test only
     assert archinfo.arch({}) == "x86_64" and archinfo.cache_source({}) == "CPUID"
+    # the hosted AArch64 build's own verdict (plat kind=emulator): a real MIDR under qemu-aarch64
+    qemu_user = {"emulated": 1, "midr_software": 0, "cpuinfo": "foreign",
+                 "reason": "/proc/cpuinfo is not an arm64 kernel's: a user-mode emulator"}
+    a64_user = summ("aarch64", aarch64_id=[{"midr": synth.MIDR_N1}], emulator=[qemu_user])
+    assert "user-mode emulator" in archinfo.emulated_cpu(a64_user)
+    assert "cpuinfo" in headline.emulation(a64_user)["evidence"]
+    native = dict(qemu_user, emulated=0, cpuinfo="arm64")
+    assert archinfo.emulated_cpu(summ("aarch64", aarch64_id=[{"midr": synth.MIDR_N1}],
+                                      emulator=[native])) is None
 
 
 # --- the report -------------------------------------------------------------------------------

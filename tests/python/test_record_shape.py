@@ -163,3 +163,38 @@ def test_protocol_versions_1_and_2_read_alike_others_dropped(tmp_path):
     assert rs.compare(rs.shape_of_log(v1), rs.shape_of_log(v2)) == []
     v3 = write(tmp_path, "v3.log", [line(i, t, f, version=3) for i, (t, f) in enumerate(recs)])
     assert rs.shape_of_log(v3)["source"]["dropped"] == len(recs)
+
+
+def test_hosted_feature_layouts_follow_the_cpu(tmp_path):
+    """Hosted: what a CPU feature adds or takes away is not a difference (a machine without rdtscp
+    skips that timer method, one with AVX-512 has no flops skip, one whose cache geometry is
+    unknown skips cachefill and has no cachefill sets or checks); a skip for another reason, or a
+    probe missing without a machine reason, still is."""
+    timer = ("probe", [("name", "timer"), ("set", 0), ("n", 2), ("method", "rdtsc")])
+    fill = ("probe", [("name", "cachefill"), ("set", 1), ("n", 2), ("level", 1)])
+    fill_check = ("check", [("name", "cold_slower_than_warm"), ("probe", "cachefill"), ("status", "pass")])
+    flops_skip = ("skip", [("probe", "flops"), ("kernel", "fma"), ("width", "512"),
+                           ("reason", "CPU%20lacks%20AVX-512F")])
+    ctr_skip = ("skip", [("probe", "cachefill"), ("ctr_set", "fill"), ("events", "cycles"),
+                         ("reason", "hosted%20build:%20counters%20need%20ring%200")])
+    dev = [timer, fill, fill_check, flops_skip, ctr_skip]
+    other = [timer, ("skip", [("probe", "timer"), ("method", "rdtscp"),
+                              ("reason", "CPU%20lacks%20rdtscp%20(CPUID%200x80000001%20EDX%20bit%2027)")]),
+             ("skip", [("probe", "cachefill"), ("level", 3),
+                       ("reason", "cache%20geometry%20unknown:%20L3%20of%20508%20MiB")])]
+    a = rs.shape_of_log(write(tmp_path, "a.log", stream(dev, env="hosted")))
+    b = rs.shape_of_log(write(tmp_path, "b.log", stream(other, env="hosted")))
+    assert a["skips"]["skip probe=flops"] == ["CPU lacks AVX-512F"]
+    assert a["probe_of"] == {"check name=cold_slower_than_warm": "cachefill"}
+    assert rs.compare(a, b) == [] and rs.compare(b, a) == []
+    # the same between two QEMU boots is a difference
+    assert rs.compare(dict(a, env="uefi"), dict(b, env="uefi"))
+    # a skip for another reason (not the machine's) is a difference, and so is the probe it hides
+    odd = [timer, ("skip", [("probe", "cachefill"), ("reason", "no%20room%20for%20the%20eviction%20buffer")])]
+    c = rs.shape_of_log(write(tmp_path, "c.log", stream(odd, env="hosted")))
+    diff = rs.compare(a, c)
+    assert any("probe name=cachefill" in d for d in diff), diff
+    assert any("check name=cold_slower_than_warm" in d for d in diff), diff
+    # a probe gone without any skip is a difference
+    d = rs.shape_of_log(write(tmp_path, "d.log", stream([fill, fill_check, flops_skip, ctr_skip], env="hosted")))
+    assert any("probe name=timer" in x for x in rs.compare(a, d))

@@ -165,13 +165,3 @@ void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how)
 	if (vector < A64_EC_COUNT)
 		irq.hooks[vector] = how;
 }
-
-void irq_raise_breakpoint(void)
-{
-	__asm__ volatile("brk #0" ::: "memory");
-}
-
-void irq_raise_undefined(void)
-{
-	__asm__ volatile("udf #0" ::: "memory");
-}

@@ -40,7 +40,8 @@ static void emit_simd(void)
 	aarch64_sve_state(&sve);
 	r = emit_start("plat");
 	rec_str(r, "kind", "simd");
-	rec_hex(r, sve.el == 1 ? "cpacr" : "cptr_el2", sve.cpacr);
+	if (sve.el != 0) /* at EL0 (hosted) the trap controls are the kernel's: not read */
+		rec_hex(r, sve.el == 1 ? "cpacr" : "cptr_el2", sve.cpacr);
 	rec_bool(r, "w64", s.usable[SIMD_64]);
 	rec_bool(r, "w128", s.usable[SIMD_128]);
 	rec_bool(r, "sve_present", sve.present);

@@ -49,7 +49,9 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 
 	platform_emit_caches(ci);
 	if (!ci->num_caches)
-		emit_msg(MSG_INFO, "CLIDR_EL1 describes no caches");
+		emit_msg(MSG_INFO, id.current_el == 0 ? "EL0 (a Linux process): CLIDR_EL1 and CCSIDR_EL1 are EL1's; "
+							"the caches are sysfs's (plat kind=cache_sysfs)"
+						      : "CLIDR_EL1 describes no caches");
 
 	platform_a64pmu_emit(pi);
 }

@@ -13,7 +13,8 @@
 #include "lib/sort.h"
 
 
-#define EVICT_STRIDE 64
+#define EVICT_STRIDE_DEFAULT 64 /* where no cache gives its line (none is read then) */
+#define EVICT_STRIDE_MIN 16     /* no cache line is smaller (a smaller value is a bad CPUID) */
 
 void cachefill_data_prepare(struct cache_fill *f, void *buf, uint64_t size, unsigned line,
 			    struct rand_state *rng)
@@ -45,6 +46,7 @@ struct evictor {
 	enum evict_method how;
 	volatile uint8_t *buf;  /* EVICT_WALK: the buffer walked */
 	uint64_t size;
+	unsigned stride;        /* EVICT_WALK: the smallest line of the caches, so every line is touched */
 	const void *target;     /* EVICT_BY_ADDRESS: the fill's own buffer */
 	uint64_t target_size;
 	bool code;              /* the target is code (the instruction caches too) */
@@ -61,7 +63,7 @@ static void evict(const struct evictor *e)
 		arch_cache_evict_range(e->target, e->target_size, e->code);
 		return;
 	}
-	for (uint64_t i = 0; i < e->size; i += EVICT_STRIDE)
+	for (uint64_t i = 0; i < e->size; i += e->stride)
 		e->buf[i]++;
 }
 
@@ -319,9 +321,14 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		emit_skip("cachefill", "CPUID describes no caches");
 		return PROBE_SKIPPED;
 	}
-	for (unsigned i = 0; i < ci->num_caches; i++)
+	ev.stride = EVICT_STRIDE_DEFAULT;
+	for (unsigned i = 0; i < ci->num_caches; i++) {
 		if (ci->caches[i].size > largest)
 			largest = ci->caches[i].size;
+		/* a 64-byte stride would leave every other line of a 32-byte-line cache untouched */
+		if (ci->caches[i].line >= EVICT_STRIDE_MIN && ci->caches[i].line < ev.stride)
+			ev.stride = ci->caches[i].line;
+	}
 	if (ev.how == EVICT_WALK && !setup_walk(env, &ev, largest))
 		return PROBE_SKIPPED;
 	rand_seed(&rng, env->cfg->seed);

@@ -103,6 +103,12 @@ def emulated_cpu(summary):
         if midr is not None and (midr >> MIDR_IMPL_SHIFT) & MIDR_IMPL_MASK == MIDR_IMPL_SOFTWARE:
             return ("emulated CPU (MIDR 0x%08x: implementer 0x00, reserved for software, as QEMU "
                     "TCG's max CPU): %s" % (midr, NO_CACHES))
+        # The hosted AArch64 build's own verdict (hosted/aarch64/emulator.c): also a real MIDR
+        # under qemu-aarch64 -cpu <model>, seen from /proc/cpuinfo not being an arm64 kernel's.
+        em = _first(plat.get("emulator")) or {}
+        if _int(em.get("emulated")):
+            return "emulated CPU (%s): %s" % (em.get("reason") or "an emulator runs the process",
+                                              NO_CACHES)
         return None
     cpu = _first(plat.get("cpu")) or {}
     if cpu.get("hv_sig") == TCG_HV_SIG:

@@ -15,6 +15,11 @@ Three ways, best first; every one gives a median and a spread (lowest, highest):
 
 Where more than one is there, the best is used and the add chain is kept beside it as a
 cross-check (`add_chain_hz`).
+
+Beside each chain the firmware times a throughput reference, independent L1 loads (core_ref=
+load_burst, core_ref_ops, core_ref_ticks_lo/med/hi): `load_ref` gives its loads per chain cycle.
+The chain holds 1 add per cycle when another hardware thread shares the core; the loads do not
+(shared_core.py reads the two together).
 """
 
 import os
@@ -78,6 +83,22 @@ def add_chain(params, hz, overhead):
     lo, med, hi = (cyc * hz / (x - ov) for x in t)
     # the longest timing is the slowest clock
     return {"lo_hz": hi, "hz": med, "hi_hz": lo, "n": None, "source": ADD_CHAIN}
+
+
+def load_ref(params, overhead):
+    """The load reference beside a set, in loads per add-chain cycle: {loads_per_cycle (from the
+    median timings), lo, hi (from the reference's slowest and fastest timing at the chain's
+    median)}, or None (an older record, or timings not above the timer's overhead). No clock
+    rate is needed: both run on the same counter, one over a known count of cycles."""
+    ops, cyc = num(params.get("core_ref_ops")), num(params.get("core_clock_cycles"))
+    chain = num(params.get("core_clock_ticks_med"))
+    t = [num(params.get("core_ref_ticks_" + k)) for k in ("lo", "med", "hi")]
+    ov = overhead or 0
+    if not ops or not cyc or chain is None or chain <= ov or any(x is None or x <= ov for x in t):
+        return None
+    per_cycle = (chain - ov) / cyc  # counter ticks per core cycle
+    fast, med, slow = (ops * per_cycle / (x - ov) for x in t)
+    return {"loads_per_cycle": med, "lo": slow, "hi": fast}
 
 
 def set_clock(s, hz, out_dir=None):

@@ -17,12 +17,14 @@ What is picked, and why:
   at least memory.DRAM_FACTOR x the largest cache;
 - per plateau point the core clock of its set and its bytes per core cycle (memory.point); for
   the first level (L1) also the fraction of the CPU's architectural limit at the point's width
-  (limits.py; "limit unknown" without a row); DRAM's best plateau against the SMBIOS peak;
+  (limits.py; "limit unknown" without a row), and `sets`: shared_core.judge over the plateau's
+  sets of that curve (their spread, the load reference beside the core clock, bimodal samples,
+  the likely cause when the figure moves); DRAM's best plateau against the SMBIOS peak;
 - interrupt latency per source: one wait mode (spin, else hlt, else the first), median and p99;
 - noise: the stolen time the noise probe counted, in ns and as a share of its window.
 """
 
-from . import archinfo, checks, irq, limits, memory
+from . import archinfo, checks, irq, limits, memory, shared_core
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-headline", 1
@@ -82,7 +84,8 @@ def _bw(p, label, lim=None):
     out = {"gbps": p["gbps"], "ci_lo_gbps": p.get("gbps_lo"), "ci_hi_gbps": p.get("gbps_hi"),
            "size_bytes": p["size"], "curve": label, "set": p.get("set"),
            "core_hz": clk.get("hz"), "core_hz_lo": clk.get("lo_hz"), "core_hz_hi": clk.get("hi_hz"),
-           "core_clock_source": clk.get("source"), "bytes_per_cycle": p.get("core_bpc")}
+           "core_clock_source": clk.get("source"), "bytes_per_cycle": p.get("core_bpc"),
+           "bimodal": bool(p.get("bimodal")), "load_ref": p.get("load_ref")}
     if lim is not None:
         li = limits.limit(lim["row"], lim["kernel"], limits.width_bits(lim["width"]))
         out["limit"] = dict(li, fraction=limits.fraction(p.get("core_bpc"), li)) if li else None
@@ -94,21 +97,26 @@ def _lat(p, label):
             "size_bytes": p["size"], "curve": label, "set": p.get("set")}
 
 
-def plateau(cvs, lo, hi, row=False):
+def plateau(cvs, lo, hi, row=False, emulated=None):
     """read/write/copy GB/s and the load latency over sizes in (lo, hi]: {kernel: point dict or
     None, "latency": ...}. row: the CPU's limits row (limits.py; None: unknown) when the points
-    are to carry their limit (L1); False: they are not."""
+    are to carry their limit (L1); False: they are not. emulated: why the CPU is emulated (no
+    cause is named for an emulator's timing)."""
     out = {}
     for k in KERNELS:
         best = None
         for c in cvs:
             if c["probe"] != memory.MEMBW or c.get("kernel") != k or c.get("nt"):
                 continue
-            p = _median_point([p for p in c["points"] if _in(p, lo, hi)], "gbps")
+            pts = [p for p in c["points"] if _in(p, lo, hi)]
+            p = _median_point(pts, "gbps")
             if p and (best is None or p["gbps"] > best["gbps"]):
                 lim = None if row is False else {"row": row, "kernel": k,
                                                  "width": c["params"].get("width")}
                 best = _bw(p, c["label"], lim)
+                if lim is not None:  # the L1's: is it the machine's figure? (shared_core.py)
+                    best["sets"] = shared_core.judge(pts, row, (best["limit"] or {}).get("bpc"),
+                                                     emulated)
         out[k] = best
     lat = [c for c in cvs if c["probe"] == memory.LATENCY]
     lat = [c for c in lat if c["params"].get("pattern") == "random"] or lat
@@ -129,10 +137,11 @@ def memory_levels(mem):
     for i, lv in enumerate(levels):
         row = limits.by_name(lim.get("cpu")) if i == 0 else False  # the L1's limit only
         lo, hi = 2 * below, lv["size"] / 2
-        pl = plateau(mem["curves"], lo, hi, row)
+        emu = h.get("no_verdict")  # an emulated CPU (memory.hierarchy): its timing, not a core's
+        pl = plateau(mem["curves"], lo, hi, row, emu)
         if not any(pl.values()):  # a sparse sweep: take the whole level
             lo, hi = below, lv["size"]
-            pl = plateau(mem["curves"], lo, hi, row)
+            pl = plateau(mem["curves"], lo, hi, row, emu)
         r = knee_of.get(lv["name"]) or {}
         rows.append(dict(pl, name=lv["name"], size_bytes=lv["size"], range_bytes=[lo, hi],
                          knee_bytes=r.get("knee"), knee_ratio=r.get("ratio"),
@@ -246,7 +255,11 @@ def emulation(summary):
     """{"emulator", "evidence", "why"} for an emulated CPU (archinfo.emulated_cpu's tests)."""
     plat = summary.get("platform") or {}
     why = archinfo.emulated_cpu(summary)
-    if archinfo.arch(summary) == archinfo.A64:
+    em = _first(plat.get("emulator")) or {}
+    if archinfo.arch(summary) == archinfo.A64 and em.get("cpuinfo") == "foreign" \
+            and not em.get("midr_software"):
+        evidence = "/proc/cpuinfo is not an arm64 kernel's (hosted, QEMU user mode)"
+    elif archinfo.arch(summary) == archinfo.A64:
         midr = (_first(plat.get("aarch64_id")) or {}).get("midr")
         evidence = "MIDR %s, implementer 0x00" % midr
     else:

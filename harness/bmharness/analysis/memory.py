@@ -118,6 +118,7 @@ def point(s, hz, out_dir=None):
         clk = core_clock.set_clock(s, hz, out_dir) if s.get("name") in (MEMBW, MEMBW_MC) else None
         p["core_clock"] = clk
         p["core_bpc"] = core_clock.bytes_per_cycle(p["gbps"], clk)
+        p["load_ref"] = core_clock.load_ref(params, num(s.get("overhead")))
     else:
         to_ns = 1e9 / hz if hz else None
         p["ns"] = med * to_ns if med is not None and to_ns else None

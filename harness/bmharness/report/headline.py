@@ -5,7 +5,9 @@ here computes a figure; it picks words, rounds and cuts to fit.
 Order: the EMULATED banner (a QEMU TCG run's numbers are the emulator's), machine and run, clock,
 noise, interrupt latency, the memory table (per cache level and DRAM: read/write/copy GB/s with
 the 95% CI of the median, load latency in ns, the knee found), one line of the L1 plateaus in
-bytes per core cycle against the CPU's limits and DRAM against its SMBIOS peak, the checks grouped by name and
+bytes per core cycle against the CPU's limits (a caution line under it where shared_core.py found
+the figure not steady: its spread, bimodal samples, the load reference, the likely cause) and DRAM
+against its SMBIOS peak, the checks grouped by name and
 status (failures first), skips grouped by reason, and the status line. `report --summary` prints
 this section alone; `report` writes the dict to DIR/headline.json.
 """
@@ -169,10 +171,12 @@ def per_cycle_lines(mem):
             if p.get("bytes_per_cycle") is None:
                 parts.append("%s -" % k)
             elif li and li.get("fraction") is not None:
-                # the screen's width: "2x32 B" (report.md's Memory section spells it out)
-                parts.append("%s %s = %.2f of %s" % (k, g3(p["bytes_per_cycle"]), li["fraction"],
-                                                     li["text"].replace(" x ", "x")
-                                                     if k != "copy" else "%g B" % li["bpc"]))
+                # the screen's width: "2x32 B" (report.md's Memory section spells it out); "?":
+                # not the machine's steady figure, the caution line below says why
+                parts.append("%s %s = %.2f%s of %s" % (
+                    k, g3(p["bytes_per_cycle"]), li["fraction"],
+                    "" if (p.get("sets") or {}).get("ok", True) else "?",
+                    li["text"].replace(" x ", "x") if k != "copy" else "%g B" % li["bpc"]))
             else:
                 parts.append("%s %s" % (k, g3(p["bytes_per_cycle"])))
         first = "%s B/cycle: %s" % (name, ", ".join(parts))
@@ -183,12 +187,26 @@ def per_cycle_lines(mem):
             clk.get("core_clock_source"))
     else:
         first, second = "%s B/cycle: no core clock for its sets" % name, None
+    cautions = [caution_line(name, k, p.get("sets")) for k, p in pts]
     dram = mem.get("dram") or {}
     if dram.get("measured"):
         d = "DRAM " + ("%.2f of SMBIOS peak %s GB/s" % (dram["peak_fraction"], g3(
             dram["peak_gbps"])) if dram.get("peak_fraction") is not None else "peak unknown")
         second = "%s; %s" % (second, d) if second else d
-    return [first] + ([second] if second else [])
+    return [first] + [c for c in cautions if c] + ([second] if second else [])
+
+
+def caution_line(name, kernel, sets):
+    """'L1d read not steady, likely <cause>: <flags>' for a plateau shared_core.judge flagged,
+    else None: the first screen must not give a moment's figure as the machine's."""
+    if not sets or sets.get("ok", True):
+        return None
+    why = ("likely %s" % sets["cause"] if sets.get("cause") else
+           "an emulator's timing" if sets.get("emulated") else
+           "cause unknown (the load reference held)" if sets.get("ref_per_cycle") else
+           "cause unknown (no load reference)")
+    # the cause first: a line cut at the screen's width keeps it
+    return "%s %s not steady, %s: %s" % (name, kernel, why, "; ".join(sets["flags"]))
 
 
 def _checks(doc, hl, max_rows):

@@ -28,6 +28,9 @@ DEFAULT_CLASS = IDENTITY  # for a field the table does not know (see the module 
 _IRQ_COMMON_MEASURED = ("armed", "taken", "lost", "early", "extra", "spurious", "unexpected",
                         "guard_wakeups")
 _CAL = ("target", "cal_steps", "cal_capped")
+# the core clock beside a set and its load reference (bench/core/core_clock.h)
+_CLOCK_TICKS = ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi",
+                "core_ref_ticks_lo", "core_ref_ticks_med", "core_ref_ticks_hi")
 
 # Fields with one class in every probe's records.
 COMMON = {
@@ -43,18 +46,24 @@ COMMON = {
 PROBES = {
     "timer": {IDENTITY: ("method",), DERIVED: ("timer_samples",)},
     "spin": {IDENTITY: ("loop", "insns_per_iter"), DERIVED: _CAL},
+    # the profiler's known split; what=time_a/time_b (fn) are the per-part timings of its samples
+    "prof_split": {IDENTITY: ("fn_a", "fn_b", "share_a_pct", "insns_per_iter", "what", "fn"),
+                   DERIVED: _CAL},
     "membw": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu", "insn"),
-              CONDITION: ("page", "block", "vl_bits", "core_clock"),
-              DERIVED: ("bytes_per_op", "read_bytes", "write_bytes", "core_clock_cycles") + _CAL,
-              MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
+              CONDITION: ("page", "block", "vl_bits", "core_clock", "core_ref"),
+              DERIVED: ("bytes_per_op", "read_bytes", "write_bytes", "core_clock_cycles",
+                        "core_ref_ops") + _CAL,
+              MEASURED: _CLOCK_TICKS},
     # the peak floating-point probe: kernel (fma, mul_add), width and precision name a ceiling
     "flops": {IDENTITY: ("kernel", "width", "precision"),
-              CONDITION: ("insn", "vl_bits", "core_clock"),
-              DERIVED: ("lanes", "accumulators", "flops_per_op", "core_clock_cycles") + _CAL,
-              MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
+              CONDITION: ("insn", "vl_bits", "core_clock", "core_ref"),
+              DERIVED: ("lanes", "accumulators", "flops_per_op", "core_clock_cycles",
+                        "core_ref_ops") + _CAL,
+              MEASURED: _CLOCK_TICKS},
     "membw_mc": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu"),
-                 CONDITION: ("page", "core_clock"), DERIVED: ("bytes_per_op", "core_clock_cycles"),
-                 MEASURED: ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi")},
+                 CONDITION: ("page", "core_clock", "core_ref"),
+                 DERIVED: ("bytes_per_op", "core_clock_cycles", "core_ref_ops"),
+                 MEASURED: _CLOCK_TICKS},
     "latency": {IDENTITY: ("pattern", "size", "line", "stride"), CONDITION: ("page",),
                 DERIVED: ("nodes", "seed") + _CAL},
     "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict", "evict_bytes")},

@@ -117,6 +117,15 @@ static void gates(void)
 	CHECK(exp_(A64_SR_MDCR_EL2, &id) && exp_(A64_SR_CPTR_EL2, &id) && exp_(A64_SR_ZCR_EL2, &id));
 	id.reg[A64_GATE_PFR0] = 0;
 	CHECK(!exp_(A64_SR_ZCR_EL2, &id) && exp_(A64_SR_HCR_EL2, &id));
+	/* at EL0 (a Linux process, the hosted build): the ID space the kernel emulates, the virtual
+	 * counter and RNDR; never the PMU, SVE's ZCR, AMU, RAS or EL2's, even where implemented */
+	id.el = 0;
+	id.reg[A64_GATE_PFR0] = 1ull << 32 | 1ull << 44 | 2ull << 28;
+	id.reg[A64_GATE_DFR0] = 1ull << 8;
+	CHECK(exp_(A64_SR_ID_AA64ISAR2_EL1, &id) && exp_(A64_SR_ID_AA64PFR1_EL1, &id) && exp_(A64_SR_CNTVCT_EL0, &id));
+	CHECK(exp_(A64_SR_CNTVCTSS_EL0, &id) && exp_(A64_SR_RNDR, &id) && !exp_(A64_SR_CNTPCTSS_EL0, &id));
+	CHECK(!exp_(A64_SR_PMCR_EL0, &id) && !exp_(A64_SR_ZCR_EL1, &id) && !exp_(A64_SR_AMCR_EL0, &id));
+	CHECK(!exp_(A64_SR_ERRIDR_EL1, &id) && !exp_(A64_SR_HCR_EL2, &id) && !exp_(A64_SR_PMSIDR_EL1, &id));
 }
 
 static void flags(void)

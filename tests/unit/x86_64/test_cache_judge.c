@@ -98,8 +98,10 @@ static void geometry(void)
 	struct cache_judge_desc line0 = cache(1, CACHE_DATA, 32 * KIB, 0, 8, "cpuid80000005");
 	struct cache_judge_desc line48 = cache(1, CACHE_DATA, 48 * KIB, 48, 8, "cpuid80000005");
 	struct cache_judge_desc line512 = cache(2, CACHE_UNIFIED, 1 * MIB, 512, 8, "cpuid4");
-	/* 1000 KiB in 16 ways of 64-byte lines: not a whole number of sets */
-	struct cache_judge_desc ragged = cache(2, CACHE_UNIFIED, 1000 * KIB + 64, 64, 16, "cpuid80000006");
+	/* not a whole number of lines; a whole number of lines but not of ways x line is real
+	 * (Opteron 4176 HE, family 10h: 5 MiB 48-way L3 from 0x80000006) */
+	struct cache_judge_desc ragged = cache(2, CACHE_UNIFIED, 1000 * KIB + 32, 64, 16, "cpuid80000006");
+	struct cache_judge_desc opteron = cache(3, CACHE_UNIFIED, 5 * MIB, 64, 48, "cpuid80000006");
 	/* odd ways that divide: 12-way 48 KiB, 20-way 2.5 MiB, 11-way 5.5 MiB are fine */
 	struct cache_judge_desc w12 = cache(1, CACHE_DATA, 48 * KIB, 64, 12, "cpuid4");
 	struct cache_judge_desc w20 = cache(2, CACHE_UNIFIED, 2560 * KIB, 64, 20, "cpuid4");
@@ -111,6 +113,7 @@ static void geometry(void)
 	CHECK(x86_cache_implausible(&line48, &intel) != 0);
 	CHECK(x86_cache_implausible(&line512, &intel) != 0);
 	CHECK(x86_cache_implausible(&ragged, &zen5) != 0);
+	CHECK(x86_cache_implausible(&opteron, &k10) == 0);
 	CHECK(x86_cache_implausible(&w12, &intel) == 0);
 	CHECK(x86_cache_implausible(&w20, &intel) == 0);
 	CHECK(x86_cache_implausible(&w11, &intel) == 0);

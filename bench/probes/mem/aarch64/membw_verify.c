@@ -45,12 +45,16 @@ bool membw_verify_kernel(const struct membw_arch_kernel *k, uint8_t *dst, uint8_
 {
 	uint64_t g = k->granule > MEMBW_BLOCK ? k->granule : MEMBW_BLOCK;
 	uint64_t bytes = round_up(VERIFY_BYTES, g), span = bytes + 2 * g, bad;
+	/* A block kernel (DC ZVA) needs its region aligned to the block; the probe's dst is skewed
+	 * by a line from a page (mem_buffers.c), so a block over 64 bytes is not: align it here. */
+	uint64_t skew = round_up((uint64_t)(uintptr_t)dst, g) - (uint64_t)(uintptr_t)dst;
 	uint8_t *seen;
 	struct record *r;
 
 	/* the store kernels' marks live past the region in src (which they do not read) */
-	if (span + bytes > cap)
+	if (span + bytes > cap || skew + span > cap)
 		return false;
+	dst += skew;
 	seen = src + span;
 	for (uint64_t i = 0; i < span; i++)
 		src[i] = (uint8_t)(SRC_BASE + i % SRC_SPAN);
