@@ -65,18 +65,18 @@ const char *x86_cache_implausible(const struct cache_judge_desc *c, const struct
 	unsigned long long top = ceiling(c->level, cpu->amd);
 
 	if (!power_of_two(c->line) || c->line < LINE_MIN || c->line > LINE_MAX)
-		return "CPUID's line size is not a power of two from 16 to 256 bytes";
+		return "cache geometry refused: CPUID's line size is not a power of two from 16 to 256 bytes";
 	if (c->size % c->line)
-		return "CPUID's size is not a whole number of lines";
+		return "cache geometry refused: CPUID's size is not a whole number of lines";
 	if (cpu->amd && cpu->family >= AMD_FAMILY_CCX_L3 && is_legacy_amd_l3(c))
-		return "CPUID 0x80000006 gives the L3 of the whole package (every core complex's) on "
+		return "cache geometry refused: CPUID 0x80000006 gives the L3 of the whole package (every core complex's) on "
 		       "AMD family 17h and later, not the one a core fills, and 0x8000001D, which "
 		       "describes that one, is empty (a hypervisor's CPUID)";
 	if (top && c->size > top)
 		return c->level == 3 && cpu->amd
-			       ? "CPUID's L3 is larger than twice the largest L3 of one AMD core complex "
+			       ? "cache geometry refused: CPUID's L3 is larger than twice the largest L3 of one AMD core complex "
 				 "(96 MiB, 3D V-Cache): a hypervisor's value, not a cache a core fills"
-			       : "CPUID's size is larger than twice the largest x86 cache of its level "
+			       : "cache geometry refused: CPUID's size is larger than twice the largest x86 cache of its level "
 				 "(L1 64 KiB, L2 4 MiB, L3 576 MB): a hypervisor's value";
 	return 0;
 }

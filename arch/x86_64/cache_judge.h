@@ -24,8 +24,9 @@ struct cache_judge_desc {
 	const char *source;
 };
 
-/* NULL when c is plausible, else why its size is not this cache's (a constant string).
- * arch/x86_64/cpu_info.c applies it to every cache it decodes. */
+/* NULL when c is plausible, else why its size is not this cache's (a constant string, starting
+ * "cache geometry refused: ", the words scripts/record_shape.py knows a machine's skip by).
+ * arch/x86_64/cpu_info.c (cpu_info_judge_caches) applies it to every cache arch_cpu_identify decodes. */
 const char *x86_cache_implausible(const struct cache_judge_desc *c, const struct cache_judge_cpu *cpu);
 
 #endif
