@@ -44,7 +44,7 @@ FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%
 	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
 	drivers/console/fbcon.c drivers/fw/x86_64/power.c \
 	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
-	arch/x86_64/cpu_info.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_freerun.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
+	arch/x86_64/cpu_info.c arch/x86_64/cache_judge.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_freerun.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
 	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/ident.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
 	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
 	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
@@ -74,7 +74,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	arch/x86_64/icache_chain.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_quirks.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c bench/stats/pmu_check.c \
 	drivers/irqchip/x86_64/lapic_mode.c arch/x86_64/tsc_deadline_errata.c bench/probes/irq/x86_64/context.c
-UNIT_UNDER  += bench/stats/displace.c bench/facts/ident.c bench/probes/mem/evict_method.c
+UNIT_UNDER  += bench/stats/displace.c bench/facts/ident.c bench/probes/mem/evict_method.c arch/x86_64/cache_judge.c
 UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c arch/aarch64/cache_geom.c
 UNIT_UNDER  += arch/aarch64/icache_gen.c arch/aarch64/el2_plan.c
 UNIT_UNDER  += bench/profile/table.c bench/profile/period.c bench/profile/extend.c
@@ -284,7 +284,7 @@ unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry unit-cpuid
 # Recorded CPUID through the firmware's x86 discovery (tests/cpuid/fixtures/README.md): its own
 # runner (cpu_info.c's MSR half would clash with the unit runner's stubs) and the corpus tool
 # that tests/perf/cpuid_corpus.py drives.
-CPUID_UNDER := tests/cpuid/cpuid_replay.c tests/cpuid/cpuid_replay_check.c tests/cpuid/msr_none.c arch/x86_64/cpu_info.c \
+CPUID_UNDER := tests/cpuid/cpuid_replay.c tests/cpuid/cpuid_replay_check.c tests/cpuid/msr_none.c arch/x86_64/cpu_info.c arch/x86_64/cache_judge.c \
 	arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/pmu_quirks.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_constraints.c arch/x86_64/tsc_deadline_errata.c
 CPUID_HDRS  := $(shell find lib arch tests/cpuid tests/unit/test.h -name '*.h')

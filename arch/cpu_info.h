@@ -30,6 +30,9 @@ struct cache_desc {
 	/* NULL, or why line x ways x sets cannot be this cache's size (a hypervisor's stand-in
 	 * geometry, AArch64: arch/aarch64/cache_geom.h); size is then 0, never the product. */
 	const char *geometry_unknown;
+	/* with geometry_unknown on x86_64: the size CPUID gave, refused (arch/x86_64/cache_judge.h);
+	 * 0 where none was given */
+	uint64_t reported_size;
 };
 
 struct cpu_info {

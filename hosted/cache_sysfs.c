@@ -89,3 +89,33 @@ unsigned hosted_caches_from_sysfs(int cpu, struct cpu_info *ci)
 	}
 	return added;
 }
+
+/* The cache of ci at this level and type, or a new one; NULL when full. */
+static struct cache_desc *slot(struct cpu_info *ci, unsigned level, enum cache_type t)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++)
+		if (ci->caches[i].level == level && ci->caches[i].type == t)
+			return &ci->caches[i];
+	return ci->num_caches < CPU_MAX_CACHES ? &ci->caches[ci->num_caches++] : 0;
+}
+
+unsigned hosted_caches_fill_from_sysfs(int cpu, struct cpu_info *ci)
+{
+	struct cpu_info kernel = { 0 };
+	unsigned taken = 0;
+
+	(void)hosted_caches_from_sysfs(cpu, &kernel);
+	for (unsigned i = 0; i < kernel.num_caches; i++) {
+		const struct cache_desc *k = &kernel.caches[i];
+		struct cache_desc *d;
+
+		if (k->geometry_unknown || !k->line || k->size % k->line)
+			continue; /* nothing a probe could size from */
+		d = slot(ci, k->level, k->type);
+		if (!d || (d->size && !d->geometry_unknown && d->source))
+			continue; /* CPUID's own description stands */
+		*d = *k;
+		taken++;
+	}
+	return taken;
+}

@@ -3,8 +3,12 @@
  * metal and the two can be compared on one machine. CPU 0 is the calling (main) thread, already
  * pinned by the hosted setup. An idle worker spins for SMP_IDLE_SPIN_US and then sleeps on a
  * futex, so idle workers cost the measured CPU nothing. Workers are never cancelled: the process
- * exit ends them. The hardware id of each CPU is the one the instruction set reports to user space
- * (arch_cpu_hw_id: x86_64 CPUID's APIC id), as the firmware's would be. CPU-neutral: the cycle
+ * exit ends them. The hardware id of each CPU (smp_cpu_hw_id, smp_self_hw_id) is the OS's CPU
+ * number, the one the thread is pinned to: the id the instruction set reports to user space
+ * (arch_cpu_hw_id: x86_64 CPUID's APIC id) is not a stable name of a CPU under every hypervisor
+ * (bhyve passes the host core's APIC id through: a vCPU's changes as the host moves it), and a
+ * container or a CPU set with holes (taskset -c 0,3) is described by the OS's numbers only.
+ * CPUID's id at each thread's start is kept for the record (isa_ids). CPU-neutral: the cycle
  * counter and cpu_relax come from arch/cycles.h. */
 #define _GNU_SOURCE
 #include "hosted/smp.h"
@@ -26,7 +30,7 @@
 struct worker {
 	pthread_t thread;
 	int os_cpu;
-	uint32_t apic_id;
+	uint32_t isa_id;           /* arch_cpu_hw_id() when the thread started (for the record) */
 	volatile uint32_t ready;   /* running on its CPU and waiting for work */
 	volatile uint32_t posted;  /* jobs posted (the futex word) */
 	volatile uint32_t done;    /* jobs finished */
@@ -50,7 +54,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	w->apic_id = arch_cpu_hw_id();
+	w->isa_id = arch_cpu_hw_id();
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t seen = w->done;
@@ -100,8 +104,8 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 
 	g.rep = (struct smp_report){ 0 };
 	g.w[0].os_cpu = main_cpu;
-	g.w[0].apic_id = arch_cpu_hw_id();
-	g.rep.bsp_hw_id = g.w[0].apic_id;
+	g.w[0].isa_id = arch_cpu_hw_id();
+	g.rep.bsp_hw_id = (uint32_t)main_cpu;
 	g.idle_cycles = SMP_IDLE_SPIN_US * (hz / US_PER_S);
 	if (max_cpus > SMP_MAX_CPUS)
 		max_cpus = SMP_MAX_CPUS;
@@ -136,6 +140,10 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 	g.rep.cpus_online = n;
 	g.rep.bringup_cycles = cycles_read() - t0;
 	g.rep.how = "threads";
+	g.rep.id_source = "os_cpu";
+	g.rep.isa_ids_known = true;
+	for (unsigned i = 0; i < n; i++)
+		g.rep.isa_id[i] = g.w[i].isa_id;
 	if (n == 1)
 		g.rep.reason = candidates ? "no worker thread could be pinned to another CPU"
 					  : "the process may run on one CPU only";
@@ -144,8 +152,12 @@ unsigned smp_hosted_start(int main_cpu, const cpu_set_t *allowed, unsigned max_c
 
 void smp_start_none(const char *reason)
 {
-	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1 };
-	g.rep.bsp_hw_id = g.w[0].apic_id = arch_cpu_hw_id();
+	int cpu = sched_getcpu(); /* the main thread may not be pinned: where it runs now */
+
+	g.rep = (struct smp_report){ .reason = reason, .cpus_online = 1, .id_source = "os_cpu", .isa_ids_known = true };
+	g.w[0].os_cpu = cpu;
+	g.rep.bsp_hw_id = cpu < 0 ? 0 : (uint32_t)cpu;
+	g.rep.isa_id[0] = g.w[0].isa_id = arch_cpu_hw_id();
 	g.n_online = 1;
 }
 
@@ -161,12 +173,16 @@ unsigned smp_cpus_online(void)
 
 uint32_t smp_cpu_hw_id(unsigned cpu)
 {
-	return cpu < g.n_online ? g.w[cpu].apic_id : 0;
+	return cpu < g.n_online && g.w[cpu].os_cpu >= 0 ? (uint32_t)g.w[cpu].os_cpu : 0;
 }
 
+/* Where the calling thread runs now: for a pinned thread, its pin (UINT32_MAX if the kernel
+ * cannot say, which no CPU number equals). */
 uint32_t smp_self_hw_id(void)
 {
-	return arch_cpu_hw_id();
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? UINT32_MAX : (uint32_t)cpu;
 }
 
 static struct worker *worker(unsigned cpu)

@@ -75,7 +75,7 @@ hosted-test: hosted
 # against readelf's. Pins itself to the last allowed CPU; about 40 s.
 HOSTED_PROF_TEST     := $(HOSTED_OUT)/test_prof_sampler
 HOSTED_PROF_TEST_SRC := tests/hosted/test_prof_sampler.c hosted/prof_sampler.c hosted/prof_image.c \
-	hosted/smp.c arch/x86_64/cpu_info.c hosted/$(HOSTED_CPU)/msr.c hosted/$(HOSTED_CPU)/signal_frame.c \
+	hosted/smp.c arch/x86_64/cpu_info.c arch/x86_64/cache_judge.c hosted/$(HOSTED_CPU)/msr.c hosted/$(HOSTED_CPU)/signal_frame.c \
 	arch/x86_64/trap_names.c \
 	lib/rand.c bench/profile/period.c
 

@@ -28,6 +28,10 @@ struct smp_report {
 	uint32_t bsp_hw_id;   /* packed MPIDR affinity of the BSP */
 	uint64_t bringup_cycles; /* first CPU_ON to the last core online (generic-timer ticks) */
 	uint64_t ap_max_cycles;  /* slowest core, its CPU_ON to online */
+	/* Hosted only (as on x86_64, arch/x86_64/smp.h); NULL / false on bare metal. */
+	const char *id_source;
+	bool isa_ids_known;
+	uint32_t isa_id[SMP_MAX_CPUS];
 };
 
 #endif

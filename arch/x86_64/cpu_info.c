@@ -1,6 +1,7 @@
 /* CPUID decoding into struct cpu_info (Intel SDM vol. 2A CPUID; AMD APM vol. 3 appendix E). */
 #include "arch/cpu_info.h"
 
+#include "arch/x86_64/cache_judge.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpuid_source.h"
 #include "arch/x86_64/msr.h"
@@ -386,6 +387,27 @@ static void identify_tsc_hz(const struct cpuid_source *s, struct cpu_info *ci)
 	}
 }
 
+/* Every cache judged (arch/x86_64/cache_judge.h): a refused one gets geometry_unknown, its size
+ * kept as reported_size and size 0. Not part of cpu_info_decode, which decodes as the manuals
+ * allow (the corpus and geometry tests replay every field value through it); arch_cpu_identify,
+ * what the probes size their buffers from, judges. */
+void cpu_info_judge_caches(struct cpu_info *ci)
+{
+	struct cache_judge_cpu cpu = { .family = ci->family, .amd = ci->is_amd };
+
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		struct cache_desc *c = &ci->caches[i];
+		struct cache_judge_desc d = { c->level, c->size, c->line, c->ways, c->source };
+		const char *why = c->geometry_unknown ? 0 : x86_cache_implausible(&d, &cpu);
+
+		if (!why)
+			continue;
+		c->geometry_unknown = why;
+		c->reported_size = c->size;
+		c->size = 0;
+	}
+}
+
 /* Caches: leaf 4 (Intel's, also Centaur's and Zhaoxin's; reserved on AMD and Hygon); AMD's
  * 0x8000001D where TOPOEXT says it is there; else 0x80000005/6. */
 static void identify_caches(const struct cpuid_source *s, struct cpu_info *ci)
@@ -418,6 +440,7 @@ void cpu_info_decode(struct cpu_info *ci, const struct cpuid_source *s)
 void arch_cpu_identify(struct cpu_info *ci)
 {
 	cpu_info_decode(ci, &cpuid_hw);
+	cpu_info_judge_caches(ci); /* a hypervisor's implausible values: unknown, with the reason */
 }
 
 void arch_cpu_identify_privileged(struct cpu_info *ci)

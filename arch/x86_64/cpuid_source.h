@@ -17,6 +17,9 @@ struct cpuid_source {
 
 /* arch_cpu_identify with the CPUID answers of `src` (arch_cpu_identify: the instruction). */
 void cpu_info_decode(struct cpu_info *ci, const struct cpuid_source *src);
+/* What arch_cpu_identify adds to the decoding: every cache judged for plausibility
+ * (arch/x86_64/cache_judge.h); a refused one gets geometry_unknown, reported_size, size 0. */
+void cpu_info_judge_caches(struct cpu_info *ci);
 /* arch_cpu_hw_id with the CPUID answers of `src`. */
 uint32_t cpu_hw_id_decode(const struct cpuid_source *src);
 

@@ -30,6 +30,13 @@ struct smp_report {
 	bool pml4_copy;         /* the BSP's CR3 was above 4 GiB: the trampoline used a copy */
 	uint64_t bringup_cycles;     /* whole bring-up, first INIT to last AP online */
 	uint64_t ap_max_cycles;      /* slowest AP, its first STARTUP to online */
+	/* Hosted only (NULL / false on bare metal): what smp_cpu_hw_id numbers ("os_cpu": the OS CPU
+	 * each thread is pinned to), and the id CPUID gave each thread at its start (isa_id, by CPU
+	 * number): under a hypervisor that passes the host's APIC ids through, CPUID's id is the
+	 * host core the vCPU runs on at that moment, not a stable name of the CPU. */
+	const char *id_source;
+	bool isa_ids_known;
+	uint32_t isa_id[SMP_MAX_CPUS];
 };
 
 #endif

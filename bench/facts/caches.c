@@ -28,6 +28,8 @@ void platform_emit_caches(const struct cpu_info *ci)
 		if (c->geometry_unknown) {
 			rec_str(r, "geometry", "unknown");
 			rec_str(r, "reason", c->geometry_unknown);
+			if (c->reported_size) /* x86_64: the size CPUID gave, refused */
+				rec_u64(r, "reported_size", c->reported_size);
 		}
 		emit_finish();
 	}

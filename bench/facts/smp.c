@@ -20,15 +20,18 @@ static void id_list(struct sbuf *s, uint32_t id)
 void smp_facts_emit(void)
 {
 	const struct smp_report *rep = smp_report();
-	char ids[LIST_MAX], failed[LIST_MAX], why[LIST_MAX];
-	struct sbuf s_ids, s_failed, s_why;
+	char ids[LIST_MAX], failed[LIST_MAX], why[LIST_MAX], isa[LIST_MAX];
+	struct sbuf s_ids, s_failed, s_why, s_isa;
 	struct record *r = emit_start("plat");
 
 	sb_init(&s_ids, ids, sizeof(ids));
 	sb_init(&s_failed, failed, sizeof(failed));
 	sb_init(&s_why, why, sizeof(why));
-	for (unsigned i = 0; i < smp_cpus_online(); i++)
+	sb_init(&s_isa, isa, sizeof(isa));
+	for (unsigned i = 0; i < smp_cpus_online(); i++) {
 		id_list(&s_ids, smp_cpu_hw_id(i));
+		id_list(&s_isa, rep->isa_id[i]);
+	}
 	for (unsigned i = 0; i < rep->num_failed; i++) {
 		id_list(&s_failed, rep->failed[i].hw_id);
 		if (s_why.len)
@@ -42,6 +45,10 @@ void smp_facts_emit(void)
 	rec_u64(r, "cpus_online", smp_cpus_online());
 	rec_str(r, "apic_ids", ids);
 	rec_u64(r, "bsp_apic_id", rep->bsp_hw_id);
+	if (rep->id_source) /* hosted: the ids above are the OS's CPU numbers */
+		rec_str(r, "id_source", rep->id_source);
+	if (rep->isa_ids_known)
+		rec_str(r, "isa_ids", isa);
 	rec_str(r, "failed", rep->num_failed ? failed : "none");
 	if (rep->num_failed)
 		rec_str(r, "failed_why", why);

@@ -65,6 +65,24 @@ static void report_ap_problem(struct probe_env *env, const char *probe, unsigned
 	emit_msg(MSG_ERROR, line);
 }
 
+/* CPU `cpu` ran the job but named itself `seen`: the job ran elsewhere than asked, or the ids are
+ * not stable names (the hosted build uses the OS's CPU numbers for that reason, hosted/smp.c). */
+static void report_wrong_id(unsigned cpu, uint32_t seen)
+{
+	char line[160];
+	struct sbuf sb;
+
+	sb_init(&sb, line, sizeof(line));
+	sb_puts(&sb, "smp_hello: CPU ");
+	sb_u64(&sb, cpu);
+	sb_puts(&sb, " reported hardware id ");
+	sb_u64(&sb, seen);
+	sb_puts(&sb, ", another than the one it was started as (");
+	sb_u64(&sb, smp_cpu_hw_id(cpu));
+	sb_puts(&sb, ")");
+	emit_msg(MSG_ERROR, line);
+}
+
 /* Skip `probe`: one CPU, and why (smp_report says, when it knows). */
 static enum probe_status skip_one_cpu(const char *probe)
 {
@@ -116,7 +134,7 @@ static enum probe_status smp_hello_run(struct probe_env *env)
 	sb_init(&sb, ids, sizeof(ids));
 	for (unsigned i = 0; i < n; i++) {
 		if (h[i].apic_id != smp_cpu_hw_id(i)) {
-			emit_msg(MSG_ERROR, "smp_hello: a CPU reported another APIC id than the one it was started as");
+			report_wrong_id(i, h[i].apic_id);
 			return PROBE_FAILED;
 		}
 		if (h[i].tsc < first)

@@ -4,11 +4,13 @@
 #define _GNU_SOURCE
 #include "hosted/platform.h"
 
+#include <sched.h>
 #include <time.h>
 
 #include "arch/cycles.h"
 #include "bench/core/summary.h"
 #include "bench/facts/x86_64/platform.h"
+#include "hosted/cache_sysfs.h"
 #include "hosted/hosted.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -21,6 +23,8 @@ void hosted_platform_cpu(struct cpu_info *cpu, struct pmu_info *pmu)
 {
 	arch_cpu_identify(cpu);
 	arch_cpu_identify_privileged(cpu); /* the MSR stubs refuse: microcode "unreadable" */
+	/* the levels CPUID cannot describe, where the kernel can (the thread is pinned by now) */
+	(void)hosted_caches_fill_from_sysfs(sched_getcpu(), cpu);
 	platform_emit_cpu(cpu);
 	platform_pmu(cpu, pmu); /* absent here: user space reads no MSRs */
 	platform_emit_simd(); /* the kernel enabled the XSAVE state; this only reports it */

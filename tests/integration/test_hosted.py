@@ -180,6 +180,23 @@ def test_cpuid_caches_agree_with_sysfs(quick):
         assert c["size"] == s["size"] and c["line"] == s["line"], (c, s)
 
 
+def test_cache_descriptions_usable(quick):
+    """Every plat kind=cache has a size the probes can use, or says why not (geometry=unknown,
+    a reason; on x86 the refused size as reported_size: arch/x86_64/cache_judge.c). AMD family
+    17h and later: an L3 from the legacy leaf 0x80000006 is the whole package's, never a size."""
+    cpu = quick.plat("cpu")
+    caches = quick.plats("cache")
+    for c in caches:
+        if c.get("geometry") == "unknown":
+            assert c["reason"] and "size" not in c, c
+        else:
+            assert c["size"] > 0 and c["size"] % c["line"] == 0, c
+            assert c["source"] in ("cpuid4", "cpuid8000001d", "cpuid80000005", "cpuid80000006", "sysfs"), c
+        if cpu["vendor"] == "AuthenticAMD" and cpu["family"] >= 0x17 and c["level"] == 3 \
+                and c["source"] == "cpuid80000006":
+            assert c.get("geometry") == "unknown" and c["reported_size"] > 0, c
+
+
 def host_tsc_hz():
     """The kernel's TSC rate: sysfs where exported, else the kernel log, else /proc/cpuinfo's
     `cpu MHz` when the TSC is constant (then that is the TSC rate on most kernels)."""
@@ -322,10 +339,15 @@ def test_multicore_probes_run_hosted(hosted_bin, tmp_path_factory):
     else:
         n = min(allowed, 64)
         assert smp["cpus_online"] == n and smp["failed"] == "none"
-        ids = str(smp["apic_ids"]).split(",")
-        assert len(set(ids)) == n  # CPUID's APIC ids, one per pinned thread
+        # the OS's CPU numbers (hosted/smp.c: CPUID's APIC id is the host core's under some
+        # hypervisors), the main thread's CPU first, one per allowed CPU; CPUID's beside them
+        ids = [int(i) for i in str(smp["apic_ids"]).split(",")]
+        allowed_cpus = sorted(os.sched_getaffinity(0))
+        assert smp["id_source"] == "os_cpu" and ids[0] == r.plat("os")["cpu"] == smp["bsp_apic_id"]
+        assert len(set(ids)) == n and set(ids) <= set(allowed_cpus)
+        assert len(str(smp["isa_ids"]).split(",")) == n
         (hello,) = r.sets("smp_hello")
-        assert hello["received"] == n
+        assert hello["received"] == n and str(hello["params"]["apic_ids"]) == str(smp["apic_ids"])
         check_membw_mc(r, n)
     off = run_hosted(hosted_bin, tmp_path_factory, "multicore_off", args + ["smp=0"])
     assert_complete_ok(off)

@@ -37,4 +37,33 @@ static void check_status(void)
 	CHECK_STR(why, "emulated");
 }
 
-TEST_SUITE(evict_method) = { { "choose", choose }, { "check_status", check_status }, { 0, 0 } };
+#define MIB (1024ull * 1024)
+
+/* The hosted walk: twice the largest cache, capped to 2/3 of the arena's free bytes; a level is
+ * measured only where the walk covers it twice. A bhyve guest on EPYC Turin: a 508 MiB "L3" (had it
+ * not been judged implausible) in a 640 MiB arena: the walk is capped, the L1D (48 KiB) and L2
+ * (1 MiB) are still evicted, the 508 MiB level is not (a skip, no longer the whole probe). */
+static void walk_size(void)
+{
+	bool capped;
+	uint64_t walk;
+
+	walk = evict_walk_size(32 * MIB, 640 * MIB, &capped);
+	CHECK_EQ_U64(walk, 64 * MIB);
+	CHECK(!capped);
+	walk = evict_walk_size(508 * MIB, 639 * MIB, &capped);
+	CHECK(capped);
+	CHECK(walk <= 639 * MIB / 3 * 2 && walk % EVICT_WALK_ALIGN == 0 && walk > 400 * MIB);
+	CHECK(walk + walk / 2 <= 639 * MIB); /* the largest level it covers fits beside it */
+	CHECK(evict_walk_covers(walk, 48 * 1024));
+	CHECK(evict_walk_covers(walk, 1 * MIB));
+	CHECK(!evict_walk_covers(walk, 508 * MIB));
+	/* exactly twice covers, a line more does not; nothing free: no walk */
+	CHECK(evict_walk_covers(2 * MIB, 1 * MIB));
+	CHECK(!evict_walk_covers(2 * MIB, 1 * MIB + 64));
+	CHECK_EQ_U64(evict_walk_size(1 * MIB, 0, &capped), 0);
+	CHECK(capped);
+	CHECK(!evict_walk_covers(0, 64));
+}
+
+TEST_SUITE(evict_method) = { { "choose", choose }, { "check_status", check_status }, { "walk_size", walk_size }, { 0, 0 } };

@@ -13,7 +13,6 @@
 #include "lib/sort.h"
 
 
-#define EVICT_FACTOR 2 /* an eviction walk covers twice the largest cache */
 #define EVICT_STRIDE_DEFAULT 64 /* where no cache gives its line (none is read then) */
 #define EVICT_STRIDE_MIN 16     /* no cache line is smaller (a smaller value is a bad CPUID) */
 
@@ -197,7 +196,7 @@ static void alloc_ctr(struct probe_env *env, struct ctr_run *cr[NUM_STATES])
 }
 
 static void emit_pair(struct probe_env *env, const struct cache_desc *c, const char *type, uint64_t size,
-		      uint64_t nodes, uint64_t *out[NUM_STATES], struct ctr_run *cr[NUM_STATES], const char *evict_how)
+		      uint64_t nodes, uint64_t *out[NUM_STATES], struct ctr_run *cr[NUM_STATES], const struct evictor *ev)
 {
 	static const char *const states[] = { "cold", "warm" };
 
@@ -210,7 +209,9 @@ static void emit_pair(struct probe_env *env, const struct cache_desc *c, const c
 		rec_u64(r, "size", size);
 		rec_u64(r, "line", c->line);
 		rec_str(r, "state", states[s]);
-		rec_str(r, "evict", evict_how);
+		rec_str(r, "evict", evict_name(ev));
+		if (ev->how == EVICT_WALK) /* the walk's size: twice the largest cache, or capped */
+			rec_u64(r, "evict_bytes", ev->size);
 		ctr_finish_set(cr[s], r, set, out[s], env->cfg->samples);
 	}
 }
@@ -241,7 +242,7 @@ static bool fill_inst(struct probe_env *env, const struct cache_desc *c, struct 
 	ev->target_size = c->size;
 	ev->code = true;
 	measure_fills(env, ev, cachefill_inst_run, &f, cr, CTR_SET_ICACHE, out);
-	emit_pair(env, c, "inst", c->size, f.nodes, out, cr, evict_name(ev));
+	emit_pair(env, c, "inst", c->size, f.nodes, out, cr, ev);
 	check_cold_slower(env, c, "inst", ev, out, false); /* after the samples went out: it sorts them */
 	arena_release(env->exec_arena, emark);
 	return true;
@@ -257,6 +258,50 @@ static void level_skip(const struct cache_desc *c, const char *reason)
 	rec_str(r, "type", c->type == CACHE_INST ? "inst" : c->type == CACHE_DATA ? "data" : "unified");
 	rec_str(r, "reason", reason);
 	emit_finish();
+}
+
+#define WALK_ARENA_RESERVE (1024 * 1024) /* arena room kept for the counter runs */
+
+/* The eviction walk's buffer (evict_walk_size): twice the largest cache, or what the arena holds;
+ * false (a skip record) when nothing fits. A capped walk is said in a message: the levels it
+ * cannot evict are skipped one by one. */
+static bool setup_walk(struct probe_env *env, struct evictor *ev, uint64_t largest)
+{
+	uint64_t free_bytes = env->arena->size - env->arena->used;
+	bool capped;
+	char text[160];
+	struct sbuf sb;
+
+	free_bytes = free_bytes > WALK_ARENA_RESERVE ? free_bytes - WALK_ARENA_RESERVE : 0;
+	ev->size = evict_walk_size(largest, free_bytes, &capped);
+	ev->buf = ev->size ? arena_alloc(env->arena, ev->size, EVICT_WALK_ALIGN) : 0;
+	if (!ev->buf) {
+		emit_skip("cachefill", "no room for the eviction buffer");
+		return false;
+	}
+	if (capped) {
+		sb_init(&sb, text, sizeof(text));
+		sb_puts(&sb, "cachefill: eviction walk capped by the arena to ");
+		sb_u64(&sb, ev->size);
+		sb_puts(&sb, " bytes (wanted twice the largest cache; raise arena_mb)");
+		emit_msg(MSG_INFO, text);
+	}
+	return true;
+}
+
+/* The largest data or unified level measured (the walk evicts it): its check is the last level's. */
+static uint64_t last_size(const struct cpu_info *ci, const struct evictor *ev)
+{
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < ci->num_caches; i++) {
+		const struct cache_desc *c = &ci->caches[i];
+
+		if (c->type != CACHE_INST && !c->geometry_unknown && c->size > last &&
+		    (ev->how != EVICT_WALK || evict_walk_covers(ev->size, c->size)))
+			last = c->size;
+	}
+	return last;
 }
 
 static enum probe_status cachefill_run(struct probe_env *env)
@@ -284,14 +329,8 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		if (ci->caches[i].line >= EVICT_STRIDE_MIN && ci->caches[i].line < ev.stride)
 			ev.stride = ci->caches[i].line;
 	}
-	if (ev.how == EVICT_WALK) {
-		ev.size = largest * EVICT_FACTOR;
-		ev.buf = arena_alloc(env->arena, ev.size, 4096);
-		if (!ev.buf) {
-			emit_skip("cachefill", "no room for the eviction buffer");
-			return PROBE_SKIPPED;
-		}
-	}
+	if (ev.how == EVICT_WALK && !setup_walk(env, &ev, largest))
+		return PROBE_SKIPPED;
 	rand_seed(&rng, env->cfg->seed);
 	for (unsigned i = 0; i < ci->num_caches; i++) {
 		const struct cache_desc *c = &ci->caches[i];
@@ -306,6 +345,11 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		}
 		if (!c->line || c->size % c->line) {
 			emit_skip("cachefill", "cache geometry from CPUID is incomplete");
+			continue;
+		}
+		if (ev.how == EVICT_WALK && !evict_walk_covers(ev.size, c->size)) {
+			level_skip(c, "the eviction walk, capped to what the arena holds, covers less than "
+				      "twice this level: a cold fill could not be told from a warm one (raise arena_mb)");
 			continue;
 		}
 		if (c->type == CACHE_INST) {
@@ -324,8 +368,8 @@ static enum probe_status cachefill_run(struct probe_env *env)
 		ev.target_size = c->size;
 		ev.code = false;
 		measure_fills(env, &ev, cachefill_data_touch, &f, cr, ctr_latency_set(ci, c->size), out);
-		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr, evict_name(&ev));
-		check_cold_slower(env, c, c->type == CACHE_DATA ? "data" : "unified", &ev, out, c->size == largest);
+		emit_pair(env, c, c->type == CACHE_DATA ? "data" : "unified", c->size, f.nodes, out, cr, &ev);
+		check_cold_slower(env, c, c->type == CACHE_DATA ? "data" : "unified", &ev, out, c->size == last_size(ci, &ev));
 		arena_release(env->arena, mark);
 		done++;
 	}

@@ -22,6 +22,19 @@ enum evict_method evict_method_choose(bool privileged, bool hypervisor, bool flu
  * the last level, when warm is no faster: a random chain of the whole last level is not resident
  * warm either (a cache shared with other cores, or with a hypervisor's other guests), so there
  * the levels below judge the method; else "fail". */
+/* The walk (EVICT_WALK): EVICT_WALK_FACTOR x the largest cache, capped to what the arena holds
+ * beside the chain of the largest level it can still evict (2/3 of `free_bytes`: a level of at
+ * most half the walk then fits in the third left), rounded down to pages; *capped says when it is
+ * smaller than wanted. 0: no room at all. */
+#define EVICT_WALK_FACTOR 2
+#define EVICT_WALK_ALIGN 4096
+uint64_t evict_walk_size(uint64_t largest, uint64_t free_bytes, bool *capped);
+/* Whether a walk of `walk` bytes evicts a level of `size` bytes: it must cover the level
+ * EVICT_WALK_FACTOR times, as the method was designed (every set sees twice its ways in new lines,
+ * so even a replacement that is not LRU keeps few old ones); a capped walk still evicts the
+ * levels small enough, and a larger one is skipped, saying so. */
+bool evict_walk_covers(uint64_t walk, uint64_t size);
+
 const char *evict_check_status(uint64_t cold, uint64_t warm, bool last_level, const char *unmodelled,
 			       const char **why);
 

@@ -66,7 +66,7 @@ PROBES = {
                  MEASURED: _CLOCK_TICKS},
     "latency": {IDENTITY: ("pattern", "size", "line", "stride"), CONDITION: ("page",),
                 DERIVED: ("nodes", "seed") + _CAL},
-    "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict")},
+    "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict", "evict_bytes")},
     "smp_hello": {IDENTITY: ("what",), CONDITION: ("cpus", "apic_ids")},
     "irq_latency": {
         IDENTITY: ("source", "mode", "wait", "deadline", "vector"),
