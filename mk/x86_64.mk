@@ -38,7 +38,7 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs
 # (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
 # (~30 KB): symbols are for the host, which reads them from baremetric.so.
 $(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr -j .sbat \
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr -j .sbat -j .bss \
 		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
 		--target=efi-app-$(ARCH) --subsystem=10 $< $@
 	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
