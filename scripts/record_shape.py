@@ -96,7 +96,9 @@ MACHINE_REASONS = re.compile(
     r"(^CPU lacks |no PMU visible to Linux|cache geometry|geometry unknown|no such cache level"
     r"|only one CPU|one CPU allowed)")
 HOSTED_VOLATILE_KEYS = {
-    "plat kind=cache": {"shared_by"},  # omitted where CPUID does not say (0x80000005/6)
+    # shared_by: omitted where CPUID does not say (0x80000005/6); geometry, reason, reported_size:
+    # only on a level whose CPUID description was refused (a hypervisor's, arch/x86_64/cache_judge.c)
+    "plat kind=cache": {"shared_by", "geometry", "reason", "reported_size"},
     "plat kind=os": {"cmdline.*", "huge_*_total", "huge_*_free"},  # per parameter / pool size
     "skip probe=membw": {"kernel", "width"},  # kernels skipped for a missing AVX2/AVX-512F
 }
