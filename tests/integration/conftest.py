@@ -56,6 +56,22 @@ class HostedRun:
         self.out_dir, self.rc, self.stdout, self.stderr = out_dir, rc, stdout, stderr
         self.summary = summary
 
+    @classmethod
+    def start(cls, argv, out_dir, timeout, cpu=None):
+        """Run argv (the hosted program with its options, after a prefix such as chrt or
+        qemu-aarch64 if any) pinned as a plain run would be (BAREMETRIC_CPU unset) or to `cpu`;
+        its stdout is the log out_dir/hosted.log, parsed into out_dir/parsed."""
+        env = dict(os.environ)
+        env.pop("BAREMETRIC_CPU", None)
+        if cpu is not None:
+            env["BAREMETRIC_CPU"] = str(cpu)
+        p = subprocess.run(list(argv), capture_output=True, env=env, timeout=timeout)
+        log = os.path.join(out_dir, "hosted.log")
+        with open(log, "wb") as fh:
+            fh.write(p.stdout)
+        summary = parse.parse_log(log, os.path.join(out_dir, "parsed"))
+        return cls(out_dir, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+
     def sets(self, name, **params):
         return [s for s in self.summary["sets"] if s["name"] == name
                 and all(str(s["params"].get(k)) == str(v) for k, v in params.items())]

@@ -137,7 +137,31 @@ def test_x86_model_caches_are_its_cpuid(model_boots, cpuid_dump, model):
             got_v = cpu[k]
             assert (int(got_v, 16) if isinstance(got_v, str) and k.startswith("max") else got_v) == v, (k, got_v, v)
     want = sorted(want, key=cpu_models.cache_key)
-    assert [{k: v for k, v in c.items() if k != "seq"} for c in got] == want
+    for c in got:
+        if c.get("geometry") == "unknown":
+            _assert_refused_as_documented(b.plat("cpu"), c)
+    assert [_as_described(c) for c in got] == want
+
+
+# AMD family 17h and later: CPUID 0x80000006's L3 is the package's, believed only beside 0x8000001D
+# (arch/x86_64/cache_judge.c, docs/protocol.md `plat kind=cache`); QEMU's EPYC models under TCG
+# leave 0x8000001D empty, so their L3 is refused with the CPUID size kept as reported_size.
+AMD_LEGACY_L3_FAMILY = 0x17
+
+
+def _assert_refused_as_documented(cpu, c):
+    assert cpu["vendor"] == "AuthenticAMD" and int(cpu["family"]) >= AMD_LEGACY_L3_FAMILY, (cpu, c)
+    assert c["level"] == 3 and c["source"] == "cpuid80000006", c
+    assert c["reason"].startswith("cache geometry refused:") and "size" not in c, c
+
+
+def _as_described(c):
+    """A cache record as the CPUID described it: a refused level's reported_size is the size."""
+    c = {k: v for k, v in c.items() if k != "seq"}
+    if c.get("geometry") == "unknown":
+        c["size"] = c.pop("reported_size")
+        del c["geometry"], c["reason"]
+    return c
 
 
 @pytest.mark.parametrize("model", [c.name for c in configs.MODELS if c.arch == "aarch64"])

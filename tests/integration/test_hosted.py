@@ -10,7 +10,6 @@ import subprocess
 
 import pytest
 
-from bmharness.stream import parse
 from conftest import HostedRun as Run, check_membw_mc, check_timer_sets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -36,17 +35,7 @@ def hosted_bin():
 
 
 def run_hosted(binary, tmp_path_factory, name, args, cpu=None):
-    out = str(tmp_path_factory.mktemp(name))
-    env = dict(os.environ)
-    env.pop("BAREMETRIC_CPU", None)
-    if cpu is not None:
-        env["BAREMETRIC_CPU"] = str(cpu)
-    p = subprocess.run([binary] + list(args), capture_output=True, env=env, timeout=TIMEOUT_S)
-    log = os.path.join(out, "hosted.log")
-    with open(log, "wb") as fh:
-        fh.write(p.stdout)
-    summary = parse.parse_log(log, os.path.join(out, "parsed"))
-    return Run(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+    return Run.start([binary] + list(args), str(tmp_path_factory.mktemp(name)), TIMEOUT_S, cpu=cpu)
 
 
 def first_allowed_cpu():

@@ -53,16 +53,7 @@ def a64_bin():
 
 @pytest.fixture(scope="module")
 def run(a64_bin, tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("hosted_a64"))
-    env = dict(os.environ)
-    env.pop("BAREMETRIC_CPU", None)
-    p = subprocess.run([QEMU, a64_bin] + ARGS, capture_output=True, env=env,
-                       timeout=RUN_TIMEOUT_S)
-    log = os.path.join(out, "hosted.log")
-    with open(log, "wb") as fh:
-        fh.write(p.stdout)
-    summary = parse.parse_log(log, os.path.join(out, "parsed"))
-    return Run(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+    return Run.start([QEMU, a64_bin] + ARGS, str(tmp_path_factory.mktemp("hosted_a64")), RUN_TIMEOUT_S)
 
 
 def test_elf_is_aarch64(a64_bin):

@@ -18,7 +18,6 @@ import subprocess
 import pytest
 
 from bmharness.analysis import irq
-from bmharness.stream import parse
 from conftest import HostedRun, check_nothing_lost, check_one_shot_arms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -55,14 +54,7 @@ def hrun(tmp_path_factory):
     args = ["probes=" + ",".join(PROBES), "irq_samples=%d" % N_LAT, "irq_set_ms=20000", "irq_timeout_ms=2000",
             "irq_disp_samples=%d" % N_DISP, "irq_fp_samples=%d" % N_FP, "irq_fp_ms=5000", "smp=0",
             "tsc_cal_windows=1", "tsc_cal_ms=50"]
-    env = dict(os.environ)
-    env.pop("BAREMETRIC_CPU", None)
-    p = subprocess.run([BIN] + args, capture_output=True, env=env, timeout=TIMEOUT_S)
-    log = os.path.join(out, "hosted.log")
-    with open(log, "wb") as fh:
-        fh.write(p.stdout)
-    summary = parse.parse_log(log, os.path.join(out, "parsed"))
-    return HostedRun(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+    return HostedRun.start([BIN] + args, out, TIMEOUT_S)
 
 
 def median(vals):

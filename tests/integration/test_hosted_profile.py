@@ -27,7 +27,6 @@ import pytest
 from conftest import ROOT, HostedRun, rt_prefix
 from profile_checks import check_stream, function_symbols, prof_records, samples_by_function
 
-from bmharness.stream import parse
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300
@@ -51,12 +50,7 @@ def hosted_profile_run(tmp_path_factory, probes, samples):
     # SCHED_FIFO where permitted (not pinned: membw_mc's worker needs the second CPU): another
     # runnable task's preemptions bias the task-clock profile (conftest.rt_prefix)
     prefix, _why = rt_prefix()
-    p = subprocess.run((prefix or []) + [BIN] + args, capture_output=True, timeout=TIMEOUT_S)
-    log = os.path.join(out, "hosted.log")
-    with open(log, "wb") as fh:
-        fh.write(p.stdout)
-    summary = parse.parse_log(log, os.path.join(out, "parsed"))
-    return HostedRun(out, p.returncode, p.stdout.decode("latin-1"), p.stderr.decode("latin-1"), summary)
+    return HostedRun.start((prefix or []) + [BIN] + args, out, TIMEOUT_S)
 
 
 @pytest.fixture(scope="module")
