@@ -323,3 +323,8 @@ def test_aarch64_one_unknown_level_leaves_the_others_judged(tmp_path):
     assert [r["status"] for r in h["levels"]] == ["agree", "agree"]
     assert h["flags"] == []
     assert headline.memory_levels(mem)["dram"] is None
+    # compare per level: L1d and L2 keep their plateaus (an unknown level above them bounds
+    # nothing below it); the L3's and DRAM's have no bounds, so they are not compared
+    bounds = compare_levels.level_bounds(summary, mem["curves"])
+    assert [b[0] for b in bounds] == ["L1d", "L2"] and bounds[0][1] == 0
+    assert bounds[1][1] == 2 * bounds[0][2] * 2 and all(b[2] is not None for b in bounds)

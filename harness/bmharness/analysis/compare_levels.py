@@ -26,15 +26,24 @@ GBPS, NS = "GB/s", "ns"
 def level_bounds(summary, cvs):
     """[(name, low, high)] of the plateaus of this run's levels (high None: no upper end)."""
     levels = memory.cpuid_levels(summary)
-    if not levels or archinfo.unknown_geometry(summary):
-        return []  # a level of unknown size leaves the plateaus around it unbounded
+    unknown = archinfo.unknown_geometry(summary)
+    if not levels:
+        return []
     hier = memory.hierarchy(cvs, levels, archinfo.emulated_cpu(summary),
                             archinfo.cache_source(summary))
+    # A level of unknown size leaves the plateaus above it unbounded (and DRAM's start unknown):
+    # only the levels below the lowest unknown one keep their bounds (an L3 a hypervisor's CPUID
+    # misstated leaves L1d and L2 comparable).
+    top = min((u["level"] for u in unknown if isinstance(u.get("level"), int)), default=None)
     out, prev = [], 0
     for lv, row in zip(levels, hier["levels"]):
+        if top is not None and lv["level"] >= top:
+            return out
         size = row["knee"] if row.get("status") == "agree" and row.get("knee") else lv["size"]
         out.append((lv["name"], 2 * prev, size / 2.0))
         prev = size
+    if unknown:
+        return out
     out.append(("DRAM", memory.DRAM_FACTOR * max(lv["size"] for lv in levels), None))
     return out
 
