@@ -192,6 +192,8 @@ static bool open_stick(void)
 		stop("xhci", xhci_error(st.xhci));
 		return false;
 	}
+	if (st.xhci->bios_forced)
+		emit_msg(MSG_WARN, "save: the BIOS never released the USB controller (USBLEGSUP); taken after 1 s, its SMIs off");
 	if (xhci_open_msc(st.xhci, &save_plan.path, st.dev)) {
 		stop("usb_device", xhci_error(st.xhci));
 		return false;
@@ -221,6 +223,8 @@ static void emit_live(void)
 	rec_str(r, "vendor", st.msc->vendor);
 	rec_str(r, "product", st.msc->product);
 	rec_u64(r, "blocks", st.msc->blocks);
+	if (st.xhci->bios_forced)
+		rec_str(r, "bios_handoff", "forced");
 	emit_finish();
 }
 

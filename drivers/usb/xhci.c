@@ -17,11 +17,16 @@ static int legacy_handoff(struct xhci *x, uint64_t cap)
 {
 	uint32_t ctl;
 
-	/* 7.1.1: ask for ownership, wait for the BIOS to give it up. */
+	/* 7.1.1: ask for ownership, wait for the BIOS to give it up. A BIOS that never does (seen on
+	 * real boards; Linux's USB hand-off quirk waits 1 s too) loses it anyway: BIOS Owned is
+	 * writable by software, and the controller is ours from here. */
 	xhci_wr(x, cap, xhci_rd(x, cap) | XHCI_LEGSUP_OS_OWNED);
-	if (!xhci_wait32(x, cap, XHCI_LEGSUP_BIOS_OWNED, 0, XHCI_HANDOFF_US))
-		return xhci_fail(x, "BIOS did not release the xHCI controller (USBLEGSUP BIOS Owned still set after 1 s)");
-	/* 7.1.2: no more SMIs: enables off, pending SMI status bits written 1 to clear. */
+	if (!xhci_wait32(x, cap, XHCI_LEGSUP_BIOS_OWNED, 0, XHCI_HANDOFF_US)) {
+		xhci_wr(x, cap, (xhci_rd(x, cap) & ~XHCI_LEGSUP_BIOS_OWNED) | XHCI_LEGSUP_OS_OWNED);
+		x->bios_forced = true;
+	}
+	/* 7.1.2: no more SMIs, whichever way the hand-off went: enables off, pending SMI status bits
+	 * written 1 to clear. */
 	ctl = xhci_rd(x, cap + XHCI_LEGCTLSTS);
 	xhci_wr(x, cap + XHCI_LEGCTLSTS, (ctl & ~XHCI_LEGCTL_SMI_ENABLES) | XHCI_LEGCTL_SMI_STATUS_RW1C);
 	return 0;

@@ -92,14 +92,16 @@ struct xhci {
 	uint8_t *desc; /* XHCI_DESC_BUF bytes of DMA memory for descriptors and hub status */
 	struct xhci_dev hub; /* the external hub of a depth-2 path */
 	bool running;
+	bool bios_forced; /* the BIOS never released the controller (7.1.1): taken after 1 s anyway */
 	bool dead;     /* a command timed out or the controller reported an error: stop here */
 	uint32_t last_cc; /* completion code of the last failed command or transfer, 0: none */
 	char err[XHCI_ERR_LEN];
 };
 
 /* Takes over and starts the controller at mmio_base: Legacy Support hand-off, halt, reset,
- * data structures (DCBAA, scratchpads, command ring, event ring), run. Failure: the BIOS kept the
- * controller, a reset or halt never finished, the DMA region is too small, or the controller is
+ * data structures (DCBAA, scratchpads, command ring, event ring), run. A BIOS that keeps the
+ * controller past 1 s loses it (x->bios_forced); its SMIs are turned off either way. Failure: a
+ * reset or halt never finished, the DMA region is too small, or the controller is
  * not one this driver can drive (no 32-bit-addressable memory problems: the region is below 4 GiB). */
 int xhci_init(struct xhci *x, uint64_t mmio_base, const struct usb_io *io, struct usb_dma *dma);
 

@@ -16,8 +16,14 @@
 #define XHCI_HCIVERSION_1_0 0x100
 #define XHCI_HCS1_MAX_SLOTS(v) ((v) & 0xffu)
 #define XHCI_HCS1_MAX_PORTS(v) (((v) >> 24) & 0xffu)
-/* 5.3.4: Max Scratchpad Buffers, Hi (31:27) and Lo (25:21) halves of a 10-bit count. */
-#define XHCI_HCS2_SCRATCH(v) (((((v) >> 27) & 0x1fu) << 5) | (((v) >> 21) & 0x1fu))
+/* 5.3.4 Table 5-13: Max Scratchpad Buffers, a 10-bit count in two halves: Hi (its bits 9:5) in
+ * HCSPARAMS2 bits 25:21, Lo (its bits 4:0) in bits 31:27. */
+#define XHCI_HCS2_SCRATCH_HI_SHIFT 21
+#define XHCI_HCS2_SCRATCH_LO_SHIFT 27
+#define XHCI_HCS2_SCRATCH_HALF 0x1fu
+#define XHCI_HCS2_SCRATCH(v) \
+	(((((v) >> XHCI_HCS2_SCRATCH_HI_SHIFT) & XHCI_HCS2_SCRATCH_HALF) << 5) | \
+	 (((v) >> XHCI_HCS2_SCRATCH_LO_SHIFT) & XHCI_HCS2_SCRATCH_HALF))
 #define XHCI_HCC1_AC64 (1u << 0) /* 64-bit addressing */
 #define XHCI_HCC1_CSZ (1u << 2)  /* 64-byte contexts */
 #define XHCI_HCC1_PPC (1u << 3)  /* port power control */

@@ -216,7 +216,9 @@ static uint32_t cap_read(struct xhci_model *m, uint32_t off)
 	switch (off) {
 	case 0x00: return XM_CAPLENGTH | (uint32_t)m->version << 16;
 	case 0x04: return XM_SLOTS | 1u << 8 | (m->n2 + m->n3) << 24;
-	case 0x08: return (m->scratchpads & 0x1f) << 21 | (m->scratchpads >> 5) << 27;
+	/* HCSPARAMS2, xHCI 1.2 5.3.4 Table 5-13: Max Scratchpad Bufs Hi in bits 25:21 (the count's
+	 * bits 9:5), Max Scratchpad Bufs Lo in bits 31:27 (its bits 4:0). */
+	case 0x08: return (m->scratchpads >> 5 & 0x1f) << 21 | (m->scratchpads & 0x1f) << 27;
 	case 0x10: return 1u | (m->csz64 ? 4u : 0) | (uint32_t)(m->legacy ? XM_XECP : XM_XECP + 0x10) / 4 << 16;
 	case 0x14: return XM_DBOFF;
 	case 0x18: return XM_RTSOFF;
@@ -394,6 +396,11 @@ static void legacy_write(struct xhci_model *m, uint32_t off, uint32_t v)
 {
 	if (off == XM_XECP) {
 		m->legsup = (m->legsup & ~(1u << 24)) | (v & (1u << 24));
+		/* 7.1.1: HC BIOS Owned is RW to software too; an OS clearing it took the controller. */
+		if ((m->legsup & (1u << 16)) && !(v & (1u << 16))) {
+			m->legsup &= ~(1u << 16);
+			m->bios_taken = true;
+		}
 		if ((v & (1u << 24)) && m->bios_releases && !m->bios_release_at)
 			m->bios_release_at = m->now + m->bios_release_us;
 	} else if (off == XM_XECP + 4) {

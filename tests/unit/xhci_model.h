@@ -103,6 +103,7 @@ struct xhci_model {
 	uint32_t usbcmd, usbsts, config, crcr_lo, dcbaap_lo, dcbaap_hi;
 	uint32_t legsup, legctl;
 	uint64_t bios_release_at;
+	bool bios_taken;          /* software cleared HC BIOS Owned itself (7.1.1) */
 	uint64_t cmd_deq;
 	int cmd_ccs;
 	uint32_t iman, erstsz, erstba_lo, erdp_lo, erdp_hi;
