@@ -159,7 +159,20 @@ def _run_qemu(args, out_dir, run=None):
         return None, inputs.err("%s: %s" % (exc.filename or "", exc.strerror or exc))
 
 
+def _print_config(res):
+    """Which keys the harness changed of the image's own baremetric.cfg (run.json config_changes)."""
+    changes = res.get("config_changes") or []
+    if not changes:
+        print("config: the image's baremetric.cfg as it is")
+        return
+    print("config: the image's baremetric.cfg, with the harness's changes:")
+    for key, old, new, why in changes:
+        print("  %s = %s (%s; the image's file: %s)" % (
+            key, new, why, "not set" if old is None else old))
+
+
 def _print_run(res):
+    _print_config(res)
     print("qemu: %s, %.1f s%s" % (
         run_verdict.exit_text(res), res["duration_s"],
         " (TIMED OUT after %ss: raise it with %s)" % (res["timeout_s"], qemu.TIMEOUT_OPTION)
@@ -346,7 +359,8 @@ def _qemu_opts(p, smp=1):
                    help="firmware architecture: x86_64 (q35 + OVMF) or aarch64 (virt + AAVMF); "
                    "default %(default)s")
     p.add_argument("--image", help="disk image (default: build/<arch>/baremetric.img in the "
-                   "repository)")
+                   "repository); its own baremetric.cfg is kept, --set and the QEMU defaults for "
+                   "keys it does not set go on top, and the keys changed are printed")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="firmware config setting (repeatable); keys: %s"
                    % ", ".join(runconfig.KEYS))

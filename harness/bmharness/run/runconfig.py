@@ -160,6 +160,65 @@ def render(settings):
     return "\n".join(lines) + "\n"
 
 
+_LINE_END = re.compile(r"(\r\n|\r|\n)")
+_BLANKS = " \t"
+HARNESS_MARK = "# --- set by the harness (baremetric qemu): "
+
+
+def read_settings(text):
+    """[(line number, key, value)] of a config file's `key = value` lines, as the firmware reads
+    them (lib/config.c: a `#` before the `=` makes a comment line, one after it ends the value;
+    LF, CRLF or CR line ends; a UTF-8 byte-order mark skipped)."""
+    out = []
+    for n, line in enumerate(_LINE_END.split(text.lstrip("\ufeff"))[::2], 1):
+        hash_at, eq = line.find("#"), line.find("=")
+        if eq < 0 or 0 <= hash_at < eq:
+            continue
+        value = line[eq + 1:hash_at if hash_at >= 0 else len(line)]
+        out.append((n, line[:eq].strip(_BLANKS), value.strip(_BLANKS)))
+    return out
+
+
+def overlay(image_text, overrides=None, defaults=None):
+    """An image's own config file with the harness's settings on top: (text, settings, changes).
+
+    Precedence: the harness's defaults (QEMU_DEFAULTS unless given) < the image's own lines <
+    overrides (`--set`). The image's text is kept byte for byte, except each line of a key the
+    harness sets, which becomes a comment (the firmware reports a key given twice); the
+    harness's lines follow under a marker. settings: every key's value as the firmware will see
+    it (the image's values unchecked: the firmware reports a bad one). changes: [(key, the
+    image's value or None, the harness's value, why)] for each key the harness set: a --set
+    value the image's file does not already have, a QEMU default the file does not set and the
+    firmware would not take anyway (registry.json's default)."""
+    overrides = {k: str(v) for k, v in (overrides or {}).items()}
+    defaults = dict(QEMU_DEFAULTS if defaults is None else defaults)
+    validate(dict(defaults, **overrides))
+    found = read_settings(image_text)
+    own = {k: v for _, k, v in found}
+    # a default the firmware has anyway changes nothing: not written
+    wanted = {k: v for k, v in defaults.items() if k not in own and v != registry.default(k)}
+    wanted.update(overrides)
+    ours = {k: v for k, v in wanted.items() if own.get(k) != v}  # what the harness changes
+    changes = [(k, own.get(k), v, "--set" if k in overrides else "QEMU default")
+               for k, v in ours.items()]
+    replaced = {n for n, k, _ in found if k in ours}
+    parts = _LINE_END.split(image_text)
+    for i in range(0, len(parts), 2):
+        if i // 2 + 1 in replaced:
+            parts[i] = "# " + parts[i] + "  # replaced by the harness below"
+    text = "".join(parts)
+    if ours:
+        end = _LINE_END.search(image_text)
+        nl = end.group(0) if end else "\n"  # the image's own line ends
+        if text and not text.endswith(("\n", "\r")):
+            text += nl
+        text += (HARNESS_MARK + ", ".join("%s (%s)" % (k, why) for k, _, _, why in changes)
+                 + "\n" + render(ours)).replace("\n", nl)
+    settings = dict(defaults, **own)
+    settings.update(ours)
+    return text, settings, changes
+
+
 def write(path, settings, extra=""):
     """Validate and write the config file; returns its text. `extra` (raw lines, unchecked) is
     appended: tests use it to feed the firmware unknown keys and bad values on purpose."""
