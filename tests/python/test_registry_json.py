@@ -221,3 +221,18 @@ def test_adding_a_probe_is_one_file_and_one_registry_line(tmp_path):
 def test_a_missing_registry_is_a_clear_error(tmp_path):
     r = harness(["parse", "--help"], env_registry=tmp_path / "none.json")
     assert r.returncode != 0 and "make registry" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_fresh_clone_parses_without_a_build(tmp_path):
+    """harness/ alone (no build/, no C sources: a fresh clone before any make) parses a log: the
+    registry it needs is its committed copy."""
+    shutil.copytree(HARNESS, tmp_path / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ)
+    env.pop(registry.ENV, None)
+    env.pop("PYTHONPATH", None)
+    r = subprocess.run([sys.executable, str(tmp_path / "harness" / "baremetric"), "parse",
+                        str(ROOT / "tests/python/data/hosted_excerpt.log"), "--out",
+                        str(tmp_path / "p")], capture_output=True, text=True, env=env,
+                       cwd=str(tmp_path))
+    assert r.returncode in (0, 1) and "parsed" in r.stdout, r.stdout + r.stderr
+    assert (tmp_path / "p" / "summary.json").exists()
