@@ -90,8 +90,8 @@ UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 UNIT_UNDER  += bench/core/summary.c bench/core/summary_head.c bench/core/progress.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
-.PHONY: all image image-aarch64 image-secboot run test unit pytest integration deps clean help docs
-all: $(OUT)/baremetric.efi
+.PHONY: all image image-aarch64 image-secboot run test unit pytest integration deps clean help docs registry
+all: $(OUT)/baremetric.efi registry
 
 help:
 	@echo "make            build $(OUT)/baremetric.efi"
@@ -104,6 +104,7 @@ help:
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
 	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
+	@echo "make registry   build/gen/registry.json (probes, options, record types, field classes) for the harness"
 	@echo "make run-hosted [ARGS=\"key=value ...\"]   run it here, parse and report into results/"
 	@echo "make hosted-aarch64   build build/hosted-aarch64/baremetric for AArch64 Linux (runs under qemu-aarch64)"
 
@@ -122,6 +123,21 @@ PMU_EVENTS_GEN  := $(GEN)/pmu_events_tables.h $(GEN)/pmu_events_tables.inc
 $(PMU_EVENTS_GEN) &: $(PMU_EVENTS_DATA) scripts/gen_pmu_events.py
 	$(PY) scripts/gen_pmu_events.py $(PMU_EVENTS_DATA) $(GEN)
 $(OUT)/obj/arch/x86_64/pmu_events.c.o: $(PMU_EVENTS_GEN)
+
+# registry.json: the probes, options (types, ranges, defaults), record types and probe-record field
+# classes the harness reads (harness/bmharness/stream/registry.py), made from the C sources by
+# scripts/gen_registry.py on every build (make, make unit, make hosted) and installed as the
+# harness's copy, harness/bmharness/registry.json, when it differs. That copy is committed: a fresh
+# clone's harness (and `pip install ./harness`) reads it without a build, and
+# tests/python/test_registry_json.py fails when it is not what the sources make.
+REGISTRY_JSON := harness/bmharness/registry.json
+$(GEN)/registry.json: scripts/gen_registry.py scripts/gen_docs.py bench/core/options.h lib/config.h \
+		$(shell find lib arch drivers bench efi hosted -name '*.c' -o -name '*.def')
+	@mkdir -p $(GEN)
+	$(PY) scripts/gen_registry.py $@
+$(REGISTRY_JSON): $(GEN)/registry.json
+	@if cmp -s $< $@; then touch $@; else cp $< $@ && echo "installed $@ (commit it with the sources)"; fi
+registry: $(REGISTRY_JSON)
 
 $(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
@@ -278,7 +294,7 @@ $(FAT_FIXTURES)/stamp: tests/unit/fat_fixtures.sh | deps-image
 
 # Also the registry's checks (tests/hosted/test_registry.c), linked with every probe: mk/hosted.mk.
 # And the CPUID corpus (tests/cpuid/): arch/x86_64's discovery on recorded machines' CPUID.
-unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry unit-cpuid
+unit: $(UNIT_BIN) $(FAT_FIXTURES)/stamp unit-registry unit-cpuid registry
 	BAREMETRIC_FAT_FIXTURES=$(FAT_FIXTURES) $(UNIT_BIN)
 
 # Recorded CPUID through the firmware's x86 discovery (tests/cpuid/fixtures/README.md): its own
@@ -301,7 +317,7 @@ unit-cpuid: $(BUILD)/host/cpuid_tests $(BUILD)/host/cpuid_replay
 	$(BUILD)/host/cpuid_tests
 
 # docs/options.md from the options table and the probe registry (tests/python checks it is current).
-docs:
+docs: registry
 	$(PY) scripts/gen_docs.py --write
 
 pytest: | deps-test

@@ -31,7 +31,7 @@ HOSTED_SRC    := $(call sources_in,$(HOSTED_DIRS),$(HOSTED_CPU))
 HOSTED_OBJ    := $(patsubst %,$(HOSTED_OUT)/obj/%.o,$(HOSTED_SRC))
 
 .PHONY: hosted hosted-aarch64 hosted-test run-hosted
-hosted: $(HOSTED_BIN)
+hosted: $(HOSTED_BIN) registry
 
 # The AArch64 hosted build (tests/integration/test_hosted_aarch64.py runs it under qemu-aarch64).
 hosted-aarch64: | deps-hosted-aarch64

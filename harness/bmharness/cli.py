@@ -11,115 +11,21 @@ import contextlib
 import io
 import json
 import os
-import secrets
 import shutil
 import sys
 import tempfile
-import time
 
 from . import prof_cli, store_cli, vector_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
-from .run import qemu, runconfig
-from .stream import capture, parse
+from .run import inputs, pipeline, qemu, runconfig
+from .stream import capture
 from .stream.stick import runs as stick_runs
 from .stream.stick.device import StickError
 from .store import db as store_db, ops as store_ops
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-
-
-def _err(msg):
-    print("baremetric: error: %s" % msg, file=sys.stderr)
-    return EXIT_USAGE
-
-
-def run_id():
-    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(2)
-
-
-PRINT_PROBLEMS = 25  # problems printed by parse; summary.json keeps more, counted per kind
-PARSE_FILES = ("summary.json", "results.csv", "results.json")
-
-
-def _print_validation(summary):
-    v = summary["validation"]
-    c = v["counts"]
-    print("parsed %d lines: %d records in the analysed boot, %d corrupt, %d duplicate, "
-          "%d missing, %d set(s) (%d complete)" % (
-              c["lines"], c["records_analysed"], c["corrupt"], c["duplicates"], c["missing"],
-              c["sets"], c["sets_complete"]))
-    counts = v.get("problem_counts") or {}
-    if counts:
-        print("problems by kind: " + ", ".join("%s %d" % kv for kv in sorted(
-            counts.items(), key=lambda kv: -kv[1])))
-    for p in v["problems"][:PRINT_PROBLEMS]:
-        print("  problem: %s%s: %s" % (p["kind"], " (line %d)" % p["line"] if p["line"] else "",
-                                       p["message"]))
-    more = c.get("problems", len(v["problems"])) - min(len(v["problems"]), PRINT_PROBLEMS)
-    if more > 0:
-        print("  ... and %d more problem(s) (summary.json keeps %s)" % (
-            more, v.get("problems_shown", "them")))
-    if len(v.get("boots") or []) > 1:
-        print("analysed boot %s: %s" % (v.get("analysed_boot"), v.get("analysed_why")))
-    for n in (v.get("notes") or [])[:PRINT_PROBLEMS]:
-        if n.startswith("log decoded as"):
-            print("note: " + n)
-    print("log %s" % ("complete and valid" if v["ok"] else
-                      "INCOMPLETE" if not v["complete"] else "has problems"))
-
-
-def _parse(log, out_dir):
-    try:
-        summary = parse.parse_log(log, out_dir)
-    except OSError as exc:
-        return None, _err("%s: %s" % (exc.filename or log, exc.strerror or exc))
-    return _parsed(summary, out_dir)
-
-
-def _parsed(summary, out_dir):
-    """After a parse: results.csv/results.json next to summary.json, and the validation."""
-    try:
-        export.write(out_dir, summary)
-    except OSError as exc:
-        return None, _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
-    _print_validation(summary)
-    print("wrote %s" % ", ".join(os.path.join(out_dir, f) for f in PARSE_FILES))
-    return summary, parse.exit_code(summary)
-
-
-def _open_run(path, number):
-    """(stick, run): the stick at path and its run `number` (None: the newest). Raises
-    StickError."""
-    stick = stick_runs.open_stick(path)
-    try:
-        return stick, stick.select(number)
-    except StickError:
-        stick.close()
-        raise
-
-
-def _is_stick_input(path, number):
-    """Whether a command's input is read as a stick: --run given, or path is one."""
-    return number is not None or stick_runs.is_stick(path)
-
-
-def _parse_stick(path, out_dir, number):
-    """Parse run `number` (None: the newest) of the stick at path into out_dir, like _parse."""
-    try:
-        stick, run = _open_run(path, number)
-        with stick:
-            h = run.header
-            print("%s: run %d, %s on %s: %d of %d bytes valid, state=%s" % (
-                path, run.number, run.name, stick.where, h["valid"], h["capacity"], h["state"]))
-            for note in stick_runs.run_notes(run):
-                print("note: " + note)
-            summary = stick_runs.parse_run(stick, run, out_dir)
-    except StickError as exc:
-        return None, _err(str(exc))
-    except OSError as exc:
-        return None, _err("%s: %s" % (exc.filename or path, exc.strerror or exc))
-    return _parsed(summary, out_dir)
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = inputs.EXIT_OK, inputs.EXIT_PROBLEMS, inputs.EXIT_USAGE
+PARSE_FILES = inputs.PARSE_FILES
 
 
 def _report(out_dir, plot=True, summary_only=False, html_page=False):
@@ -128,19 +34,14 @@ def _report(out_dir, plot=True, summary_only=False, html_page=False):
         text, ok = (report.write_summary(out_dir) if summary_only else
                     report.write_report(out_dir, plot=plot, html_page=html_page))
     except FileNotFoundError:
-        return None, _err("%s has no summary.json (run `parse` first)" % out_dir)
+        return None, inputs.err("%s has no summary.json (run `parse` first)" % out_dir)
     except (OSError, ValueError) as exc:
-        return None, _err("cannot read %s/summary.json: %s" % (out_dir, exc))
+        return None, inputs.err("cannot read %s/summary.json: %s" % (out_dir, exc))
     print(text, end="")
     print("wrote %s" % os.path.join(out_dir, "headline.json" if summary_only else "report.md"))
     if html_page and not summary_only:
         print("wrote %s" % os.path.join(out_dir, "report.html"))
     return ok, EXIT_OK
-
-
-def _print_json(obj):
-    json.dump(obj, sys.stdout, indent=1, allow_nan=False)
-    sys.stdout.write("\n")
 
 
 def _parse_json(summary, out_dir, code):
@@ -156,14 +57,12 @@ def _parse_json(summary, out_dir, code):
 
 
 def cmd_parse(args):
-    stick = _is_stick_input(args.log, args.run)
     text = io.StringIO()
     # --json: the human lines are not printed (errors still go to stderr)
     with contextlib.redirect_stdout(text) if args.json else contextlib.nullcontext():
-        summary, code = (_parse_stick(args.log, args.out, args.run) if stick
-                         else _parse(args.log, args.out))
+        summary, code = inputs.parse_input(args.log, args.out, args.run)
     if args.json and summary is not None:
-        _print_json(_parse_json(summary, args.out, code))
+        inputs.print_json(_parse_json(summary, args.out, code))
     return code
 
 
@@ -177,14 +76,14 @@ def _report_json(out_dir, plot, html_page=False):
         return code
     with open(os.path.join(out_dir, "summary.json")) as fh:
         summary = json.load(fh)
-    _print_json(export.write(out_dir, summary))
+    inputs.print_json(export.write(out_dir, summary))
     return EXIT_OK if ok else EXIT_PROBLEMS
 
 
 def cmd_report(args):
-    if not _is_stick_input(args.dir, args.run):
+    if not inputs.is_stick_input(args.dir, args.run):
         if args.out:
-            return _err("--out is for a stick; %s is a parse directory" % args.dir)
+            return inputs.err("--out is for a stick; %s is a parse directory" % args.dir)
         if args.json:
             return _report_json(args.dir, plot=not args.no_plots, html_page=args.html)
         ok, rcode = _report(args.dir, plot=not args.no_plots, summary_only=args.summary,
@@ -192,12 +91,12 @@ def cmd_report(args):
         # a FAILED or incomplete run is exit 1 (the module docstring's promise), as for a stick
         return rcode if ok is None else EXIT_OK if ok else EXIT_PROBLEMS
     if args.json:
-        out_dir = args.out or os.path.join(args.results, run_id())
+        out_dir = args.out or os.path.join(args.results, inputs.run_id())
         with contextlib.redirect_stdout(io.StringIO()):
-            summary, code = _parse_stick(args.dir, out_dir, args.run)
+            summary, code = inputs.parse_stick(args.dir, out_dir, args.run)
         return code if summary is None else _report_json(out_dir, not args.no_plots, args.html)
-    out_dir = args.out or os.path.join(args.results, run_id())
-    summary, code = _parse_stick(args.dir, out_dir, args.run)
+    out_dir = args.out or os.path.join(args.results, inputs.run_id())
+    summary, code = inputs.parse_stick(args.dir, out_dir, args.run)
     if summary is None:
         return code
     ok, rcode = _report(out_dir, plot=not args.no_plots, summary_only=args.summary,
@@ -212,7 +111,7 @@ def cmd_stick(args):
     try:
         stick = stick_runs.open_stick(args.path)
     except StickError as exc:
-        return _err(str(exc))
+        return inputs.err(str(exc))
     with stick:
         print("%s: %s" % (args.path, stick.where))
         if not stick.runs:
@@ -238,26 +137,42 @@ def _machine_args(args):
     return [a for m in props for a in ("-machine", m)]
 
 
-def _run_qemu(args, out_dir):
+def _run_qemu(args, out_dir, run=None):
+    """run(out_dir, **the QEMU options of args): qemu.run_qemu (None), or pipeline.run_and_parse
+    for `run`; (its result, EXIT_OK), or (None, exit code) with the error said."""
+    run = run or qemu.run_qemu
     if args.el2 and args.arch != "aarch64":
-        return None, _err("--el2 is for --arch aarch64 (QEMU virt's virtualization=on)")
+        return None, inputs.err("--el2 is for --arch aarch64 (QEMU virt's virtualization=on)")
     try:
         settings = runconfig.parse_set_args(args.set)
-        return qemu.run_qemu(out_dir, image=args.image, settings=settings, smp=args.smp,
+        return run(out_dir, image=args.image, settings=settings, smp=args.smp,
                              mem=args.mem, icount=args.icount, timeout=args.timeout,
                              cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
                              qemu=args.qemu, qemu_datadir=args.qemu_datadir,
                              arch=args.arch,
                              extra_args=_machine_args(args) or None), EXIT_OK
     except runconfig.ConfigError as exc:
-        return None, _err(str(exc))
+        return None, inputs.err(str(exc))
     except qemu.HarnessError as exc:
-        return None, _err(str(exc))
+        return None, inputs.err(str(exc))
     except OSError as exc:
-        return None, _err("%s: %s" % (exc.filename or "", exc.strerror or exc))
+        return None, inputs.err("%s: %s" % (exc.filename or "", exc.strerror or exc))
+
+
+def _print_config(res):
+    """Which keys the harness changed of the image's own baremetric.cfg (run.json config_changes)."""
+    changes = res.get("config_changes") or []
+    if not changes:
+        print("config: the image's baremetric.cfg as it is")
+        return
+    print("config: the image's baremetric.cfg, with the harness's changes:")
+    for key, old, new, why in changes:
+        print("  %s = %s (%s; the image's file: %s)" % (
+            key, new, why, "not set" if old is None else old))
 
 
 def _print_run(res):
+    _print_config(res)
     print("qemu: %s, %.1f s%s" % (
         run_verdict.exit_text(res), res["duration_s"],
         " (TIMED OUT after %ss: raise it with %s)" % (res["timeout_s"], qemu.TIMEOUT_OPTION)
@@ -276,12 +191,12 @@ def cmd_qemu(args):
 
 
 def cmd_run(args):
-    out_dir = os.path.join(args.results, args.run_id or run_id())
-    res, code = _run_qemu(args, out_dir)
+    out_dir = os.path.join(args.results, args.run_id or inputs.run_id())
+    res, code = _run_qemu(args, out_dir, pipeline.run_and_parse)  # QEMU, then parse
     if res is None:
         return code
-    _print_run(res)
-    summary, pcode = _parse(res["serial_log"], out_dir)
+    _print_run(res["run"])
+    summary, pcode = inputs.parsed(res["summary"], out_dir)  # results.csv/json, the validation
     if summary is None:
         return pcode
     ok, rcode = _report(out_dir, plot=not args.no_plots)
@@ -307,7 +222,7 @@ def _capture_end(res):
 
 
 def cmd_capture(args):
-    out_dir = args.out or os.path.join(args.results, run_id())
+    out_dir = args.out or os.path.join(args.results, inputs.run_id())
     echo = (lambda b: (sys.stdout.write(b.decode("latin-1")), sys.stdout.flush())) \
         if args.echo else None
     source = ("the output of %r" % args.command) if args.command else \
@@ -320,16 +235,16 @@ def cmd_capture(args):
                               command=args.command, status_stream=sys.stderr, status_tty=tty,
                               silence_s=args.silence)
     except capture.CaptureError as exc:
-        return _err(str(exc))
+        return inputs.err(str(exc))
     except OSError as exc:
-        return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
+        return inputs.err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
     how = _capture_end(res)
     if not res["bytes"]:
         print("nothing received in %.1f s (%s): no run folder written" % (res["duration_s"], how))
         return EXIT_PROBLEMS
     print("captured %d bytes, %d records in %.1f s: %s" % (res["bytes"], res["records"],
                                                            res["duration_s"], how))
-    summary, pcode = _parse(res["serial_log"], out_dir)
+    summary, pcode = inputs.parse_log(res["serial_log"], out_dir)
     if summary is None:
         return pcode
     ok, rcode = _report(out_dir, plot=not args.no_plots)
@@ -342,9 +257,9 @@ def cmd_capture(args):
 def _load_side(path, number, tmp):
     """compare.load_run's dict for a parse directory, a log or a stick's run (parsed under tmp;
     "nonce" names the run)."""
-    if not _is_stick_input(path, number):
+    if not inputs.is_stick_input(path, number):
         return compare.load_run(path, tmp)
-    stick, run = _open_run(path, number)
+    stick, run = inputs.open_run(path, number)
     with stick:
         out = tempfile.mkdtemp(prefix="parse-", dir=tmp)
         summary = stick_runs.parse_run(stick, run, out)
@@ -367,32 +282,32 @@ def cmd_compare(args):
     try:
         paths_a, paths_b = _compare_sides(args)
     except ValueError as exc:
-        return _err(str(exc))
+        return inputs.err(str(exc))
     tmp = tempfile.mkdtemp(prefix="baremetric-compare-")
     try:
         try:
             runs_a = [_load_side(p, args.run_a_number, tmp) for p in paths_a]
             runs_b = [_load_side(p, args.run_b_number, tmp) for p in paths_b]
         except (compare.RunError, StickError) as exc:
-            return _err(str(exc))
+            return inputs.err(str(exc))
         except (OSError, ValueError) as exc:
-            return _err("cannot read a run: %s" % exc)
+            return inputs.err("cannot read a run: %s" % exc)
         nonces = [r["nonce"] for r in runs_a + runs_b if r.get("nonce")]
         twice = sorted({n for n in nonces if nonces.count(n) > 1})
         if twice:
-            return _err("the same run is given twice (nonce %s): pick others with "
+            return inputs.err("the same run is given twice (nonce %s): pick others with "
                         "--run-a N / --run-b N" % ", ".join(twice))
         # only one boot a side needs a stated spread: with 2+ on a side those boots give it
         if args.store is not None and args.boot_spread is None and len(runs_a + runs_b) == 2:
             try:
                 args.boot_spread = _stored_spread(args.store, runs_a, runs_b)
             except store_db.StoreError as exc:
-                return _err(str(exc))
+                return inputs.err(str(exc))
         try:
             res = compare.compare(runs_a, runs_b, alpha=args.alpha, threshold_pct=args.threshold,
                                   cycles=args.cycles, boot_spread_pct=args.boot_spread)
         except compare.ClockMismatch as exc:
-            return _err(str(exc))
+            return inputs.err(str(exc))
         doc = compare_report.build_doc(runs_a, runs_b, res, changed_only=args.changed_only)
         data = compare_report.json_doc(runs_a, runs_b, res, changed_only=args.changed_only)
         run_b, path_b = runs_b[0], paths_b[0]
@@ -409,7 +324,7 @@ def cmd_compare(args):
                 json.dump(data, fh, indent=1, default=str)
                 fh.write("\n")
         except OSError as exc:
-            return _err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
+            return inputs.err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
         if args.json:  # stdout is the JSON alone, for a pipe
             json.dump(data, sys.stdout, indent=1, default=str)
             sys.stdout.write("\n")
@@ -444,7 +359,8 @@ def _qemu_opts(p, smp=1):
                    help="firmware architecture: x86_64 (q35 + OVMF) or aarch64 (virt + AAVMF); "
                    "default %(default)s")
     p.add_argument("--image", help="disk image (default: build/<arch>/baremetric.img in the "
-                   "repository)")
+                   "repository); its own baremetric.cfg is kept, --set and the QEMU defaults for "
+                   "keys it does not set go on top, and the keys changed are printed")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="firmware config setting (repeatable); keys: %s"
                    % ", ".join(runconfig.KEYS))
@@ -471,11 +387,6 @@ def _qemu_opts(p, smp=1):
                    "(default: from the image)")
 
 
-def _run_opt(p):
-    p.add_argument("--run", type=int, metavar="N", help="a stick's run N (RUN_NNN.LOG; "
-                   "default: the newest)")
-
-
 def make_parser():
     results = os.path.join(qemu.REPO_ROOT, "results")
     ap = argparse.ArgumentParser(prog="baremetric", description="baremetric host harness")
@@ -485,7 +396,7 @@ def make_parser():
                        "records/raw/summary")
     p.add_argument("log", help="serial log, or a stick: mounted directory, image or block device")
     p.add_argument("--out", required=True, metavar="DIR")
-    _run_opt(p)
+    inputs.add_run_opt(p)
     p.add_argument("--json", action="store_true", help="print the validation summary and the "
                    "files written as JSON instead of the text")
     p.set_defaults(func=cmd_parse)
@@ -498,7 +409,7 @@ def make_parser():
                    "write headline.json)")
     p.add_argument("--html", action="store_true", help="also write DIR/report.html: one "
                    "self-contained page (inline CSS and SVG plots, sortable tables)")
-    _run_opt(p)
+    inputs.add_run_opt(p)
     p.add_argument("--out", metavar="DIR", help="for a stick: parse into DIR (default "
                    "results/<run-id>)")
     p.add_argument("--json", action="store_true", help="print results.json's content (every "
@@ -569,7 +480,7 @@ def make_parser():
     p.set_defaults(func=cmd_compare)
     prof_cli.add_parser(sub)
     vector_cli.add_parser(sub)
-    store_cli.add_parser(sub, sys.modules[__name__])
+    store_cli.add_parser(sub)
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")

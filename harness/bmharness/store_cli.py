@@ -1,6 +1,6 @@
 """`baremetric store`: the results store's command line (the store itself is store/: db.py,
-machine.py, ops.py, text.py). `store add` reads its inputs with cli.py's parse helpers, so a
-serial log or a stick's run is parsed exactly as `parse` would, into a directory next to the
+machine.py, ops.py, text.py). `store add` reads its inputs with run/inputs.py, as `parse` does,
+so a serial log or a stick's run is parsed exactly as `parse` would, into a directory next to the
 database (DB_DIR/runs/<run-id>/) whose path the store keeps.
 """
 
@@ -12,41 +12,27 @@ import shutil
 import sys
 import tempfile
 
-from .analysis import compare, export, headline
+from .analysis import compare, headline
 from .report import compare as compare_report
+from .run import inputs
 from .store import db as store_db, ops as store_ops, remove as store_remove, text as store_text
 
-EXIT_OK, EXIT_PROBLEMS = 0, 1
+EXIT_OK, EXIT_PROBLEMS = inputs.EXIT_OK, inputs.EXIT_PROBLEMS
 
 
-_CLI = []  # cli.py's module, handed over by add_parser: its parse helpers, without a cycle
-
-
-def _cli():
-    return _CLI[0]
-
-
-def _store_input(path, number, parse_root, conn):
+def _store_input(path, number, parse_root):
     """(summary, results, directory, fresh) of one `store add` input: a parse directory as it
     is, a serial log or a stick's run parsed into a new directory under parse_root (fresh).
     Returns (None, exit code, None, None) when it cannot be read."""
-    if not _cli()._is_stick_input(path, number) and os.path.isdir(path):
+    if not inputs.is_stick_input(path, number) and os.path.isdir(path):
         try:
-            with open(os.path.join(path, "summary.json")) as fh:
-                summary = json.load(fh)
-            res_path = os.path.join(path, "results.json")
-            if os.path.exists(res_path):
-                with open(res_path) as fh:
-                    results = json.load(fh)
-            else:  # parsed before results.json existed
-                results = export.write(path, summary)
+            summary, results = inputs.load_dir(path)
         except (OSError, ValueError) as exc:
-            return None, _cli()._err("%s: not a parse directory (%s)" % (path, exc)), None, None
+            return None, inputs.err("%s: not a parse directory (%s)" % (path, exc)), None, None
         return summary, results, path, False
-    out = os.path.join(parse_root, _cli().run_id())
+    out = os.path.join(parse_root, inputs.run_id())
     with contextlib.redirect_stdout(io.StringIO()):  # the store prints one line per run
-        summary, code = (_cli()._parse_stick(path, out, number) if _cli()._is_stick_input(path, number)
-                         else _cli()._parse(path, out))
+        summary, code = inputs.parse_input(path, out, number)
     if summary is None:
         return None, code, None, None
     with open(os.path.join(out, "results.json")) as fh:
@@ -57,7 +43,7 @@ def _store_add(conn, args):
     parse_root = os.path.join(os.path.dirname(os.path.abspath(args.db_path)), "runs")
     code = EXIT_OK
     for path in args.inputs:
-        summary, results, out, fresh = _store_input(path, args.run, parse_root, conn)
+        summary, results, out, fresh = _store_input(path, args.run, parse_root)
         if summary is None:
             code = results
             continue
@@ -80,7 +66,7 @@ def cmd_store(args):
     try:
         conn = store_db.connect(args.db_path, create=args.store_cmd == "add")
     except store_db.StoreError as exc:
-        return _cli()._err(str(exc))
+        return inputs.err(str(exc))
     with contextlib.closing(conn):
         try:
             if args.store_cmd == "add":
@@ -88,11 +74,11 @@ def cmd_store(args):
             if args.store_cmd == "remove":
                 return _store_remove(conn, args)
             if args.store_cmd == "list" and args.json:
-                _cli()._print_json(store_text.list_data(conn, args.db_path))
+                inputs.print_json(store_text.list_data(conn, args.db_path))
             elif args.store_cmd == "list":
                 print(store_text.list_text(conn, args.db_path), end="")
             elif args.store_cmd == "show" and args.json:
-                _cli()._print_json(store_text.show_data(conn, args.machine))
+                inputs.print_json(store_text.show_data(conn, args.machine))
             elif args.store_cmd == "show":
                 print(store_text.show_text(conn, args.machine), end="")
             elif args.store_cmd == "compare":
@@ -104,9 +90,9 @@ def cmd_store(args):
                 if args.out:
                     print("wrote %d rows to %s" % (n, args.out))
         except store_db.StoreError as exc:
-            return _cli()._err(str(exc))
+            return inputs.err(str(exc))
         except OSError as exc:
-            return _cli()._err("%s: %s" % (exc.filename or args.db_path, exc.strerror or exc))
+            return inputs.err("%s: %s" % (exc.filename or args.db_path, exc.strerror or exc))
     return EXIT_OK
 
 
@@ -157,7 +143,7 @@ def _store_compare(conn, args):
             conn, args.a, args.b, tmp, boot_spread_pct=args.boot_spread, alpha=args.alpha,
             threshold_pct=args.threshold)
         if args.json:
-            _cli()._print_json(json.loads(json.dumps(compare_report.json_doc(
+            inputs.print_json(json.loads(json.dumps(compare_report.json_doc(
                 runs_a, runs_b, res, changed_only=args.changed_only), default=str)))
             return EXIT_OK
         if note:
@@ -166,14 +152,13 @@ def _store_compare(conn, args):
                                        changed_only=args.changed_only).text(), end="")
         return EXIT_OK
     except compare.ClockMismatch as exc:
-        return _cli()._err(str(exc))
+        return inputs.err(str(exc))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def add_parser(sub, cli):
-    """The `store` subparser; cli is cli.py's module (its _parse, _parse_stick, _err, ...)."""
-    _CLI[:] = [cli]
+def add_parser(sub):
+    """The `store` subparser."""
     p = sub.add_parser("store", help="keep runs of many machines in SQLite: add, list, show, "
                        "remove, compare, export")
     p.add_argument("--db", metavar="PATH", help="the database (default %s)"
@@ -183,7 +168,7 @@ def add_parser(sub, cli):
     q = ss.add_parser("add", help="add runs: parse directories, serial logs or sticks (a run "
                       "already stored is not added twice)")
     q.add_argument("inputs", nargs="+", metavar="RUN")
-    _cli()._run_opt(q)
+    inputs.add_run_opt(q)
     q = ss.add_parser("list", help="machines and their runs")
     q.add_argument("--json", action="store_true", help="the same as JSON")
     q = ss.add_parser("show", help="a machine's identity, runs, headline figures and spread")

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from bmharness.run import qemu
+from bmharness.run import pipeline
 from bmharness.stream import parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -246,9 +246,9 @@ def boot(tmp_path_factory, name, settings=None, extra_config="", image=IMAGE, **
         pytest.fail("%s is missing: run `make image%s` (make integration does)"
                     % (image, " ARCH=aarch64" if kw.get("arch") == "aarch64" else ""))
     out = str(tmp_path_factory.mktemp(name))
-    run = qemu.run_qemu(out, image=image, settings=settings or {}, extra_config=extra_config, **kw)
-    summary = parse.parse_log(run["serial_log"], os.path.join(out, "parsed"))
-    return Boot(out, run, summary)
+    res = pipeline.run_and_parse(out, parse_dir=os.path.join(out, "parsed"), image=image,
+                                 settings=settings or {}, extra_config=extra_config, **kw)
+    return Boot(out, res["run"], res["summary"])
 
 
 def boot_a64(tmp_path_factory, name, settings=None, mem=1024, timeout=120, **kw):

@@ -342,3 +342,21 @@ def test_multicore_probes_run_hosted(hosted_bin, tmp_path_factory):
     assert_complete_ok(off)
     assert off.plat("smp")["cpus_online"] == 1 and "smp=0" in off.plat("smp")["reason"]
     assert sorted(k["probe"] for k in off.summary["skips"]) == ["membw_mc", "smp_hello"]
+
+
+def test_cfg_record_is_the_registrys_options(quick):
+    """The program's `cfg` record names every option of the harness's registry.json, in its
+    order, and an option not given has registry.json's default: the harness's copy of options.def
+    is the firmware's (tests/python/test_registry_json.py: the copy is what the sources make)."""
+    from bmharness.stream import registry
+    cfg = quick.summary["cfg"]
+    assert list(cfg) == [o["key"] for o in registry.OPTIONS]
+    given = {"probes", "timer_samples"}  # the quick run's arguments
+    for o in registry.OPTIONS:
+        if o["key"] in given:
+            continue
+        want, got = registry.default(o["key"]), str(cfg[o["key"]])
+        if o["type"] == "U64":  # written in decimal (debug_exit_port's default is 0xf4)
+            want = str(int(want, 0))
+        assert got == want, (o["key"], got, want)
+    assert cfg["probes"] == "timer,spin"

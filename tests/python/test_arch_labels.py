@@ -265,7 +265,7 @@ def test_run_qemu_uses_the_architecture_default(tmp_path, monkeypatch):
         return 0, False, False, 0.1
     monkeypatch.setattr(qemu, "check_tools", lambda **kw: None)
     monkeypatch.setattr(qemu, "prepare", lambda out_dir, *a: os.makedirs(out_dir, exist_ok=True)
-                        or ({}, ""))
+                        or ({}, "", []))  # (settings, cfg text, changes)
     monkeypatch.setattr(qemu, "_run", fake_run)
     qemu.run_qemu(str(tmp_path / "a"), arch="aarch64")
     qemu.run_qemu(str(tmp_path / "x"), arch="x86_64")

@@ -27,9 +27,15 @@ def test_pip_installs_the_harness_offline(tmp_path):
                        timeout=PIP_TIMEOUT_S)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (target / "bmharness" / "report" / "doc.py").exists()
+    # the probe registry travels with the package: the installed harness needs no source tree
+    assert (target / "bmharness" / "registry.json").read_text() == open(
+        os.path.join(ROOT, "harness", "bmharness", "registry.json")).read()
     script = target / "bin" / "baremetric"
     assert script.exists(), sorted(os.listdir(target))
     # The installed package, not the checkout's: run from elsewhere with only the target on the path.
     r = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True,
                        cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=str(target)))
     assert r.returncode == 0 and "parse" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([sys.executable, str(script), "qemu", "--help"], capture_output=True, text=True,
+                       cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=str(target)))
+    assert r.returncode == 0 and "irq_fp_k" in r.stdout, r.stdout + r.stderr

@@ -3,7 +3,10 @@ only hides a cycle); its subpackages are layers that import only downwards, stre
 report <- run and the command line (cli, prof_cli, store_cli, __main__; the results store
 beside the analyses), so the analyses stay pure and the
 report only renders; and report/doc.py (Doc and the formatters) imports nothing of the package, so
-every section may use it. The graph is read from the source with ast, nothing is imported."""
+every section may use it. The graph is read from the source with ast, nothing is imported; so
+that it sees every edge, no module hands a module object to another (`sys.modules[__name__]`, a
+module passed, returned or stored as a value: the receiver then calls back into it, a circle no
+import shows) or imports by a computed name (importlib, __import__)."""
 
 import ast
 import os
@@ -60,9 +63,85 @@ def imports_of(name, path, known):
     return found
 
 
+def _bindings(tree, name, is_pkg, known):
+    """({local name: module}, {local name: module}): the names an import binds to a module of
+    the package (`from . import cli`, `import bmharness.run.qemu as q`), and those it binds to
+    something defined in one (`from .store_cli import add_parser`)."""
+    here = name.split(".") if is_pkg else name.split(".")[:-1]
+    mods, funcs = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = (here[:len(here) - node.level + 1] + (node.module.split(".") if node.module else [])
+                    if node.level else node.module.split("."))
+            for a in node.names:
+                full = ".".join(base + [a.name])
+                if full in known:
+                    mods[a.asname or a.name] = full
+                elif ".".join(base) in known:
+                    funcs[a.asname or a.name] = ".".join(base)
+        elif isinstance(node, ast.Import):
+            mods.update((a.asname, a.name) for a in node.names if a.asname and a.name in known)
+    return mods, funcs
+
+
+def _values(node):
+    """The expressions an argument hands over (the items of a literal list, tuple, set or dict
+    too)."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return [v for e in node.elts for v in _values(e)]
+    if isinstance(node, ast.Dict):
+        return [v for e in node.values for v in _values(e)]
+    return [node]
+
+
+def _handed(v, name, mods):
+    """The module an argument expression is: a module name, or sys.modules[__name__] (this one)."""
+    if isinstance(v, ast.Name) and v.id in mods:
+        return mods[v.id]
+    if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Attribute) and \
+            v.value.attr == "modules" and isinstance(v.value.value, ast.Name) and \
+            v.value.value.id == "sys":
+        return name if isinstance(v.slice, ast.Name) and v.slice.id == "__name__" else "?"
+    return None
+
+
+def handed_edges(name, path, known):
+    """{(receiver, module)}: a module object handed to a function of another package module,
+    which can then call into it without importing it (as cli.py once gave itself to store_cli):
+    an edge the import statements do not show. An import by a computed name (importlib,
+    __import__) or another sys.modules entry cannot be resolved: its edge is (name, "?")."""
+    tree = ast.parse(open(path).read(), path)
+    mods, funcs = _bindings(tree, name, os.path.basename(path) == "__init__.py", known)
+    edges = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if (isinstance(f, ast.Name) and f.id == "__import__") or (
+                isinstance(f, ast.Attribute) and f.attr == "import_module"):
+            edges.add((name, "?"))
+        receiver = (mods.get(f.value.id) if isinstance(f, ast.Attribute) and
+                    isinstance(f.value, ast.Name) else funcs.get(f.id) if isinstance(f, ast.Name)
+                    else None)
+        for a in node.args + [k.value for k in node.keywords]:
+            for v in _values(a):
+                m = _handed(v, name, mods)
+                if m == "?":
+                    edges.add((name, "?"))
+                elif m and receiver and receiver != m:
+                    edges.add((receiver, m))
+    return edges
+
+
 def graph(root, package="bmharness"):
+    """{module: the package modules it imports}, plus the edges of modules handed over as values
+    (handed_edges: the receiver uses the module as if it imported it)."""
     mods = modules(root, package)
-    return {name: imports_of(name, path, mods) for name, path in mods.items()}
+    g = {name: imports_of(name, path, mods) for name, path in mods.items()}
+    for name, path in mods.items():
+        for receiver, m in handed_edges(name, path, mods):
+            g.setdefault(receiver, set()).add(m)
+    return g
 
 
 def find_cycle(g):
@@ -113,6 +192,36 @@ def test_harness_has_no_import_cycle():
     g = graph(PKG_ROOT)
     assert len(g) > 20 and "bmharness.stream.parse" in g  # the walk found the package
     assert find_cycle(g) is None, " -> ".join(find_cycle(g))
+
+
+def test_no_unresolved_module_is_handed_over():
+    """Every module handed over is known (no computed import, no sys.modules lookup of another
+    name): otherwise the graph could miss a circle through it."""
+    g = graph(PKG_ROOT)
+    assert not [n for n, targets in g.items() if "?" in targets]
+
+
+@pytest.mark.parametrize("how", ["sys.modules[__name__]", "this"])
+def test_a_module_handed_over_closes_a_circle(tmp_path, how):
+    """cli.py handing itself (or a module that imports store_cli) to store_cli is a circle the
+    import statements do not show; the graph sees it through the handed-over edge."""
+    pkg = tmp_path / "hm"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "store_cli.py").write_text("_CLI = []\ndef add_parser(sub, cli):\n    _CLI[:] = [cli]\n")
+    (pkg / "cli.py").write_text("import sys\nfrom . import store_cli\nfrom . import cli as this\n"
+                                "def main():\n    store_cli.add_parser(1, %s)\n" % how)
+    g = graph(str(pkg), "hm")
+    assert "hm.cli" in g["hm.store_cli"]
+    assert find_cycle(g) == ["hm.cli", "hm.store_cli", "hm.cli"]
+    (pkg / "cli.py").write_text("from .store_cli import add_parser\nfrom . import other\n"
+                                "def main():\n    add_parser(1, cli=[other])\n")
+    (pkg / "other.py").write_text("from . import store_cli\n")
+    assert find_cycle(graph(str(pkg), "hm")) == ["hm.other", "hm.store_cli", "hm.other"]
+    (pkg / "cli.py").write_text("from . import store_cli\ndef main():\n    store_cli.add_parser(1, 2)\n")
+    assert find_cycle(graph(str(pkg), "hm")) is None
+    (pkg / "cli.py").write_text("import importlib\nm = importlib.import_module('hm.store_cli')\n")
+    assert "?" in graph(str(pkg), "hm")["hm.cli"]
 
 
 def test_doc_imports_nothing_of_the_package():

@@ -5,6 +5,7 @@ import json
 
 import synth
 from bmharness import cli
+from bmharness.run import inputs
 from bmharness.stream import logscan, parse
 
 
@@ -44,7 +45,7 @@ def test_problems_jsonl_lists_every_problem(tmp_path, capsys):
     assert [r for r in rows if r["kind"] == "corrupt"][:logscan.FIRST_N] == kept
     corrupt_lines = [r["line"] for r in rows if r["kind"] == "corrupt"]
     assert corrupt_lines == sorted(corrupt_lines) and len(set(corrupt_lines)) == 90
-    assert printed.count("  problem: ") <= cli.PRINT_PROBLEMS
+    assert printed.count("  problem: ") <= inputs.PRINT_PROBLEMS
     assert "corrupt 90" in printed
 
 

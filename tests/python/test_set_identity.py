@@ -28,7 +28,7 @@ def test_every_field_of_the_real_runs_is_classified():
     fields = seen_fields()
     assert len(fields) > 250 and ("irq_latency", "timer_hz") in fields
     missing = [pf for pf in fields if si.field_class(*pf) is None]
-    assert not missing, "classify these in stream/set_identity.py and docs/protocol.md: %s" % (
+    assert not missing, "classify these in bench/core/fields.def and docs/protocol.md: %s" % (
         missing,)
 
 

@@ -1,6 +1,9 @@
-"""Run the firmware image under QEMU (q35 + OVMF, TCG) with a generated config file.
+"""Run the firmware image under QEMU (q35 + OVMF, TCG) with the image's config file and the
+harness's settings on top.
 
-`run_qemu` copies the image into the output directory, writes baremetric.cfg into its FAT
+`run_qemu` copies the image into the output directory, reads the image's own baremetric.cfg and
+writes it back with the harness's settings on top (runconfig.overlay: `--set`, and the QEMU
+defaults for keys the file does not set; run.json's config_changes says which) into the copy's FAT
 partition with mtools (or, without USB, into a host directory served as a `fat:` drive), starts
 QEMU with the serial port going to DIR/serial.log, kills it on timeout, and writes DIR/run.json.
 The firmware's status comes from the isa-debug-exit device: QEMU exits with (v << 1) | 1.
@@ -21,6 +24,7 @@ import time
 
 from . import runconfig
 from ..analysis import run_verdict
+from ..stream import registry
 from ..analysis.run_verdict import EXIT_DEVICE
 
 # harness/bmharness/<subpackage>/<module>.py: four levels up is the source tree's root.
@@ -31,6 +35,8 @@ OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
 OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
 ESP_OFFSET = "@@1M"            # the FAT partition starts at 1 MiB in the image
 CFG_IN_ESP = "::/EFI/BOOT/baremetric.cfg"
+CFG_IN_ROOT = "::/baremetric.cfg"  # where the firmware looks next (efi/boot_options.c)
+CFG_MAX = 16384  # bytes of the file the firmware reads (efi/boot_options.c CONFIG_FILE_MAX)
 EFI_IN_ESP = "::/EFI/BOOT/BOOTX64.EFI"
 DEFAULT_TIMEOUT = 120
 DEFAULT_TIMEOUT_ICOUNT = 600
@@ -117,6 +123,19 @@ def _mtools(args):
                            % (shlex.join(args), (proc.stderr or proc.stdout).strip()))
 
 
+def image_config(image):
+    """The image's own baremetric.cfg as text ("" when it has none), from where the firmware
+    reads it: the boot folder, else the root of the partition. Bytes that are not UTF-8 are
+    kept as they are (surrogateescape)."""
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    for path in (CFG_IN_ESP, CFG_IN_ROOT):
+        proc = subprocess.run(["mtype", "-i", image + ESP_OFFSET, path], env=env,
+                              capture_output=True)
+        if proc.returncode == 0:
+            return proc.stdout.decode("utf-8", "surrogateescape")
+    return ""
+
+
 def decode_exit(code, timed_out=False, interrupted=False):
     """QEMU exit code -> (firmware status 0/1/2 or None, name)."""
     if timed_out:
@@ -169,7 +188,8 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
 
 
 def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config="", arch="x86_64"):
-    """Copy image + OVMF vars into out_dir and install the config. Returns (settings, cfg text).
+    """Copy image + OVMF vars into out_dir and install the config: the image's own file with the
+    harness's settings on top (runconfig.overlay). Returns (settings, cfg text, changes).
 
     extra_config: raw text appended to the file unchecked (to test the firmware's handling of
     unknown keys and bad values)."""
@@ -178,13 +198,24 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
     os.makedirs(out_dir, exist_ok=True)
     # Without an exit device the firmware powers off (PSCI): ask for that, not for debug-exit.
     defaults = None if a["exit_device"] else dict(runconfig.QEMU_DEFAULTS, shutdown="auto")
-    settings = runconfig.merged(settings, defaults)
+    runconfig.validate(settings or {})
+    has_image = os.path.isfile(image)
+    if not has_image and (usb or not efi):
+        raise HarnessError("image not found: %s (build it first%s)" % (
+            image, "" if usb else "; or pass --efi"))
+    own = image_config(image) if has_image else ""
+    text, settings, changes = runconfig.overlay(own, settings, defaults)
+    if extra_config:
+        text += extra_config if extra_config.endswith("\n") else extra_config + "\n"
+    data = text.encode("utf-8", "surrogateescape")
+    if len(data) > CFG_MAX:
+        raise HarnessError("the image's baremetric.cfg with the harness's settings is %d bytes; "
+                           "the firmware reads %d" % (len(data), CFG_MAX))
     cfg_path = os.path.join(out_dir, "baremetric.cfg")
-    text = runconfig.write(cfg_path, settings, extra=extra_config)
+    with open(cfg_path, "wb") as fh:
+        fh.write(data)
     shutil.copyfile(a["vars"], os.path.join(out_dir, VARS_COPY))
     if usb:
-        if not os.path.isfile(image):
-            raise HarnessError("image not found: %s (build it first)" % image)
         img = os.path.join(out_dir, "baremetric.img")
         shutil.copyfile(image, img)
         _mtools(["mcopy", "-o", "-i", img + ESP_OFFSET, cfg_path, CFG_IN_ESP])
@@ -197,12 +228,9 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
                 raise HarnessError("EFI binary not found: %s" % efi)
             shutil.copyfile(efi, target)
         else:
-            if not os.path.isfile(image):
-                raise HarnessError("image not found: %s (needed to extract %s; "
-                                   "or pass --efi)" % (image, a["efi_name"]))
             _mtools(["mcopy", "-o", "-i", image + ESP_OFFSET, "::/EFI/BOOT/" + a["efi_name"], target])
         shutil.copyfile(cfg_path, os.path.join(boot_dir, "baremetric.cfg"))
-    return settings, text
+    return settings, text, changes
 
 
 def _run(cmd, timeout, out_dir):
@@ -235,7 +263,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
              qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props=""):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
-    settings: firmware config overrides ({key: value}) merged over runconfig.QEMU_DEFAULTS;
+    settings: firmware config overrides ({key: value}) put over the image's own baremetric.cfg,
+    which wins over runconfig.QEMU_DEFAULTS (prepare, runconfig.overlay);
     extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args;
     qemu, qemu_datadir: another QEMU binary and its -L data directory (default: the system's).
     Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
@@ -244,11 +273,13 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     if qemu_datadir and not os.path.isdir(qemu_datadir):
         raise HarnessError("QEMU data directory not found: %s" % qemu_datadir)
     out_dir = os.path.abspath(out_dir)
-    settings, cfg_text = prepare(out_dir, image, settings, usb, efi, extra_config, arch)
+    settings, cfg_text, changes = prepare(out_dir, image, settings, usb, efi, extra_config, arch)
     if timeout is None:
         timeout = default_timeout(arch, icount)
     # The exit device sits where the firmware is told to write its status.
     port = settings.get("debug_exit_port", "0xf4")
+    if runconfig.KEYS["debug_exit_port"](port):  # the image's own value, and a bad one
+        port = registry.default("debug_exit_port")  # the firmware keeps the default
     port = port if port.startswith("0x") else hex(int(port))
     cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
                         qemu=qemu, qemu_datadir=qemu_datadir, arch=arch, serial=serial,
@@ -278,6 +309,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         "efi": os.path.abspath(efi) if efi else None,
         "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu, "qemu": cmd[0],
         "config": settings, "config_text": cfg_text,
+        # what the harness changed of the image's own file: [key, the image's value, ours, why]
+        "config_changes": [list(c) for c in changes],
     }
     if result["qemu_error"]:
         result["firmware_status"], result["firmware_status_name"] = None, "unknown (QEMU error)"

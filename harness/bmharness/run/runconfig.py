@@ -1,16 +1,19 @@
 """The firmware configuration file (`baremetric.cfg`, lines `key = value`).
 
 The firmware defines the defaults and warns (msg record) about unknown keys, so the harness only
-writes the keys listed in KEYS, after a light check of each value. QEMU_DEFAULTS are the settings
+writes the keys listed in KEYS (the registry's options, stream/registry.py), after checking each
+value against its option's type, range and names. QEMU_DEFAULTS are the settings
 for a quick QEMU run; `--set key=value` options override them.
 """
 
 import re
 
-PROBES = ("timer", "spin", "pmu_check", "pmu_cost", "membw", "latency", "cachefill", "flops", "smp_hello",
-          "membw_mc", "irq_latency", "irq_exception", "irq_displace", "irq_footprint", "noise", "fault_ud2",
-          "fault_gp", "fault_ap_ud2", "fault_irq", "prof_split")
-SHUTDOWN = ("auto", "debug-exit", "acpi", "reset", "halt")
+from ..stream import registry
+
+# Every option and probe comes from the registry (bench/core/options.def, registry.def): the
+# harness checks a value as the firmware's option types do (bench/core/options.c), so a new
+# option or probe needs no edit here.
+PROBES = registry.PROBES
 
 _UINT = re.compile(r"(0|[1-9][0-9]*|0x[0-9a-fA-F]+)\Z")
 _SERIAL = re.compile(r"(auto|none|io:0x[0-9a-fA-F]+|mmio:0x[0-9a-fA-F]+)\Z")
@@ -26,8 +29,26 @@ def _check_probes(value):
     return None
 
 
-def _uint(value):
-    return None if _UINT.match(value) else "not an unsigned number"
+def _u64(o):
+    def check(value):
+        if not _UINT.match(value):
+            return "not an unsigned number (%s)" % o["accepts"]
+        return None if o["min"] <= int(value, 0) <= o["max"] else "out of range: %s" % o["accepts"]
+    return check
+
+
+def _u64_list(o, auto=False):
+    """A comma list of 1..LIST_MAX distinct numbers in the option's range (or auto)."""
+    def check(value):
+        if auto and value == "auto":
+            return None
+        items = value.split(",")
+        nums = [int(i, 0) for i in items if _UINT.match(i)]
+        if not (1 <= len(items) <= registry.LIST_MAX and len(nums) == len(items)
+                and len(set(nums)) == len(nums) and all(o["min"] <= n <= o["max"] for n in nums)):
+            return "expected %s, got %r" % (o["accepts"], value)
+        return None
+    return check
 
 
 def _choice(options):
@@ -40,97 +61,45 @@ def _serial(value):
     return None if _SERIAL.match(value) else "must be auto, none, io:0xPORT or mmio:0xADDR"
 
 
-KERNELS = ("read", "write", "copy", "write_nt", "copy_nt", "memset", "memcpy", "rep_stosb", "rep_movsb")
-
-
-def _fp_k(value):
-    """irq_fp_k: auto, or a comma list of at most 8 distinct held-out K in 1..262144 (lib/config.c)."""
-    if value == "auto":
-        return None
-    parts = value.split(",")
-    if len(parts) > 8 or len(set(parts)) != len(parts) or \
-            not all(_UINT.match(p) and not p.startswith("0x") and 1 <= int(p) <= 262144 for p in parts):
-        return "must be auto or a comma list of at most 8 distinct integers 1..262144"
-    return None
-
-
-def _kernels(value):
-    if value == "all":
-        return None
-    bad = [k for k in value.split(",") if k not in KERNELS]
-    return "unknown kernel(s) %s (known: all, %s)" % (", ".join(bad), ", ".join(KERNELS)) if bad else None
-
-
-# key -> value check (returns an error string or None)
-# Counter events pmu_events= accepts (lib/config.c config_pmu_event_names).
-PMU_EVENTS = ("cycles", "instructions", "ref_cycles", "llc_references", "llc_misses", "branches",
-              "branch_misses", "l1d_misses", "l1i_misses", "l2_misses", "dtlb_misses", "itlb_misses",
-              "stall_cycles", "l1d_demand_misses", "l2_demand_misses", "aperf", "mperf", "energy_pkg", "energy_dram", "energy_core")
-
-
-def _uint_list(value):
-    items = value.split(",")
-    if not all(i.isdigit() for i in items) or len(set(items)) != len(items) or not 1 <= len(items) <= 8:
-        return "expected a comma list of 1..8 distinct unsigned integers, got %r" % value
-    return None
-
-
-def _pmu_events(value):
-    if value in ("auto", "none"):
-        return None
-    bad = [e for e in value.split(",") if e not in PMU_EVENTS]
-    return "unknown event(s) %s (known: auto, none, %s)" % (", ".join(bad), ", ".join(PMU_EVENTS)) if bad else None
+def _names(o, words):
+    """A comma list of the option's names, or one of `words` alone (all, auto, none)."""
+    def check(value):
+        if value in words:
+            return None
+        bad = [k for k in value.split(",") if k not in o["names"]]
+        return "unknown name(s) %s (known: %s)" % (", ".join(bad), ", ".join(
+            list(words) + o["names"])) if bad else None
+    return check
 
 
 def _profile(value):
-    """The profiler's probe list (lib/config.c OPT_PROFILE): none, all, or probe names."""
+    """The profiler's probe list (OPT_PROFILE): none, all, or probe names."""
     return None if value in ("none", "all") else _check_probes(value)
 
 
-KEYS = {
-    "probes": _check_probes,
-    "samples": _uint,
-    "timer_samples": _uint,
-    "target_ns": _uint,
-    "tsc_cal_ms": _uint,
-    "tsc_cal_windows": _uint,
-    "serial": _serial,
-    "serial_baud": _uint,
-    "serial_clock_hz": _uint,
-    "shutdown": _choice(SHUTDOWN),
-    "debug_exit_port": _uint,
-    "hold_s": _uint,
-    "wait_key": _choice(("0", "1")),
-    "save": _choice(("auto", "usb", "off")),
-    "save_mb": _uint,
-    "arena_mb": _uint,
-    "mem_min_kb": _uint,
-    "mem_max_mb": _uint,
-    "mem_kernels": _kernels,
-    "seed": _uint,
-    "smp": _choice(("0", "1")),
-    "apic_mode": _choice(("auto", "xapic", "x2apic")),
-    "el2": _choice(("leave", "stay")),
-    "pmu_events": _pmu_events,
-    "irq_samples": _uint,
-    "irq_set_ms": _uint,
-    "irq_delay_us": _uint,
-    "irq_timeout_ms": _uint,
-    "irq_disp_samples": _uint,
-    "irq_disp_ms": _uint,
-    "irq_disp_period_us": _uint,
-    "irq_fp_samples": _uint,
-    "irq_fp_ms": _uint,
-    "irq_fp_k": _fp_k,
-    "irq_fp_inst": _choice(("0", "1")),
-    "irq_disp_work": _uint_list,
-    "noise_ms": _uint,
-    "noise_threshold_ns": _uint,
-    "profile": _profile,
-    "profile_event": _choice(PMU_EVENTS),
-    "profile_period": _uint,
-    "profile_source": _choice(("auto", "pmu", "timer")),
-}
+def _checker(o):
+    """key -> value check (returns an error string or None), by the option's type."""
+    return {
+        "U64": lambda: _u64(o),
+        "BOOL": lambda: _choice(("0", "1")),
+        "U64_LIST": lambda: _u64_list(o),
+        "U64_LIST_AUTO": lambda: _u64_list(o, auto=True),
+        "CHOICE": lambda: _choice(tuple(o["names"])),
+        "NAME": lambda: _choice(tuple(o["names"])),
+        "SERIAL": lambda: _serial,
+        "PROBES": lambda: _check_probes,
+        "PROFILE": lambda: _profile,
+        "NAMES_OR_ALL": lambda: _names(o, ("all",)),
+        "EVENTS": lambda: _names(o, ("auto", "none")),
+    }.get(o["type"], lambda: _unchecked)()
+
+
+def _unchecked(value):
+    """An option type this harness does not know (a newer firmware's): the firmware checks it."""
+    return None
+
+
+KEYS = {o["key"]: _checker(o) for o in registry.OPTIONS}
 
 QEMU_DEFAULTS = {
     "shutdown": "debug-exit",
@@ -189,6 +158,65 @@ def render(settings):
         if key in settings:
             lines.append("%s = %s" % (key, settings[key]))
     return "\n".join(lines) + "\n"
+
+
+_LINE_END = re.compile(r"(\r\n|\r|\n)")
+_BLANKS = " \t"
+HARNESS_MARK = "# --- set by the harness (baremetric qemu): "
+
+
+def read_settings(text):
+    """[(line number, key, value)] of a config file's `key = value` lines, as the firmware reads
+    them (lib/config.c: a `#` before the `=` makes a comment line, one after it ends the value;
+    LF, CRLF or CR line ends; a UTF-8 byte-order mark skipped)."""
+    out = []
+    for n, line in enumerate(_LINE_END.split(text.lstrip("\ufeff"))[::2], 1):
+        hash_at, eq = line.find("#"), line.find("=")
+        if eq < 0 or 0 <= hash_at < eq:
+            continue
+        value = line[eq + 1:hash_at if hash_at >= 0 else len(line)]
+        out.append((n, line[:eq].strip(_BLANKS), value.strip(_BLANKS)))
+    return out
+
+
+def overlay(image_text, overrides=None, defaults=None):
+    """An image's own config file with the harness's settings on top: (text, settings, changes).
+
+    Precedence: the harness's defaults (QEMU_DEFAULTS unless given) < the image's own lines <
+    overrides (`--set`). The image's text is kept byte for byte, except each line of a key the
+    harness sets, which becomes a comment (the firmware reports a key given twice); the
+    harness's lines follow under a marker. settings: every key's value as the firmware will see
+    it (the image's values unchecked: the firmware reports a bad one). changes: [(key, the
+    image's value or None, the harness's value, why)] for each key the harness set: a --set
+    value the image's file does not already have, a QEMU default the file does not set and the
+    firmware would not take anyway (registry.json's default)."""
+    overrides = {k: str(v) for k, v in (overrides or {}).items()}
+    defaults = dict(QEMU_DEFAULTS if defaults is None else defaults)
+    validate(dict(defaults, **overrides))
+    found = read_settings(image_text)
+    own = {k: v for _, k, v in found}
+    # a default the firmware has anyway changes nothing: not written
+    wanted = {k: v for k, v in defaults.items() if k not in own and v != registry.default(k)}
+    wanted.update(overrides)
+    ours = {k: v for k, v in wanted.items() if own.get(k) != v}  # what the harness changes
+    changes = [(k, own.get(k), v, "--set" if k in overrides else "QEMU default")
+               for k, v in ours.items()]
+    replaced = {n for n, k, _ in found if k in ours}
+    parts = _LINE_END.split(image_text)
+    for i in range(0, len(parts), 2):
+        if i // 2 + 1 in replaced:
+            parts[i] = "# " + parts[i] + "  # replaced by the harness below"
+    text = "".join(parts)
+    if ours:
+        end = _LINE_END.search(image_text)
+        nl = end.group(0) if end else "\n"  # the image's own line ends
+        if text and not text.endswith(("\n", "\r")):
+            text += nl
+        text += (HARNESS_MARK + ", ".join("%s (%s)" % (k, why) for k, _, _, why in changes)
+                 + "\n" + render(ours)).replace("\n", nl)
+    settings = dict(defaults, **own)
+    settings.update(ours)
+    return text, settings, changes
 
 
 def write(path, settings, extra=""):

@@ -19,7 +19,7 @@ import re
 import shutil
 import tempfile
 
-from . import logscan, prof_records, protocol, stats
+from . import logscan, prof_records, protocol, registry, stats
 from .sets import assemble_counters, assemble_set, fmt_ranges, int_field
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
@@ -31,8 +31,9 @@ LIST_KINDS = {"cache", "memdev", "tsc_cal"}
 PROBE_STD = ("name", "set", "unit", "n", "iters", "overhead", "tsc_hz")
 # Counter declaration fields of a probe record: kept under the set's "counters", not its params.
 CTR_KEYS = ("ctr_set", "ctr_events", "ctr_passes", "ctr_refused")
-KNOWN_TYPES = {"begin", "msg", "cfg", "plat", "probe", "samples", "ctr", "check", "skip", "fault",
-               "end", "prof", "prof_data"}  # prof*: records.jsonl only, checked by prof_records
+# The record types the firmware emits (registry.json, from the C emitters); prof*: records.jsonl
+# only, checked by prof_records.
+KNOWN_TYPES = registry.RECORD_TYPES
 # Free-text fields stay strings even when they look like numbers (a part number "0123" etc.).
 STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "bank", "build",
                "hv_sig", "vendor", "fw_vendor", "tables", "basis", "name", "probes", "uefi",

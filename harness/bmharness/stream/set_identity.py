@@ -14,105 +14,27 @@ record is in one of four classes:
                offers, the set number);
 - measured  -- an outcome of the measurement (armed/taken, timer_hz, gaps, mlines, ...).
 
-The table is data, in this one place; docs/protocol.md ("Set identity") states the same table
-and a test keeps the two equal. A field the table does not know (a new firmware field) counts as
+The table is the firmware's: bench/core/fields.def, beside the probe registry, read here from
+registry.json (stream/registry.py); docs/protocol.md ("Set identity") states the same table and a
+test keeps the two equal. A field the table does not know (a new firmware field) counts as
 identity: it can then split a set in two (visible: "only in A / only in B", with the field
 named as unclassified), whereas treating an unknown parameter as measured could pair two
 different sets and report a difference that is not one.
 """
 
+from . import registry
+
 IDENTITY, CONDITION, DERIVED, MEASURED = "identity", "condition", "derived", "measured"
 CLASSES = (IDENTITY, CONDITION, DERIVED, MEASURED)
-DEFAULT_CLASS = IDENTITY  # for a field the table does not know (see the module docstring)
+DEFAULT_CLASS = registry.FIELDS["default_class"]  # for a field the table does not know
+if tuple(registry.FIELDS["classes"]) != CLASSES:
+    raise registry.RegistryError("%s: field classes %s, this harness knows %s" % (
+        registry.DATA["path"], registry.FIELDS["classes"], CLASSES))
 
-_IRQ_COMMON_MEASURED = ("armed", "taken", "lost", "early", "extra", "spurious", "unexpected",
-                        "guard_wakeups")
-_CAL = ("target", "cal_steps", "cal_capped")
-# the core clock beside a set and its load reference (bench/core/core_clock.h)
-_CLOCK_TICKS = ("core_clock_ticks_lo", "core_clock_ticks_med", "core_clock_ticks_hi",
-                "core_ref_ticks_lo", "core_ref_ticks_med", "core_ref_ticks_hi")
-
-# Fields with one class in every probe's records.
-COMMON = {
-    IDENTITY: ("name", "unit", "core_type"),  # core_type: hybrid parts, the core type of the set
-    CONDITION: ("smi", "smi_note", "eff_freq", "note"),
-    DERIVED: ("set", "iters", "ctr_set", "ctr_events", "ctr_passes", "ctr_refused",
-              "ctr_skipped"),
-    MEASURED: ("n", "overhead", "tsc_hz", "ctr_read_faults", "smi_before", "smi_after",
-               "smi_count", "aperf_delta", "mperf_delta", "aperf_mperf_ppm", "eff_hz"),
-}
-
-# Per probe: the fields of its own (fields also in COMMON take COMMON's class).
-PROBES = {
-    "timer": {IDENTITY: ("method",), DERIVED: ("timer_samples",)},
-    "spin": {IDENTITY: ("loop", "insns_per_iter"), DERIVED: _CAL},
-    # the profiler's known split; what=time_a/time_b (fn) are the per-part timings of its samples
-    "prof_split": {IDENTITY: ("fn_a", "fn_b", "share_a_pct", "insns_per_iter", "what", "fn"),
-                   DERIVED: _CAL},
-    "membw": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu", "insn"),
-              CONDITION: ("page", "block", "vl_bits", "core_clock", "core_ref"),
-              DERIVED: ("bytes_per_op", "read_bytes", "write_bytes", "core_clock_cycles",
-                        "core_ref_ops") + _CAL,
-              MEASURED: _CLOCK_TICKS},
-    # the peak floating-point probe: kernel (fma, mul_add), width and precision name a ceiling
-    "flops": {IDENTITY: ("kernel", "width", "precision"),
-              CONDITION: ("insn", "vl_bits", "core_clock", "core_ref"),
-              DERIVED: ("lanes", "accumulators", "flops_per_op", "core_clock_cycles",
-                        "core_ref_ops") + _CAL,
-              MEASURED: _CLOCK_TICKS},
-    "membw_mc": {IDENTITY: ("kernel", "width", "size", "convention", "cpus", "cpu"),
-                 CONDITION: ("page", "core_clock", "core_ref"),
-                 DERIVED: ("bytes_per_op", "core_clock_cycles", "core_ref_ops"),
-                 MEASURED: _CLOCK_TICKS},
-    "latency": {IDENTITY: ("pattern", "size", "line", "stride"), CONDITION: ("page",),
-                DERIVED: ("nodes", "seed") + _CAL},
-    "cachefill": {IDENTITY: ("level", "type", "state"), CONDITION: ("size", "line", "evict", "evict_bytes")},
-    "smp_hello": {IDENTITY: ("what",), CONDITION: ("cpus", "apic_ids")},
-    "irq_latency": {
-        IDENTITY: ("source", "mode", "wait", "deadline", "vector"),
-        CONDITION: ("lapic_mode", "guard", "touch_bytes", "hpet_hz", "hpet_timer", "gsi"),
-        DERIVED: ("delay_cycles", "period_cycles", "requested", "warmup", "tick_cycles"),
-        MEASURED: _IRQ_COMMON_MEASURED + (
-            "timer_hz", "arm_cycles_median", "truncated_by_time", "early_quantised",
-            "early_within_uncertainty", "resampled", "invalid_negative", "periods_elapsed",
-            "uncertainty_median", "uncertainty_max", "hpet_hz_calibrated", "hpet_rearms",
-            "hpet_arms_missed", "unarmed")},
-    "irq_masked": {
-        IDENTITY: ("source", "what"), DERIVED: ("delay_cycles",),
-        MEASURED: _IRQ_COMMON_MEASURED + (
-            "masked_cycles", "taken_masked", "taken_after_unmask", "after_unmask_cycles",
-            "arrived_after_deadline")},
-    "irq_exception": {IDENTITY: ("kind", "vector"), DERIVED: ("requested", "warmup"),
-                      MEASURED: ("truncated_by_time",)},
-    "irq_displace": {
-        IDENTITY: ("what", "handler", "work_cycles", "source", "fluid", "insns_per_iter",
-                   "chunk_iters"),
-        CONDITION: ("work_unit", "time_unit", "work_clock"),
-        DERIVED: ("work_iters", "period_cycles", "window_cycles", "chunk_cycles",
-                  "gap_threshold_cycles", "spin_cal_iters", "work_ticks"),
-        MEASURED: _IRQ_COMMON_MEASURED + (
-            "gaps_calib", "gaps_loaded", "clock_res_cycles", "timer_p5", "timer_p95",
-            "spin_cal_cycles", "spin_cal_work")},
-    "irq_footprint": {
-        IDENTITY: ("level", "type", "what", "experiment", "k", "variant", "vs", "method",
-                   "retouch"),
-        CONDITION: ("size", "line", "source", "event", "vendor_event", "demand_only",
-                    "prefetchers", "prefetchers_changed"),
-        DERIVED: ("nodes", "best_of", "ci_pct"),
-        MEASURED: ("reps", "reps_used", "converged", "cost_mcyc", "cold_mpl_milli", "effect",
-                   "valid_min", "valid_max", "sat_k", "min_slope_milli", "mlines", "ci_mlines",
-                   "ratio_milli", "cal_status", "k_est_milli", "k_ci_low_milli",
-                   "k_ci_high_milli", "handler_mlines", "handler_ci_mlines", "k_total_milli",
-                   "not_pending", "not_taken", "taken")},
-    "noise": {
-        IDENTITY: ("what",),
-        CONDITION: ("irq_masked", "irq_note", "threshold_source"),
-        DERIVED: ("window_cycles", "hwlat_default_ns"),
-        MEASURED: ("median_step_cycles", "p90_step_cycles", "threshold_cycles", "threshold_ns",
-                   "steps", "count", "total_cycles", "longest_cycles", "dropped",
-                   "smi_per_gap")},
-    "pmu_cost": {IDENTITY: ("op", "level", "after"), CONDITION: ("lines", "counters")},
-}
+# Fields with one class in every probe's records (fields.def's ALL lines).
+COMMON = {c: tuple(f) for c, f in registry.FIELDS["all"].items()}
+# Per record name: the fields of its own (fields also in COMMON take COMMON's class).
+PROBES = {name: {c: tuple(f) for c, f in t.items()} for name, t in registry.FIELDS["records"].items()}
 
 
 def _index(table):
