@@ -6,7 +6,7 @@ and Benjamini-Hochberg across the sets. Standard library only; the t distributio
 
 import math
 
-from ..stream import stats
+from .. import stats
 
 WITHIN, BOOTS, ONE_VS_BOOTS = "within-boot", "boot-to-boot", "one-vs-boots"
 TESTS = {WITHIN: "Mann-Whitney U on the samples (Hodges-Lehmann shift)",
@@ -202,7 +202,7 @@ def prediction_t(x, ys):
 # --- the effect of one row ----------------------------------------------------------------
 
 def median(xs):
-    return stats.percentile(sorted(xs), 50) if xs else None
+    return stats.median(xs) if xs else None
 
 
 def _one_vs_boots(ma, mb):

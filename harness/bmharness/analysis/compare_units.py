@@ -16,7 +16,7 @@ when the two runs' clocks differ by more than 1%: cycles of different clocks are
 scale).
 """
 
-from ..stream import parse
+from .. import stats
 from ..stream.values import num
 
 BANDWIDTH_PROBES = ("membw", "membw_mc")
@@ -83,4 +83,4 @@ def direction_words(unit, higher_is_better):
 def per_op_values(run, s):
     """A set's per-operation values from its raw file, wrapped samples left out as in the
     summary's statistics (None when it cannot be read)."""
-    return parse.raw_per_op(run["dir"], s)
+    return stats.raw_per_op(run["dir"], s)
