@@ -32,9 +32,9 @@ from . import archinfo
 from .. import stats
 
 MISS_EVENTS = ("l1d_misses", "l1i_misses", "l2_misses", "llc_misses", "dtlb_misses", "itlb_misses")
-# A delta this large is a negative difference seen as unsigned (a counter that went backwards or
-# wrapped more than once): flagged and left out of every figure.
-WRAP_LIMIT = 1 << 63
+# A delta at or above stats.WRAP_LIMIT (2^63) is a negative difference seen as unsigned (a counter
+# that went backwards or wrapped more than once): flagged and left out of every figure.
+WRAP_LIMIT = stats.WRAP_LIMIT
 
 
 def _median(xs):
