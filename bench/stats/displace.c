@@ -225,8 +225,9 @@ void disp_estimate(int64_t *v, unsigned n, struct disp_est *e)
 	if (!n)
 		return;
 	sort_i64(v, n);
-	/* the median of an even count: the mean of the two middle values */
-	e->median = n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+	/* the median x_(ceil(n/2)): of an even count the lower middle value, as the harness
+	 * re-derives it from the raw sets (docs/methods/statistics.md) and summary_median prints */
+	e->median = v[(n - 1) / 2];
 	e->ci95 = disp_median_ci_ranks(n, &lo, &hi);
 	e->lo = v[lo];
 	e->hi = v[hi];

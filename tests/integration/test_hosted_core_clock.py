@@ -24,6 +24,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT
+from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
@@ -65,8 +66,7 @@ def test_every_membw_set_has_its_clock(run):
 
 def test_clock_is_plausible_and_steady(run):
     clocks = _clocks(*run)
-    meds = sorted(c["hz"] for c in clocks)
-    med = meds[len(meds) // 2]
+    med = stats.median(c["hz"] for c in clocks)
     assert PLAUSIBLE_HZ[0] <= med <= PLAUSIBLE_HZ[1], "core clock %.3f GHz" % (med / 1e9)
     quiet = [c for c in clocks if c["hz"] - c["lo_hz"] <= SPREAD * c["hz"]]
     assert len(quiet) >= QUIET_SHARE * len(clocks), \
@@ -92,7 +92,7 @@ def test_load_ref_at_most_the_cpus_loads_per_cycle(run):
     summary, _ = run
     refs = _refs(summary)
     assert refs and all(r and r["loads_per_cycle"] > 0 for r in refs), refs
-    med = sorted(r["loads_per_cycle"] for r in refs)[(len(refs) - 1) // 2]
+    med = stats.median(r["loads_per_cycle"] for r in refs)
     cpu = (summary.get("platform") or {}).get("cpu") or {}
     cpu = cpu[0] if isinstance(cpu, list) else cpu
     row = limits.lookup(cpu)
@@ -126,8 +126,7 @@ def _ref_median(out, env):
         subprocess.run([BIN, "probes=membw", "samples=9", "mem_kernels=read", "mem_min_kb=16",
                         "mem_max_mb=1"], stdout=fh, check=True, timeout=600, env=env)
     summary = parse.parse_log(str(log), str(out / "parsed"))
-    refs = sorted(r["loads_per_cycle"] for r in _refs(summary) if r)
-    return refs[(len(refs) - 1) // 2]
+    return stats.median(r["loads_per_cycle"] for r in _refs(summary) if r)
 
 
 def test_sibling_thread_lowers_the_load_ref(tmp_path):

@@ -24,6 +24,7 @@ import subprocess
 
 import pytest
 
+from bmharness import stats
 from bmharness.analysis import irq
 from bmharness.stream import parse
 from conftest import in_guest, rt_prefix
@@ -135,8 +136,7 @@ def _work_at_window_rate(out, summary, w):
     handler's calibration windows (the same arch_spin, interrupts masked): the median window's
     cycles over its iterations."""
     cal = _handler_set(summary, "calib", w)
-    lengths = sorted(_raw(out, cal))
-    return cal["params"]["work_iters"] * lengths[len(lengths) // 2] / cal["iters"]
+    return cal["params"]["work_iters"] * stats.median(_raw(out, cal)) / cal["iters"]
 
 
 def _assert_run(out, summary, work):
@@ -190,5 +190,5 @@ def test_delivery_is_the_same_signal_path_in_both_runs(base, other):
     two (a sanity band: the load of the shared machine changes between the runs)."""
     a = [c["delivery"] for c in _checks(base[1], "displace_vs_direct")]
     b = [c["delivery"] for c in _checks(other[1], "displace_vs_direct")]
-    ma, mb = sorted(a)[len(a) // 2], sorted(b)[len(b) // 2]
+    ma, mb = stats.median(a), stats.median(b)
     assert ma > 0 and mb > 0 and 0.5 <= ma / mb <= 2, (a, b)

@@ -21,12 +21,12 @@ below the band is an expected failure naming the values (the host's other tenant
 pipes); above it, or below it on bare metal, is a failure."""
 
 import os
-import statistics
 import subprocess
 
 import pytest
 
 from conftest import ROOT, HostedRun, check_flops, in_guest
+from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
@@ -89,7 +89,7 @@ def test_fma_two_per_core_cycle_on_amd_zen(runs):
     per_run = [_fma_per_cycle(r) for r in runs]
     if not per_run[0]:
         pytest.skip("no FMA kernel ran (FMA3 or AVX state missing)")
-    got = {w: statistics.median(r[w] for r in per_run) for w in per_run[0]}
+    got = {w: stats.median(r[w] for r in per_run) for w in per_run[0]}
     bad = {w: round(v, 3) for w, v in got.items() if not FMA_PER_CYCLE[0] <= v <= FMA_PER_CYCLE[1]}
     msg = "FMA instructions per core cycle (median of %d runs) %s outside %s (runs: %s)" % (
         RUNS, bad, FMA_PER_CYCLE, per_run)

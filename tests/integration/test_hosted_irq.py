@@ -18,6 +18,7 @@ import subprocess
 import pytest
 
 from bmharness.analysis import irq
+from bmharness.stats import median
 from conftest import HostedRun, check_nothing_lost, check_one_shot_arms
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -55,11 +56,6 @@ def hrun(tmp_path_factory):
             "irq_disp_samples=%d" % N_DISP, "irq_fp_samples=%d" % N_FP, "irq_fp_ms=5000", "smp=0",
             "tsc_cal_windows=1", "tsc_cal_ms=50"]
     return HostedRun.start([BIN] + args, out, TIMEOUT_S)
-
-
-def median(vals):
-    v = sorted(vals)
-    return v[len(v) // 2]
 
 
 def test_run_ok_and_facts(hrun):

@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path[:0] = [os.path.join(ROOT, "harness")]
 
+from bmharness import stats  # noqa: E402
 from bmharness.analysis import headline, memory  # noqa: E402
 from bmharness.stream import parse  # noqa: E402
 
@@ -96,7 +97,7 @@ def summarise(results):
     if not steady:
         print("every run flagged: no steady figure")
         return 3
-    med = steady[(len(steady) - 1) // 2]
+    med = stats.median(steady)
     print("median of the %d steady run(s): %.3f" % (len(steady), med))
     return 0 if abs(med - 1) <= TARGET else 1
 

@@ -31,13 +31,13 @@ import os
 import random
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "harness"))
+from bmharness import stats  # noqa: E402
 from bmharness.analysis import app_vector, predict, vector  # noqa: E402
 
 HARNESS = os.path.join(ROOT, "harness", "baremetric")
@@ -144,7 +144,7 @@ def measure(argv, config, reps):
             p.returncode = os.waitstatus_to_exitcode(status)
             if p.returncode:
                 raise subprocess.CalledProcessError(p.returncode, argv)
-    return statistics.median(times), times
+    return stats.median(times), times
 
 
 def ranking(times):

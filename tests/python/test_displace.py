@@ -8,6 +8,7 @@ import math
 import pytest
 
 import synth
+from bmharness import stats
 from bmharness.analysis import displace, irq
 from bmharness.report import displace as displace_report, report
 from bmharness.stream import parse
@@ -56,12 +57,19 @@ def test_standard_error_of_paired_differences():
     assert displace.mean_se([5]) == (5, None) and displace.mean_se([]) == (None, None)
 
 
-def test_quantile_ranks_match_the_firmware():
-    v = list(range(0, 1000, 10))          # 100 values
-    assert displace.quantile_ci(v, 0.25) == (240, 150, 340)     # ranks 25, 16, 35
+def test_quantile_ci_is_the_one_order_statistic_ci():
+    """The per-interrupt quantiles use the harness's one convention (stats.quantile: rank
+    ceil(N q)) and its exact binomial CI; the normal approximation it replaced (ranks 16..35 for
+    the lower quartile of 100) is no narrower than the exact ranks 17..35."""
+    v = list(range(0, 1000, 10))          # 100 values: rank r holds 10 (r - 1)
+    lo, hi, cov = stats.quantile_ci_ranks(100, 0.25)
+    assert (lo, hi) == (17, 35) and cov >= 0.95
+    assert displace.quantile_ci(v, 0.25) == (240, 160, 340)     # ranks 25, 17, 35
     med = displace.quantile_ci(v, 0.5)
-    assert med[0] == 490 and med[1] <= 400 and med[2] >= 590
+    assert med[0] == 490 == stats.median(v) and med[1] <= 400 and med[2] >= 590
     assert displace.quantile_ci([], 0.5) == (None, None, None)
+    # too few values for a side: None, not a made-up bound
+    assert displace.quantile_ci([5, 6, 7], 0.25)[1] is None
 
 
 def test_per_interrupt_pairing_and_signed_excess():

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import synth
+from bmharness import stats
 from bmharness.analysis import knees, memory
 from bmharness.report import memory as memory_report, plots, report
 from bmharness.stream import parse
@@ -166,10 +167,12 @@ def test_covered():
 
 def test_median_ci_small_n_coverage_is_stated():
     # [min, max] is all N <= 5 can give, and it covers the median with 1 - 2^(1-N) only
-    assert memory.median_ci([1, 2, 3, 4, 5]) == [1, 5]
-    assert memory.median_ci_coverage(5) == pytest.approx(0.9375)
-    assert memory.median_ci_coverage(3) == pytest.approx(0.75)
-    assert memory.median_ci_coverage(6) == 0.95 and memory.median_ci_coverage(0) is None
+    assert stats.median_ci([1, 2, 3, 4, 5]) == [1, 5]
+    assert stats.median_ci_coverage(5) == pytest.approx(0.9375)
+    assert stats.median_ci_coverage(3) == pytest.approx(0.75)
+    # from N = 6 the ranks reach 95%: [x_(1), x_(6)] covers with 1 - 2/2^6, as stated
+    assert stats.median_ci_coverage(6) == pytest.approx(1 - 2 / 64)
+    assert stats.median_ci_coverage(0) is None
     pts = [{"ci": "median", "ci_coverage": 0.9375}, {"ci": "median", "ci_coverage": 0.95}]
     text = memory_report._ci_text([{"points": pts}])
     assert "N <= 5" in text and "94%" in text
@@ -177,11 +180,11 @@ def test_median_ci_small_n_coverage_is_stated():
 
 
 def test_median_ci():
-    assert memory.median_ci([]) is None
-    assert memory.median_ci([5.0]) == [5.0, 5.0]
-    assert memory.median_ci(list(range(1, 17))) == [4, 13]     # n=16: ranks 4 and 13
-    assert memory.median_ci(list(range(1, 21))) == [6, 15]     # n=20: ranks 6 and 15
-    assert memory.median_ci(list(range(1, 101))) == [40, 61]
+    assert stats.median_ci([]) is None
+    assert stats.median_ci([5.0]) == [5.0, 5.0]
+    assert stats.median_ci(list(range(1, 17))) == [4, 13]     # n=16: ranks 4 and 13
+    assert stats.median_ci(list(range(1, 21))) == [6, 15]     # n=20: ranks 6 and 15
+    assert stats.median_ci(list(range(1, 101))) == [40, 61]
 
 
 # --- curves, hierarchy, report from a parsed synthetic run --------------------------------------

@@ -1,6 +1,6 @@
 """Uncertainty of a profile's shares (analysis/profile.py, report/prof_report.py): every share
 (per function, source line, instruction, within a function) carries its 95% Wilson score interval
-(stream/stats.wilson_ci), and a profile with fewer than profile.MIN_SAMPLES samples of an event
+(stats.wilson_ci), and a profile with fewer than profile.MIN_SAMPLES samples of an event
 says so in profile.json and in the report. Profiles are synthesised without an ELF (pcs in the
 image are one "not symbolised" row, pcs elsewhere "outside the image"), so no compiler is needed.
 """
@@ -11,7 +11,8 @@ import pytest
 
 from bmharness.analysis import profile
 from bmharness.report import report
-from bmharness.stream import parse, stats
+from bmharness import stats
+from bmharness.stream import parse
 from synth import Stream
 from test_profile import prof_stream
 

@@ -199,14 +199,16 @@ def match_sides(runs_a, runs_b):
 # --- values and one row -------------------------------------------------------------------------
 
 def boot_values(run, s, opts, scale):
-    """(measure, values in its unit or None, boot median or None) of one set in one boot."""
+    """(measure, values in its unit or None, boot median or None, its CI or None) of one set in
+    one boot; the median is the set's own (compare_units.convert_median)."""
     m = compare_units.measure(s, run["summary"], cycles=opts.get("cycles"), scale=scale)
-    vals = compare_units.convert_all(per_op_values(run, s), m)
-    med = median(vals) if vals else None
+    raw = per_op_values(run, s)
+    vals = compare_units.convert_all(raw, m)
+    med, ci = compare_units.convert_median(raw, m)
     if med is None and m["convert"] is not None:  # no raw file: the summary's median
         sm = ((s.get("stats") or {}).get("per_op") or {}).get("median")
         med = m["convert"](sm) if isinstance(sm, (int, float)) else None
-    return m, vals, med
+    return m, vals, med, ci
 
 
 def _conditions_differ(items_a, items_b):
@@ -229,7 +231,7 @@ def row_of(entry, opts):
                   for _, run, s in entry[side]] for side in ("a", "b")}
     s_a, s_b = entry["a"][0][2], entry["b"][0][2]
     ident = set_identity.identity(s_a)
-    units = sorted({m["unit"] for side in per.values() for _, m, _, _ in side})
+    units = sorted({m["unit"] for side in per.values() for _, m, _, _, _ in side})
     m0 = per["a"][0][1]
     row = {"name": s_a.get("name"),
            "params": {k: v for k, v in ident.items() if k not in ("name", "unit")},
@@ -242,18 +244,20 @@ def row_of(entry, opts):
            "q": None, "significant": None, "practical": None, "within_spread": None,
            "changed": False}
     why_not = ("units differ (%s)" % " / ".join(units) if len(units) > 1 else
-               next((m["note"] for side in per.values() for _, m, _, _ in side
+               next((m["note"] for side in per.values() for _, m, _, _, _ in side
                      if m["convert"] is None), None))
-    vals = {k: [v for _, _, v, _ in per[k]] for k in per}
-    meds = {k: [md for _, _, _, md in per[k]] for k in per}
+    vals = {k: [v for _, _, v, _, _ in per[k]] for k in per}
+    meds = {k: [md for _, _, _, md, _ in per[k]] for k in per}
     for k in ("a", "b"):
         pooled = [x for v in vals[k] if v for x in v]
         row["n_" + k] = len(pooled)
         row["boot_medians_" + k] = meds[k]
+        # one boot: that set's median and its CI; more: the median of the boot medians
         row["median_" + k] = None if why_not else (
-            median(pooled) if pooled and len(meds[k]) == 1 else
+            meds[k][0] if len(meds[k]) == 1 else
             median([m for m in meds[k] if m is not None]) if any(
                 m is not None for m in meds[k]) else None)
+        row["median_ci_" + k] = per[k][0][4] if len(meds[k]) == 1 and not why_not else None
     ma, mb = row["median_a"], row["median_b"]
     row["diff"] = mb - ma if ma is not None and mb is not None else None
     row["pct"] = 100.0 * row["diff"] / abs(ma) if row["diff"] is not None and ma else None
@@ -262,7 +266,7 @@ def row_of(entry, opts):
                    notes=["not compared: " + why_not])
         return row
     row.update(estimate_effect(vals["a"], vals["b"], meds["a"], meds["b"]))
-    notes = [n for side in per.values() for _, m, _, _ in side[:1] for n in [m["note"]] if n]
+    notes = [n for side in per.values() for _, m, _, _, _ in side[:1] for n in [m["note"]] if n]
     row["notes"] = sorted(set(notes)) + row["notes"]
     if row["diff"] and row["shift"] and row["diff"] * row["shift"] < 0:
         row["notes"].append("medians and the pairwise shift moved in opposite directions")

@@ -18,7 +18,7 @@ The rows have compare.py's shape (the same test and verdict rules); compare.py d
 
 from . import archinfo, compare_units, memory
 from .compare_stats import effect_order, estimate_effect
-from ..stream import stats
+from .. import stats
 
 GBPS, NS = "GB/s", "ns"
 
@@ -69,7 +69,7 @@ def _plateau(run, curve, lo, hi, set_values):
             pooled = None
             break
         pooled.extend(vals)
-    return pooled, stats.percentile(meds, 50), [p["size"] for p in pts]
+    return pooled, stats.median(meds), [p["size"] for p in pts]
 
 
 def _set_values(run, set_id, field):
@@ -117,7 +117,7 @@ def compare_levels(runs_a, runs_b, threshold_pct):
         label, probe = got_a[0][3], got_a[0][4]
         unit = GBPS if probe == memory.MEMBW else NS
         meds_a, meds_b = [g[1] for g in got_a], [g[1] for g in got_b]
-        ma, mb = (stats.percentile(sorted(meds_a), 50), stats.percentile(sorted(meds_b), 50))
+        ma, mb = stats.median(meds_a), stats.median(meds_b)
         row = {"name": "%s %s" % (probe, label), "probe": probe, "curve": label,
                "params": {"level": k[1]}, "level": k[1], "unit": unit,
                "higher_is_better": unit == GBPS, "boots_a": len(got_a), "boots_b": len(got_b),

@@ -6,7 +6,7 @@ and Benjamini-Hochberg across the sets. Standard library only; the t distributio
 
 import math
 
-from ..stream import stats
+from ..stats import median  # the one convention (compare.py takes it from here)
 
 WITHIN, BOOTS, ONE_VS_BOOTS = "within-boot", "boot-to-boot", "one-vs-boots"
 TESTS = {WITHIN: "Mann-Whitney U on the samples (Hodges-Lehmann shift)",
@@ -85,15 +85,13 @@ def _kth_diff(sa, sb, k):
 
 
 def hl_shift(a, b):
-    """Hodges-Lehmann shift: the median of all pairwise differences b - a. It is the estimate
-    that goes with the Mann-Whitney test (it is > 0 exactly when more than half of the pairs
-    have b > a), so the direction of a verdict and its significance come from one statistic."""
+    """Hodges-Lehmann shift: the median of all pairwise differences b - a, in the one
+    convention (stats.median: rank ceil(m/2) of the m differences). It is the estimate that goes
+    with the Mann-Whitney test (it is > 0 exactly when more than half of the pairs have b > a),
+    so the direction of a verdict and its significance come from one statistic."""
     sa, sb = sorted(a), sorted(b)
     m = len(sa) * len(sb)
-    if m == 0:
-        return None
-    lo = _kth_diff(sa, sb, (m + 1) // 2)
-    return lo if m % 2 else (lo + _kth_diff(sa, sb, m // 2 + 1)) / 2.0
+    return _kth_diff(sa, sb, (m + 1) // 2) if m else None
 
 
 def benjamini_hochberg(ps):
@@ -200,10 +198,6 @@ def prediction_t(x, ys):
 
 
 # --- the effect of one row ----------------------------------------------------------------
-
-def median(xs):
-    return stats.percentile(sorted(xs), 50) if xs else None
-
 
 def _one_vs_boots(ma, mb):
     """The effect B - A of one boot against 2+ (ma or mb has one median): the one boot's median

@@ -16,7 +16,7 @@ when the two runs' clocks differ by more than 1%: cycles of different clocks are
 scale).
 """
 
-from ..stream import parse
+from .. import stats
 from ..stream.values import num
 
 BANDWIDTH_PROBES = ("membw", "membw_mc")
@@ -62,6 +62,19 @@ def measure(s, summary, cycles=False, scale=None):
     return out
 
 
+def convert_median(values, m):
+    """(median, [ci lo, ci hi]) of per-op values in the measure's unit: stats.median_and_ci of
+    the values as measured, then converted (a median is taken before a conversion, not after:
+    GB/s falls as cycles rise, and the lower middle of one is the upper middle of the other), so
+    the median is the set's median in the first screen, the Memory section and results.csv;
+    the CI's ends are put in order. (None, None) without values or conversion."""
+    mc = stats.median_and_ci(values or [])
+    if not mc or m["convert"] is None:
+        return None, None
+    ends = [m["convert"](mc["lo"]), m["convert"](mc["hi"])]
+    return m["convert"](mc["median"]), (sorted(ends) if None not in ends else None)
+
+
 def convert_all(values, m):
     """A list of per-op values in the measure's unit (values with no rate, e.g. a pass of 0
     cycles for GB/s, left out); None when the measure has no conversion."""
@@ -83,4 +96,4 @@ def direction_words(unit, higher_is_better):
 def per_op_values(run, s):
     """A set's per-operation values from its raw file, wrapped samples left out as in the
     summary's statistics (None when it cannot be read)."""
-    return parse.raw_per_op(run["dir"], s)
+    return stats.raw_per_op(run["dir"], s)

@@ -22,13 +22,11 @@ The chain holds 1 add per cycle when another hardware thread shares the core; th
 (shared_core.py reads the two together).
 """
 
-import os
-
-from ..stream import parse
+from .. import stats
 from ..stream.values import num
 
 APERF_MPERF, PMU_CYCLES, ADD_CHAIN = "aperf_mperf", "pmu_cycles", "add_chain"
-WRAP_LIMIT = 1 << 63  # as counters.py: a delta this large went backwards
+WRAP_LIMIT = stats.WRAP_LIMIT  # a delta this large went backwards
 
 
 def _deltas(ev):
@@ -41,17 +39,7 @@ def _spread(xs):
     xs = sorted(x for x in xs if x is not None)
     if not xs:
         return None
-    return {"lo_hz": xs[0], "hz": xs[(len(xs) - 1) // 2], "hi_hz": xs[-1], "n": len(xs)}
-
-
-def _raw_samples(out_dir, s):
-    """The set's samples in the order taken (its raw file), or None."""
-    if not out_dir or not s.get("raw_file"):
-        return None
-    try:
-        return parse.read_raw(os.path.join(out_dir, s["raw_file"]))[1]
-    except (OSError, ValueError):
-        return None
+    return {"lo_hz": xs[0], "hz": stats.median(xs), "hi_hz": xs[-1], "n": len(xs)}
 
 
 def _from_counters(s, hz, out_dir):
@@ -62,7 +50,7 @@ def _from_counters(s, hz, out_dir):
         if r:
             return dict(r, source=APERF_MPERF)
     # the sample times are pass 0's (the raw file): cycles must be counted in that pass
-    raw = _raw_samples(out_dir, s) if "cycles" in ev and not ev["cycles"].get("pass") else None
+    raw = stats.set_samples(out_dir, s) if "cycles" in ev and not ev["cycles"].get("pass") else None
     if raw:
         ov = num(s.get("overhead")) or 0
         c = _deltas(ev["cycles"])

@@ -29,19 +29,18 @@ Counters section is report/counters.py.
 """
 
 from . import archinfo
+from .. import stats
 
 MISS_EVENTS = ("l1d_misses", "l1i_misses", "l2_misses", "llc_misses", "dtlb_misses", "itlb_misses")
-# A delta this large is a negative difference seen as unsigned (a counter that went backwards or
-# wrapped more than once): flagged and left out of every figure.
-WRAP_LIMIT = 1 << 63
+# A delta at or above stats.WRAP_LIMIT (2^63) is a negative difference seen as unsigned (a counter
+# that went backwards or wrapped more than once): flagged and left out of every figure.
+WRAP_LIMIT = stats.WRAP_LIMIT
 
 
 def _median(xs):
-    xs = sorted(x for x in xs if x is not None)
-    if not xs:
-        return None
-    m = len(xs) // 2
-    return float(xs[m]) if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2.0
+    """stats.median of the values that are not None, as a float; None without any."""
+    m = stats.median(x for x in xs if x is not None)
+    return None if m is None else float(m)
 
 
 def _net(ev):

@@ -22,6 +22,8 @@ empty timed regions). Per interrupt: delivery_i = excess_i - direct_i, median an
 
 import math
 
+from .. import stats
+
 WHATS = ("calib", "loaded", "calib_gaps", "loaded_gaps", "count", "direct_sum", "direct", "irq_excess",
          "irq_measured", "smi")
 SIGN = 1 << 63
@@ -60,18 +62,17 @@ def mean_se(xs):
     return m, sd / math.sqrt(len(xs))
 
 
-def quantile_ci(values, q, z=1.96):
-    """Order-statistic estimate of the q-th quantile and its CI (normal approximation of the
-    binomial ranks, rounded outwards, as the firmware computes it). Returns (value, lo, hi)."""
+def quantile_ci(values, q):
+    """The q-th quantile of the values (stats.quantile) and its distribution-free 95% CI
+    (stats.quantile_ci: exact binomial ranks; a side the sample cannot bound is None), as
+    (value, lo, hi); (None, None, None) without values. The firmware's own estimates on the check
+    records are a bootstrap over windows (bench/stats/displace.c); the report shows those where
+    present, and these, the same convention as every other set's, beside them."""
     v = sorted(values)
-    n = len(v)
-    if not n:
+    if not v:
         return None, None, None
-    at = max(1, math.ceil(n * q - 1e-9))
-    half = z * math.sqrt(n * q * (1 - q))
-    lo = max(1, math.floor(n * q - half))
-    hi = min(n, math.ceil(n * q + 1 + half))
-    return v[at - 1], v[lo - 1], v[hi - 1]
+    ci = stats.quantile_ci(v, q)
+    return stats.quantile(v, q), ci["lo"], ci["hi"]
 
 
 def chunk_offset(calib, calib_gaps, chunks, nominal):

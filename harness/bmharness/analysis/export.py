@@ -2,7 +2,7 @@
 spreadsheets, notebooks and scripts (docs/results.md describes the columns; results.json is
 checked against docs/results.schema.json).
 
-`build(summary, out_dir)` makes the rows from summary.json's statistics (stream/stats.py: the
+`build(summary, out_dir)` makes the rows from summary.json's statistics (stats/describe.py: the
 per-operation median, 10%-trimmed mean and N) and the raw files under out_dir (the CI of the
 median from order statistics, analysis/memory.py's `median_ci`); `write(out_dir, summary)` writes
 both files. The unit of a row follows its probe:
@@ -30,7 +30,8 @@ import math
 import os
 
 from . import archinfo, core_clock, limits, memory
-from ..stream import parse, set_identity
+from .. import stats
+from ..stream import set_identity
 from ..stream.values import num
 
 FORMAT, FORMAT_VERSION = "baremetric-results", 1
@@ -67,7 +68,7 @@ def identity(name, params):
 def per_op_sorted(s, out_dir):
     """The set's sorted per-operation values from its raw file (the samples the statistics use:
     below 2^63), or None when it cannot be read."""
-    vals = parse.raw_per_op(out_dir, s)
+    vals = stats.raw_per_op(out_dir, s)
     return sorted(vals) if vals else None
 
 
@@ -77,8 +78,8 @@ def cycle_figures(s, out_dir):
     the raw file is missing; None) and the median CI's real coverage."""
     st = (s.get("stats") or {}).get("per_op") or {}
     vals = per_op_sorted(s, out_dir)
-    ci, kind, cover = (memory.median_ci(vals), "median",
-                       memory.median_ci_coverage(len(vals))) if vals else (None, None, None)
+    ci, kind, cover = (stats.median_ci(vals), "median",
+                       stats.median_ci_coverage(len(vals))) if vals else (None, None, None)
     if ci is None and isinstance(st.get("ci95"), list):
         ci, kind = st["ci95"], "mean"
     lo, hi = (finite(ci[0]), finite(ci[1])) if ci else (None, None)

@@ -25,6 +25,7 @@ What is picked, and why:
 """
 
 from . import archinfo, checks, irq, limits, memory, shared_core
+from .. import stats
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-headline", 1
@@ -69,9 +70,9 @@ def machine(summary):
 
 
 def _median_point(points, key):
-    """The point with the median value of `key` (the lower middle one for an even count)."""
-    pts = sorted((p for p in points if p.get(key) is not None), key=lambda p: p[key])
-    return pts[(len(pts) - 1) // 2] if pts else None
+    """The point with the median value of `key` (stats.median: the lower middle one for an even
+    count)."""
+    return stats.median((p for p in points if p.get(key) is not None), key=lambda p: p[key])
 
 
 def _in(p, lo, hi):

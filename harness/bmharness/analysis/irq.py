@@ -8,10 +8,8 @@ check: `latency_stats` and `noise_summary`; displacement (Woodside et al., with 
 is displace.py's and the cache footprint (Schaelicke, calibrated) footprint.py's.
 """
 
-import os
-
 from . import archinfo, displace, footprint, irq_lat
-from ..stream import parse
+from .. import stats
 from ..stream.values import num
 
 LATENCY, MASKED, EXCEPTION = "irq_latency", "irq_masked", "irq_exception"
@@ -54,15 +52,6 @@ def noise_summary(fields, starts, lens, hz, smis=None):
     return out
 
 
-def _raw(s, out_dir):
-    if not out_dir or not s.get("raw_file"):
-        return []
-    try:
-        return parse.read_raw(os.path.join(out_dir, s["raw_file"]))[1]
-    except (OSError, ValueError):
-        return []
-
-
 def _hz(summary, s):
     return num(s.get("tsc_hz")) or num(((summary.get("platform") or {}).get("tsc") or {}).get("hz"))
 
@@ -76,7 +65,7 @@ def analyse(summary, out_dir=None):
         name, p = s.get("name"), s.get("params") or {}
         if name not in SECTION_PROBES:
             continue
-        vals, hz = _raw(s, out_dir), _hz(summary, s)
+        vals, hz = stats.set_samples(out_dir, s) or [], _hz(summary, s)
         if name == LATENCY:
             row = dict(latency_stats(vals), set=s.get("set"), source=p.get("source"), mode=p.get("mode"),
                        wait=p.get("wait"), deadline=p.get("deadline"), hz=hz, values=vals, params=p)

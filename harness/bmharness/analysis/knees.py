@@ -34,7 +34,8 @@ size against T, the points on either side and outliers smoothed nearby.
 """
 
 import math
-import statistics
+
+from .. import stats
 
 MIN_STEP = math.log(1.15)   # smallest step called a cache level (relative)
 NOISE_K = 5.0               # the step must also exceed this many noise sigmas ...
@@ -73,7 +74,7 @@ def noise_of(ys, smooth):
     -- steps and slopes -- leave no residual, so only the non-zero ones are used (their median is
     about 0.72 sigma for Gaussian noise); their median also ignores isolated outliers."""
     d = [abs(a - b) for a, b in zip(ys, smooth) if abs(a - b) > 1e-12]
-    return statistics.median(d) / NONZERO_RESID if d else 0.0
+    return stats.median(d) / NONZERO_RESID if d else 0.0
 
 
 def prepare(points):
@@ -93,7 +94,7 @@ def prepare(points):
     by_size = {}
     for size, value, _ in good:
         by_size.setdefault(size, []).append(value)
-    return [(size, statistics.median(vals)) for size, vals in sorted(by_size.items())], notes
+    return [(size, stats.median(vals)) for size, vals in sorted(by_size.items())], notes
 
 
 def _fmt_ratio(r):
@@ -139,7 +140,7 @@ def detect(points, rising=True, what=None):
             continue
         after = [k for k in range(j, n) if xs[k] <= xs[i] + PERSIST_OCT + EPS] or [j]
         prior = [k for k in range(0, i + 1) if xs[k] >= xs[i] - BEFORE_OCT - EPS]
-        step = statistics.median(s[k] for k in after) - statistics.median(s[k] for k in prior)
+        step = stats.median(s[k] for k in after) - stats.median(s[k] for k in prior)
         if step < thr or max(s[k] for k in prior) > s[j] - thr / 2:
             continue
         cands.append({"i": i, "j": j, "rise": rise, "step": step,

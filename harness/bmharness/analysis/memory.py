@@ -25,10 +25,8 @@ The report's Memory section renders the result (report/memory.py); nothing here 
 for it.
 """
 
-import math
-
 from . import archinfo, core_clock, knees, limits
-from ..stream import parse
+from .. import stats
 from ..stream.values import num
 
 MEMBW, LATENCY, MEMBW_MC = "membw", "latency", "membw_mc"
@@ -53,33 +51,6 @@ def div(a, b):
     return a / b if a is not None and b else None
 
 
-def median_ci(sorted_xs, level=0.95):
-    """Distribution-free CI of the median from order statistics: [x_(j), x_(n+1-j)] (1-based)
-    with the largest j whose coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1) is still >= level.
-    [min, max] when N is too small to reach the level (N <= 5 at 95%). None without values."""
-    n = len(sorted_xs)
-    if n == 0:
-        return None
-    tail, j = 0.0, 0   # tail = P(B <= j - 1)
-    while j < n // 2:
-        nxt = tail + math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
-                              - n * math.log(2.0))
-        if 2 * nxt > 1 - level:
-            break
-        tail, j = nxt, j + 1
-    j = max(j, 1)
-    return [sorted_xs[j - 1], sorted_xs[n - j]]
-
-
-def median_ci_coverage(n, level=0.95):
-    """The coverage median_ci's interval really has at N: `level` or more where N reaches it,
-    else that of [min, max], 1 - 2^(1-N) (94% at N = 5, 88% at N = 4, 75% at N = 3)."""
-    if n < 1:
-        return None
-    full = 1.0 - 2.0 ** (1 - n)
-    return full if full < level else level
-
-
 def point(s, hz, out_dir=None):
     """One set as a curve point: cycles per op, and GB/s (membw) or ns (latency). The CI is that
     of the median (order statistics) when the raw file is readable, else the mean's from the
@@ -87,15 +58,15 @@ def point(s, hz, out_dir=None):
     params = s.get("params") or {}
     st = (s.get("stats") or {}).get("per_op") or {}
     med = num(st.get("median"))
-    # parse.raw_per_op, as export and compare read it: wrapped samples (>= 2^63) left out
-    vals = sorted(parse.raw_per_op(out_dir, s) or []) or None
-    ci = median_ci(vals) if vals else None
+    # stats.raw_per_op, as export and compare read it: wrapped samples (>= 2^63) left out
+    vals = sorted(stats.raw_per_op(out_dir, s) or []) or None
+    ci = stats.median_ci(vals) if vals else None
     kind = "median" if ci else "mean"
     ci = ci or (st.get("ci95") if isinstance(st.get("ci95"), list) else None)
     lo, hi = (num(ci[0]), num(ci[1])) if ci else (None, None)
     p = {"set": s.get("set"), "size": num(params.get("size")), "n": st.get("n", 0),
          "cycles": med, "cycles_lo": lo, "cycles_hi": hi, "ci": kind if ci else None,
-         "ci_coverage": median_ci_coverage(len(vals)) if kind == "median" else None,
+         "ci_coverage": stats.median_ci_coverage(len(vals)) if kind == "median" else None,
          "page": params.get("page"), "bimodal": bool(st.get("bimodal")),
          "complete": s.get("complete", True)}
     if med is not None and med <= 0:
@@ -229,7 +200,7 @@ def _hierarchy(cvs, levels, source, unknown=()):
             if seen else "-"
         if not primary and seen:  # no latency curve: the bandwidth curves decide
             row["status"] = "agree" if 2 * len(agree) > len(seen) else "DISAGREE"
-            row["knee"] = sorted(m["knee"] for m in agree)[len(agree) // 2] if agree else None
+            row["knee"] = stats.median(m["knee"] for m in agree) if agree else None
             row["ratio"] = row["knee"] / lv["size"] if row["knee"] else None
         elif not primary and others:
             row["status"] = "outside sweep"

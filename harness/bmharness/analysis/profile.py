@@ -17,7 +17,8 @@ import json
 import os
 
 from . import symbolise
-from ..stream import parse, prof_records, stats
+from .. import stats
+from ..stream import parse, prof_records
 
 OUTSIDE = "(outside the image)"
 UNKNOWN = "(in the image, no symbol)"

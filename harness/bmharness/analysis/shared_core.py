@@ -26,6 +26,8 @@ flags with a steady reference at its limit have no cause named.
 
 import math
 
+from .. import stats
+
 REF_DROP = 0.10        # the reference's shortfall (or spread) that is not timing noise
 CLOCK_HOLD = 0.03      # the chain clock's spread over the sets that counts as held
 FRACTION_SPREAD = 0.10  # of the limit, between the plateau's sets
@@ -45,11 +47,6 @@ def _range(xs):
     return (min(xs), max(xs)) if xs else (None, None)
 
 
-def _median(xs):
-    xs = sorted(x for x in xs if x is not None)
-    return xs[(len(xs) - 1) // 2] if xs else None
-
-
 def judge(points, row, limit_bpc=None, emulated=None):
     """The plateau's sets (memory.point dicts: core_bpc, core_clock, load_ref, bimodal) against
     each other and the CPU's row; limit_bpc: the kernel's L1 limit in bytes per cycle (None:
@@ -63,7 +60,7 @@ def judge(points, row, limit_bpc=None, emulated=None):
     hz_lo, hz_hi = _range([(p.get("core_clock") or {}).get("hz") for p in points])
     refs = [(p.get("load_ref") or {}).get("loads_per_cycle") for p in points]
     ref_lo, ref_hi = _range(refs)
-    ref = _median(refs)
+    ref = stats.median(x for x in refs if x is not None)
     lim_loads = scalar_loads(row)
     out = {"n": len(points), "bytes_per_cycle_lo": bpc_lo, "bytes_per_cycle_hi": bpc_hi,
            "fraction_lo": bpc_lo / limit_bpc if limit_bpc and bpc_lo is not None else None,

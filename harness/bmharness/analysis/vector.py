@@ -25,6 +25,7 @@ import json
 import os
 
 from . import core_clock
+from .. import stats
 from ..stream.values import num
 
 FORMAT, VERSION = "baremetric-machine-vector", 1
@@ -71,7 +72,7 @@ def _insn_add_chain(summary):
     if not hzs:
         return None
     hzs.sort()
-    med = hzs[(len(hzs) - 1) // 2]
+    med = stats.median(hzs)
     return _coef(1e9 / med, 1e9 / hzs[-1], 1e9 / hzs[0], "ns",
                  "one dependent add (the core clock beside %d bandwidth set(s))" % len(hzs))
 
@@ -98,8 +99,7 @@ def _insn(summary):
                      num(ci[1]) * scale if num(ci[1]) else None, s.get("set")))
     if not rows:
         return None
-    rows.sort(key=lambda r: r[0])
-    v, lo, hi, set_no = rows[(len(rows) - 1) // 2]
+    v, lo, hi, set_no = stats.median(rows, key=lambda r: r[0])
     return _coef(v, lo, hi, "ns", "spin set %s: one instruction of a dependent 2-instruction loop"
                  % set_no)
 

@@ -8,7 +8,7 @@ PNG + SVG, nothing written without data).
 import math
 
 from . import figure, plots
-from ..stream import stats
+from .. import stats
 
 # CDF styles: every source/wait gets its own (line style, marker) pair before colours repeat.
 LINE_STYLES = ("-", "--", ":", "-.")

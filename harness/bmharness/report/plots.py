@@ -10,7 +10,7 @@ import re
 
 from . import figure
 from ..analysis import irq, memory
-from ..stream import parse, stats
+from .. import stats
 
 MAX_PANELS = 32  # subplots per histogram figure (a taller figure exceeds what Agg can draw)
 MIN_HIST_N = 5   # fewer values make no histogram (a bar or two says nothing about a shape)
@@ -56,11 +56,11 @@ def draw(summary, out_dir, stamp=None):
         for s in sets:
             path = os.path.join(out_dir, s.get("raw_file") or "")
             try:
-                _, raw = parse.read_raw(path)
+                _, raw = stats.read_raw(path)
             except (OSError, ValueError) as exc:
                 info["notes"].append("set %s: raw file unreadable (%s)" % (s.get("set"), exc))
                 continue
-            vals = sorted(stats.per_op(raw, s.get("overhead") or 0, s.get("iters") or 1))
+            vals = sorted(stats.per_op(stats.usable(raw), s.get("overhead") or 0, s.get("iters") or 1))
             if len(vals) >= MIN_HIST_N:
                 panels.append((s, vals))
             else:
@@ -87,7 +87,7 @@ def draw(summary, out_dir, stamp=None):
             # stepfilled: the same filled bars as one polygon, not an SVG element per bin
             ax.hist(shown, bins=bins, range=(lo - width / 2, hi + width / 2), color="#4477aa",
                     histtype="stepfilled")
-            med = stats.percentile(vals, 50)
+            med = stats.median(vals)
             ax.axvline(med, color="#cc3311", lw=1, gid=figure.guide())
             params = " ".join("%s=%s" % kv for kv in (s.get("params") or {}).items())
             clipped = len(vals) - len(shown)

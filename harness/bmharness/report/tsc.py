@@ -3,9 +3,8 @@ firmware was told, and every calibration window per source with the sources' dis
 AArch64 the generic timer at CNTFRQ_EL0.
 """
 
-import statistics
-
 from .doc import fhz, fnum, num
+from .. import stats
 from ..analysis import archinfo
 
 NAME = "tsc"
@@ -73,7 +72,7 @@ def section(doc, res, out_dir=None, plots=None):
     if by_src:
         rows, medians = [], {}
         for src, hzs in by_src.items():
-            med = statistics.median(hzs)
+            med = stats.median(hzs)
             medians[src] = med
             rows.append([src, len(hzs), fhz(med), fhz(min(hzs)), fhz(max(hzs)),
                          (max(hzs) - min(hzs)) / med * 1e6])

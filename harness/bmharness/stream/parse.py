@@ -3,7 +3,7 @@
 `analyse(data)` (or `analyse_file(fh)`) streams the log through logscan.py, which finds the
 records, splits the stream into boots and counts the damage; it checks the last boot (sequence
 gaps, duplicates, conflicts, truncation, end record, per-set sample counts: sets.py puts each
-set's chunks together, prof_records.py checks the profiler's records, stats.py describes each set)
+set's chunks together, prof_records.py checks the profiler's records, stats/ describes each set)
 and collects everything valid. What is stored and printed about damage is capped (counts per kind, the first
 logscan.FIRST_N examples). `write_outputs` writes records.jsonl, raw/<set>.txt files and
 summary.json (records.jsonl: numbers as numbers, sample values decoded: `record_json`);
@@ -19,7 +19,10 @@ import re
 import shutil
 import tempfile
 
-from . import logscan, prof_records, protocol, registry, stats
+from . import logscan, prof_records, protocol, registry
+from .. import stats
+# the one raw-file reader and wrap rule (stats/samples.py), also reached as parse.read_raw
+from ..stats.samples import WRAP_LIMIT, raw_per_op, read_raw, usable  # noqa: F401
 from .sets import assemble_counters, assemble_set, fmt_ranges, int_field
 
 # plat kinds that occur once per boot; the others (cache, memdev, tsc_cal, and unknown new kinds)
@@ -43,7 +46,6 @@ STRING_KEYS = {"text", "reason", "brand", "part", "manufacturer", "locator", "ba
 # Records whose `v` carries encoded values (docs/protocol.md, "Sample values"): records.jsonl
 # holds them decoded, one list of ints per record.
 VALUE_RECORDS = ("samples", "ctr")
-WRAP_LIMIT = 1 << 63  # a sample this large is a negative difference seen as unsigned
 _INT_RE = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _FLOAT_RE = re.compile(r"-?[0-9]+\.[0-9]+\Z")
 
@@ -73,24 +75,6 @@ def record_json(r):
         except ValueError:
             fields["v"] = r["fields"]["v"]
     return {"seq": r["seq"], "type": r["type"], "line": r["line"], "fields": fields}
-
-
-def usable(values):
-    """The samples the statistics use: those below WRAP_LIMIT (the raw files keep them all)."""
-    return [v for v in values if v < WRAP_LIMIT]
-
-
-def raw_per_op(out_dir, s):
-    """A summary set's per-operation values from its raw file under out_dir, from the samples the
-    statistics use (usable), or None when there is no such file, it cannot be read or it holds
-    none."""
-    if not out_dir or not s.get("raw_file"):
-        return None
-    try:
-        _, raw = read_raw(os.path.join(out_dir, s["raw_file"]))
-    except (OSError, ValueError):
-        return None
-    return stats.per_op(usable(raw), s.get("overhead") or 0, s.get("iters") or 1) or None
 
 
 class _Problems:
@@ -514,21 +498,6 @@ def parse_log(path, out_dir=None):
     if out_dir is not None:
         write_outputs(result, out_dir)
     return result["summary"]
-
-
-def read_raw(path):
-    """Read a raw/*.txt file back: (header dict, list of int samples)."""
-    header, values = {}, []
-    with open(path) as fh:
-        for line in fh:
-            line = line.strip()
-            if line.startswith("#"):
-                key, sep, value = line[1:].partition(":")
-                if sep:
-                    header[key.strip()] = value.strip()
-            elif line:
-                values.append(int(line))
-    return header, values
 
 
 def exit_code(summary):

@@ -10,6 +10,7 @@ the numbers are emulation numbers."""
 import os
 
 
+from bmharness import stats
 from bmharness.run import qemu
 from bmharness.stream import parse
 from conftest import check_noise_gaps
@@ -109,7 +110,7 @@ def test_timer_sets(a64):
         assert s["tsc_hz"] == hz
         values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
         assert len(values) == TIMER_SAMPLES
-        med = sorted(values)[len(values) // 2]
+        med = stats.median(values)
         # back-to-back reads of a counter that ticks at tsc_hz: under a millisecond apart
         assert 0 <= med < hz // 1000, (m, med)
 
@@ -139,7 +140,7 @@ def test_spin_runs_through_the_runner(a64):
     assert s["iters"] >= 1
     values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
     hz = a64.summary["platform"]["tsc"]["hz"]
-    med = sorted(values)[len(values) // 2]
+    med = stats.median(values)
     assert med > s["overhead"]
     ns_per_iter = (med - s["overhead"]) * 1e9 / hz / s["iters"]
     # two instructions per iteration: between 10 GHz-class and 10 MHz-class emulation speeds
@@ -175,7 +176,7 @@ def test_latency_chase_runs(a64):
         assert s["params"]["page"] == page  # the walk's answer for the arena
         assert 4096 <= int(s["params"]["size"]) <= MEM_MAX_MB << 20
         values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
-        med = sorted(values)[len(values) // 2]
+        med = stats.median(values)
         ns_per_load = max(med - s["overhead"], 0) * 1e9 / hz / s["iters"]
         assert 0.01 <= ns_per_load <= 10000, (s["params"], ns_per_load)
     # counters asked for per size class: the miss events QEMU lacks are counter skips
@@ -202,7 +203,7 @@ def test_membw_kernels_and_their_skips(a64):
     for s in sets:
         assert s["complete"] and s["n"] == s["received"] == 8
         values = parse.read_raw(os.path.join(a64.out_dir, "parsed", s["raw_file"]))[1]
-        med = sorted(values)[len(values) // 2]
+        med = stats.median(values)
         secs = max(med - s["overhead"], 1) / hz
         gbps = int(s["params"]["bytes_per_op"]) * s["iters"] / secs / 1e9
         assert 0.01 <= gbps <= 10000, (s["params"], gbps)

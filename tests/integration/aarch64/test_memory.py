@@ -9,6 +9,7 @@ Structure and sanity ranges only: under TCG the numbers are emulation numbers.""
 
 import os
 
+from bmharness import stats
 from bmharness.stream import parse
 from conftest import check_core_clock_sets
 
@@ -115,7 +116,7 @@ def check_kernel_sets(a64mem, kernel, width, insn, sizes):
         r, w = (1, 0) if kernel == "read" else (0, 1) if kernel.startswith("write") else (1, 1)
         assert prm["read_bytes"] == r * prm["size"] and prm["write_bytes"] == w * prm["size"]
         values = parse.read_raw(os.path.join(a64mem.out_dir, "parsed", s["raw_file"]))[1]
-        med = sorted(values)[len(values) // 2]
+        med = stats.median(values)
         gbps = prm["bytes_per_op"] * s["iters"] / (max(med - s["overhead"], 1) / hz) / 1e9
         assert 0.01 <= gbps <= 10000, (prm, gbps)
     return sets
