@@ -171,7 +171,7 @@ KERNEL bw_copy_nt_512, "COPY512 vmovntdq", 1
  * cut into equal parts walked side by side, each from its lowest address up in 256-byte steps, so
  * several sequential streams (DRAM pages, hardware-prefetcher trackers) are in flight at once. One
  * stream's prefetch depth bounds a single-stream loop's DRAM bandwidth on some cores (a Zen 5
- * guest: 4 streams read ~1.3x one); in caches the loops match the single-stream ones.
+ * guest: 4 streams read 1.3-1.7x one); in caches they gain nothing (docs/methods/membw.md).
  * Read: 4 parts at %r8, %r9, %r11, %rax (bytes a multiple of 1024). */
 .macro KERNEL_READ4 name, body
 	.globl \name
