@@ -57,9 +57,10 @@ void *arch_chase(void *p, uint64_t loads);
  * (for their skip records). */
 const char *arch_membw_rep_unavailable(void);
 
-/* Kernels only one architecture has (AArch64: load/store pair, DC ZVA, SVE), run by the membw
- * probe after the shared table under the shared kernel names (read, write, copy, write_nt,
- * copy_nt) with a width of their own; `insn` names the instructions for the record. */
+/* Kernels only one architecture has (AArch64: load/store pair, DC ZVA, SVE; x86_64: multi-stream
+ * loops), run by the membw probe after the shared table under the shared kernel names (read,
+ * write, copy, write_nt, copy_nt) with a width of their own; `insn` names the instructions for the
+ * record. Each passes a known-answer check (bench/probes/mem/membw_verify.h) before it is timed. */
 struct membw_arch_kernel {
 	const char *name, *width, *insn;
 	membw_kernel_fn fn;
@@ -72,16 +73,11 @@ struct membw_arch_kernel {
 
 #if defined(__x86_64__)
 #include "arch/x86_64/simd.h"
-/* x86_64 has none beyond the shared table. */
-static inline unsigned arch_membw_kernels(const struct membw_arch_kernel **k)
-{
-	*k = 0;
-	return 0;
-}
 #elif defined(__aarch64__)
 #include "arch/aarch64/simd.h"
-/* The table and its length; computes availability (and enables SVE) on each call. */
-unsigned arch_membw_kernels(const struct membw_arch_kernel **k);
 #endif
+
+/* The table and its length; computes availability (AArch64: and enables SVE) on each call. */
+unsigned arch_membw_kernels(const struct membw_arch_kernel **k);
 
 #endif

@@ -96,12 +96,12 @@
 .endm
 
 /* 256-bit AVX */
-.macro READ256
+.macro READ256 s=%r8
 	.irp off, 0, 128
-	vmovdqa \off(%r8), %ymm0
-	vmovdqa \off+32(%r8), %ymm1
-	vmovdqa \off+64(%r8), %ymm2
-	vmovdqa \off+96(%r8), %ymm3
+	vmovdqa \off(\s), %ymm0
+	vmovdqa \off+32(\s), %ymm1
+	vmovdqa \off+64(\s), %ymm2
+	vmovdqa \off+96(\s), %ymm3
 	.endr
 .endm
 .macro WRITE256 insn=vmovdqa
@@ -109,25 +109,25 @@
 	\insn %ymm0, \off(%r9)
 	.endr
 .endm
-.macro COPY256 insn=vmovdqa
+.macro COPY256 insn=vmovdqa, s=%r8, d=%r9
 	.irp off, 0, 128
-	vmovdqa \off(%r8), %ymm0
-	vmovdqa \off+32(%r8), %ymm1
-	vmovdqa \off+64(%r8), %ymm2
-	vmovdqa \off+96(%r8), %ymm3
-	\insn %ymm0, \off(%r9)
-	\insn %ymm1, \off+32(%r9)
-	\insn %ymm2, \off+64(%r9)
-	\insn %ymm3, \off+96(%r9)
+	vmovdqa \off(\s), %ymm0
+	vmovdqa \off+32(\s), %ymm1
+	vmovdqa \off+64(\s), %ymm2
+	vmovdqa \off+96(\s), %ymm3
+	\insn %ymm0, \off(\d)
+	\insn %ymm1, \off+32(\d)
+	\insn %ymm2, \off+64(\d)
+	\insn %ymm3, \off+96(\d)
 	.endr
 .endm
 
-/* 512-bit AVX-512F */
-.macro READ512
-	vmovdqa64 0(%r8), %zmm0
-	vmovdqa64 64(%r8), %zmm1
-	vmovdqa64 128(%r8), %zmm2
-	vmovdqa64 192(%r8), %zmm3
+/* 512-bit AVX-512F; \s / \d: the source / destination pointer (the multi-stream loops pass theirs) */
+.macro READ512 s=%r8
+	vmovdqa64 0(\s), %zmm0
+	vmovdqa64 64(\s), %zmm1
+	vmovdqa64 128(\s), %zmm2
+	vmovdqa64 192(\s), %zmm3
 .endm
 .macro WRITE512 insn=vmovdqa64
 	\insn %zmm0, 0(%r9)
@@ -135,15 +135,15 @@
 	\insn %zmm0, 128(%r9)
 	\insn %zmm0, 192(%r9)
 .endm
-.macro COPY512 insn=vmovdqa64
-	vmovdqa64 0(%r8), %zmm0
-	vmovdqa64 64(%r8), %zmm1
-	vmovdqa64 128(%r8), %zmm2
-	vmovdqa64 192(%r8), %zmm3
-	\insn %zmm0, 0(%r9)
-	\insn %zmm1, 64(%r9)
-	\insn %zmm2, 128(%r9)
-	\insn %zmm3, 192(%r9)
+.macro COPY512 insn=vmovdqa64, s=%r8, d=%r9
+	vmovdqa64 0(\s), %zmm0
+	vmovdqa64 64(\s), %zmm1
+	vmovdqa64 128(\s), %zmm2
+	vmovdqa64 192(\s), %zmm3
+	\insn %zmm0, 0(\d)
+	\insn %zmm1, 64(\d)
+	\insn %zmm2, 128(\d)
+	\insn %zmm3, 192(\d)
 .endm
 
 KERNEL bw_read_64, READ64
@@ -166,6 +166,71 @@ KERNEL bw_write_512, WRITE512
 KERNEL bw_copy_512, COPY512
 KERNEL bw_write_nt_512, "WRITE512 vmovntdq", 1
 KERNEL bw_copy_nt_512, "COPY512 vmovntdq", 1
+
+/* Multi-stream loops (arch/x86_64/membw.c lists them): one pass still covers the buffer once, but
+ * cut into equal parts walked side by side, each from its lowest address up in 256-byte steps, so
+ * several sequential streams (DRAM pages, hardware-prefetcher trackers) are in flight at once. One
+ * stream's prefetch depth bounds a single-stream loop's DRAM bandwidth on some cores (a Zen 5
+ * guest: 4 streams read 1.3-1.7x one); in caches they gain nothing (docs/methods/membw.md).
+ * Read: 4 parts at %r8, %r9, %r11, %rax (bytes a multiple of 1024). */
+.macro KERNEL_READ4 name, body
+	.globl \name
+	.align 32
+\name:
+1:	movq %rdx, %r10
+	shrq $2, %r10		/* bytes per stream, and the loop count */
+	movq %rsi, %r8
+	leaq (%r8,%r10), %r9
+	leaq (%r9,%r10), %r11
+	leaq (%r11,%r10), %rax
+2:	\body %r8
+	\body %r9
+	\body %r11
+	\body %rax
+	addq $256, %r8
+	addq $256, %r9
+	addq $256, %r11
+	addq $256, %rax
+	subq $256, %r10
+	jnz 2b
+	decq %rcx
+	jnz 1b
+	ret
+.endm
+
+/* Copy: 2 parts, %r8 -> %r9 and %r11 -> %rax (bytes a multiple of 512): four streams as the read. */
+.macro KERNEL_COPY2 name, body, insn, fence=0
+	.globl \name
+	.align 32
+\name:
+1:	movq %rdx, %r10
+	shrq $1, %r10
+	movq %rsi, %r8
+	movq %rdi, %r9
+	leaq (%rsi,%r10), %r11
+	leaq (%rdi,%r10), %rax
+2:	\body \insn, %r8, %r9
+	\body \insn, %r11, %rax
+	addq $256, %r8
+	addq $256, %r9
+	addq $256, %r11
+	addq $256, %rax
+	subq $256, %r10
+	jnz 2b
+	decq %rcx
+	jnz 1b
+	.if \fence
+	sfence
+	.endif
+	ret
+.endm
+
+KERNEL_READ4 bw_read_256x4, READ256
+KERNEL_COPY2 bw_copy_256x2, COPY256, vmovdqa
+KERNEL_COPY2 bw_copy_nt_256x2, COPY256, vmovntdq, 1
+KERNEL_READ4 bw_read_512x4, READ512
+KERNEL_COPY2 bw_copy_512x2, COPY512, vmovdqa64
+KERNEL_COPY2 bw_copy_nt_512x2, COPY512, vmovntdq, 1
 
 /* rep stosb / rep movsb: one instruction per pass (ERMS/FSRM make these the fast path). */
 	.globl bw_rep_stosb

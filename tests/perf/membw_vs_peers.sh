@@ -5,7 +5,8 @@
 # of each tool says more about the neighbours than about the code: the tools alternate, size by
 # size, over ROUNDS rounds (at least 5; the order flips every round), and the report gives per
 # kernel and size the median of the per-round ratios ours/peer with their spread (min-max and the
-# interquartile range), best against best and 256-bit against likwid's AVX (same width).
+# interquartile range), best against best, 256-bit against likwid's AVX (same width) and our best
+# one-stream loop against the best peer ("1-strm": what the multi-stream kernels add).
 # Target: median ratio of our best kernel >= 0.95x the best peer figure at every size.
 # likwid's kernels (bench/x86-64/*.ptt) are ours instruction for instruction: load_avx512 is four
 # aligned 64-byte loads per 256-byte step walking up one array, copy_avx512 four loads and four
@@ -16,7 +17,8 @@
 # the report also gives the ratios with likwid's figures put on the kernel's TSC rate.
 # Usage: tests/perf/membw_vs_peers.sh [OUT_DIR]     (installs likwid when run as root)
 # Environment: ROUNDS (default 5, minimum 5), SIZES_KB (default "16 256 262144"), SAMPLES (ours,
-# per round, default 8), CPU (both tools on this CPU, default 0), PEER_TESTS (likwid tests).
+# per round, default 8), CPU (both tools on this CPU, default 0), PEER_TESTS (likwid tests),
+# KERNELS (ours, default read,write,copy,write_nt,copy_nt: each with its multi-stream variants).
 set -eu
 cd "$(dirname "$0")/../.."
 out="${1:-results/perf-membw-$(date -u +%Y%m%d-%H%M%S)}"
@@ -35,7 +37,7 @@ SAMPLES="${SAMPLES:-8}"
 CPU="${CPU:-0}"
 PEER_TESTS="${PEER_TESTS:-load_avx store_avx copy_avx load_avx512 store_avx512 copy_avx512 \
 store_mem_avx copy_mem_avx store_mem_avx512 copy_mem_avx512}"
-KERNELS=read,write,copy,write_nt,copy_nt
+KERNELS="${KERNELS:-read,write,copy,write_nt,copy_nt}"
 PEER_BYTES=16000000000 # bytes one likwid run moves (~0.3 s in cache): iterations = this / size
 
 if ! command -v likwid-bench >/dev/null 2>&1; then
@@ -102,8 +104,9 @@ for line in open(os.path.join(out, "peers.txt")):
             clocks[(int(r), t, int(kb))] = float(f[4])
 
 
-def ours(summary, kernel, size, width=None):
-    """Best GB/s of a kernel (or its _nt variant) at one size, optionally of one width."""
+def ours(summary, kernel, size, width=None, one_stream=False):
+    """Best GB/s of a kernel (or its _nt variant) at one size, optionally of one width, or of the
+    one-stream loops only (not the multi-stream widths such as 512x4)."""
     hz = summary["platform"]["tsc"]["hz"]
     best, best_w = None, "-"
     for s in summary["sets"]:
@@ -111,6 +114,8 @@ def ours(summary, kernel, size, width=None):
         if s["name"] != "membw" or p.get("size") != size:
             continue
         if p.get("kernel") not in (kernel, kernel + "_nt") or (width and str(p["width"]) != width):
+            continue
+        if one_stream and "streams" in p:
             continue
         cyc = s["stats"]["per_op"]["median"]
         gbs = p["bytes_per_op"] * hz / cyc / 1e9 if cyc and cyc > 0 else 0
@@ -142,7 +147,7 @@ rows, worst, worst_tsc, est_err = [], None, None, []
 for kernel in ("read", "write", "copy"):
     for kb in sizes_kb:
         size = kb * 1024
-        ratio, r256, o_best, p_best, widths, ratio_tsc = [], [], [], [], {}, []
+        ratio, r256, o_best, p_best, widths, ratio_tsc, r1s = [], [], [], [], {}, [], []
         for r in range(1, rounds + 1):
             path = os.path.join(out, "ours-r%d-%d" % (r, kb), "summary.json")
             if not os.path.exists(path):
@@ -161,6 +166,9 @@ for kernel in ("read", "write", "copy"):
             if (r, peer_t, kb) in clocks:
                 est_err.append(clocks[(r, peer_t, kb)] / tsc_hz - 1)
             widths[best_w] = widths.get(best_w, 0) + 1
+            one, _ = ours(summary, kernel, size, one_stream=True)
+            if one:
+                r1s.append(one / peer)
             o256, _ = ours(summary, kernel, size, "256")
             avx = peers.get((r, peer_tests[kernel][0], kb))
             if o256 and avx:
@@ -177,20 +185,22 @@ for kernel in ("read", "write", "copy"):
                                       sp=spread(ratio), iqr=pct(ratio, 75) - pct(ratio, 25),
                                       r256=pct(r256, 50) if r256 else None, r256_sp=spread(r256),
                                       w=max(widths, key=widths.get), med_tsc=med_tsc,
+                                      r1s=pct(r1s, 50) if r1s else None, r1s_sp=spread(r1s),
                                       sp_tsc=spread(ratio_tsc))))
 print("per round: our best kernel and likwid's best test at the same size, run back to back; "
       "GB/s = 10^9 B/s; medians over the rounds, spreads min-max")
-print("%-6s %10s %3s  %-12s %7s %-13s %7s %-13s  %6s %-11s %5s  %6s %-11s" % (
+print("%-6s %10s %3s  %-12s %7s %-13s %7s %-13s  %6s %-11s %5s  %6s %-11s  %6s %-11s" % (
     "kernel", "size", "N", "ours best", "GB/s", "(spread)", "peer", "(spread)", "ratio",
-    "(spread)", "IQR", "256/avx", "(spread)"))
+    "(spread)", "IQR", "256/avx", "(spread)", "1-strm", "(spread)"))
 for kernel, kb, d in rows:
     if d is None:
         print("%-6s %10s  no complete round" % (kernel, "%d KiB" % kb))
         continue
-    print("%-6s %10s %3d  %-12s %7.1f %-13s %7.1f %-13s  %6.2f %-11s %5.2f  %6s %-11s" % (
+    print("%-6s %10s %3d  %-12s %7.1f %-13s %7.1f %-13s  %6.2f %-11s %5.2f  %6s %-11s  %6s %-11s" % (
         kernel, "%d KiB" % kb, d["n"], d["w"], d["ours"], "(%s)" % d["ours_sp"], d["peer"],
         "(%s)" % d["peer_sp"], d["med"], "(%s)" % d["sp"], d["iqr"],
-        "%.2f" % d["r256"] if d["r256"] is not None else "-", "(%s)" % d["r256_sp"]))
+        "%.2f" % d["r256"] if d["r256"] is not None else "-", "(%s)" % d["r256_sp"],
+        "%.2f" % d["r1s"] if d["r1s"] is not None else "-", "(%s)" % d["r1s_sp"]))
 print("worst median ratio: %s (target >= 0.95)" % ("%.2f" % worst if worst is not None else "n/a"))
 if est_err:
     # likwid's MByte/s rest on its own estimate of the TSC rate; the same ratios with its figures

@@ -1,6 +1,8 @@
 /* Probe `membw`: read, write and copy bandwidth over the size sweep, for every access width the CPU
- * can run (64-bit scalar, SSE2, AVX2, AVX-512), non-temporal stores, `rep stosb`/`rep movsb`, and
- * the library's memset/memcpy. One sample = `iters` passes over the buffer, timed by the runner.
+ * can run (64-bit scalar, SSE2, AVX2, AVX-512), non-temporal stores, `rep stosb`/`rep movsb`, the
+ * library's memset/memcpy, then the architecture's own kernels (arch/membw.h: x86_64's
+ * multi-stream loops, AArch64's pair, DC ZVA, SVE and MOPS loops), each known-answer checked
+ * first. One sample = `iters` passes over the buffer, timed by the runner.
  * Bytes are counted STREAM-style (a copy moves read + written bytes); the record also states the
  * read and written bytes so the harness can show the other convention. */
 #include <string.h>
@@ -73,8 +75,7 @@ static void membw_op(void *arg, uint64_t iters)
 
 /* One kernel over the size sweep; sizes not a multiple of `granule` are left out. `extra` holds
  * the architecture kernel's parameters (insn, and one note) or NULL. */
-/* Inlined: on x86_64 its one call (extra = NULL) then carries nothing of the arch kernels. */
-static inline __attribute__((always_inline)) enum probe_status sweep_kernel(struct probe_env *env, const struct mem_setup *m, const struct kernel_desc *k,
+static enum probe_status sweep_kernel(struct probe_env *env, const struct mem_setup *m, const struct kernel_desc *k,
 				      const struct membw_arch_kernel *extra)
 {
 	enum probe_status worst = PROBE_OK;
@@ -145,7 +146,7 @@ static enum probe_status membw_run(struct probe_env *env)
 		if (st > worst)
 			worst = st;
 	}
-	/* The architecture's own kernels (none on x86_64: this loop is compiled away there). */
+	/* The architecture's own kernels (AArch64: pair, DC ZVA, SVE, MOPS; x86_64: multi-stream). */
 	n_ak = arch_membw_kernels(&ak);
 	for (unsigned i = 0; i < n_ak; i++) {
 		const struct kernel_desc k = { ak[i].name, -1, ak[i].width, ak[i].fn, ak[i].reads, ak[i].writes };

@@ -153,7 +153,7 @@ def test_dc_zva(a64mem):
 
 
 def test_kernels_exact(a64mem):
-    """Every AArch64 kernel that ran passed its known-answer check first (bench/probes/mem/aarch64/membw_verify.c):
+    """Every AArch64 kernel that ran passed its known-answer check first (bench/probes/mem/membw_verify.c):
     stores rewrite every byte of the region, copies leave the source's bytes, loads and guards
     stay untouched."""
     checks = {(c["kernel"], str(c["width"])): c for c in a64mem.summary["checks"]
