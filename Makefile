@@ -25,6 +25,18 @@ sources_in   = $(sort $(foreach d,$(1),$(wildcard $(d)/*.c $(d)/*.S $(d)/$(2)/*.
 # The firmware: every layer. efi/ is the bare-metal environment (the hosted build's is hosted/).
 FW_SRC      := $(call sources_in,$(call src_dirs,lib arch drivers bench efi),$(ARCH))
 
+# The CPU's part of each CPU-neutral contract arch/<name>.h: arch/<cpu>/include/cpu/<name>.h, which
+# the contract includes as <cpu/<name>.h> through this include path (as kvm-unit-tests puts
+# lib/<arch>/asm/ on its path): the build picks the CPU, no header tests for it. Every CPU folder
+# provides the same set (tests/python/test_cpu_neutral.py checks it). The mk/<cpu>.mk files and the
+# hosted build (mk/hosted.mk, for HOSTED_CPU) pass it; the host tools below pass UNIT_CPU's.
+CPU_INC     := arch/$(ARCH)/include
+# The host's unit tests and tools are built for this CPU (their x86_64 units are listed below; the
+# AArch64 units they test beside them include their own headers by path, never a contract's
+# <cpu/...> part, which is UNIT_CPU's here).
+UNIT_CPU    := x86_64
+UNIT_INC    := -I. -Iarch/$(UNIT_CPU)/include
+
 # The firmware's toolchain, flags and .efi step: the CPU's own make file.
 include mk/$(ARCH).mk
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
@@ -272,7 +284,7 @@ run:
 
 $(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(PMU_EVENTS_GEN) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
 	@mkdir -p $(dir $@)
-	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN) \
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(UNIT_INC) -I$(GEN) \
 		$(UNIT_SRC) $(UNIT_UNDER) -o $@
 
 # Host tool: one real machine's ACPI tables or SMBIOS dump through the firmware's parsers, every
@@ -284,7 +296,7 @@ FW_CORPUS_SRC  := tests/corpus/fw_corpus_tool.c tests/unit/fw_corpus.c drivers/f
 fw-corpus-tool: $(FW_CORPUS_TOOL)
 $(FW_CORPUS_TOOL): $(FW_CORPUS_SRC) $(shell find drivers/fw drivers/irqchip/aarch64 lib tests/unit -name '*.h')
 	@mkdir -p $(dir $@)
-	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. $(FW_CORPUS_SRC) -o $@
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(UNIT_INC) $(FW_CORPUS_SRC) -o $@
 
 # The FAT reader's test images (tests/unit/test_fat.c), made by mkfs.fat and mtools.
 FAT_FIXTURES := $(BUILD)/host/fat
@@ -304,7 +316,7 @@ CPUID_UNDER := tests/cpuid/cpuid_replay.c tests/cpuid/cpuid_replay_check.c tests
 	arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/pmu_quirks.c \
 	arch/x86_64/pmu_freerun.c arch/x86_64/pmu_constraints.c arch/x86_64/tsc_deadline_errata.c
 CPUID_HDRS  := $(shell find lib arch tests/cpuid tests/unit/test.h -name '*.h')
-CPUID_CC    = gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -I. -I$(GEN)
+CPUID_CC    = gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(UNIT_INC) -I$(GEN)
 $(BUILD)/host/cpuid_tests: $(wildcard tests/cpuid/test_*.c) tests/unit/run_tests.c $(CPUID_UNDER) $(PMU_EVENTS_GEN) \
 		$(CPUID_HDRS)
 	@mkdir -p $(dir $@)

@@ -2,7 +2,7 @@
  * declared once:
  *   const char *arch_caches_unmodelled(const struct cpu_info *ci);
  * NULL where it may, else the reason a lap's timing shows no cache of the CPU described (an
- * emulator's host instead). Each CPU's part, arch/<cpu>/cache_model.h, defines it inline (it
+ * emulator's host instead). Each CPU's part, arch/<cpu>/include/cpu/cache_model.h, defines it inline (it
  * reads an identification register or a captured CPUID string). */
 #ifndef ARCH_CACHE_MODEL_H
 #define ARCH_CACHE_MODEL_H
@@ -16,12 +16,6 @@
 	"models no caches: the per-line cost (cost_mcyc, milli-cycles, cold minus warm re-touch) is " \
 	"the emulator's host"
 
-#if defined(__x86_64__)
-#include "arch/x86_64/cache_model.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/cache_model.h"
-#else
-#error "no cache-model test for this architecture yet"
-#endif
+#include <cpu/cache_model.h>
 
 #endif

@@ -1,5 +1,6 @@
 /* What the CPU says about itself, in an architecture-neutral shape: filled by the arch code
- * (CPUID on x86_64), emitted as plat records by bench/facts/x86_64/platform.c, used by the runner and probes. */
+ * (CPUID on x86_64), emitted as plat records by bench/facts/<cpu>/platform.c, used by the runner and
+ * probes. The CPU's part, arch/<cpu>/include/cpu/cpu_info.h, names the architecture. */
 #ifndef ARCH_CPU_INFO_H
 #define ARCH_CPU_INFO_H
 
@@ -8,14 +9,8 @@
 
 #define CPU_MAX_CACHES 8
 
-/* The architecture's name in `begin arch=`. */
-#if defined(__x86_64__)
-#define ARCH_NAME "x86_64"
-#elif defined(__aarch64__)
-#define ARCH_NAME "aarch64"
-#else
-#error "unknown architecture"
-#endif
+/* The architecture's name in `begin arch=` (ARCH_NAME): the CPU's part. */
+#include <cpu/cpu_info.h>
 
 enum cache_type { CACHE_DATA = 1, CACHE_INST = 2, CACHE_UNIFIED = 3 };
 

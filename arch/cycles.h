@@ -3,12 +3,13 @@
  * (x86_64: the TSC; AArch64: the generic timer's CNTVCT_EL0, so one "cycle" there is one timer
  * tick). The rate is the probes' counter_hz (the `counter_hz` record key on every CPU).
  *
- * The CPU's part, arch/<cpu>/cycles.h, included first, defines what must be inline or differs:
+ * The CPU's part, <cpu/cycles.h> (arch/<cpu>/include/cpu/cycles.h, found through the build's
+ * include path), included first, defines what must be inline or differs:
  *   cycles_read()   one plain read of the counter (no ordering)
  *   cycles_begin()  a read that opens a measured region: earlier work cannot leak past it
  *   cycles_end()    a read that closes one: the timed work finished before it
- *   enum cycles_method: the read methods of the timer probe, with CYCLES_BEGIN_END (the runner's
- *                   own cycles_begin() .. cycles_end() pair) and CYCLES_NUM_METHODS
+ *   CYCLES_CPU_METHODS the members of enum cycles_method, the read methods of the timer probe,
+ *                   CYCLES_BEGIN_END among them (the runner's own cycles_begin() .. cycles_end() pair)
  *   ARCH_SPIN_LOOP  the name of arch_spin's loop in records
  * and its private extras (x86_64: the TSC's read instructions, tsc_init; AArch64: CNTFRQ_EL0,
  * PMCCNTR_EL0 reads). */
@@ -18,13 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__)
-#include "arch/x86_64/cycles.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/cycles.h"
-#else
-#error "no cycle counter for this architecture yet"
-#endif
+#include <cpu/cycles.h>
+
+/* The read methods: the CPU's (CYCLES_CPU_METHODS), CYCLES_NUM_METHODS counts them. */
+enum cycles_method { CYCLES_CPU_METHODS CYCLES_NUM_METHODS };
 
 #include "arch/probe_ops.h"
 

@@ -5,7 +5,7 @@
  * is false). Interrupts stay masked except inside a probe's explicit window. The entry stub reads
  * the cycle counter as its first work (entry_cycles) and again right before it returns (the exit
  * stamp): entry..exit is the handler's direct cost as the stub sees it. The CPU's part,
- * arch/<cpu>/irq.h, included at the end, gives the exception numbers (IRQ_EXC_*) and its private
+ * arch/<cpu>/include/cpu/irq.h, included at the end, gives the exception numbers (IRQ_EXC_*) and its private
  * extras (AArch64: INTID routing). */
 #ifndef ARCH_IRQ_H
 #define ARCH_IRQ_H
@@ -77,12 +77,6 @@ void irq_set_exception_hook(unsigned vector, enum irq_exc_hook how);
 void irq_raise_breakpoint(void);
 void irq_raise_undefined(void);
 
-#if defined(__x86_64__)
-#include "arch/x86_64/irq.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/irq.h"
-#else
-#error "no interrupt support for this architecture yet"
-#endif
+#include <cpu/irq.h>
 
 #endif

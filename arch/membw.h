@@ -1,10 +1,14 @@
-/* The bandwidth kernels (arch/<cpu>/membw.S) and the pointer-chase loop, for code outside arch/. */
+/* The bandwidth kernels (arch/<cpu>/membw.S) and the pointer-chase loop, for code outside arch/;
+ * the CPU's part, <cpu/membw.h> (arch/<cpu>/include/cpu/membw.h), names its cache maintenance and
+ * gives its own kernels. */
 #ifndef ARCH_MEMBW_H
 #define ARCH_MEMBW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "arch/simd.h" /* the kernels' widths (struct simd_state) */
 
 /* One pass = `bytes` (a multiple of MEMBW_BLOCK) from the lowest address up; `passes` >= 1. */
 typedef void (*membw_kernel_fn)(void *dst, const void *src, size_t bytes, uint64_t passes);
@@ -25,21 +29,10 @@ void bw_rep_stosb(void *, const void *, size_t, uint64_t);
 void bw_rep_movsb(void *, const void *, size_t, uint64_t);
 
 /* Write back and invalidate all caches (privileged: bare metal only); ARCH_CACHE_FLUSH_NAME names
- * how, for the records (x86_64: wbinvd; AArch64: DC CISW by set/way, then IC IALLU). */
+ * how, for the records (x86_64: wbinvd; AArch64: DC CISW by set/way, then IC IALLU), and
+ * ARCH_CACHE_FLUSH_ALL_TRUSTED says whether a cold start of record may rest on it;
+ * ARCH_CACHE_EVICT_NAME names arch_cache_evict_range's instruction. The CPU's part. */
 void arch_cache_flush_all(void);
-#if defined(__aarch64__)
-#define ARCH_CACHE_FLUSH_NAME "setway"
-/* Set/way operations reach this core's caches only, never a system cache, and a hypervisor
- * honours at most the first of a guest's (Linux KVM): never the cold start of record here. */
-#define ARCH_CACHE_FLUSH_ALL_TRUSTED 0
-#define ARCH_CACHE_EVICT_NAME "dc_civac"
-#else
-#define ARCH_CACHE_FLUSH_NAME "wbinvd"
-/* WBINVD writes back and invalidates every level on bare metal; under a hypervisor it may be a
- * no-op (KVM without non-coherent DMA), so the caller asks for it only without one. */
-#define ARCH_CACHE_FLUSH_ALL_TRUSTED 1
-#define ARCH_CACHE_EVICT_NAME "clflush"
-#endif
 
 /* Evict [p, p + n) from every cache level by address, to the point of coherency, whatever a
  * hypervisor does with whole-cache operations (x86_64: CLFLUSH each line, then MFENCE; AArch64:
@@ -71,11 +64,8 @@ struct membw_arch_kernel {
 	const char *note_val;
 };
 
-#if defined(__x86_64__)
-#include "arch/x86_64/simd.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/simd.h"
-#endif
+/* The CPU's part (<cpu/membw.h>) names the flush and eviction (above). */
+#include <cpu/membw.h>
 
 /* The table and its length; computes availability (AArch64: and enables SVE) on each call. */
 unsigned arch_membw_kernels(const struct membw_arch_kernel **k);

@@ -1,5 +1,5 @@
 /* Device-register access for code outside arch/ that drives a device on every CPU (the USB path):
- * declared here once, implemented per CPU in arch/<cpu>/io.h. The contract:
+ * declared here once, implemented per CPU in arch/<cpu>/include/cpu/mmio.h (<cpu/mmio.h>). The contract:
  *   uint32_t mmio_read32(uintptr_t a)           one 32-bit read, never merged, split or cached
  *   void mmio_write32(uintptr_t a, uint32_t v)  one 32-bit write
  *   void mmio_barrier(void)                     earlier memory writes (DMA descriptors) are seen
@@ -9,12 +9,6 @@
 #ifndef ARCH_MMIO_H
 #define ARCH_MMIO_H
 
-#if defined(__x86_64__)
-#include "arch/x86_64/io.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/io.h"
-#else
-#error "no device-register access for this architecture yet"
-#endif
+#include <cpu/mmio.h>
 
 #endif

@@ -1,7 +1,7 @@
 /* The performance-monitoring unit, for code outside arch/: counter sets of named events
  * (bench/core/counters.c), declared here once and implemented per CPU. The CPU's part,
- * arch/<cpu>/pmu.h, included first, gives what differs: struct pmu_info (what discovery found),
- * struct pmu_counter (one programmed counter, then arch/pmu_sets.h's group and plan),
+ * <cpu/pmu.h> (arch/<cpu>/include/cpu/pmu.h), included first, gives what differs: struct pmu_info
+ * (what discovery found), struct pmu_counter (one programmed counter, then arch/pmu_sets.h's group and plan),
  * pmu_counter_vendor_name (inline), discovery itself (its inputs differ: CPUID words and register
  * operations on x86_64, nothing on AArch64, so the CPU's facts unit calls it) and the CPU-private
  * extras (x86_64: struct pmu_ops and the free-running MSR counters; AArch64: the pure PMUv3
@@ -16,13 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#if defined(__x86_64__)
-#include "arch/x86_64/pmu.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/pmu.h"
-#else
-#error "no PMU support for this architecture yet"
-#endif
+#include <cpu/pmu.h>
 
 /* Allocate `names` into passes. Names this CPU cannot count go to refused[] with a reason
  * (x86_64: free-running MSR events, aperf, mperf, energy_*, ride in pass 0; AArch64: `cycles` on

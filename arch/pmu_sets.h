@@ -1,6 +1,6 @@
 /* The CPU-neutral shapes of a counter set (arch/pmu.h): a group of counters programmed together,
  * a plan of passes when the events outnumber the counters, and the counters that failed. Each
- * CPU's part (arch/<cpu>/pmu.h) defines its struct pmu_counter and then includes this file; it
+ * CPU's part (arch/<cpu>/include/cpu/pmu.h) defines its struct pmu_counter and then includes this file; it
  * selects nothing, so a host unit test can include one CPU's part on another CPU. */
 #ifndef ARCH_PMU_SETS_H
 #define ARCH_PMU_SETS_H

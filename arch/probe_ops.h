@@ -22,13 +22,7 @@ uint64_t arch_add_chain(uint64_t iterations);
 uint64_t arch_load_burst(const void *line, uint64_t iterations);
 #define ARCH_LOAD_BURST_LEN 16
 
-/* The loop's name in records (loop=, fluid=). */
-#if defined(__x86_64__)
-#define ARCH_SPIN_LOOP "dec_jnz" /* dec; jnz */
-#elif defined(__aarch64__)
-#define ARCH_SPIN_LOOP "subs_bne" /* subs; b.ne */
-#else
-#error "no probe_ops for this architecture yet"
-#endif
+/* The loop's name in records (loop=, fluid=), ARCH_SPIN_LOOP: the CPU's part. */
+#include <cpu/probe_ops.h>
 
 #endif

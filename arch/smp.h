@@ -3,8 +3,8 @@
  * Who starts them is the environment's business: on bare metal efi/<cpu>/smp.c (x86_64:
  * INIT-SIPI-SIPI through the local APIC; AArch64: PSCI CPU_ON; see efi/<cpu>/smp.h), hosted
  * hosted/smp.c (pinned threads). CPU numbers are dense over the CPUs online: 0 is the BSP. The
- * CPU's part, arch/<cpu>/smp.h, included at the end, gives struct smp_report (what the bring-up
- * found: the fields differ). */
+ * CPU's part, <cpu/smp.h> (arch/<cpu>/include/cpu/smp.h), gives the tail of struct smp_report:
+ * the fields only its bring-up has. */
 #ifndef ARCH_SMP_H
 #define ARCH_SMP_H
 
@@ -25,7 +25,35 @@ struct smp_failure {
 			     * ...), "timeout" or "id_mismatch"; hosted: why its thread did not start */
 };
 
-struct smp_report;
+#define SMP_IDLE_SPIN_US 1000 /* an idle AP polls this long before it halts (sleeps, hosted) */
+
+/* What the bring-up found. The CPU's part (<cpu/smp.h>) gives the fields only its bring-up has. */
+#include <cpu/smp.h>
+
+struct smp_report {
+	const char *reason;     /* set when no AP was started at all: why */
+	const char *how;        /* how the CPUs were started ("init-sipi", "psci", "threads"), NULL if not */
+	unsigned cpus_madt;     /* enabled processors in the MADT (BSP included; AArch64: GICC entries) */
+	unsigned cpus_online;   /* BSP included */
+	unsigned hotplug;       /* online-capable but not enabled MADT entries: not started */
+	unsigned not_started;   /* enabled entries beyond max_cpus */
+	unsigned num_failed;
+	struct smp_failure failed[SMP_MAX_CPUS];
+	uint32_t bsp_hw_id;     /* smp_cpu_hw_id's form */
+	uint64_t bringup_cycles; /* whole bring-up, first start request to the last AP online */
+	uint64_t ap_max_cycles;  /* slowest AP, its start request to online */
+	/* Hosted only (NULL / false on bare metal): what smp_cpu_hw_id numbers ("os_cpu": the OS CPU
+	 * each thread is pinned to), and the id the instruction set gave each thread at its start
+	 * (isa_id, by CPU number): under a hypervisor that passes the host's APIC ids through,
+	 * CPUID's id is the host core the vCPU runs on at that moment, not a stable name of the CPU. */
+	const char *id_source;
+	bool isa_ids_known;
+	uint32_t isa_id[SMP_MAX_CPUS];
+	/* The CPU's tail: its own fields. */
+	struct {
+		SMP_REPORT_CPU_FIELDS
+	};
+};
 
 const struct smp_report *smp_report(void);
 
@@ -34,13 +62,5 @@ unsigned smp_cpus_online(void);
  * the MPIDR's affinity packed into 32 bits (Aff3 in 31:24, Aff2..Aff0 in 23:0). */
 uint32_t smp_cpu_hw_id(unsigned cpu);
 uint32_t smp_self_hw_id(void);
-
-#if defined(__x86_64__)
-#include "arch/x86_64/smp.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/smp.h"
-#else
-#error "no SMP support for this architecture yet"
-#endif
 
 #endif

@@ -1,7 +1,8 @@
 /* Exception handling and recovery points, for code outside arch/: declared here once, implemented
  * per CPU (x86_64: our IDT, arch/priv/x86_64/traps.c; AArch64: our vector table,
- * arch/priv/aarch64/traps.c; hosted: signals, hosted/traps.c). The CPU's part, arch/<cpu>/traps.h,
- * included at the end, gives struct fault_jmp (the callee-saved state traps.S saves), the
+ * arch/priv/aarch64/traps.c; hosted: signals, hosted/traps.c). The CPU's part, <cpu/traps.h>
+ * (arch/<cpu>/include/cpu/traps.h), included at the end, gives struct fault_jmp_cpu (the
+ * callee-saved state traps.S saves, struct fault_jmp's contents), the
  * exception numbers and its private extras (x86_64: GDT/TSS and the APs' tables; AArch64: the
  * ESR exception classes, the EL the vectors are at, the other cores' handler). */
 #ifndef ARCH_TRAPS_H
@@ -45,12 +46,12 @@ const char *trap_vector_name(unsigned vector);
 void arch_provoke_undefined(void);
 uint64_t arch_provoke_bad_address(void);
 
-#if defined(__x86_64__)
-#include "arch/x86_64/traps.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/traps.h"
-#else
-#error "no trap support for this architecture yet"
-#endif
+#include <cpu/traps.h>
+
+/* A recovery point: the callee-saved state traps.S saves, in the CPU's layout (its traps.S
+ * depends on it: struct fault_jmp_cpu, first and only member). */
+struct fault_jmp {
+	struct fault_jmp_cpu cpu;
+};
 
 #endif

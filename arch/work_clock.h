@@ -1,9 +1,9 @@
 /* The clock a handler's known work is counted in (irq_displace's irq_disp_work), for code outside
- * arch/: selects the architecture's implementation. x86_64: the TSC, the build's own clock, so
- * work and results share one unit and the records say nothing more. AArch64: the PMU cycle
- * counter PMCCNTR_EL0 where it counts (CPU cycles, comparable with x86's TSC cycles), else the
- * generic timer's ticks; the results stay in the build's clock (CNTVCT ticks) and the records say
- * both units. */
+ * arch/; the CPU's part is <cpu/work_clock.h> (arch/<cpu>/include/cpu/work_clock.h). x86_64: the
+ * TSC, the build's own clock, so work and results share one unit and the records say nothing
+ * more. AArch64: the PMU cycle counter PMCCNTR_EL0 where it counts (CPU cycles, comparable with
+ * x86's TSC cycles), else the generic timer's ticks; the results stay in the build's clock
+ * (CNTVCT ticks) and the records say both units. */
 #ifndef ARCH_WORK_CLOCK_H
 #define ARCH_WORK_CLOCK_H
 
@@ -17,13 +17,7 @@ struct work_clock {
 	const char *why;       /* why the work clock is the build's clock (NULL: it is the PMU's) */
 };
 
-#if defined(__x86_64__)
-#include "arch/x86_64/work_clock.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/work_clock.h"
-#else
-#error "no work clock for this architecture yet"
-#endif
+#include <cpu/work_clock.h>
 
 /* Work w (work-clock cycles) in the build's clock, by the two rates of the same spin:
  * w * spin_ticks / spin_work, rounded down; w itself when spin_work is 0 (nothing measured). Pure

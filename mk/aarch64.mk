@@ -38,7 +38,7 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mgeneral-regs-only -mno-outline-atomics \
 	-mstrict-align -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DBUILD_ID='"$(BUILD_ID)"' \
-	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/aarch64
+	-I. -I$(CPU_INC) -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/aarch64
 FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc --build-id=sha1 -T $(EFI_LDS) -L$(EFI_LIB) \
 	--defsym=EFI_SUBSYSTEM=$(EFI_SUBSYSTEM_APP)
 # gnu-efi's crt0 calls _relocate (libgnuefi's reloc_aarch64.c: R_AARCH64_RELATIVE only); libefi

@@ -22,9 +22,10 @@ HOSTED_LDFLAGS := -static
 endif
 HOSTED_BIN    := $(HOSTED_OUT)/baremetric
 
-# Normal user-space code: libc, SSE allowed; warnings as errors like the firmware.
+# Normal user-space code: libc, SSE allowed; warnings as errors like the firmware. The CPU's
+# part of each arch/ contract through the include path, as in the firmware (the Makefile's CPU_INC).
 HOSTED_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing \
-	-DBUILD_ID='"$(BUILD_ID)"' -I. -I$(GEN)
+	-DBUILD_ID='"$(BUILD_ID)"' -I. -Iarch/$(HOSTED_CPU)/include -I$(GEN)
 
 HOSTED_DIRS   := $(filter-out arch/priv%,$(call src_dirs,lib arch bench)) $(call src_dirs,hosted)
 HOSTED_SRC    := $(call sources_in,$(HOSTED_DIRS),$(HOSTED_CPU))

@@ -28,7 +28,7 @@ FW_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone -mgeneral-regs-only \
 	-maccumulate-outgoing-args -fno-tree-loop-distribute-patterns -fno-strict-aliasing \
 	-DGNU_EFI_USE_MS_ABI -DBUILD_ID='"$(BUILD_ID)"' \
-	-I. -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/x86_64
+	-I. -I$(CPU_INC) -I$(GEN) -I$(EFI_INC) -I$(EFI_INC)/x86_64
 # -z pack-relative-relocs: pointer relocations as a packed DT_RELR table (efi/x86_64/relocate.c applies it).
 # --build-id: the profiler states it (efi/image_id.c reads the note), the harness finds the ELF by it.
 FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs --build-id=sha1 -T $(EFI_LDS)

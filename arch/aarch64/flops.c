@@ -3,7 +3,7 @@
  * longest vector length; its lanes and `vl_bits` follow from it). */
 #include "arch/flops.h"
 
-#include "arch/aarch64/simd.h"
+#include "arch/simd.h"
 #include "lib/fmt.h"
 
 #define LANES_64 1

@@ -7,7 +7,7 @@
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/id_decode.h"
-#include "arch/aarch64/simd.h"
+#include "arch/simd.h"
 #include "lib/fmt.h"
 
 const char *arch_membw_rep_unavailable(void)

@@ -1,6 +1,6 @@
 /* PMUv3 register encodings as pure functions (see pmu.h): no register access, so the host unit
  * tests check them against a model of the Arm ARM's rules (tests/unit/aarch64/test_pmu.c). */
-#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/include/cpu/pmu.h"
 
 #include "arch/aarch64/pmu_regs.h"
 

@@ -8,7 +8,7 @@
  * free-running MSR counters) the name is refused with the reason, never mapped to a neighbour.
  * `cycles` rides on the cycle counter PMCCNTR_EL0 (one per pass), else on an event counter as
  * CPU_CYCLES. */
-#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/include/cpu/pmu.h"
 
 #include "arch/aarch64/pmu_regs.h"
 

@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/include/cpu/pmu.h"
 
 struct a64_pmi {
 	const struct pmu_info *pi;

@@ -1,7 +1,7 @@
 /* Which widths the AArch64 bandwidth kernels can use (see simd.h), SVE's enabling and FEAT_MOPS's
  * check (the table of AArch64's own kernels that uses them: membw.c, which calls in here; nothing
  * here calls membw). */
-#include "arch/aarch64/simd.h"
+#include "arch/simd.h"
 
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/id_decode.h"
@@ -78,6 +78,13 @@ void aarch64_sve_state(struct a64_sve_state *s)
 {
 	aarch64_sve_enable();
 	*s = sve;
+}
+
+/* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
+ * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
+ * with the BSP's CPACR_EL1 (efi/aarch64/smp.c). */
+void simd_enable(void)
+{
 }
 
 void simd_usable(struct simd_state *s)

@@ -5,7 +5,7 @@
 #include "arch/flops.h"
 
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/simd.h"
+#include "arch/simd.h"
 
 #define CPUID1_ECX_FMA (1u << 12)
 #define LANES_64 1

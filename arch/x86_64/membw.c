@@ -6,7 +6,7 @@
  * `streams`. Only the widest usable set runs: in caches the width, not the streams, decides. */
 #include "arch/membw.h"
 
-#include "arch/x86_64/simd.h"
+#include "arch/simd.h"
 
 void bw_read_256x4(void *, const void *, size_t, uint64_t);
 void bw_copy_256x2(void *, const void *, size_t, uint64_t);

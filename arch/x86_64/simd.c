@@ -1,5 +1,5 @@
 /* Enabling and checking SIMD state (Intel SDM vol. 1 13.2-13.3, vol. 3 2.5-2.6). */
-#include "arch/x86_64/simd.h"
+#include "arch/simd.h"
 
 #include "arch/x86_64/cpu.h"
 
@@ -96,7 +96,7 @@ void simd_usable(struct simd_state *s)
 {
 	uint32_t a, b, c, d, b7 = 0, max;
 
-	*s = (struct simd_state){ { true, false, false, false }, { 0, 0, 0, 0 }, 0 };
+	*s = (struct simd_state){ { true, false, false, false }, { 0, 0, 0, 0 }, { 0 } };
 	cpu_cpuid(0, 0, &max, &b, &c, &d);
 	cpu_cpuid(1, 0, &a, &b, &c, &d);
 	if (max >= 7)

@@ -2,7 +2,7 @@
  * architecture's kernel)? Then every time it measures is the emulator's, and the record stream and
  * the summary must say so. Two pieces of evidence, either enough:
  *   - MIDR_EL1.Implementer 0x00, reserved for software use by the Arm ARM: no silicon has it; QEMU
- *     TCG's `max` CPU (qemu-aarch64's default) does (arch/aarch64/cache_model.h uses the same);
+ *     TCG's `max` CPU (qemu-aarch64's default) does (arch/aarch64/include/cpu/cache_model.h uses the same);
  *   - /proc/cpuinfo without the "CPU implementer" lines every arm64 kernel prints: the kernel
  *     underneath is another architecture's, so something translates our instructions (this one
  *     also catches `qemu-aarch64 -cpu cortex-a72`, whose MIDR is Arm's).

@@ -1,5 +1,5 @@
 /* hosted/signal_frame.h on AArch64 Linux: the vector is the exception class (ESR EC), as the
- * firmware's trap handler reports it (arch/aarch64/traps.h). The kernel puts the ESR of a data or
+ * firmware's trap handler reports it (arch/aarch64/include/cpu/traps.h). The kernel puts the ESR of a data or
  * instruction abort into the frame's extension records (an esr_context after the FP/SIMD one, in
  * uc_mcontext.__reserved); without one the class follows from the signal. brk arrives as SIGTRAP
  * and udf as SIGILL, both with PC at the instruction itself (unlike x86's int3), so resuming past

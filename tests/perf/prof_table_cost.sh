@@ -17,8 +17,8 @@ CPU="${CPU:-1}"
 FW_CODEGEN="-O2 -fpic -mgeneral-regs-only -mno-red-zone -fno-strict-aliasing -ffreestanding -fno-builtin"
 
 for f in bench/profile/table.c bench/profile/period.c lib/rand.c; do
-	gcc -std=gnu11 -Wall -Wextra -Werror $FW_CODEGEN -I. -c "$f" -o "$out/$(basename "$f" .c).o"
+	gcc -std=gnu11 -Wall -Wextra -Werror $FW_CODEGEN -I. -Iarch/x86_64/include -c "$f" -o "$out/$(basename "$f" .c).o"
 done
-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I. tests/perf/prof_table_cost.c \
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I. -Iarch/x86_64/include tests/perf/prof_table_cost.c \
 	"$out/prof_table.o" "$out/prof_period.o" "$out/rand.o" -o "$out/prof_table_cost"
 taskset -c "$CPU" "$out/prof_table_cost" "$ROUNDS" | tee "$out/prof_table_cost.txt"

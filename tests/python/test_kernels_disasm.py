@@ -59,7 +59,7 @@ def test_library_wrappers_call_the_library(tools, tmp_path):
     loop: neither inlined into a store loop nor hoisted out of it."""
     obj = str(tmp_path / "membw_c.o")
     flags = ["-std=gnu11", "-O2", "-ffreestanding", "-fno-builtin", "-fpic", "-mno-red-zone",
-             "-mgeneral-regs-only", "-fno-tree-loop-distribute-patterns", "-I", ROOT,
+             "-mgeneral-regs-only", "-fno-tree-loop-distribute-patterns", "-I", ROOT, "-I", os.path.join(ROOT, "arch/x86_64/include"),
              "-I", "/usr/include/efi", "-I", "/usr/include/efi/x86_64"]
     subprocess.run(["gcc"] + flags + ["-c", os.path.join(ROOT, "bench/probes/mem/membw.c"), "-o", obj], check=True)
     funcs = disassemble(obj)

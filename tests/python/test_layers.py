@@ -9,18 +9,19 @@ Reads every `#include "..."` of the C, header and assembly files under the layer
 2. CPU folders. A folder named after a CPU (x86_64/, aarch64/: the names of mk/<cpu>.mk) holds
    that CPU's code only.
    - A file inside one CPU's folder never includes a header inside another CPU's folder.
-   - A CPU-neutral file (in no CPU folder) includes a CPU folder's header only as a selector
-     does: inside a preprocessor branch that names that CPU's compiler macro (`#if
-     defined(__x86_64__)`, `#elif defined(__aarch64__)`, `#ifdef __x86_64__`), so that the other
-     CPU's build never sees it. The arch/*.h contracts select their implementation this way; a
-     neutral header may do the same for a field or a helper that only one CPU has. Files still
-     waiting for a neutral form are listed, with the reason, in KNOWN_CPU_INCLUDES (an entry
-     that no longer matches fails, so it goes when the file is fixed).
+   - A CPU-neutral file (in no CPU folder) never includes a CPU folder's header: the build picks
+     the CPU, not the file. A contract arch/x.h gets its CPU's part as `#include <cpu/x.h>`,
+     which the include path the CPU's make file sets (-Iarch/<cpu>/include) resolves to
+     arch/<cpu>/include/cpu/x.h; every CPU must have it (the check resolves it for each CPU).
+     No `#if` on a CPU's compiler macro outside a CPU folder either: test_cpu_neutral.py. Files
+     still waiting for a neutral form are listed, with the reason, in KNOWN_CPU_INCLUDES (an
+     entry that no longer matches fails, so it goes when the file is fixed).
 3. Paths. Every quoted include names a file of the tree by its path from the top (the build
-   passes -I. only), except the generated headers listed in GENERATED.
+   passes -I. for these), except the generated headers listed in GENERATED; the only angle
+   includes of the tree are the CPU parts, <cpu/x.h>.
 4. Circles. A unit is a file's path without the extension and without the CPU folders: x.c and
-   x.h are one unit, and so are a selector arch/x.h and the arch/<cpu>/x.h and x.c it selects
-   (one contract, written per CPU), and x_internal.h (helpers private to x's .c files, e.g.
+   x.h are one unit, and so are a contract arch/x.h, its CPU's part arch/<cpu>/include/cpu/x.h
+   and the arch/<cpu>/x.c behind it (one contract, written per CPU), and x_internal.h (helpers private to x's .c files, e.g.
    arch/x86_64/pmu_internal.h) belongs to x. Unit A depends on unit B when a
    file of A includes a file of B. The graph is built once per CPU, from the files that CPU's
    build sees (the neutral ones and its own folders), so two CPUs' files never make a circle
@@ -58,6 +59,10 @@ KNOWN_CYCLES = {}
 KNOWN_CPU_INCLUDES = {}
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# A contract's CPU part, found through the include path -Iarch/<cpu>/include (docs/hacking.md).
+CPU_PART_RE = re.compile(r'^\s*#\s*include\s+<(cpu/[^>]+)>')
+CPU_PART_DIR = "arch/%s/include/"  # + "cpu/x.h"
+CPU_PART_SUBDIRS = ["include", "cpu"]  # arch/<cpu>/include/cpu/x.h belongs to the unit arch/x
 COND_OPEN_RE = re.compile(r"^\s*#\s*(if|ifdef|ifndef)\b(.*)$")
 COND_ELIF_RE = re.compile(r"^\s*#\s*elif\b(.*)$")
 COND_ELSE_RE = re.compile(r"^\s*#\s*else\b")
@@ -90,10 +95,15 @@ def cpu_of(path, cpu_names):
     return None
 
 
-def branch_selects(cond, cpu):
-    """Does a preprocessor condition select exactly this CPU's build (no negation, no or)?"""
-    macro = "__%s__" % cpu
-    return cond is not None and macro in cond and "!" not in cond and "||" not in cond
+def cpu_parts(root, path):
+    """(line, "cpu/x.h") for each angle include of a CPU part in `path`."""
+    found = []
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            m = CPU_PART_RE.match(line)
+            if m:
+                found.append((n, m.group(1)))
+    return found
 
 
 def scan(root, path):
@@ -146,6 +156,8 @@ def unit_of(path, cpu_names):
         return path  # an X-macro table is data of its own, included by whoever expands it
     parts = path.split("/")
     dirs = [p for p in parts[:-1] if p not in cpu_names]
+    if len(dirs) > 2 and dirs[-2:] == CPU_PART_SUBDIRS and len(dirs) != len(parts) - 1:
+        dirs = dirs[:-2]  # a CPU part: one unit with its contract
     name = os.path.splitext(parts[-1])[0]
     if name.endswith(INTERNAL):
         name = name[:-len(INTERNAL)]
@@ -187,10 +199,20 @@ def check_tree(root, known_cycles=None, known_cpu_includes=None):
                     problems.append("%s: a %s file includes a %s header" % (where, my_cpu, hcpu))
                 elif path in known_cpu_includes:
                     allowed_cpu_seen.add(path)
-                elif not any(branch_selects(c, hcpu) for c in conds):
-                    problems.append("%s: a CPU-neutral file includes a %s header outside a branch "
-                                    "selecting __%s__" % (where, hcpu, hcpu))
+                else:
+                    problems.append("%s: a CPU-neutral file includes a %s header (a contract's CPU "
+                                    "part comes through <cpu/...>, the build's include path)" % (where, hcpu))
             edges.append((path, header, where))
+        for n, part in cpu_parts(root, path):
+            where = "%s:%d: #include <%s>" % (path, n, part)
+            if LAYERS["arch"] > layer:
+                problems.append("%s: goes up a layer (%s %d -> arch 1)" % (where, top, layer))
+            for cpu in ([my_cpu] if my_cpu else cpu_names):
+                header = CPU_PART_DIR % cpu + part
+                if header not in present:
+                    problems.append("%s: no %s for the %s build" % (where, header, cpu))
+                    continue
+                edges.append((path, header, where))
     for path in sorted(set(known_cpu_includes) - allowed_cpu_seen):
         problems.append("KNOWN_CPU_INCLUDES entry %s includes no CPU header any more: remove it" % path)
     problems += check_circles(edges, cpu_names, known_cycles)
@@ -248,9 +270,9 @@ def tiny_tree(tmp_path):
     write(tmp_path, "lib/fmt.c", '#include "lib/fmt.h"\n')
     write(tmp_path, "arch/x86_64/tsc.h", "")
     write(tmp_path, "arch/aarch64/tsc.h", "")
-    write(tmp_path, "arch/cycles.h",
-          '#ifndef ARCH_CYCLES_H\n#if defined(__x86_64__)\n#include "arch/x86_64/tsc.h"\n'
-          '#elif defined(__aarch64__)\n#include "arch/aarch64/tsc.h"\n#endif\n#endif\n')
+    write(tmp_path, "arch/x86_64/include/cpu/cycles.h", '#include "arch/x86_64/tsc.h"\n')
+    write(tmp_path, "arch/aarch64/include/cpu/cycles.h", '#include "arch/aarch64/tsc.h"\n')
+    write(tmp_path, "arch/cycles.h", '#ifndef ARCH_CYCLES_H\n#include <cpu/cycles.h>\n#endif\n')
     write(tmp_path, "drivers/uart.h", '#include "lib/fmt.h"\n')
     write(tmp_path, "bench/probe.c", '#include "drivers/uart.h"\n#include "arch/cycles.h"\n')
     write(tmp_path, "efi/main.c", '#include "bench/probe.h"\n#include "font8x16.h"\n')
@@ -282,9 +304,32 @@ def test_checker_reports_environments_and_cpus(tiny_tree):
     assert 'bench/clock.c:1: #include "arch/x86_64/tsc.h": a CPU-neutral file' in problems
     assert 'bench/clock.c:3: #include "arch/aarch64/tsc.h": a CPU-neutral file' in problems
     assert 'bench/clock.c:8: #include "arch/aarch64/tsc.h": a CPU-neutral file' in problems
-    assert "bench/clock.c:6:" not in problems      # under #ifdef __x86_64__: a selector
+    assert 'bench/clock.c:6: #include "arch/x86_64/tsc.h": a CPU-neutral file' in problems  # no selectors
     assert 'bench/run.c:1: #include "bench/gone.h": no such file' in problems
     assert "bench/run.c:2: inline assembly outside arch/" in problems
+
+
+def test_checker_resolves_cpu_parts_for_every_cpu(tiny_tree):
+    # a contract whose part one CPU lacks; a CPU part from below arch/; a CPU part in a CPU folder
+    # resolves for that CPU only
+    write(tiny_tree, "arch/smp.h", "#include <cpu/smp.h>\n")
+    write(tiny_tree, "arch/x86_64/include/cpu/smp.h", "")
+    write(tiny_tree, "lib/clock.h", "#include <cpu/cycles.h>\n")
+    write(tiny_tree, "arch/x86_64/smp.c", "#include <cpu/smp.h>\n")
+    problems = check_tree(str(tiny_tree), known_cycles={}, known_cpu_includes={})
+    assert problems == [
+        "arch/smp.h:1: #include <cpu/smp.h>: no arch/aarch64/include/cpu/smp.h for the aarch64 build",
+        "lib/clock.h:1: #include <cpu/cycles.h>: goes up a layer (lib 0 -> arch 1)"]
+
+
+def test_checker_sees_circles_through_cpu_parts(tiny_tree):
+    # a CPU part is one unit with its contract: a part that includes a unit which includes the
+    # contract back makes a circle (of that CPU's build)
+    write(tiny_tree, "arch/x86_64/include/cpu/cycles.h", '#include "arch/tsc_cal.h"\n')
+    write(tiny_tree, "arch/tsc_cal.h", '#include "arch/cycles.h"\n')
+    problems = check_tree(str(tiny_tree), known_cycles={}, known_cpu_includes={})
+    assert len(problems) == 1 and problems[0].startswith("include circle between arch/cycles, arch/tsc_cal:")
+    assert 'arch/x86_64/include/cpu/cycles.h:1: #include "arch/tsc_cal.h"' in problems[0]
 
 
 def test_checker_reports_a_circle_and_stale_known_cycles(tiny_tree):

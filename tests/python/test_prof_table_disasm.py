@@ -16,7 +16,7 @@ from disasm import disassemble
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FW_FLAGS = ["-std=gnu11", "-O2", "-ffreestanding", "-fno-builtin", "-fpic", "-mno-red-zone",
             "-mgeneral-regs-only", "-maccumulate-outgoing-args", "-fno-tree-loop-distribute-patterns",
-            "-fno-strict-aliasing", "-I", ROOT]
+            "-fno-strict-aliasing", "-I", ROOT, "-I", os.path.join(ROOT, "arch/x86_64/include")]
 # Instruction-count bounds, fixed before the first measurement (about twice what the C needs).
 MAX_RECORD_INSNS = 96
 MAX_OVF_PUSH_INSNS = 64

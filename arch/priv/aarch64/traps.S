@@ -8,7 +8,7 @@
  * The handler may change the frame's ELR, SPSR, x0 and x1: they are what the eret resumes with.
  *
  * The IRQ entries (1: current EL with SP0, 5: with SPx) take their own short path instead (see
- * arch/aarch64/irq.h): CNTVCT_EL0 is read first, then only the caller-saved registers, x29/x30
+ * arch/aarch64/include/cpu/irq.h): CNTVCT_EL0 is read first, then only the caller-saved registers, x29/x30
  * and ELR/SPSR are saved and a64_irq_dispatch(entry_stamp, elr) is called; before the eret the
  * counter is read again into a64_irq_exit_cycles.
  *

@@ -222,14 +222,14 @@ static bool extable_fixup(struct trap_frame *f)
 /* Resume at the armed recovery point: fault_try() returns a second time, with vector + 1. */
 static void resume_at(struct trap_frame *f, const struct fault_jmp *j)
 {
-	f->rbx = j->rbx;
-	f->rbp = j->rbp;
-	f->r12 = j->r12;
-	f->r13 = j->r13;
-	f->r14 = j->r14;
-	f->r15 = j->r15;
-	f->rsp = j->rsp;
-	f->rip = j->rip;
+	f->rbx = j->cpu.rbx;
+	f->rbp = j->cpu.rbp;
+	f->r12 = j->cpu.r12;
+	f->r13 = j->cpu.r13;
+	f->r14 = j->cpu.r14;
+	f->r15 = j->cpu.r15;
+	f->rsp = j->cpu.rsp;
+	f->rip = j->cpu.rip;
 	f->rax = f->vector + 1;
 	f->rflags &= ~X86_RFLAGS_IF; /* measurement runs with interrupts masked */
 }

@@ -1,4 +1,4 @@
-/* plat kind=pmu of the AArch64 build: PMUv3 discovery (arch/aarch64/pmu.h) and its record. */
+/* plat kind=pmu of the AArch64 build: PMUv3 discovery (arch/aarch64/include/cpu/pmu.h) and its record. */
 #ifndef BENCH_PLATFORM_A64PMU_H
 #define BENCH_PLATFORM_A64PMU_H
 

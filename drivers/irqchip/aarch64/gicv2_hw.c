@@ -1,7 +1,7 @@
 /* GICv2 acknowledge and EOI through the memory-mapped CPU interface (see gicv2_hw.h). */
 #include "drivers/irqchip/aarch64/gicv2_hw.h"
 
-#include "arch/aarch64/io.h"
+#include "arch/aarch64/include/cpu/mmio.h"
 #include "drivers/irqchip/aarch64/gicv2.h"
 
 static uintptr_t gicc_base;

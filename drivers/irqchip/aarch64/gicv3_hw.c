@@ -4,7 +4,7 @@
 #include "drivers/irqchip/aarch64/gicv3_hw.h"
 
 #include "arch/aarch64/gic_cpuif.h"
-#include "arch/aarch64/io.h"
+#include "arch/aarch64/include/cpu/mmio.h"
 #include "arch/cycles.h"
 
 static uint32_t hw_read32(void *ctx, uint64_t a)

@@ -1,7 +1,7 @@
 /* PL011 UART, polled transmit (see pl011.h; register map: Arm PrimeCell UART (PL011) TRM, 3.2). */
 #include "drivers/serial/aarch64/pl011.h"
 
-#include "arch/aarch64/io.h"
+#include "arch/aarch64/include/cpu/mmio.h"
 #include "arch/cycles.h"
 
 #define PL011_DR 0x000 /* data */

@@ -43,7 +43,7 @@ def stubs(tmp_path_factory):
     if not shutil.which(CC) or not shutil.which(OBJDUMP):
         pytest.skip("the aarch64 cross tools are not installed")
     obj = str(tmp_path_factory.mktemp("sr") / "sysreg_safe.o")
-    subprocess.run([CC, "-I", ROOT, "-c", os.path.join(ROOT, "arch/aarch64/sysreg_stubs.S"), "-o", obj],
+    subprocess.run([CC, "-I", ROOT, "-I", os.path.join(ROOT, "arch/aarch64/include"), "-c", os.path.join(ROOT, "arch/aarch64/sysreg_stubs.S"), "-o", obj],
                    check=True)
     return disassemble(obj)
 

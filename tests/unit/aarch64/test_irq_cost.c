@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/include/cpu/pmu.h"
 #include "arch/aarch64/pmu_regs.h"
 #include "arch/work_clock.h"
 #include "tests/unit/test.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/aarch64/pmu.h"
+#include "arch/aarch64/include/cpu/pmu.h"
 #include "arch/aarch64/pmu_regs.h"
 #include "tests/unit/test.h"
 

@@ -46,7 +46,7 @@ struct __attribute__((packed)) tss64 {
 };
 
 /* Callee-saved state of a recovery point (arch_setjmp layout; traps.S depends on it). */
-struct fault_jmp {
+struct fault_jmp_cpu { /* arch/traps.h's struct fault_jmp */
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
 };
 

@@ -61,14 +61,14 @@ static inline uint64_t cycles_begin(void)
 /* Needs rdtscp; tsc_init() falls back to lfence;rdtsc where the CPU lacks it. */
 uint64_t cycles_end(void);
 
-enum cycles_method {
-	CYCLES_RDTSC,
-	CYCLES_LFENCE_RDTSC,
-	CYCLES_RDTSCP,
-	CYCLES_CPUID_RDTSC,
+/* The timer probe's read methods, the members of arch/cycles.h's enum cycles_method (in this
+ * order, CYCLES_BEGIN_END among them). */
+#define CYCLES_CPU_METHODS \
+	CYCLES_RDTSC, \
+	CYCLES_LFENCE_RDTSC, \
+	CYCLES_RDTSCP, \
+	CYCLES_CPUID_RDTSC, \
 	CYCLES_BEGIN_END, /* the runner's own cycles_begin() .. cycles_end() pair: the overhead it subtracts */
-	CYCLES_NUM_METHODS,
-};
 
 /* Choose cycles_end's instruction: rdtscp where the CPU has it, else lfence;rdtsc. */
 void tsc_init(bool have_rdtscp);

@@ -58,53 +58,53 @@ struct pmu_cpuid {
 	uint32_t leaf23[3];
 };
 
-struct pmu_info {
-	bool present;
-	const char *reason;
-	enum pmu_kind kind;
-	unsigned version;       /* Intel architectural version; AMD 1 legacy, 2 core-ext, 3 PerfMonV2 */
-	unsigned num_gp, gp_width;
-	unsigned num_fixed, fixed_width;
-	uint32_t fixed_avail;   /* bit j: fixed counter j usable */
-	uint32_t arch_events;   /* Intel: bit i = architectural event i available */
-	unsigned arch_events_len;
-	bool full_width;        /* Intel: counters written through IA32_A_PMCx */
-	bool global_ctrl;       /* Intel v2+, AMD PerfMonV2 */
-	bool status_reset;      /* Intel v4+: GLOBAL_STATUS_RESET / _SET */
-	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */
-	/* General-purpose counters kept for overflow sampling (bit i = counter i; the caller sets
-	 * 1u << pmu_pmi.counter after pmu_pmi_setup, clears it after pmu_pmi_stop): counter sets
-	 * are planned on the other counters, and the global-control writes of
-	 * pmu_program/start/stop/release keep their enable bits. */
-	uint32_t gp_reserved;
-	const struct pmu_event_table *base, *family;
-	/* Intel hybrid parts: the type of the core that discovered (and runs the counter sets with)
-	 * this description; its counters and family table are that core type's. PMU_CORE_NONE
-	 * elsewhere. */
-	enum pmu_core_type core_type;
-	/* Which general-purpose counters an event may use on this model (pmu_constraints.h); NULL:
-	 * every event may use every counter. */
-	const struct pmu_constraint_table *constraints;
-	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */
-	bool aperf_mperf;
-	const char *aperf_why;  /* why not, when absent */
-	bool rapl;
-	unsigned rapl_esu;      /* energy unit = 1 / 2^esu J (MSR_RAPL_POWER_UNIT) */
-	unsigned rapl_dram_esu; /* the DRAM domain's unit: 16 on the server parts Linux lists, else rapl_esu */
-	uint32_t rapl_pkg_msr, rapl_dram_msr, rapl_core_msr; /* 0 = domain absent */
-	const char *rapl_pkg_why, *rapl_dram_why, *rapl_core_why; /* why a domain is absent */
-	/* Per-CPU settings made at discovery (pmu_quirks.c) and repeated by pmu_cpu_prepare:
-	 * lfence_serializing: "yes" (architectural / already on), "set" (we set DE_CFG[1]),
-	 * "no" (the write was refused or did not stick), "unknown" (DE_CFG unreadable);
-	 * freeze_while_smm: "set", "already", "not_offered" (PERF_CAPABILITIES[12] clear or no
-	 * PDCM, or not Intel), "refused" (the DEBUGCTL write faulted or did not stick), "unknown". */
-	const char *lfence_serializing;
-	const char *freeze_while_smm;
-	/* One rdpmc of counter 0 at discovery, whatever the PMU: "ok", "faults" (#GP/#UD caught: an
-	 * emulator or a hypervisor intercepting it) or "unknown" (not attempted). */
-	const char *rdpmc;
+/* struct pmu_info's CPU tail (arch/pmu_info.h, included right after: this part is complete on its
+ * own, as the host's unit tests include it by path). */
+#define PMU_INFO_CPU_FIELDS \
+	enum pmu_kind kind; \
+	unsigned version;       /* Intel architectural version; AMD 1 legacy, 2 core-ext, 3 PerfMonV2 */ \
+	unsigned num_gp, gp_width; \
+	unsigned num_fixed, fixed_width; \
+	uint32_t fixed_avail;   /* bit j: fixed counter j usable */ \
+	uint32_t arch_events;   /* Intel: bit i = architectural event i available */ \
+	unsigned arch_events_len; \
+	bool full_width;        /* Intel: counters written through IA32_A_PMCx */ \
+	bool global_ctrl;       /* Intel v2+, AMD PerfMonV2 */ \
+	bool status_reset;      /* Intel v4+: GLOBAL_STATUS_RESET / _SET */ \
+	uint32_t ctl_base, ctr_base, msr_stride; /* AMD event-select / counter MSRs */ \
+	/* General-purpose counters kept for overflow sampling (bit i = counter i; the caller sets \
+	 * 1u << pmu_pmi.counter after pmu_pmi_setup, clears it after pmu_pmi_stop): counter sets \
+	 * are planned on the other counters, and the global-control writes of \
+	 * pmu_program/start/stop/release keep their enable bits. */ \
+	uint32_t gp_reserved; \
+	const struct pmu_event_table *base, *family; \
+	/* Intel hybrid parts: the type of the core that discovered (and runs the counter sets with) \
+	 * this description; its counters and family table are that core type's. PMU_CORE_NONE \
+	 * elsewhere. */ \
+	enum pmu_core_type core_type; \
+	/* Which general-purpose counters an event may use on this model (pmu_constraints.h); NULL: \
+	 * every event may use every counter. */ \
+	const struct pmu_constraint_table *constraints; \
+	uint32_t fixed_dead;    /* fixed counters CPUID offers that did not count (dropped) */ \
+	bool aperf_mperf; \
+	const char *aperf_why;  /* why not, when absent */ \
+	bool rapl; \
+	unsigned rapl_esu;      /* energy unit = 1 / 2^esu J (MSR_RAPL_POWER_UNIT) */ \
+	unsigned rapl_dram_esu; /* the DRAM domain's unit: 16 on the server parts Linux lists, else rapl_esu */ \
+	uint32_t rapl_pkg_msr, rapl_dram_msr, rapl_core_msr; /* 0 = domain absent */ \
+	const char *rapl_pkg_why, *rapl_dram_why, *rapl_core_why; /* why a domain is absent */ \
+	/* Per-CPU settings made at discovery (pmu_quirks.c) and repeated by pmu_cpu_prepare: \
+	 * lfence_serializing: "yes" (architectural / already on), "set" (we set DE_CFG[1]), \
+	 * "no" (the write was refused or did not stick), "unknown" (DE_CFG unreadable); \
+	 * freeze_while_smm: "set", "already", "not_offered" (PERF_CAPABILITIES[12] clear or no \
+	 * PDCM, or not Intel), "refused" (the DEBUGCTL write faulted or did not stick), "unknown". */ \
+	const char *lfence_serializing; \
+	/* One rdpmc of counter 0 at discovery, whatever the PMU: "ok", "faults" (#GP/#UD caught: an \
+	 * emulator or a hypervisor intercepting it) or "unknown" (not attempted). */ \
+	const char *rdpmc; \
 	const struct pmu_ops *ops;
-};
+
+#include "arch/pmu_info.h"
 
 enum pmu_ctr_kind { PMU_CTR_GP, PMU_CTR_FIXED, PMU_CTR_MSR };
 

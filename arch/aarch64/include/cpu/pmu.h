@@ -21,26 +21,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct pmu_info {
-	bool present;
-	const char *reason;         /* why not present, or what was found */
-	unsigned pmuver;            /* ID_AA64DFR0_EL1.PMUVer */
-	unsigned num_counters;      /* PMCR_EL0.N: event counters usable at EL1 */
-	unsigned counter_width;     /* 32, or 64 with PMUv3p5's PMCR_EL0.LP */
-	bool cycle_counter;         /* PMCCNTR_EL0 counts (verified at discovery) */
-	unsigned cycle_width;       /* 64 with PMCR_EL0.LC, else 32 */
-	bool el2, el3;              /* ID_AA64PFR0_EL1: EL2 / EL3 implemented (the filter depends on it) */
-	uint64_t pmceid0, pmceid1;  /* common events implemented */
-	uint64_t pmcr_found;        /* PMCR_EL0 as the firmware left it */
-	uint32_t pmcr;              /* what we write to enable: E | LC | (LP) */
-	uint32_t filter;            /* PMEVTYPER / PMCCFILTR filter bits: count EL1 only */
-	uint32_t evt_mask;          /* evtCount width: 10 bits (PMUv3) or 16 (PMUv3p1+) */
-	uint32_t counters_reserved; /* event counters kept from counter sets (a sampler's), bit n */
+/* struct pmu_info's CPU tail (arch/pmu_info.h, included right after: this part is complete on its
+ * own, as the host's unit tests include it by path; they build the AArch64 units on x86_64). */
+#define PMU_INFO_CPU_FIELDS \
+	unsigned pmuver;            /* ID_AA64DFR0_EL1.PMUVer */ \
+	unsigned num_counters;      /* PMCR_EL0.N: event counters usable at EL1 */ \
+	unsigned counter_width;     /* 32, or 64 with PMUv3p5's PMCR_EL0.LP */ \
+	bool cycle_counter;         /* PMCCNTR_EL0 counts (verified at discovery) */ \
+	unsigned cycle_width;       /* 64 with PMCR_EL0.LC, else 32 */ \
+	bool el2, el3;              /* ID_AA64PFR0_EL1: EL2 / EL3 implemented (the filter depends on it) */ \
+	uint64_t pmceid0, pmceid1;  /* common events implemented */ \
+	uint64_t pmcr_found;        /* PMCR_EL0 as the firmware left it */ \
+	uint32_t pmcr;              /* what we write to enable: E | LC | (LP) */ \
+	uint32_t filter;            /* PMEVTYPER / PMCCFILTR filter bits: count EL1 only */ \
+	uint32_t evt_mask;          /* evtCount width: 10 bits (PMUv3) or 16 (PMUv3p1+) */ \
+	uint32_t counters_reserved; /* event counters kept from counter sets (a sampler's), bit n */ \
 	unsigned fault_vector;      /* discovery: the ESR.EC + 1 of a trapped access, 0 = none */
-	/* x86's FREEZE_WHILE_SMM has no AArch64 twin: always NULL (pmu_check then omits the field;
-	 * EL3's time is not counted by default, MDCR_EL3.SPME = 0, see the filter). */
-	const char *freeze_while_smm;
-};
+
+#include "arch/pmu_info.h"
 
 struct pmu_counter {
 	const char *name;     /* the counter-set vocabulary (bench/core/options.c) */

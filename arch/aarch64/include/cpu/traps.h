@@ -40,7 +40,7 @@
 #define TRAP_A64_SERROR 0x42
 
 /* Callee-saved state of a recovery point: x19-x30, then SP (traps.S depends on the layout). */
-struct fault_jmp {
+struct fault_jmp_cpu { /* arch/traps.h's struct fault_jmp */
 	uint64_t x[12], sp;
 };
 

@@ -73,14 +73,14 @@ static inline uint64_t cycles_isb_pmccntr(void)
 	return v;
 }
 
-enum cycles_method {
-	CYCLES_CNTVCT,      /* mrs cntvct_el0 alone */
-	CYCLES_ISB_CNTVCT,  /* isb; mrs cntvct_el0 */
-	CYCLES_BEGIN_END,   /* the runner's own cycles_begin() .. cycles_end() pair: the overhead it subtracts */
-	CYCLES_PMCCNTR,     /* mrs pmccntr_el0 alone (PMU cycles) */
+/* The timer probe's read methods, the members of arch/cycles.h's enum cycles_method (in this
+ * order, CYCLES_BEGIN_END among them). */
+#define CYCLES_CPU_METHODS \
+	CYCLES_CNTVCT,      /* mrs cntvct_el0 alone */ \
+	CYCLES_ISB_CNTVCT,  /* isb; mrs cntvct_el0 */ \
+	CYCLES_BEGIN_END,   /* the runner's own cycles_begin() .. cycles_end() pair: the overhead it subtracts */ \
+	CYCLES_PMCCNTR,     /* mrs pmccntr_el0 alone (PMU cycles) */ \
 	CYCLES_ISB_PMCCNTR, /* isb; mrs pmccntr_el0 */
-	CYCLES_NUM_METHODS,
-};
 
 
 #endif

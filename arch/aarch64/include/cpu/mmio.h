@@ -1,4 +1,4 @@
-/* Device-register access for the AArch64 build (drivers use these names on every architecture).
+/* The AArch64 part of arch/mmio.h: device-register access (drivers use these names on every CPU).
  * The firmware maps device regions as Device memory, so plain volatile accesses are single,
  * unmerged and in order; a dsb after a write makes it reach the device before what follows. */
 #ifndef ARCH_AARCH64_IO_H

@@ -1,4 +1,5 @@
-/* Vector widths for the AArch64 bandwidth kernels (arch/membw.h), under the names bench/probes/mem/membw.c
+/* The AArch64 part of arch/simd.h (included there): vector widths for the bandwidth kernels
+ * (arch/membw.h), under the names bench/probes/mem/membw.c
  * uses on every architecture: 64 = X registers, always; 128 = NEON Q registers, when FP/SIMD
  * access is enabled (UEFI requires it; simd.c checks CPACR_EL1.FPEN / CPTR_EL2.TFP); 256 and 512:
  * no kernels (AArch64 has no fixed registers that wide; SVE's scalable ones are width=sve, in
@@ -11,14 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum simd_width { SIMD_64 = 0, SIMD_128, SIMD_256, SIMD_512, SIMD_NUM_WIDTHS };
-
-struct simd_state {
-	bool usable[SIMD_NUM_WIDTHS];
-	const char *why_not[SIMD_NUM_WIDTHS]; /* reason when not usable, for skip records */
-};
-
-void simd_usable(struct simd_state *s);
+/* struct simd_state's CPU tail (arch/simd.h): nothing beyond the shared fields. */
+#define SIMD_STATE_CPU_FIELDS
 
 struct a64_sve_state {
 	bool tried, present, enabled; /* enabled: SVE untrapped at EL1 and usable by the kernels */
@@ -31,12 +26,7 @@ struct a64_sve_state {
 /* Enable SVE once (idempotent); the state after. */
 void aarch64_sve_enable(void);
 void aarch64_sve_state(struct a64_sve_state *s);
-unsigned simd_bits(enum simd_width w);
 /* NULL when the FEAT_MOPS kernels (width=mops) run here, else why not (once; after traps_init). */
 const char *aarch64_mops_why_not(void);
-/* x86_64's "enable the vector state" (membw_mc asks each core): nothing to do here. FP/SIMD
- * trapping is CPACR_EL1.FPEN as the firmware left it on the BSP, and every other core starts
- * with the BSP's CPACR_EL1 (efi/aarch64/smp.c). */
-static inline void simd_enable(void) {}
 
 #endif
