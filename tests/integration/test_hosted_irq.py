@@ -43,6 +43,10 @@ MELTDOWN = "/sys/devices/system/cpu/vulnerabilities/meltdown"
 # fails this test.
 METHOD_CHECKS = {("irq_displace", "displace_vs_direct"), ("irq_displace", "delivery_constant"),
                  ("irq_footprint", "footprint_k")}
+# Of those, the ones whose failure fails their probe and so the run (exit 1): the footprint's (a
+# held-out footprint not recovered, bench/probes/irq/footprint.c). A failed displacement check is a
+# finding about the machine, its probe still ok (bench/probes/irq/displace.c), so the run is too.
+RUN_FAILING_CHECKS = {("irq_footprint", "footprint_k")}
 
 
 @pytest.fixture(scope="module")
@@ -62,9 +66,10 @@ def test_run_ok_and_facts(hrun):
     failed = [c for c in hrun.summary["checks"] if c["status"] == "fail"]
     others = [c for c in failed if (c.get("probe"), c["name"]) not in METHOD_CHECKS]
     assert not others, others
-    assert hrun.rc == (1 if failed else 0), (failed, hrun.stderr[-2000:])
+    fails_run = [c for c in failed if (c.get("probe"), c["name"]) in RUN_FAILING_CHECKS]
+    assert hrun.rc == (1 if fails_run else 0), (failed, hrun.stderr[-2000:])
     assert hrun.summary["ok"], hrun.summary["validation"]["problems"]
-    assert hrun.summary["end"]["status"] == ("fail" if failed else "ok") and hrun.summary["end"]["faults"] == 0
+    assert hrun.summary["end"]["status"] == ("fail" if fails_run else "ok") and hrun.summary["end"]["faults"] == 0
     f = hrun.plat("irq_hosted")
     assert f["ready"] == 1
     sigs = [f["sig_measure"], f["sig_guard"], f["sig_ipi"]]
