@@ -94,8 +94,9 @@ def _outside_measurement(p):
     if n is None:
         return "not separated (a log from before measured regions: the whole run is profiled)"
     taken = n + (p["samples"] or 0)
-    return ("%d of the %d taken (%s%%): the probe's set-up, its records and the runner's "
-            "bookkeeping between timed runs; in no share below" % (
+    return ("%d of the %d taken (%s%%): everything but the timed runs of the probe's operation "
+            "(its set-up and records, the runner's reference timings and bookkeeping); in no "
+            "share below" % (
                 n, taken, _pct_ci(n / taken if taken else None, profile.share_ci(n, taken))))
 
 
@@ -282,7 +283,8 @@ def section(doc, res, out_dir=None, plots=None):
     if not res or not res.get("profiles"):
         return
     doc.h("Profile")
-    doc.p("samples per function and event (share of the event's samples with its 95%% Wilson score "
+    doc.p("samples per function and event, of the measured region where the probe marks one "
+          "(share of the event's samples with its 95%% Wilson score "
           "interval, [lo-hi] in %%; samples outside the "
           "image or outside every symbol have rows of their own); annotated: %d instructions of "
           "the hottest function, its hot loop or else around its peak "
