@@ -32,8 +32,8 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
  * the profiler empties its full overflow buffers there while a probe runs. */
 void runner_set_poll(void (*fn)(void));
 
-/* The measured region: the runner marks every run of an operation (its timed window, around
- * the cycle reads: calibration, warm-ups, samples, counter passes), so that the profiler attributes only
+/* The measured region: the runner marks every run of an operation (op->run inside its timed
+ * window, without the cycle reads: calibration, warm-ups, samples, counter passes), so that the profiler attributes only
  * the samples taken there (bench/profile/region.h) and counts the rest — set-up, records, the
  * runner's own bookkeeping — apart. A probe that times work without the runner may mark its own.
  * The probe CPU's only; not nested. A fault that leaves a region early ends it through
