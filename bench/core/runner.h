@@ -7,6 +7,7 @@
 #ifndef BENCH_RUNNER_H
 #define BENCH_RUNNER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench/core/core_clock.h"
@@ -30,6 +31,19 @@ enum probe_status runner_measure(struct probe_env *env, const struct bench_op *o
 /* A function the runner calls after every timed sample, outside the timed region (NULL: none):
  * the profiler empties its full overflow buffers there while a probe runs. */
 void runner_set_poll(void (*fn)(void));
+
+/* The measured region: the runner marks every run of an operation (op->run inside its timed
+ * window, without the cycle reads: calibration, warm-ups, samples, counter passes), so that the profiler attributes only
+ * the samples taken there (bench/profile/region.h) and counts the rest — set-up, records, the
+ * runner's own bookkeeping — apart. A probe that times work without the runner may mark its own.
+ * The probe CPU's only; not nested. A fault that leaves a region early ends it through
+ * runner_region_leave too (bench/core/suite.c). */
+void runner_region_enter(void);
+void runner_region_leave(void);
+/* For interrupt context: inside a region now; regions entered since boot (a profile compares
+ * the count before and after the probe: none entered, its whole run is attributed). */
+bool runner_in_region(void);
+uint64_t runner_regions_entered(void);
 
 #define RUNNER_OVERHEAD_SAMPLES 256
 #define RUNNER_MAX_ITERS (1ull << 40)

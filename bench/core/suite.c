@@ -3,6 +3,7 @@
 
 #include "bench/core/progress.h"
 #include "bench/core/registry.h"
+#include "bench/core/runner.h"
 #include "bench/core/summary.h"
 #include "bench/profile/profile.h"
 #include "lib/emit.h"
@@ -76,6 +77,7 @@ static __attribute__((noinline)) enum probe_status run_protected(const struct pr
 		fault_disarm();
 		return status;
 	}
+	runner_region_leave(); /* a fault inside a measured region ends it here */
 	return p->expects_fault ? PROBE_OK : PROBE_FAILED;
 }
 

@@ -10,6 +10,7 @@
 #include "bench/profile/table.h"
 #include "bench/core/runner.h"
 #include "bench/profile/extend.h"
+#include "bench/profile/region.h"
 #include "bench/profile/sampler.h"
 #include "lib/crc32.h"
 #include "lib/emit.h"
@@ -23,6 +24,7 @@ struct prof_cpu {
 	struct prof_table t;
 	struct prof_agg agg;
 	uint64_t prev_entry;              /* entry TSC of the previous sample (handler cost) */
+	volatile uint64_t outside;        /* of t.samples, those outside the measured region (region.h) */
 	uint64_t *handler;                /* handler durations, cycles */
 	volatile uint32_t nhandler;
 } __attribute__((aligned(64))); /* the handler writes here: no line shared between CPUs */
@@ -40,6 +42,7 @@ static struct {
 	uint64_t run_samples;             /* samples the probe CPU took in it */
 	struct prof_extend ext;           /* the runs of the probe (extend.h) */
 	uint64_t last_run_start;
+	uint64_t regions_before;          /* runner_regions_entered() at the start */
 } prof;
 
 bool profile_wanted(const struct config *cfg, const char *probe)
@@ -52,6 +55,7 @@ static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_cycles
 {
 	struct prof_cpu *c;
 	uint64_t exit;
+	uint16_t event;
 
 	(void)ctx;
 	if (cpu >= prof.ncpus) {
@@ -59,7 +63,10 @@ static void prof_hit(void *ctx, unsigned cpu, uint64_t pc, uint64_t entry_cycles
 		return;
 	}
 	c = &prof.cpu[cpu];
-	prof_table_record(&c->t, pc, 0);
+	event = prof_region_event(cpu, runner_in_region(), 0);
+	prof_table_record(&c->t, pc, event);
+	if (event == PROF_EVENT_OUTSIDE)
+		c->outside++;
 	/* The previous sample's handler ended at the exit stamp the entry code left. */
 	exit = prof_sampler_last_exit_cycles(cpu);
 	if (c->prev_entry && exit > c->prev_entry && c->nhandler < PROF_HANDLER_SAMPLES)
@@ -99,6 +106,7 @@ static bool setup_tables(struct probe_env *env)
 		c->handler = h;
 		c->nhandler = 0;
 		c->prev_entry = 0;
+		c->outside = 0;
 		prof.ncpus++;
 	}
 	prof.foreign_cpu = 0;
@@ -119,12 +127,27 @@ static bool sampler_start(struct probe_env *env, uint64_t period, const char **w
 	return prof_sampler_start(env, &req, &prof.info, why);
 }
 
+/* Has the probe entered a measured region since its profile began (region.h)? */
+static bool region_marked(void)
+{
+	return runner_regions_entered() != prof.regions_before;
+}
+
+/* The samples of `cpu` the profile attributes to the probe. */
+static uint64_t attributed(unsigned cpu)
+{
+	return prof_region_attributed(region_marked(), prof.cpu[cpu].t.samples, prof.cpu[cpu].outside);
+}
+
 /* Between runner samples, sampling on: full overflow buffers into the aggregate (the handler
- * may interrupt this; prof_table_drain is safe against it on the same CPU). */
+ * may interrupt this; prof_table_drain is safe against it on the same CPU). Called after a
+ * region only, so the sink's decision is the final one. */
 static void prof_poll(void)
 {
+	struct prof_region_sink sink = { &prof.cpu[0].agg, region_marked() };
+
 	/* Only this CPU's: another CPU's handler may be writing its table right now. */
-	(void)prof_table_drain(&prof.cpu[0].t, prof_agg_sink, &prof.cpu[0].agg);
+	(void)prof_table_drain(&prof.cpu[0].t, prof_region_sink, &sink);
 }
 
 /* smp_run_all's hooks, on each application processor around its share of a job. */
@@ -168,6 +191,7 @@ static void emit_begin(struct probe_env *env, const char *probe)
 	rec_u64(r, "image_size", size);
 	rec_str(r, "build_id", id);
 	rec_bool(r, "period_auto", prof.period_auto);
+	rec_str(r, "region", region_marked() ? "marked" : "whole_run");
 	rec_u64(r, "runs", prof.ext.runs);
 	rec_str(r, "extend_stop", prof_extend_stop_name(prof.ext.stop));
 	if (prof.ext.active) {
@@ -187,11 +211,12 @@ static void emit_begin(struct probe_env *env, const char *probe)
 static EMIT_COLD void emit_cpu(const char *probe, unsigned cpu)
 {
 	struct prof_cpu *c = &prof.cpu[cpu];
+	struct prof_region_sink sink = { &c->agg, region_marked() };
+	uint64_t counted = 0, lost, samples = attributed(cpu);
 	uint32_t n, crc = 0;
-	uint64_t counted = 0, lost;
 	struct record *r;
 
-	prof_table_flush(&c->t, prof_agg_sink, &c->agg);
+	prof_table_flush(&c->t, prof_region_sink, &sink);
 	n = prof_agg_sort(&c->agg);
 	for (uint32_t i = 0; i < n; i += PROF_DATA_PER_RECORD) {
 		uint32_t k = n - i < PROF_DATA_PER_RECORD ? n - i : PROF_DATA_PER_RECORD;
@@ -226,12 +251,14 @@ static EMIT_COLD void emit_cpu(const char *probe, unsigned cpu)
 		rec_str(r, "e", text);
 		emit_finish();
 	}
-	lost = c->t.samples > counted ? c->t.samples - counted : 0;
+	lost = samples > counted ? samples - counted : 0;
 	r = emit_start("prof");
 	rec_str(r, "kind", "end");
 	rec_str(r, "probe", probe);
 	rec_u64(r, "cpu", cpu);
-	rec_u64(r, "samples", c->t.samples);
+	rec_u64(r, "samples", samples);
+	if (sink.marked)
+		rec_u64(r, "outside", c->outside); /* taken outside the measured region, not in the profile */
 	rec_u64(r, "entries", n);
 	rec_u64(r, "counted", counted);
 	rec_u64(r, "lost", lost);
@@ -290,6 +317,7 @@ static bool measure_cost(struct probe_env *env, uint64_t period, unsigned rounds
 	/* The rounds count their own samples only (the probe's are emitted by now). */
 	prof_table_flush(&prof.cpu[0].t, discard_sink, 0);
 	prof.cpu[0].t.samples = 0;
+	prof.cpu[0].outside = 0;
 	for (unsigned k = 0; k < rounds; k++) {
 		off[k] = spin_round(iters);
 		if (!sampler_start(env, period, why))
@@ -300,6 +328,7 @@ static bool measure_cost(struct probe_env *env, uint64_t period, unsigned rounds
 		c->samples_on += prof.cpu[0].t.samples;
 		prof_table_flush(&prof.cpu[0].t, discard_sink, 0);
 		prof.cpu[0].t.samples = 0;
+		prof.cpu[0].outside = 0;
 		prof.cpu[0].nhandler = 0;
 		prof.cpu[0].prev_entry = 0;
 	}
@@ -396,6 +425,7 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 		smp_set_all_hooks(prof_ap_begin, prof_ap_end);
 		prof.running = true;
 		prof_extend_init(&prof.ext, prof.period_auto, env->counter_hz);
+		prof.regions_before = runner_regions_entered();
 		prof.run_start = cycles_read();
 		prof.last_run_start = prof.run_start;
 		prof_sampler_window_open();
@@ -409,12 +439,12 @@ bool profile_start(struct probe_env *env, const struct probe_desc *p)
 	return false;
 }
 
-static uint64_t samples_taken(void)
+static uint64_t samples_attributed(void)
 {
 	uint64_t n = 0;
 
 	for (unsigned cpu = 0; cpu < prof.ncpus; cpu++)
-		n += prof.cpu[cpu].t.samples;
+		n += attributed(cpu);
 	return n;
 }
 
@@ -425,7 +455,7 @@ bool profile_run_again(bool ok)
 	if (!prof.running)
 		return false;
 	prof.last_run_start = now;
-	return prof_extend_next(&prof.ext, ok, samples_taken(), now - prof.run_start, last);
+	return prof_extend_next(&prof.ext, ok, samples_attributed(), now - prof.run_start, last);
 }
 
 void profile_finish(struct probe_env *env, const struct probe_desc *p)

@@ -4,7 +4,8 @@
  * (cpu, pc, event, count) entries are emitted as `prof` / `prof_data` records, with the image base
  * and build id the host needs to symbolise them, the handler's own cycles, and the profiler's
  * overhead measured on a calibrated spin loop with and without sampling, interleaved. The probe's
- * own records are those of an unprofiled run (their times include the sampling interrupts). */
+ * own records are those of an unprofiled run (their times include the sampling interrupts). Only
+ * the samples taken inside the measured region are the profile (bench/profile/region.h). */
 #ifndef BENCH_PROFILE_H
 #define BENCH_PROFILE_H
 

@@ -94,6 +94,28 @@ def check_stream(begin, ends, cost, data):
     assert len(cost) == 1 and "skipped" not in cost[0]
 
 
+REGION_MIN_SHARE = 0.95  # a probe's profile shows the probe's work, not ours
+
+
+def check_region(begin, ends, cost, data, is_work, min_share=REGION_MIN_SHARE, syms=None, image_only=False):
+    """A probe timed by the runner: its profile holds the samples taken inside the measured
+    region only (bench/profile/region.h). The begin says region=marked; cpu 0's end counts the
+    others apart (`outside`), and they with its profile's samples are all it took (the cost
+    record's run_samples); of the profile, at least min_share falls in the functions `is_work`
+    accepts (the probe's own kernel); `syms` and `image_only` as samples_by_function's. Returns
+    (samples by function, outside)."""
+    b = begin[0]
+    assert b["region"] == "marked", b
+    end0 = [e for e in ends if e["cpu"] == "0"][0]
+    outside = int(end0["outside"])
+    assert int(end0["samples"]) + outside == int(cost[0]["run_samples"]), (end0, cost)
+    by = samples_by_function(b, data, syms=syms, image_only=image_only)
+    total = sum(by.values())
+    work = sum(n for fn, n in by.items() if fn and is_work(fn))
+    assert total and work >= min_share * total, (work, total, by)
+    return by, outside
+
+
 AP_MIN_SAMPLES = 20
 MEMBW_KERNEL_PREFIX = "bw_"
 

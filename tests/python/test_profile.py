@@ -91,12 +91,14 @@ def elfs(tmp_path_factory):
 
 
 def prof_stream(s, probe, base, size, build_id, per_cpu, events="cycles", lost=None,
-                drop_chunk=None, bad_crc=None, bad_counted=None, source="pmi", cost=None):
-    """Add a profile's records to Stream s: per_cpu {cpu: [(pc, event, count)]}; chunks of 24."""
-    s.add("prof", kind="begin", probe=probe, source=source, events=events, unit="events",
-          period=62000, period_min=60000, period_max=64000, seed=7,
-          cpus=len(per_cpu), image_base="0x%x" % base, image_size=size,
-          build_id=build_id)
+                drop_chunk=None, bad_crc=None, bad_counted=None, source="pmi", cost=None,
+                region=None, outside=None):
+    """Add a profile's records to Stream s: per_cpu {cpu: [(pc, event, count)]}; chunks of 24;
+    `region` the begin's (none: an older firmware's), `outside` {cpu: the end's outside=}."""
+    s.add("prof", dict(kind="begin", probe=probe, source=source, events=events, unit="events",
+                       period=62000, period_min=60000, period_max=64000, seed=7,
+                       cpus=len(per_cpu), image_base="0x%x" % base, image_size=size,
+                       build_id=build_id, **({"region": region} if region else {})))
     for cpu, entries in per_cpu.items():
         texts = []
         for k, i in enumerate(range(0, len(entries), prof_records.MAX_CHUNK)):
@@ -111,9 +113,10 @@ def prof_stream(s, probe, base, size, build_id, per_cpu, events="cycles", lost=N
         crc = zlib.crc32(",".join(texts).encode()) & 0xFFFFFFFF
         if bad_crc == cpu:
             crc ^= 1
-        s.add("prof", kind="end", probe=probe, cpu=cpu, samples=counted + lo + (
+        s.add("prof", dict(kind="end", probe=probe, cpu=cpu, samples=counted + lo + (
             1 if bad_counted == cpu else 0), entries=len(entries), counted=counted, lost=lo,
-              crc="%08x" % crc, handler_n=100, handler_med=180, handler_p90=240)
+            crc="%08x" % crc, handler_n=100, handler_med=180, handler_p90=240,
+            **({"outside": outside[cpu]} if outside and cpu in outside else {})))
     s.add("prof", dict(dict(kind="cost", probe=probe, rounds=9, off=100000, on=101500,
                             overhead_ppm=15000, target_ppm=30000), **(cost or {})))
     return s
@@ -254,6 +257,35 @@ def test_damage_flagged(elfs, tmp_path, damage, kind):
     p = res["profiles"][0]
     assert not p["records_ok"] and p["checks"][0]["status"] == "fail"
     assert p["totals"]["cycles"] > 0  # what arrived is still attributed
+
+
+def test_outside_the_measurement_counted_apart(elfs, tmp_path):
+    """region=marked: the ends' `outside` samples (taken outside the measured region) are in no
+    total or share; profile.json and the report state them, per CPU too. whole_run and an older
+    log say why none are separated; an `outside` that is no count is a prof_field problem."""
+    e = elfs["fw.so"]
+    out, summary = _run_dir(tmp_path, _stream(e, FW_BASE, region="marked", outside={0: 450}))
+    assert summary["ok"], summary["validation"]["problems"]
+    shutil.copy(e["path"], out / (e["build_id"] + ".elf"))
+    p = profile.analyse_run(str(out))["profiles"][0]
+    assert p["region"] == "marked" and p["outside_measurement"] == 450
+    assert [c["outside"] for c in p["per_cpu"]] == [450, None]
+    assert p["samples"] == 1350 and p["totals"]["cycles"] == 1300  # the shares are unchanged
+    assert p["shares"]["cycles"]["prof_hot_a"] == pytest.approx(1000 / 1300)
+    text, _ = report.write_report(str(out), plot=False)
+    flat = " ".join(text.split())
+    assert "outside the measurement 450 of the 1800 taken (25.0 [" in flat
+    assert "1350 in the measurement" in flat
+    assert re.search(r"cpu\s+samples\s+outside\s+counted", text)
+    for region, says in (("whole_run", "the probe marks no measured region"),
+                         (None, "a log from before measured regions")):
+        out, _ = _run_dir(tmp_path, _stream(e, FW_BASE, region=region), "r_%s" % region)
+        p = profile.analyse_run(str(out))["profiles"][0]
+        assert p["outside_measurement"] is None and p["region"] == region
+        flat = " ".join(report.write_report(str(out), plot=False)[0].split())
+        assert says in flat and "1350 taken" in flat
+    out, summary = _run_dir(tmp_path, _stream(e, FW_BASE, region="marked", outside={0: "x"}), "bad")
+    assert "prof_field" in summary["validation"]["problem_counts"]
 
 
 def test_lost_balances_and_missing_end(elfs, tmp_path):

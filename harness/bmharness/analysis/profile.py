@@ -230,7 +230,8 @@ def _per_cpu(prof, cpu):
             continue
         end = info.get("end") or {}
         per_cpu.append({"cpu": c, "samples": end.get("samples"), "counted": end.get("counted"),
-                        "lost": end.get("lost"), "entries": info["entries_received"],
+                        "lost": end.get("lost"), "outside": _count(end.get("outside")),
+                        "entries": info["entries_received"],
                         "crc_ok": info["crc_ok"], "balance_ok": info["balance_ok"],
                         "handler_n": end.get("handler_n"), "handler_med": end.get("handler_med"),
                         "handler_p90": end.get("handler_p90")})
@@ -251,6 +252,7 @@ def _facts(prof, elf, cpu, per_cpu, events):
             "fallback": b.get("fallback"), "period_auto": _num(b.get("period_auto")),
             "auto_sample_cost": _num(b.get("auto_sample_cost")),
             "runs": _num(b.get("runs")), "extend_stop": b.get("extend_stop"),
+            "region": b.get("region"),
             "extend_min_samples": _num(b.get("min_samples")), "extend_max_ms": _num(b.get("extend_max_ms")),
             "elf": {"path": elf.path, "how": elf.found.get("how") if not elf.error else
                     "%s; unusable: %s" % (elf.found.get("how"), elf.error),
@@ -269,7 +271,8 @@ def _one(prof, elf, cpu, annotate):
     per_cpu = _per_cpu(prof, cpu)
     res = _facts(prof, elf, cpu, per_cpu, events)
     res.update({"totals": totals, "samples": _sum(p["samples"] for p in per_cpu),
-                "lost": _sum(p["lost"] for p in per_cpu), "per_cpu": per_cpu,
+                "lost": _sum(p["lost"] for p in per_cpu),
+                "outside_measurement": _outside_measurement(prof, per_cpu), "per_cpu": per_cpu,
                 "functions": rows,
                 "shares": {e: {r["name"]: r["share"][e] for r in rows} for e in events},
                 "shares_ci": {e: {r["name"]: r["share_ci"][e] for r in rows} for e in events},
@@ -290,6 +293,20 @@ def _few_samples(totals):
     warn = ("fewer than %d samples (%s): shares are rough, see their 95%% CIs" % (
         MIN_SAMPLES, ", ".join("%d %s" % (n, e) for e, n in few.items()))) if few else None
     return {"min_samples": MIN_SAMPLES, "few_samples": few, "sample_warning": warn}
+
+
+def _count(v):
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _outside_measurement(prof, per_cpu):
+    """Samples taken outside the measured region (counted apart by the firmware, in no total or
+    share): the sum of the ends' `outside`; 0 when the region was marked and no end has any
+    (a CPU other than the probe's); None when the begin says no region (`whole_run`) or is older
+    than regions."""
+    if ((prof["begin"] or {}).get("region")) != "marked":
+        return None
+    return sum(p["outside"] or 0 for p in per_cpu)
 
 
 def _num(v):

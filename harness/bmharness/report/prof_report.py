@@ -85,10 +85,26 @@ def _runs(p):
     return "%d run(s) of the probe%s; %s%s" % (p["runs"], more, why, goal)
 
 
+def _outside_measurement(p):
+    """The samples the firmware counted apart, outside the measured region (prof begin's
+    `region`, the ends' `outside`), or why there are none."""
+    n = p.get("outside_measurement")
+    if p.get("region") == "whole_run":
+        return "none separated: the probe marks no measured region, its whole run is profiled"
+    if n is None:
+        return "not separated (a log from before measured regions: the whole run is profiled)"
+    taken = n + (p["samples"] or 0)
+    return ("%d of the %d taken (%s%%): everything but the timed runs of the probe's operation "
+            "(its set-up and records, the runner's reference timings and bookkeeping); in no "
+            "share below" % (
+                n, taken, _pct_ci(n / taken if taken else None, profile.share_ci(n, taken))))
+
+
 def _facts(doc, p):
     elf = p["elf"]
-    samples = "%s taken, %s counted, %s lost" % (
+    samples = "%s %s, %s counted, %s lost" % (
         "-" if p["samples"] is None else p["samples"],
+        "in the measurement" if p.get("outside_measurement") is not None else "taken",
         ", ".join("%d %s" % (n, e) for e, n in p["totals"].items()),
         "-" if p["lost"] is None else p["lost"])
     out = p["outside_image"][p["primary"]]
@@ -98,6 +114,7 @@ def _facts(doc, p):
             ("runs", _runs(p) or "1 (not recorded)"),
             ("cpus", ", ".join(str(c) for c in p["cpus"]) or "none"),
             ("samples", samples),
+            ("outside the measurement", _outside_measurement(p)),
             ("outside the image", "%d (%s%% of %s)" % (out, _pct_ci(p["shares"][p["primary"]].get(
                 profile.OUTSIDE, 0.0), profile.share_ci(out, p["totals"][p["primary"]])),
                 p["primary"])),
@@ -228,12 +245,15 @@ def _annotated(doc, p, a, size):
 
 
 def _handler(doc, p):
-    rows = [[c["cpu"], c["samples"], c["counted"], c["lost"], c["entries"],
+    region = p.get("outside_measurement") is not None
+    rows = [[c["cpu"], c["samples"]] + ([c.get("outside") or 0] if region else []) +
+            [c["counted"], c["lost"], c["entries"],
              {True: "ok", False: "BAD", None: "-"}[c["crc_ok"]],
              {True: "ok", False: "BAD", None: "-"}[c["balance_ok"]],
              c["handler_n"], c["handler_med"], c["handler_p90"]] for c in p["per_cpu"]]
     if rows:
-        doc.table(["cpu", "samples", "counted", "lost", "entries", "crc", "counted+lost",
+        doc.table(["cpu", "samples"] + (["outside"] if region else []) +
+                  ["counted", "lost", "entries", "crc", "counted+lost",
                    "handler n", "handler med cyc", "handler p90 cyc"], rows)
 
 
@@ -263,7 +283,8 @@ def section(doc, res, out_dir=None, plots=None):
     if not res or not res.get("profiles"):
         return
     doc.h("Profile")
-    doc.p("samples per function and event (share of the event's samples with its 95%% Wilson score "
+    doc.p("samples per function and event, of the measured region where the probe marks one "
+          "(share of the event's samples with its 95%% Wilson score "
           "interval, [lo-hi] in %%; samples outside the "
           "image or outside every symbol have rows of their own); annotated: %d instructions of "
           "the hottest function, its hot loop or else around its peak "

@@ -8,7 +8,8 @@ found is reported through `problem(kind, message, line, seq)` (parse.py's `_Prob
 the data goes on: a chunk missing, a bad entry or a checksum that does not match never raises.
 The checks: chunk indices contiguous from 0, each chunk's `n` equal to its entries, at most
 MAX_CHUNK entries a chunk, the `crc` (CRC-32 of the `e` values of one CPU's chunks joined with
-`,`), `entries` and `counted` equal to what arrived, `counted + lost = samples`, an `end` for
+`,`), `entries` and `counted` equal to what arrived, `counted + lost = samples`, `outside` (the
+samples taken outside the measured region, counted apart) a count where an end has it, an `end` for
 cpu 0 and for every CPU that sent data (an AP without samples sends none), no more ends than
 `cpus` (the number of CPUs that sampled). This module imports nothing from the package
 (parse.py calls it, so it must not import parse).
@@ -166,6 +167,9 @@ class _Profile:
                       line, seq)
         else:
             res["balance_ok"] = True
+        if "outside" in f and _dec(f.get("outside")) is None:
+            self._bad(out, problem, "prof_field", "%s: outside=%r is not a count of samples"
+                      % (name, f.get("outside")), line, seq)
         return res
 
 

@@ -2,8 +2,12 @@
 - `-icount shift=0` (the shared `icount` boot of configs.py): the APIC timer then counts instructions, so time-based samples fall on
   instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
   70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
-- plain TCG, 2 CPUs: `spin` (>= 90% of samples in arch_spin), `membw` (most samples in the
-  bandwidth kernels), `membw_mc` (the application processor samples too), the probes' own records unchanged in structure, and a probe that cannot be profiled.
+- plain TCG, 2 CPUs: `spin` (>= 95% of samples in arch_spin), `membw` (>= 95% in the
+  bandwidth kernels: its core-clock reference timings are outside the measured region), `membw_mc`
+  (the application processor samples too), the probes' own records unchanged in structure, and a
+  probe that cannot be profiled.
+- `prof_auto`: spin at the automatic period with short runs, repeated muted: the samples outside
+  the measured region (set-up, records) are counted apart and the profile is >= 95% arch_spin.
 Symbols come from the unstripped ELF the build keeps under build/x86_64/elf/<build_id>.elf."""
 
 import os
@@ -13,7 +17,7 @@ import os
 from bmharness.analysis import profile
 from bmharness.report import report
 
-from profile_checks import check_stream, prof_records, samples_by_function
+from profile_checks import check_region, check_stream, prof_records, samples_by_function
 
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
@@ -40,16 +44,14 @@ def test_spin_profile(spin_membw):
     assert spin_membw.summary["ok"], spin_membw.summary["validation"]
     begin, ends, cost, data = prof_records(spin_membw, "spin")
     check_stream(begin, ends, cost, data)
-    by = samples_by_function(begin[0], data)
-    total = sum(by.values())
-    assert total >= 100, by
-    assert by.get("arch_spin", 0) >= 0.9 * total, by
+    by, outside = check_region(begin, ends, cost, data, lambda fn: fn == "arch_spin")
+    assert sum(by.values()) + outside >= 100, (by, outside)  # taken: a loaded host takes fewer
     # The probe's own sample sets are there as in an unprofiled run.
     assert spin_membw.sets("spin") and all(s["complete"] for s in spin_membw.sets("spin"))
     # The harness: profile.json agrees, and the report has a Profile section with the hot loop.
     res = profile.analyse_dir(os.path.join(spin_membw.out_dir, "parsed"))
     assert res["ok"], res["problems"]
-    assert profile.share(res, "spin", "arch_spin") >= 0.9
+    assert profile.share(res, "spin", "arch_spin") >= 0.95
     doc, _ok = report.build(spin_membw.summary, os.path.join(spin_membw.out_dir, "parsed"))
     text = doc.text()
     assert "PROFILE" in text and "arch_spin" in text, text[-3000:]
@@ -69,10 +71,14 @@ def test_auto_period_extends_to_enough_samples(prof_auto):
     if b["extend_stop"] == "samples":
         assert samples >= 1000, ends
     else:  # a loaded host makes a sample dearer, the auto period longer: 20 s came first
-        hz, runs, run_cycles = prof_auto.summary["platform"]["tsc"]["hz"], int(b["runs"]), int(cost[0]["run_cycles"])
-        assert run_cycles / hz >= 20.0 * (1 - 1.0 / runs) and samples < 1000, (b, cost, samples)
-    by = samples_by_function(b, data)
-    assert by.get("arch_spin", 0) >= 0.9 * sum(by.values()), by
+        # The stop came when one more run as long as the last would have passed 20 s: the runs
+        # took 20 s less about one run. Runs differ (one that takes a sample is longer by its
+        # cost), so not 20 s x (1 - 1/runs); a spin run at this target is far below 2 s.
+        hz, run_cycles = prof_auto.summary["platform"]["tsc"]["hz"], int(cost[0]["run_cycles"])
+        assert run_cycles / hz >= 20.0 * 0.9 and samples < 1000, (b, cost, samples)
+    # Short runs repeated: their set-up and records take samples, counted apart, not in the profile.
+    _by, outside = check_region(begin, ends, cost, data, lambda fn: fn == "arch_spin")
+    assert outside > 0, ends
     spin = prof_auto.sets("spin")
     assert len(spin) == 1 and spin[0]["complete"] and spin[0]["n"] == 8, spin
     sets = sorted(s["set"] for s in prof_auto.summary["sets"])
@@ -80,16 +86,14 @@ def test_auto_period_extends_to_enough_samples(prof_auto):
     text = " ".join(report.build(prof_auto.summary, os.path.join(prof_auto.out_dir, "parsed"))[0].text().split())
     assert "run(s) of the probe, the later ones muted" in text
     assert ("enough samples" if b["extend_stop"] == "samples" else "the time bound (20000 ms)") in text
+    assert "outside the measurement %d of the %d taken" % (outside, samples + outside) in text
 
 
 def test_membw_profile(spin_membw):
     begin, ends, cost, data = prof_records(spin_membw, "membw")
     check_stream(begin, ends, cost, data)
-    by = samples_by_function(begin[0], data)
-    total = sum(by.values())
-    kernels = sum(n for fn, n in by.items() if fn and fn.startswith(MEMBW_KERNEL_PREFIXES))
-    assert total >= 50, by
-    assert kernels > total / 2, by
+    by, outside = check_region(begin, ends, cost, data, lambda fn: fn.startswith(MEMBW_KERNEL_PREFIXES))
+    assert sum(by.values()) + outside >= 50, (by, outside)
     assert spin_membw.sets("membw") and all(s["complete"] for s in spin_membw.sets("membw"))
 
 
