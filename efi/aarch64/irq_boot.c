@@ -1,4 +1,5 @@
 /* AArch64 interrupt set-up and its facts record (see efi/aarch64/irq_boot.h). */
+/* OPT_SMALL: -Os (Makefile): set-up before the probes: a bounded wait for the test interrupt. */
 #include "efi/aarch64/irq_boot.h"
 
 #include "arch/cycles.h"

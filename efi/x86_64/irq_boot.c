@@ -1,4 +1,5 @@
 /* Interrupt-source set-up and facts (see irq_boot.h). */
+/* OPT_SMALL: -Os (Makefile): set-up before the probes: installs the EOI callback, takes no interrupt itself. */
 #include "efi/x86_64/irq_boot.h"
 #include "efi/x86_64/irq_platform.h"
 

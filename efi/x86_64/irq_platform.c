@@ -1,4 +1,5 @@
 /* Interrupt sources of a PC for the probes (see efi/x86_64/irq_platform.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"

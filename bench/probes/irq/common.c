@@ -1,4 +1,5 @@
 /* Shared parts of the interrupt probes (see bench/probes/irq/common.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/common.h"
 
 #include "arch/cycles.h"

@@ -24,6 +24,7 @@
  * nominal chunk), paired with its direct cost. The checks use these per-interrupt pairs (time
  * the hypervisor takes right at an interrupt then stays in that interrupt's value instead of
  * spreading over a window). The integer statistics are in bench/stats/displace.c. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
 #include "arch/work_clock.h"

@@ -14,6 +14,7 @@
  * effective frequency: bench/probes/irq/context.h). Every wait is bounded by the TSC; a hlt wait also by a
  * second, independent timer (the guard). Samples are kept raw and emitted after the set;
  * statistics are the harness's. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cycles.h"
 #include "bench/probes/irq/common.h"
 #include "bench/probes/irq/context.h"
