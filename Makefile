@@ -56,7 +56,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
-	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
+	drivers/timer/x86_64/hpet.c bench/core/irq_platform.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
 	bench/core/arena.c bench/core/runner.c bench/core/core_clock.c bench/core/counters.c \
 	bench/stats/footprint.c \
 	bench/probes/irq/footprint_pmu.c \
