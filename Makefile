@@ -40,33 +40,22 @@ UNIT_INC    := -I. -Iarch/$(UNIT_CPU)/include
 # The firmware's toolchain, flags and .efi step: the CPU's own make file.
 include mk/$(ARCH).mk
 FW_OBJ      := $(patsubst %,$(OUT)/obj/%.o,$(FW_SRC))
-# Compiled for size (-Os): code that runs only before or after the measurements, never inside a
-# timed window (the UEFI layer, option parsing, record formatting and the serial line, table
-# parsers, CPU identification, counter planning, the report and the statistics on finished
-# samples). Probes, timed kernels and what they call while timing (arch/, drivers/ on the
-# interrupt paths, the runner and calibration) stay -O2, and so do efi/'s interrupt-path units
-# (the profiler's sampler, the interrupt sources) and the other processors' start and work
-# dispatch (efi/<cpu>/smp.c, efi/smp.c). Also -Os: probes whose timed work is a call into arch/
-# assembly (membw's kernels, latency's arch_chase, flops, prof_split's loops, smp_hello's stamps,
-# pmu_check's loop) or that time nothing (fault), so only their set-up and records shrink.
-# Keeps the .efi small (see docs/hacking.md).
-FW_SIZE_SRC := $(filter-out efi/%/prof_sampler.c efi/prof_sampler_common.c efi/%/irq_platform.c efi/%/smp.c \
-	efi/smp.c efi/string.c,$(call sources_in,efi,x86_64)) \
-	lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/crc32.c lib/sha256.c lib/sort.c \
-	drivers/serial/x86_64/uart16550.c drivers/fw/acpi.c drivers/fw/smbios.c drivers/fw/madt.c \
-	drivers/console/fbcon.c drivers/fw/x86_64/power.c \
-	drivers/console/x86_64/i8042.c drivers/irqchip/x86_64/lapic_mode.c \
-	arch/x86_64/cpu_info.c arch/x86_64/cache_judge.c arch/x86_64/tsc_deadline_errata.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_freerun.c arch/x86_64/pmu_events.c arch/x86_64/pmu_constraints.c arch/x86_64/pmu_plan.c arch/x86_64/pmu_quirks.c \
-	bench/core/summary.c bench/core/summary_head.c bench/core/progress.c bench/facts/ident.c bench/facts/smp.c bench/facts/x86_64/smp.c bench/core/suite.c bench/stats/pmu_check.c \
-	bench/facts/x86_64/platform.c bench/facts/caches.c bench/facts/cpu.c bench/probes/mem/mem_buffers.c \
-	bench/probes/mem/sweep.c bench/probes/mem/evict_method.c arch/x86_64/simd.c \
-	bench/core/options.c bench/core/registry.c bench/core/registry_names.c bench/core/probe.c \
-	bench/stats/displace.c bench/stats/footprint.c bench/core/core_clock.c bench/profile/split.c \
-	bench/probes/fault.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/chain.c bench/probes/smp.c bench/probes/pmu.c \
-	bench/probes/flops.c bench/probes/mem/membw.c bench/probes/mem/latency.c
-# The boot stick's path (USB host, mass storage, FAT, the log writer) runs only between probes.
-FW_SIZE_SRC += $(wildcard drivers/storage/*.c drivers/usb/*.c)
-$(patsubst %,$(OUT)/obj/%.o,$(FW_SIZE_SRC)): FW_CFLAGS += -Os
+# Optimisation by marker, for every CPU alike (memtest86+'s OPT_SMALL/OPT_FAST): a firmware C file
+# is compiled for size (-Os) unless it carries a line starting `/* OPT_FAST:` saying why it is
+# fast (-O2): probes' timed windows and what runs inside them, the interrupt paths, the profiler's
+# sampling path, the other processors' dispatch. Everything else runs before or after the
+# measurements (the UEFI layer, options, records, the serial line, table parsers, identification,
+# counter planning, the report, the boot stick's USB path) and only has to be small. A file that
+# reads the cycle counter without being fast says so with `/* OPT_SMALL: why */`
+# (tests/python/test_opt_markers.py holds every file to one or the other).
+FW_FAST_SRC := $(shell grep -l '^/\* OPT_FAST:' $(filter %.c,$(FW_SRC)))
+$(patsubst %,$(OUT)/obj/%.o,$(filter-out $(FW_FAST_SRC),$(filter %.c,$(FW_SRC)))): FW_CFLAGS += -Os
+# Every function and object in a section of its own, and the link keeps only what is reached from
+# the entry point (--gc-sections). -shared would export every global and so keep it: hidden
+# visibility leaves the linker free to drop what nothing calls (and the code need not go through
+# the GOT). The linker scripts KEEP what is reached by no reference (.sbat, .reloc).
+FW_CFLAGS   += -ffunction-sections -fdata-sections -fvisibility=hidden
+FW_LDFLAGS  += --gc-sections
 
 # Host unit tests: the portable units compiled for Linux.
 # Every file of tests/unit/ is linked in; each test file registers its own suite (TEST_SUITE in
@@ -79,7 +68,7 @@ UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/co
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
-	drivers/timer/x86_64/hpet.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
+	drivers/timer/x86_64/hpet.c bench/core/irq_platform.c efi/x86_64/irq_platform.c arch/x86_64/pmu.c arch/x86_64/pmu_discover.c arch/x86_64/pmu_events.c arch/x86_64/cycles.c \
 	bench/core/arena.c bench/core/runner.c bench/core/core_clock.c bench/core/counters.c \
 	bench/stats/footprint.c \
 	bench/probes/irq/footprint_pmu.c \

@@ -3,6 +3,7 @@
  * CPU (efi/x86_64/smp.c, efi/aarch64/smp.c) and the hosted threads (hosted/smp.c). Every AP's
  * job first checks in and spins on a shared start flag; once all have checked in, the BSP
  * releases them with one store and runs its own share. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h" /* cycles_read, cpu_relax, compiler_barrier */
 #include "arch/smp.h"
 

@@ -1,4 +1,5 @@
 /* The bare-metal samplers' shared start (efi/prof_sampler_common.h). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "efi/prof_sampler_common.h"
 
 #include "arch/cycles.h"

@@ -1,6 +1,7 @@
 /* The boot stick's copy of the stream, before ExitBootServices (see save.h): the boot device's
  * USB path, the log file created and pre-allocated through the file protocol, its extents read
  * back with our own FAT reader, and the DMA memory of the USB path. */
+/* OPT_SMALL: -Os (Makefile): the counter only seeds the log's nonce. */
 #include "efi/save.h"
 
 #include <efilib.h>

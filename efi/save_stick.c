@@ -2,6 +2,7 @@
  * mass-storage drivers reach the stick by the port path found before, the file's header is read
  * back and must carry this run's nonce, and from then on the mirror is written between probes and
  * at the end. Every failure is a record with the reason and stops saving, nothing else. */
+/* OPT_SMALL: -Os (Makefile): the counter times the USB path's delays, between probes. */
 #include "efi/save.h"
 
 #include "arch/cycles.h"

@@ -1,4 +1,5 @@
 /* The run on the machine's own screen (see screen.h). */
+/* OPT_SMALL: -Os (Makefile): the counter times a pause on the screen, after the run. */
 #include "efi/screen.h"
 
 #include "arch/cpu_info.h"

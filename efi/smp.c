@@ -2,6 +2,7 @@
  * on every bare-metal port. Ordering: the BSP writes fn/arg, then publishes `posted` with release;
  * the AP reads `posted` with acquire and publishes `done` with release after a full fence (a job's
  * non-temporal stores are not ordered by a release store alone on x86). */
+/* OPT_FAST: -O2 (Makefile): the other processors' start and work dispatch (smp probes time it). */
 #include "efi/smp.h"
 
 #include "arch/cycles.h" /* cycles_read, cpu_relax */

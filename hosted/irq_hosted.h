@@ -19,12 +19,10 @@
 
 /* bench/core/irq_platform.h's platform here: the POSIX timers themselves are hosted/irq_sources.c's. */
 struct irq_platform {
-	bool ready;
-	const char *reason;       /* why not ready */
+	IRQ_PLATFORM_HEAD;        /* timer_hz: the POSIX timers are programmed in ns; a POSIX timer per
+				   * vector slot; no tick (the kernel fires at or after the expiry) */
 	uint64_t counter_hz;      /* the calibrated TSC rate: converts to and from ns */
-	uint64_t timer_hz;        /* the POSIX timers are programmed in ns */
 	uint64_t timer_ratio_q32; /* TSC cycles per ns, 32.32 */
-	bool oneshot_per_vector;  /* a POSIX timer per vector slot */
 };
 
 /* The probe vectors that have a signal (IRQ_VEC_MEASURE, IRQ_VEC_GUARD, IRQ_VEC_IPI). */

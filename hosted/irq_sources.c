@@ -1,7 +1,7 @@
 /* The interrupt sources of bench/core/irq_platform.h in the hosted (Linux user-space) build (see
  * hosted/irq_hosted.h). What stands in for what, and the names the records carry:
  *
- * - IRQ_SRC_APIC_ONESHOT `posix_timer_oneshot`: a POSIX timer (timer_create on CLOCK_MONOTONIC,
+ * - IRQ_SRC_ONESHOT_TIMER `posix_timer_oneshot`: a POSIX timer (timer_create on CLOCK_MONOTONIC,
  *   SIGEV_THREAD_ID to the main thread, one per vector slot, each sending that vector's signal)
  *   armed one-shot at an absolute CLOCK_MONOTONIC instant. Arming reads the TSC, then
  *   CLOCK_MONOTONIC (vDSO), then the TSC, and sets the expiry to that clock reading plus the delay
@@ -10,14 +10,14 @@
  *   calibrated TSC rate: the clock was read after it, so the expiry is no earlier (up to the
  *   CLOCK_MONOTONIC/TSC rate difference over the delay: NTP slews at most 500 ppm). *arm_cycles
  *   is the bracket (the deadline's uncertainty), not the timer_settime call after it.
- * - IRQ_SRC_APIC_PERIODIC `posix_timer_periodic`: the same timer with an interval. The kernel
+ * - IRQ_SRC_PERIODIC_TIMER `posix_timer_periodic`: the same timer with an interval. The kernel
  *   keeps its expiries on the grid start + k * period of CLOCK_MONOTONIC (re-armed when the
  *   signal is delivered, missed expiries counted as overruns); irq_periodic_expiry reads
  *   CLOCK_MONOTONIC between two TSC reads, finds the last grid point and converts the distance to
  *   it at the TSC rate from the bracket's midpoint, +- half the bracket, like the APIC count read.
  * - IRQ_SRC_SELF_IPI `tgkill_self`: tgkill of the main thread with the IPI vector's signal; the
  *   deadline is the TSC read before the system call.
- * - IRQ_SRC_APIC_DEADLINE and IRQ_SRC_HPET: unavailable (the kernel owns the local APIC timer and
+ * - IRQ_SRC_DEADLINE_TIMER and IRQ_SRC_PLATFORM_TIMER: unavailable (the kernel owns the local APIC timer and
  *   the HPET). The guard of a hlt wait on the one-shot is a second POSIX one-shot timer on the
  *   guard vector (p->oneshot_per_vector): independent of the measured one.
  *
@@ -43,7 +43,7 @@
 #define NS_PER_S 1000000000ull
 #define MIN_PERIOD_NS 10000ull /* a shorter period would be a signal storm, not a measurement */
 
-static const char *const source_names[IRQ_NUM_SOURCES] = {
+const char *const irq_source_names[IRQ_NUM_SOURCES] = {
 	"posix_timer_oneshot", "tsc_deadline", "posix_timer_periodic", "tgkill_self", "hpet",
 };
 
@@ -119,30 +119,20 @@ bool hosted_irq_sources_init(struct irq_platform *p, uint64_t counter_hz)
 	return true;
 }
 
-const char *irq_source_name(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? source_names[s] : "unknown";
-}
-
 /* monotonic_abs_ratio: TSC before the CLOCK_MONOTONIC read + the delay in ns at the TSC rate;
  * monotonic_grid: the periodic timer's last grid point, converted the same way. */
-static const char *const deadline_names[IRQ_NUM_SOURCES] = {
+const char *const irq_deadline_names[IRQ_NUM_SOURCES] = {
 	"monotonic_abs_ratio", "none", "monotonic_grid", "send_tsc", "none",
 };
-
-const char *irq_source_deadline(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? deadline_names[s] : "unknown";
-}
 
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s)
 {
 	if (!p || !p->ready)
 		return p && p->reason ? p->reason : "interrupt platform not initialised";
 	switch (s) {
-	case IRQ_SRC_APIC_DEADLINE:
+	case IRQ_SRC_DEADLINE_TIMER:
 		return "hosted build: the TSC-deadline timer is the kernel's (no TSC-deadline source in user space)";
-	case IRQ_SRC_HPET:
+	case IRQ_SRC_PLATFORM_TIMER:
 		return "hosted build: the HPET is the kernel's (no HPET interrupt reaches user space)";
 	default:
 		return s < IRQ_NUM_SOURCES ? 0 : "unknown source";
@@ -153,7 +143,7 @@ static timer_t *timer_for(enum irq_source s, uint8_t vector)
 {
 	int slot = hosted_irq_slot(vector);
 
-	if ((s != IRQ_SRC_APIC_ONESHOT && s != IRQ_SRC_APIC_PERIODIC) || slot < 0 || !hz.have[slot])
+	if ((s != IRQ_SRC_ONESHOT_TIMER && s != IRQ_SRC_PERIODIC_TIMER) || slot < 0 || !hz.have[slot])
 		return 0;
 	return &hz.timer[slot];
 }
@@ -181,7 +171,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	struct itimerspec its;
 
 	(void)p;
-	if (s == IRQ_SRC_APIC_ONESHOT && t) {
+	if (s == IRQ_SRC_ONESHOT_TIMER && t) {
 		ns = cycles_to_ns_up(delay_cycles);
 		if (ns < 1)
 			ns = 1;
@@ -213,13 +203,13 @@ void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vecto
 {
 	(void)p;
 	timer_stop(timer_for(s, vector));
-	if (s == IRQ_SRC_APIC_PERIODIC || s == IRQ_SRC_APIC_ONESHOT)
+	if (s == IRQ_SRC_PERIODIC_TIMER || s == IRQ_SRC_ONESHOT_TIMER)
 		hz.period_ns = 0; /* one timer per vector: releasing either stops both uses */
 }
 
 uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t period_cycles)
 {
-	timer_t *t = timer_for(IRQ_SRC_APIC_PERIODIC, vector);
+	timer_t *t = timer_for(IRQ_SRC_PERIODIC_TIMER, vector);
 	/* the period in whole ns, nearest; returned converted back to TSC cycles */
 	uint64_t ns = (uint64_t)(((unsigned __int128)period_cycles * NS_PER_S + p->counter_hz / 2) / p->counter_hz);
 	struct itimerspec its;
@@ -300,43 +290,4 @@ bool irq_platform_quiet(const struct irq_platform *p)
 void irq_platform_eoi(void *ctx)
 {
 	(void)ctx;
-}
-
-bool irq_platform_ready(const struct irq_platform *p, const char **why)
-{
-	if (!p->ready && why)
-		*why = p->reason;
-	return p->ready;
-}
-
-bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
-{
-	return p->oneshot_per_vector;
-}
-
-/* The arm's bracket is returned as *arm_cycles; no further uncertainty is stated. */
-uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
-{
-	(void)p;
-	return 0;
-}
-
-/* The kernel fires a timer at or after its expiry, never a tick early. */
-uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
-{
-	(void)p;
-	(void)s;
-	return 0;
-}
-
-void irq_platform_describe(const struct irq_platform *p, struct record *r)
-{
-	(void)p; /* no interrupt controller of ours */
-	(void)r;
-}
-
-void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
-{
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
-		rec_u64(r, "timer_hz", p->timer_hz);
 }

@@ -1,4 +1,5 @@
 /* Integer arithmetic (see intmath.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "lib/intmath.h"
 
 uint64_t u64_isqrt(uint64_t x)

@@ -1,4 +1,5 @@
 /* xorshift64* (Vigna, 2014): see rand.h. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "lib/rand.h"
 
 #define XORSHIFT_MULT 0x2545F4914F6CDD1Dull

@@ -1,6 +1,7 @@
 /* AArch64 cache maintenance (see cache_ops.h). Set/way operations act on this core's caches only
  * and do not reach system caches beyond the point of coherency: the cold start they give is the
  * core's, as wbinvd's is on x86 (which does reach the shared levels). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/aarch64/cache_ops.h"
 
 #include "arch/aarch64/cpu.h"

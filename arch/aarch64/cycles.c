@@ -1,4 +1,5 @@
 /* Generic-timer read methods and their back-to-back sample loops (arch/cycles.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h"
 #include "arch/cycles_b2b.h"
 

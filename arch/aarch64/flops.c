@@ -1,6 +1,7 @@
 /* The AArch64 side of arch/flops.h: which of the kernels in flops.S this CPU can run. FMADD and
  * FMLA need FP/SIMD access untrapped (simd.c), the SVE kernel SVE enabled (simd.c sets the
  * longest vector length; its lanes and `vl_bits` follow from it). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/flops.h"
 
 #include "arch/simd.h"

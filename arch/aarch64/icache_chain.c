@@ -1,6 +1,7 @@
 /* AArch64 I-cache chains (arch/icache.h): the instruction words of icache_gen.c written into
  * executable memory, then made visible to the instruction fetch (cache_ops.c: DC CVAU / IC IVAU
  * as CTR_EL0's IDC / DIC require, DSB, ISB). Unlike x86, the indirect call alone is not enough. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/icache.h"
 
 #include "arch/aarch64/cache_ops.h"

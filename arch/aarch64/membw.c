@@ -1,6 +1,7 @@
 /* The AArch64 side of arch/membw.h: its own bandwidth kernels (load/store pair, DC ZVA, SVE,
  * FEAT_MOPS; the loops are in membw.S) with what each needs, and no rep string kernels. Which
  * widths are usable, and SVE's enabling: simd.c. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/membw.h"
 
 #include <stdbool.h>

@@ -2,6 +2,7 @@
  * memory probes' `page` field, and the MMU facts of `plat kind=mmu`. Reads TTBR0_EL1, TCR_EL1,
  * MAIR_EL1, SCTLR_EL1 and the tables themselves through the firmware's identity map; at EL2 the
  * firmware's tables are TTBR0_EL2's, not walked (unknown). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/aarch64/paging.h"
 
 #include "arch/aarch64/cpu.h"

@@ -5,6 +5,7 @@
  * with an isb so the measured instructions have completed before the counters are sampled.
  * Counters are read through the direct PMEVCNTR<n>_EL0 registers (no PMSELR_EL0 indirection: one
  * mrs per counter, no select-then-isb pair). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/pmu.h"
 
 #include "arch/aarch64/cpu.h"

@@ -5,6 +5,7 @@
  * request while the status bit stays set), "Synchronization of changes to the Performance
  * Monitors registers" (an isb after PMSELR_EL0 before the PMXEV* access, and after writes that
  * must take effect before the code that follows). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/aarch64/pmu_pmi.h"
 #include "arch/pmu.h"
 

@@ -1,4 +1,5 @@
 /* The AArch64 work clock (see work_clock.h): arch_spin's rate on PMCCNTR_EL0. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/work_clock.h"
 
 #include "arch/pmu.h"

@@ -1,5 +1,6 @@
 /* The bare-metal insn_count's shared part (arch/insn_count_internal.h): the plan, and read, delta
  * and close on the planned counter, the same on every CPU's PMU driver (arch/pmu.h). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/insn_count_internal.h"
 
 bool insn_count_plan(struct insn_count *ic, const struct pmu_info *pi, struct pmu_plan *plan, const char *source,

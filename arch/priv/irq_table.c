@@ -1,5 +1,6 @@
 /* Registration and counters of the bare-metal interrupt table (arch/irq_table.h), the same for
  * every port. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/irq_table.h"
 
 #include "arch/cycles.h" /* compiler_barrier */

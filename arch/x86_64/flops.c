@@ -2,6 +2,7 @@
  * kernels need FMA3 (CPUID 1 ECX[12]) and the AVX state enabled (simd.c: the VEX encoding needs
  * it even at 128 bits), the 512-bit one AVX-512F and its state; the SSE2 multiply-and-add kernels
  * run on every x86-64 CPU (Intel SDM vol. 2, the instructions' CPUID feature flags). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/flops.h"
 
 #include "arch/x86_64/cpu.h"

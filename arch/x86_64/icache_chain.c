@@ -1,4 +1,5 @@
 /* x86_64 jump chain generators: the forward chain and the forward/reverse pair (see arch/icache.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/icache.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* Page-table walk and cache maintenance for the memory probes (bare metal, ring 0). The firmware
  * runs on OVMF's identity map, so table addresses are usable as pointers. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/membw.h"
 
 #include <stdint.h>

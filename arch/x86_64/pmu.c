@@ -6,6 +6,7 @@
  * counting starts and stops with single writes of the global control. Without one (Intel v1, AMD
  * legacy and core-extension counters), the event selects are written without the enable bit and
  * start/stop set and clear it counter by counter. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/pmu.h"
 
 #include "arch/x86_64/cpu.h"

@@ -9,6 +9,7 @@
  *    C000_0301, PerfCntrGlobalStatus C000_0300, PerfCntrGlobalStatusClr C000_0302.
  * Register layouts: pmu_regs.h. Every access goes through pi->ops (the unit tests' register model,
  * tests/unit/pmu_model.c, implements the documented semantics). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/x86_64/pmu_pmi.h"
 
 #include "arch/x86_64/msr.h"

@@ -1,6 +1,7 @@
 /* The names of the x86 exception vectors, for `fault` records: shared by the firmware's trap
  * handler (traps.c) and the hosted build's signal handler (hosted/traps.c), so the two report the
  * same names. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/traps.h"
 
 static const char *const vector_names[X86_NUM_EXCEPTIONS] = {

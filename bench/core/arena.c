@@ -1,4 +1,5 @@
 /* Bump allocator (see arena.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/core/arena.h"
 
 void arena_init(struct arena *a, void *base, size_t size)

@@ -1,4 +1,5 @@
 /* Iteration-count calibration (see calibrate.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/core/calibrate.h"
 
 /* Below this many cycles a sample is all timer noise: just double instead of extrapolating. */

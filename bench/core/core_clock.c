@@ -1,4 +1,5 @@
 /* The core clock and its load reference beside a sample set (see core_clock.h). */
+/* OPT_SMALL: -Os (Makefile): the windows time a call into arch_spin (assembly): the C around it is outside them. */
 #include "bench/core/core_clock.h"
 
 #include "arch/cycles.h"

@@ -1,4 +1,5 @@
 /* Counter sets attached to runner samples (see counters.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/core/counters.h"
 
 #include "arch/cycles.h"

@@ -5,6 +5,9 @@
  * own (efi/<cpu>/irq_platform.h, hosted/irq_hosted.h): bench only holds a pointer to it and reads
  * it through the functions below, so no CPU's interrupt controller shows through here.
  *
+ * The accessors that only read what every environment holds are one neutral unit,
+ * bench/core/irq_platform.c (struct irq_platform_common, below); the rest are the environment's.
+ *
  * The environment's set-up masks every source the firmware may have left live and records what it
  * found; a probe then prepares one source, arms it interrupt by interrupt, and releases (re-masks)
  * it when done. Deadlines and uncertainties are in cycle-counter units (arch/cycles.h):
@@ -20,16 +23,44 @@
 struct irq_platform; /* the environment's own */
 struct record;       /* lib/record.h */
 
-/* The sources by what they are on a PC; each environment's header says what stands in for each
- * (and which it lacks: irq_source_unavailable). */
+/* The sources by role; each environment's header says what stands in for each (which of its parts:
+ * the CPU-specific names live in its own folder) and which it lacks (irq_source_unavailable). */
 enum irq_source {
-	IRQ_SRC_APIC_ONESHOT,  /* local APIC timer, one-shot count */
-	IRQ_SRC_APIC_DEADLINE, /* local APIC timer, TSC-deadline mode */
-	IRQ_SRC_APIC_PERIODIC, /* local APIC timer, periodic */
-	IRQ_SRC_SELF_IPI,      /* ICR self shorthand / SELF IPI MSR */
-	IRQ_SRC_HPET,          /* HPET comparator, one-shot, through the I/O APIC */
+	IRQ_SRC_ONESHOT_TIMER,  /* a per-CPU timer, one interrupt after a delay */
+	IRQ_SRC_DEADLINE_TIMER, /* a per-CPU timer that fires at a value of the cycle counter itself */
+	IRQ_SRC_PERIODIC_TIMER, /* a per-CPU timer, one interrupt per period */
+	IRQ_SRC_SELF_IPI,       /* an interprocessor interrupt this CPU sends itself */
+	IRQ_SRC_PLATFORM_TIMER, /* a timer outside the CPU, one-shot, routed to it */
 	IRQ_NUM_SOURCES,
 };
+
+/* What every environment's platform holds, first in its struct irq_platform (IRQ_PLATFORM_HEAD):
+ * bench/core/irq_platform.c answers the accessors below from it, and the environment's hooks add
+ * what only its hardware has to the records. */
+#define IRQ_PLATFORM_COMMON_FIELDS                                                                    \
+	bool ready;                  /* the sources could be set up */                                  \
+	const char *reason;          /* why not ready */                                                \
+	bool oneshot_per_vector;     /* irq_platform_oneshot_per_vector */                              \
+	uint64_t arm_uncertainty;    /* the last irq_source_arm's deadline uncertainty, +- cycles */     \
+	uint64_t timer_hz;           /* the per-CPU timer's ticks per second (records: timer_hz) */      \
+	uint64_t timer_tick_cycles;  /* one per-CPU timer tick in cycles, rounded up; 0: exact */        \
+	uint64_t platform_tick_cycles; /* one platform-timer tick in cycles, rounded up; 0: exact/none */ \
+	/* the interrupt controller's mode for irq_platform_describe; NULL: none to name */             \
+	void (*describe_mode)(const struct irq_platform *p, struct record *r);                          \
+	/* the platform timer's fields for irq_source_describe; NULL: no platform timer */              \
+	void (*describe_platform_timer)(const struct irq_platform *p, struct record *r);
+struct irq_platform_common {
+	IRQ_PLATFORM_COMMON_FIELDS
+};
+/* The first member of every struct irq_platform: the fields by name (p->ready) and as one neutral
+ * struct (p->common, which is where a pointer to the platform points). */
+#define IRQ_PLATFORM_HEAD                            \
+	union {                                      \
+		struct irq_platform_common common;   \
+		struct {                             \
+			IRQ_PLATFORM_COMMON_FIELDS   \
+		};                                   \
+	}
 
 /* Whether the sources could be set up; if not and why is not NULL, *why = the reason (NULL when
  * none was recorded). */
@@ -45,21 +76,25 @@ uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p);
 uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s);
 
 /* The fields a source's record carries about the platform and the source, added in place: the
- * interrupt controller's mode (after the record's `deadline`; PC: `lapic_mode`), and the clock
- * behind source s (after `vector`: `timer_hz` for the one-shot and periodic timer; PC's HPET:
- * `hpet_hz`, `hpet_hz_calibrated`, `hpet_timer`, `gsi`, `hpet_rearms`, `hpet_arms_missed`). */
+ * interrupt controller's mode (after the record's `deadline`: the environment's describe_mode),
+ * and the clock behind source s (after `vector`: `timer_hz` for the one-shot and periodic timer;
+ * the platform timer's own fields: describe_platform_timer). */
 void irq_platform_describe(const struct irq_platform *p, struct record *r);
 void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r);
 
+/* Each environment's names of its sources (the records' `source`) and of how irq_source_arm's
+ * deadline is known (the `deadline` field of latency records), by enum irq_source. */
+extern const char *const irq_source_names[IRQ_NUM_SOURCES];
+extern const char *const irq_deadline_names[IRQ_NUM_SOURCES];
+/* Those names, "unknown" for a value out of range. */
 const char *irq_source_name(enum irq_source s);
-/* How irq_source_arm's deadline is known (the `deadline` field of latency records). */
 const char *irq_source_deadline(enum irq_source s);
 /* NULL when the source can be used, else why not. */
 const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source s);
 /* Route/program the source for `vector` (masked until armed). */
 void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vector);
 /* One interrupt `delay_cycles` of the cycle counter from now (the IPI: now). Returns the deadline,
- * or 0 when the source could not be armed (a PC's HPET comparator found passed at every try: the
+ * or 0 when the source could not be armed (a platform timer's comparator found passed at every try: the
  * environment's header says when): no interrupt is to come and the caller may arm again;
  * *arm_cycles: how long the arming write took (the deadline's uncertainty). */
 uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vector, uint64_t delay_cycles,

@@ -1,4 +1,5 @@
 /* The run's progress (see progress.h). */
+/* OPT_SMALL: -Os (Makefile): reads the counter for the progress line, between probes. */
 #include "bench/core/progress.h"
 
 #include "arch/cycles.h"

@@ -1,4 +1,5 @@
 /* The runner (see runner.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/core/runner.h"
 
 #include "arch/cycles.h"

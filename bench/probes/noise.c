@@ -9,6 +9,7 @@
  * per gap its start (cycles from the window start) and length, and where SMIs are counted the SMI
  * count (since the window start) read after each gap; count, total and longest in the probe
  * record. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h"
 #include "arch/cpu_info.h"
 #include "arch/irq.h"

@@ -14,6 +14,7 @@
  * sequence, the counter deltas one read causes, and the cache lines a start/read/stop sequence
  * displaces from an application's point of view — misses when re-touching an L1D- (L2-) sized
  * buffer after the sequence, next to the same re-touch without it (`after=none`). */
+/* OPT_SMALL: -Os (Makefile): pmu_check's timed work is arch_spin (assembly); only its set-up and records are C. */
 #include "arch/cycles.h"
 #include "arch/insn_count.h"
 #include "arch/pmu.h"

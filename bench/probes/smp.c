@@ -8,6 +8,7 @@
  * Test probe `fault_ap_ud2` (not in the default suite): CPU 1 executes ud2 inside a job. Its
  * recovery point ends the job; the BSP, waiting bounded, reads the exception and turns it into a
  * `fault` record (expected), then checks that the AP takes a job again. */
+/* OPT_SMALL: -Os (Makefile): smp_hello's stamp is one counter read; the rest is set-up and records. */
 #include "arch/cycles.h"
 #include "arch/smp.h"
 #include "arch/traps.h"

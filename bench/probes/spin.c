@@ -1,6 +1,7 @@
 /* Probe `spin`: a calibrated loop of known instruction count (2 per iteration), timed by the
  * runner. It shows the runner at work (calibration, warm-up, repetitions), gives the cycles per
  * loop iteration, and is the "fluid" loop the displacement method (Woodside et al.) builds on. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h"
 #include "bench/core/counters.h"
 #include "bench/core/probe.h"

@@ -2,6 +2,7 @@
  * of back-to-back read differences (Linux and the Alpha; hbench-OS 2.2.1). Collected first into
  * memory, emitted after the loop, so emitting cannot disturb the measurement. One warm-up pass per
  * method: the first reads are cold. */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/core/summary.h"

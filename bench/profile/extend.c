@@ -1,4 +1,5 @@
 /* The profile's run extension (see extend.h). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/extend.h"
 
 #define MS_PER_S 1000

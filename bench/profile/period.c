@@ -1,5 +1,6 @@
 /* Randomised sampling periods (see bench/profile/period.h). The handler draws one per sample: one
  * rand_below() call (its two 64-bit divisions are the only ones on the handler path). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/period.h"
 
 void prof_period_init(struct prof_period *p, uint64_t period, uint64_t seed)

@@ -2,6 +2,7 @@
  * profiler"). Interrupt context does only prof_hit: one hash-table update and, for the handler
  * cost, one subtraction. Everything else — aggregation, sorting, records, the overhead
  * measurement — runs after the probe with sampling stopped. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/profile.h"
 
 #include "arch/cycles.h"

@@ -10,6 +10,7 @@
  * (`what=time_a`, `what=time_b`): the known answer of a time profile is their share,
  * 3 t_a / (3 t_a + 7 t_b), measured on the same samples the profile saw. Timed by the runner
  * like `spin`, so it is an ordinary measured probe too. */
+/* OPT_SMALL: -Os (Makefile): prof_split's loops are arch assembly; the C only calls them. */
 #include "arch/cycles.h"
 #include "bench/core/probe.h"
 #include "bench/core/runner.h"

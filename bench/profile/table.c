@@ -12,6 +12,7 @@
  * be interrupted by the handler) or with that CPU's sampling stopped. The handler only writes to a
  * buffer that is not full and the drain only reads and frees full ones; `full` is cleared last, by
  * a volatile store ordered after the volatile reset of `n`. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/table.h"
 
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* Gap detector (see gap_detect.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/stats/gap_detect.h"
 #include "lib/sort.h"
 

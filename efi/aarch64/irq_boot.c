@@ -1,4 +1,5 @@
 /* AArch64 interrupt set-up and its facts record (see efi/aarch64/irq_boot.h). */
+/* OPT_SMALL: -Os (Makefile): set-up before the probes: a bounded wait for the test interrupt. */
 #include "efi/aarch64/irq_boot.h"
 
 #include "arch/cycles.h"
@@ -29,15 +30,15 @@ static void check_guard(struct irq_platform *p, uint64_t counter_hz)
 	uint64_t start, bound = GUARD_CHECK_BOUND_US * counter_hz / US_PER_S;
 
 	irq_register(IRQ_VEC_GUARD, guard_check_handler, (void *)&fired);
-	irq_source_prepare(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD);
-	(void)irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD, GUARD_CHECK_DELAY_US * counter_hz / US_PER_S, 0);
+	irq_source_prepare(p, IRQ_SRC_CNTV_ONESHOT, IRQ_VEC_GUARD);
+	(void)irq_source_arm(p, IRQ_SRC_CNTV_ONESHOT, IRQ_VEC_GUARD, GUARD_CHECK_DELAY_US * counter_hz / US_PER_S, 0);
 	start = cycles_read();
 	irq_enable();
 	while (!fired && cycles_read() - start < bound)
 		cpu_relax();
 	irq_disable();
-	irq_source_disarm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD);
-	irq_source_release(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_GUARD);
+	irq_source_disarm(p, IRQ_SRC_CNTV_ONESHOT, IRQ_VEC_GUARD);
+	irq_source_release(p, IRQ_SRC_CNTV_ONESHOT, IRQ_VEC_GUARD);
 	irq_unregister(IRQ_VEC_GUARD);
 	guard_fires = fired;
 	if (!fired)

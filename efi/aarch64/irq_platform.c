@@ -1,5 +1,6 @@
 /* The interrupt sources of bench/core/irq_platform.h on AArch64: a GICv3 or GICv2 plus the EL1
  * generic timers and self-SGIs (see efi/aarch64/irq_platform.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "efi/aarch64/irq_platform.h"
 
 #include "arch/aarch64/gic_cpuif.h" /* mpidr_el1_read */
@@ -18,11 +19,11 @@
 #define PERIODIC_MAX_SKIPS 1000000u /* bound on re-arming past missed periods */
 #define USED_MASK ((1u << A64_INTID_CNTV) | (1u << A64_INTID_CNTP) | (1u << A64_INTID_SGI_SELF) | pmu_bit())
 
-static const char *const source_names[IRQ_NUM_SOURCES] = {
+const char *const irq_source_names[IRQ_NUM_SOURCES] = {
 	"cntv_oneshot", "tsc_deadline", "cntv_periodic", "sgi_self", "hpet",
 };
 
-static const char *const deadline_names[IRQ_NUM_SOURCES] = {
+const char *const irq_deadline_names[IRQ_NUM_SOURCES] = {
 	"cntv_cval", "none", "cntv_cval", "send_cntvct", "none",
 };
 
@@ -38,16 +39,6 @@ static struct {
 static uint32_t pmu_bit(void)
 {
 	return a64.f.pmu_intid >= GIC_NUM_SGIS && a64.f.pmu_intid < GIC_NUM_PRIVATE ? 1u << a64.f.pmu_intid : 0;
-}
-
-const char *irq_source_name(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? source_names[s] : "unknown";
-}
-
-const char *irq_source_deadline(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? deadline_names[s] : "unknown";
 }
 
 const struct a64_irq_facts *irq_platform_a64_facts(void)
@@ -253,10 +244,10 @@ const char *irq_source_unavailable(const struct irq_platform *p, enum irq_source
 	if (!p || !p->ready)
 		return p && p->reason ? p->reason : "interrupt platform not initialised";
 	switch (s) {
-	case IRQ_SRC_APIC_DEADLINE:
+	case IRQ_SRC_DEADLINE_TIMER:
 		return "AArch64: no TSC-deadline mode; the generic timer's compare value is cntv_oneshot's (already "
 		       "deadline-exact)";
-	case IRQ_SRC_HPET:
+	case IRQ_SRC_PLATFORM_TIMER:
 		return p->hpet_reason;
 	default:
 		return s < IRQ_NUM_SOURCES ? 0 : "unknown source";
@@ -279,12 +270,12 @@ void irq_source_prepare(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	unsigned intid;
 
 	(void)p;
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC) {
+	if (s == IRQ_SRC_CNTV_ONESHOT || s == IRQ_SRC_CNTV_PERIODIC) {
 		intid = timer_for(vector);
 		timer_stop(intid);
 		if (intid == A64_INTID_CNTV)
 			a64.period = 0;
-	} else if (s == IRQ_SRC_SELF_IPI) {
+	} else if (s == IRQ_SRC_SGI_SELF) {
 		intid = A64_INTID_SGI_SELF;
 	} else {
 		return;
@@ -300,7 +291,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 	uint64_t t0 = cycles_read(), deadline = t0, t1;
 
 	p->arm_uncertainty = 0;
-	if (s == IRQ_SRC_APIC_ONESHOT) {
+	if (s == IRQ_SRC_CNTV_ONESHOT) {
 		deadline = t0 + delay_cycles;
 		if (timer_for(vector) == A64_INTID_CNTP) {
 			gtimer_arm(&a64.f.timer, GT_PHYS, deadline);
@@ -308,7 +299,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		} else {
 			gtimer_arm(&a64.f.timer, GT_VIRT, deadline);
 		}
-	} else if (s == IRQ_SRC_SELF_IPI) {
+	} else if (s == IRQ_SRC_SGI_SELF) {
 		route(A64_INTID_SGI_SELF, vector);
 		t0 = deadline = cycles_read();
 		gic_send_sgi_self(&a64.f.gic, A64_INTID_SGI_SELF);
@@ -322,7 +313,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 void irq_source_disarm(struct irq_platform *p, enum irq_source s, uint8_t vector)
 {
 	(void)p;
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC) {
+	if (s == IRQ_SRC_CNTV_ONESHOT || s == IRQ_SRC_CNTV_PERIODIC) {
 		unsigned intid = timer_for(vector);
 
 		timer_stop(intid);
@@ -343,12 +334,12 @@ void irq_source_release(struct irq_platform *p, enum irq_source s, uint8_t vecto
 {
 	(void)p;
 	(void)vector;
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC) {
+	if (s == IRQ_SRC_CNTV_ONESHOT || s == IRQ_SRC_CNTV_PERIODIC) {
 		timers_off();
 		a64.period = 0;
 		release_intid(A64_INTID_CNTV);
 		release_intid(A64_INTID_CNTP);
-	} else if (s == IRQ_SRC_SELF_IPI) {
+	} else if (s == IRQ_SRC_SGI_SELF) {
 		release_intid(A64_INTID_SGI_SELF);
 	}
 }
@@ -357,7 +348,7 @@ uint64_t irq_periodic_start(struct irq_platform *p, uint8_t vector, uint64_t per
 {
 	if (!period_cycles || period_cycles > UINT32_MAX)
 		return 0;
-	irq_source_prepare(p, IRQ_SRC_APIC_PERIODIC, vector);
+	irq_source_prepare(p, IRQ_SRC_CNTV_PERIODIC, vector);
 	a64.period = period_cycles;
 	p->periodic_ticks = (uint32_t)period_cycles;
 	gtimer_arm(&a64.f.timer, GT_VIRT, cycles_read() + period_cycles);
@@ -434,38 +425,4 @@ void irq_platform_eoi(void *ctx)
 									  cycles_read(), PERIODIC_MAX_SKIPS));
 	}
 	gic_eoi(&a64.f.gic, a64_irq_current_iar());
-}
-
-bool irq_platform_ready(const struct irq_platform *p, const char **why)
-{
-	if (!p->ready && why)
-		*why = p->reason;
-	return p->ready;
-}
-
-bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
-{
-	return p->oneshot_per_vector;
-}
-
-uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
-{
-	return p->arm_uncertainty;
-}
-
-uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
-{
-	return s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC ? p->timer_tick_cycles : 0;
-}
-
-void irq_platform_describe(const struct irq_platform *p, struct record *r)
-{
-	(void)p; /* the GIC has no mode the records name */
-	(void)r;
-}
-
-void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
-{
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
-		rec_u64(r, "timer_hz", p->timer_hz);
 }

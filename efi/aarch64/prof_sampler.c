@@ -15,6 +15,7 @@
  * irq_platform_a64_cpu_up) and samples with its own PMU counters or virtual timer (both are
  * per core, as PPIs are), its own period sequence; the INTID's routing is the boot CPU's (one
  * table). The handler finds its CPU index from MPIDR_EL1. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/sampler.h"
 
 #include "arch/aarch64/pmu_pmi.h"

@@ -1,5 +1,6 @@
 /* The other cores of the AArch64 build on bare metal: PSCI CPU_ON bring-up and work dispatch
  * (see smp.h). */
+/* OPT_FAST: -O2 (Makefile): the other processors' start and work dispatch (smp probes time it). */
 #include "efi/aarch64/smp.h"
 
 #include "efi/smp.h"

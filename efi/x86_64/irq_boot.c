@@ -1,4 +1,5 @@
 /* Interrupt-source set-up and facts (see irq_boot.h). */
+/* OPT_SMALL: -Os (Makefile): set-up before the probes: installs the EOI callback, takes no interrupt itself. */
 #include "efi/x86_64/irq_boot.h"
 #include "efi/x86_64/irq_platform.h"
 
@@ -143,7 +144,7 @@ static void emit_hpet_irq(const struct irq_platform *p)
 		rec_u64(r, "hz_calibrated", p->hpet_hz_cal);
 		rec_str(r, "ratio_source", p->hpet_hz_cal ? "calibrated" : "nominal (calibration failed)");
 		rec_u64(r, "ratio_q32", p->hpet_ratio_q32);
-		rec_u64(r, "tick_cycles", p->hpet_tick_cycles);
+		rec_u64(r, "tick_cycles", p->platform_tick_cycles);
 		rec_u64(r, "cal_window_us", IRQP_CAL_WINDOW_US);
 		sb_init(&s, wins, sizeof(wins));
 		for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++) {

@@ -1,4 +1,5 @@
 /* Interrupt sources of a PC for the probes (see efi/x86_64/irq_platform.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "efi/x86_64/irq_platform.h"
 
 #include "arch/cycles.h"
@@ -14,23 +15,13 @@
 #define HPET_CAL_MAX_TICKS (1ull << 28) /* a window's ticks x counter_hz stays within 64 bits */
 #define Q32_ONE_MINUS_1 0xFFFFFFFFull   /* rounds a 32.32 ratio up to whole cycles */
 
-static const char *const source_names[IRQ_NUM_SOURCES] = {
+const char *const irq_source_names[IRQ_NUM_SOURCES] = {
 	"lapic_oneshot", "lapic_tsc_deadline", "lapic_periodic", "self_ipi", "hpet",
 };
 
-const char *irq_source_name(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? source_names[s] : "unknown";
-}
-
-static const char *const deadline_names[IRQ_NUM_SOURCES] = {
+const char *const irq_deadline_names[IRQ_NUM_SOURCES] = {
 	"apic_count_ratio", "tsc_deadline", "period_start", "send_tsc", "hpet_count_ratio",
 };
-
-const char *irq_source_deadline(enum irq_source s)
-{
-	return s < IRQ_NUM_SOURCES ? deadline_names[s] : "unknown";
-}
 
 static void sort3(uint64_t *v, unsigned n)
 {
@@ -111,7 +102,7 @@ static void calibrate_hpet(struct irq_platform *p)
 	sort3(sorted, IRQP_CAL_WINDOWS);
 	p->hpet_hz_cal = sorted[IRQP_CAL_WINDOWS / 2];
 	p->hpet_ratio_q32 = lapic_ratio_q32(p->counter_hz, p->hpet_hz_cal ? p->hpet_hz_cal : p->hpet->hz);
-	p->hpet_tick_cycles = tick_cycles(p->hpet_ratio_q32);
+	p->platform_tick_cycles = tick_cycles(p->hpet_ratio_q32);
 }
 
 static struct ioapic *ioapic_for(struct irq_platform *p, unsigned gsi)
@@ -183,12 +174,32 @@ static void check_tsc_deadline(struct irq_platform *p, const struct cpu_info *cp
 	p->deadline_reason = p->deadline_reason_buf;
 }
 
+/* irq_platform_describe's part here: the local APIC's mode. */
+static void describe_mode(const struct irq_platform *p, struct record *r)
+{
+	if (p->lapic.present)
+		rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
+}
+
+/* irq_source_describe's part for the HPET (the platform timer). */
+static void describe_hpet(const struct irq_platform *p, struct record *r)
+{
+	rec_u64(r, "hpet_hz", p->hpet->hz);
+	rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
+	rec_u64(r, "hpet_timer", p->hpet_timer);
+	rec_u64(r, "gsi", p->hpet_gsi);
+	rec_u64(r, "hpet_rearms", p->hpet_rearms);
+	rec_u64(r, "hpet_arms_missed", p->hpet_arms_missed);
+}
+
 bool irq_platform_init(struct irq_platform *p, const struct madt_info *madt, struct hpet *hpet,
 		       const struct cpu_info *cpu, uint64_t counter_hz)
 {
 	bool cpu_x2apic = cpu->x2apic;
 
 	p->ready = false;
+	p->describe_mode = describe_mode;
+	p->describe_platform_timer = describe_hpet;
 	p->cpu_x2apic = cpu_x2apic;
 	check_tsc_deadline(p, cpu);
 	p->counter_hz = counter_hz;
@@ -346,7 +357,7 @@ uint64_t irq_source_arm(struct irq_platform *p, enum irq_source s, uint8_t vecto
 		t0 = cycles_read();
 		if (hpet_arm(p, vector, &ticks, &mid, &half))
 			deadline = mid + lapic_ticks_to_tsc(ticks, p->hpet_ratio_q32);
-		p->arm_uncertainty = half + p->hpet_tick_cycles;
+		p->arm_uncertainty = half + p->platform_tick_cycles;
 		break;
 	default:
 		break;
@@ -462,50 +473,4 @@ void irq_platform_eoi(void *ctx)
 	const struct irq_platform *p = ctx;
 
 	lapic_eoi(&p->lapic);
-}
-
-bool irq_platform_ready(const struct irq_platform *p, const char **why)
-{
-	if (!p->ready && why)
-		*why = p->reason;
-	return p->ready;
-}
-
-bool irq_platform_oneshot_per_vector(const struct irq_platform *p)
-{
-	return p->oneshot_per_vector;
-}
-
-uint64_t irq_platform_arm_uncertainty(const struct irq_platform *p)
-{
-	return p->arm_uncertainty;
-}
-
-uint64_t irq_source_tick_cycles(const struct irq_platform *p, enum irq_source s)
-{
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
-		return p->timer_tick_cycles;
-	if (s == IRQ_SRC_HPET)
-		return p->hpet_tick_cycles;
-	return 0; /* TSC-deadline: the TSC itself; self-IPI: no clock */
-}
-
-void irq_platform_describe(const struct irq_platform *p, struct record *r)
-{
-	if (p->lapic.present)
-		rec_str(r, "lapic_mode", p->lapic.x2apic ? "x2apic" : "xapic");
-}
-
-void irq_source_describe(const struct irq_platform *p, enum irq_source s, struct record *r)
-{
-	if (s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_PERIODIC)
-		rec_u64(r, "timer_hz", p->timer_hz);
-	if (s == IRQ_SRC_HPET) {
-		rec_u64(r, "hpet_hz", p->hpet->hz);
-		rec_u64(r, "hpet_hz_calibrated", p->hpet_hz_cal);
-		rec_u64(r, "hpet_timer", p->hpet_timer);
-		rec_u64(r, "gsi", p->hpet_gsi);
-		rec_u64(r, "hpet_rearms", p->hpet_rearms);
-		rec_u64(r, "hpet_arms_missed", p->hpet_arms_missed);
-	}
 }

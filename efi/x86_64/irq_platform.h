@@ -41,13 +41,18 @@
 #define IRQP_CAL_WINDOW_US 10000
 #define IRQP_REASON_MAX 160
 
+/* The sources by the PC's parts that stand in for each role (bench/core/irq_platform.h). */
+#define IRQ_SRC_APIC_ONESHOT IRQ_SRC_ONESHOT_TIMER   /* local APIC timer, one-shot count */
+#define IRQ_SRC_APIC_DEADLINE IRQ_SRC_DEADLINE_TIMER /* local APIC timer, TSC-deadline mode */
+#define IRQ_SRC_APIC_PERIODIC IRQ_SRC_PERIODIC_TIMER /* local APIC timer, periodic */
+#define IRQ_SRC_HPET IRQ_SRC_PLATFORM_TIMER          /* HPET comparator through the I/O APIC */
+
 struct irq_platform {
+	IRQ_PLATFORM_HEAD; /* ready, reason, timer_hz, tick cycles (HPET: platform_tick_cycles), hooks */
 	/* Register access for host tests (all NULL on the machine): set before irq_platform_init. */
 	const struct lapic_io *lapic_io;
 	const struct ioapic_io *ioapic_io;
 	const struct pic_io *pic_io;
-	bool ready;
-	const char *reason;       /* why not ready */
 	struct lapic lapic;
 	struct lapic_lvt_state lvt;
 	uint32_t apic_id;
@@ -59,7 +64,6 @@ struct irq_platform {
 	const char *deadline_reason; /* why the TSC-deadline source is unavailable; NULL: it is not */
 	char deadline_reason_buf[IRQP_REASON_MAX];
 	uint64_t counter_hz;
-	uint64_t timer_hz;        /* APIC timer ticks per second at divide 1 (median window) */
 	uint64_t timer_hz_win[IRQP_CAL_WINDOWS];
 	uint64_t timer_ratio_q32; /* TSC cycles per timer tick, 32.32 */
 	struct pic_state pic;
@@ -74,15 +78,11 @@ struct irq_platform {
 	uint64_t hpet_ratio_q32;  /* TSC cycles per HPET tick, 32.32 (calibrated; nominal if that failed) */
 	uint64_t hpet_hz_cal;     /* HPET ticks per second against the TSC (median window), 0 = failed */
 	uint64_t hpet_hz_win[IRQP_CAL_WINDOWS];
-	uint64_t hpet_tick_cycles;  /* one HPET period in TSC cycles, rounded up */
 	/* since the HPET source's last irq_source_prepare (one latency set): */
 	uint64_t hpet_rearms;       /* arms retaken: the counter read back had (nearly) passed the comparator */
 	uint64_t hpet_arms_missed;  /* arms given up after HPET_ARM_TRIES such tries (not armed: retaken) */
-	uint64_t timer_tick_cycles; /* one APIC timer tick in TSC cycles, rounded up */
-	uint64_t arm_uncertainty;   /* the last irq_source_arm's deadline uncertainty, +- cycles */
 	/* periodic state */
 	uint32_t periodic_ticks;
-	bool oneshot_per_vector;    /* false: one APIC timer for every vector */
 };
 
 /* madt: parsed MADT (valid or not); hpet: a working HPET or NULL; cpu: CPUID's x2APIC and

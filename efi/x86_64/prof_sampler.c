@@ -4,6 +4,7 @@
  * and wherever a hypervisor hides the PMU). Both use one vector (IRQ_VEC_PROF) on the processor
  * that runs the probes. The handler's work is: read the interrupted PC from the stub's frame,
  * hand it to the profiler, draw the next period and re-arm. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "bench/profile/sampler.h"
 
 #include "arch/x86_64/cpu.h"

@@ -1,4 +1,5 @@
 /* Application-processor bring-up and work dispatch on bare metal (see smp.h). */
+/* OPT_FAST: -O2 (Makefile): the other processors' start and work dispatch (smp probes time it). */
 #include "efi/x86_64/smp.h"
 
 #include "efi/smp.h"

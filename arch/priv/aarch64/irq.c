@@ -1,6 +1,7 @@
 /* Interrupt dispatch, counters, masking and exception hooks of the AArch64 build (see irq.h; the
  * entry stubs are in the vector table, traps.S). traps.c installs the vectors and calls in here
  * (the vectors are in, the exception hook); nothing here calls traps.c back. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/irq.h"
 
 #include "arch/irq_table.h"

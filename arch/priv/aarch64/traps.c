@@ -1,6 +1,7 @@
 /* EL1 (or EL2) exception handling (see traps.h; the vector tables and recovery points are in
  * traps.S). The tables' IRQ entries go to irq.c; this unit calls irq.c (the vectors are in, the
  * exception hook), never the reverse. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/traps.h"
 
 #include "arch/aarch64/cpu.h"

@@ -1,5 +1,6 @@
 /* Instructions retired through the PMU, programmed directly (see insn_count.h; the plan, reads and
  * close: arch/priv/insn_count_pmu.c). */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/insn_count_internal.h"
 
 bool insn_count_open(struct insn_count *ic, const struct pmu_info *pi, struct pmu_plan *plan, const char **why)

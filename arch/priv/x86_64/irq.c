@@ -1,6 +1,7 @@
 /* Interrupt dispatch, counters and masking (see irq.h; the entry stubs are in irq.S). traps.c
  * installs the stubs' IDT gates and calls in here (the gates are in, the exception hook); nothing
  * here calls traps.c back. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/irq.h"
 
 #include "arch/irq_table.h"

@@ -1,6 +1,7 @@
 /* The PMU operations of the bare-metal build: MSRs through the fault-safe accessors, counters
  * through the fault-safe rdpmc (a hypervisor may intercept it) fenced on both sides (lfence waits for earlier instructions to complete before the
  * read, and keeps later ones from starting before it), as the SDM advises for rdpmc. */
+/* OPT_FAST: -O2 (Makefile): the profiler's sampling path and the counters it reads. */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 #include "arch/pmu.h"

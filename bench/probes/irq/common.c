@@ -1,4 +1,5 @@
 /* Shared parts of the interrupt probes (see bench/probes/irq/common.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/common.h"
 
 #include "arch/cycles.h"
@@ -56,11 +57,11 @@ void irq_probe_cleanup(struct probe_env *env)
 		struct record *r;
 		bool ok;
 
-		irq_source_release(env->irq, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
-		if (!irq_source_unavailable(env->irq, IRQ_SRC_APIC_DEADLINE))
-			irq_source_release(env->irq, IRQ_SRC_APIC_DEADLINE, IRQ_VEC_MEASURE);
-		if (!irq_source_unavailable(env->irq, IRQ_SRC_HPET))
-			irq_source_release(env->irq, IRQ_SRC_HPET, IRQ_VEC_MEASURE);
+		irq_source_release(env->irq, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_DEADLINE_TIMER))
+			irq_source_release(env->irq, IRQ_SRC_DEADLINE_TIMER, IRQ_VEC_MEASURE);
+		if (!irq_source_unavailable(env->irq, IRQ_SRC_PLATFORM_TIMER))
+			irq_source_release(env->irq, IRQ_SRC_PLATFORM_TIMER, IRQ_VEC_MEASURE);
 		ok = irq_drain(env->irq, env->counter_hz, &st);
 		r = emit_start("check");
 		rec_str(r, "name", "irq_cleanup");
@@ -209,12 +210,12 @@ bool irq_wait_taken(struct irq_hit *h, uint32_t hits_before, enum irq_wait w, co
 
 enum irq_source irq_guard_for(const struct irq_platform *p, enum irq_source s)
 {
-	if (s == IRQ_SRC_HPET)
-		return IRQ_SRC_APIC_ONESHOT;
-	if ((s == IRQ_SRC_APIC_ONESHOT || s == IRQ_SRC_APIC_DEADLINE) && !irq_source_unavailable(p, IRQ_SRC_HPET))
-		return IRQ_SRC_HPET;
-	if (s == IRQ_SRC_APIC_ONESHOT && irq_platform_oneshot_per_vector(p))
-		return IRQ_SRC_APIC_ONESHOT; /* another timer: the guard vector's own */
+	if (s == IRQ_SRC_PLATFORM_TIMER)
+		return IRQ_SRC_ONESHOT_TIMER;
+	if ((s == IRQ_SRC_ONESHOT_TIMER || s == IRQ_SRC_DEADLINE_TIMER) && !irq_source_unavailable(p, IRQ_SRC_PLATFORM_TIMER))
+		return IRQ_SRC_PLATFORM_TIMER;
+	if (s == IRQ_SRC_ONESHOT_TIMER && irq_platform_oneshot_per_vector(p))
+		return IRQ_SRC_ONESHOT_TIMER; /* another timer: the guard vector's own */
 	return IRQ_NUM_SOURCES;
 }
 

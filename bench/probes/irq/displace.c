@@ -24,6 +24,7 @@
  * nominal chunk), paired with its direct cost. The checks use these per-interrupt pairs (time
  * the hypervisor takes right at an interrupt then stays in that interrupt's value instead of
  * spreading over a window). The integer statistics are in bench/stats/displace.c. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cpu_info.h"
 #include "arch/cycles.h"
 #include "arch/work_clock.h"
@@ -208,7 +209,7 @@ static void common_fields(struct record *r, const struct disp_run *run, uint64_t
 	rec_u64(r, "work_cycles", work);
 	rec_u64(r, "work_iters", iters);
 	work_fields(r, run, work);
-	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
+	rec_str(r, "source", irq_source_name(IRQ_SRC_PERIODIC_TIMER));
 	rec_u64(r, "period_cycles", run->period);
 	rec_u64(r, "window_cycles", run->window);
 	rec_str(r, "fluid", "dec_jnz");
@@ -253,7 +254,7 @@ static EMIT_COLD void emit_set(const struct disp_run *run, const char *what, uin
 		rec_str(r, "handler", name);
 		common_fields(r, run, work, iters);
 	} else {
-		rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_PERIODIC));
+		rec_str(r, "source", irq_source_name(IRQ_SRC_PERIODIC_TIMER));
 		rec_u64(r, "clock_res_cycles", run->res);
 		rec_u64(r, "timer_p5", run->res_lo);
 		rec_u64(r, "timer_p95", run->res_hi);
@@ -527,7 +528,7 @@ static void measure_pair(struct probe_env *env, const struct disp_run *run, stru
 	st->direct_sum = 0;
 	p = irq_periodic_start(env->irq, IRQ_VEC_MEASURE, run->period);
 	t = fluid(run->chunks, irq_enable, &st->hits, run->c1, &g, &st->x);
-	irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
+	irq_source_release(env->irq, IRQ_SRC_PERIODIC_TIMER, IRQ_VEC_MEASURE);
 	hd->lgap[s] = g.cycles, hd->gaps_loaded += g.count;
 	/* the window's last invocation: its exit stamp is the latest one */
 	if (st->have_prev)

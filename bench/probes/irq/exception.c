@@ -3,6 +3,7 @@
  * around the one instruction. The trap path is the full one (entry stub, register save, the C
  * trap handler, iretq); a hook in the handler resumes without emitting a fault record. One
  * exception per sample, warm-up first, count bounded by irq_samples and irq_set_ms. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cycles.h"
 #include "arch/traps.h"
 #include "bench/probes/irq/common.h"

@@ -23,6 +23,7 @@
  * experiment only: a code lap cannot stop where the interrupt arrived, so its refined experiment
  * is a skip. Where the PMU counts a level's misses, the
  * re-touches are counted instead of timed (bench/probes/irq/footprint_pmu.c). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cycles.h"
 #include "bench/probes/irq/footprint_calib.h"
 #include "bench/probes/irq/common.h"

@@ -5,6 +5,7 @@
  * and, for every K of the grid and every held-out K, fill + direct call of the K-line handler +
  * reverse re-touch. Differences are paired with the K = 0 call of the same repetition. The cost
  * of one line's miss is (cold - K0) / lines; measured lines(K) = (retouch(K) - K0) / cost. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/footprint_calib.h"
 
 #include "arch/cache_model.h"

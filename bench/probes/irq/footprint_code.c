@@ -1,4 +1,5 @@
 /* The footprint probe's instruction-cache level (see bench/probes/irq/footprint_code.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/footprint_code.h"
 
 #include "bench/core/arena.h"

@@ -1,4 +1,5 @@
 /* The footprint probe's miss counts (see bench/probes/irq/footprint_pmu.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/footprint_pmu.h"
 
 #include "lib/emit.h"

@@ -14,6 +14,7 @@
  * effective frequency: bench/probes/irq/context.h). Every wait is bounded by the TSC; a hlt wait also by a
  * second, independent timer (the guard). Samples are kept raw and emitted after the set;
  * statistics are the harness's. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "arch/cycles.h"
 #include "bench/probes/irq/common.h"
 #include "bench/probes/irq/context.h"
@@ -31,16 +32,16 @@ struct lat_set {
 };
 
 static const struct lat_set one_shot_sets[] = {
-	{ IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_HLT }, { IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_SPIN },
-	{ IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_SPIN_NOPAUSE },
-	{ IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_L1D }, { IRQ_SRC_APIC_ONESHOT, IRQ_WAIT_L2 },
-	{ IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_HLT }, { IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_SPIN },
-	{ IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_SPIN_NOPAUSE },
-	{ IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_L1D }, { IRQ_SRC_APIC_DEADLINE, IRQ_WAIT_L2 },
+	{ IRQ_SRC_ONESHOT_TIMER, IRQ_WAIT_HLT }, { IRQ_SRC_ONESHOT_TIMER, IRQ_WAIT_SPIN },
+	{ IRQ_SRC_ONESHOT_TIMER, IRQ_WAIT_SPIN_NOPAUSE },
+	{ IRQ_SRC_ONESHOT_TIMER, IRQ_WAIT_L1D }, { IRQ_SRC_ONESHOT_TIMER, IRQ_WAIT_L2 },
+	{ IRQ_SRC_DEADLINE_TIMER, IRQ_WAIT_HLT }, { IRQ_SRC_DEADLINE_TIMER, IRQ_WAIT_SPIN },
+	{ IRQ_SRC_DEADLINE_TIMER, IRQ_WAIT_SPIN_NOPAUSE },
+	{ IRQ_SRC_DEADLINE_TIMER, IRQ_WAIT_L1D }, { IRQ_SRC_DEADLINE_TIMER, IRQ_WAIT_L2 },
 	{ IRQ_SRC_SELF_IPI, IRQ_WAIT_SPIN }, { IRQ_SRC_SELF_IPI, IRQ_WAIT_SPIN_NOPAUSE },
 	{ IRQ_SRC_SELF_IPI, IRQ_WAIT_L1D }, { IRQ_SRC_SELF_IPI, IRQ_WAIT_L2 },
-	{ IRQ_SRC_HPET, IRQ_WAIT_HLT }, { IRQ_SRC_HPET, IRQ_WAIT_SPIN }, { IRQ_SRC_HPET, IRQ_WAIT_SPIN_NOPAUSE },
-	{ IRQ_SRC_HPET, IRQ_WAIT_L1D }, { IRQ_SRC_HPET, IRQ_WAIT_L2 },
+	{ IRQ_SRC_PLATFORM_TIMER, IRQ_WAIT_HLT }, { IRQ_SRC_PLATFORM_TIMER, IRQ_WAIT_SPIN }, { IRQ_SRC_PLATFORM_TIMER, IRQ_WAIT_SPIN_NOPAUSE },
+	{ IRQ_SRC_PLATFORM_TIMER, IRQ_WAIT_L1D }, { IRQ_SRC_PLATFORM_TIMER, IRQ_WAIT_L2 },
 };
 
 static void source_fields(struct record *r, struct probe_env *env, enum irq_source s)
@@ -79,9 +80,9 @@ struct one_shot_result {
  * stated uncertainty for the HPET (bracketed counter read plus one period); 0 elsewhere. */
 static uint64_t early_bound(const struct irq_platform *p, enum irq_source s)
 {
-	if (s == IRQ_SRC_APIC_ONESHOT)
+	if (s == IRQ_SRC_ONESHOT_TIMER)
 		return irq_source_tick_cycles(p, s);
-	if (s == IRQ_SRC_HPET)
+	if (s == IRQ_SRC_PLATFORM_TIMER)
 		return irq_platform_arm_uncertainty(p);
 	return 0;
 }
@@ -94,7 +95,7 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 	uint32_t set = probe_declare_set(env, &r, "irq_latency", res->n, 1, 0);
 
 	source_fields(r, env, ls->src);
-	rec_str(r, "mode", ls->src == IRQ_SRC_APIC_DEADLINE ? "tsc_deadline" : ls->src == IRQ_SRC_SELF_IPI ?
+	rec_str(r, "mode", ls->src == IRQ_SRC_DEADLINE_TIMER ? "tsc_deadline" : ls->src == IRQ_SRC_SELF_IPI ?
 		"ipi" : "oneshot");
 	rec_str(r, "wait", irq_wait_name(ls->wait));
 	rec_u64(r, "delay_cycles", ls->src == IRQ_SRC_SELF_IPI ? 0 : irq_us_to_cycles(env, env->cfg->irq_delay_us));
@@ -108,11 +109,11 @@ static void one_shot_emit(struct probe_env *env, const struct lat_set *ls, const
 	if (res->guard != IRQ_NUM_SOURCES)
 		rec_str(r, "guard", irq_source_name(res->guard));
 	rec_u64(r, "arm_cycles_median", res->n ? median_u64(arms, res->n) : 0);
-	if (ls->src == IRQ_SRC_APIC_ONESHOT) {
+	if (ls->src == IRQ_SRC_ONESHOT_TIMER) {
 		rec_u64(r, "tick_cycles", irq_source_tick_cycles(p, ls->src));
 		rec_u64(r, "early_quantised", res->early_slack);
 	}
-	if (ls->src == IRQ_SRC_HPET) {
+	if (ls->src == IRQ_SRC_PLATFORM_TIMER) {
 		rec_u64(r, "tick_cycles", irq_source_tick_cycles(p, ls->src));
 		rec_u64(r, "uncertainty_median", res->unc_median);
 		rec_u64(r, "uncertainty_max", res->unc_max);
@@ -355,7 +356,7 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	irq_disable();
 	t1 = cycles_read();
 	irq_context_end(env, &ctx);
-	irq_source_release(env->irq, IRQ_SRC_APIC_PERIODIC, IRQ_VEC_MEASURE);
+	irq_source_release(env->irq, IRQ_SRC_PERIODIC_TIMER, IRQ_VEC_MEASURE);
 	irq_unregister(IRQ_VEC_MEASURE);
 	irq_tally_end(&tally);
 	/* armed: the periods that ended up to the last one taken; lost = armed - taken */
@@ -367,11 +368,11 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	for (uint64_t i = st.n - n; i < st.n; i++)
 		umax = uncs[i] > umax ? uncs[i] : umax;
 	set = probe_declare_set(env, &r, "irq_latency", n, 1, 0);
-	source_fields(r, env, IRQ_SRC_APIC_PERIODIC);
+	source_fields(r, env, IRQ_SRC_PERIODIC_TIMER);
 	rec_str(r, "mode", "periodic");
 	rec_str(r, "wait", "spin");
 	rec_u64(r, "period_cycles", period);
-	rec_u64(r, "tick_cycles", irq_source_tick_cycles(env->irq, IRQ_SRC_APIC_PERIODIC));
+	rec_u64(r, "tick_cycles", irq_source_tick_cycles(env->irq, IRQ_SRC_PERIODIC_TIMER));
 	rec_u64(r, "requested", env->cfg->irq_samples);
 	rec_bool(r, "truncated_by_time", st.n < st.cap);
 	rec_u64(r, "warmup", IRQ_WARMUP);
@@ -384,7 +385,7 @@ static enum probe_status periodic_set(struct probe_env *env, uint64_t *samples, 
 	irq_context_fields(env, r, &ctx);
 	emit_finish();
 	emit_samples(set, samples + (st.n - n), n);
-	summary_irq(irq_source_name(IRQ_SRC_APIC_PERIODIC), "spin", samples + (st.n - n), n);
+	summary_irq(irq_source_name(IRQ_SRC_PERIODIC_TIMER), "spin", samples + (st.n - n), n);
 	return tally.unexpected ? PROBE_FAILED : PROBE_OK;
 }
 
@@ -404,9 +405,9 @@ static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
 	bool taken;
 
 	irq_register(IRQ_VEC_MEASURE, irq_hit_handler, &hit);
-	irq_source_prepare(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+	irq_source_prepare(p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_MEASURE);
 	irq_tally_begin(&tally);
-	deadline = irq_source_arm(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE, delay, 0);
+	deadline = irq_source_arm(p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_MEASURE, delay, 0);
 	tally.armed = 1;
 	t0 = prev = cycles_read();
 	for (unsigned i = 0; i < MASKED_SAMPLES; i++) {
@@ -421,7 +422,7 @@ static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
 	unmask = cycles_read();
 	taken = irq_wait_taken(&hit, during, IRQ_WAIT_SPIN, 0, unmask + timeout);
 	take_stragglers(delay * 4); /* a second delivery would show up in this extra window */
-	irq_source_release(p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_MEASURE);
+	irq_source_release(p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_MEASURE);
 	irq_unregister(IRQ_VEC_MEASURE);
 	irq_tally_end(&tally);
 	tally.taken = hit.hits;
@@ -429,7 +430,7 @@ static enum probe_status masked_set(struct probe_env *env, uint64_t *samples)
 	tally.extra = hit.hits > 1 ? hit.hits - 1 : 0;
 
 	set = probe_declare_set(env, &r, "irq_masked", MASKED_SAMPLES, 1, 0);
-	rec_str(r, "source", irq_source_name(IRQ_SRC_APIC_ONESHOT));
+	rec_str(r, "source", irq_source_name(IRQ_SRC_ONESHOT_TIMER));
 	rec_str(r, "what", "masked_tsc_deltas");
 	rec_u64(r, "masked_cycles", unmask - (deadline - delay));
 	rec_u64(r, "delay_cycles", delay);

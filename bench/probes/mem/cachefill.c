@@ -1,4 +1,5 @@
 /* Cache fill routines and the `cachefill` probe (see cachefill.h). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "bench/probes/mem/cachefill.h"
 
 #include "arch/cache_model.h"

@@ -16,6 +16,7 @@
  * Core clock: each core times the add chain (bench/core/core_clock.h) on itself right before its
  * warm-up and right after its last sample, in jobs of their own outside the timed runs, so every
  * per-core set carries its own core's clock (bytes per core cycle where no counter gives one). */
+/* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/cycles.h"
 #include "arch/membw.h"
 #include "arch/smp.h"

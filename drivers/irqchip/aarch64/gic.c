@@ -1,4 +1,5 @@
 /* One set of calls over the GICv2 and GICv3 drivers (see gic.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/aarch64/gic.h"
 
 bool gic_ready(const struct gic *g)

@@ -1,4 +1,5 @@
 /* GICv2 distributor and memory-mapped CPU interface (see gicv2.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/aarch64/gicv2.h"
 
 #define PRIORITY_BYTES_PER_WORD 4

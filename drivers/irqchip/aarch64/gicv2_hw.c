@@ -1,4 +1,5 @@
 /* GICv2 acknowledge and EOI through the memory-mapped CPU interface (see gicv2_hw.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/aarch64/gicv2_hw.h"
 
 #include "arch/aarch64/include/cpu/mmio.h"

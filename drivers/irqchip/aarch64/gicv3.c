@@ -1,4 +1,5 @@
 /* GICv3 distributor, redistributor and CPU interface (see gicv3.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/aarch64/gicv3.h"
 
 /* MADT layout (ACPI 6.5 5.2.12): entries after the 44-byte header; the GIC entries' fields. */

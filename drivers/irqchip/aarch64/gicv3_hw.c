@@ -1,6 +1,7 @@
 /* The hardware's struct gicv3_io (AArch64 build only): the distributor and redistributor frames
  * as Device MMIO mapped by the firmware, the CPU interface through arch/aarch64/gic_cpuif.h, the
  * generic timer's virtual count for the bounded waits. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/aarch64/gicv3_hw.h"
 
 #include "arch/aarch64/gic_cpuif.h"

@@ -1,4 +1,5 @@
 /* Local APIC access and inter-processor interrupts (see lapic.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/x86_64/lapic.h"
 
 #include "arch/x86_64/cpu.h"

@@ -1,4 +1,5 @@
 /* The local APIC's performance-counter LVT entry (see lapic_perf.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/x86_64/lapic_perf.h"
 
 #include "drivers/irqchip/x86_64/lapic_timer.h"

@@ -1,4 +1,5 @@
 /* Local APIC timer, EOI, self-IPI and LVT masking (see lapic_timer.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/irqchip/x86_64/lapic_timer.h"
 
 #define TIMER_MAX_COUNT 0xFFFFFFFFu

@@ -1,4 +1,5 @@
 /* PL011 UART, polled transmit (see pl011.h; register map: Arm PrimeCell UART (PL011) TRM, 3.2). */
+/* OPT_SMALL: -Os (Makefile): the counter bounds a wait for the transmitter (a timeout, not a measurement). */
 #include "drivers/serial/aarch64/pl011.h"
 
 #include "arch/aarch64/include/cpu/mmio.h"

@@ -1,4 +1,5 @@
 /* EL1 generic timers (see gtimer.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/timer/aarch64/gtimer.h"
 
 static const enum gtimer_reg ctl_reg[] = { GT_CNTV_CTL, GT_CNTP_CTL };

@@ -1,5 +1,6 @@
 /* The hardware's struct gtimer_io (AArch64 build only): the EL1 timer registers through
  * arch/aarch64/gic_cpuif.h; the counters read after an isb (in order with the code around). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/timer/aarch64/gtimer_hw.h"
 
 #include "arch/aarch64/gic_cpuif.h"

@@ -1,4 +1,5 @@
 /* HPET (IA-PC HPET specification 1.0a, section 2.3). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "drivers/timer/hpet.h"
 
 #include "arch/x86_64/io.h"

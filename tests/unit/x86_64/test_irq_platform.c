@@ -263,14 +263,14 @@ static void hpet_calibrated_against_tsc(void)
 	for (unsigned w = 0; w < IRQP_CAL_WINDOWS; w++)
 		CHECK(p.hpet_hz_win[w] > 0);
 	/* rounded up: 25 when the median landed at or above 80 MHz, 26 just below */
-	CHECK(p.hpet_tick_cycles == HPET_MODEL_DIV || p.hpet_tick_cycles == HPET_MODEL_DIV + 1);
+	CHECK(p.platform_tick_cycles == HPET_MODEL_DIV || p.platform_tick_cycles == HPET_MODEL_DIV + 1);
 	CHECK(p.hpet_ratio_q32 > (uint64_t)(HPET_MODEL_DIV - 1) << 32 &&
 	      p.hpet_ratio_q32 < (uint64_t)(HPET_MODEL_DIV + 1) << 32);
 	/* a frozen counter cannot calibrate: the nominal period is used and the failure recorded */
 	machine(&p);
 	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	CHECK_EQ_U64(p.hpet_hz_cal, 0);
-	CHECK_EQ_U64(p.hpet_tick_cycles, 20);
+	CHECK_EQ_U64(p.platform_tick_cycles, 20);
 }
 
 /* The HPET arm: one counter read bracketed by the TSC, the comparator = read + ticks written
@@ -291,7 +291,7 @@ static void hpet_arm_bracketed(void)
 	hpet_live = 1;
 	CHECK(irq_platform_init(&p, &madt, &hpet, &cpu_plain, TSC_HZ));
 	p.hpet_ratio_q32 = (uint64_t)HPET_MODEL_DIV << 32; /* pin the calibrated ratio */
-	p.hpet_tick_cycles = HPET_MODEL_DIV;
+	p.platform_tick_cycles = HPET_MODEL_DIV;
 	irq_source_prepare(&p, IRQ_SRC_HPET, VEC);
 	latch_pre = 3000;
 	latch_post = 1000;

@@ -2,6 +2,7 @@
  * links this in place of bench/probes/irq/x86_64/context.c, which reads MSR_SMI_COUNT and APERF/MPERF through
  * the x86 counter plan). Neither exists here: the records say so instead of printing 0. Firmware
  * running in EL3 (the counterpart of SMIs) is invisible to EL1. */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/context.h"
 
 #include "lib/record.h"

@@ -1,4 +1,5 @@
 /* Conditions of a latency set: SMIs and effective frequency (see bench/probes/irq/context.h). */
+/* OPT_FAST: -O2 (Makefile): interrupt path (delivery, handlers, EOI) timed by the irq probes and the profiler. */
 #include "bench/probes/irq/context.h"
 
 #include "arch/cpu_info.h"
