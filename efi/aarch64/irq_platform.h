@@ -48,8 +48,6 @@
 #define IRQ_SRC_CNTV_ONESHOT IRQ_SRC_ONESHOT_TIMER   /* the virtual timer (guard vector: physical) */
 #define IRQ_SRC_CNTV_PERIODIC IRQ_SRC_PERIODIC_TIMER /* the virtual timer re-armed at each EOI */
 #define IRQ_SRC_SGI_SELF IRQ_SRC_SELF_IPI            /* SGI 1 to this CPU alone */
-/* The name efi/aarch64/prof_sampler.c still uses (reworked on another branch): to go with it. */
-#define IRQ_SRC_APIC_ONESHOT IRQ_SRC_ONESHOT_TIMER
 
 struct irq_platform {
 	IRQ_PLATFORM_HEAD; /* timer_hz = counter_hz (the timers count the counter itself); tick 0:

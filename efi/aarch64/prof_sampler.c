@@ -65,7 +65,7 @@ static unsigned self_cpu(void)
 /* This core's virtual timer (a per-core register): the next drawn delay. */
 static void timer_arm_next(struct prof_cpu_state *c)
 {
-	(void)irq_source_arm(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF, prof_ns_to_ticks(prof_period_next(&c->per), s.counter_hz),
+	(void)irq_source_arm(s.p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_PROF, prof_ns_to_ticks(prof_period_next(&c->per), s.counter_hz),
 			     0);
 }
 
@@ -146,7 +146,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 			const char **why)
 {
 	struct prof_cpu_state *c = &s.cpu[0];
-	const char *na = irq_source_unavailable(s.p, IRQ_SRC_APIC_ONESHOT);
+	const char *na = irq_source_unavailable(s.p, IRQ_SRC_ONESHOT_TIMER);
 
 	(void)env;
 	if (na) {
@@ -159,7 +159,7 @@ static bool start_timer(struct probe_env *env, const struct prof_sampler_req *re
 	s.intid = A64_INTID_CNTV;
 	prof_period_init(&c->per, s.period, s.seed);
 	irq_register_pc(IRQ_VEC_PROF, timer_handler, 0);
-	irq_source_prepare(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
+	irq_source_prepare(s.p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_PROF);
 	c->rearm = true;
 	c->on = true;
 	s.active = ACTIVE_TIMER;
@@ -215,7 +215,7 @@ void prof_sampler_stop(void)
 	c = &s.cpu[0];
 	c->rearm = false;
 	if (s.active == ACTIVE_TIMER) {
-		irq_source_release(s.p, IRQ_SRC_APIC_ONESHOT, IRQ_VEC_PROF);
+		irq_source_release(s.p, IRQ_SRC_ONESHOT_TIMER, IRQ_VEC_PROF);
 		drain_pending(0);
 	} else {
 		/* A level source: an overflow pending now is taken while the counter still runs (the
