@@ -234,6 +234,7 @@ void efi_arch_take_over(struct efi_boot *b)
 {
 	emit_el2();
 	platform_aarch64_emit_cpu(&b->cpu, &b->pmu);
+	platform_aarch64_emit_emulator(&b->cpu, &b->pmu, qemu_virt(b)); /* after the PMU's discovery */
 	b->env.counter_hz = platform_aarch64_timer();
 	/* The other cores, through PSCI CPU_ON: after the vectors (they take ours) and the timer's
 	 * rate (every wait of the start-up is bounded by it), before the probes. */

@@ -191,6 +191,25 @@ def test_a64_model_caches_are_its_ccsidr(model_boots, model):
     assert {k: ctl[k] for k in want_ctl} == want_ctl
 
 
+@pytest.mark.parametrize("model", [c.name for c in configs.MODELS if c.arch == "aarch64"])
+def test_a64_model_is_known_emulated(model_boots, model):
+    """Every Arm model is QEMU TCG's and the firmware must know it (plat kind=emulator,
+    bench/facts/aarch64/emulator.h), else its cache checks judge an emulator's timing as a core's:
+    `max` by MIDR implementer 0x00, a named core (the real core's MIDR) by QEMU's board with a PMU
+    lacking L1D_CACHE and L1D_CACHE_REFILL, which its TRM's event table lists."""
+    cfg = MODELS[model]
+    b = _run(model_boots, model).boot
+    em, pmu, ident = (b.plats(k)[0] for k in ("emulator", "pmu", "aarch64_id"))
+    midr = int(ident["midr"], 16)
+    assert em["emulated"] and em["qemu_board"], em
+    if cfg.cpu == "max":
+        assert em["sign"] == "midr_software" and midr >> 24 == 0, (em, hex(midr))
+    else:
+        assert midr >> 24 == 0x41 and em["sign"] == "qemu_board_pmu", (em, hex(midr))
+        assert int(pmu["pmceid0"], 16) & 0x18 == 0, pmu  # L1D_CACHE_REFILL (3), L1D_CACHE (4)
+    assert em["reason"]
+
+
 def _cpu_names(arch, qemu=None, datadir=None):
     cmd = [qemu or QEMU_BIN[arch]] + (["-L", datadir] if datadir else []) + ["-cpu", "help"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout

@@ -2,7 +2,10 @@
 # The full default suite (no probes= given: every default probe, the harness's QEMU defaults) booted
 # once per QEMU CPU model of tests/integration/configs.py MODELS (the models `make test` boots
 # briefly in test_cpu_models.py), then a table: model -> QEMU, wall time, the run's end status,
-# probes run / skipped, and per model every skip with its reason. Long: a few minutes per model
+# probes run / skipped, check records failed, the emulator verdict (x86: CPUID's hypervisor
+# vendor; AArch64: plat kind=emulator's sign), and per model every skip with its reason and every
+# failed check (under TCG a failed timing check is a finding about the emulator, not a broken
+# probe: it does not fail the run, but a cache check must skip there). Long: a few minutes per model
 # under TCG. Models needing QEMU 10 use scripts/qemu10.sh (skipped with its reason where it cannot
 # fetch). The runs are kept under OUT_DIR/<model>/ (serial.log, parsed/).
 # Usage: tests/perf/cpu_models.sh [OUT_DIR]
@@ -56,10 +59,20 @@ def run(cfg):
         return label, "10" if cfg.qemu10 else "7.2", time.monotonic() - t, "error", str(e), []
     end = s.get("end") or {}
     status = end.get("status", "killed" if r["timed_out"] else "no end record")
-    what = "probes run %s, skipped %s" % (end.get("probes_run", "?"), end.get("probes_skipped", "?"))
+    plat = s.get("platform") or {}
+    first = lambda v: (v[0] if isinstance(v, list) and v else v) or {}  # noqa: E731
+    if cfg.arch == "aarch64":
+        emu = first(plat.get("emulator")).get("sign", "no record")
+    else:
+        emu = first(plat.get("cpu")).get("hv_sig", "?")
+    fails = ["%s %s" % (c.get("name"), " ".join("%s=%s" % (x, c[x]) for x in ("probe", "level", "type", "measured")
+                                                if x in c)) for c in s.get("checks", []) if c.get("status") == "fail"]
+    what = "probes run %s, skipped %s, checks failed %d, emulator %s" % (
+        end.get("probes_run", "?"), end.get("probes_skipped", "?"), len(fails), emu)
     skips = ["%s%s: %s" % (k.get("probe", "?"), " " + " ".join("%s=%s" % (x, k[x]) for x in sorted(k)
                                                                if x not in ("probe", "reason", "seq", "line")),
                            k.get("reason", "(no reason!)")) for k in s.get("skips", [])]
+    skips += ["FAILED CHECK " + f for f in fails]
     return label, "10" if cfg.qemu10 else "7.2", time.monotonic() - t, status, what, skips
 
 
@@ -73,7 +86,7 @@ for a, cpu, why in configs.MODELS_LACKING:
     print("%-24s %-5s %8s  %-8s %s" % ("%s %s" % (a, cpu), "-", "-", "lacking", why))
 print()
 for label, _, _, _, _, skips in rows:
-    print("%s: %d skips" % (label, len(skips)))
+    print("%s: %d skips and failed checks" % (label, len(skips)))
     for k in skips:
         print("    " + k)
 sys.exit(0 if all(r[3] == "ok" for r in rows) else 1)

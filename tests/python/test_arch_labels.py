@@ -1,6 +1,7 @@
 """The harness follows the run's architecture (begin arch): AArch64 reports speak of the generic
 timer and counter ticks, not the TSC, and leave out the x86-only columns (APERF/MPERF, RAPL,
-SMIs); no knee verdict on an emulated CPU (x86 TCG, AArch64 MIDR implementer 0x00); compare
+SMIs); no knee verdict on an emulated CPU (x86 TCG, AArch64 MIDR implementer 0x00 or the
+firmware's plat kind=emulator for a named core); compare
 refuses runs whose clocks count different things and puts different frequencies on ns; the
 zero deadline tick has no sign; AArch64 QEMU runs get a longer default timeout."""
 
@@ -54,6 +55,18 @@ def test_emulated_cpu_tests():
     native = dict(qemu_user, emulated=0, cpuinfo="arm64")
     assert archinfo.emulated_cpu(summ("aarch64", aarch64_id=[{"midr": synth.MIDR_N1}],
                                       emulator=[native])) is None
+    # the firmware's verdict for a named core under TCG (-cpu neoverse-n1: the real core's MIDR):
+    # QEMU's board with QEMU's PMU (bench/facts/aarch64/emulator.h); on real silicon sign=none
+    fw_tcg = {"emulated": 1, "sign": "qemu_board_pmu", "qemu_board": 1,
+              "reason": "QEMU TCG: QEMU's board, and a PMUv3 without the L1D_CACHE and "
+                        "L1D_CACHE_REFILL events"}
+    a64_named = summ("aarch64", aarch64_id=[{"midr": synth.MIDR_N1}], emulator=[fw_tcg])
+    assert archinfo.emulated_cpu(a64_named).startswith("emulated CPU (QEMU TCG: QEMU's board")
+    ev = headline.emulation(a64_named)["evidence"]
+    assert "QEMU's PMU" in ev and "implementer 0x00" not in ev
+    kvm = {"emulated": 0, "sign": "none", "qemu_board": 1}  # QEMU's board, the host core's PMU
+    assert archinfo.emulated_cpu(summ("aarch64", aarch64_id=[{"midr": synth.MIDR_N1}],
+                                      emulator=[kvm])) is None
 
 
 # --- the report -------------------------------------------------------------------------------

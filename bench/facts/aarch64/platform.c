@@ -2,15 +2,18 @@
  * names as bench/facts/x86_64/platform.c where the fact exists on both; x86-only fields are left out rather
  * than filled with zeros (a missing field is "not known", a zero would be a claim). */
 #include "bench/facts/aarch64/platform.h"
+#include "bench/facts/aarch64/emulator.h"
 #include "bench/facts/caches.h"
 #include "bench/facts/cpu.h"
 
+#include "arch/cache_model.h"
 #include "arch/aarch64/id_regs.h"
 #include "arch/aarch64/paging.h"
 #include "arch/cycles.h"
 #include "bench/facts/aarch64/pmu.h"
 #include "bench/core/summary.h"
 #include "lib/emit.h"
+#include "lib/fmt.h"
 
 #define EL1 1                /* the only level whose translation regime is read */
 #define SCTLR_M (1ull << 0)  /* stage-1 MMU enabled */
@@ -54,6 +57,31 @@ void platform_aarch64_emit_cpu(const struct cpu_info *ci, struct pmu_info *pi)
 						      : "CLIDR_EL1 describes no caches");
 
 	platform_a64pmu_emit(pi);
+}
+
+static bool has_l1_data(const struct cpu_info *ci)
+{
+	for (unsigned i = 0; i < ci->num_caches; i++)
+		if (ci->caches[i].level == 1 && ci->caches[i].type != CACHE_INST)
+			return true;
+	return false;
+}
+
+void platform_aarch64_emit_emulator(struct cpu_info *ci, const struct pmu_info *pi, bool qemu_board)
+{
+	const char *sign, *why = a64_emulator_reason(sysreg_read(midr_el1), qemu_board, pi->present, pi->pmceid0,
+						     has_l1_data(ci), &sign);
+	struct record *r = emit_start("plat");
+
+	rec_str(r, "kind", "emulator");
+	rec_bool(r, "emulated", why != 0);
+	rec_str(r, "sign", sign);
+	rec_bool(r, "qemu_board", qemu_board);
+	if (why)
+		rec_str(r, "reason", why);
+	emit_finish();
+	if (why && !str_eq(sign, "midr_software")) /* MIDR 0x00 is read by arch_caches_unmodelled itself */
+		str_copy(ci->hv_sig, A64_HV_SIG_QEMU_TCG, sizeof(ci->hv_sig));
 }
 
 uint64_t platform_aarch64_timer(void)

@@ -13,7 +13,9 @@ as x86_64, the only architecture older logs can be from). It decides:
 - whether the CPU is emulated, so that no cache level can be found in its timing
   (`emulated_cpu`): QEMU TCG on x86_64 names itself in CPUID 0x40000000 ("TCGTCGTCGTCG"); on
   AArch64 TCG's `max` CPU has MIDR implementer 0x00, reserved for software use by the Arm ARM
-  (no silicon has it) -- the same tests the firmware makes in arch/cache_model.h.
+  (no silicon has it), and a named core under TCG (-cpu cortex-a53 ...) is told by the `plat
+  kind=emulator` record (QEMU's board with QEMU's PMU) -- the same tests the firmware makes in
+  arch/cache_model.h.
 """
 
 X86, A64 = "x86_64", "aarch64"
@@ -103,8 +105,10 @@ def emulated_cpu(summary):
         if midr is not None and (midr >> MIDR_IMPL_SHIFT) & MIDR_IMPL_MASK == MIDR_IMPL_SOFTWARE:
             return ("emulated CPU (MIDR 0x%08x: implementer 0x00, reserved for software, as QEMU "
                     "TCG's max CPU): %s" % (midr, NO_CACHES))
-        # The hosted AArch64 build's own verdict (hosted/aarch64/emulator.c): also a real MIDR
-        # under qemu-aarch64 -cpu <model>, seen from /proc/cpuinfo not being an arm64 kernel's.
+        # plat kind=emulator: the hosted AArch64 build's verdict (hosted/aarch64/emulator.c: also a
+        # real MIDR under qemu-aarch64 -cpu <model>, seen from /proc/cpuinfo not being an arm64
+        # kernel's) or the firmware's (bench/facts/aarch64/emulator.h: a named core under TCG,
+        # seen from QEMU's board with QEMU's PMU).
         em = _first(plat.get("emulator")) or {}
         if _int(em.get("emulated")):
             return "emulated CPU (%s): %s" % (em.get("reason") or "an emulator runs the process",

@@ -260,6 +260,10 @@ def emulation(summary):
     if archinfo.arch(summary) == archinfo.A64 and em.get("cpuinfo") == "foreign" \
             and not em.get("midr_software"):
         evidence = "/proc/cpuinfo is not an arm64 kernel's (hosted, QEMU user mode)"
+    elif archinfo.arch(summary) == archinfo.A64 and em.get("sign") == "qemu_board_pmu":
+        # the firmware's named-core sign (bench/facts/aarch64/emulator.h): the MIDR is a real core's
+        evidence = "QEMU's board and QEMU's PMU (no L1D_CACHE/L1D_CACHE_REFILL event) under MIDR %s" % (
+            (_first(plat.get("aarch64_id")) or {}).get("midr"))
     elif archinfo.arch(summary) == archinfo.A64:
         midr = (_first(plat.get("aarch64_id")) or {}).get("midr")
         evidence = "MIDR %s, implementer 0x00" % midr
