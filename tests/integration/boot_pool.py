@@ -17,6 +17,8 @@ import os
 import threading
 import time
 
+import pytest
+
 ENV_JOBS = "BAREMETRIC_BOOT_JOBS"
 MIN_JOBS = 2  # a boot waits for its firmware's timers part of the time: two overlap even on one CPU
 
@@ -28,7 +30,8 @@ def jobs_wanted():
         try:
             return max(0, int(value))
         except ValueError:
-            raise ValueError("%s=%r: expected a number of boots at a time (0: no pool)" % (ENV_JOBS, value))
+            raise pytest.UsageError("%s=%r: expected a number of boots at a time (0: no pool)"
+                                    % (ENV_JOBS, value))
     return max(MIN_JOBS, len(os.sched_getaffinity(0)))
 
 
