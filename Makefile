@@ -92,7 +92,7 @@ UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
 UNIT_UNDER  += bench/core/summary.c bench/core/summary_head.c bench/core/progress.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 
-.PHONY: all image image-aarch64 image-secboot run test unit pytest integration deps clean help docs registry
+.PHONY: all image image-aarch64 image-secboot run test check unit pytest integration deps clean help docs registry
 all: $(OUT)/baremetric.efi registry
 
 help:
@@ -102,7 +102,8 @@ help:
 	@echo "make image SHIM=1   the image with Debian's signed shim loading our signed .efi (docs/secure_boot.md)"
 	@echo "make ... ARCH=aarch64   the same for AArch64 (build/aarch64/, BOOTAA64.EFI; QEMU virt + AAVMF)"
 	@echo "make run [SET=\"key=value ...\"]   build, boot under QEMU + OVMF, print the report (results/<run-id>/)"
-	@echo "make test       unit tests (C, Python) and QEMU integration tests"
+	@echo "make check      the short loop: C unit, Python, the default boot's record shape, a hosted run"
+	@echo "make test       unit tests (C, Python) and QEMU integration tests (what CI runs)"
 	@echo "make unit | pytest | integration   one part of the tests"
 	@echo "make hosted     build build/hosted/baremetric: the probes as a Linux program (stdout: records)"
 	@echo "make docs       regenerate docs/options.md from bench/core/options.def and the probe registry"
@@ -272,10 +273,19 @@ run:
 		"image=$(MAKE) --no-print-directory ARCH=$(ARCH) image"
 	@$(PY) $(HARNESS) run --arch $(ARCH) $(foreach s,$(SET),--set $(s))
 
-$(UNIT_BIN): $(UNIT_SRC) $(UNIT_LIST) $(UNIT_UNDER) $(PMU_EVENTS_GEN) $(shell find lib arch drivers bench efi tests/unit -name '*.h' -o -name '*.def')
+# Each file compiled on its own (JOBS at a time under make test and make check; again only when it
+# or a header it includes changed: -MMD), then linked in the same order.
+UNIT_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(UNIT_INC) -I$(GEN)
+UNIT_OBJ    := $(patsubst %,$(BUILD)/host/obj/%.o,$(UNIT_SRC) $(UNIT_UNDER))
+# The object list too: a unit dropped from UNIT_UNDER relinks the runner.
+UNIT_OBJ_LIST := $(BUILD)/host/unit_obj.list
+$(shell echo '$(UNIT_OBJ)' | cmp -s - $(UNIT_OBJ_LIST) || echo '$(UNIT_OBJ)' > $(UNIT_OBJ_LIST))
+$(BUILD)/host/obj/%.c.o: %.c | $(PMU_EVENTS_GEN)
 	@mkdir -p $(dir $@)
-	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined $(UNIT_INC) -I$(GEN) \
-		$(UNIT_SRC) $(UNIT_UNDER) -o $@
+	gcc $(UNIT_CFLAGS) -MMD -MP -c $< -o $@
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_LIST) $(UNIT_OBJ_LIST)
+	gcc -fsanitize=address,undefined $(UNIT_OBJ) -o $@
+-include $(shell find $(BUILD)/host/obj -name '*.d' 2>/dev/null)
 
 # Host tool: one real machine's ACPI tables or SMBIOS dump through the firmware's parsers, every
 # decoded field printed (tests/perf/acpi_corpus.py runs it over the linuxhw corpora).
@@ -323,7 +333,7 @@ docs: registry
 	$(PY) scripts/gen_docs.py --write
 
 pytest: | deps-test
-	$(PY) -m pytest -q tests/python
+	$(PY) -m pytest -q $(PYTEST_JOBS) tests/python
 
 # The AArch64 image, for tests/integration/aarch64/test_boot.py.
 image-aarch64:
@@ -332,7 +342,11 @@ image-aarch64:
 integration: image image-aarch64 image-secboot hosted hosted-aarch64 | deps-test
 	$(PY) -m pytest -q tests/integration
 
+# make test: everything it needs built first, JOBS at a time (test-build, below); then the C unit
+# tests, the Python tests (PYTEST_JOBS processes) and the integration tests, whose QEMU boots run
+# several at a time and whose timing tests run last, alone (tests/integration/boot_pool.py).
 test: deps-test
+	$(MAKE) --no-print-directory test-build
 	$(MAKE) unit
 	$(MAKE) pytest
 	$(MAKE) integration
@@ -343,3 +357,38 @@ clean:
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
 
 include mk/hosted.mk
+
+# Parallel builds and test runs. JOBS: how many at a time (the CPUs); PYTEST_JOBS: the Python
+# tests' processes (pytest-xdist, Debian's python3-pytest-xdist, installed by deps-test).
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+PYTEST_JOBS ?= -n $(JOBS)
+# What the tests run, built JOBS at a time. The generated headers come first, on their own: the
+# image-aarch64 and hosted-aarch64 targets are makes of their own (ARCH=, HOSTED_CPU=) that would
+# otherwise write them beside this one; image-secboot's makes build into build/x86_64 and
+# build/aarch64, so they come after the images.
+TEST_BINS   := $(UNIT_BIN) $(FAT_FIXTURES)/stamp $(REGISTRY_TEST) $(BUILD)/host/cpuid_tests $(BUILD)/host/cpuid_replay
+.PHONY: test-build check-build
+test-build: | deps-test
+	$(MAKE) --no-print-directory $(GEN)/font8x16.h $(PMU_EVENTS_GEN)
+	$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BINS) image image-aarch64 hosted hosted-aarch64
+	$(MAKE) --no-print-directory image-secboot
+
+# make check: the edit-compile-test loop (docs/hacking.md "Tests"; the goal: under 3 minutes): the C
+# unit tests, the Python tests, and the default x86_64 boot's record shape with one hosted run
+# (CHECK_TESTS), the three at the same time (scripts/run_parts.sh: a line each, their output
+# in build/check/). The timing tests, the other boots and the AArch64 image are make test's.
+CHECK_TESTS := tests/integration/test_record_shapes.py::test_x86_64_default_boot_shape \
+	tests/integration/test_record_shapes.py::test_x86_64_default_stream_under_1mb \
+	tests/integration/test_hosted.py::test_hosted_run_completes \
+	tests/integration/test_hosted.py::test_stdout_carries_only_records \
+	tests/integration/test_hosted.py::test_platform_facts tests/integration/test_hosted.py::test_os_facts
+check-build: | deps-test
+	$(MAKE) --no-print-directory $(GEN)/font8x16.h $(PMU_EVENTS_GEN)
+	$(MAKE) --no-print-directory -j$(JOBS) $(TEST_BINS) $(OUT)/baremetric.img hosted
+
+check: | deps-test
+	@$(MAKE) --no-print-directory check-build > $(BUILD)/check-build.log 2>&1 || \
+		{ tail -n 40 $(BUILD)/check-build.log; echo "make check: the build failed ($(BUILD)/check-build.log)"; exit 1; }
+	@echo "built (output: $(BUILD)/check-build.log)"
+	@sh scripts/run_parts.sh $(BUILD)/check "unit=$(MAKE) --no-print-directory unit" \
+		"python=$(PY) -m pytest -q -p no:xdist tests/python" "boot=$(PY) -m pytest -q $(CHECK_TESTS)"

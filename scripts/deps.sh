@@ -15,7 +15,8 @@ run="qemu-system-x86 ovmf python3 python3-matplotlib python3-serial"
 sign="sbsigntool openssl"
 shim="shim-signed"
 # chromium: tests/python/test_report_html.py loads report.html in it (headless)
-test="python3-pytest python3-jsonschema groff-base python3-pip python3-setuptools chromium $sign $shim"
+# python3-pytest-xdist: the Python tests run in JOBS processes (the Makefile's PYTEST_JOBS)
+test="python3-pytest python3-pytest-xdist python3-jsonschema groff-base python3-pip python3-setuptools chromium $sign $shim"
 build_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 run_a64="qemu-system-arm qemu-efi-aarch64"
 # The hosted build for AArch64 Linux (make hosted-aarch64), run under qemu-aarch64 (user mode).

@@ -16,6 +16,12 @@ Fields of an entry:
   qemu10   boot with QEMU 10 from scripts/qemu10.sh (skipped where it cannot be fetched)
   timeout  seconds before QEMU is killed (None: the harness's default for the arch and icount)
   groups   pytest markers of the tests that take the fixture (with the arch): `pytest -m irq`
+  usb_devices, serial, xhci_props   the harness's run_qemu keywords of the same names: the boot
+           stick's bus (behind a hub, a second stick), no serial port, the xHCI's properties
+  alone    the tests of this boot assert something about time (a calibration against another
+           clock, a bound on a duration or a start-up delay): it boots with no other boot beside
+           it, after the others, and its tests run at the end (conftest.py's boot pool). Every
+           other entry boots in the pool, several at a time, as soon as the session starts.
 """
 
 from dataclasses import dataclass, field
@@ -41,6 +47,10 @@ class BootConfig:
     timeout: int = None
     groups: tuple = ()
     doc: str = ""
+    usb_devices: tuple = ()
+    serial: bool = True
+    xhci_props: str = ""
+    alone: bool = False
 
 
 def _a64(name, timeout=A64_TIMEOUT_S, **kw):
@@ -69,9 +79,10 @@ X86_64 = [
     BootConfig("quick", options={"probes": "timer,spin", "timer_samples": 512, "samples": 16},
                qemu_args=("-smbios", "type=1,manufacturer=Acme Lab,product=Bench 9,version=2.1,serial=" + SMBIOS_SERIAL,
                           "-smbios", "type=2,manufacturer=Acme Boards,product=B9-MB,serial=" + SMBIOS_SERIAL + "-B"),
-               groups=("boot",),
+               groups=("boot",), alone=True,
                doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), their serials "
-                   "to be sent as hashes only."),
+                   "to be sent as hashes only. Alone: its TSC calibration is held against the PM timer, the "
+                   "HPET and the host's rate (x86_64/test_boot.py)."),
     BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
     BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
     BootConfig("faults", options={"timer_samples": 64},
@@ -81,10 +92,14 @@ X86_64 = [
                doc="Bad options ride along: they must be reported and the run must go on with defaults "
                "(serial_baud=230400 is a valid value the PC UART's clock cannot make)."),
     BootConfig("icount", icount=True,
-               options={"probes": "timer,spin,prof_split", "timer_samples": 256, "tsc_cal_windows": 1,
-                        "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8},
-               groups=("boot", "icount", "profile"),
-               doc="prof_split rides along, profiled (x86_64/test_profile.py): an icount boot is slow to start."),
+               options={"probes": "timer,spin,prof_split,irq_displace", "timer_samples": 256, "tsc_cal_windows": 1,
+                        "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8,
+                        "irq_disp_samples": 4, "irq_disp_ms": 1, "irq_disp_period_us": 50,
+                        "irq_disp_work": "0,1000,10000,30000"},
+               groups=("boot", "icount", "profile", "irq"),
+               doc="prof_split rides along, profiled (x86_64/test_profile.py), and irq_displace, exact under "
+                   "icount (x86_64/test_displace.py): an icount boot is slow to start (~35 s of OVMF), so "
+                   "the x86 -icount tests share this one."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi", "serial_baud": 921600,
                               "serial_clock_hz": 14745600}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off. The line at "
@@ -97,8 +112,9 @@ X86_64 = [
     BootConfig("quick_memory", options=dict(_MEMORY, mem_kernels="read,copy_nt", mem_max_mb=1), groups=("memory",),
                doc="The default CPU model (qemu64): no AVX, so the 256/512-bit kernels must be skips."),
     BootConfig("smp1", smp=1, options=_HELLO, groups=("smp",)),
-    BootConfig("smp2_hello", smp=2, options=_HELLO, groups=("smp",)),
-    BootConfig("smp4_hello", smp=4, options=_HELLO, groups=("smp",)),
+    # alone: the application processors' bring-up is held to its 200 ms bound (x86_64/test_smp.py)
+    BootConfig("smp2_hello", smp=2, options=_HELLO, groups=("smp",), alone=True),
+    BootConfig("smp4_hello", smp=4, options=_HELLO, groups=("smp",), alone=True),
     BootConfig("smp2_fault", smp=2, options={"probes": "fault_ap_ud2,smp_hello"}, groups=("smp", "faults")),
     BootConfig("irqb", smp=2,
                options={"probes": "fault_irq,irq_latency,irq_exception,irq_displace,irq_footprint,noise,smp_hello",
@@ -112,7 +128,8 @@ X86_64 = [
                options={"probes": ",".join(["fault_irq,irq_latency"] * _IRQ_REPEATS), "irq_samples": 100,
                         "irq_set_ms": 20000, "irq_timeout_ms": 2000},
                groups=("irq", "faults"), doc="fault_irq and irq_latency, four times over."),
-    BootConfig("lat", smp=2, options=_LATENCY, groups=("irq",)),
+    BootConfig("lat", smp=2, options=_LATENCY, groups=("irq",), alone=True,
+               doc="Alone: the HPET calibrated against the TSC is held to 1% (x86_64/test_latency.py)."),
     BootConfig("lat_intel", cpu="Skylake-Client",
                options={"probes": "irq_latency,noise", "irq_samples": 20, "irq_set_ms": 5000, "noise_ms": 200,
                         "irq_timeout_ms": 2000},
@@ -120,11 +137,8 @@ X86_64 = [
                doc="An Intel CPU model: the SMI paths run (TCG reads MSR_SMI_COUNT as 0). irq_timeout_ms as "
                    "in the other interrupt boots: a loaded host can hold QEMU's timer back past the 50 ms "
                    "default, and a late interrupt is then late, not lost."),
-    BootConfig("disp_icount", icount=True,
-               options={"probes": "irq_displace", "irq_disp_samples": 4, "irq_disp_ms": 1,
-                        "irq_disp_period_us": 50, "irq_disp_work": "0,1000,10000,30000", "tsc_cal_windows": 1},
-               groups=("irq", "icount")),
-    BootConfig("fpb", options=_FOOTPRINT, groups=("irq",)),
+    BootConfig("fpb", options=_FOOTPRINT, groups=("irq",), alone=True,
+               doc="Alone: the whole boot is held to a duration (x86_64/test_footprint.py)."),
     BootConfig("instb", options=dict(_FOOTPRINT, irq_fp_inst=1), groups=("irq",)),
     BootConfig("amd", options=_PMU, groups=("pmu",), doc="qemu64 (AuthenticAMD): the AMD discovery path."),
     BootConfig("intel", cpu="Skylake-Client", options=dict(_PMU, pmu_events="none"),
@@ -216,7 +230,9 @@ AARCH64 = [
          options={"probes": "irq_displace,irq_footprint", "irq_disp_samples": 6, "irq_disp_ms": 5,
                   "irq_disp_work": "0,1000,10000,100000", "irq_fp_samples": 8, "irq_fp_k": "50,300",
                   "irq_fp_ms": _FP_MS},
-         groups=("irq",), doc="What an interrupt costs: displacement and cache footprint."),
+         groups=("irq",), alone=True,
+         doc="What an interrupt costs: displacement and cache footprint. Alone: the whole boot is held to a "
+             "duration (aarch64/test_irq_cost.py)."),
     _a64("a64pmu", icount=True, options={"probes": "timer,spin,pmu_check,pmu_cost", "samples": 8,
                                          "timer_samples": 128},
          groups=("pmu", "icount")),
@@ -241,6 +257,45 @@ AARCH64 = [
                   "mem_max_mb": 4},
          groups=("profile", "smp")),
 ]
+
+# The boot stick (test_save_stick.py): the same short run on differently attached sticks.
+SAVE_SHORT = {"probes": "timer,spin", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
+SAVE_HUB_PORT = 2
+SAVE_KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
+_HUB = ("-device", "usb-hub,bus=xhci.0,port=%d" % SAVE_HUB_PORT,
+        "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % SAVE_HUB_PORT)
+
+SAVE = [
+    BootConfig("save_serial", options=SAVE_SHORT, groups=("save",)),
+    BootConfig("save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
+    BootConfig("save_hub", options=SAVE_SHORT, usb_devices=_HUB, groups=("save",)),
+    BootConfig("save_high", options=SAVE_SHORT, xhci_props=",p3=0", groups=("save",),
+               doc="qemu-xhci offers each bus port at USB 2 (p2) and USB 3 (p3) speed, and usb-storage takes "
+                   "SuperSpeed where it can: with no USB 3 ports (p3=0) it attaches at high speed."),
+    BootConfig("save_too_small", options=dict(SAVE_SHORT, save_mb=200), groups=("save",)),
+    BootConfig("save_killed", options=dict(SAVE_SHORT, probes="timer,spin,noise", noise_ms=600000),
+               timeout=SAVE_KILL_AFTER_S, groups=("save",)),
+    _a64("a64_save_serial", options=SAVE_SHORT, groups=("save",)),
+    _a64("a64_save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
+    _a64("a64_save_hub", options=SAVE_SHORT, usb_devices=_HUB, groups=("save",)),
+]
+
+# Two boots of the same options on the same machine (test_compare_boots.py), and two boots each of
+# two CPU models for the results store (test_store_cpus.py).
+COMPARE_OPTIONS = {"probes": "timer,spin,membw,latency,irq_latency,irq_exception,noise", "samples": 4,
+                   "timer_samples": 64, "mem_max_mb": 1, "mem_kernels": "read,copy", "irq_samples": 100,
+                   "irq_set_ms": 5000, "irq_timeout_ms": 2000, "noise_ms": 200}
+STORE_OPTIONS = {"probes": "membw,latency", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy"}
+STORE_CPUS = ("Skylake-Client-v1", "EPYC-v1")
+
+
+def store_boot_name(cpu, i):
+    return "st_%s_%d" % (cpu.replace("-", "_").lower(), i)
+
+
+TWICE = [BootConfig("cmp%d" % i, smp=2, options=COMPARE_OPTIONS, groups=("compare",)) for i in (1, 2)]
+TWICE += [BootConfig(store_boot_name(cpu, i), cpu=cpu, options=STORE_OPTIONS, groups=("store",))
+          for cpu in STORE_CPUS for i in (1, 2)]
 
 # QEMU CPU models: one short boot per model, booted two at a time by
 # test_cpu_models.py's pool (not one fixture each: a fixture per entry would boot them one after
@@ -269,8 +324,9 @@ MODELS += [_model("neoverse-v1", arch="aarch64", qemu10=True)]  # FEAT_CCIDX: th
 # Asked for, and in neither QEMU the table can boot: (arch, model, why). None at present.
 MODELS_LACKING = []
 
-CONFIGS = {c.name: c for c in X86_64 + AARCH64 + SHAPES}
-assert len(CONFIGS) == len(X86_64) + len(AARCH64) + len(SHAPES), "two boot configurations share a name"
+_ALL = X86_64 + AARCH64 + SHAPES + SAVE + TWICE
+CONFIGS = {c.name: c for c in _ALL}
+assert len(CONFIGS) == len(_ALL), "two boot configurations share a name"
 assert not set(c.name for c in MODELS) & set(CONFIGS), "a model boot shares a name with a boot"
 assert len({c.name for c in MODELS}) == len(MODELS), "two model boots share a name"
 

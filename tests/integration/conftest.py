@@ -2,7 +2,12 @@
 result between the tests that look at it. The configurations are data (configs.py): each becomes
 a session fixture of its name here, and its groups become markers of the tests that take it
 (`pytest -m irq`, `pytest -m aarch64`). The images come from `make image` and `make image-aarch64`
-(the Makefile's `integration` target builds them first)."""
+(the Makefile's `integration` target builds them first).
+
+The order the tests run in (boot_pool.py): once collected, the boots the selected tests take
+start in the background, several at a time; the tests that take no boot run first, then those
+that do, each as its boots are ready; last, alone, the tests marked `timing` and those of the
+entries marked `alone` (their boots then run one at a time, nothing beside them)."""
 
 import os
 import shutil
@@ -22,6 +27,7 @@ QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
 QEMU10_FETCH_TIMEOUT_S = 300
 
 from configs import CONFIGS  # noqa: E402  (the boot configurations: tests/integration/configs.py)
+import boot_pool  # noqa: E402
 
 
 class Boot:
@@ -271,8 +277,11 @@ def boot_config(tmp_path_factory, cfg, **kw):
     extra_args = [a for m in cfg.machine for a in ("-machine", m)] + list(cfg.qemu_args)
     if extra_args:
         kw["extra_args"] = extra_args
+    if cfg.usb_devices:
+        kw["usb_devices"] = list(cfg.usb_devices)
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
-                arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout, **kw)
+                arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout,
+                serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)
 
 
 @pytest.fixture(scope="session")
@@ -290,15 +299,23 @@ def qemu10():
     return os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu")
 
 
+_POOL = None  # the session's boot_pool.BootPool (pytest_collection_finish)
+_FIXTURE_FUNCS = {}  # the generated fixture functions: {function: configs.BootConfig}
+
+
 def _boot_fixture(cfg):
-    """A session fixture booting `cfg` once (after fetching QEMU 10 where the entry asks for it)."""
+    """A session fixture giving `cfg`'s boot: the pool's where it booted there, else booted now
+    (after fetching QEMU 10 where the entry asks for it)."""
     def fixture(request, tmp_path_factory):
+        if _POOL is not None and _POOL.has(cfg.name):
+            return _POOL.result(cfg.name)
         kw = {}
         if cfg.qemu10:
             kw["qemu"], kw["qemu_datadir"] = request.getfixturevalue("qemu10")
         return boot_config(tmp_path_factory, cfg, **kw)
     fixture.__name__ = cfg.name
     fixture.__doc__ = cfg.doc or "The %s boot of configs.py." % cfg.name
+    _FIXTURE_FUNCS[fixture] = cfg
     return pytest.fixture(scope="session", name=cfg.name)(fixture)
 
 
@@ -315,17 +332,96 @@ def _markers():
 def pytest_configure(config):
     for m in _markers():
         config.addinivalue_line("markers", "%s: tests taking a boot of that arch or group (configs.py)" % m)
-    config.addinivalue_line("markers", "save: the boot stick copy of the stream (test_save_stick.py)")
+    config.addinivalue_line("markers", "timing: asserts something about time on this machine: runs last, "
+                            "alone, after every boot of the pool has ended (boot_pool.py)")
+
+
+def item_boots(item):
+    """The configs.py entries a test takes: its fixtures that resolve to a boot fixture of this
+    file (a module's own fixture of the same name, test_hosted.py's `quick`, is not one), and
+    the entries it names in its parameters (test_smp.py's request.getfixturevalue)."""
+    out = []
+    info = getattr(item, "_fixtureinfo", None)
+    for name in getattr(item, "fixturenames", ()):
+        defs = info.name2fixturedefs.get(name) if info else None
+        cfg = _FIXTURE_FUNCS.get(defs[-1].func) if defs else None
+        if cfg:
+            out.append(cfg)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    out += [CONFIGS[v] for v in params.values() if isinstance(v, str) and v in CONFIGS]
+    return list({c.name: c for c in out}.values())
+
+
+def pooled(cfg):
+    """Booted in the pool: everything but the `alone` entries and the QEMU 10 ones (fetched on
+    first use, once)."""
+    return not cfg.alone and not cfg.qemu10
+
+
+def runs_last(item):
+    return item.get_closest_marker("timing") is not None or any(c.alone for c in item_boots(item))
 
 
 def pytest_collection_modifyitems(items):
-    """A test taking a boot fixture carries that boot's arch and groups as markers."""
+    """A test taking a boot fixture carries that boot's arch and groups as markers. The order:
+    tests taking no pooled boot first (they run while the pool boots), then those taking pooled
+    boots in the pool's order, then the `timing` ones and those of `alone` boots."""
     for item in items:
-        for name in getattr(item, "fixturenames", ()):
-            cfg = CONFIGS.get(name)
-            if cfg:
-                for m in (cfg.arch,) + cfg.groups:
-                    item.add_marker(m)
+        for cfg in item_boots(item):
+            for m in (cfg.arch,) + cfg.groups:
+                item.add_marker(m)
+    rank = {c.name: i for i, c in enumerate(_pool_order(items))}
+
+    def key(pos_item):
+        pos, item = pos_item
+        if runs_last(item):
+            return (2, 0, pos)
+        idx = [rank[c.name] for c in item_boots(item) if c.name in rank]
+        return (1, max(idx), pos) if idx else (0, 0, pos)
+    items[:] = [it for _, it in sorted(enumerate(items), key=key)]
+
+
+def _pool_order(items):
+    """The pooled boots the items take, longest first (boot_pool.cost), then in order of first use."""
+    seen = {}
+    for item in items:
+        if not runs_last(item):
+            for cfg in item_boots(item):
+                if pooled(cfg):
+                    seen.setdefault(cfg.name, (len(seen), cfg))
+    return [cfg for _, cfg in sorted(seen.values(), key=lambda pc: (-boot_pool.cost(pc[1]), pc[0]))]
+
+
+def pytest_collection_finish(session):
+    """Start the pooled boots of the selected tests (none for --collect-only)."""
+    global _POOL
+    if session.config.option.collectonly or not session.items:
+        return
+    if hasattr(session.config, "workerinput"):
+        return  # a pytest-xdist worker collects every test, runs a share: the boots go on first use
+    jobs = boot_pool.jobs_wanted()
+    if not jobs:
+        return
+    factory = session.config._tmp_path_factory
+    factory.getbasetemp()  # made once here: its lazy creation is not thread-safe
+    _POOL = boot_pool.BootPool(jobs)
+    for cfg in _pool_order(session.items):
+        _POOL.submit(cfg, lambda cfg=cfg: boot_config(factory, cfg))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before a test that runs last: every pooled boot has ended, so nothing runs beside it."""
+    if _POOL is not None and runs_last(item):
+        _POOL.drain()
+
+
+def pytest_sessionfinish(session):
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL.write_times(str(session.config._tmp_path_factory.getbasetemp()))
+        _POOL = None
 
 
 FLOPS_PER_INSN = {"fma": 2, "mul_add": 1}  # per lane: a fused multiply-add is two operations

@@ -45,9 +45,12 @@ def unit_of_object(rel):
     return os.path.splitext(source)[0], source
 
 
+NM_BATCH = 256  # objects per nm run: one process per object was most of this test's time
+
+
 def read_symbols(obj_dir, nm):
     """{unit: (defined symbols, undefined symbols)} of the objects under obj_dir whose source exists."""
-    units = {}
+    units, unit_of_path = {}, {}
     for dirpath, _dirs, files in os.walk(obj_dir):
         for name in sorted(files):
             if not name.endswith(".o"):
@@ -56,14 +59,21 @@ def read_symbols(obj_dir, nm):
             unit, source = unit_of_object(os.path.relpath(path, obj_dir).replace(os.sep, "/"))
             if not os.path.exists(os.path.join(ROOT, source)):
                 continue  # stale: its source was renamed or removed
-            out = subprocess.run([nm, path], capture_output=True, text=True, check=True).stdout
-            defined, undefined = units.setdefault(unit, (set(), set()))
-            for line in out.splitlines():
-                parts = line.split()
-                if len(parts) == 2 and parts[0] == "U":
-                    undefined.add(parts[1])
-                elif len(parts) == 3 and parts[1] in DEFINED_KINDS:
-                    defined.add(parts[2])
+            unit_of_path[path] = unit
+            units.setdefault(unit, (set(), set()))
+    paths = list(unit_of_path)
+    for i in range(0, len(paths), NM_BATCH):
+        # -A: every line starts with its object's path and a colon (no path here has a colon)
+        out = subprocess.run([nm, "-A"] + paths[i:i + NM_BATCH], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            path, _, rest = line.partition(":")
+            defined, undefined = units[unit_of_path[path]]
+            parts = rest.split()
+            if len(parts) == 2 and parts[0] == "U":
+                undefined.add(parts[1])
+            elif len(parts) == 3 and parts[1] in DEFINED_KINDS:
+                defined.add(parts[2])
     return units
 
 

@@ -11,17 +11,15 @@ import sys
 
 import pytest
 
-from conftest import ROOT, boot
+from conftest import ROOT
 
 HARNESS = os.path.join(ROOT, "harness", "baremetric")
-SETTINGS = {"probes": "timer,spin,membw,latency,irq_latency,irq_exception,noise", "samples": 4,
-            "timer_samples": 64, "mem_max_mb": 1, "mem_kernels": "read,copy", "irq_samples": 100,
-            "irq_set_ms": 5000, "irq_timeout_ms": 2000, "noise_ms": 200}
 
 
 @pytest.fixture(scope="module")
-def two_boots(tmp_path_factory):
-    return [boot(tmp_path_factory, "cmp%d" % i, settings=SETTINGS, smp=2) for i in (1, 2)]
+def two_boots(cmp1, cmp2):
+    """The two boots of configs.py's COMPARE_OPTIONS (entries cmp1, cmp2, 2 CPUs)."""
+    return [cmp1, cmp2]
 
 
 def test_compare_matches_every_set(two_boots, tmp_path):

@@ -12,6 +12,10 @@ import pytest
 
 from conftest import HostedRun as Run, check_membw_mc, check_timer_sets
 
+# Timing on this machine (the TSC rate against the kernel's, the spin loop's cycles): run last,
+# alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")

@@ -27,6 +27,9 @@ from conftest import ROOT, in_guest
 from bmharness.analysis import knees, memory
 from bmharness.stream import parse
 
+# Timing on this machine (cache knees, which a busy neighbour moves): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 SYSFS = "/sys/devices/system/cpu/cpu0/cache"
 

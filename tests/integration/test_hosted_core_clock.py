@@ -28,6 +28,9 @@ from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
+# Timing on this machine (the core clock's spread): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 PLAUSIBLE_HZ = (0.8e9, 6.5e9)
 SPREAD = 0.05                     # median vs slowest timing's clock, relative

@@ -29,6 +29,9 @@ from bmharness.analysis import irq
 from bmharness.stream import parse
 from conftest import in_guest, rt_prefix
 
+# Timing on this machine (displacement against handlers of known work): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")

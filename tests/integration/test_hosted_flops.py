@@ -30,6 +30,9 @@ from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
 
+# Timing on this machine (FMA per core cycle): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 FMA_PER_CYCLE = (1.8, 2.1)
 AMD_TWO_FMA_PIPES = {0x19, 0x1A}

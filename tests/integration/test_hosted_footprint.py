@@ -18,6 +18,9 @@ import pytest
 
 from bmharness.stream import parse
 
+# Timing on this machine (cache footprints, which a busy neighbour moves): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")

@@ -21,6 +21,9 @@ from bmharness.analysis import irq
 from bmharness.stats import median
 from conftest import HostedRun, check_nothing_lost, check_one_shot_arms
 
+# Timing on this machine (signal latencies against a sanity band): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")

@@ -27,6 +27,9 @@ import pytest
 from conftest import ROOT, HostedRun, rt_prefix
 from profile_checks import check_region, check_stream, function_symbols, prof_records, samples_by_function
 
+# Timing on this machine (a time profile's known split): run last, alone (conftest.py).
+pytestmark = pytest.mark.timing
+
 
 BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 TIMEOUT_S = 300

@@ -9,6 +9,7 @@ second stick is never written; a stick too small for the pre-allocation gives a 
 intact serial log; QEMU killed mid-run leaves a prefix that parses as truncated, every record in
 it valid. AArch64 (virt + AAVMF, PCIe qemu-xhci) saves the same way."""
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -21,13 +22,13 @@ from bmharness.stream import parse
 from bmharness.stream.stick import runs as stick_runs
 from bmharness.stream.stick.device import StickError
 
-from conftest import IMAGE, IMAGE_A64, boot, boot_a64
+from configs import CONFIGS, SAVE_SHORT as SHORT
+from conftest import IMAGE, boot, boot_config
 
+# The boots are entries of configs.py (SAVE: save_serial, save_hub, ..., a64_save_hub), booted in
+# the session's pool; the fixtures below give them the names the tests use.
 ESP = "@@1M"  # the image's partition starts at 1 MiB (scripts/mkimage.sh)
-SHORT = {"probes": "timer,spin", "samples": 4, "timer_samples": 64, "tsc_cal_windows": 1}
 BEGIN = re.compile(rb"@BM [0-9]+ 0 begin ")  # any protocol version
-HUB_PORT = 2
-KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
 
 pytestmark = pytest.mark.save
 
@@ -76,13 +77,13 @@ def check_complete(summary):
 
 
 @pytest.fixture(scope="module")
-def saved(tmp_path_factory):
-    return boot(tmp_path_factory, "save_serial", dict(SHORT))
+def saved(save_serial):
+    return save_serial
 
 
 @pytest.fixture(scope="module")
-def saved_noserial(tmp_path_factory):
-    return boot(tmp_path_factory, "save_noserial", dict(SHORT), serial=False)
+def saved_noserial(save_noserial):
+    return save_noserial
 
 
 def test_plan_then_live(saved):
@@ -145,10 +146,9 @@ def test_noserial_stick_alone_complete(saved_noserial, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def saved_hub(tmp_path_factory):
-    devices = ["-device", "usb-hub,bus=xhci.0,port=%d" % HUB_PORT,
-               "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % HUB_PORT]
-    return boot(tmp_path_factory, "save_hub", dict(SHORT), usb_devices=devices)
+def saved_hub(save_hub):
+    """The stick behind a hub on root port SAVE_HUB_PORT (configs.py)."""
+    return save_hub
 
 
 def test_behind_hub(saved_hub):
@@ -161,10 +161,10 @@ def test_behind_hub(saved_hub):
 
 
 @pytest.fixture(scope="module")
-def saved_high(tmp_path_factory):
+def saved_high(save_high):
     """qemu-xhci offers each bus port at USB 2 (p2) and USB 3 (p3) speed, and usb-storage takes
     SuperSpeed where it can: with no USB 3 ports (p3=0) it attaches at high speed."""
-    return boot(tmp_path_factory, "save_high", dict(SHORT), xhci_props=",p3=0")
+    return save_high
 
 
 def test_high_speed(saved_high):
@@ -202,8 +202,8 @@ def test_second_stick_never_written(saved_two):
 
 
 @pytest.fixture(scope="module")
-def saved_too_small(tmp_path_factory):
-    return boot(tmp_path_factory, "save_too_small", dict(SHORT, save_mb=200))
+def saved_too_small(save_too_small):
+    return save_too_small
 
 
 def test_too_small_stick_gives_reason(saved_too_small):
@@ -216,9 +216,9 @@ def test_too_small_stick_gives_reason(saved_too_small):
 
 
 @pytest.fixture(scope="module")
-def saved_killed(tmp_path_factory):
-    settings = dict(SHORT, probes="timer,spin,noise", noise_ms=600000)
-    return boot(tmp_path_factory, "save_killed", settings, timeout=KILL_AFTER_S)
+def saved_killed(save_killed):
+    """QEMU killed after SAVE_KILL_AFTER_S while the noise probe still runs (configs.py)."""
+    return save_killed
 
 
 def test_killed_run_leaves_valid_prefix(saved_killed, tmp_path):
@@ -235,13 +235,13 @@ def test_killed_run_leaves_valid_prefix(saved_killed, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def a64_saved(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64_save_serial", dict(SHORT))
+def a64_saved(a64_save_serial):
+    return a64_save_serial
 
 
 @pytest.fixture(scope="module")
-def a64_saved_noserial(tmp_path_factory):
-    return boot_a64(tmp_path_factory, "a64_save_noserial", dict(SHORT), serial=False)
+def a64_saved_noserial(a64_save_noserial):
+    return a64_save_noserial
 
 
 @pytest.mark.aarch64
@@ -252,10 +252,8 @@ def test_a64_stick_equals_serial(a64_saved):
 
 
 @pytest.fixture(scope="module")
-def a64_saved_hub(tmp_path_factory):
-    devices = ["-device", "usb-hub,bus=xhci.0,port=%d" % HUB_PORT,
-               "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % HUB_PORT]
-    b = boot_a64(tmp_path_factory, "a64_save_hub", dict(SHORT), usb_devices=devices)
+def a64_saved_hub(a64_save_hub, tmp_path_factory):
+    b = a64_save_hub
     if _fell_to_shell(b):
         # AAVMF's boot manager sometimes lists its boot options before the stick behind the hub
         # has enumerated and starts its UEFI Shell instead (seen in 2 of 6 boots here, on an
@@ -263,7 +261,8 @@ def a64_saved_hub(tmp_path_factory):
         # our image never ran, so the boot is repeated once; a stick that is really not found
         # fails both
         print("AAVMF started its shell, not the stick behind the hub: booting once more")
-        b = boot_a64(tmp_path_factory, "a64_save_hub_again", dict(SHORT), usb_devices=devices)
+        again = dataclasses.replace(CONFIGS["a64_save_hub"], name="a64_save_hub_again")
+        b = boot_config(tmp_path_factory, again)
     return b
 
 

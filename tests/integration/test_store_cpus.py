@@ -12,11 +12,10 @@ import sys
 import pytest
 
 from bmharness.store import db as store_db, ops
-from conftest import ROOT, boot
+from configs import STORE_CPUS as CPUS, store_boot_name
+from conftest import ROOT
 
 HARNESS = os.path.join(ROOT, "harness", "baremetric")
-SETTINGS = {"probes": "membw,latency", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy"}
-CPUS = ("Skylake-Client-v1", "EPYC-v1")
 
 
 def store(db, *args):
@@ -27,9 +26,9 @@ def store(db, *args):
 
 
 @pytest.fixture(scope="module")
-def boots(tmp_path_factory):
-    return {cpu: [boot(tmp_path_factory, "st-%s-%d" % (cpu, i), settings=SETTINGS, cpu=cpu)
-                  for i in (1, 2)] for cpu in CPUS}
+def boots(request, st_skylake_client_v1_1, st_skylake_client_v1_2, st_epyc_v1_1, st_epyc_v1_2):
+    """Two boots of each model: configs.py's STORE_OPTIONS entries, booted in the session's pool."""
+    return {cpu: [request.getfixturevalue(store_boot_name(cpu, i)) for i in (1, 2)] for cpu in CPUS}
 
 
 def test_two_cpu_models_two_machines_compared_per_level(boots, tmp_path):

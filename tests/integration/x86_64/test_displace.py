@@ -15,7 +15,7 @@ from bmharness.analysis import irq
 
 from configs import CONFIGS, work_list  # the boot configurations (configs.py)
 
-OPTS = CONFIGS["disp_icount"].options
+OPTS = CONFIGS["icount"].options  # the x86 -icount boot, shared with test_boot and test_profile
 N_DISP = OPTS["irq_disp_samples"]
 WORK = work_list(OPTS["irq_disp_work"])
 GAP_BAND = 0.5   # instructions: fixed by the issue
@@ -25,8 +25,8 @@ def _ci(c, key):
     return c[key], c[key + "_ci_low"], c[key + "_ci_high"]
 
 
-def test_icount_gap_is_the_same_for_every_handler(disp_icount):
-    b = disp_icount
+def test_icount_gap_is_the_same_for_every_handler(icount):
+    b = icount
     assert not b.run["timed_out"], "QEMU had to be killed"
     assert b.summary["ok"], b.summary["validation"]["problems"]
     assert b.summary["end"]["status"] == "ok", b.summary["messages"]

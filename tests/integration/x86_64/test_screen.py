@@ -8,6 +8,8 @@ and a wait for a key. Structure only: under TCG the numbers are emulation number
 import re
 import time
 
+import pytest
+
 from conftest import IMAGE
 from screen_text import ScreenRun, screen_lines
 
@@ -42,6 +44,7 @@ def finished(run, timeout=10):
         time.sleep(1)
 
 
+@pytest.mark.timing  # the whole boot and the key within HOLD_S: runs last, alone (conftest.py)
 def test_summary_on_screen_then_key_powers_off(tmp_path):
     run = ScreenRun(tmp_path, IMAGE, {"probes": "timer", "timer_samples": 64, "hold_s": HOLD_S}).start()
     try:

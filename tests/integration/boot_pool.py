@@ -1,0 +1,100 @@
+"""The boot pool of the integration tests: every boot of configs.py that the selected tests take
+starts as soon as the session has collected them, BOOT_JOBS at a time in background threads,
+while the tests that need no boot run; a test then waits only for its own boot. A QEMU boot under
+TCG is one or two busy host threads, so on a small machine the pool mostly overlaps the boots
+with each other and with the hosted runs and file checks of the other tests.
+
+What is not booted in the pool: the entries marked `alone` (their tests hold a calibration or a
+duration to a bound, so nothing may run beside them). conftest.py orders their tests, and the
+tests marked `timing`, after all others and drains the pool before the first of them; they then
+boot and run one at a time, as the whole suite did before.
+
+BAREMETRIC_BOOT_JOBS=n sets the number of boots at a time (default: the CPUs this process may
+use, at least 2); 0 turns the pool off (every boot on first use, one at a time)."""
+
+import concurrent.futures
+import os
+import threading
+import time
+
+import pytest
+
+ENV_JOBS = "BAREMETRIC_BOOT_JOBS"
+MIN_JOBS = 2  # a boot waits for its firmware's timers part of the time: two overlap even on one CPU
+
+
+def jobs_wanted():
+    """The number of boots at a time: BAREMETRIC_BOOT_JOBS, else the usable CPUs (>= MIN_JOBS)."""
+    value = os.environ.get(ENV_JOBS, "").strip()
+    if value:
+        try:
+            return max(0, int(value))
+        except ValueError:
+            raise pytest.UsageError("%s=%r: expected a number of boots at a time (0: no pool)"
+                                    % (ENV_JOBS, value))
+    return max(MIN_JOBS, len(os.sched_getaffinity(0)))
+
+
+def cost(cfg):
+    """A rough relative duration of a boot, to start the long ones first: -icount runs ~10x
+    slower, the default (shape) boots run every probe, a timeout that is the test's point runs
+    to the end."""
+    if "shape" in cfg.groups:
+        return 12
+    if cfg.icount:
+        return 8
+    if cfg.timeout and cfg.options.get("noise_ms", 0) > 100000:
+        return cfg.timeout / 5
+    return 1 + (cfg.smp > 1) + (cfg.arch == "aarch64")
+
+
+class BootPool:
+    """Boots configurations in background threads: submit(cfg, fn) once per name, result(name)
+    waits for that boot (its exception is raised there), drain() waits for every boot."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+        self._executor = concurrent.futures.ThreadPoolExecutor(jobs, thread_name_prefix="boot") if jobs else None
+        self._futures = {}
+        self._lock = threading.Lock()
+        self.times = {}  # name: seconds the boot took
+        self.started = time.monotonic()
+
+    def submit(self, cfg, fn):
+        if not self._executor:
+            return
+        with self._lock:
+            if cfg.name in self._futures:
+                return
+
+            def timed():
+                t = time.monotonic()
+                try:
+                    return fn()
+                finally:
+                    self.times[cfg.name] = time.monotonic() - t
+            self._futures[cfg.name] = self._executor.submit(timed)
+
+    def has(self, name):
+        return name in self._futures
+
+    def result(self, name):
+        return self._futures[name].result()
+
+    def drain(self):
+        """Wait until every submitted boot has ended (their results stay for their tests)."""
+        if self._futures:
+            concurrent.futures.wait(list(self._futures.values()))
+
+    def close(self):
+        if self._executor:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def write_times(self, folder):
+        """Where the time went: folder/boot_pool_times.txt, each boot's seconds, longest first."""
+        with open(os.path.join(folder, "boot_pool_times.txt"), "w") as fh:
+            fh.write("boots %d, %d at a time, session %.1f s, sum of boots %.1f s\n"
+                     % (len(self.times), self.jobs, time.monotonic() - self.started, sum(self.times.values())))
+            for name, sec in sorted(self.times.items(), key=lambda kv: -kv[1]):
+                fh.write("%-28s %7.1f s\n" % (name, sec))
