@@ -2,9 +2,10 @@
  * hardware ids, the start-up report, and work dispatch (arch/smp_jobs.h), declared here once.
  * Who starts them is the environment's business: on bare metal efi/<cpu>/smp.c (x86_64:
  * INIT-SIPI-SIPI through the local APIC; AArch64: PSCI CPU_ON; see efi/<cpu>/smp.h), hosted
- * hosted/smp.c (pinned threads). CPU numbers are dense over the CPUs online: 0 is the BSP. The
- * CPU's part, <cpu/smp.h> (arch/<cpu>/include/cpu/smp.h), gives the tail of struct smp_report:
- * the fields only its bring-up has. */
+ * hosted/smp.c (pinned threads); on bare metal efi/smp_table.c keeps the table and the report.
+ * CPU numbers are dense over the CPUs online: 0 is the BSP. The CPU's part, <cpu/smp.h>
+ * (arch/<cpu>/include/cpu/smp.h), gives the tail of struct smp_report: the fields only its
+ * bring-up has. */
 #ifndef ARCH_SMP_H
 #define ARCH_SMP_H
 

@@ -1,14 +1,19 @@
-/* What the bare-metal sampling sources share (bench/profile/sampler.h; x86_64:
- * efi/x86_64/prof_sampler.c, AArch64: efi/aarch64/prof_sampler.c): the checks before any source is
- * armed, the per-CPU state from the arena, the choice between counter overflow and the timer, the
- * timer period's floor and the ns-to-counter conversion, the handler's CPU index, the drain at a
- * stop and the sampling windows (prof_sampler_window_open/close). Each port keeps its sources. */
-#ifndef DRIVERS_PROF_SAMPLER_COMMON_H
-#define DRIVERS_PROF_SAMPLER_COMMON_H
+/* The bare-metal profiler's sampling sources (bench/profile/sampler.h), CPU-neutral: this unit
+ * (efi/prof_sampler_common.c) keeps the profiler's state (per CPU, from the probe's arena), the
+ * timer source whole (the one-shot timer by its role, re-armed from its handler with a freshly drawn
+ * delay), the overflow handler's bookkeeping, the choice between counter overflow and the timer,
+ * the start, stop, drain and the application processors' begin/end. Each CPU's port
+ * (efi/<cpu>/prof_sampler.c) supplies only the hardware steps of counter overflow and of bringing an
+ * application processor's interrupt path up and down, as prof_sampler_port below. */
+#ifndef EFI_PROF_SAMPLER_COMMON_H
+#define EFI_PROF_SAMPLER_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/core/irq_platform.h"
+#include "bench/profile/period.h"
 #include "bench/profile/sampler.h"
 
 /* As on every port: a shorter timer period would leave the probe no time (the handler takes some
@@ -17,29 +22,51 @@
 /* How long a stop waits for a sample requested before it, to take it there. */
 #define PROF_STOP_DRAIN_US 2000ull
 
-typedef bool (*prof_start_fn)(struct probe_env *env, const struct prof_sampler_req *req,
-			      struct prof_sampler_info *out, const char **why);
+/* What each sampling CPU's handler writes: its own line(s). */
+struct prof_cpu {
+	struct prof_period per;
+	volatile uint64_t exit_cycles; /* end of the last handler */
+	volatile bool rearm;           /* cleared by stop: the handler then no longer re-arms */
+	bool on;
+	void *port;                    /* the port's own state for this CPU (port_bytes of it) */
+} __attribute__((aligned(64)));
 
-/* Can anything sample here (our interrupt entry, the platform's sources, the counter's rate, the
- * profiler's vector free)? Then the per-CPU state: *ncpu entries of `size` bytes, zeroed, from the
- * probe's arena. NULL with *why otherwise. */
-void *prof_sampler_prepare(struct probe_env *env, size_t size, unsigned *ncpu, const char **why);
-/* Start what req->source asks: PROF_SRC_PMU the overflow source (its reason when it cannot),
- * PROF_SRC_TIMER the timer, PROF_SRC_AUTO the overflow source, else the timer with out->fallback
- * saying why not the counter. */
-bool prof_sampler_choose(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
-			 const char **why, prof_start_fn start_pmi, prof_start_fn start_timer);
-/* The timer source's period (req->period, else the default), or 0 with *why when it is below
- * PROF_MIN_PERIOD_NS. */
-uint64_t prof_timer_period(const struct prof_sampler_req *req, const char **why);
+/* The hardware steps of one port. `pmi` says which source runs (counter overflow, else the timer).
+ * Every step gets the platform the probe runs on (env->irq). */
+struct prof_sampler_ops {
+	size_t port_bytes; /* the port's per-CPU state (struct prof_cpu.port), 0 for none */
+	bool pmi_on_aps;   /* application processors sample counter overflow too */
+	/* Boot CPU, the profiler's handler registered: check the PMU can sample `event`, set it up,
+	 * keep its counters from counter sets, route its interrupt. On refusal undo it all, *why. */
+	bool (*pmi_start)(struct irq_platform *p, struct probe_env *env, struct prof_cpu *c, const char *event,
+			  const char **why);
+	/* Load the first period (of this CPU's counter). */
+	bool (*pmi_arm)(struct irq_platform *p, struct prof_cpu *c, uint64_t period, const char **why);
+	/* In the handler: was this interrupt our overflow? Clear it and preload `next` (0: the sampler
+	 * is stopping, the longest the port has). */
+	bool (*pmi_ack)(struct irq_platform *p, struct prof_cpu *c, uint64_t next);
+	/* In the handler after the sample, when re-arming (NULL: nothing to do). */
+	void (*pmi_rearm)(struct irq_platform *p, struct prof_cpu *c);
+	/* Boot CPU, interrupts masked: stop the counter, unroute it, take a sample still pending
+	 * (prof_drain_here), release the counters. */
+	void (*pmi_stop)(struct irq_platform *p, struct prof_cpu *c);
+	/* On application processor `cpu`: its interrupt path ready for the source (its counters set up
+	 * when pmi); false leaves it out. */
+	bool (*cpu_up)(struct irq_platform *p, unsigned cpu, struct prof_cpu *c, bool pmi);
+	/* On it again, interrupts masked: the source stopped, a pending sample taken, the path down. */
+	void (*cpu_down)(struct irq_platform *p, unsigned cpu, struct prof_cpu *c, bool pmi);
+};
+
+/* Each port's (efi/<cpu>/prof_sampler.c). */
+extern const struct prof_sampler_ops prof_sampler_port;
+
 /* ns in counter ticks at hz, without overflowing for any ns a run can ask for. */
 uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz);
-/* The running CPU's index (0 = the boot CPU) among ncpu: looked up only while application
- * processors sample (aps), else 0. */
-unsigned prof_cpu_index(bool aps, unsigned ncpu);
 /* Interrupts masked: while pending(arg) says a sample requested before the stop is still pending
  * here, open a short window to take it, for at most PROF_STOP_DRAIN_US (rather than leave it for a
  * later window). */
-void prof_drain_pending(bool (*pending)(const void *arg), const void *arg, uint64_t counter_hz);
+void prof_drain_pending(bool (*pending)(const void *arg), const void *arg);
+/* The same with the platform's view of the profiler's vector on this CPU (irq_vector_pending). */
+void prof_drain_here(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include "efi/smp.h"
 
 #include "arch/cycles.h" /* cycles_read, cpu_relax */
+#include "efi/smp_table.h"
 
 static const struct smp_mailbox_ops *port; /* the per-CPU half's (smp_mailbox_attach) */
 
@@ -21,7 +22,7 @@ void smp_mailbox_attach(const struct smp_mailbox_ops *ops)
 
 static struct smp_mailbox *mailbox_of(unsigned cpu)
 {
-	return port ? port->mailbox(cpu) : 0;
+	return port ? smp_table_mailbox(cpu) : 0;
 }
 
 bool smp_run(unsigned cpu, void (*fn)(void *), void *arg)

@@ -4,8 +4,8 @@
  * for it bounded, and the AP runs the job under a recovery point so an exception in it ends the
  * job, not the run. The per-CPU halves (efi/x86_64/smp.c, efi/aarch64/smp.c) keep what differs:
  * how a core is started, how an idle one waits and is woken, and how its exceptions reach
- * smp_mailbox_trap; they hand this half their mailbox lookup and wake-up as an ops table
- * (smp_mailbox_attach), so the calls go one way, from them to here. The hosted build implements
+ * smp_mailbox_trap; they hand this half their wake-up as an ops table (smp_mailbox_attach) and
+ * number each AP's mailbox in efi/smp_table.c, so the calls go one way, from them to here. The hosted build implements
  * arch/smp_jobs.h with threads instead (hosted/smp.c). */
 #ifndef EFI_SMP_H
 #define EFI_SMP_H
@@ -29,10 +29,9 @@ struct smp_mailbox {
 	struct fault_jmp jmp;
 };
 
-/* What each port supplies: the mailbox of online AP `cpu` (NULL for the BSP, cpu 0, and for a CPU
- * that is not online), and the wake-up of that AP after a post (the post is visible first). */
+/* What each port supplies: the wake-up of online AP `cpu` after a post (the post is visible first).
+ * The mailboxes themselves are the ones the port numbered online (efi/smp_table.h). */
 struct smp_mailbox_ops {
-	struct smp_mailbox *(*mailbox)(unsigned cpu);
 	void (*kick)(unsigned cpu);
 };
 /* The port's ops, before any AP is online (its BSP set-up). Until then every CPU but the BSP is

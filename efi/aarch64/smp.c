@@ -4,6 +4,7 @@
 #include "efi/aarch64/smp.h"
 
 #include "efi/smp.h"
+#include "efi/smp_table.h"
 
 #include "arch/aarch64/ap_start.h"
 #include "arch/aarch64/cpu.h"
@@ -30,14 +31,8 @@ struct smp_cpu {
 
 _Static_assert(sizeof(struct smp_cpu) <= SMP_SLOT_BYTES, "struct smp_cpu outgrew SMP_SLOT_BYTES");
 
-static struct smp_cpu bsp_cpu;
-
-static struct {
-	struct smp_report rep;
-	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's */
-	unsigned n_online;
-	uint64_t counter_hz;
-} g;
+/* Each core's control block is at the bottom of its own memory (ap_slot); efi/smp_table.c
+ * numbers the ones online and keeps the report. */
 
 static uint32_t self_affinity(void)
 {
@@ -85,47 +80,28 @@ static __attribute__((noreturn, used)) void ap_entry(struct smp_cpu *c)
 
 static void fail(const struct smp_cpu *c, const char *reason)
 {
-	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
-
-	f->hw_id = c->apic_id;
-	f->stage = (unsigned)c->boot.stage;
-	f->reason = reason;
+	smp_table_fail(c->apic_id, (unsigned)c->boot.stage, reason);
 }
 
-/* The job mailboxes (efi/smp.c) reach an AP's slot and wake it through these. */
-static struct smp_mailbox *mailbox(unsigned cpu)
-{
-	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
-}
-
+/* The job mailboxes (efi/smp.c) wake a core through this. */
 static void kick(unsigned cpu)
 {
 	(void)cpu;
 	a64_sev(); /* dsb ish first: the post is visible before the core wakes */
 }
 
-static const struct smp_mailbox_ops mailbox_ops = { mailbox, kick };
+static const struct smp_mailbox_ops mailbox_ops = { kick };
 
 static void init_bsp(const struct madt_info *madt)
 {
 	smp_mailbox_attach(&mailbox_ops);
-	g.rep = (struct smp_report){ 0 };
-	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = self_affinity();
-	bsp_cpu.online = 1;
-	g.online[0] = &bsp_cpu;
-	g.n_online = 1;
-	g.rep.cpus_online = 1;
-	g.rep.bsp_hw_id = bsp_cpu.apic_id;
-	if (madt && madt->valid) {
-		g.rep.cpus_madt = madt->num_enabled;
-		g.rep.hotplug = madt->num_online_capable;
-	}
+	smp_table_begin(self_affinity(), madt);
 }
 
 void smp_start_none(const struct madt_info *madt, const char *reason)
 {
 	init_bsp(madt);
-	g.rep.reason = reason;
+	smp_table_rep()->reason = reason;
 }
 
 /* The BSP's state every core starts with. */
@@ -171,23 +147,23 @@ static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
 unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stacks, size_t stack_size,
 		       unsigned max_cpus, uint64_t counter_hz)
 {
+	struct smp_report *rep;
+	const struct madt_cpu *m;
 	uint64_t t0, limit;
 	int32_t ver;
 	unsigned attempts = 0;
 	bool pending[SMP_MAX_CPUS] = { false };
 
-	if (g.n_online > 1)
-		return g.n_online; /* once per boot */
+	if (smp_cpus_online() > 1)
+		return smp_cpus_online(); /* once per boot */
 	init_bsp(madt);
-	g.rep.conduit = use_hvc ? "hvc" : "smc";
-	g.rep.reason = check_args(madt, stacks, stack_size, counter_hz);
-	if (g.rep.reason)
+	rep = smp_table_rep();
+	rep->conduit = use_hvc ? "hvc" : "smc";
+	rep->reason = check_args(madt, stacks, stack_size, counter_hz);
+	if (rep->reason)
 		return 1;
-	g.counter_hz = counter_hz;
 	ver = (int32_t)psci_call(use_hvc, PSCI_VERSION);
-	g.rep.psci_version = ver > 0 ? (uint32_t)ver : 0; /* < 0: NOT_SUPPORTED (PSCI 0.1) */
-	if (max_cpus > SMP_MAX_CPUS)
-		max_cpus = SMP_MAX_CPUS;
+	rep->psci_version = ver > 0 ? (uint32_t)ver : 0; /* < 0: NOT_SUPPORTED (PSCI 0.1) */
 	/* The BSP's TPIDR_EL1 is 0 from here: traps.c tells the cores apart by it. */
 	cpu_clear_tpidr_el1();
 	traps_set_ap_handler(ap_trap);
@@ -195,17 +171,9 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 	a64_dcache_clean_poc(ap_start_begin, (size_t)(ap_start_end - ap_start_begin));
 
 	t0 = cycles_read();
-	for (unsigned i = 0; i < madt->num_cpus; i++) {
-		const struct madt_cpu *m = &madt->cpus[i];
-		struct smp_cpu *c;
+	for (unsigned i = 0; (m = smp_table_next_ap(madt, &i, attempts, max_cpus));) {
+		struct smp_cpu *c = ap_slot(stacks, stack_size, attempts);
 
-		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_hw_id)
-			continue;
-		if (attempts + 1 >= max_cpus) {
-			g.rep.not_started++;
-			continue;
-		}
-		c = ap_slot(stacks, stack_size, attempts);
 		*c = (struct smp_cpu){ 0 };
 		c->apic_id = m->apic_id;
 		fill_boot(c, (uint64_t)(uintptr_t)(stacks + (size_t)(attempts + 1) * stack_size));
@@ -228,46 +196,19 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 			continue;
 		while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) && cycles_read() - c->on_tsc <= limit)
 			cpu_relax();
-		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE)) {
+		if (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE))
 			fail(c, "timeout"); /* if it comes up later, it idles: it is given no work */
-			continue;
-		}
-		if (c->seen_apic_id != c->apic_id) {
+		else if (c->seen_apic_id != c->apic_id)
 			fail(c, "id_mismatch"); /* running, but not the core the MADT named */
-			continue;
-		}
-		if (c->online_tsc - c->on_tsc > g.rep.ap_max_cycles)
-			g.rep.ap_max_cycles = c->online_tsc - c->on_tsc;
-		g.online[g.n_online++] = c;
+		else
+			smp_table_add(c->apic_id, &c->mb, c, c->on_tsc, c->online_tsc);
 	}
-	g.rep.bringup_cycles = cycles_read() - t0;
-	g.rep.cpus_online = g.n_online;
-	g.rep.how = "psci";
-	if (attempts == 0 && !g.rep.not_started)
-		g.rep.reason = "the MADT lists no other enabled core";
-	return g.n_online;
+	if (attempts == 0 && !rep->not_started)
+		rep->reason = "the MADT lists no other enabled core";
+	return smp_table_done("psci", t0);
 }
 
-const struct smp_report *smp_report(void)
-{
-	return &g.rep;
-}
-
-/* ---- work ---- */
-
-unsigned smp_cpus_online(void)
-{
-	return g.n_online ? g.n_online : 1;
-}
-
-uint32_t smp_cpu_hw_id(unsigned cpu)
-{
-	if (cpu == 0 && !g.n_online)
-		return self_affinity();
-	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
-}
-
-uint32_t smp_self_hw_id(void)
+uint32_t smp_port_self_hw_id(void)
 {
 	return self_affinity();
 }

@@ -3,6 +3,7 @@
 #include "efi/x86_64/smp.h"
 
 #include "efi/smp.h"
+#include "efi/smp_table.h"
 
 #include "arch/x86_64/ap_start.h"
 #include "arch/x86_64/cpu.h"
@@ -42,14 +43,11 @@ struct smp_cpu {
 
 _Static_assert(sizeof(struct smp_cpu) <= SMP_SLOT_BYTES, "struct smp_cpu outgrew SMP_SLOT_BYTES");
 
-/* The BSP's control block; each AP's is at the bottom of its own memory (ap_slot). */
-static struct smp_cpu bsp_cpu;
-
+/* Each AP's control block is at the bottom of its own memory (ap_slot); efi/smp_table.c numbers
+ * the ones online and keeps the report (g.rep). */
 static struct {
 	struct lapic lapic;
-	struct smp_report rep;
-	struct smp_cpu *online[SMP_MAX_CPUS]; /* by CPU number; [0] is the BSP's slot */
-	unsigned n_online;
+	struct smp_report *rep;
 	uint64_t counter_hz, idle_cycles;
 	bool pat_valid;
 	uint64_t pat;
@@ -150,11 +148,7 @@ static __attribute__((noreturn)) void ap_entry(void *arg)
 
 static void fail(uint32_t apic_id, unsigned stage, const char *reason)
 {
-	struct smp_failure *f = &g.rep.failed[g.rep.num_failed++];
-
-	f->hw_id = apic_id;
-	f->stage = stage;
-	f->reason = reason;
+	smp_table_fail(apic_id, stage, reason);
 }
 
 static bool wait_flag(const volatile uint32_t *flag, uint64_t us)
@@ -225,9 +219,8 @@ static bool startup_one(struct smp_cpu *c, struct ap_start_params *p, uint8_t ve
 		return false;
 	}
 	if (c->mode_switched)
-		g.rep.aps_switched++;
-	if (c->online_tsc - c->sipi_tsc > g.rep.ap_max_cycles)
-		g.rep.ap_max_cycles = c->online_tsc - c->sipi_tsc;
+		g.rep->aps_switched++;
+	smp_table_add(c->apic_id, &c->mb, c, c->sipi_tsc, c->online_tsc);
 	return true;
 }
 
@@ -239,11 +232,11 @@ static struct ap_start_params *prepare_lowpage(uint8_t *page)
 	struct ap_start_params *p;
 
 	if (len > AP_PAGE_SIZE) {
-		g.rep.reason = "start-up trampoline larger than a page";
+		g.rep->reason = "start-up trampoline larger than a page";
 		return 0;
 	}
 	if (rdmsr_safe(X86_MSR_EFER, &efer) != MSR_OK) {
-		g.rep.reason = "EFER unreadable";
+		g.rep->reason = "EFER unreadable";
 		return 0;
 	}
 	for (uint64_t i = 0; i < len; i++)
@@ -259,7 +252,7 @@ static struct ap_start_params *prepare_lowpage(uint8_t *page)
 		for (unsigned i = 0; i < AP_PAGE_SIZE; i++)
 			copy[i] = top[i];
 		p->cr3_32 = (uint64_t)(uintptr_t)copy;
-		g.rep.pml4_copy = true;
+		g.rep->pml4_copy = true;
 	}
 	p->cr4 = cr4;
 	p->cr4_32 = X86_CR4_PAE | (cr4 & X86_CR4_LA57);
@@ -289,45 +282,30 @@ static struct smp_cpu *ap_slot(uint8_t *stacks, size_t stack_size, unsigned i)
 	return (struct smp_cpu *)(void *)(stacks + (size_t)i * stack_size);
 }
 
-/* The job mailboxes (efi/smp.c) reach an AP's slot and wake it through these. */
-static struct smp_mailbox *mailbox(unsigned cpu)
-{
-	return cpu > 0 && cpu < g.n_online ? &g.online[cpu]->mb : 0;
-}
-
+/* The job mailboxes (efi/smp.c) wake an AP through this. */
 static void kick(unsigned cpu)
 {
-	struct smp_cpu *c = g.online[cpu];
+	struct smp_cpu *c = smp_table_block(cpu);
 
 	cpu_mfence(); /* pairs with the AP's fence between `parked` and its last look (see there) */
 	if (c->parked)
 		(void)lapic_send_nmi(&g.lapic, c->apic_id, g.counter_hz);
 }
 
-static const struct smp_mailbox_ops mailbox_ops = { mailbox, kick };
+static const struct smp_mailbox_ops mailbox_ops = { kick };
 
 /* The BSP as CPU 0, with its APIC id from CPUID (touching no APIC register). */
-static void init_bsp(void)
+static void init_bsp(const struct madt_info *madt)
 {
 	smp_mailbox_attach(&mailbox_ops);
-	g.rep = (struct smp_report){ 0 };
-	g.online[0] = &bsp_cpu;
-	g.n_online = 1;
-	g.rep.cpus_online = 1;
-	bsp_cpu.apic_id = cpuid_apic_id();
-	bsp_cpu.seen_apic_id = bsp_cpu.apic_id;
-	bsp_cpu.online = 1;
-	g.rep.bsp_hw_id = bsp_cpu.apic_id;
+	smp_table_begin(cpuid_apic_id(), madt);
+	g.rep = smp_table_rep();
 }
 
 void smp_start_none(const struct madt_info *madt, const char *reason)
 {
-	init_bsp();
-	if (madt && madt->valid) {
-		g.rep.cpus_madt = madt->num_enabled;
-		g.rep.hotplug = madt->num_online_capable;
-	}
-	g.rep.reason = reason;
+	init_bsp(madt);
+	g.rep->reason = reason;
 }
 
 unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *stacks, size_t stack_size,
@@ -335,39 +313,34 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 {
 	uint64_t lp = (uint64_t)(uintptr_t)lowpage, t0;
 	struct ap_start_params *p;
+	const struct madt_cpu *m;
 	unsigned attempts = 0;
 	bool pending[SMP_MAX_CPUS] = { false };
 
-	if (g.n_online > 1)
-		return g.n_online; /* once per boot: the APs are running already */
-	init_bsp();
-	if (madt && madt->valid) {
-		g.rep.cpus_madt = madt->num_enabled;
-		g.rep.hotplug = madt->num_online_capable;
-	}
+	if (smp_cpus_online() > 1)
+		return smp_cpus_online(); /* once per boot: the APs are running already */
+	init_bsp(madt);
 	if (!lapic_init(&g.lapic, madt && madt->valid ? madt->lapic_base : 0, cpu_has_x2apic())) {
-		g.rep.reason = g.lapic.reason;
+		g.rep->reason = g.lapic.reason;
 		return 1;
 	}
-	bsp_cpu.apic_id = bsp_cpu.seen_apic_id = g.rep.bsp_hw_id = lapic_id(&g.lapic);
-	g.rep.x2apic = g.lapic.x2apic;
-	g.rep.lapic_mode_how = lapic_mode_how(lapic_mode_bsp());
-	g.rep.lapic_base = g.lapic.base;
-	g.rep.lowpage = lp;
+	smp_table_bsp_id(lapic_id(&g.lapic));
+	g.rep->x2apic = g.lapic.x2apic;
+	g.rep->lapic_mode_how = lapic_mode_how(lapic_mode_bsp());
+	g.rep->lapic_base = g.lapic.base;
+	g.rep->lowpage = lp;
 	g.counter_hz = counter_hz;
 	g.idle_cycles = us_cycles(SMP_IDLE_SPIN_US);
-	if (max_cpus > SMP_MAX_CPUS)
-		max_cpus = SMP_MAX_CPUS;
 	if (!madt || !madt->valid)
-		g.rep.reason = "no valid MADT";
+		g.rep->reason = "no valid MADT";
 	else if (!counter_hz)
-		g.rep.reason = "TSC frequency unknown: waits cannot be bounded";
+		g.rep->reason = "TSC frequency unknown: waits cannot be bounded";
 	else if (!stacks || stack_size < SMP_MIN_STACK_SIZE || (stack_size % SMP_SLOT_ALIGN) ||
 		 ((uintptr_t)stacks % SMP_SLOT_ALIGN))
-		g.rep.reason = "no AP stacks were reserved";
+		g.rep->reason = "no AP stacks were reserved";
 	else
-		g.rep.reason = check_lowpage(lp);
-	if (g.rep.reason)
+		g.rep->reason = check_lowpage(lp);
+	if (g.rep->reason)
 		return 1;
 	p = prepare_lowpage(lowpage);
 	if (!p)
@@ -375,17 +348,9 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 
 	/* Every AP gets its INIT first and all share one INIT delay; then STARTUP one by one. */
 	t0 = cycles_read();
-	for (unsigned i = 0; i < madt->num_cpus; i++) {
-		const struct madt_cpu *m = &madt->cpus[i];
-		struct smp_cpu *c;
+	for (unsigned i = 0; (m = smp_table_next_ap(madt, &i, attempts, max_cpus));) {
+		struct smp_cpu *c = ap_slot(stacks, stack_size, attempts);
 
-		if (!madt_cpu_enabled(m) || m->apic_id == g.rep.bsp_hw_id)
-			continue;
-		if (attempts + 1 >= max_cpus) {
-			g.rep.not_started++;
-			continue;
-		}
-		c = ap_slot(stacks, stack_size, attempts);
 		*c = (struct smp_cpu){ 0 };
 		c->apic_id = m->apic_id;
 		c->ist = (uint8_t *)c + SMP_SLOT_BYTES;
@@ -398,34 +363,12 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 	}
 	lapic_delay_us(SMP_INIT_DELAY_US, g.counter_hz);
 	for (unsigned a = 1; a <= attempts; a++)
-		if (pending[a] && startup_one(ap_slot(stacks, stack_size, a - 1), p, (uint8_t)(lp >> 12)))
-			g.online[g.n_online++] = ap_slot(stacks, stack_size, a - 1);
-	g.rep.bringup_cycles = cycles_read() - t0;
-	g.rep.cpus_online = g.n_online;
-	g.rep.how = "init-sipi";
-	return g.n_online;
+		if (pending[a])
+			(void)startup_one(ap_slot(stacks, stack_size, a - 1), p, (uint8_t)(lp >> 12));
+	return smp_table_done("init-sipi", t0);
 }
 
-const struct smp_report *smp_report(void)
-{
-	return &g.rep;
-}
-
-/* ---- work ---- */
-
-unsigned smp_cpus_online(void)
-{
-	return g.n_online ? g.n_online : 1;
-}
-
-uint32_t smp_cpu_hw_id(unsigned cpu)
-{
-	if (cpu == 0 && !g.n_online)
-		return cpuid_apic_id();
-	return cpu < g.n_online ? g.online[cpu]->apic_id : 0;
-}
-
-uint32_t smp_self_hw_id(void)
+uint32_t smp_port_self_hw_id(void)
 {
 	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
 }
