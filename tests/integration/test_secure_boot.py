@@ -13,7 +13,6 @@ its variable store into its own folder (the store is written), as the harness do
 import contextlib
 import os
 import re
-import shutil
 import socket
 import subprocess
 import time

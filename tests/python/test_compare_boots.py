@@ -14,7 +14,6 @@ import synth
 from bmharness import cli
 from bmharness.analysis import compare
 from bmharness.report import compare as compare_report
-from bmharness.stream import parse
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 

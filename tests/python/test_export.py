@@ -6,7 +6,6 @@ target installs: without it these tests fail, they do not skip)."""
 
 import csv
 import gzip
-import io
 import json
 import os
 
@@ -15,7 +14,6 @@ import pytest
 import synth
 from bmharness import cli
 from bmharness.analysis import export
-from bmharness.stream import parse
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCHEMA = os.path.join(ROOT, "docs", "results.schema.json")

@@ -15,6 +15,7 @@ import math
 
 from bmharness.analysis import irq
 from bmharness.report import report
+from bmharness.stats.samples import read_raw
 
 from conftest import check_one_shot_arms
 from configs import CONFIGS  # the boot configurations (configs.py)
@@ -134,8 +135,8 @@ def test_noise_smi_per_gap_on_intel_model(lat_intel):
     assert p["smi_per_gap"].startswith("read after each gap") and "smi_note" in p  # TCG: reads 0
     assert p["hwlat_default_ns"] == 10000
     assert abs(p["threshold_ns"] - p["threshold_cycles"] * 1e9 / b.summary["platform"]["tsc"]["hz"]) <= 1
-    smis = irq.parse.read_raw(b.out_dir + "/parsed/" + sets["gap_smi"]["raw_file"])[1]
-    lens = irq.parse.read_raw(b.out_dir + "/parsed/" + sets["gap_len"]["raw_file"])[1]
+    smis = read_raw(b.out_dir + "/parsed/" + sets["gap_smi"]["raw_file"])[1]
+    lens = read_raw(b.out_dir + "/parsed/" + sets["gap_len"]["raw_file"])[1]
     assert len(smis) == len(lens) == p["count"] - p["dropped"]
     assert smis == sorted(smis) and all(v <= p["smi_count"] for v in smis)
     for s in b.sets("irq_latency"):
