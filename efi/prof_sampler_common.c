@@ -29,7 +29,7 @@ static struct {
 	unsigned ncpu;
 } s;
 
-static const struct prof_sampler_ops *const ops = &prof_sampler_port;
+static const struct prof_sampler_ops *ops; /* the port's, from prof_sampler_start_on */
 
 uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz)
 {
@@ -203,9 +203,10 @@ static bool choose(struct probe_env *env, const struct prof_sampler_req *req, st
 	return start_timer(req, out, why);
 }
 
-bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
-			const char **why)
+bool prof_sampler_start_on(const struct prof_sampler_ops *port, struct probe_env *env,
+			   const struct prof_sampler_req *req, struct prof_sampler_info *out, const char **why)
 {
+	ops = port;
 	*out = (struct prof_sampler_info){ 0 };
 	out->cpus = 1;
 	s.p = env->irq;

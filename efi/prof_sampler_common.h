@@ -4,7 +4,7 @@
  * delay), the overflow handler's bookkeeping, the choice between counter overflow and the timer,
  * the start, stop, drain and the application processors' begin/end. Each CPU's port
  * (efi/<cpu>/prof_sampler.c) supplies only the hardware steps of counter overflow and of bringing an
- * application processor's interrupt path up and down, as prof_sampler_port below. */
+ * application processor's interrupt path up and down, handed to prof_sampler_start_on below. */
 #ifndef EFI_PROF_SAMPLER_COMMON_H
 #define EFI_PROF_SAMPLER_COMMON_H
 
@@ -57,8 +57,11 @@ struct prof_sampler_ops {
 	void (*cpu_down)(struct irq_platform *p, unsigned cpu, struct prof_cpu *c, bool pmi);
 };
 
-/* Each port's (efi/<cpu>/prof_sampler.c). */
-extern const struct prof_sampler_ops prof_sampler_port;
+/* bench/profile/sampler.h's prof_sampler_start for the port that calls it: each port's
+ * prof_sampler_start (efi/<cpu>/prof_sampler.c) hands its ops here, so that this unit never names
+ * a port's symbol (no call circle between the neutral unit and the ports). */
+bool prof_sampler_start_on(const struct prof_sampler_ops *port, struct probe_env *env,
+			   const struct prof_sampler_req *req, struct prof_sampler_info *out, const char **why);
 
 /* ns in counter ticks at hz, without overflowing for any ns a run can ask for. */
 uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz);

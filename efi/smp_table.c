@@ -1,7 +1,7 @@
 /* The processors online and the start-up report on bare metal, the same for every port (see
  * efi/smp_table.h). CPU numbers are dense over the CPUs online: 0 is the BSP, then the APs in the
  * order they came up. */
-/* OPT_FAST: -O2 (Makefile): smp_cpu_hw_id and smp_self_hw_id run in the profiler's handler. */
+/* OPT_FAST: -O2 (Makefile): smp_table_hw_id runs in the profiler's handler (smp_cpu_hw_id). */
 #include "efi/smp_table.h"
 
 #include "arch/cycles.h"
@@ -109,14 +109,10 @@ unsigned smp_cpus_online(void)
 	return t.n_online ? t.n_online : 1;
 }
 
-uint32_t smp_cpu_hw_id(unsigned cpu)
+bool smp_table_hw_id(unsigned cpu, uint32_t *id)
 {
-	if (cpu == 0 && !t.n_online)
-		return smp_port_self_hw_id();
-	return cpu < t.n_online ? t.hw_id[cpu] : 0;
-}
-
-uint32_t smp_self_hw_id(void)
-{
-	return smp_port_self_hw_id();
+	if (cpu >= t.n_online)
+		return false;
+	*id = t.hw_id[cpu];
+	return true;
 }

@@ -7,6 +7,7 @@
 #ifndef EFI_SMP_TABLE_H
 #define EFI_SMP_TABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/smp.h"
@@ -14,9 +15,6 @@
 
 struct smp_mailbox;
 
-/* The port's hook (efi/<cpu>/smp.c): the running CPU's hardware id, smp_cpu_hw_id's form, read
- * at any time (before any start too). */
-uint32_t smp_port_self_hw_id(void);
 
 /* Start over with only the BSP online (hardware id bsp_hw_id) and madt's counts (NULL or invalid:
  * none): the report cleared. */
@@ -37,6 +35,10 @@ void smp_table_fail(uint32_t hw_id, unsigned stage, const char *reason);
 void smp_table_add(uint32_t hw_id, struct smp_mailbox *mb, void *block, uint64_t asked, uint64_t online);
 /* The bring-up is over: its method and duration since t0. Returns the CPUs online. */
 unsigned smp_table_done(const char *how, uint64_t t0);
+/* CPU `cpu`'s hardware id once it is online; false before the table has it (the BSP before
+ * smp_table_begin: the port then reads its own, smp_self_hw_id in efi/<cpu>/smp.c; this unit
+ * never calls a port, so no call circle). */
+bool smp_table_hw_id(unsigned cpu, uint32_t *id);
 /* Online AP `cpu`'s mailbox and control block (NULL for the BSP, cpu 0, and CPUs not online). */
 struct smp_mailbox *smp_table_mailbox(unsigned cpu);
 void *smp_table_block(unsigned cpu);

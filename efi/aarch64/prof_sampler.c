@@ -161,7 +161,7 @@ static void cpu_down(struct irq_platform *p, unsigned cpu, struct prof_cpu *c, b
 	(void)irq_platform_a64_cpu_private(&ac->gic, source_intid(pmi), false);
 }
 
-const struct prof_sampler_ops prof_sampler_port = {
+static const struct prof_sampler_ops port = {
 	.port_bytes = sizeof(struct a64_cpu),
 	.pmi_on_aps = true,
 	.pmi_start = pmi_start,
@@ -172,3 +172,9 @@ const struct prof_sampler_ops prof_sampler_port = {
 	.cpu_up = cpu_up,
 	.cpu_down = cpu_down,
 };
+
+bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
+			const char **why)
+{
+	return prof_sampler_start_on(&port, env, req, out, why);
+}

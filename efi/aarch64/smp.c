@@ -208,7 +208,17 @@ unsigned smp_start_aps(const struct madt_info *madt, bool use_hvc, uint8_t *stac
 	return smp_table_done("psci", t0);
 }
 
-uint32_t smp_port_self_hw_id(void)
+uint32_t smp_self_hw_id(void)
 {
 	return self_affinity();
+}
+
+/* The table's id once the CPU is online; before the table has the BSP, its own. */
+uint32_t smp_cpu_hw_id(unsigned cpu)
+{
+	uint32_t id;
+
+	if (smp_table_hw_id(cpu, &id))
+		return id;
+	return cpu == 0 ? smp_self_hw_id() : 0;
 }

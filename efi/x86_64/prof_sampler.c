@@ -93,7 +93,7 @@ static void cpu_down(struct irq_platform *p, unsigned cpu, struct prof_cpu *c, b
 	prof_drain_here();
 }
 
-const struct prof_sampler_ops prof_sampler_port = {
+static const struct prof_sampler_ops port = {
 	.port_bytes = 0,
 	.pmi_on_aps = false,
 	.pmi_start = pmi_start,
@@ -104,3 +104,9 @@ const struct prof_sampler_ops prof_sampler_port = {
 	.cpu_up = cpu_up,
 	.cpu_down = cpu_down,
 };
+
+bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
+			const char **why)
+{
+	return prof_sampler_start_on(&port, env, req, out, why);
+}

@@ -368,7 +368,17 @@ unsigned smp_start_aps(const struct madt_info *madt, void *lowpage, uint8_t *sta
 	return smp_table_done("init-sipi", t0);
 }
 
-uint32_t smp_port_self_hw_id(void)
+uint32_t smp_self_hw_id(void)
 {
 	return g.lapic.present ? lapic_id(&g.lapic) : cpuid_apic_id();
+}
+
+/* The table's id once the CPU is online; before the table has the BSP, its own. */
+uint32_t smp_cpu_hw_id(unsigned cpu)
+{
+	uint32_t id;
+
+	if (smp_table_hw_id(cpu, &id))
+		return id;
+	return cpu == 0 ? smp_self_hw_id() : 0;
 }
