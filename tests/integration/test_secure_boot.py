@@ -10,7 +10,6 @@ The images come from `make image-secboot` (make integration builds them first): 
 with SIGN_KEY=build/keys/snakeoil.key, the shim one with SHIM=1. Each boot copies the image and
 its variable store into its own folder (the store is written), as the harness does for any run."""
 
-import contextlib
 import os
 import re
 import socket
@@ -90,16 +89,12 @@ def need_image(path):
     need(path, "run `make image-secboot` (make integration does)")
 
 
-@contextlib.contextmanager
 def secure_firmware(arch, vars_file):
-    """The harness's firmware for `arch` swapped for the Secure Boot build and the given store."""
-    with pytest.MonkeyPatch.context() as mp:
-        if arch == "x86_64":
-            mp.setattr(qemu, "OVMF_CODE", SECBOOT_CODE)
-            mp.setattr(qemu, "OVMF_VARS", vars_file)
-        else:
-            mp.setitem(qemu.ARCHES, arch, dict(qemu.ARCHES[arch], code=A64_CODE_SNAKEOIL, vars=vars_file))
-        yield
+    """The harness's firmware for `arch` swapped for the Secure Boot build and the given store, for
+    the boots this thread starts only: the suite's other boots run beside these tests in background
+    threads (tests/integration/boot_pool.py), and a module-wide swap once gave one of them the
+    snakeoil store (AAVMF: "failed to load Boot0001 ... Access Denied" for the unsigned image)."""
+    return qemu.firmware_override(arch, SECBOOT_CODE if arch == "x86_64" else A64_CODE_SNAKEOIL, vars_file)
 
 
 class Console:

@@ -119,3 +119,25 @@ def test_machine_option(tmp_path, monkeypatch):
     assert cli.main(["qemu", "--arch", "aarch64", "--el2", "--machine", "gic-version=2",
                      "--out", str(tmp_path / "a")]) == 2
     assert seen["extra_args"] == ["-machine", "virtualization=on", "-machine", "gic-version=2"]
+
+
+def test_firmware_override_is_this_threads_only():
+    """The Secure Boot tests swap the firmware while the suite's other boots run in background
+    threads: a swap reaches the boots of the thread that made it, never another thread's."""
+    import threading
+
+    seen = {}
+
+    def other():
+        seen["other"] = qemu.arch_info("aarch64")["code"]
+
+    default = qemu.arch_info("aarch64")["code"]
+    with qemu.firmware_override("aarch64", "/sb/CODE.fd", "/sb/VARS.fd"):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert qemu.arch_info("aarch64")["code"] == "/sb/CODE.fd"
+        assert qemu.arch_info("aarch64")["vars"] == "/sb/VARS.fd"
+        assert qemu.arch_info("x86_64")["code"] == qemu.OVMF_CODE
+    assert seen["other"] == default
+    assert qemu.arch_info("aarch64")["code"] == default

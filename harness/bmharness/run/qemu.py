@@ -13,6 +13,7 @@ Debian's AAVMF instead (ARCHES). That machine has no exit device: the firmware p
 PSCI (QEMU exits 0) and its status is the `end` record's.
 """
 
+import contextlib
 import datetime
 import json
 import os
@@ -20,6 +21,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 
 from . import runconfig
@@ -69,16 +71,36 @@ def default_timeout(arch="x86_64", icount=False):
     return max(base, DEFAULT_TIMEOUT_ICOUNT) if icount else base
 
 
+# This thread's firmware swaps ({arch: (code, vars)}, firmware_override): a boot started by another
+# thread (the test suite boots configurations in background threads) keeps the defaults.
+_swaps = threading.local()
+
+
+@contextlib.contextmanager
+def firmware_override(arch, code, vars_file):
+    """Within the block, boots of `arch` that this thread starts use another firmware build and
+    variable store (the Secure Boot tests' snakeoil ones); other threads' boots are not touched."""
+    saved = getattr(_swaps, "fw", {})
+    _swaps.fw = dict(saved, **{arch: (code, vars_file)})
+    try:
+        yield
+    finally:
+        _swaps.fw = saved
+
+
 def arch_info(arch):
-    """The QEMU/firmware facts of one architecture (ARCHES)."""
+    """The QEMU/firmware facts of one architecture (ARCHES), with this thread's firmware swap."""
     if arch not in ARCHES:
         raise HarnessError("unknown architecture %r (known: %s)" % (arch, ", ".join(sorted(ARCHES))))
     if arch == "x86_64":
-        return {"qemu": QEMU, "qemu_pkg": "qemu-system-x86", "code": OVMF_CODE, "vars": OVMF_VARS,
+        info = {"qemu": QEMU, "qemu_pkg": "qemu-system-x86", "code": OVMF_CODE, "vars": OVMF_VARS,
                 "fw_pkg": "ovmf", "machine": ["-machine", "q35"], "cpu": None,
                 "efi_name": "BOOTX64.EFI", "image": DEFAULT_IMAGE,
                 "exit_device": EXIT_DEVICE["x86_64"]}
-    return ARCHES[arch]
+    else:
+        info = ARCHES[arch]
+    swap = getattr(_swaps, "fw", {}).get(arch)
+    return dict(info, code=swap[0], vars=swap[1]) if swap else info
 
 
 class HarnessError(Exception):
