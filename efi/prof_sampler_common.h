@@ -62,6 +62,13 @@ struct prof_sampler_ops {
  * a port's symbol (no call circle between the neutral unit and the ports). */
 bool prof_sampler_start_on(const struct prof_sampler_ops *port, struct probe_env *env,
 			   const struct prof_sampler_req *req, struct prof_sampler_info *out, const char **why);
+/* A port's prof_sampler_start over its ops table `ops` (one line in each efi/<cpu>/prof_sampler.c). */
+#define PROF_SAMPLER_PORT(ops)                                                                       \
+	bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req,            \
+				struct prof_sampler_info *out, const char **why)                          \
+	{                                                                                           \
+		return prof_sampler_start_on(&(ops), env, req, out, why);                           \
+	}
 
 /* ns in counter ticks at hz, without overflowing for any ns a run can ask for. */
 uint64_t prof_ns_to_ticks(uint64_t ns, uint64_t hz);

@@ -105,8 +105,4 @@ static const struct prof_sampler_ops port = {
 	.cpu_down = cpu_down,
 };
 
-bool prof_sampler_start(struct probe_env *env, const struct prof_sampler_req *req, struct prof_sampler_info *out,
-			const char **why)
-{
-	return prof_sampler_start_on(&port, env, req, out, why);
-}
+PROF_SAMPLER_PORT(port)
