@@ -63,14 +63,17 @@ def cpu_word_re(cpu_names):
                                                  "|".join(map(re.escape, CPU_PREFIXES))))
 
 
+def neutral_files(root, names):
+    """The source files outside every CPU folder."""
+    return [p for p in source_files(root) if cpu_of(p, names) is None]
+
+
 def cpu_mentions(root):
     """(path, line, word, is_preprocessor) for each CPU named in the code of a CPU-neutral file."""
     names = cpus(root)
     word_re = cpu_word_re(names)
     found = []
-    for path in source_files(root):
-        if cpu_of(path, names) is not None:
-            continue
+    for path in neutral_files(root, names):
         with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
             code = strip_comments_and_strings(f.read())
         for n, line in enumerate(code.split("\n"), 1):
@@ -93,9 +96,7 @@ def contract_problems(root):
     does (bench/ and the environments include the contract arch/x.h)."""
     names = cpus(root)
     problems = []
-    for path in source_files(root):
-        if cpu_of(path, names) is not None:
-            continue
+    for path in neutral_files(root, names):
         with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
             for n, line in enumerate(f, 1):
                 m = CPU_PART_RE.match(line)
