@@ -9,6 +9,7 @@ void cut_disk_init(struct cut_disk *d, uint32_t block, uint64_t blocks)
 	memset(d, 0, sizeof(*d));
 	d->block = block;
 	d->blocks = blocks;
+	d->tear_bytes = block / 2;
 	d->durable = calloc(blocks, block);
 	d->view = calloc(blocks, block);
 }
@@ -90,7 +91,7 @@ void cut_disk_medium(const struct cut_disk *d, uint32_t survive, uint8_t *out)
 		if (!(survive >> i & 1))
 			continue;
 		if (d->pend[i].torn)
-			n = d->block / 2; /* the cut came half-way through the first block */
+			n = d->tear_bytes; /* the cut came inside the first block */
 		memcpy(out + d->pend[i].lba * d->block, d->pend[i].bytes, n);
 	}
 }

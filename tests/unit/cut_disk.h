@@ -3,8 +3,8 @@
  * the next sync: until then the device may keep or drop it, in any order, as a USB stick's
  * controller may (SCSI SBC-3 4.13: data in a volatile cache is lost on power loss unless a
  * SYNCHRONIZE CACHE completed after it). Power fails when a chosen operation is issued: that
- * write is torn (only the first half of its first block new, the rest as before) and it and
- * every later operation fail. cut_disk_medium() then builds what the medium holds after the cut
+ * write is torn (only its first tear_bytes new, the rest as before) and it and every later
+ * operation fail. cut_disk_medium() then builds what the medium holds after the cut
  * for one choice of which cached writes survived. */
 #ifndef TESTS_UNIT_CUT_DISK_H
 #define TESTS_UNIT_CUT_DISK_H
@@ -38,6 +38,7 @@ struct cut_disk {
 	struct cut_op ops[CUT_DISK_OPS_MAX]; /* every write and sync issued, power or not */
 	unsigned nops;
 	unsigned cut_at; /* power fails when operation number cut_at (1-based) is issued; 0: never */
+	uint32_t tear_bytes; /* bytes of the cut write that reach the medium (less than a block) */
 	bool overflow;   /* more cached writes than the model keeps: the test is invalid */
 };
 
