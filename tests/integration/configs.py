@@ -266,7 +266,12 @@ SAVE_KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still ru
 _HUB = ("-device", "usb-hub,bus=xhci.0,port=%d" % SAVE_HUB_PORT,
         "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % SAVE_HUB_PORT)
 
+# The stick on a USB 2 EHCI controller, the machine's qemu-xhci left empty: refused with the reason
+# docs/saving.md quotes (test_save_refused.py).
+_EHCI = ("-device", "usb-ehci,id=ehci", "-device", "usb-storage,drive=stick,bus=ehci.0")
+
 SAVE = [
+    BootConfig("save_ehci", options=SAVE_SHORT, usb_devices=_EHCI, groups=("save",)),
     BootConfig("save_serial", options=SAVE_SHORT, groups=("save",)),
     BootConfig("save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
     BootConfig("save_hub", options=SAVE_SHORT, usb_devices=_HUB, groups=("save",)),

@@ -2,7 +2,7 @@
 quotes: the stick on a USB 2 EHCI controller (QEMU usb-ehci; the machine's qemu-xhci is left
 empty) boots, and before ExitBootServices the firmware records why it does not save, says so on
 the screen and in a warning, leaves the stick untouched (no BAREMETRIC directory) and runs on with
-a complete serial log. One short boot (configs.SAVE_SHORT)."""
+a complete serial log. One short boot, configs.py's save_ehci (pooled with the others)."""
 
 import os
 
@@ -11,18 +11,14 @@ import pytest
 from bmharness.stream.stick import runs as stick_runs
 from bmharness.stream.stick.device import StickError
 
-from configs import SAVE_SHORT
-from conftest import boot
-
 pytestmark = pytest.mark.save
 
 NOT_XHCI = "the boot stick is on a USB controller that is not xHCI (EHCI/OHCI/UHCI are not driven)"
-EHCI_STICK = ["-device", "usb-ehci,id=ehci", "-device", "usb-storage,drive=stick,bus=ehci.0"]
 
 
 @pytest.fixture(scope="module")
-def on_ehci(tmp_path_factory):
-    return boot(tmp_path_factory, "save_ehci", dict(SAVE_SHORT), usb_devices=EHCI_STICK)
+def on_ehci(save_ehci):
+    return save_ehci
 
 
 def test_ehci_stick_is_refused_with_the_documented_reason(on_ehci):
