@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "drivers/usb/xhci_internal.h"
-#include "drivers/usb/xhci_proto.h"
 
 #define XHCI_XCAPS_MAX 64         /* extended capabilities walked before giving up on a loop */
 #define XHCI_XCAP_SPACE 0x10000u  /* they live within the first 64 KiB of the MMIO space */

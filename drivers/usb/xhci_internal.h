@@ -1,6 +1,7 @@
 /* What the xHCI driver's units share and nothing outside them uses: register access, bounded
- * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), root ports
- * (xhci_port.c), device set-up (xhci_enum.c) and the external hub (xhci_hub.c). */
+ * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), protocols and
+ * their speeds (xhci_proto.c), root ports (xhci_port.c), device set-up (xhci_enum.c) and the
+ * external hub (xhci_hub.c). */
 #ifndef DRIVERS_USB_XHCI_INTERNAL_H
 #define DRIVERS_USB_XHCI_INTERNAL_H
 
@@ -89,6 +90,10 @@ int xhci_command_ok(struct xhci *x, const char *what, uint64_t param, uint32_t c
 int xhci_ctrl(struct xhci *x, struct xhci_dev *d, uint8_t type, uint8_t req, uint16_t value,
 	      uint16_t index, void *buf, uint16_t len);
 int xhci_ep_recover(struct xhci *x, struct xhci_dev *d, struct xhci_ep *ep, bool halted);
+
+/* Supported Protocol capabilities (xhci_proto.c): remembers the one at MMIO address cap (its
+ * ports, slot type, PSI dwords). */
+void xhci_proto_add(struct xhci *x, uint64_t cap);
 
 /* Root hub ports (xhci_port.c). */
 const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);

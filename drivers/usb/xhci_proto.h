@@ -32,7 +32,4 @@ bool xhci_psi_decode(const uint32_t *psi, unsigned count, unsigned major, unsign
  * or an unknown speed ID: xhci_error says which). For finding the stick and its record. */
 int xhci_port_link(struct xhci *x, unsigned port, struct xhci_link *out);
 
-/* Remembers the Supported Protocol capability at MMIO address cap (its ports, slot type, PSIs). */
-void xhci_proto_add(struct xhci *x, uint64_t cap);
-
 #endif

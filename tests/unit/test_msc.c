@@ -17,7 +17,6 @@
 #define OP_RC10 0x25
 #define OP_SAI16 0x9E
 #define OP_SYNC10 0x35
-#define OP_START_STOP 0x1B /* SBC-3 START STOP UNIT */
 #define KIB 1024u
 
 static struct msc_model model;
@@ -250,36 +249,6 @@ static void tur_until_ready(void)
 	/* NOT READY with ASC 04h: START UNIT, once (Linux sd_spinup_disk does the same). */
 	CHECK(msc.start_sent);
 	CHECK_EQ_U64(model.starts, 1);
-	CHECK_EQ_U64(model.violations, 0);
-}
-
-/* A unit that stays NOT READY, ASC 04h ASCQ 02h ("initializing command required", SPC-4 sense
- * code table) until it gets START UNIT (SBC-3 START STOP UNIT, START = 1): the driver sends it
- * after the first such TEST UNIT READY and its REQUEST SENSE, then the unit is ready. */
-static void not_ready_needs_start_unit(void)
-{
-	int at;
-
-	setup(512, 2048);
-	model.start_needed = true;
-	CHECK_EQ_U64(msc_open(&msc, &dev, scratch), 0);
-	CHECK_EQ_U64(model.starts, 1);
-	CHECK_EQ_U64(model.turs, 2);
-	at = FIND_SEQ(0, { MODEL_EV_CBW, 0 }, { MODEL_EV_CSW, 1 }, { MODEL_EV_CBW, 1 }, { MODEL_EV_DATA, 1 },
-		      { MODEL_EV_CSW, 1 }, { MODEL_EV_CBW, 0 }, { MODEL_EV_CSW, 1 }, { MODEL_EV_CBW, 0 });
-	while (at >= 0 && model.ev[at].op != OP_TUR)
-		at = FIND_SEQ((unsigned)at + 1, { MODEL_EV_CBW, 0 }, { MODEL_EV_CSW, 1 }, { MODEL_EV_CBW, 1 },
-			      { MODEL_EV_DATA, 1 }, { MODEL_EV_CSW, 1 }, { MODEL_EV_CBW, 0 }, { MODEL_EV_CSW, 1 },
-			      { MODEL_EV_CBW, 0 });
-	CHECK(at >= 0);
-	if (at >= 0) {
-		CHECK_EQ_U64(model.ev[at + 1].status, 1);               /* TUR: CHECK CONDITION */
-		CHECK_EQ_U64(model.ev[at + 2].op, OP_REQUEST_SENSE);
-		CHECK_EQ_U64(model.ev[at + 5].op, OP_START_STOP);
-		CHECK_EQ_U64(model.ev[at + 6].status, 0);
-		CHECK_EQ_U64(model.ev[at + 7].op, OP_TUR);
-	}
-	CHECK_EQ_U64(msc.block_size, 512);
 	CHECK_EQ_U64(model.violations, 0);
 }
 
@@ -620,7 +589,6 @@ TEST_SUITE(msc) = {
 	{ "beyond_capacity", beyond_capacity },
 	{ "tur_until_ready", tur_until_ready },
 	{ "tur_gives_up", tur_gives_up },
-	{ "not_ready_needs_start_unit", not_ready_needs_start_unit },
 	{ "split_512", split_512 },
 	{ "split_4096", split_4096 },
 	{ "sync_cache", sync_cache },
