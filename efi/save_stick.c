@@ -20,7 +20,6 @@
 #define PCI_COMMAND_MEMORY 0x2u
 #define PCI_COMMAND_MASTER 0x4u
 #define USB_MAX_TRANSFER (64u * 1024) /* the bound on one SCSI transfer */
-#define MSC_SCRATCH_BYTES 1024
 #define FALLBACK_COUNTER_HZ 5000000000ull /* unknown rate: assume fast, so waits are never short */
 #define US_PER_S 1000000ull
 
@@ -216,7 +215,12 @@ static bool open_stick(void)
 	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->iface, .bulk = bulk_xfer,
 					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us,
 					 .set_timeout = bulk_set_timeout };
-	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_BYTES, 64, 0);
+	/* Its four buffers MSC_SCRATCH_SLOT apart are on granules of their own only up to that size. */
+	if (save_plan.dma.granule > MSC_SCRATCH_SLOT) {
+		stop("memory", "the CPU's cache-writeback granule is larger than the SCSI buffers' spacing");
+		return false;
+	}
+	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_MIN, MSC_SCRATCH_SLOT, 0);
 	if (!scratch || msc_open(st.msc, &st.bulk, scratch)) {
 		stop("scsi", scratch ? msc_error(st.msc) : "no memory for the SCSI scratch");
 		return false;

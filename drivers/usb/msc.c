@@ -81,11 +81,12 @@
 #define RW10_OFF_BLOCKS 7
 #define RW10_LBA_LIMIT 0x100000000ull
 
-/* The scratch memory: one area per buffer, each 64-byte aligned when scratch is. */
+/* The scratch memory: one MSC_SCRATCH_SLOT per buffer, so the CBW the CPU writes and the CSW,
+ * sense and data the device writes never share a cache-writeback granule (usb_io.h). */
 #define SCRATCH_CBW 0
-#define SCRATCH_CSW 64
-#define SCRATCH_SENSE 128
-#define SCRATCH_DATA 256
+#define SCRATCH_CSW (1 * MSC_SCRATCH_SLOT)
+#define SCRATCH_SENSE (2 * MSC_SCRATCH_SLOT)
+#define SCRATCH_DATA (3 * MSC_SCRATCH_SLOT)
 
 /* A command that reports UNIT ATTENTION was not executed (SPC-4: the condition is reported
  * once): it is sent again, this many times in all. */

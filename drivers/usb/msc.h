@@ -13,7 +13,8 @@
 #include "drivers/usb/msc_bot.h"
 #include "drivers/usb/usb_bulk.h"
 
-#define MSC_SCRATCH_MIN 1024      /* bytes of DMA memory msc_open needs */
+#define MSC_SCRATCH_SLOT 256      /* each scratch buffer's share: granules up to 256 bytes apart */
+#define MSC_SCRATCH_MIN (4 * MSC_SCRATCH_SLOT) /* bytes of DMA memory msc_open needs */
 #define MSC_XFER_MAX (64u * 1024) /* bytes one READ(10)/WRITE(10) moves at most */
 #define MSC_ERROR_LEN 192         /* msc_error()'s text, NUL included */
 /* msc_open waits for the medium at most MSC_TUR_TRIES TEST UNIT READYs, MSC_TUR_DELAY_US apart

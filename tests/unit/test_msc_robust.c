@@ -17,7 +17,7 @@
 static struct msc_model model;
 static struct usb_bulk_dev dev;
 static struct msc msc;
-static uint8_t scratch[MSC_SCRATCH_MIN] __attribute__((aligned(64)));
+static uint8_t scratch[MSC_SCRATCH_MIN] __attribute__((aligned(MSC_SCRATCH_SLOT)));
 static uint8_t disk[64 * 512];
 
 static void setup(void)
@@ -73,6 +73,11 @@ static void settle_and_bounds(void)
 	CHECK_EQ_U64(model.timeout_us, MSC_CMD_TIMEOUT_US);
 	CHECK_EQ_U64(MSC_SYNC_TIMEOUT_US, 2ull * MSC_CMD_TIMEOUT_US);
 	CHECK_EQ_U64(msc.retries, 0);
+	/* The CBW (CPU-written) and the CSW, sense and data (device-written) never share a 128-byte
+	 * cache-writeback granule (a 128-byte-line Arm core's CTR_EL0.CWG). */
+	CHECK((uintptr_t)scratch % 128 == 0);
+	CHECK(msc.bot.csw - msc.bot.cbw >= 128 && msc.sense - msc.bot.csw >= 128 && msc.data - msc.sense >= 128);
+	CHECK(msc.data + 128 <= scratch + MSC_SCRATCH_MIN);
 }
 
 TEST_SUITE(msc_robust) = {
