@@ -80,6 +80,7 @@ UNIT_UNDER  += arch/aarch64/id_decode.c arch/aarch64/walk.c arch/aarch64/cache_g
 UNIT_UNDER  += arch/aarch64/icache_gen.c arch/aarch64/el2_plan.c
 UNIT_UNDER  += bench/profile/table.c bench/profile/period.c bench/profile/extend.c bench/profile/region.c
 UNIT_UNDER  += arch/x86_64/pmu_pmi.c drivers/irqchip/x86_64/lapic_perf.c
+UNIT_UNDER  += arch/x86_64/dma_granule.c
 UNIT_UNDER  += drivers/fw/aarch64/madt_gicc.c
 UNIT_UNDER  += arch/aarch64/pmu_encode.c arch/aarch64/pmu_plan.c
 UNIT_UNDER  += drivers/irqchip/aarch64/gicv3.c drivers/irqchip/aarch64/gicv2.c drivers/timer/aarch64/gtimer.c

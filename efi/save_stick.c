@@ -6,6 +6,7 @@
 #include "efi/save.h"
 
 #include "arch/cycles.h"
+#include "arch/dma_granule.h"
 #include "arch/mmio.h"
 #include "bench/core/summary.h"
 #include "drivers/usb/msc.h"
@@ -19,7 +20,6 @@
 #define PCI_COMMAND_MEMORY 0x2u
 #define PCI_COMMAND_MASTER 0x4u
 #define USB_MAX_TRANSFER (64u * 1024) /* the bound on one SCSI transfer */
-#define MSC_SCRATCH_BYTES 1024
 #define FALLBACK_COUNTER_HZ 5000000000ull /* unknown rate: assume fast, so waits are never short */
 #define US_PER_S 1000000ull
 
@@ -31,6 +31,8 @@ static struct {
 	struct msc *msc;
 	struct usb_bulk_dev bulk;
 	struct save_dev sdev;
+	bool xhci_up;           /* xhci_init succeeded: the controller is halted and reset at the end */
+	unsigned retries_told;  /* the mass-storage retries already in a record */
 	char where[64];
 } st;
 
@@ -87,6 +89,12 @@ static int bulk_clear_halt(void *ctx, bool in)
 	return xhci_clear_halt(st.xhci, st.dev, in);
 }
 
+static void bulk_set_timeout(void *ctx, uint32_t us)
+{
+	(void)ctx;
+	xhci_set_bulk_timeout(st.xhci, us);
+}
+
 static int dev_read(void *ctx, uint64_t lba, uint32_t blocks, void *buf)
 {
 	(void)ctx;
@@ -99,10 +107,14 @@ static int dev_write(void *ctx, uint64_t lba, uint32_t blocks, const void *buf)
 	return msc_write(st.msc, lba, blocks, buf);
 }
 
+/* A stick that refuses SYNCHRONIZE CACHE was reported when saving went live (sync_check); its
+ * refusal does not stop saving, but nothing after it claims the data is durable. */
 static int dev_sync(void *ctx)
 {
+	int r = msc_sync(st.msc);
+
 	(void)ctx;
-	return msc_sync(st.msc);
+	return r == MSC_SYNC_UNSUPPORTED ? 0 : r;
 }
 
 static void path_text(struct sbuf *sb)
@@ -193,6 +205,7 @@ static bool open_stick(void)
 		stop("xhci", xhci_error(st.xhci));
 		return false;
 	}
+	st.xhci_up = true;
 	if (st.xhci->bios_forced)
 		emit_msg(MSG_WARN, "save: the BIOS never released the USB controller (USBLEGSUP); taken after 1 s, its SMIs off");
 	if (xhci_open_msc(st.xhci, &save_plan.path, st.dev)) {
@@ -200,8 +213,14 @@ static bool open_stick(void)
 		return false;
 	}
 	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->iface, .bulk = bulk_xfer,
-					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us };
-	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_BYTES, 64, 0);
+					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us,
+					 .set_timeout = bulk_set_timeout };
+	/* Its four buffers MSC_SCRATCH_SLOT apart are on granules of their own only up to that size. */
+	if (save_plan.dma.granule > MSC_SCRATCH_SLOT) {
+		stop("memory", "the CPU's cache-writeback granule is larger than the SCSI buffers' spacing");
+		return false;
+	}
+	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_MIN, MSC_SCRATCH_SLOT, 0);
 	if (!scratch || msc_open(st.msc, &st.bulk, scratch)) {
 		stop("scsi", scratch ? msc_error(st.msc) : "no memory for the SCSI scratch");
 		return false;
@@ -224,8 +243,46 @@ static void emit_live(void)
 	rec_str(r, "vendor", st.msc->vendor);
 	rec_str(r, "product", st.msc->product);
 	rec_u64(r, "blocks", st.msc->blocks);
+	if (st.msc->sync_unsupported)
+		rec_str(r, "sync", "refused");
+	if (st.msc->start_sent)
+		rec_bool(r, "start_unit", true);
 	if (st.xhci->bios_forced)
 		rec_str(r, "bios_handoff", "forced");
+	emit_finish();
+}
+
+/* Once, before the first write: does the stick confirm a cache flush? A refusal (ILLEGAL
+ * REQUEST) is not a success: the records are written, but may sit in its cache when the power
+ * goes. The live record says which; a refusal is a warning too. False: the flush failed. */
+static bool sync_check(void)
+{
+	int r = msc_sync(st.msc);
+
+	if (r == MSC_SYNC_UNSUPPORTED) {
+		emit_msg(MSG_WARN, "save: the stick refused SYNCHRONIZE CACHE (ILLEGAL REQUEST): the saved "
+				   "data may still be in its cache; wait a few seconds before unplugging it");
+		return true;
+	}
+	if (r)
+		stop("sync", msc_error(st.msc));
+	return r == 0;
+}
+
+/* A command that failed and went through after a reset recovery: a record, as it happens. */
+static void tell_retries(void)
+{
+	struct record *r;
+
+	if (!st.msc || st.msc->retries == st.retries_told)
+		return;
+	st.retries_told = st.msc->retries;
+	r = emit_start("plat");
+	rec_str(r, "kind", "save");
+	rec_str(r, "status", "recovered");
+	rec_str(r, "command", st.msc->retry_cmd ? st.msc->retry_cmd : "unknown");
+	rec_str(r, "reason", st.msc->retry_why ? st.msc->retry_why : "unknown");
+	rec_u64(r, "retries", st.msc->retries);
 	emit_finish();
 }
 
@@ -238,6 +295,8 @@ void save_start(const struct probe_env *env)
 	st.counter_hz = env->counter_hz ? env->counter_hz : FALLBACK_COUNTER_HZ;
 	st.io = (struct usb_io){ .read32 = io_read32, .write32 = io_write32, .delay_us = io_delay_us,
 				 .dma_to_device = io_to_device, .dma_from_device = io_from_device };
+	/* Every buffer on its own cache-writeback granule (drivers/usb/usb_io.h). */
+	save_plan.dma.granule = arch_dma_granule();
 	if (!open_stick())
 		return;
 	st.sdev = (struct save_dev){ .max_blocks = USB_MAX_TRANSFER / save_plan.block, .read = dev_read,
@@ -246,6 +305,8 @@ void save_start(const struct probe_env *env)
 		stop("identify", save_plan.log.error);
 		return;
 	}
+	if (!sync_check())
+		return;
 	save_plan.phase = SAVE_PHASE_LIVE;
 	sb_init(&sb, st.where, sizeof(st.where));
 	sb_puts(&sb, save_plan.file);
@@ -260,18 +321,37 @@ void save_flush(void)
 		return;
 	if (!save_log_flush(&save_plan.log, false))
 		stop("write", save_plan.log.error);
+	else
+		tell_retries();
+}
+
+/* Linux xhci_shutdown: the controller halted and reset before power-off or reboot, so it does no
+ * DMA into memory the firmware reuses, and the stick sees a clean bus reset. Bounded (xhci.h). */
+static void controller_shutdown(void)
+{
+	if (!st.xhci_up)
+		return;
+	st.xhci_up = false;
+	if (xhci_shutdown(st.xhci))
+		summary_line(xhci_error(st.xhci));
 }
 
 void save_close(void)
 {
-	if (save_plan.phase != SAVE_PHASE_LIVE)
+	if (save_plan.phase != SAVE_PHASE_LIVE) {
+		controller_shutdown();
 		return;
+	}
 	/* after the end record: a failure here can only show on the screen */
 	if (!save_log_flush(&save_plan.log, true)) {
 		save_plan.phase = SAVE_PHASE_FAILED;
 		save_plan.why = save_plan.log.error;
+		controller_shutdown();
 		return;
 	}
+	if (st.msc->sync_unsupported)
+		summary_line("save: the stick refused SYNCHRONIZE CACHE: wait a few seconds before unplugging it");
+	controller_shutdown();
 	if (!save_plan.log.lost)
 		summary_destination(st.where); /* the screen names the file; the only copy is not the screen */
 }

@@ -96,6 +96,15 @@ struct a64_ctr a64_ctr_decode(uint64_t ctr)
 	return c;
 }
 
+#define DMA_GRANULE_UNKNOWN 128u
+
+unsigned a64_dma_granule(uint64_t ctr)
+{
+	unsigned cwg = a64_ctr_decode(ctr).cwg;
+
+	return cwg ? cwg : DMA_GRANULE_UNKNOWN;
+}
+
 struct a64_sync_plan a64_sync_plan(uint64_t ctr)
 {
 	struct a64_ctr c = a64_ctr_decode(ctr);

@@ -33,6 +33,9 @@ struct a64_ctr {
 	bool idc, dic; /* D-clean to PoU not needed for I/D coherence; I-invalidate not needed */
 };
 struct a64_ctr a64_ctr_decode(uint64_t ctr);
+/* The DMA buffers' alignment for this CTR_EL0: the cache writeback granule, or 128 bytes when
+ * CWG is not given (Linux arm64's ARCH_DMA_MINALIGN, the largest granule cores have had). */
+unsigned a64_dma_granule(uint64_t ctr);
 
 /* The steps of making written instructions visible to the fetch for one CTR_EL0 value. */
 struct a64_sync_plan {

@@ -18,6 +18,7 @@
 #define OP_READ_10 0x28
 #define OP_WRITE_10 0x2A
 #define OP_SYNCHRONIZE_CACHE_10 0x35
+#define OP_START_STOP_UNIT 0x1B  /* SBC-3 */
 #define OP_SERVICE_ACTION_IN_16 0x9E
 #define SA_READ_CAPACITY_16 0x10 /* SERVICE ACTION IN(16)'s service action, byte 1 bits 4..0 */
 #define CDB6_LEN 6
@@ -56,6 +57,15 @@
 #define SENSE_KEY_ILLEGAL_REQUEST 0x5
 #define SENSE_KEY_UNIT_ATTENTION 0x6
 #define ASC_MEDIUM_NOT_PRESENT 0x3A
+#define ASC_LUN_NOT_READY 0x04         /* LOGICAL UNIT NOT READY, <cause in ASCQ> */
+#define ASCQ_MANUAL_INTERVENTION 0x03  /* ... MANUAL INTERVENTION REQUIRED: START UNIT cannot help */
+
+/* START STOP UNIT (SBC-3): IMMED (byte 1 bit 0): status at once, readiness by TEST UNIT READY;
+ * START (byte 4 bit 0) with power condition 0 and LOEJ 0: make the medium ready. */
+#define SSU_OFF_IMMED 1
+#define SSU_IMMED 0x01
+#define SSU_OFF_START 4
+#define SSU_START 0x01
 
 /* READ CAPACITY (SBC-3). */
 #define RC10_LEN 8             /* returned LBA (4), block length (4) */
@@ -71,15 +81,20 @@
 #define RW10_OFF_BLOCKS 7
 #define RW10_LBA_LIMIT 0x100000000ull
 
-/* The scratch memory: one area per buffer, each 64-byte aligned when scratch is. */
+/* The scratch memory: one MSC_SCRATCH_SLOT per buffer, so the CBW the CPU writes and the CSW,
+ * sense and data the device writes never share a cache-writeback granule (usb_io.h). */
 #define SCRATCH_CBW 0
-#define SCRATCH_CSW 64
-#define SCRATCH_SENSE 128
-#define SCRATCH_DATA 256
+#define SCRATCH_CSW (1 * MSC_SCRATCH_SLOT)
+#define SCRATCH_SENSE (2 * MSC_SCRATCH_SLOT)
+#define SCRATCH_DATA (3 * MSC_SCRATCH_SLOT)
 
 /* A command that reports UNIT ATTENTION was not executed (SPC-4: the condition is reported
  * once): it is sent again, this many times in all. */
 #define UA_TRIES 3
+/* A command whose transport failed is sent again this many times after the reset recovery (BOT
+ * 5.3.4 leaves the device ready for the next CBW; Linux usb-storage retries through the SCSI
+ * midlayer too). One: a device failing twice in a row is not going to get better. */
+#define TRANSPORT_RETRIES 1
 
 struct scsi_cmd {
 	const char *name;
@@ -159,11 +174,21 @@ static void err_sense(struct msc *m, struct sbuf *sb)
 	sb_hex2(sb, m->ascq);
 }
 
-static void err_transport(struct msc *m, struct sbuf *sb)
+static void err_transport(struct msc *m, struct sbuf *sb, bool retried)
 {
 	sb_puts(sb, "transport: ");
 	sb_puts(sb, m->bot.why ? m->bot.why : "failed");
 	sb_puts(sb, m->bot.recovery_failed ? "; reset recovery failed" : "; reset recovery done");
+	if (retried)
+		sb_puts(sb, "; retried once: failed again");
+}
+
+static void set_timeout(struct msc *m, uint32_t us)
+{
+	const struct usb_bulk_dev *d = m->bot.dev;
+
+	if (d->set_timeout)
+		d->set_timeout(d->ctx, us);
 }
 
 static void err_text(struct msc *m, const struct scsi_cmd *c, const char *text)
@@ -213,11 +238,23 @@ static bool request_sense(struct msc *m)
 static int scsi_run(struct msc *m, const struct scsi_cmd *c, unsigned tries, uint32_t *done)
 {
 	struct sbuf sb;
-	unsigned i;
+	unsigned i, retries = 0;
 	int r = MSC_BOT_ERROR;
 
 	for (i = 0; i < tries; i++) {
+		unsigned recoveries = m->bot.recoveries;
+
 		r = msc_bot_command(&m->bot, c->cdb, c->cdb_len, c->in, c->buf, c->len, done);
+		/* A transport failure the reset recovery cleaned up: the command once more. */
+		if (r == MSC_BOT_ERROR && m->bot.recoveries != recoveries && !m->bot.recovery_failed &&
+		    retries < TRANSPORT_RETRIES) {
+			retries++;
+			m->retries++;
+			m->retry_cmd = c->name;
+			m->retry_why = m->bot.why;
+			i--; /* the retry is not one of the UNIT ATTENTION tries (unsigned: wraps back) */
+			continue;
+		}
 		if (r != MSC_BOT_FAILED)
 			break;
 		if (!request_sense(m)) {
@@ -225,7 +262,7 @@ static int scsi_run(struct msc *m, const struct scsi_cmd *c, unsigned tries, uin
 			sb_puts(&sb, "command failed, REQUEST SENSE gave no sense");
 			if (m->bot.why) {
 				sb_puts(&sb, "; ");
-				err_transport(m, &sb);
+				err_transport(m, &sb, retries != 0);
 			}
 			return MSC_ERR_COMMAND;
 		}
@@ -236,7 +273,7 @@ static int scsi_run(struct msc *m, const struct scsi_cmd *c, unsigned tries, uin
 		return 0;
 	err_begin(m, &sb, c);
 	if (r == MSC_BOT_ERROR) {
-		err_transport(m, &sb);
+		err_transport(m, &sb, retries != 0);
 		return MSC_ERR_TRANSPORT;
 	}
 	err_sense(m, &sb);
@@ -300,6 +337,25 @@ static int inquiry(struct msc *m)
 	return 0;
 }
 
+/* START UNIT (START STOP UNIT with START = 1, IMMED = 1), once, for a unit that says it is not
+ * ready (ASC 04h: an initializing command may be required; Linux sd_spinup_disk sends it for
+ * these too). Its outcome is not judged: the TEST UNIT READYs that follow are. The sense of the
+ * TEST UNIT READY that asked for it is kept for the error line. */
+static void start_unit(struct msc *m)
+{
+	struct scsi_cmd c = { .name = "START STOP UNIT", .cdb = { OP_START_STOP_UNIT }, .cdb_len = CDB6_LEN };
+	uint8_t key = m->sense_key, asc = m->asc, ascq = m->ascq;
+	uint32_t done;
+
+	c.cdb[SSU_OFF_IMMED] = SSU_IMMED;
+	c.cdb[SSU_OFF_START] = SSU_START;
+	m->start_sent = true;
+	(void)scsi_run(m, &c, UA_TRIES, &done);
+	m->sense_key = key;
+	m->asc = asc;
+	m->ascq = ascq;
+}
+
 /* TEST UNIT READY until it passes, at most MSC_TUR_TRIES times. NOT READY waits
  * MSC_TUR_DELAY_US before the next try, UNIT ATTENTION (reported once) none; a medium that is
  * not present, another sense or a transport failure ends it at once. MSC_ERR_DEVICE when it
@@ -322,6 +378,14 @@ static int wait_ready(struct msc *m)
 			continue;
 		if (m->sense_key != SENSE_KEY_NOT_READY || m->asc == ASC_MEDIUM_NOT_PRESENT)
 			return MSC_ERR_DEVICE;
+		if (m->asc == ASC_LUN_NOT_READY && m->ascq == ASCQ_MANUAL_INTERVENTION) {
+			err_begin(m, &sb, &c);
+			sb_puts(&sb, "not ready, manual intervention required: ");
+			err_sense(m, &sb);
+			return MSC_ERR_DEVICE;
+		}
+		if (m->asc == ASC_LUN_NOT_READY && !m->start_sent)
+			start_unit(m);
 		if (i + 1 < MSC_TUR_TRIES)
 			d->delay_us(d->ctx, MSC_TUR_DELAY_US);
 	}
@@ -402,6 +466,9 @@ int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch)
 	msc_bot_init(&m->bot, d, s + SCRATCH_CBW, s + SCRATCH_CSW);
 	m->sense = s + SCRATCH_SENSE;
 	m->data = s + SCRATCH_DATA;
+	set_timeout(m, MSC_CMD_TIMEOUT_US);
+	/* The settle time before the first class request (Linux usb-storage: delay_use). */
+	d->delay_us(d->ctx, MSC_SETTLE_US);
 	/* Optional (BOT 3.2), and only LUN 0 is used: the answer is informative. */
 	(void)msc_bot_get_max_lun(&m->bot, m->data, &m->max_lun);
 	r = inquiry(m);
@@ -490,10 +557,21 @@ int msc_sync(struct msc *m)
 			m->error = "msc: device not open";
 		return MSC_ERR_INVALID;
 	}
+	set_timeout(m, MSC_SYNC_TIMEOUT_US);
 	r = scsi_run(m, &c, UA_TRIES, &done);
-	/* A device without the command has no write cache to flush. */
-	if (r == MSC_ERR_COMMAND && m->sense_key == SENSE_KEY_ILLEGAL_REQUEST)
-		r = 0;
+	set_timeout(m, MSC_CMD_TIMEOUT_US);
+	/* ILLEGAL REQUEST: the device does not have the command, or will not say. Its data may still
+	 * be in a write cache it has: not a success, and the caller must say so. */
+	if (r == MSC_ERR_COMMAND && m->sense_key == SENSE_KEY_ILLEGAL_REQUEST) {
+		struct sbuf sb;
+
+		m->sync_unsupported = true;
+		err_begin(m, &sb, &c);
+		sb_puts(&sb, "refused (");
+		err_sense(m, &sb);
+		sb_puts(&sb, "): the data may still be in the device's cache");
+		return MSC_SYNC_UNSUPPORTED;
+	}
 	if (!r)
 		m->error = NULL;
 	return r;

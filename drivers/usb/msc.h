@@ -13,19 +13,30 @@
 #include "drivers/usb/msc_bot.h"
 #include "drivers/usb/usb_bulk.h"
 
-#define MSC_SCRATCH_MIN 1024      /* bytes of DMA memory msc_open needs */
+#define MSC_SCRATCH_SLOT 256      /* each scratch buffer's share: granules up to 256 bytes apart */
+#define MSC_SCRATCH_MIN (4 * MSC_SCRATCH_SLOT) /* bytes of DMA memory msc_open needs */
 #define MSC_XFER_MAX (64u * 1024) /* bytes one READ(10)/WRITE(10) moves at most */
-#define MSC_ERROR_LEN 128         /* msc_error()'s text, NUL included */
+#define MSC_ERROR_LEN 192         /* msc_error()'s text, NUL included */
 /* msc_open waits for the medium at most MSC_TUR_TRIES TEST UNIT READYs, MSC_TUR_DELAY_US apart
  * while the device says NOT READY (5 s: a stick or card reader spinning up after power-on). */
 #define MSC_TUR_TRIES 50
 #define MSC_TUR_DELAY_US 100000u
+/* Timeouts as mature drivers use them: a device just configured is left alone this long before
+ * its first command (Linux usb-storage's delay_use, 1 s: some sticks answer nothing sooner); a
+ * command's transfers complete within SD_TIMEOUT (Linux drivers/scsi/sd.h, 30 s), a cache flush
+ * within twice that (SD_FLUSH_TIMEOUT_MULTIPLIER). */
+#define MSC_SETTLE_US 1000000u
+#define MSC_CMD_TIMEOUT_US 30000000u
+#define MSC_SYNC_TIMEOUT_US (2u * MSC_CMD_TIMEOUT_US)
 
 /* Negative returns. */
 #define MSC_ERR_INVALID (-1)   /* the request was refused before anything was sent */
 #define MSC_ERR_TRANSPORT (-2) /* USB or BOT failure; a reset recovery was run */
 #define MSC_ERR_COMMAND (-3)   /* the device failed the command (sense in msc_error) */
 #define MSC_ERR_DEVICE (-4)    /* unusable: not a disk, never ready, bad capacity, short data */
+/* msc_sync's positive answer: the device refused SYNCHRONIZE CACHE (ILLEGAL REQUEST). Not a
+ * success: nothing confirms its write cache reached the medium (msc_error says so). */
+#define MSC_SYNC_UNSUPPORTED 1
 
 struct msc {
 	struct msc_bot bot;
@@ -37,13 +48,19 @@ struct msc {
 	uint64_t blocks;       /* capacity in blocks */
 	uint32_t max_blocks;   /* blocks one command moves (MSC_XFER_MAX / block_size) */
 	char vendor[9], product[17], revision[5]; /* INQUIRY's, trailing spaces removed */
+	bool start_sent;       /* START UNIT was sent to a unit that needed it (msc_open) */
+	bool sync_unsupported; /* SYNCHRONIZE CACHE was answered ILLEGAL REQUEST */
+	unsigned retries;      /* commands sent again after a transport failure and reset recovery */
+	const char *retry_cmd, *retry_why; /* the last such command and its transport failure */
 	const char *error;     /* NULL, or error_buf: why the last call failed */
 	char error_buf[MSC_ERROR_LEN];
 };
 
-/* Bring the device up on LUN 0: GET MAX LUN, INQUIRY (must be a direct-access block device),
- * TEST UNIT READY until ready (bounded; UNIT ATTENTION and NOT READY at power-on are waited out),
- * READ CAPACITY(10), and (16) when (10) says the capacity does not fit. scratch: at least
+/* Bring the device up on LUN 0: MSC_SETTLE_US of quiet, GET MAX LUN, INQUIRY (must be a
+ * direct-access block device), TEST UNIT READY until ready (bounded; UNIT ATTENTION and NOT READY
+ * at power-on are waited out, and a unit NOT READY with ASC 04h is sent START UNIT once, as Linux
+ * sd_spinup_disk does), READ CAPACITY(10), and (16) when (10) says the capacity does not fit.
+ * Every command whose transport fails is sent once more after the reset recovery (m->retries). scratch: at least
  * MSC_SCRATCH_MIN bytes of DMA memory, kept for the life of m. 0, or a negative MSC_ERR_* with
  * the reason in msc_error(m) and m->block_size 0. */
 int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch);
@@ -53,8 +70,9 @@ int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch);
  * leaves the blocks before it transferred. A read the device answers short is an error. */
 int msc_read(struct msc *m, uint64_t lba, uint32_t blocks, void *buf);
 int msc_write(struct msc *m, uint64_t lba, uint32_t blocks, const void *buf);
-/* SYNCHRONIZE CACHE(10) over the whole medium. A device without the command (ILLEGAL REQUEST)
- * has no cache to flush: 0. Otherwise 0 or a negative MSC_ERR_*. */
+/* SYNCHRONIZE CACHE(10) over the whole medium, bounded by MSC_SYNC_TIMEOUT_US. 0; or
+ * MSC_SYNC_UNSUPPORTED when the device answers ILLEGAL REQUEST (m->sync_unsupported, and
+ * msc_error says the data may still be in the device's cache); or a negative MSC_ERR_*. */
 int msc_sync(struct msc *m);
 /* Why the last failed call failed, one line ("no error" when none did). */
 const char *msc_error(const struct msc *m);

@@ -57,6 +57,7 @@ void msc_bot_init(struct msc_bot *b, const struct usb_bulk_dev *dev, void *cbw, 
 	b->lun = 0;
 	b->why = NULL;
 	b->recovery_failed = false;
+	b->recoveries = 0;
 }
 
 int msc_bot_get_max_lun(struct msc_bot *b, uint8_t *buf, uint8_t *max_lun)
@@ -88,6 +89,7 @@ int msc_bot_reset_recovery(struct msc_bot *b)
 static int bot_fail(struct msc_bot *b, const char *why)
 {
 	b->why = why;
+	b->recoveries++;
 	b->recovery_failed = msc_bot_reset_recovery(b) != 0;
 	return MSC_BOT_ERROR;
 }

@@ -28,6 +28,7 @@ struct msc_bot {
 	uint8_t lun;
 	const char *why;     /* the last MSC_BOT_ERROR's reason, one phrase */
 	bool recovery_failed; /* the reset recovery after it failed too: the device is lost */
+	unsigned recoveries;  /* reset recoveries run (after transport failures), ever */
 };
 
 void msc_bot_init(struct msc_bot *b, const struct usb_bulk_dev *dev, void *cbw, void *csw);

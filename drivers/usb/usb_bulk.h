@@ -36,6 +36,10 @@ struct usb_bulk_dev {
 	 * endpoint reset (data toggle / sequence back to 0). USB_XFER_OK or an error. */
 	int (*clear_halt)(void *ctx, bool in);
 	void (*delay_us)(void *ctx, uint32_t us);
+	/* Optional (NULL: the controller driver's default bound): the bound, in microseconds, of
+	 * each later bulk transfer's completion; the class driver sets it per command (a cache
+	 * flush may take longer than a read). */
+	void (*set_timeout)(void *ctx, uint32_t us);
 };
 
 #endif

@@ -19,6 +19,10 @@ void *usb_dma_alloc(struct usb_dma *d, size_t n, size_t align, size_t boundary)
 		return NULL;
 	if (align < 1)
 		align = 1;
+	/* No two buffers share a cache-writeback granule: cleaning one must not write stale CPU
+	 * bytes over what the device put in its neighbour (usb_io.h). */
+	if (align < d->granule)
+		align = d->granule;
 	bus = align_up(d->bus_base + d->used, align);
 	/* Would it straddle a boundary? Start at the next one instead (n <= boundary, so it fits). */
 	if (boundary && (bus / boundary) != ((bus + n - 1) / boundary))
@@ -28,6 +32,8 @@ void *usb_dma_alloc(struct usb_dma *d, size_t n, size_t align, size_t boundary)
 		return NULL;
 	off = (size_t)(bus - d->bus_base);
 	d->used = off + n;
+	if (d->granule > 1 && d->used < d->size)
+		d->used = (size_t)align_up(d->used, d->granule);
 	memset(d->base + off, 0, n);
 	return d->base + off;
 }

@@ -33,6 +33,8 @@ struct usb_dma {
 	uint8_t *base;
 	uint64_t bus_base;
 	size_t size, used;
+	size_t granule; /* the CPU's cache-writeback granule (arch/dma_granule.h), a power of two;
+			 * every buffer starts on one and none shares one; 0: no such rule */
 };
 
 /* Zeroed memory of n bytes aligned to `align` (a power of two, in bus addresses) not crossing a

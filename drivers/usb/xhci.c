@@ -32,20 +32,6 @@ static int legacy_handoff(struct xhci *x, uint64_t cap)
 	return 0;
 }
 
-static void add_protocol(struct xhci *x, uint64_t cap)
-{
-	uint32_t d0 = xhci_rd(x, cap), d2 = xhci_rd(x, cap + 8), d3 = xhci_rd(x, cap + 12);
-
-	if (x->nprotos >= XHCI_PROTOS_MAX)
-		return;
-	x->proto[x->nprotos++] = (struct xhci_proto){
-		.major = (uint8_t)XHCI_PROTO_MAJOR(d0),
-		.first = (uint8_t)XHCI_PROTO_PORT_OFF(d2),
-		.count = (uint8_t)XHCI_PROTO_PORT_CNT(d2),
-		.slot_type = (uint8_t)XHCI_PROTO_SLOT_TYPE(d3),
-	};
-}
-
 /* Walks the extended capabilities (7): hand-off first wherever it sits, ports' protocols. */
 static int ext_caps(struct xhci *x)
 {
@@ -63,7 +49,7 @@ static int ext_caps(struct xhci *x)
 			if (rc)
 				return rc;
 		} else if (XHCI_XCAP_ID(v) == XHCI_XCAP_PROTOCOL) {
-			add_protocol(x, cap);
+			xhci_proto_add(x, cap);
 		}
 		off = XHCI_XCAP_NEXT(v) ? off + XHCI_XCAP_NEXT(v) * 4u : 0;
 	}
@@ -72,25 +58,50 @@ static int ext_caps(struct xhci *x)
 
 /* ---- 4.2: halt, reset ---- */
 
-static int halt_and_reset(struct xhci *x)
+/* Run/Stop cleared, then the halt waited for (5.4.2). */
+static bool halt(struct xhci *x)
 {
 	uint64_t cmd = x->op + XHCI_OP_USBCMD, sts = x->op + XHCI_OP_USBSTS;
 
-	if (!xhci_wait32(x, sts, XHCI_STS_CNR, 0, XHCI_RESET_US))
-		return xhci_fail(x, "xHCI controller not ready (USBSTS.CNR stays set)");
-	/* 4.2: the controller must be halted before HCRST (a firmware driver may have left it running). */
-	if (!(xhci_rd(x, sts) & XHCI_STS_HCH)) {
-		xhci_wr(x, cmd, xhci_rd(x, cmd) & ~(XHCI_CMD_RS | XHCI_CMD_INTE));
-		if (!xhci_wait32(x, sts, XHCI_STS_HCH, XHCI_STS_HCH, XHCI_HALT_US))
-			return xhci_fail(x, "xHCI controller did not halt (USBSTS.HCH stays clear)");
-	}
+	if (xhci_rd(x, sts) & XHCI_STS_HCH)
+		return true;
+	xhci_wr(x, cmd, xhci_rd(x, cmd) & ~(XHCI_CMD_RS | XHCI_CMD_INTE));
+	return xhci_wait32(x, sts, XHCI_STS_HCH, XHCI_STS_HCH, XHCI_HALT_US);
+}
+
+/* HCRST, then its end and Controller Not Ready clearing, each within timeout_us. */
+static int reset(struct xhci *x, uint32_t timeout_us)
+{
+	uint64_t cmd = x->op + XHCI_OP_USBCMD, sts = x->op + XHCI_OP_USBSTS;
+
 	xhci_wr(x, cmd, XHCI_CMD_HCRST);
 	xhci_delay(x, XHCI_INTEL_RESET_GAP_US);
-	if (!xhci_wait32(x, cmd, XHCI_CMD_HCRST, 0, XHCI_RESET_US))
+	if (!xhci_wait32(x, cmd, XHCI_CMD_HCRST, 0, timeout_us))
 		return xhci_fail(x, "xHCI reset did not finish (USBCMD.HCRST stays set)");
-	if (!xhci_wait32(x, sts, XHCI_STS_CNR, 0, XHCI_RESET_US))
+	if (!xhci_wait32(x, sts, XHCI_STS_CNR, 0, timeout_us))
 		return xhci_fail(x, "xHCI controller not ready after reset (USBSTS.CNR stays set)");
 	return 0;
+}
+
+static int halt_and_reset(struct xhci *x)
+{
+	/* Linux waits up to 10 s for CNR before touching an xHC (XHCI_RESET_LONG_USEC). */
+	if (!xhci_wait32(x, x->op + XHCI_OP_USBSTS, XHCI_STS_CNR, 0, XHCI_CNR_US))
+		return xhci_fail(x, "xHCI controller not ready (USBSTS.CNR stays set)");
+	/* 4.2: the controller must be halted before HCRST (a firmware driver may have left it running). */
+	if (!halt(x))
+		return xhci_fail(x, "xHCI controller did not halt (USBSTS.HCH stays clear)");
+	return reset(x, XHCI_RESET_US);
+}
+
+int xhci_shutdown(struct xhci *x)
+{
+	if (!x->op)
+		return xhci_fail(x, "xHCI shutdown: the controller was never set up");
+	x->running = false;
+	if (!halt(x))
+		return xhci_fail(x, "xHCI controller did not halt at the end of the run (USBSTS.HCH stays clear)");
+	return reset(x, XHCI_SHUTDOWN_RESET_US);
 }
 
 /* ---- 4.2: the data structures, then run ---- */

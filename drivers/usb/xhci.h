@@ -70,8 +70,11 @@ struct xhci_dev {
 	void *out_ctx, *in_ctx; /* device (output) context, input context */
 };
 
+#define XHCI_PSI_MAX 15 /* PSIC is 4 bits (xHCI 1.2 7.2.1) */
 struct xhci_proto {
 	uint8_t major, first, count, slot_type;
+	uint8_t psic;                /* PSI dwords listed; 0: the default speed IDs (7.2.2.1.1) */
+	uint32_t psi[XHCI_PSI_MAX];  /* decoded by drivers/usb/xhci_proto.h */
 };
 
 struct xhci {
@@ -95,6 +98,7 @@ struct xhci {
 	bool bios_forced; /* the BIOS never released the controller (7.1.1): taken after 1 s anyway */
 	bool dead;     /* a command timed out or the controller reported an error: stop here */
 	uint32_t last_cc; /* completion code of the last failed command or transfer, 0: none */
+	uint32_t bulk_timeout_us; /* one bulk TD's bound (xhci_set_bulk_timeout); 0: Linux SD_TIMEOUT, 30 s */
 	char err[XHCI_ERR_LEN];
 };
 
@@ -120,6 +124,16 @@ int xhci_bulk(struct xhci *x, struct xhci_dev *d, bool in, void *buf, uint32_t l
  * buf is DMA memory or NULL (len 0). A stall returns USB_XFER_STALL (the endpoint is recovered). */
 int xhci_control(struct xhci *x, struct xhci_dev *d, uint8_t type, uint8_t req, uint16_t value,
 		 uint16_t index, void *buf, uint16_t len);
+
+/* The bound of each later bulk transfer's completion, in microseconds (the class driver's: a
+ * cache flush may take longer than a read); 0: the default, 30 s (Linux SD_TIMEOUT). */
+void xhci_set_bulk_timeout(struct xhci *x, uint32_t us);
+
+/* Ends the run's use of the controller (Linux xhci_shutdown): Run/Stop cleared and the halt
+ * waited for, then HCRST and its end waited for (bounded: 250 ms, Linux XHCI_RESET_SHORT_USEC),
+ * so the controller does no more DMA into memory the next owner (firmware reset, OS) reuses.
+ * 0, or USB_XFER_ERROR when it did not halt or reset in time (xhci_error says which). */
+int xhci_shutdown(struct xhci *x);
 
 /* Clears a halted bulk endpoint: Reset Endpoint and Set TR Dequeue Pointer commands (past the
  * failed transfer), then CLEAR_FEATURE(ENDPOINT_HALT) to the device. */

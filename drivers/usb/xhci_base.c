@@ -25,14 +25,22 @@ void xhci_delay(const struct xhci *x, uint32_t us)
 	x->io->delay_us(x->io->ctx, us);
 }
 
+uint32_t xhci_poll_step(uint32_t waited_us)
+{
+	return waited_us < XHCI_POLL_FAST_US ? XHCI_POLL_US : XHCI_POLL_SLOW_US;
+}
+
 bool xhci_wait32(const struct xhci *x, uint64_t addr, uint32_t mask, uint32_t want, uint32_t timeout_us)
 {
-	for (uint32_t t = 0;; t += XHCI_POLL_US) {
+	for (uint32_t t = 0;;) {
+		uint32_t step = xhci_poll_step(t);
+
 		if ((xhci_rd(x, addr) & mask) == want)
 			return true;
 		if (t >= timeout_us)
 			return false;
-		xhci_delay(x, XHCI_POLL_US);
+		xhci_delay(x, step);
+		t += step;
 	}
 }
 

@@ -1,24 +1,34 @@
 /* What the xHCI driver's units share and nothing outside them uses: register access, bounded
- * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), root ports
- * (xhci_port.c), device set-up (xhci_enum.c) and the external hub (xhci_hub.c). */
+ * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), protocols and
+ * their speeds (xhci_proto.c), root ports (xhci_port.c), device set-up (xhci_enum.c) and the
+ * external hub (xhci_hub.c). */
 #ifndef DRIVERS_USB_XHCI_INTERNAL_H
 #define DRIVERS_USB_XHCI_INTERNAL_H
 
 #include "drivers/usb/xhci.h"
 #include "drivers/usb/xhci_regs.h"
 
-/* Bounds of the waits, in microseconds of delay_us. */
+/* Bounds of the waits, in microseconds of delay_us: those of mature drivers, so a slow real
+ * controller or stick is waited for as long as Linux waits for it (drivers/usb/host/xhci.h,
+ * drivers/scsi/sd.h, drivers/usb/core/hub.c), and never forever. */
 #define XHCI_POLL_US 10
+#define XHCI_POLL_FAST_US 10000     /* polled every XHCI_POLL_US for this long, then ... */
+#define XHCI_POLL_SLOW_US 100       /* ... this far apart: a 30 s wait is not 3 million reads */
 #define XHCI_HALT_US 100000         /* 5.4.2: the HC halts within 16 ms of RS = 0 */
-#define XHCI_RESET_US 2000000       /* HCRST and CNR clearing */
+#define XHCI_CNR_US 10000000        /* HCRST and CNR clearing: Linux XHCI_RESET_LONG_USEC, 10 s */
+#define XHCI_RESET_US XHCI_CNR_US
+#define XHCI_SHUTDOWN_RESET_US 250000 /* the end-of-run reset: Linux XHCI_RESET_SHORT_USEC */
 #define XHCI_HANDOFF_US 1000000     /* BIOS releasing the controller (Linux allows 1 s too) */
-#define XHCI_CMD_US 3000000         /* a command's completion event */
-#define XHCI_XFER_US 5000000        /* a transfer's completion event (a stick's slow write) */
-#define XHCI_PORT_CONNECT_US 1000000 /* a device showing up on a port after the reset */
+#define XHCI_CMD_US 5000000         /* a command's completion: Linux XHCI_CMD_DEFAULT_TIMEOUT, 5 s */
+#define XHCI_CTRL_US 5000000        /* a control request: Linux USB_CTRL_GET_TIMEOUT, 5 s */
+#define XHCI_XFER_US 30000000       /* a bulk transfer by default: Linux SD_TIMEOUT, 30 s */
+#define XHCI_PORT_CONNECT_US 2000000 /* a device showing up after a reset: Linux HUB_DEBOUNCE_TIMEOUT, 2 s */
+#define XHCI_PORT_DEBOUNCE_US 100000 /* USB 2.0 7.1.7.3: connect debounce TATTDB, 100 ms */
 #define XHCI_PORT_RESET_US 500000   /* USB 2 port reset (PRC), warm reset (WRC) */
 #define XHCI_PORT_U0_US 1000000     /* a USB 3 link training to U0 */
 #define XHCI_RESET_RECOVERY_US 10000 /* USB 2.0 7.1.7.5 TRSTRCY after a port reset */
 #define XHCI_INTEL_RESET_GAP_US 1000 /* no register access right after HCRST (Linux's Intel quirk) */
+#define XHCI_HCIVERSION_0_95 0x95   /* Linux XHCI_LINK_TRB_QUIRK: every Link TRB carries the chain bit */
 
 #define XHCI_TD_TRBS 4 /* Setup, two Data pieces (one 64 KiB boundary), Status */
 
@@ -42,6 +52,8 @@ uint32_t xhci_rd(const struct xhci *x, uint64_t addr);
 void xhci_wr(const struct xhci *x, uint64_t addr, uint32_t v);
 void xhci_wr64(const struct xhci *x, uint64_t addr, uint64_t v); /* low dword first (5.1) */
 void xhci_delay(const struct xhci *x, uint32_t us);
+/* The delay before the next poll of a wait that has lasted waited_us. */
+uint32_t xhci_poll_step(uint32_t waited_us);
 /* Polls until (read32(addr) & mask) == want; false after timeout_us of delays. */
 bool xhci_wait32(const struct xhci *x, uint64_t addr, uint32_t mask, uint32_t want, uint32_t timeout_us);
 void xhci_to_dev(const struct xhci *x, const void *p, size_t n);
@@ -78,6 +90,10 @@ int xhci_command_ok(struct xhci *x, const char *what, uint64_t param, uint32_t c
 int xhci_ctrl(struct xhci *x, struct xhci_dev *d, uint8_t type, uint8_t req, uint16_t value,
 	      uint16_t index, void *buf, uint16_t len);
 int xhci_ep_recover(struct xhci *x, struct xhci_dev *d, struct xhci_ep *ep, bool halted);
+
+/* Supported Protocol capabilities (xhci_proto.c): remembers the one at MMIO address cap (its
+ * ports, slot type, PSI dwords). */
+void xhci_proto_add(struct xhci *x, uint64_t cap);
 
 /* Root hub ports (xhci_port.c). */
 const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);

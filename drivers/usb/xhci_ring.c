@@ -8,6 +8,16 @@
 #define XHCI_RING_BYTES (XHCI_RING_TRBS * sizeof(struct xhci_trb))
 #define XHCI_RING_ALIGN 64 /* table 6-1: rings 64-byte aligned, never across 64 KiB */
 
+/* The Link TRB's chain bit: that of the TRB before it (4.11.5.1: set inside a TD), except on a
+ * 0.95 controller, whose Link TRBs always carry it (Linux XHCI_LINK_TRB_QUIRK: such controllers
+ * do not follow a Link TRB without it). */
+static uint32_t link_chain(const struct xhci *x, uint32_t prev_control)
+{
+	if (x->version == XHCI_HCIVERSION_0_95)
+		return XHCI_TRB_CH;
+	return prev_control & XHCI_TRB_CH;
+}
+
 bool xhci_ring_alloc(struct xhci *x, struct xhci_ring *r)
 {
 	struct xhci_trb *link;
@@ -20,7 +30,7 @@ bool xhci_ring_alloc(struct xhci *x, struct xhci_ring *r)
 	r->cycle = 1; /* 4.9.2: the producer cycle state starts at 1, the zeroed TRBs are not yet valid */
 	link = &r->trb[XHCI_LINK_INDEX];
 	link->param = r->bus;
-	link->control = XHCI_TRB_TYPE(XHCI_TRB_LINK) | XHCI_TRB_TC;
+	link->control = XHCI_TRB_TYPE(XHCI_TRB_LINK) | XHCI_TRB_TC | link_chain(x, 0);
 	xhci_to_dev(x, r->trb, XHCI_RING_BYTES);
 	return true;
 }
@@ -46,7 +56,6 @@ void xhci_td_put(struct xhci *x, struct xhci_td *td, uint64_t param, uint32_t st
 	/* The TD's first TRB keeps the controller's cycle value until xhci_td_commit. */
 	uint32_t cycle = td->n == 0 ? r->cycle ^ 1u : r->cycle;
 
-	(void)x;
 	t->param = param;
 	t->status = status;
 	t->control = (control & ~XHCI_TRB_CYCLE) | cycle;
@@ -58,7 +67,7 @@ void xhci_td_put(struct xhci *x, struct xhci_td *td, uint64_t param, uint32_t st
 	if (++r->enq == XHCI_LINK_INDEX) {
 		/* 4.11.5.1: a Link TRB inside a TD carries the chain bit; handed over, then the cycle toggles. */
 		r->trb[XHCI_LINK_INDEX].control = XHCI_TRB_TYPE(XHCI_TRB_LINK) | XHCI_TRB_TC |
-						  (control & XHCI_TRB_CH) | r->cycle;
+						  link_chain(x, control) | r->cycle;
 		r->cycle ^= 1u;
 		r->enq = 0;
 	}
@@ -137,7 +146,7 @@ int xhci_command(struct xhci *x, uint64_t param, uint32_t status, uint32_t contr
 	xhci_td_put(x, &td, param, status, control, 0);
 	xhci_td_commit(x, &td);
 	xhci_doorbell(x, 0, 0);
-	for (uint32_t t = 0;; t += XHCI_POLL_US) {
+	for (uint32_t t = 0, step;; t += step) {
 		/* At most a ring's worth per round: even a confused cycle state cannot keep us here. */
 		for (unsigned n = 0; n < XHCI_EVENT_TRBS && xhci_event_next(x, &ev); n++) {
 			/* Other events (port changes, a late transfer event of an abandoned TD) are not ours. */
@@ -149,7 +158,8 @@ int xhci_command(struct xhci *x, uint64_t param, uint32_t status, uint32_t contr
 		}
 		if (t >= XHCI_CMD_US)
 			return command_timeout(x, control);
-		xhci_delay(x, XHCI_POLL_US);
+		step = xhci_poll_step(t);
+		xhci_delay(x, step);
 	}
 }
 

@@ -65,9 +65,10 @@ static int td_wait(struct xhci *x, unsigned slot, unsigned dci, const struct xhc
 {
 	struct xhci_event ev;
 	bool short_seen = false;
+	uint32_t limit = control ? XHCI_CTRL_US : x->bulk_timeout_us ? x->bulk_timeout_us : XHCI_XFER_US;
 
 	*actual = 0;
-	for (uint32_t t = 0;; t += XHCI_POLL_US) {
+	for (uint32_t t = 0, step;; t += step) {
 		for (unsigned n = 0; n < XHCI_EVENT_TRBS && xhci_event_next(x, &ev); n++) {
 			int i = ev.type == XHCI_TRB_EV_TRANSFER && ev.slot == slot && ev.dci == dci ?
 					td_index(td, ev.trb) : -1;
@@ -89,9 +90,10 @@ static int td_wait(struct xhci *x, unsigned slot, unsigned dci, const struct xhc
 			if (i == (int)td->n - 1 || (short_seen && !control))
 				return XHCI_CC_SUCCESS;
 		}
-		if (t >= XHCI_XFER_US)
+		if (t >= limit)
 			return XHCI_TD_TIMEOUT;
-		xhci_delay(x, XHCI_POLL_US);
+		step = xhci_poll_step(t);
+		xhci_delay(x, step);
 	}
 }
 
@@ -131,9 +133,11 @@ static int td_result(struct xhci *x, struct xhci_dev *d, unsigned dci, struct xh
 {
 	if (cc == XHCI_CC_SUCCESS)
 		return 0;
-	if (cc == XHCI_TD_TIMEOUT)
-		xhci_fail(x, dci == XHCI_DCI_EP0 ? "control request timed out (no completion event in 5 s)" :
-						   "bulk transfer timed out (no completion event in 5 s)");
+	if (cc == XHCI_TD_TIMEOUT && dci == XHCI_DCI_EP0)
+		xhci_fail_n(x, "control request timed out: no completion event in ms", XHCI_CTRL_US / 1000);
+	else if (cc == XHCI_TD_TIMEOUT)
+		xhci_fail_n(x, "bulk transfer timed out: no completion event in ms",
+			    (x->bulk_timeout_us ? x->bulk_timeout_us : XHCI_XFER_US) / 1000);
 	else
 		xhci_fail_cc(x, what, (uint32_t)cc);
 	if (cc == XHCI_CC_STALL && dci != XHCI_DCI_EP0)
@@ -199,6 +203,11 @@ static int bulk_td(struct xhci *x, struct xhci_dev *d, struct xhci_ep *ep, uint6
 	cc = td_wait(x, d->slot, ep->dci, &td, false, got);
 	return td_result(x, d, ep->dci, &ep->ring, cc,
 			 (ep->addr & USB_EP_ADDR_IN) ? "bulk IN transfer failed" : "bulk OUT transfer failed");
+}
+
+void xhci_set_bulk_timeout(struct xhci *x, uint32_t us)
+{
+	x->bulk_timeout_us = us;
 }
 
 int xhci_bulk(struct xhci *x, struct xhci_dev *d, bool in, void *buf, uint32_t len, uint32_t *actual)

@@ -34,6 +34,9 @@
 #define SCSI_READ10 0x28
 #define SCSI_WRITE10 0x2A
 #define SCSI_SYNC_CACHE10 0x35
+#define SCSI_START_STOP_UNIT 0x1B
+#define SSU_START 0x01                      /* byte 4 bit 0 (SBC-3 START STOP UNIT) */
+#define SSU_POWER_CONDITION 0xF0            /* byte 4 bits 7:4: 0 means START decides */
 #define SCSI_SERVICE_ACTION_IN16 0x9E
 #define SCSI_SA_READ_CAPACITY16 0x10
 /* SPC-4 sense keys and additional sense codes (ASC, ASCQ). */
@@ -42,6 +45,7 @@
 #define KEY_ILLEGAL_REQUEST 0x5
 #define KEY_UNIT_ATTENTION 0x6
 #define ASC_BECOMING_READY 0x04, 0x01       /* LOGICAL UNIT IS IN PROCESS OF BECOMING READY */
+#define ASC_INIT_REQUIRED 0x04, 0x02        /* LOGICAL UNIT NOT READY, INITIALIZING COMMAND REQUIRED */
 #define ASC_POWER_ON_RESET 0x29, 0x00       /* POWER ON, RESET, OR BUS DEVICE RESET OCCURRED */
 #define ASC_MEDIUM_CHANGED 0x28, 0x00       /* NOT READY TO READY CHANGE, MEDIUM MAY HAVE CHANGED */
 #define ASC_UNRECOVERED_READ 0x11, 0x00     /* UNRECOVERED READ ERROR */
@@ -157,6 +161,11 @@ static void scsi_request_sense(struct msc_model *m)
 static void scsi_tur(struct msc_model *m)
 {
 	m->turs++;
+	/* SPC-4 sense code 04h/02h: the unit waits for START UNIT (SBC-3 START STOP UNIT). */
+	if (m->start_needed) {
+		set_sense(m, KEY_NOT_READY, ASC_INIT_REQUIRED);
+		return;
+	}
 	if (!m->not_ready)
 		return;
 	m->not_ready--;
@@ -223,6 +232,11 @@ static void scsi_execute(struct msc_model *m)
 	case SCSI_SERVICE_ACTION_IN16: scsi_capacity(m, true); break;
 	case SCSI_READ10: scsi_rw(m, false); break;
 	case SCSI_WRITE10: scsi_rw(m, true); break;
+	case SCSI_START_STOP_UNIT:
+		m->starts++;
+		if ((m->cdb[4] & SSU_START) && !(m->cdb[4] & SSU_POWER_CONDITION))
+			m->start_needed = false;
+		break;
 	case SCSI_SYNC_CACHE10:
 		if (m->sync_unsupported)
 			set_sense(m, KEY_ILLEGAL_REQUEST, ASC_INVALID_OPCODE);
@@ -321,9 +335,14 @@ static int receive_cbw(struct msc_model *m, const uint8_t *c, uint32_t len, uint
 	m->host_len = le32(c + 8);
 	m->host_in = (c[12] & CBW_FLAGS_IN) != 0;
 	m->cmd_fault = MODEL_FAULT_NONE;
-	if (m->fault.kind != MODEL_FAULT_NONE && m->fault.op == m->cdb[0] &&
-	    m->fault_matches++ == m->fault.skip)
-		m->cmd_fault = m->fault.kind;
+	if (m->fault.kind != MODEL_FAULT_NONE && m->fault.op == m->cdb[0]) {
+		unsigned k = m->fault_matches++;
+
+		if (k >= m->fault.skip && k <= m->fault.skip + m->fault.repeat)
+			m->cmd_fault = m->fault.kind;
+	}
+	if (m->cdb[0] == SCSI_SYNC_CACHE10)
+		m->sync_timeout_us = m->timeout_us;
 	e = log_ev(m, MODEL_EV_CBW, m->host_in);
 	e->len = m->host_len;
 	if (m->cdb[0] == SCSI_READ10 || m->cdb[0] == SCSI_WRITE10) {
@@ -502,6 +521,11 @@ static void model_delay(void *ctx, uint32_t us)
 	((struct msc_model *)ctx)->delay_us += us;
 }
 
+static void model_set_timeout(void *ctx, uint32_t us)
+{
+	((struct msc_model *)ctx)->timeout_us = us;
+}
+
 void msc_model_init(struct msc_model *m, uint32_t block_size, uint64_t capacity, uint8_t *disk,
 		    uint64_t disk_blocks)
 {
@@ -521,6 +545,7 @@ void msc_model_dev(struct msc_model *m, struct usb_bulk_dev *d)
 	d->control = model_control;
 	d->clear_halt = model_clear_halt;
 	d->delay_us = model_delay;
+	d->set_timeout = model_set_timeout;
 }
 
 int msc_model_find(const struct msc_model *m, enum msc_model_ev kind, unsigned from)
@@ -544,7 +569,7 @@ unsigned msc_model_count(const struct msc_model *m, enum msc_model_ev kind, int 
 void msc_model_clear_log(struct msc_model *m)
 {
 	m->nev = m->lost_events = m->violations = 0;
-	m->turs = m->syncs = m->resets = 0;
+	m->turs = m->syncs = m->resets = m->starts = 0;
 	m->max_rw_len = 0;
 	m->delay_us = 0;
 }

@@ -60,6 +60,7 @@ struct msc_model_fault {
 	uint8_t op;     /* on a command with this operation code ... */
 	unsigned skip;  /* ... after this many such commands passed */
 	unsigned times; /* MODEL_FAULT_CSW_STALL: how many CSW reads stall */
+	unsigned repeat; /* so many further such commands fault too (a persistent fault) */
 };
 
 enum msc_model_stage { MODEL_STAGE_CBW, MODEL_STAGE_DATA, MODEL_STAGE_CSW };
@@ -75,6 +76,7 @@ struct msc_model {
 	unsigned not_ready;   /* TEST UNIT READYs that fail first: UNIT ATTENTION, then NOT READY */
 	bool max_lun_stalls;  /* GET MAX LUN answered with STALL (a one-LUN device may) */
 	bool sync_unsupported; /* SYNCHRONIZE CACHE(10) is ILLEGAL REQUEST */
+	bool start_needed;    /* TEST UNIT READY is NOT READY, 04h/02h, until START UNIT (SBC-3) */
 	struct msc_model_fault fault;
 
 	/* Device state. */
@@ -101,7 +103,9 @@ struct msc_model {
 	struct msc_model_event ev[MSC_MODEL_EVENTS];
 	unsigned nev, lost_events;
 	unsigned violations;
-	unsigned turs, syncs, resets;
+	unsigned turs, syncs, resets, starts;
+	uint32_t timeout_us;      /* the bound set_timeout last asked for (0: never) */
+	uint32_t sync_timeout_us; /* ... when the last SYNCHRONIZE CACHE's CBW came */
 	uint32_t max_rw_len;   /* largest dCBWDataTransferLength of a READ(10)/WRITE(10) */
 	uint64_t delay_us;     /* delays asked for */
 };

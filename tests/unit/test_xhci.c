@@ -208,7 +208,8 @@ static void reset_never_finishes(void)
 	r->m.never_reset = true;
 	CHECK_EQ_U64(xhci_init(&r->x, XM_MMIO, &r->io, &r->dma), (uint64_t)USB_XFER_ERROR);
 	CHECK(strstr(xhci_error(&r->x), "HCRST") != 0);
-	CHECK(r->m.now <= 5 * SEC);
+	/* Linux waits 10 s for a reset (XHCI_RESET_LONG_USEC): so long, no longer. */
+	CHECK(r->m.now >= 10 * SEC && r->m.now <= 11 * SEC);
 	CHECK(r->m.delay_calls < 1000000);
 	rig_free(r);
 }
@@ -453,7 +454,7 @@ static void transfer_timeout_recovers(void)
 	r->msc.nak_in = true;
 	CHECK_EQ_U64(xhci_bulk(&r->x, &r->d, true, in, 512, &got), (uint64_t)USB_XFER_ERROR);
 	CHECK(strstr(xhci_error(&r->x), "timed out") != 0);
-	CHECK(r->m.now - t0 <= 10 * SEC);
+	CHECK(r->m.now - t0 >= 30 * SEC && r->m.now - t0 <= 31 * SEC); /* Linux SD_TIMEOUT */
 	CHECK(xm_find_cmd(&r->m, CMD_STOP_EP, from) >= 0);
 	CHECK(xm_find_cmd(&r->m, CMD_SET_DEQ, from) > xm_find_cmd(&r->m, CMD_STOP_EP, from));
 	r->msc.nak_in = false;

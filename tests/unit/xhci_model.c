@@ -204,10 +204,14 @@ static uint32_t ext_cap_read(struct xhci_model *m, uint32_t off)
 	case 0x10: return 2u | 4u << 8 | 0x0200u << 16;   /* Supported Protocol USB 2.0, next 4 */
 	case 0x14: return 0x20425355;                     /* "USB " */
 	case 0x18: return usb2_first | m->n2 << 8;
-	case 0x20: return 2u | 0x0300u << 16;             /* USB 3.0, last */
+	case 0x20: return 2u | (m->npsi ? 0x0320u : 0x0300u) << 16; /* USB 3.0 (3.2 with PSIs), last */
 	case 0x24: return 0x20425355;
-	case 0x28: return usb3_first | m->n3 << 8;
-	default: return 0;
+	case 0x28: return usb3_first | m->n3 << 8 | (uint32_t)m->npsi << 28; /* PSIC 31:28 */
+	default:
+		/* 7.2.1: the PSI dwords from offset 10h of the capability */
+		if (off - XM_XECP >= 0x30 && off - XM_XECP < 0x30 + 4 * m->npsi)
+			return m->psi[(off - XM_XECP - 0x30) / 4];
+		return 0;
 	}
 }
 
@@ -343,7 +347,15 @@ static uint32_t op_read(struct xhci_model *m, uint32_t off)
 			xm_port_update(m, n);
 			if (m->port[n].portsc & P_PRC)
 				m->port[n].prc_seen = true;
+			if (m->speed_override[n])
+				return (m->port[n].portsc & ~(0xfu << 10)) | (uint32_t)m->speed_override[n] << 10;
 			return m->port[n].portsc;
+		}
+		/* 5.4.10.2 PORTLI of a USB 3 port: Rx Lane Count 19:16, Tx Lane Count 23:20 */
+		if (off >= 0x400 && off < 0x400 + 0x10 * (m->n2 + m->n3) && (off & 0xf) == 8) {
+			unsigned n = (off - 0x400) / 0x10 + 1;
+
+			return m->port[n].usb3 ? (uint32_t)m->lanes_minus_one[n] * (1u << 16 | 1u << 20) : 0;
 		}
 		return 0;
 	}

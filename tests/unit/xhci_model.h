@@ -97,6 +97,13 @@ struct xhci_model {
 	unsigned scratchpads;
 	bool short_two_events;    /* 4.10.1.1.2: also an event for the last TRB after a short one */
 	uint32_t port_reset_us, train_us;
+	/* USB 3 protocol's PSI dwords (xHCI 1.2 7.2.1; 0: the default IDs) and each port's
+	 * PORTLI Rx/Tx lane counts (5.4.10.2: lanes - 1); PORTSC speed of a port, when not 0,
+	 * instead of its device's (a USB 3.2 x2 link) */
+	unsigned npsi;
+	uint32_t psi[15];
+	uint8_t lanes_minus_one[XM_PORTS + 1];
+	uint8_t speed_override[XM_PORTS + 1];
 	/* time */
 	uint64_t now, delay_calls, reset_end;
 	/* registers */

@@ -249,6 +249,8 @@ void xm_commands(struct xhci_model *m)
 		if ((int)(t[3] & 1) != m->cmd_ccs)
 			return;
 		if (((t[3] >> 10) & 0x3f) == 6) { /* Link */
+			if (m->version == 0x95 && !(t[3] & (1u << 4)))
+				xm_violation(m, "0.95 host: command ring Link TRB without the chain bit");
 			m->cmd_deq = ((uint64_t)t[1] << 32 | t[0]) & ~0xfull;
 			if (t[3] & 2)
 				m->cmd_ccs ^= 1;

@@ -63,6 +63,8 @@ static bool fetch_td(struct xhci_model *m, struct xm_ep *ep, bool control, struc
 		if (type_of(&t) == T_LINK) {
 			if (chained && !(t.d[3] & F_CH))
 				xm_violation(m, "Link TRB inside a TD without the chain bit (4.11.5.1)");
+			if (m->version == 0x95 && !(t.d[3] & F_CH))
+				xm_violation(m, "0.95 host: Link TRB without the chain bit (Linux XHCI_LINK_TRB_QUIRK)");
 			deq = buf_of(&t) & ~0xfull;
 			if (t.d[3] & 2)
 				ccs ^= 1;
