@@ -288,6 +288,9 @@ SAVE = [
                timeout=SAVE_KILL_AFTER_S, groups=("save",)),
     _a64("a64_save_serial", options=SAVE_SHORT, groups=("save",)),
     _a64("a64_save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
+    # virt's SMMUv3 (IORT; AAVMF leaves it off) and the controller behind a root port
+    _a64("a64_save_smmu", options=SAVE_SHORT, groups=("save",), machine=("iommu=smmuv3",), xhci_props=",bus=rp1",
+         pci_devices=("-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1")),
     # alone: AAVMF lists its boot options before a stick behind a hub has enumerated now and then
     # and starts its shell (2 of 6 boots one at a time; in the pool, beside another boot, both
     # boots of a fresh-clone make test): one boot at a time, as before the pool

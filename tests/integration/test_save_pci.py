@@ -55,3 +55,13 @@ def test_plain_boot_has_no_iommu(save_serial):
     planned, _live = check_live(save_serial)
     assert planned["iommu"] == "none" and planned["bridges"] == 0, planned
     assert not save_serial.plats("iommu")
+
+
+def test_a64_smmuv3_behind_root_port(a64_save_smmu, tmp_path):
+    """AArch64 virt with iommu=smmuv3: the IORT's SMMUv3 node is read, AAVMF leaves it disabled
+    (SMMU_CR0.SMMUEN clear, DMA bypasses it), and the stick behind a root port saves."""
+    planned = check_saved(a64_save_smmu, tmp_path, bridges=1)
+    assert planned["iommu"] == "smmuv3", planned
+    r = a64_save_smmu.plats("iommu")
+    assert len(r) == 1 and r[0]["type"] == "smmuv3" and r[0]["units"] == 1, r
+    assert r[0]["translating"] == 0 and r[0]["protecting"] == 0, r
