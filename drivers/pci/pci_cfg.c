@@ -5,6 +5,9 @@
 #define CAP_PTR_MASK 0xFCu     /* the low two bits of a capability pointer are reserved */
 #define CAP_FIRST_OFF 0x40u    /* capabilities live after the 64-byte header */
 #define CMD_MASK 0xFFFFu
+#define CAP_ID_MASK 0xFFu
+#define CAP_NEXT_SHIFT 8
+#define PMCSR_PME_STATUS (1u << 15) /* RW1C (PCI PM 1.2, 3.2.4) */
 
 /* Large resource items (ACPI 6.x 6.4.3): bit 7 set, a 16-bit length after the tag. */
 #define RES_LARGE 0x80u
@@ -33,9 +36,9 @@ uint32_t pci_cap_find(const struct pci_cfg *c, uint8_t id)
 	for (unsigned i = 0; i < CAP_WALK_MAX && off >= CAP_FIRST_OFF; i++) {
 		uint32_t hdr = c->read32(c->ctx, off);
 
-		if ((hdr & 0xFFu) == id)
+		if ((hdr & CAP_ID_MASK) == id)
 			return off;
-		off = (hdr >> 8) & CAP_PTR_MASK;
+		off = (hdr >> CAP_NEXT_SHIFT) & CAP_PTR_MASK;
 	}
 	return 0;
 }
@@ -51,8 +54,8 @@ int pci_power_d0(const struct pci_cfg *c)
 	was = (int)(csr & PCI_PM_STATE_MASK);
 	if (was == PCI_PM_D0)
 		return was;
-	/* PMCSR's PME_Status (bit 15) is RW1C: write it as 0; keep the rest (PME_En, data select) */
-	c->write32(c->ctx, cap + PCI_PM_CSR, (csr & ~(PCI_PM_STATE_MASK | 1u << 15)) | PCI_PM_D0);
+	/* PME_Status is RW1C: write it as 0; keep the rest (PME_En, data select) */
+	c->write32(c->ctx, cap + PCI_PM_CSR, (csr & ~(PCI_PM_STATE_MASK | PMCSR_PME_STATUS)) | PCI_PM_D0);
 	c->delay_us(c->ctx, PCI_PM_D3HOT_RECOVERY_US);
 	return was;
 }
