@@ -8,6 +8,7 @@
  * refuses saving with a reason unless the firmware mapped the buffer through its IoMmu protocol. */
 #include <string.h>
 
+#include "drivers/fw/acpi.h"
 #include "drivers/fw/iommu.h"
 #include "test.h"
 
@@ -196,7 +197,49 @@ static void translation_on_refuses_unless_fw_mapped(void)
 	CHECK_STR(iommu_state_name(IOMMU_TRANSLATE), "translate");
 }
 
+static void checksum(uint8_t *t, unsigned len, unsigned off)
+{
+	t[off] = 0;
+	t[off] = (uint8_t)(0x100 - acpi_checksum(t, len));
+}
+
+/* acpi_parse keeps where DMAR, IVRS and IORT are (ACPI 6.5, 5.2.8: the XSDT's entries), for
+ * iommu_parse to read; a DMAR whose checksum fails is not believed. */
+static void acpi_finds_the_tables(void)
+{
+	static uint8_t rsdp[36], xsdt[36 + 3 * 8], d[TABLE_MAX], i[64], o[48];
+	struct acpi_info a = { 0 };
+	uint32_t dlen = dmar(d, 0);
+
+	checksum(d, dlen, 9);
+	header(i, "IVRS", sizeof(i));
+	checksum(i, sizeof(i), 9);
+	header(o, "IORT", sizeof(o));
+	checksum(o, sizeof(o), 9);
+	memset(xsdt, 0, sizeof(xsdt));
+	header(xsdt, "XSDT", sizeof(xsdt));
+	put(xsdt + 36, (uint64_t)(uintptr_t)d, 8);
+	put(xsdt + 44, (uint64_t)(uintptr_t)i, 8);
+	put(xsdt + 52, (uint64_t)(uintptr_t)o, 8);
+	checksum(xsdt, sizeof(xsdt), 9);
+	memcpy(rsdp, "RSD PTR ", 8);
+	rsdp[15] = 2;
+	put(rsdp + 20, sizeof(rsdp), 4);
+	put(rsdp + 24, (uint64_t)(uintptr_t)xsdt, 8);
+	checksum(rsdp, 20, 8);
+	checksum(rsdp, sizeof(rsdp), 32);
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.dmar, (uintptr_t)d);
+	CHECK_EQ_U64(a.ivrs, (uintptr_t)i);
+	CHECK_EQ_U64(a.iort, (uintptr_t)o);
+	d[40] ^= 1; /* a reserved byte: the checksum no longer holds */
+	a = (struct acpi_info){ 0 };
+	CHECK(acpi_parse((uint64_t)(uintptr_t)rsdp, &a));
+	CHECK_EQ_U64(a.dmar, 0);
+}
+
 TEST_SUITE(iommu) = {
+	{ "acpi_finds_the_tables", acpi_finds_the_tables },
 	{ "dmar_units", dmar_units },
 	{ "dmar_structure_past_end", dmar_structure_past_end },
 	{ "ivrs_one_unit_two_types", ivrs_one_unit_two_types },
