@@ -11,7 +11,7 @@ translation off (Intel VT-d 3.x 11.4.5, GSTS.TES clear) and saving goes on."""
 
 import pytest
 
-from test_save_stick import check_complete, check_live, plats, serial_records, stick_bytes, stick_run
+from test_save_stick import check_complete, check_live, serial_records, stick_bytes, stick_run
 from bmharness.stream.stick import runs as stick_runs
 
 pytestmark = pytest.mark.save
