@@ -89,7 +89,7 @@ UNIT_UNDER  += arch/aarch64/sysreg_gate.c
 UNIT_UNDER  += arch/aarch64/pmu_pmi_plan.c
 UNIT_UNDER  += drivers/fw/aarch64/platform_id.c
 UNIT_UNDER  += bench/facts/aarch64/emulator.c
-UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c)
+UNIT_UNDER  += $(wildcard drivers/storage/*.c drivers/usb/*.c drivers/pci/*.c) drivers/fw/iommu.c
 UNIT_UNDER  += bench/core/summary.c bench/core/summary_head.c bench/core/progress.c
 UNIT_BIN    := $(BUILD)/host/unit_tests
 

@@ -10,6 +10,8 @@
 #include "arch/cycles.h"
 #include "drivers/storage/fat.h"
 #include "efi/efi_util.h"
+#include "efi/save_iommu.h"
+#include "efi/save_pci.h"
 #include "efi/save_state.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
@@ -17,7 +19,6 @@
 
 #define MIB (1024ull * 1024)
 #define PAGE_BYTES 4096ull
-#define BELOW_4G 0xFFFFFFFFull
 #define SAVE_AUTO_MB 16         /* the default run's stream is ~1.7 MB: ten times that */
 #define SAVE_AUTO_PROFILE_MB 64 /* the profiler's samples add a few MB per profiled probe */
 #define SAVE_DIR L"\\BAREMETRIC"
@@ -27,20 +28,9 @@
 #define DIR_INFO_BYTES 1024
 #define FAT_SCRATCH_BYTES (64 * 1024)
 
-/* PCI configuration header (PCI Local Bus 3.0, 6.1) and the xHCI class code (xHCI 1.2, 5.2.1). */
-#define PCI_VENDOR_ID 0x00
-#define PCI_CLASS_REV 0x08 /* revision, programming interface, subclass, class */
-#define PCI_BAR0 0x10
-#define PCI_BAR_IO 0x1u
-#define PCI_BAR_TYPE_MASK 0x6u
-#define PCI_BAR_TYPE_64 0x4u
-#define PCI_BAR_ADDR_MASK 0xFFFFFFF0u
-#define PCI_CLASS_XHCI 0x0C0330u /* serial bus controller, USB, xHCI */
-
 struct save_plan save_plan;
 
 static EFI_GUID device_path_guid = DEVICE_PATH_PROTOCOL;
-static EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 static EFI_GUID block_io_guid = BLOCK_IO_PROTOCOL;
 static EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;
 
@@ -83,58 +73,6 @@ static bool walk_path(const EFI_DEVICE_PATH *dp)
 	return true;
 }
 
-static uint32_t pci_read32(EFI_PCI_IO *io, uint32_t off)
-{
-	uint32_t v = 0;
-
-	uefi_call_wrapper(io->Pci.Read, 5, io, EfiPciIoWidthUint32, off, 1, &v);
-	return v;
-}
-
-/* The USB controller in the path: an xHCI function, its BAR and where its configuration space is
- * after boot services (ECAM through MCFG). */
-static bool find_controller(EFI_DEVICE_PATH *dp, const struct acpi_info *acpi)
-{
-	EFI_HANDLE h = NULL;
-	EFI_PCI_IO *io = NULL;
-	UINTN seg, bus, dev, fn;
-	uint32_t bar0, id;
-
-	if (EFI_ERROR(uefi_call_wrapper(BS->LocateDevicePath, 3, &pci_io_guid, &dp, &h)) ||
-	    EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, h, &pci_io_guid, (void **)&io)) || !io) {
-		not_saving("the boot stick's USB controller has no PCI I/O protocol");
-		return false;
-	}
-	if (pci_read32(io, PCI_CLASS_REV) >> 8 != PCI_CLASS_XHCI) {
-		not_saving("the boot stick is on a USB controller that is not xHCI (EHCI/OHCI/UHCI are not driven)");
-		return false;
-	}
-	id = pci_read32(io, PCI_VENDOR_ID);
-	save_plan.pci_vendor = (uint16_t)id;
-	save_plan.pci_device = (uint16_t)(id >> 16);
-	bar0 = pci_read32(io, PCI_BAR0);
-	if (bar0 & PCI_BAR_IO) {
-		not_saving("the xHCI controller's BAR0 is not memory");
-		return false;
-	}
-	save_plan.mmio = bar0 & PCI_BAR_ADDR_MASK;
-	if ((bar0 & PCI_BAR_TYPE_MASK) == PCI_BAR_TYPE_64)
-		save_plan.mmio |= (uint64_t)pci_read32(io, PCI_BAR0 + 4) << 32;
-	uefi_call_wrapper(io->GetLocation, 5, io, &seg, &bus, &dev, &fn);
-	save_plan.pci_segment = (uint16_t)seg;
-	save_plan.pci_bus = (uint8_t)bus;
-	save_plan.pci_dev = (uint8_t)dev;
-	save_plan.pci_fn = (uint8_t)fn;
-	/* From the MCFG allocation of its segment and bus (its base is bus 0's, not its first bus's). */
-	if (!acpi_ecam_address(acpi, (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn, &save_plan.ecam))
-		save_plan.ecam = 0;
-	/* Memory decoding and bus mastering on now; save_stick.c sets them again through ECAM in case
-	 * the firmware's driver turns them off at ExitBootServices. */
-	uefi_call_wrapper(io->Attributes, 4, io, EfiPciIoAttributeOperationEnable,
-			  EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER, NULL);
-	return true;
-}
-
 static uint64_t save_capacity(const struct config *cfg)
 {
 	uint64_t mb = cfg->save_mb;
@@ -144,23 +82,14 @@ static uint64_t save_capacity(const struct config *cfg)
 	return mb * MIB;
 }
 
-/* One region below 4 GiB (controllers without 64-bit addressing reach it): the USB path's memory,
- * the header's two blocks, the stream's mirror. */
+/* One region the controller reaches below 4 GiB (controllers without 64-bit addressing do), mapped
+ * for it by the firmware (efi/save_pci.c): the USB path's memory, the header's two blocks, the
+ * stream's mirror. */
 static bool reserve_dma(uint64_t capacity)
 {
 	uint64_t bytes = SAVE_USB_DMA_BYTES + 2ull * save_plan.block + capacity;
-	EFI_PHYSICAL_ADDRESS base = BELOW_4G;
-	uint8_t *p;
 
-	bytes = (bytes + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
-	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateMaxAddress, EfiLoaderData, bytes / PAGE_BYTES, &base))) {
-		not_saving("no memory below 4 GiB for the USB path and the stream's copy (lower save_mb)");
-		return false;
-	}
-	p = (uint8_t *)(UINTN)base;
-	memset(p, 0, bytes); /* the mirror's last block goes to the stick whole: its tail must be zeros */
-	save_plan.dma = (struct usb_dma){ .base = p, .bus_base = base, .size = SAVE_USB_DMA_BYTES };
-	return true;
+	return save_pci_dma((bytes + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES);
 }
 
 static void make_nonce(char *out, EFI_HANDLE image)
@@ -373,8 +302,9 @@ static void prepare(EFI_HANDLE image, const struct config *cfg, const struct acp
 	if (!walk_path(dp))
 		return;
 	save_plan.asked = true;
-	if (!find_controller(dp, acpi))
+	if (!save_pci_find(dp, acpi))
 		return;
+	save_iommu_survey(acpi);
 	if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, li->DeviceHandle, &block_io_guid, (void **)&bio)) || !bio) {
 		not_saving("the boot device has no block I/O protocol");
 		return;

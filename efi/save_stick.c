@@ -12,13 +12,12 @@
 #include "drivers/usb/msc.h"
 #include "drivers/usb/usb_bulk.h"
 #include "efi/platform.h"
+#include "efi/save_iommu.h"
+#include "efi/save_pci.h"
 #include "efi/save_state.h"
 #include "lib/emit.h"
 #include "lib/fmt.h"
 
-#define PCI_COMMAND 0x04
-#define PCI_COMMAND_MEMORY 0x2u
-#define PCI_COMMAND_MASTER 0x4u
 #define USB_MAX_TRANSFER (64u * 1024) /* the bound on one SCSI transfer */
 #define FALLBACK_COUNTER_HZ 5000000000ull /* unknown rate: assume fast, so waits are never short */
 #define US_PER_S 1000000ull
@@ -152,6 +151,13 @@ void save_emit_plan(void)
 	rec_hex(r, "pci", ((uint64_t)save_plan.pci_bus << 8) | ((uint64_t)save_plan.pci_dev << 3) | save_plan.pci_fn);
 	rec_hex(r, "pci_id", ((uint64_t)save_plan.pci_vendor << 16) | save_plan.pci_device);
 	rec_bool(r, "ecam", save_plan.ecam != 0);
+	rec_bool(r, "bar_fw", save_plan.mmio_from_fw); /* BAR0's CPU address from GetBarAttributes */
+	if (save_plan.mmio != save_plan.mmio_bus)
+		rec_hex(r, "bar_translation", save_plan.mmio_bus - save_plan.mmio);
+	rec_u64(r, "bridges", save_plan.bridges);
+	if (save_plan.power_was > 0)
+		rec_u64(r, "power_was", (uint64_t)save_plan.power_was);
+	rec_str(r, "iommu", iommu_kind_name(save_plan.iommu.kind));
 	emit_finish();
 }
 
@@ -176,22 +182,11 @@ static void stop(const char *stage, const char *why)
 	emit_msg(MSG_WARN, "saving to the boot stick stopped: see the save record; the serial copy is complete");
 }
 
-/* Memory decoding and bus mastering, in case the firmware turned them off at ExitBootServices. */
-static void enable_function(void)
-{
-	uint32_t cmd;
-
-	if (!save_plan.ecam)
-		return;
-	cmd = mmio_read32((uintptr_t)(save_plan.ecam + PCI_COMMAND));
-	/* the upper half is the status register, whose error bits are write-one-to-clear: keep it 0 */
-	mmio_write32((uintptr_t)(save_plan.ecam + PCI_COMMAND), (cmd & 0xFFFFu) | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-}
-
 /* The controller, the device and the SCSI disk; false after stop() said why. */
 static bool open_stick(void)
 {
 	void *scratch;
+	const char *why;
 
 	st.xhci = usb_dma_alloc(&save_plan.dma, sizeof(*st.xhci), 64, 0);
 	st.dev = usb_dma_alloc(&save_plan.dma, sizeof(*st.dev), 64, 0);
@@ -200,7 +195,16 @@ static bool open_stick(void)
 		stop("memory", "the USB path's memory is too small for its state");
 		return false;
 	}
-	enable_function();
+	/* the enables again (the firmware's driver may turn them off at ExitBootServices), then
+	 * whether an IOMMU left on would fault the controller's DMA */
+	if ((why = save_pci_resume(io_delay_us)) != NULL) {
+		stop("pci", why);
+		return false;
+	}
+	if ((why = save_iommu_check()) != NULL) {
+		stop("iommu", why);
+		return false;
+	}
 	if (xhci_init(st.xhci, save_plan.mmio, &st.io, &save_plan.dma)) {
 		stop("xhci", xhci_error(st.xhci));
 		return false;

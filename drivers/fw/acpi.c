@@ -350,6 +350,12 @@ static void visit_table(uint64_t addr, struct acpi_info *info)
 		parse_spcr(t, info);
 	else if (sig_is(t, "APIC"))
 		info->madt = addr;
+	else if (sig_is(t, "DMAR"))
+		info->dmar = addr;
+	else if (sig_is(t, "IVRS"))
+		info->ivrs = addr;
+	else if (sig_is(t, "IORT"))
+		info->iort = addr;
 }
 
 bool acpi_parse(uint64_t rsdp, struct acpi_info *info)

@@ -68,6 +68,9 @@ struct acpi_info {
 	/* MADT */
 	uint64_t madt;
 
+	/* DMA remapping tables (drivers/fw/iommu.h parses them): 0 when absent */
+	uint64_t dmar, ivrs, iort;
+
 	/* MCFG: the PCI Express configuration space (ECAM) of segment 0, for a device the firmware
 	 * must reach after boot services (the boot stick's USB controller) */
 	bool mcfg_present;

@@ -1,6 +1,7 @@
 /* The DMA region's bump allocator (drivers/usb/usb_io.h): alignment and boundaries are those of the
  * bus address, which is what the xHCI data structure rules (xHCI 1.2 section 6, table 6-1) are
- * about; the CPU pointer differs from it only by a constant offset. */
+ * about; the CPU pointer differs from it only by a constant offset, and the bus address must stay
+ * at or below the region's DMA limit. */
 #include <string.h>
 
 #include "drivers/usb/usb_io.h"
@@ -28,7 +29,7 @@ void *usb_dma_alloc(struct usb_dma *d, size_t n, size_t align, size_t boundary)
 	if (boundary && (bus / boundary) != ((bus + n - 1) / boundary))
 		bus = align_up(bus, boundary);
 	end = bus + n;
-	if (end < bus || end - d->bus_base > d->size)
+	if (end < bus || end - d->bus_base > d->size || (d->bus_limit && end - 1 > d->bus_limit))
 		return NULL;
 	off = (size_t)(bus - d->bus_base);
 	d->used = off + n;

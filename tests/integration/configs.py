@@ -16,8 +16,9 @@ Fields of an entry:
   qemu10   boot with QEMU 10 from scripts/qemu10.sh (skipped where it cannot be fetched)
   timeout  seconds before QEMU is killed (None: the harness's default for the arch and icount)
   groups   pytest markers of the tests that take the fixture (with the arch): `pytest -m irq`
-  usb_devices, serial, xhci_props   the harness's run_qemu keywords of the same names: the boot
-           stick's bus (behind a hub, a second stick), no serial port, the xHCI's properties
+  usb_devices, serial, xhci_props, pci_devices   the harness's run_qemu keywords of the same
+           names: the boot stick's bus (behind a hub, a second stick), no serial port, the xHCI's
+           properties, devices before the xHCI (the bridge it sits behind, an IOMMU)
   alone    the tests of this boot assert something about time (a calibration against another
            clock, a bound on a duration or a start-up delay), or the firmware's own start is
            timing-sensitive (AAVMF and a stick behind a hub): it boots with no other boot beside
@@ -51,6 +52,7 @@ class BootConfig:
     usb_devices: tuple = ()
     serial: bool = True
     xhci_props: str = ""
+    pci_devices: tuple = ()
     alone: bool = False
 
 
@@ -278,11 +280,22 @@ SAVE = [
     BootConfig("save_high", options=SAVE_SHORT, xhci_props=",p3=0", groups=("save",),
                doc="qemu-xhci offers each bus port at USB 2 (p2) and USB 3 (p3) speed, and usb-storage takes "
                    "SuperSpeed where it can: with no USB 3 ports (p3=0) it attaches at high speed."),
+    # The controller behind PCI bridges and beside an IOMMU (efi/save_pci.c, save_iommu.c): the
+    # bridges above it enabled from the device path, DMAR read with translation off (OVMF has no
+    # VT-d driver), and the stick's copy still byte-identical to serial.
+    BootConfig("save_root_port", options=SAVE_SHORT, groups=("save",), xhci_props=",bus=rp1",
+               pci_devices=("-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1")),
+    BootConfig("save_pci_bridge", options=SAVE_SHORT, groups=("save",), xhci_props=",bus=pb1,addr=3",
+               pci_devices=("-device", "pci-bridge,id=pb1,bus=pcie.0,chassis_nr=1")),
+    BootConfig("save_iommu", options=SAVE_SHORT, groups=("save",), pci_devices=("-device", "intel-iommu")),
     BootConfig("save_too_small", options=dict(SAVE_SHORT, save_mb=200), groups=("save",)),
     BootConfig("save_killed", options=dict(SAVE_SHORT, probes="timer,spin,noise", noise_ms=600000),
                timeout=SAVE_KILL_AFTER_S, groups=("save",)),
     _a64("a64_save_serial", options=SAVE_SHORT, groups=("save",)),
     _a64("a64_save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
+    # virt's SMMUv3 (IORT; AAVMF leaves it off) and the controller behind a root port
+    _a64("a64_save_smmu", options=SAVE_SHORT, groups=("save",), machine=("iommu=smmuv3",), xhci_props=",bus=rp1",
+         pci_devices=("-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1")),
     # alone: AAVMF lists its boot options before a stick behind a hub has enumerated now and then
     # and starts its shell (2 of 6 boots one at a time; in the pool, beside another boot, both
     # boots of a fresh-clone make test): one boot at a time, as before the pool

@@ -175,12 +175,14 @@ def decode_exit(code, timed_out=False, interrupted=False):
 
 def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
                   exit_port="0xf4", qemu=None, qemu_datadir=None, arch="x86_64", serial=True,
-                  usb_devices=None, xhci_props=""):
+                  usb_devices=None, xhci_props="", pci_devices=None):
     """The QEMU argument list for a prepared out_dir. qemu: another QEMU binary (e.g. QEMU 10
     unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps).
     serial=False: no serial port at all (-serial none). usb_devices: QEMU arguments that attach the
     stick (drive id `stick`) in place of a plain usb-storage on the controller (a hub, a port, a
-    second stick); xhci_props: ",key=value..." for the qemu-xhci controller (id xhci)."""
+    second stick); xhci_props: ",key=value..." for the qemu-xhci controller (id xhci);
+    pci_devices: QEMU arguments placed before the controller (QEMU creates devices in order): the
+    bridge or root port it sits behind (xhci_props then names it, ",bus=ID"), an IOMMU."""
     a = arch_info(arch)
     cmd = [qemu or a["qemu"]]
     if qemu_datadir:
@@ -192,6 +194,7 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
             "-drive", "if=pflash,format=raw,readonly=on,file=%s" % a["code"],
             "-drive", "if=pflash,format=raw,file=%s" % os.path.join(out_dir, VARS_COPY)]
     if usb:
+        cmd += list(pci_devices or ())
         cmd += ["-device", "qemu-xhci,id=xhci" + xhci_props,
                 "-drive", "if=none,id=stick,format=raw,file=%s"
                 % os.path.join(out_dir, "baremetric.img")]
@@ -282,7 +285,8 @@ def _run(cmd, timeout, out_dir):
 
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
-             qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props=""):
+             qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props="",
+             pci_devices=None):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) put over the image's own baremetric.cfg,
@@ -305,7 +309,7 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     port = port if port.startswith("0x") else hex(int(port))
     cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
                         qemu=qemu, qemu_datadir=qemu_datadir, arch=arch, serial=serial,
-                        usb_devices=usb_devices, xhci_props=xhci_props)
+                        usb_devices=usb_devices, xhci_props=xhci_props, pci_devices=pci_devices)
     serial = os.path.join(out_dir, "serial.log")
     if os.path.exists(serial):
         os.remove(serial)
