@@ -31,7 +31,9 @@ struct save_plan {
 	uint16_t pci_vendor, pci_device;
 	uint64_t mmio;        /* BAR0 (64-bit BARs: BAR0 + BAR1) */
 	uint64_t ecam;        /* the function's ECAM configuration space; 0: unknown (no MCFG) */
-	struct usb_port_path path;
+	struct usb_port_path path; /* from the device path: the walk's first guess, not trusted */
+	uint8_t lun;          /* the device path's logical unit (lun_known), tried first */
+	bool lun_known;
 	uint64_t part_lba;    /* the partition's first block on the device */
 	uint32_t block;       /* the device's logical block size */
 	uint64_t dev_blocks;  /* the partition's BlockIo view: last LBA + 1 */
