@@ -171,5 +171,7 @@ int xhci_find_msc(struct xhci *x, const struct usb_port_path *hint, xhci_accept_
 		return USB_XFER_ERROR; /* x->err says what killed the controller */
 	if (!st->offered && st->devices)
 		return xhci_fail_n(x, "no bulk-only mass-storage device among the USB devices found:", st->devices);
-	return USB_XFER_ERROR; /* the caller says why it refused the ones offered; x->err: the last failure */
+	if (st->offered)
+		return xhci_fail_n(x, "the caller took none of the mass-storage devices offered:", st->offered);
+	return USB_XFER_ERROR; /* x->err: the last port or device that failed */
 }
