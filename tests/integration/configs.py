@@ -265,6 +265,13 @@ SAVE_HUB_PORT = 2
 SAVE_KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
 _HUB = ("-device", "usb-hub,bus=xhci.0,port=%d" % SAVE_HUB_PORT,
         "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % SAVE_HUB_PORT)
+# issue 30's enumeration variants, sharing boots: the NEC controller (another vendor's register
+# layout and port order) with the stick two (full-speed) hubs deep, the qemu-xhci one beside it empty
+SAVE_NEC_PCI_ID = 0x10330194  # QEMU's nec-usb-xhci: NEC uPD720200 (hw/usb/hcd-xhci-nec.c)
+_NEC_TWO_HUBS = ("-device", "nec-usb-xhci,id=nec",
+                 "-device", "usb-hub,bus=nec.0,port=%d" % SAVE_HUB_PORT,
+                 "-device", "usb-hub,bus=nec.0,port=%d.1" % SAVE_HUB_PORT,
+                 "-device", "usb-storage,drive=stick,bus=nec.0,port=%d.1.3" % SAVE_HUB_PORT)
 
 SAVE = [
     BootConfig("save_serial", options=SAVE_SHORT, groups=("save",)),
@@ -273,6 +280,11 @@ SAVE = [
     BootConfig("save_high", options=SAVE_SHORT, xhci_props=",p3=0", groups=("save",),
                doc="qemu-xhci offers each bus port at USB 2 (p2) and USB 3 (p3) speed, and usb-storage takes "
                    "SuperSpeed where it can: with no USB 3 ports (p3=0) it attaches at high speed."),
+    BootConfig("save_super_only", options=SAVE_SHORT, xhci_props=",p2=0", groups=("save",),
+               doc="No USB 2 ports (p2=0): the stick on a USB 3 port at SuperSpeed, nothing to fall back to."),
+    BootConfig("save_nec_hubs", options=SAVE_SHORT, usb_devices=_NEC_TWO_HUBS, groups=("save",),
+               doc="nec-usb-xhci with the stick two hubs deep (route string of two tiers); an empty qemu-xhci "
+                   "beside it is not the boot device's controller."),
     BootConfig("save_too_small", options=dict(SAVE_SHORT, save_mb=200), groups=("save",)),
     BootConfig("save_killed", options=dict(SAVE_SHORT, probes="timer,spin,noise", noise_ms=600000),
                timeout=SAVE_KILL_AFTER_S, groups=("save",)),
