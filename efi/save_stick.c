@@ -11,6 +11,7 @@
 #include "bench/core/summary.h"
 #include "drivers/usb/msc.h"
 #include "drivers/usb/usb_bulk.h"
+#include "drivers/usb/xhci_intel.h"
 #include "efi/platform.h"
 #include "efi/save_state.h"
 #include "lib/emit.h"
@@ -36,6 +37,7 @@ static struct {
 	char where[64];
 	void *msc_scratch;
 	char why[WHY_LEN];      /* the last candidate's refusal, for the message when none carries the nonce */
+	bool intel_routed;      /* an Intel 7/8-series PCH's ports were switched to xHCI */
 } st;
 
 static uint32_t io_read32(void *ctx, uint64_t a)
@@ -180,6 +182,28 @@ static void enable_function(void)
 	mmio_write32((uintptr_t)(save_plan.ecam + PCI_COMMAND), (cmd & 0xFFFFu) | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
 }
 
+static uint32_t ecam_read32(void *ctx, uint16_t off)
+{
+	(void)ctx;
+	return mmio_read32((uintptr_t)(save_plan.ecam + off));
+}
+
+static void ecam_write32(void *ctx, uint16_t off, uint32_t v)
+{
+	(void)ctx;
+	mmio_write32((uintptr_t)(save_plan.ecam + off), v);
+}
+
+/* Intel 7/8-series: every port the chipset allows on xHCI, SuperSpeed on (drivers/usb/xhci_intel.h). */
+static void intel_routing(void)
+{
+	const struct xhci_pci_cfg cfg = { .read32 = ecam_read32, .write32 = ecam_write32 };
+	struct xhci_intel_routing r;
+
+	if (save_plan.ecam)
+		st.intel_routed = xhci_intel_route_ports(save_plan.pci_vendor, save_plan.pci_device, &cfg, &r);
+}
+
 /* One LUN of the candidate device: open, the boot device's block size, the nonce; false with
  * st.why saying why not. */
 static bool try_lun(uint8_t lun)
@@ -258,6 +282,7 @@ static bool open_stick(void)
 		return false;
 	}
 	enable_function();
+	intel_routing();
 	if (xhci_init(st.xhci, save_plan.mmio, &st.io, &save_plan.dma)) {
 		stop("xhci", xhci_error(st.xhci));
 		return false;
@@ -301,6 +326,8 @@ static void emit_live(void)
 	rec_u64(r, "lun", st.msc->bot.lun);
 	if (st.xhci->bios_forced)
 		rec_str(r, "bios_handoff", "forced");
+	if (st.intel_routed)
+		rec_str(r, "port_routing", "intel_xhci");
 	emit_finish();
 }
 
