@@ -290,6 +290,9 @@ SAVE = [
                timeout=SAVE_KILL_AFTER_S, groups=("save",)),
     _a64("a64_save_serial", options=SAVE_SHORT, groups=("save",)),
     _a64("a64_save_noserial", options=SAVE_SHORT, serial=False, groups=("save",)),
+    _a64("a64_save_nec_super_only", options=SAVE_SHORT,
+         usb_devices=("-device", "nec-usb-xhci,id=nec,p2=0", "-device", "usb-storage,drive=stick,bus=nec.0"),
+         groups=("save",), doc="AArch64: the stick on nec-usb-xhci with USB 3 ports only."),
     # alone: AAVMF lists its boot options before a stick behind a hub has enumerated now and then
     # and starts its shell (2 of 6 boots one at a time; in the pool, beside another boot, both
     # boots of a fresh-clone make test): one boot at a time, as before the pool

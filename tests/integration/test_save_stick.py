@@ -273,6 +273,17 @@ def a64_saved_noserial(a64_save_noserial):
 
 
 @pytest.mark.aarch64
+def test_a64_nec_super_only(a64_save_nec_super_only):
+    """AArch64, nec-usb-xhci with p2=0: SuperSpeed on another vendor's controller, byte for byte."""
+    b = a64_save_nec_super_only
+    planned, live = check_live(b)
+    assert int(planned["pci_id"], 16) == SAVE_NEC_PCI_ID and live["speed"] == "super", (planned, live)
+    assert live["usb_port"] == planned["usb_port"], (planned, live)
+    run, data = stick_bytes(b)
+    assert data == serial_records(b)
+
+
+@pytest.mark.aarch64
 def test_a64_stick_equals_serial(a64_saved):
     check_live(a64_saved)
     run, data = stick_bytes(a64_saved)
