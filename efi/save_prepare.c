@@ -260,16 +260,16 @@ static uint64_t free_space(EFI_FILE_HANDLE root)
 	return ((EFI_FILE_SYSTEM_INFO *)buf)->FreeSpace;
 }
 
-/* Write the header and then zeros up to the file's full size: the FAT driver allocates every
- * cluster now, so the extents we read afterwards are the file's for good. */
+/* Write both header blocks and then zeros up to the file's full size: the FAT driver allocates
+ * every cluster now, so the extents we read afterwards are the file's for good. */
 static bool fill_file(EFI_FILE_HANDLE f, uint64_t total)
 {
 	uint64_t done = 0;
 
-	save_log_format_header(&save_plan.log, 0, false, save_plan.log.hdr);
+	save_log_format_initial(&save_plan.log, save_plan.log.hdr);
 	while (done < total) {
 		const void *src = done ? (const void *)save_plan.log.data : (const void *)save_plan.log.hdr;
-		UINTN n = done ? (UINTN)(total - done < WRITE_CHUNK ? total - done : WRITE_CHUNK) : save_plan.block;
+		UINTN n = done ? (UINTN)(total - done < WRITE_CHUNK ? total - done : WRITE_CHUNK) : SAVE_LOG_HDR_BLOCKS * save_plan.block;
 
 		if (done && n > save_plan.log.capacity)
 			n = (UINTN)save_plan.log.capacity;
@@ -396,7 +396,7 @@ static void prepare(EFI_HANDLE image, const struct config *cfg, const struct acp
 		return;
 	}
 	capacity = (capacity + save_plan.block - 1) / save_plan.block * save_plan.block;
-	total = save_plan.block + capacity;
+	total = SAVE_LOG_HDR_BLOCKS * save_plan.block + capacity;
 	if (!reserve_dma(capacity))
 		return;
 	hdr = save_plan.dma.base + SAVE_USB_DMA_BYTES;

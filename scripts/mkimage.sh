@@ -5,7 +5,10 @@
 # changes nothing; the firmware reads it from the folder it was loaded from), without root or loop
 # devices (sgdisk + mtools), ready to dd onto a USB stick. Each further PATH=FILE copies FILE to
 # PATH in the partition (a folder the image already has: the root or EFI/BOOT): the shim stick's
-# other files (make SHIM=1).
+# other files (make SHIM=1). At the root, startup.nsh: a firmware that starts its UEFI Shell instead
+# of the stick (AAVMF did, in 1 boot of 3, when the stick sat behind a hub and was not yet listed;
+# machines whose only boot option is the shell) runs it, and it starts the boot file of the first
+# file system that holds our EFI/BOOT/baremetric.cfg beside it.
 # Usage: scripts/mkimage.sh APP.EFI OUT.img [SIZE_MIB [BOOT_NAME [PATH=FILE ...]]]
 #
 # Layout (512-byte sectors): protective MBR + primary GPT in sectors 0-33, the partition from
@@ -53,6 +56,25 @@ mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
 mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
 mcopy -i "$fs" "$config" ::/EFI/BOOT/baremetric.cfg
+# The shell's script syntax (UEFI Shell 2.2 specification: for/endfor, if exist/endif, exit /b);
+# CRLF line ends as the shell's own scripts use.
+nsh="$tmp.nsh"
+{
+	printf '@echo -off\r\n'
+	printf '# baremetric (scripts/mkimage.sh): the firmware started its shell, not the stick\r\n'
+	printf 'for %%a in fs0 fs1 fs2 fs3 fs4 fs5 fs6 fs7 fs8 fs9 fs10 fs11 fs12 fs13 fs14 fs15\r\n'
+	printf '  if exist %%a:\\EFI\\BOOT\\baremetric.cfg then\r\n'
+	printf '    if exist %%a:\\EFI\\BOOT\\%s then\r\n' "$boot_name"
+	printf '      echo "baremetric: the firmware started its shell; starting %%a:\\EFI\\BOOT\\%s"\r\n' "$boot_name"
+	printf '      %%a:\\EFI\\BOOT\\%s\r\n' "$boot_name"
+	printf '      exit /b\r\n'
+	printf '    endif\r\n'
+	printf '  endif\r\n'
+	printf 'endfor\r\n'
+	printf 'echo "baremetric: no file system holds EFI\\BOOT\\baremetric.cfg and %s"\r\n' "$boot_name"
+} >"$nsh"
+mcopy -i "$fs" "$nsh" ::/startup.nsh
+rm -f "$nsh"
 for extra in "$@"; do
 	mcopy -i "$fs" "${extra#*=}" "::/${extra%%=*}"
 done

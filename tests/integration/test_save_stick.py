@@ -296,11 +296,13 @@ def a64_saved_hub(a64_save_hub, tmp_path_factory):
 
 
 def _booted_or_again(b, name, tmp_path_factory):
-    """The boot, or when AAVMF never started our image but its UEFI Shell, one more boot of the
-    same configuration: AAVMF's boot manager sometimes lists its boot options before the stick
-    behind the hub has enumerated and starts its shell instead (seen in 2 of 6 boots here, on an
-    unchanged image and with the same command line that booted the stick in the others). Our
-    image never ran, so there is nothing of ours to judge; a stick really not found fails both."""
+    """The boot, or when AAVMF never started our image, one more boot of the same configuration.
+    AAVMF's boot manager sometimes lists its boot options before the stick behind the hub has
+    enumerated and starts its UEFI Shell instead (2 of 6 boots here, unchanged image and command
+    line); the shell then runs the stick's startup.nsh (scripts/mkimage.sh), which starts our image,
+    and that boot is judged like any other. Only a shell that did not see the stick either (no
+    record at all) boots again: our image never ran, there is nothing of ours to judge; a stick
+    really not found fails both."""
     if not _fell_to_shell(b):
         return b
     print("AAVMF started its shell, not the stick (%s): booting once more" % name)

@@ -56,6 +56,12 @@ BOOT_TIMEOUT_S = 180
 # can take several times that.
 CONSOLE_TIMEOUT_S = 150
 POLL_S = 0.2
+# A menu reads keys only once it is drawn, and shim's console code may flush the input when a
+# screen opens: a key typed while the screen still draws can be lost (CI once stood at MokManager's
+# "Select Key" for 150 s after the volume's Enter). Keys are typed once the console has been quiet
+# this long, or after SETTLE_LIMIT_S of steady output.
+SETTLE_S = 1.0
+SETTLE_LIMIT_S = 20
 KEY_ENTER = b"\r"
 KEY_DOWN = b"\x1b[B"  # the cursor key as a VT100 sends it; OVMF's serial terminal reads it so
 
@@ -167,6 +173,24 @@ class Console:
     def type(self, keys):
         self.mark = len(self.text)
         self.sock.sendall(keys)
+
+    def settle(self):
+        """Read until the console has printed nothing for SETTLE_S (the screen is drawn)."""
+        deadline = time.monotonic() + SETTLE_LIMIT_S
+        quiet_since = time.monotonic()
+        while time.monotonic() - quiet_since < SETTLE_S and time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return
+            before = len(self.text)
+            self._read()
+            if len(self.text) != before:
+                quiet_since = time.monotonic()
+
+    def press(self, pattern, keys):
+        """Type `keys` once `pattern` is on the console and the screen has been drawn."""
+        self.expect(pattern)
+        self.settle()
+        self.type(keys)
 
     def wait_exit(self, timeout=CONSOLE_TIMEOUT_S):
         """Read the console until QEMU ends (the firmware's debug-exit, or a reset: -no-reboot)."""
@@ -342,8 +366,7 @@ def test_shim_hands_over_to_mokmanager(console):
     """The Microsoft store trusts shim; shim refuses our binary (its key is not enrolled), says so,
     and after a key press starts MokManager, where the key can be enrolled from the stick."""
     c = console(SHIM_IMAGE, VARS_MS)
-    c.expect(SHIM_REFUSES)
-    c.type(KEY_ENTER)
+    c.press(SHIM_REFUSES, KEY_ENTER)
     for text in MOKMANAGER:
         c.expect(text)
     c.close()
@@ -356,13 +379,10 @@ def test_shim_boots_after_enrolment(console):
     variable store; booted again with that store, shim accepts our binary (its signature and its
     .sbat section) and the firmware runs to its end."""
     c = console(SHIM_IMAGE, VARS_MS, "enrol")
-    c.expect(SHIM_REFUSES)
-    c.type(KEY_ENTER)
-    c.expect(MOKMANAGER[1])
-    c.type(KEY_ENTER)
+    c.press(SHIM_REFUSES, KEY_ENTER)
+    c.press(MOKMANAGER[1], KEY_ENTER)
     for text, key in MOK_ENROL_STEPS:
-        c.expect(text)
-        c.type(key)
+        c.press(text, key)
     c.wait_exit()
     no_records(c.log)
     after = console(SHIM_IMAGE, c.vars, "enrolled")

@@ -20,6 +20,13 @@ ACPI_MAX_MCFG_SEGMENTS = 16
 SPCR_16550 = {0x00, 0x01, 0x12}
 SPCR_PL011 = {0x03, 0x0D, 0x0E}
 SPCR_BAUDS = {3: 9600, 4: 19200, 6: 57600, 7: 115200}
+# MADT GIC entries (ACPI 6.5 5.2.12.14-17): types, the shortest length of each that is read
+# (GICC: 76 since ACPI 6.0, the MPIDR at 68), GICC flags (table 5.37), MPIDR's affinity fields.
+MADT_GICC, MADT_GICD, MADT_GICR = 0x0B, 0x0C, 0x0E
+GICC_MIN_LEN, GICD_MIN_LEN, GICR_MIN_LEN = 76, 24, 16
+GICC_ENABLED, GICC_ONLINE_CAPABLE = 1 << 0, 1 << 3
+MPIDR_AFFINITY = 0xFF00FFFFFF
+GIC_MAX_GICR_RANGES = 8
 
 
 def _num(v):
@@ -165,10 +172,12 @@ def _madt(lines, out):
     subs, cur = [], None
     for off, n, v in fl:
         if n == "Subtable Type":
-            cur = {"type": _num(v)}
+            cur = {"type": _num(v), "_list": []}
             subs.append(cur)
-        elif cur is not None and n not in cur:
-            cur[n] = v
+        elif cur is not None:
+            cur["_list"].append((n, v))  # every field in order: a GICR entry has two "Length"s
+            if n not in cur:
+                cur[n] = v
     cpus, en, oc, unus, dup, drop = [], 0, 0, 0, 0, 0
     ioapics, isos, dropped_io = [], [], 0
     gicc = 0
@@ -223,6 +232,65 @@ def _madt(lines, out):
     for i, (a, b, c, d) in enumerate(isos):
         out["madt.iso.%d" % i] = "bus %d irq %d gsi %d flags 0x%x" % (a, b, c, d)
     out["madt.dropped_io"] = str(dropped_io)
+    if any(sub["type"] in (MADT_GICC, MADT_GICD) for sub in subs):
+        _gic(subs, out, MADT_MAX_CPUS - len(cpus))
+
+
+def _gic(subs, out, room):
+    """The MADT's GIC entries (ACPI 6.5 5.2.12.14 GICC, .15 GICD, .17 GICR) as the firmware's
+    documented policy keeps them (drivers/fw/aarch64/madt_gicc.h, drivers/irqchip/aarch64/gicv3.h):
+    a GICC processor is usable when Enabled (flags 1) or, not enabled, Online Capable (flags 2),
+    one per affinity (MPIDR Aff3..Aff0); the first enabled one is taken as the boot CPU."""
+    kept, counts = [], {"enabled": 0, "online_capable": 0, "unusable": 0, "duplicates": 0,
+                        "dropped": 0, "malformed": 0}
+    gicc_entries = gicc_gicr = 0
+    gicd, gicr = None, []
+    for sub in subs:
+        length = _num(sub.get("Length", "0")) or 0
+        if sub["type"] == MADT_GICC:
+            if length < GICC_MIN_LEN:
+                counts["malformed"] += 1
+                continue
+            gicc_entries += 1
+            flags = _num(sub.get("Flags (decoded below)", "0")) or 0
+            rd = _num(sub.get("Redistributor Base Address", "0")) or 0
+            if flags & GICC_ENABLED and rd:
+                gicc_gicr += 1
+            mpidr = (_num(sub.get("ARM MPIDR", "0")) or 0) & MPIDR_AFFINITY
+            usable = 1 if flags & GICC_ENABLED else 2 if flags & GICC_ONLINE_CAPABLE else 0
+            if not usable:
+                counts["unusable"] += 1
+            elif any(k[0] == mpidr for k in kept):
+                counts["duplicates"] += 1
+            elif len(kept) >= room:
+                counts["dropped"] += 1
+            else:
+                kept.append((mpidr, _num(sub.get("Processor UID", "0")) or 0, usable, rd,
+                             _num(sub.get("Performance Interrupt", "0")) or 0))
+                counts["enabled" if usable == 1 else "online_capable"] += 1
+        elif sub["type"] == MADT_GICD and length >= GICD_MIN_LEN:
+            gicd = (_num(sub.get("Base Address", "0")) or 0, _num(sub.get("Version", "0")) or 0)
+        elif sub["type"] == MADT_GICR and length >= GICR_MIN_LEN:
+            lens = [v for n, v in sub["_list"] if n == "Length"]  # the entry's, then the range's
+            gicr.append((_num(sub.get("Base Address", "0")) or 0, _num(lens[1]) if len(lens) > 1 else 0))
+    out["gic.gicc_cpus"] = str(len(kept))
+    for k, v in counts.items():
+        out["gic." + k] = str(v)
+    for i, (mpidr, uid, usable, _rd, _pmu) in enumerate(kept):
+        out["gic.cpu.%d" % i] = "mpidr 0x%x uid %d flags %d" % (mpidr, uid, usable)
+    if gicd is None:
+        return
+    out["gic.gicd"] = "0x%x" % gicd[0]
+    out["gic.version"] = str(gicd[1])
+    out["gic.gicc_entries"] = str(gicc_entries)
+    out["gic.gicc_gicr_entries"] = str(gicc_gicr)
+    out["gic.gicr_ranges"] = str(len(gicr))
+    for i, (base, size) in enumerate(gicr[:GIC_MAX_GICR_RANGES]):
+        out["gic.gicr.%d" % i] = "base 0x%x len 0x%x" % (base, size)
+    boot = next((k for k in kept if k[2] == 1), None)
+    if boot:
+        out["gic.boot_gicr"] = "0x%x" % boot[3]
+        out["gic.boot_pmu_gsiv"] = str(boot[4])
 
 
 def _hpet(fl, out):

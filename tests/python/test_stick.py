@@ -1,12 +1,13 @@
 """Runs on the boot stick (harness/bmharness/stream/stick/): images built here with the real tools
 (scripts/mkimage.sh's GPT + FAT32 with sgdisk and mformat, an MBR + FAT16 with mpartition and
 mkfs.fat, FAT12 and 4096-byte-sector FAT16 "superfloppies" with mkfs.fat, files put with mtools)
-hold RUN_NNN.LOG files in the header format of docs/harness.md around record streams from
-synth.py. Checked: every run is listed with its header and begin record, the newest is taken and
+hold RUN_NNN.LOG files in the header format of docs/saving.md (format 2, two header blocks; run 4
+in the older format 1) around record streams from synth.py. Checked: every run is listed with its header and begin record, the newest is taken and
 --run picks another, a mounted directory works like an image, a fragmented run and a long-named
 neighbour are read right (mshowfat proves the fragmentation), a cut run (state=open) parses as
-truncated with every record in it valid, valid=0 says nothing was written, a bad header is an
-error naming its file, an unreadable device exits 2 with what to do, and report and compare take
+truncated with every record in it valid, valid=0 says nothing was written, a run with no header
+that checks and no stream to scan is an error naming its file (torn and damaged headers:
+test_stick_torn.py), an unreadable device exits 2 with what to do, and report and compare take
 a stick too."""
 
 import json
@@ -17,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import pytest
 import synth
@@ -48,19 +50,43 @@ def _sh(*cmd, env=None):
     subprocess.run(cmd, check=True, capture_output=True, env=env)
 
 
-def header_block(valid, capacity, state="closed", block=BLOCK, nonce=NONCE):
-    """The first block of a RUN_NNN.LOG: the header lines, NULs up to data_offset."""
-    head = ("baremetric-log 1\nnonce=%s\nblock=%d\ndata_offset=%d\ncapacity=%d\nvalid=%020d\n"
-            "state=%s\n" % (nonce, block, block, capacity, valid, state)).encode()
-    return head + bytes(block - len(head))
+def _crc_line(text):
+    return "crc32=%08x\n" % (zlib.crc32(text.encode()) & 0xFFFFFFFF)
 
 
-def run_log(stream, state="closed", capacity=None, nonce=NONCE):
-    """A RUN_NNN.LOG as the firmware writes it: header, the stream, zeros to the end of the
-    capacity."""
-    capacity = capacity or (len(stream) // BLOCK + 2) * BLOCK
-    return (header_block(len(stream), capacity, state, nonce=nonce) + stream
-            + bytes(capacity - len(stream)))
+def header_block(valid, capacity, state="closed", block=BLOCK, nonce=NONCE, seq=None):
+    """One header block of a RUN_NNN.LOG: format 2 (with seq, and its CRC line) or, seq None,
+    format 1; the header lines, then NULs to the block's end."""
+    if seq is None:
+        head = ("baremetric-log 1\nnonce=%s\nblock=%d\ndata_offset=%d\ncapacity=%d\nvalid=%020d\n"
+                "state=%s\n" % (nonce, block, block, capacity, valid, state))
+    else:
+        head = ("baremetric-log 2\nnonce=%s\nblock=%d\ndata_offset=%d\ncapacity=%d\nseq=%020d\n"
+                "valid=%020d\nstate=%s\n" % (nonce, block, 2 * block, capacity, seq, valid, state))
+        head += _crc_line(head)
+    return head.encode() + bytes(block - len(head))
+
+
+def run_log(stream, state="closed", capacity=None, nonce=NONCE, version=2, older=None,
+            seq=5, block=BLOCK):
+    """A RUN_NNN.LOG as the firmware writes it: the header(s), the stream, zeros to the end of
+    the capacity. Format 2: header `seq` counts the stream; the other header block holds header
+    seq - 1, which counted `older` bytes (default: all of them) in state open."""
+    capacity = capacity or (len(stream) // block + 2) * block
+    if version == 1:
+        head = header_block(len(stream), capacity, state, block, nonce=nonce)
+    else:
+        newer = header_block(len(stream), capacity, state, block, nonce, seq)
+        prev = header_block(len(stream) if older is None else older, capacity, "open", block,
+                            nonce, seq - 1)
+        head = prev + newer if seq % 2 else newer + prev
+    return head + stream + bytes(capacity - len(stream))
+
+
+def initial_log(capacity, nonce=NONCE):
+    """A format 2 RUN_NNN.LOG as left before boot services: headers 0 and 1, nothing valid."""
+    return (header_block(0, capacity, "open", BLOCK, nonce, 0)
+            + header_block(0, capacity, "open", BLOCK, nonce, 1) + bytes(capacity))
 
 
 def streams():
@@ -76,8 +102,8 @@ def run_files(d):
     """RUN_001..RUN_004.LOG in directory d; returns {number: file contents}."""
     st = streams()
     files = {1: run_log(st[1]), 2: run_log(st[2], state="open", capacity=64 * BLOCK),
-             3: run_log(st[3], state="open", capacity=8 * BLOCK),
-             4: run_log(st[4], nonce=OTHER_NONCE)}
+             3: initial_log(8 * BLOCK),
+             4: run_log(st[4], nonce=OTHER_NONCE, version=1)}
     for n, data in files.items():
         (d / ("RUN_%03d.LOG" % n)).write_bytes(data)
     return files
@@ -191,8 +217,11 @@ def test_every_run_is_found_and_read_exactly(stick):
         for r in s.runs:
             assert r.error is None and r.header["nonce"] in (NONCE, OTHER_NONCE)
             assert r.size == len(files[r.number])
+            off = r.header["data_offset"]
+            assert off == (BLOCK if r.number == 4 else 2 * BLOCK)  # run 4: format 1
+            assert r.header["version"] == (1 if r.number == 4 else 2)
             with r.open_stream() as fh:  # the fragmented run 4 too, byte for byte
-                assert fh.read() == files[r.number][BLOCK:BLOCK + r.header["valid"]]
+                assert fh.read() == files[r.number][off:off + r.header["valid"]]
         assert [r.header["state"] for r in s.runs] == ["closed", "open", "open", "closed"]
         assert [r.header["valid"] for r in s.runs] == [len(v) for _, v in sorted(
             streams().items())]
@@ -306,32 +335,45 @@ def test_image_without_baremetric_directory(tmp_path, capsys):
     assert "FAT12 without a BAREMETRIC directory" in capsys.readouterr().err
 
 
-# A header line replaced (or dropped: None) by its index (0 the format line, 1 nonce, ... 6 state),
-# and what the error says.
+# A header line replaced (or dropped: None) by its index (0 the format line, 1 nonce, ... 7 state,
+# 8 crc32), and what the error says.
 BAD_HEADERS = {
-    "magic": (0, "baremetric-lg 1", "does not start with"),
-    "version": (0, "baremetric-log 2", "this harness reads baremetric-log 1"),
+    "magic": (0, "baremetric-lg 2", "does not start with"),
+    "version": (0, "baremetric-log 3", "this harness reads baremetric-log 1 and 2"),
     "nonce": (1, "nonce=" + NONCE.upper(), "nonce="),
-    "valid digits": (5, "valid=123", "valid="),
-    "state": (6, "state=half", "state="),
-    "key missing": (6, None, "keys nonce,block,data_offset,capacity,valid, expected"),
+    "valid digits": (6, "valid=123", "valid="),
+    "state": (7, "state=half", "state="),
+    "key missing": (7, None, "keys nonce,block,data_offset,capacity,seq,valid,crc32, expected"),
+    "crc": (8, "crc32=00000000", "crc32=00000000, the lines above it give"),
 }
+
+
+def bad_block(good_block, what):
+    """One header block with the BAD_HEADERS change `what` (no CRC recomputed)."""
+    index, line, _ = BAD_HEADERS[what]
+    lines = good_block[:good_block.index(b"\0")].decode().split("\n")
+    lines[index:index + 1] = [line] if line else []
+    head = "\n".join(lines).encode()
+    return head + bytes(len(good_block) - len(head))
 
 
 @pytest.mark.parametrize("what", sorted(BAD_HEADERS))
 def test_bad_header_is_an_error_naming_the_file(tmp_path, capsys, what):
+    """Both header blocks bad and no record stream where the data starts (its begin record
+    damaged too): nothing is read, and the error names the file and each block's reason."""
     good = run_log(streams()[1])
-    index, line, message = BAD_HEADERS[what]
-    lines = good[:good.index(b"\0")].decode().split("\n")
-    lines[index:index + 1] = [line] if line else []
-    head = "\n".join(lines).encode()
+    message = BAD_HEADERS[what][2]
+    bad = bytearray(bad_block(good[:BLOCK], what) + bad_block(good[BLOCK:2 * BLOCK], what)
+                    + good[2 * BLOCK:])
+    bad[2 * BLOCK + 10] ^= 1  # inside the begin record: its CRC fails, nothing to scan from
     d = tmp_path / "mnt" / "BAREMETRIC"
     d.mkdir(parents=True)
     (d / "RUN_001.LOG").write_bytes(good)
-    (d / "RUN_002.LOG").write_bytes(head + bytes(BLOCK - len(head)) + good[BLOCK:])
+    (d / "RUN_002.LOG").write_bytes(bytes(bad))
     assert cli.main(["parse", str(tmp_path / "mnt"), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "RUN_002.LOG: not a valid run log header" in err and message in err
+    assert "header block 0: " in err and "header block 1: " in err and "no record stream" in err
     assert cli.main(["stick", str(tmp_path / "mnt")]) == 1  # listed, with its error
     out = capsys.readouterr().out
     assert "header does not parse" in out and message in out
@@ -341,11 +383,13 @@ def test_bad_header_is_an_error_naming_the_file(tmp_path, capsys, what):
 
 @pytest.mark.parametrize("case", ["valid>capacity", "not NUL", "file too short"])
 def test_header_consistency(case):
+    """Each header block refused for its case; the stream (no records) cannot be scanned."""
     data = bytearray(run_log(b"x" * 100))
     if case == "valid>capacity":
-        data = header_block(600, BLOCK) + bytes(2 * BLOCK)
+        data = (header_block(600, BLOCK, "open", seq=0) + header_block(600, BLOCK, "open", seq=1)
+                + bytes(2 * BLOCK))
     elif case == "not NUL":
-        data[BLOCK - 1] = ord("x")
+        data[BLOCK - 1] = data[2 * BLOCK - 1] = ord("x")
     else:
         data = data[:BLOCK + 50]
     with pytest.raises(runlog.HeaderError, match=r"RUN_007\.LOG: not a valid run log header"):

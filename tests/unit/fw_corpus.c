@@ -260,10 +260,49 @@ static void put_acpi(struct fwc_out *o, const struct acpi_info *a)
 	}
 }
 
+/* The Arm view of the same table: the GICC processors (as madt_parse_gicc() keeps them, after
+ * the local APIC ones in gi), the GIC's addresses, and what gicv3_madt_parse() gives the first
+ * enabled GICC processor taken as the boot CPU (its redistributor and PMU interrupt). */
+static void put_gic(struct fwc_out *o, uint64_t addr, const uint8_t *t, const struct madt_info *mi,
+		    struct madt_info *gi)
+{
+	struct gicv3_bases gb;
+	uint64_t boot = 0;
+	bool have_boot = false;
+
+	if (!madt_parse_gicc(addr, gi))
+		return;
+	put(o, "gic.gicc_cpus %u\ngic.enabled %u\ngic.online_capable %u\n", gi->num_cpus - mi->num_cpus,
+	    gi->num_enabled - mi->num_enabled, gi->num_online_capable - mi->num_online_capable);
+	put(o, "gic.unusable %u\ngic.duplicates %u\ngic.dropped %u\ngic.malformed %u\n",
+	    gi->num_unusable - mi->num_unusable, gi->num_duplicates - mi->num_duplicates,
+	    gi->num_dropped - mi->num_dropped, gi->num_malformed - mi->num_malformed);
+	for (unsigned i = mi->num_cpus; i < gi->num_cpus; i++) {
+		uint64_t mpidr = madt_mpidr_unpack(gi->cpus[i].apic_id);
+
+		put(o, "gic.cpu.%u mpidr 0x%llx uid %u flags %u\n", i - mi->num_cpus, (unsigned long long)mpidr,
+		    gi->cpus[i].uid, gi->cpus[i].flags);
+		if (!have_boot && madt_cpu_enabled(&gi->cpus[i])) {
+			boot = mpidr;
+			have_boot = true;
+		}
+	}
+	if (!gicv3_madt_parse(t, rd32(t + SDT_OFF_LENGTH), boot, &gb))
+		return;
+	put(o, "gic.gicd 0x%llx\ngic.version %u\n", (unsigned long long)gb.gicd, gb.gic_version);
+	put(o, "gic.gicc_entries %u\ngic.gicc_gicr_entries %u\n", gb.gicc_entries, gb.gicc_gicr_entries);
+	put(o, "gic.gicr_ranges %u\n", gb.gicr_ranges + gb.gicr_ranges_dropped);
+	for (unsigned i = 0; i < gb.gicr_ranges; i++)
+		put(o, "gic.gicr.%u base 0x%llx len 0x%llx\n", i, (unsigned long long)gb.gicr[i].base,
+		    (unsigned long long)gb.gicr[i].len);
+	if (have_boot)
+		put(o, "gic.boot_gicr 0x%llx\ngic.boot_pmu_gsiv %u\n", (unsigned long long)gb.gicr_cpu,
+		    gb.pmu_gsiv_found ? gb.pmu_gsiv : 0);
+}
+
 static void put_madt(struct fwc_out *o, uint64_t addr)
 {
 	static struct madt_info mi, gi;
-	struct gicv3_bases gb;
 	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
 
 	put(o, "madt.valid %d\n", madt_parse(addr, &mi));
@@ -286,13 +325,7 @@ static void put_madt(struct fwc_out *o, uint64_t addr)
 		put(o, "madt.iso.%u bus %u irq %u gsi %u flags 0x%x\n", i, mi.isos[i].bus, mi.isos[i].source,
 		    mi.isos[i].gsi, mi.isos[i].flags);
 	put(o, "madt.dropped_io %u\n", mi.num_dropped_io);
-	/* The Arm view of the same table: GICC processors and the GIC's addresses. */
-	if (madt_parse_gicc(addr, &gi))
-		put(o, "gic.gicc_cpus %u\n", gi.num_cpus - mi.num_cpus);
-	if (gicv3_madt_parse(t, rd32(t + SDT_OFF_LENGTH), 0, &gb)) {
-		put(o, "gic.gicd 0x%llx\ngic.version %u\n", (unsigned long long)gb.gicd, gb.gic_version);
-		put(o, "gic.gicc_entries %u\ngic.gicr_ranges %u\n", gb.gicc_entries, gb.gicr_ranges);
-	}
+	put_gic(o, addr, t, &mi, &gi);
 }
 
 void fwc_acpi_decode(struct fwc_acpi *m, struct fwc_out *out)

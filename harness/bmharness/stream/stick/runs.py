@@ -12,7 +12,7 @@ import re
 import stat
 
 from .. import parse, protocol
-from . import fat, parttable, runlog
+from . import fat, parttable, runlog, scan
 from .device import ExtentReader, StickError, open_device, open_extents, slice_extents
 
 RUN_DIR = "BAREMETRIC"
@@ -52,14 +52,22 @@ class Run:
 
     def _load(self):
         with self._file() as fh:
-            def head(n):
-                fh.seek(0)
+            def read(offset, n):
+                fh.seek(offset)
                 return fh.read(n)
-            self.header = h = runlog.parse_header(head, self.name, self.size)
+            self.header = h = runlog.read_header(read, self.name, self.size)
             fh.seek(h["data_offset"])
             self.begin = _begin_fields(fh.read(min(h["valid"], BEGIN_PEEK)))
             fh.seek(h["data_offset"] + h["valid"])
-            self.tail_written = sum(1 for b in fh.read(h["block"]) if b)
+            self.tail_written = sum(1 for b in fh.read(h["block"] or runlog.MIN_BLOCK) if b)
+
+    def extents(self):
+        """[(device offset, length)] of the whole file on its stick (tests damage headers
+        through it)."""
+        dev, extents, owns = self._opener()
+        if owns:
+            dev.close()
+        return list(extents)
 
     def open_stream(self):
         """A binary file object over the `valid` stream bytes after data_offset."""
@@ -72,6 +80,10 @@ class Run:
         if self.error:
             return "header does not parse"
         h = self.header
+        if h["source"] == "scan":
+            return "no valid header: %d bytes of intact records found by scanning" % h["valid"]
+        if h["notes"]:
+            return "state=%s from the older header (the other does not check)" % h["state"]
         if h["valid"] == 0:
             return "empty (%s), state=%s" % (EMPTY, h["state"])
         if h["state"] == "closed":
@@ -193,7 +205,7 @@ def open_stick(path):
     else:
         dev = open_device(path)
         try:
-            if dev.read(0, len(runlog.LOG_MAGIC)) == runlog.LOG_MAGIC:
+            if _is_run_log(os.path.basename(path), dev.read(0, SNIFF)):
                 m = RUN_NAME.match(os.path.basename(path))
                 run = Run(int(m.group(1)) if m else 0, os.path.basename(path), dev.size,
                           lambda: (dev, [(0, dev.size)], False))
@@ -206,6 +218,14 @@ def open_stick(path):
     for run in stick.runs:
         run.load()
     return stick
+
+
+def _is_run_log(name, head):
+    """Whether a file is one run log: its name, or a header's magic at the start of one of its
+    header blocks (the first may be torn)."""
+    return (RUN_NAME.match(name) is not None or head.startswith(runlog.LOG_MAGIC)
+            or any(head[b:b + len(runlog.LOG_MAGIC)] == runlog.LOG_MAGIC
+                   for b in scan.BLOCK_SIZES))
 
 
 def is_stick(path):
@@ -221,7 +241,7 @@ def is_stick(path):
             head = fh.read(SNIFF)
     except OSError:
         return False
-    return (head.startswith(runlog.LOG_MAGIC)
+    return (_is_run_log(os.path.basename(path), head)
             or any(head[at:at + len(parttable.GPT_SIGNATURE)] == parttable.GPT_SIGNATURE
                    for at in GPT_AT)
             or head[fat.BOOT_SIGNATURE_AT:fat.BOOT_SIGNATURE_AT + 2] == fat.BOOT_SIGNATURE)
@@ -233,15 +253,25 @@ def run_facts(stick, run):
     return {"stick": stick.path, "where": stick.where, "file": run.name, "run": run.number,
             "state": h["state"], "valid": h["valid"], "capacity": h["capacity"],
             "data_offset": h["data_offset"], "block": h["block"], "nonce": h["nonce"],
-            "tail_written": run.tail_written}
+            "tail_written": run.tail_written, "format": h["version"], "header": _header_used(h)}
+
+
+def _header_used(h):
+    """Which header the run was read by: 'block N seq S', 'block 0' (format 1) or 'scan'."""
+    if h["source"] == "scan":
+        return "scan"
+    if h.get("seq") is None:
+        return "block 0"
+    return "block %d seq %d" % (h["header_block"], h["seq"])
 
 
 def run_notes(run):
     """Notes for the parse summary: an empty or cut run, bytes past the valid prefix."""
-    h, notes = run.header, []
+    h = run.header
+    notes = ["%s: %s" % (run.name, n) for n in h["notes"]]
     if h["valid"] == 0:
         notes.append("%s: %s (state=%s)" % (run.name, EMPTY, h["state"]))
-    elif h["state"] == "open":
+    elif h["state"] == "open" and h["source"] != "scan":
         notes.append("%s: state=open: the run was cut; its %d valid bytes are read and the log "
                      "ends without its end record" % (run.name, h["valid"]))
     if run.tail_written:

@@ -1,0 +1,78 @@
+"""Everything the firmware's code reads or writes lies inside the image the UEFI loader maps.
+
+The loader allocates SizeOfImage bytes (the PE optional header) and nothing else. A section the
+link places beyond it, as the AArch64 linker script once did with every `.bss.<name>` section that
+-fdata-sections makes, is memory the firmware writes without owning: free memory when the boot
+manager loads us (silent corruption of whatever is allocated there next), a write-protected page
+when AAVMF's UEFI Shell loads us (a Synchronous Exception, a permission fault on a store, before
+the first record). This test compares each build's ELF (baremetric.so: its allocated sections)
+with its .efi (the PE header's SizeOfImage), for both CPUs.
+
+The dynamic-linking tables (.dynsym, .dynstr, .hash, .gnu.hash) are allocated in the ELF but
+nothing at run time reads them (gnu-efi's self-relocation reads only .dynamic and the RELA/RELR
+tables), so they may lie outside."""
+
+import os
+import re
+import struct
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILDS = {"x86_64": "readelf", "aarch64": "aarch64-linux-gnu-readelf"}
+UNUSED_AT_RUN_TIME = {".dynsym", ".dynstr", ".hash", ".gnu.hash"}
+
+PE_OFFSET_FIELD = 0x3C
+PE_SIGNATURE_BYTES = 4
+COFF_HEADER_BYTES = 20
+PE32_PLUS_MAGIC = 0x20B
+SIZE_OF_IMAGE_OFFSET = 56  # in the PE32+ optional header (PE/COFF specification, "Optional Header Windows-Specific Fields")
+SHF_ALLOC = "A"
+# readelf -S -W: "  [Nr] Name Type Address Off Size ES Flg Lk Inf Al"
+SECTION_LINE = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+[0-9a-f]+\s+(\S*)")
+
+
+def size_of_image(path):
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert data[:2] == b"MZ", "not a PE file: %s" % path
+    pe = struct.unpack_from("<I", data, PE_OFFSET_FIELD)[0]
+    opt = pe + PE_SIGNATURE_BYTES + COFF_HEADER_BYTES
+    assert struct.unpack_from("<H", data, opt)[0] == PE32_PLUS_MAGIC, "not PE32+: %s" % path
+    return struct.unpack_from("<I", data, opt + SIZE_OF_IMAGE_OFFSET)[0]
+
+
+def allocated_sections(readelf, so):
+    """[(name, address, size)] of the ELF's SHF_ALLOC sections."""
+    out = subprocess.run([readelf, "-S", "-W", so], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        m = SECTION_LINE.match(line)
+        if m and SHF_ALLOC in m.group(4) and int(m.group(3), 16):
+            rows.append((m.group(1), int(m.group(2), 16), int(m.group(3), 16)))
+    return rows
+
+
+def test_parser_reads_a_known_section_table():
+    """The regex against readelf's own layout (binutils 2.40), so a format change fails here and not
+    as an empty list that passes below."""
+    line = "  [11] .bss.st           NOBITS          0000000000044970 054924 000100 00  WA  0   0  8"
+    m = SECTION_LINE.match(line)
+    assert m and m.groups() == (".bss.st", "0000000000044970", "000100", "WA")
+
+
+@pytest.mark.parametrize("arch", sorted(BUILDS))
+def test_every_used_section_is_inside_the_image(arch):
+    efi = os.path.join(ROOT, "build", arch, "baremetric.efi")
+    so = os.path.join(ROOT, "build", arch, "baremetric.so")
+    for path in (efi, so):
+        if not os.path.exists(path):
+            pytest.fail("%s is missing: run `make ARCH=%s` (make integration does)" % (path, arch))
+    limit = size_of_image(efi)
+    sections = allocated_sections(BUILDS[arch], so)
+    assert any(name == ".text" for name, _a, _s in sections), sections
+    outside = ["%s at 0x%x..0x%x" % (name, addr, addr + size) for name, addr, size in sections
+               if name not in UNUSED_AT_RUN_TIME and addr + size > limit]
+    assert not outside, "%s: sections beyond the loaded image (SizeOfImage 0x%x): %s" % (
+        arch, limit, ", ".join(outside))
