@@ -156,6 +156,8 @@ def test_behind_hub(saved_hub):
     # root port, then the hub's port 1 (QEMU's usb-hub is a full-speed hub: a USB 2 root port)
     assert planned["usb_port"].count(".") == 1 and planned["usb_port"].endswith(".1"), planned
     assert live["speed"] == "full"
+    # the walk found it where the device path said (OVMF numbers ports as the spec does)
+    assert live["usb_port"] == planned["usb_port"] and live["lun"] == 0, live
     run, data = stick_bytes(saved_hub)
     assert run.header["state"] == "closed" and data == serial_records(saved_hub)
 
