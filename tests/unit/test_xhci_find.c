@@ -63,8 +63,8 @@ static int find(struct rig *r, const struct usb_port_path *hint, struct xhci_wal
 		return rc;
 	}
 	rc = xhci_find_msc(&r->x, hint, accept, r, &r->d, st);
-	if (rc)
-		test_note("xhci_find_msc: %s", xhci_error(&r->x));
+	test_note("walk: %s after %llu ms of model time, %u offered", rc ? xhci_error(&r->x) : "found",
+		  (unsigned long long)(r->m.now / 1000), st->offered);
 	return rc;
 }
 
