@@ -40,14 +40,20 @@ static void not_saving(const char *why)
 	save_plan.why = why;
 }
 
-/* The USB ports (1-based, root hub first) and the partition's start, from the device path of the
- * image's device. False with a reason when it is not a USB mass-storage path we can follow. */
+/* The USB ports (root hub first), the LUN and the partition's start, from the device path of the
+ * image's device. The ports are only the walk's first guess (save_stick.c finds the stick by its
+ * nonce): UEFI 2.10 10.3.4.5 counts ParentPortNumber from 0, but AMI Aptio 4 writes it 1-based,
+ * and a stick may come back on its other-speed port. The Device Logical Unit node (10.3.4.8) is
+ * kept: a card reader or U3 stick boots from a LUN other than 0. False with a reason when it is
+ * not a USB mass-storage path. */
 static bool walk_path(const EFI_DEVICE_PATH *dp)
 {
 	struct usb_port_path *up = &save_plan.path;
 	bool pci = false;
 
 	up->depth = 0;
+	save_plan.lun = 0;
+	save_plan.lun_known = false;
 	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp)) {
 		if ((UINTN)DevicePathNodeLength(dp) < sizeof(EFI_DEVICE_PATH))
 			break;
@@ -57,11 +63,15 @@ static bool walk_path(const EFI_DEVICE_PATH *dp)
 			const USB_DEVICE_PATH *u = (const USB_DEVICE_PATH *)dp;
 
 			if (up->depth == USB_PATH_MAX) {
-				not_saving("the boot stick is behind more than one USB hub");
+				not_saving("the boot stick is behind more than five USB hubs (USB allows five)");
 				return false;
 			}
-			/* ParentPortNumber (gnu-efi: Port) counts a hub's ports from 0 (UEFI 2.10, 10.3.4.5) */
-			up->port[up->depth++] = (uint8_t)(u->Port + 1);
+			up->port[up->depth++] = (uint8_t)(u->Port + 1); /* 0-based as the spec says: a hint */
+		}
+		if (DevicePathType(dp) == MESSAGING_DEVICE_PATH && DevicePathSubType(dp) == MSG_DEVICE_LOGICAL_UNIT_DP &&
+		    (UINTN)DevicePathNodeLength(dp) >= sizeof(DEVICE_LOGICAL_UNIT_DEVICE_PATH)) {
+			save_plan.lun = ((const DEVICE_LOGICAL_UNIT_DEVICE_PATH *)dp)->Lun;
+			save_plan.lun_known = true;
 		}
 		if (DevicePathType(dp) == MEDIA_DEVICE_PATH && DevicePathSubType(dp) == MEDIA_HARDDRIVE_DP)
 			save_plan.part_lba = ((const HARDDRIVE_DEVICE_PATH *)dp)->PartitionStart;

@@ -41,7 +41,9 @@ struct save_plan {
 	bool dma_mapped;      /* the DMA region is mapped for the controller by EFI_PCI_IO_PROTOCOL.Map */
 	bool iommu_protocol;  /* the firmware has an IoMmu protocol (PciIo Map goes through it) */
 	struct iommu_info iommu; /* DMAR / IVRS / IORT units */
-	struct usb_port_path path;
+	struct usb_port_path path; /* from the device path: the walk's first guess, not trusted */
+	uint8_t lun;          /* the device path's logical unit (lun_known), tried first */
+	bool lun_known;
 	uint64_t part_lba;    /* the partition's first block on the device */
 	uint32_t block;       /* the device's logical block size */
 	uint64_t dev_blocks;  /* the partition's BlockIo view: last LBA + 1 */

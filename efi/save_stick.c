@@ -1,6 +1,7 @@
 /* The boot stick's copy of the stream, after ExitBootServices (see save.h): our own xHCI and USB
- * mass-storage drivers reach the stick by the port path found before, the file's header is read
- * back and must carry this run's nonce, and from then on the mirror is written between probes and
+ * mass-storage drivers find the stick by its nonce — every port and hub tier is walked, the port
+ * path found before only tried first, each LUN of each mass-storage device read until the file's
+ * header carries this run's nonce — and from then on the mirror is written between probes and
  * at the end. Every failure is a record with the reason and stops saving, nothing else. */
 /* OPT_SMALL: -Os (Makefile): the counter times the USB path's delays, between probes. */
 #include "efi/save.h"
@@ -11,6 +12,7 @@
 #include "bench/core/summary.h"
 #include "drivers/usb/msc.h"
 #include "drivers/usb/usb_bulk.h"
+#include "drivers/usb/xhci_intel.h"
 #include "efi/platform.h"
 #include "efi/save_iommu.h"
 #include "efi/save_pci.h"
@@ -21,6 +23,7 @@
 #define USB_MAX_TRANSFER (64u * 1024) /* the bound on one SCSI transfer */
 #define FALLBACK_COUNTER_HZ 5000000000ull /* unknown rate: assume fast, so waits are never short */
 #define US_PER_S 1000000ull
+#define WHY_LEN 200
 
 static struct {
 	uint64_t counter_hz;
@@ -33,6 +36,9 @@ static struct {
 	bool xhci_up;           /* xhci_init succeeded: the controller is halted and reset at the end */
 	unsigned retries_told;  /* the mass-storage retries already in a record */
 	char where[64];
+	void *msc_scratch;
+	char why[WHY_LEN];      /* the last candidate's refusal, for the message when none carries the nonce */
+	bool intel_routed;      /* an Intel 7/8-series PCH's ports were switched to xHCI */
 } st;
 
 static uint32_t io_read32(void *ctx, uint64_t a)
@@ -182,16 +188,109 @@ static void stop(const char *stage, const char *why)
 	emit_msg(MSG_WARN, "saving to the boot stick stopped: see the save record; the serial copy is complete");
 }
 
-/* The controller, the device and the SCSI disk; false after stop() said why. */
+static uint32_t ecam_read32(void *ctx, uint16_t off)
+{
+	(void)ctx;
+	return mmio_read32((uintptr_t)(save_plan.ecam + off));
+}
+
+static void ecam_write32(void *ctx, uint16_t off, uint32_t v)
+{
+	(void)ctx;
+	mmio_write32((uintptr_t)(save_plan.ecam + off), v);
+}
+
+/* Intel 7/8-series: every port the chipset allows on xHCI, SuperSpeed on (drivers/usb/xhci_intel.h). */
+static void intel_routing(void)
+{
+	const struct xhci_pci_cfg cfg = { .read32 = ecam_read32, .write32 = ecam_write32 };
+	struct xhci_intel_routing r;
+
+	if (save_plan.ecam)
+		st.intel_routed = xhci_intel_route_ports(save_plan.pci_vendor, save_plan.pci_device, &cfg, &r);
+}
+
+/* One LUN of the candidate device: open, the boot device's block size, the nonce; false with
+ * st.why saying why not. */
+static bool try_lun(uint8_t lun)
+{
+	struct sbuf sb;
+	const char *why = 0;
+
+	if (msc_open_lun(st.msc, &st.bulk, st.msc_scratch, lun))
+		why = msc_error(st.msc);
+	else if (st.msc->block_size != save_plan.block)
+		why = "its block size differs from the boot device's";
+	else if (!save_log_attach(&save_plan.log, &st.sdev))
+		why = save_plan.log.error;
+	if (!why)
+		return true;
+	sb_init(&sb, st.why, sizeof(st.why));
+	sb_puts(&sb, "LUN ");
+	sb_u64(&sb, lun);
+	sb_puts(&sb, ": ");
+	sb_puts(&sb, why);
+	return false;
+}
+
+/* xhci_find_msc's question for each mass-storage device: does one of its LUNs hold this run's
+ * file? The device path's LUN first, then 0 and each one up to GET MAX LUN's answer. Only reads. */
+static bool accept_device(void *ctx, struct xhci_dev *dev)
+{
+	uint8_t max_lun;
+
+	(void)ctx;
+	st.dev = dev;
+	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = dev->iface, .bulk = bulk_xfer,
+					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us,
+					 .set_timeout = bulk_set_timeout };
+	st.sdev = (struct save_dev){ .max_blocks = USB_MAX_TRANSFER / save_plan.block, .read = dev_read,
+				     .write = dev_write, .sync = dev_sync };
+	if (save_plan.lun_known && save_plan.lun && try_lun(save_plan.lun))
+		return true;
+	if (try_lun(0))
+		return true;
+	max_lun = st.msc->max_lun;
+	for (unsigned lun = 1; lun <= max_lun; lun++)
+		if (lun != save_plan.lun && try_lun((uint8_t)lun))
+			return true;
+	return false;
+}
+
+/* Why no device was taken, one line: what the walk saw and the last refusal. */
+static const char *none_found(const struct xhci_walk_stats *ws)
+{
+	struct sbuf sb;
+	static char msg[WHY_LEN + XHCI_ERR_LEN];
+
+	if (!ws->offered)
+		return xhci_error(st.xhci);
+	sb_init(&sb, msg, sizeof(msg));
+	sb_puts(&sb, "no USB mass-storage device on the boot stick's controller carries this run's nonce (");
+	sb_u64(&sb, ws->offered);
+	sb_puts(&sb, ws->offered == 1 ? " device read, " : " devices read, ");
+	sb_u64(&sb, ws->connected);
+	sb_puts(&sb, " connections); the last: ");
+	sb_puts(&sb, st.why);
+	return msg;
+}
+
+/* The controller, the device (found by its nonce) and the SCSI disk; false after stop() said why. */
 static bool open_stick(void)
 {
-	void *scratch;
+	struct xhci_walk_stats ws;
 	const char *why;
 
 	st.xhci = usb_dma_alloc(&save_plan.dma, sizeof(*st.xhci), 64, 0);
 	st.dev = usb_dma_alloc(&save_plan.dma, sizeof(*st.dev), 64, 0);
 	st.msc = usb_dma_alloc(&save_plan.dma, sizeof(*st.msc), 64, 0);
-	if (!st.xhci || !st.dev || !st.msc) {
+	/* The SCSI buffers, MSC_SCRATCH_SLOT apart, are on granules of their own only up to that size. */
+	if (save_plan.dma.granule > MSC_SCRATCH_SLOT) {
+		stop("memory", "the CPU's cache-writeback granule is larger than the SCSI buffers' spacing");
+		return false;
+	}
+	st.msc_scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_MIN, MSC_SCRATCH_SLOT, 0);
+	if (!st.xhci || !st.dev || !st.msc || !st.msc_scratch) {
 		stop("memory", "the USB path's memory is too small for its state");
 		return false;
 	}
@@ -205,6 +304,7 @@ static bool open_stick(void)
 		stop("iommu", why);
 		return false;
 	}
+	intel_routing();
 	if (xhci_init(st.xhci, save_plan.mmio, &st.io, &save_plan.dma)) {
 		stop("xhci", xhci_error(st.xhci));
 		return false;
@@ -212,33 +312,31 @@ static bool open_stick(void)
 	st.xhci_up = true;
 	if (st.xhci->bios_forced)
 		emit_msg(MSG_WARN, "save: the BIOS never released the USB controller (USBLEGSUP); taken after 1 s, its SMIs off");
-	if (xhci_open_msc(st.xhci, &save_plan.path, st.dev)) {
-		stop("usb_device", xhci_error(st.xhci));
-		return false;
-	}
-	st.bulk = (struct usb_bulk_dev){ .ctx = 0, .interface = st.dev->iface, .bulk = bulk_xfer,
-					 .control = bulk_control, .clear_halt = bulk_clear_halt, .delay_us = io_delay_us,
-					 .set_timeout = bulk_set_timeout };
-	/* Its four buffers MSC_SCRATCH_SLOT apart are on granules of their own only up to that size. */
-	if (save_plan.dma.granule > MSC_SCRATCH_SLOT) {
-		stop("memory", "the CPU's cache-writeback granule is larger than the SCSI buffers' spacing");
-		return false;
-	}
-	scratch = usb_dma_alloc(&save_plan.dma, MSC_SCRATCH_MIN, MSC_SCRATCH_SLOT, 0);
-	if (!scratch || msc_open(st.msc, &st.bulk, scratch)) {
-		stop("scsi", scratch ? msc_error(st.msc) : "no memory for the SCSI scratch");
-		return false;
-	}
-	if (st.msc->block_size != save_plan.block) {
-		stop("scsi", "the stick's block size differs from the boot device's: not the same device");
+	if (xhci_find_msc(st.xhci, &save_plan.path, accept_device, 0, st.dev, &ws)) {
+		stop("usb_device", none_found(&ws));
 		return false;
 	}
 	return true;
 }
 
+/* Where the stick was found: root port, then the port of each hub tier (route string 8.9). */
+static void found_text(struct sbuf *sb)
+{
+	sb_u64(sb, st.dev->root_port);
+	for (unsigned t = 1; t < st.dev->tier; t++) {
+		sb_putc(sb, '.');
+		sb_u64(sb, (st.dev->route >> (4 * (t - 1))) & 0xF);
+	}
+}
+
 static void emit_live(void)
 {
 	struct record *r = emit_start("plat");
+	char port[24];
+	struct sbuf sb;
+
+	sb_init(&sb, port, sizeof(port));
+	found_text(&sb);
 
 	rec_str(r, "kind", "save");
 	rec_str(r, "status", "live");
@@ -251,8 +349,12 @@ static void emit_live(void)
 		rec_str(r, "sync", "refused");
 	if (st.msc->start_sent)
 		rec_bool(r, "start_unit", true);
+	rec_str(r, "usb_port", port);
+	rec_u64(r, "lun", st.msc->bot.lun);
 	if (st.xhci->bios_forced)
 		rec_str(r, "bios_handoff", "forced");
+	if (st.intel_routed)
+		rec_str(r, "port_routing", "intel_xhci");
 	emit_finish();
 }
 

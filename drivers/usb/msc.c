@@ -453,6 +453,11 @@ static int read_capacity(struct msc *m)
 
 int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch)
 {
+	return msc_open_lun(m, d, scratch, 0);
+}
+
+int msc_open_lun(struct msc *m, const struct usb_bulk_dev *d, void *scratch, uint8_t lun)
+{
 	uint8_t *s = scratch;
 	int r;
 
@@ -464,12 +469,13 @@ int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch)
 		return MSC_ERR_INVALID;
 	}
 	msc_bot_init(&m->bot, d, s + SCRATCH_CBW, s + SCRATCH_CSW);
+	m->bot.lun = lun; /* every CBW from here on (BOT 5.1 bCBWLUN) */
 	m->sense = s + SCRATCH_SENSE;
 	m->data = s + SCRATCH_DATA;
 	set_timeout(m, MSC_CMD_TIMEOUT_US);
 	/* The settle time before the first class request (Linux usb-storage: delay_use). */
 	d->delay_us(d->ctx, MSC_SETTLE_US);
-	/* Optional (BOT 3.2), and only LUN 0 is used: the answer is informative. */
+	/* Optional (BOT 3.2): the LUNs msc_open_lun's caller may try. */
 	(void)msc_bot_get_max_lun(&m->bot, m->data, &m->max_lun);
 	r = inquiry(m);
 	if (!r)

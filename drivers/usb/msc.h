@@ -1,6 +1,7 @@
 /* A USB mass-storage device (a boot stick) as a block device: SCSI commands (SPC-4, SBC-3) over
  * the Bulk-Only Transport (drivers/usb/msc_bot.h), on the bulk endpoints the host controller
- * driver hands in as a struct usb_bulk_dev. LUN 0 only; READ(10)/WRITE(10), so the blocks
+ * driver hands in as a struct usb_bulk_dev. One LUN, 0 unless msc_open_lun names another (card
+ * readers and U3 sticks keep the medium on LUN 1 or later); READ(10)/WRITE(10), so the blocks
  * reachable are those below 2^32. Freestanding: no allocation (the caller gives the DMA scratch
  * memory), every wait and retry bounded. Each call that fails leaves a one-line reason in
  * msc_error(): the command, and the SCSI sense key/ASC/ASCQ or the transport's failure. */
@@ -42,7 +43,7 @@ struct msc {
 	struct msc_bot bot;
 	uint8_t *sense;        /* scratch: REQUEST SENSE data */
 	uint8_t *data;         /* scratch: small data-in (INQUIRY, READ CAPACITY) */
-	uint8_t max_lun;       /* GET MAX LUN's answer (informative: LUN 0 is used) */
+	uint8_t max_lun;       /* GET MAX LUN's answer: the highest LUN msc_open_lun may name */
 	uint8_t sense_key, asc, ascq; /* the last REQUEST SENSE's (0 when none) */
 	uint32_t block_size;   /* bytes; 0 until msc_open succeeded */
 	uint64_t blocks;       /* capacity in blocks */
@@ -64,6 +65,9 @@ struct msc {
  * MSC_SCRATCH_MIN bytes of DMA memory, kept for the life of m. 0, or a negative MSC_ERR_* with
  * the reason in msc_error(m) and m->block_size 0. */
 int msc_open(struct msc *m, const struct usb_bulk_dev *d, void *scratch);
+/* msc_open on LUN `lun` (BOT 5.1: 0..15). m->max_lun is GET MAX LUN's answer even when it fails,
+ * so a caller tries LUN 0 and then each one up to it. */
+int msc_open_lun(struct msc *m, const struct usb_bulk_dev *d, void *scratch, uint8_t lun);
 /* Read/write `blocks` blocks at lba, in commands of at most MSC_XFER_MAX bytes. buf: DMA memory
  * of blocks * block_size bytes. 0, or a negative MSC_ERR_* (MSC_ERR_INVALID, nothing sent, for a
  * range beyond the capacity or past the 32-bit LBA of READ(10)/WRITE(10)); a failure part way

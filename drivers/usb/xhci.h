@@ -1,7 +1,7 @@
 /* xHCI host controller driver (eXtensible Host Controller Interface 1.2), polled, CPU-neutral: takes
  * the controller from the firmware (USB Legacy Support hand-off), resets and starts it, brings up
- * the mass-storage device at a given port path (a root hub port, or one port of an external hub at
- * a root port) and moves data on its bulk endpoints. No interrupts, no allocation but the DMA
+ * the mass-storage device at a given port path (a root hub port, then up to five tiers of external
+ * hubs) or finds one by walking every port (xhci_find_msc) and moves data on its bulk endpoints. No interrupts, no allocation but the DMA
  * region of drivers/usb/usb_io.h, every wait bounded by delay_us.
  *
  * DMA memory it takes (with 4 KiB pages): about 20 KiB, plus one page per scratchpad buffer the
@@ -16,9 +16,10 @@
 
 #include "drivers/usb/usb_io.h"
 
-#define USB_PATH_MAX 2 /* root hub port + one level of external hub */
+#define XHCI_HUB_TIERS 5 /* external hubs in a chain (USB 3.2 10.1.1: a route string has 5 tiers) */
+#define USB_PATH_MAX (1 + XHCI_HUB_TIERS) /* the root hub port + a port of each hub tier */
 struct usb_port_path {
-	uint8_t depth;               /* 1 or 2 */
+	uint8_t depth;               /* 1 .. USB_PATH_MAX */
 	uint8_t port[USB_PATH_MAX]; /* 1-based; port[0] is the root hub port */
 };
 
@@ -27,7 +28,7 @@ enum usb_speed { USB_SPEED_FULL, USB_SPEED_LOW, USB_SPEED_HIGH, USB_SPEED_SUPER,
 
 #define XHCI_RING_TRBS 64   /* per transfer/command ring segment, the last one the Link TRB */
 #define XHCI_EVENT_TRBS 64  /* the event ring's one segment */
-#define XHCI_SLOTS_MAX 8    /* device slots enabled (MaxSlotsEn): a hub and a stick need two */
+#define XHCI_SLOTS_MAX 8    /* device slots enabled (MaxSlotsEn): five hubs and a stick need six */
 #define XHCI_PROTOS_MAX 8   /* Supported Protocol capabilities remembered */
 #define XHCI_ERR_LEN 120
 #define XHCI_DESC_BUF 512   /* descriptors read at most this long */
@@ -56,6 +57,7 @@ struct xhci_dev {
 	uint8_t slot; /* xHC slot id, 0: none */
 	enum usb_speed speed;
 	uint8_t root_port;   /* 1-based root hub port */
+	uint8_t tier;        /* 1: at a root port, 2: behind one hub, ... */
 	uint32_t route;      /* route string (xHCI 1.2 8.9) */
 	uint8_t tt_slot, tt_port; /* transaction translator of a full/low-speed device behind a high-speed hub */
 	uint16_t ep0_mps;
@@ -93,7 +95,7 @@ struct xhci {
 	uint64_t evt_bus;
 	uint32_t evt_deq, evt_cycle;
 	uint8_t *desc; /* XHCI_DESC_BUF bytes of DMA memory for descriptors and hub status */
-	struct xhci_dev hub; /* the external hub of a depth-2 path */
+	struct xhci_dev hub[XHCI_HUB_TIERS]; /* the hubs on the way to the device, hub[0] at the root port */
 	bool running;
 	bool bios_forced; /* the BIOS never released the controller (7.1.1): taken after 1 s anyway */
 	bool dead;     /* a command timed out or the controller reported an error: stop here */
@@ -109,11 +111,29 @@ struct xhci {
  * not one this driver can drive (no 32-bit-addressable memory problems: the region is below 4 GiB). */
 int xhci_init(struct xhci *x, uint64_t mmio_base, const struct usb_io *io, struct usb_dma *dma);
 
-/* Resets the port at `path` (depth 2: through the hub at the root port), addresses the device,
+/* Resets the port at `path` (depth > 1: through the hubs, each set up on the way), addresses the device,
  * reads its descriptors, selects its configuration and the first bulk-only mass-storage interface
  * (class 8, subclass 6, protocol 0x50) and configures its bulk endpoints. Failure: nothing
  * connected, the port never enabled, a command or request failed, or no such interface. */
 int xhci_open_msc(struct xhci *x, const struct usb_port_path *path, struct xhci_dev *dev);
+
+/* The device xhci_find_msc offers: true keeps it (the walk stops, *dev stays configured), false
+ * moves on (its slot is disabled and its DMA memory given back). It may use the device freely. */
+typedef bool (*xhci_accept_fn)(void *ctx, struct xhci_dev *dev);
+
+/* What a walk saw: devices offered to accept, devices set up (hubs included), ports with a device. */
+struct xhci_walk_stats {
+	unsigned offered, devices, connected, hubs_too_deep;
+};
+
+/* Finds the mass-storage device `accept` takes: every root port and every hub tier below it
+ * (XHCI_HUB_TIERS), the ports of `hint` first at each tier (a hint only: firmware numbers them
+ * 0- or 1-based; may be NULL). A device that falls to the other speed's port while being reset
+ * (a USB 3 link that fails training shows up on its USB 2 twin; a USB 2 reset can move it to its
+ * USB 3 port) is found by a second pass over the ports that changed. Bounded: each port's waits,
+ * two passes. 0 with *dev configured; else an error (xhci_error) and *st says what was seen. */
+int xhci_find_msc(struct xhci *x, const struct usb_port_path *hint, xhci_accept_fn accept, void *ctx,
+		  struct xhci_dev *dev, struct xhci_walk_stats *st);
 
 /* One bulk transfer of len bytes (split into transfers of at most 64 KiB; an IN transfer ends at
  * the first short one). *actual: bytes moved (may be NULL). Returns 0, USB_XFER_STALL (the

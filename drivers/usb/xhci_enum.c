@@ -92,6 +92,24 @@ int xhci_dev_address(struct xhci *x, struct xhci_dev *d, unsigned slot_type)
 	return 0;
 }
 
+void xhci_dev_release(struct xhci *x, struct xhci_dev *d, size_t mark)
+{
+	if (d->slot && !x->dead) {
+		char why[XHCI_ERR_LEN];
+
+		/* Failing, it leaves the slot taken (MaxSlotsEn bounds the cost) and the reason before it. */
+		memcpy(why, x->err, sizeof(why));
+		if (xhci_command_ok(x, "Disable Slot failed", 0,
+				      XHCI_TRB_TYPE(XHCI_TRB_DISABLE_SLOT) | (uint32_t)d->slot << XHCI_TRB_SLOT_SHIFT))
+			memcpy(x->err, why, sizeof(why));
+		x->dcbaa[d->slot] = 0;
+		xhci_to_dev(x, &x->dcbaa[d->slot], sizeof(uint64_t));
+	}
+	memset(d, 0, sizeof(*d));
+	if (mark <= x->dma->used)
+		x->dma->used = mark;
+}
+
 static int get_desc(struct xhci *x, struct xhci_dev *d, uint8_t dt, uint16_t len)
 {
 	return xhci_ctrl(x, d, USB_DIR_IN | USB_TYPE_STANDARD | USB_RECIP_DEVICE, USB_REQ_GET_DESCRIPTOR,

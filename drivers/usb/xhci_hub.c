@@ -1,8 +1,8 @@
-/* One level of external hub for the xHCI driver: after the hub is addressed (xhci_enum.c) its hub
+/* External hubs for the xHCI driver, at any tier: after the hub is addressed (xhci_enum.c) its hub
  * descriptor (USB 2.0 11.23.2.1 type 0x29, USB 3.2 10.15.2.1 type 0x2A) gives the port count and
  * TT think time for the slot context (xHCI 1.2 6.2.2: Hub, Number of Ports, TTT), then
- * SET_CONFIGURATION, SET_HUB_DEPTH for a SuperSpeed hub (USB 3.2 10.16.2.9, so it can route by
- * the route string), and power to its ports. A downstream port is reset by hub class requests
+ * SET_CONFIGURATION, SET_HUB_DEPTH for a SuperSpeed hub (USB 3.2 10.16.2.9: its tier less one, so
+ * it routes by its own nibble of the route string), and power to its ports. A downstream port is reset by hub class requests
  * (USB 2.0 11.24.2): SET_FEATURE(PORT_RESET), GET_STATUS until C_PORT_RESET, CLEAR_FEATURE. */
 #include "drivers/usb/usb_std.h"
 #include "drivers/usb/xhci_internal.h"
@@ -13,7 +13,7 @@
 #define HUB_POLL_US 5000
 #define HUB_POWER_MIN_US 20000   /* at least 20 ms for power to settle whatever the hub says */
 #define HUB_PWR_GOOD_UNIT_US 2000 /* bPwrOn2PwrGood counts 2 ms */
-#define HUB_DEPTH_ROOT 0          /* a hub at a root port is at depth 0 */
+#define HUB_CONNECT_DEBOUNCE_US 100000 /* USB 2.0 7.1.7.3 TATTDB: a connection is stable after 100 ms */
 
 #define HUB_PORT_REQ (USB_TYPE_CLASS | USB_RECIP_OTHER)
 
@@ -58,7 +58,7 @@ int xhci_hub_setup(struct xhci *x, struct xhci_dev *hub, uint16_t cfg_len)
 		      hub->config, 0, 0, 0))
 		return xhci_fail(x, "hub SET_CONFIGURATION failed");
 	if (hub->hub_ss && xhci_ctrl(x, hub, USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_DEVICE,
-				     USB_HUB_REQ_SET_HUB_DEPTH, HUB_DEPTH_ROOT, 0, 0, 0))
+				     USB_HUB_REQ_SET_HUB_DEPTH, (uint16_t)(hub->tier - 1u), 0, 0, 0))
 		return xhci_fail(x, "hub SET_HUB_DEPTH failed");
 	for (unsigned p = 1; p <= hub->hub_ports; p++)
 		if (port_feature(x, hub, USB_REQ_SET_FEATURE, USB_PORT_FEAT_POWER, p))
@@ -115,6 +115,20 @@ int xhci_hub_port_reset(struct xhci *x, struct xhci_dev *hub, unsigned port, enu
 		*speed = USB_SPEED_FULL;
 	xhci_delay(x, XHCI_RESET_RECOVERY_US);
 	return 0;
+}
+
+int xhci_hub_port_connected(struct xhci *x, struct xhci_dev *hub, unsigned port)
+{
+	uint16_t status, change;
+
+	if (port_status(x, hub, port, &status, &change))
+		return -1;
+	return (status & USB_PORT_STAT_CONNECTION) ? 1 : 0;
+}
+
+void xhci_hub_settle(struct xhci *x)
+{
+	xhci_delay(x, HUB_CONNECT_DEBOUNCE_US);
 }
 
 /* 4.3.4 (hubs, 4.5.2 and 6.2.2): Configure Endpoint with only the slot context marks the hub. */

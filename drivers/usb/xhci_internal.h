@@ -1,7 +1,7 @@
 /* What the xHCI driver's units share and nothing outside them uses: register access, bounded
  * waits, the error text, rings and commands (xhci_ring.c), transfers (xhci_xfer.c), protocols and
- * their speeds (xhci_proto.c), root ports (xhci_port.c), device set-up (xhci_enum.c) and the
- * external hub (xhci_hub.c). */
+ * their speeds (xhci_proto.c), root ports (xhci_port.c), device set-up (xhci_enum.c), port paths
+ * (xhci_open.c), external hubs (xhci_hub.c) and the walk that finds the stick (xhci_find.c). */
 #ifndef DRIVERS_USB_XHCI_INTERNAL_H
 #define DRIVERS_USB_XHCI_INTERNAL_H
 
@@ -98,6 +98,7 @@ void xhci_proto_add(struct xhci *x, uint64_t cap);
 /* Root hub ports (xhci_port.c). */
 const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);
 int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed);
+bool xhci_port_changed(struct xhci *x, unsigned port); /* CSC: the connection changed since its reset */
 
 /* Context addressing (xhci_base.c). */
 void *xhci_ctx(const struct xhci *x, void *base, unsigned index); /* context `index` of a context array */
@@ -109,9 +110,21 @@ int xhci_dev_address(struct xhci *x, struct xhci_dev *d, unsigned slot_type);
 int xhci_dev_descriptors(struct xhci *x, struct xhci_dev *d, uint16_t *cfg_len);
 int xhci_dev_configure_msc(struct xhci *x, struct xhci_dev *d, uint16_t cfg_len); /* interface, endpoints */
 
+/* Gives d's slot back (Disable Slot, 4.6.4) and the DMA memory allocated since `mark` (all of it
+ * d's and its children's, themselves released). */
+void xhci_dev_release(struct xhci *x, struct xhci_dev *d, size_t mark);
+
+/* Port paths (xhci_open.c): d reset at `port` of `hub` (NULL: the root hub) with its root port,
+ * tier, route string, speed and TT; then addressed with its descriptors read. */
+int xhci_dev_at_port(struct xhci *x, struct xhci_dev *hub, unsigned port, struct xhci_dev *d);
+int xhci_dev_bring_up(struct xhci *x, struct xhci_dev *d, uint16_t *cfg_len);
+unsigned xhci_slot_type(const struct xhci *x, unsigned root_port);
+
 /* Hubs (xhci_hub.c). */
 int xhci_hub_mark(struct xhci *x, struct xhci_dev *hub, uint8_t ttt); /* slot context: Hub, ports, TTT */
 int xhci_hub_setup(struct xhci *x, struct xhci_dev *hub, uint16_t cfg_len);
 int xhci_hub_port_reset(struct xhci *x, struct xhci_dev *hub, unsigned port, enum usb_speed *speed);
+int xhci_hub_port_connected(struct xhci *x, struct xhci_dev *hub, unsigned port); /* 1, 0, -1: failed */
+void xhci_hub_settle(struct xhci *x); /* after the hub's ports are powered: connections debounced */
 
 #endif

@@ -137,3 +137,8 @@ int xhci_port_connected(struct xhci *x, unsigned port, enum usb_speed *speed, bo
 		*usb3 = p && p->major >= 3;
 	return (v & XHCI_PORTSC_CCS) ? 1 : 0;
 }
+
+bool xhci_port_changed(struct xhci *x, unsigned port)
+{
+	return port >= 1 && port <= x->max_ports && (portsc(x, port) & XHCI_PORTSC_CSC);
+}

@@ -267,6 +267,13 @@ SAVE_HUB_PORT = 2
 SAVE_KILL_AFTER_S = 45  # seconds: QEMU is killed while the noise probe still runs (noise_ms below)
 _HUB = ("-device", "usb-hub,bus=xhci.0,port=%d" % SAVE_HUB_PORT,
         "-device", "usb-storage,drive=stick,bus=xhci.0,port=%d.1" % SAVE_HUB_PORT)
+# issue 30's enumeration variants, sharing boots: the NEC controller (another vendor's register
+# layout and port order) with the stick two (full-speed) hubs deep, the qemu-xhci one beside it empty
+SAVE_NEC_PCI_ID = 0x10330194  # QEMU's nec-usb-xhci: NEC uPD720200 (hw/usb/hcd-xhci-nec.c)
+_NEC_TWO_HUBS = ("-device", "nec-usb-xhci,id=nec",
+                 "-device", "usb-hub,bus=nec.0,port=%d" % SAVE_HUB_PORT,
+                 "-device", "usb-hub,bus=nec.0,port=%d.1" % SAVE_HUB_PORT,
+                 "-device", "usb-storage,drive=stick,bus=nec.0,port=%d.1.3" % SAVE_HUB_PORT)
 
 # The stick on a USB 2 EHCI controller, the machine's qemu-xhci left empty: refused with the reason
 # docs/saving.md quotes (test_save_refused.py).
@@ -288,6 +295,11 @@ SAVE = [
     BootConfig("save_pci_bridge", options=SAVE_SHORT, groups=("save",), xhci_props=",bus=pb1,addr=3",
                pci_devices=("-device", "pci-bridge,id=pb1,bus=pcie.0,chassis_nr=1")),
     BootConfig("save_iommu", options=SAVE_SHORT, groups=("save",), pci_devices=("-device", "intel-iommu")),
+    BootConfig("save_super_only", options=SAVE_SHORT, xhci_props=",p2=0", groups=("save",),
+               doc="No USB 2 ports (p2=0): the stick on a USB 3 port at SuperSpeed, nothing to fall back to."),
+    BootConfig("save_nec_hubs", options=SAVE_SHORT, usb_devices=_NEC_TWO_HUBS, groups=("save",),
+               doc="nec-usb-xhci with the stick two hubs deep (route string of two tiers); an empty qemu-xhci "
+                   "beside it is not the boot device's controller."),
     BootConfig("save_too_small", options=dict(SAVE_SHORT, save_mb=200), groups=("save",)),
     BootConfig("save_killed", options=dict(SAVE_SHORT, probes="timer,spin,noise", noise_ms=600000),
                timeout=SAVE_KILL_AFTER_S, groups=("save",)),
@@ -296,6 +308,9 @@ SAVE = [
     # virt's SMMUv3 (IORT; AAVMF leaves it off) and the controller behind a root port
     _a64("a64_save_smmu", options=SAVE_SHORT, groups=("save",), machine=("iommu=smmuv3",), xhci_props=",bus=rp1",
          pci_devices=("-device", "pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1")),
+    _a64("a64_save_nec_super_only", options=SAVE_SHORT,
+         usb_devices=("-device", "nec-usb-xhci,id=nec,p2=0", "-device", "usb-storage,drive=stick,bus=nec.0"),
+         groups=("save",), doc="AArch64: the stick on nec-usb-xhci with USB 3 ports only."),
     # alone: AAVMF lists its boot options before a stick behind a hub has enumerated now and then
     # and starts its shell (2 of 6 boots one at a time; in the pool, beside another boot, both
     # boots of a fresh-clone make test): one boot at a time, as before the pool

@@ -4,8 +4,9 @@ drivers after ExitBootServices, and the harness reads the image back (bmharness.
 
 Asserted: with serial, the stick's stream equals the serial stream's record lines byte for byte
 from the begin record on; with -serial none the stick alone gives a complete, valid run; the stick behind a (full-speed) hub,
-at high speed and at SuperSpeed; the other files on the stick are unchanged and fsck.fat -n is clean; a
-second stick is never written; a stick too small for the pre-allocation gives a reason and an
+at high speed and at SuperSpeed (and with no USB 2 ports at all), two hubs deep on QEMU's NEC
+controller; the other files on the stick are unchanged and fsck.fat -n is clean; a
+second stick and a usb-uas disk beside the stick are never written; a stick too small for the pre-allocation gives a reason and an
 intact serial log; QEMU killed mid-run leaves a prefix that parses as truncated, every record in
 it valid. AArch64 (virt + AAVMF, PCIe qemu-xhci) saves the same way."""
 
@@ -21,7 +22,7 @@ import pytest
 from bmharness.stream.stick import runs as stick_runs
 from bmharness.stream.stick.device import StickError
 
-from configs import CONFIGS, SAVE_SHORT as SHORT
+from configs import CONFIGS, SAVE_NEC_PCI_ID, SAVE_SHORT as SHORT
 from conftest import IMAGE, boot, boot_config
 
 # The boots are entries of configs.py (SAVE: save_serial, save_hub, ..., a64_save_hub), booted in
@@ -155,6 +156,8 @@ def test_behind_hub(saved_hub):
     # root port, then the hub's port 1 (QEMU's usb-hub is a full-speed hub: a USB 2 root port)
     assert planned["usb_port"].count(".") == 1 and planned["usb_port"].endswith(".1"), planned
     assert live["speed"] == "full"
+    # the walk found it where the device path said (OVMF numbers ports as the spec does)
+    assert live["usb_port"] == planned["usb_port"] and live["lun"] == 0, live
     run, data = stick_bytes(saved_hub)
     assert run.header["state"] == "closed" and data == serial_records(saved_hub)
 
@@ -185,19 +188,47 @@ def saved_two(tmp_path_factory):
     subprocess.run(["dd", "if=/dev/zero", "of=" + other, "bs=1M", "count=40", "status=none"], check=True)
     subprocess.run(["mkfs.fat", "-F", "32", other], check=True, capture_output=True)
     before = hashlib.sha256(open(other, "rb").read()).hexdigest()
+    # and a UAS disk (usb-uas + scsi-hd) on port 2, a FAT volume too: OVMF has no UAS driver and
+    # ours drives Bulk-Only only, so it is left alone whatever the walk meets
+    uas = str(out / "uas.img")
+    shutil.copyfile(other, uas)
     devices = ["-device", "usb-storage,drive=stick,bus=xhci.0,port=1",
                "-drive", "if=none,id=other,format=raw,file=" + other,
-               "-device", "usb-storage,drive=other,bus=xhci.0,port=3"]
+               "-device", "usb-storage,drive=other,bus=xhci.0,port=3",
+               "-drive", "if=none,id=uasdisk,format=raw,file=" + uas,
+               "-device", "usb-uas,id=uas,bus=xhci.0,port=2",
+               "-device", "scsi-hd,bus=uas.0,scsi-id=0,lun=0,drive=uasdisk"]
     b = boot(tmp_path_factory, "save_two", dict(SHORT), usb_devices=devices)
-    return b, other, before
+    return b, (other, uas), before
 
 
 def test_second_stick_never_written(saved_two):
-    b, other, before = saved_two
+    b, others, before = saved_two
     check_live(b)
-    assert hashlib.sha256(open(other, "rb").read()).hexdigest() == before
+    for other in others:
+        assert hashlib.sha256(open(other, "rb").read()).hexdigest() == before, other
     run, data = stick_bytes(b)
     assert data == serial_records(b)
+
+
+def test_super_speed_only_ports(save_super_only):
+    """qemu-xhci,p2=0: USB 3 root ports only."""
+    planned, live = check_live(save_super_only)
+    assert live["speed"] == "super" and live["usb_port"] == planned["usb_port"], (planned, live)
+    run, data = stick_bytes(save_super_only)
+    assert data == serial_records(save_super_only)
+
+
+def test_nec_controller_two_hubs_deep(save_nec_hubs):
+    """The stick behind two hubs on nec-usb-xhci: found by the walk where the device path said
+    (root port, hub port, hub port), saved byte for byte."""
+    planned, live = check_live(save_nec_hubs)
+    assert int(planned["pci_id"], 16) == SAVE_NEC_PCI_ID, planned
+    assert planned["usb_port"].count(".") == 2 and planned["usb_port"].endswith(".1.3"), planned
+    assert live["usb_port"] == planned["usb_port"] and live["lun"] == 0, live
+    assert live["speed"] == "full", live  # QEMU's usb-hub is a USB 1.1 hub
+    run, data = stick_bytes(save_nec_hubs)
+    assert data == serial_records(save_nec_hubs)
 
 
 @pytest.fixture(scope="module")
@@ -241,6 +272,17 @@ def a64_saved(a64_save_serial):
 @pytest.fixture(scope="module")
 def a64_saved_noserial(a64_save_noserial):
     return a64_save_noserial
+
+
+@pytest.mark.aarch64
+def test_a64_nec_super_only(a64_save_nec_super_only):
+    """AArch64, nec-usb-xhci with p2=0: SuperSpeed on another vendor's controller, byte for byte."""
+    b = a64_save_nec_super_only
+    planned, live = check_live(b)
+    assert int(planned["pci_id"], 16) == SAVE_NEC_PCI_ID and live["speed"] == "super", (planned, live)
+    assert live["usb_port"] == planned["usb_port"], (planned, live)
+    run, data = stick_bytes(b)
+    assert data == serial_records(b)
 
 
 @pytest.mark.aarch64

@@ -53,6 +53,7 @@
 #define ASC_INVALID_OPCODE 0x20, 0x00       /* INVALID COMMAND OPERATION CODE */
 #define ASC_LBA_OUT_OF_RANGE 0x21, 0x00     /* LOGICAL BLOCK ADDRESS OUT OF RANGE */
 #define ASC_INVALID_FIELD_IN_CDB 0x24, 0x00 /* INVALID FIELD IN CDB */
+#define ASC_MEDIUM_NOT_PRESENT 0x3A, 0x00   /* MEDIUM NOT PRESENT */
 #define SENSE_FIXED 0x70                    /* fixed format, current error */
 #define SENSE_FIXED_BYTES 18
 #define SENSE_ADDITIONAL_LEN 10             /* bytes after byte 7 */
@@ -224,6 +225,12 @@ static void scsi_execute(struct msc_model *m)
 	memset(m->resp, 0, sizeof(m->resp));
 	if (op != SCSI_REQUEST_SENSE) /* SPC-4: sense data lasts until the next command */
 		m->sense_key = m->asc = m->ascq = 0;
+	/* A LUN without a medium (a card reader's empty slot): SPC-4: NOT READY, MEDIUM NOT PRESENT
+	 * for every medium access; INQUIRY and REQUEST SENSE still answer. */
+	if (m->lun != m->medium_lun && op != SCSI_INQUIRY && op != SCSI_REQUEST_SENSE) {
+		set_sense(m, KEY_NOT_READY, ASC_MEDIUM_NOT_PRESENT);
+		return;
+	}
 	switch (op) {
 	case SCSI_TEST_UNIT_READY: scsi_tur(m); break;
 	case SCSI_REQUEST_SENSE: scsi_request_sense(m); break;
@@ -312,9 +319,10 @@ static void thirteen_cases(struct msc_model *m)
 	}
 }
 
-static bool cbw_meaningful(const uint8_t *c)
+static bool cbw_meaningful(const struct msc_model *m, const uint8_t *c)
 {
-	return !(c[12] & CBW_FLAGS_RESERVED) && !(c[13] & CBW_LUN_RESERVED) && (c[13] & 0x0F) == 0 &&
+	/* 6.2.2: bCBWLUN names a LUN the device has (GET MAX LUN's answer at most) */
+	return !(c[12] & CBW_FLAGS_RESERVED) && !(c[13] & CBW_LUN_RESERVED) && (c[13] & 0x0F) <= m->max_lun &&
 	       !(c[14] & CBW_CBLEN_RESERVED) && c[14] >= CBW_CBLEN_MIN && c[14] <= CBW_CBLEN_MAX;
 }
 
@@ -324,7 +332,7 @@ static int receive_cbw(struct msc_model *m, const uint8_t *c, uint32_t len, uint
 
 	*actual = len;
 	/* 6.2.1 valid, 6.2.2 meaningful; 6.6.1: otherwise stall both until a reset recovery. */
-	if (len != CBW_BYTES || le32(c) != CBW_SIG || !cbw_meaningful(c)) {
+	if (len != CBW_BYTES || le32(c) != CBW_SIG || !cbw_meaningful(m, c)) {
 		violation(m, "invalid or not meaningful CBW");
 		m->halt_in = m->halt_out = m->need_reset = true;
 		return USB_XFER_OK;
@@ -334,6 +342,7 @@ static int receive_cbw(struct msc_model *m, const uint8_t *c, uint32_t len, uint
 	m->tag = le32(c + 4);
 	m->host_len = le32(c + 8);
 	m->host_in = (c[12] & CBW_FLAGS_IN) != 0;
+	m->lun = c[13] & 0x0F;
 	m->cmd_fault = MODEL_FAULT_NONE;
 	if (m->fault.kind != MODEL_FAULT_NONE && m->fault.op == m->cdb[0]) {
 		unsigned k = m->fault_matches++;
@@ -498,7 +507,7 @@ static int model_control(void *ctx, uint8_t type, uint8_t req, uint16_t value, u
 		}
 		if (m->max_lun_stalls)
 			return USB_XFER_STALL;
-		((uint8_t *)buf)[0] = 0; /* one LUN */
+		((uint8_t *)buf)[0] = m->max_lun;
 		return USB_XFER_OK;
 	}
 	violation(m, "unknown control request");

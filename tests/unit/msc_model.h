@@ -1,6 +1,6 @@
 /* A model USB mass-storage device for the driver unit tests (tests/unit/test_msc.c): a Bulk-Only
- * Transport device (BOT 1.0) with one LUN, behind the struct usb_bulk_dev ops a host controller
- * driver would give, over an in-memory disk. It takes the host's side only as the spec lets it:
+ * Transport device (BOT 1.0) with one LUN or more (the medium on one of them), behind the struct
+ * usb_bulk_dev ops a host controller driver would give, over an in-memory disk. It takes the host's side only as the spec lets it:
  * CBWs are checked (signature, length, flags, LUN, CB length; 6.2), the host's and the device's
  * idea of the data stage are reconciled as in the thirteen cases (6.7), a halted endpoint stalls
  * until the host clears it, an invalid CBW halts both until a reset recovery (6.6.1), and the
@@ -75,6 +75,8 @@ struct msc_model {
 	uint8_t peripheral;   /* INQUIRY byte 0 */
 	unsigned not_ready;   /* TEST UNIT READYs that fail first: UNIT ATTENTION, then NOT READY */
 	bool max_lun_stalls;  /* GET MAX LUN answered with STALL (a one-LUN device may) */
+	uint8_t max_lun;      /* GET MAX LUN's answer: LUNs 0..max_lun exist */
+	uint8_t medium_lun;   /* the LUN with the medium; the others answer MEDIUM NOT PRESENT */
 	bool sync_unsupported; /* SYNCHRONIZE CACHE(10) is ILLEGAL REQUEST */
 	bool start_needed;    /* TEST UNIT READY is NOT READY, 04h/02h, until START UNIT (SBC-3) */
 	struct msc_model_fault fault;
@@ -82,6 +84,7 @@ struct msc_model {
 	/* Device state. */
 	enum msc_model_stage stage;
 	bool halt_in, halt_out, need_reset;
+	uint8_t lun;           /* the current CBW's bCBWLUN */
 	uint8_t cdb[16];
 	uint32_t tag;
 	uint32_t host_len;     /* dCBWDataTransferLength */

@@ -483,7 +483,7 @@ static struct rig *rig_hub(int hub_speed, int dev_speed, unsigned root, unsigned
 static void device_behind_full_speed_hub(void)
 {
 	struct rig *r = rig_hub(XM_FS, XM_FS, 6, 3); /* QEMU's usb-hub is full speed */
-	struct xm_slot *s = &r->m.slot[r->d.slot], *h = &r->m.slot[r->x.hub.slot];
+	struct xm_slot *s = &r->m.slot[r->d.slot], *h = &r->m.slot[r->x.hub[0].slot];
 	uint8_t *out = usb_dma_alloc(&r->dma, 64, 64, 0), *in = usb_dma_alloc(&r->dma, 64, 64, 0);
 
 	CHECK_EQ_U64(s->route, 3);
@@ -504,7 +504,7 @@ static void full_speed_device_behind_high_speed_hub(void)
 	struct rig *r = rig_hub(XM_HS, XM_FS, 5, 2);
 	struct xm_slot *s = &r->m.slot[r->d.slot];
 
-	CHECK_EQ_U64(s->tt_slot, r->x.hub.slot);
+	CHECK_EQ_U64(s->tt_slot, r->x.hub[0].slot);
 	CHECK_EQ_U64(s->tt_port, 2);
 	CHECK_EQ_U64(s->route, 2);
 	CHECK_MODEL(r);

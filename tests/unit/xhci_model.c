@@ -143,6 +143,18 @@ void xm_port_update(struct xhci_model *m, unsigned n)
 {
 	struct xm_port *p = &m->port[n];
 
+	if (p->reset_end && m->now >= p->reset_end && p->moves_to && p->dev) {
+		struct xm_dev *d = p->dev;
+		unsigned to = p->moves_to;
+
+		/* The reset ends with the device gone (CSC; PRC/WRC as a reset ends) and on `to`. */
+		p->reset_end = 0;
+		p->dev = 0;
+		p->moves_to = 0;
+		p->portsc = P_PP | P_CSC | P_PRC | (p->usb3 ? P_WRC | P_PLS(PLS_RXDETECT) : 0);
+		xm_attach(m, to, d);
+		return;
+	}
 	if (p->reset_end && m->now >= p->reset_end) {
 		p->reset_end = 0;
 		p->portsc &= ~(P_PR | P_PLS_MASK);
@@ -526,6 +538,24 @@ int xm_find(const struct xhci_model *m, uint32_t off, unsigned from)
 		if (m->log[i].off == off)
 			return (int)i;
 	return -1;
+}
+
+unsigned xm_route_tiers(uint32_t route)
+{
+	unsigned n = 0;
+
+	for (; route & 0xf; route >>= 4)
+		n++;
+	return n;
+}
+
+unsigned xm_slots_enabled(const struct xhci_model *m)
+{
+	unsigned n = 0;
+
+	for (unsigned s = 1; s <= XM_SLOTS; s++)
+		n += m->slot[s].enabled;
+	return n;
 }
 
 int xm_find_cmd(const struct xhci_model *m, uint32_t type, unsigned from)

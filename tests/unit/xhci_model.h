@@ -5,7 +5,8 @@
  * trains by itself or needs a warm reset); the command ring (Enable Slot, Address Device,
  * Configure Endpoint, Evaluate Context, Reset Endpoint, Stop Endpoint, Set TR Dequeue Pointer)
  * and transfer rings processed on doorbell writes, answered by modelled USB devices (a bulk-only
- * mass-storage device looping its bulk OUT data back on bulk IN, a hub); events posted with the
+ * mass-storage device looping its bulk OUT data back on bulk IN, hubs five tiers deep), Disable
+ * Slot, a device moving to its other-speed port when reset; events posted with the
  * producer cycle bit. It is written from the spec, not from the driver: every rule the driver
  * breaks is counted in `violations` with the first one's text. Time is the sum of delay_us. */
 #ifndef TESTS_UNIT_XHCI_MODEL_H
@@ -73,6 +74,8 @@ struct xm_slot {
 
 struct xm_port {
 	bool usb3, needs_warm;
+	unsigned moves_to;  /* a reset of this port (PR or WPR) moves the device to that port: a USB 3
+			     * link failing training comes back on its USB 2 twin, and back (0: stays) */
 	uint32_t portsc;
 	struct xm_dev *dev;
 	uint64_t reset_end; /* model time a running reset ends, 0: none */
@@ -147,6 +150,10 @@ int xm_find(const struct xhci_model *m, uint32_t off, unsigned from);
 uint32_t xm_portsc_off(unsigned n);
 /* The first command of `type` for (slot, ep) at or after `from`, or -1. */
 int xm_find_cmd(const struct xhci_model *m, uint32_t type, unsigned from);
+/* Hub tiers a route string crosses (its non-zero nibbles, xHCI 1.2 8.9). */
+unsigned xm_route_tiers(uint32_t route);
+/* Slots enabled now. */
+unsigned xm_slots_enabled(const struct xhci_model *m);
 
 /* For the model's units only. */
 void xm_violation(struct xhci_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

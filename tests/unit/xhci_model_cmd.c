@@ -38,46 +38,64 @@ static uint32_t *octx(struct xhci_model *m, unsigned slot, unsigned index)
 	return xm_mem(m, out + (uint64_t)index * csz(m), 32);
 }
 
-/* The device a slot context names: root port, then the route string's first nibble through a hub
- * (4.3.3); NULL when the path is not enabled. Checks speed and TT fields against the device. */
-static struct xm_dev *route_dev(struct xhci_model *m, const uint32_t *sc, unsigned *parent_slot)
+/* The device a slot context names: root port, then one hub port per nibble of the route string
+ * (8.9, 4.3.3: at most five tiers, no port after a 0 nibble); NULL when the path is not enabled.
+ * *last_port: the hub port the device is at (0: a root port). */
+static struct xm_dev *route_dev(struct xhci_model *m, const uint32_t *sc, unsigned *parent_slot,
+				unsigned *last_port)
 {
-	unsigned root = (sc[1] >> 16) & 0xff, route = sc[0] & 0xfffff, hp = route & 0xf;
+	unsigned root = (sc[1] >> 16) & 0xff, route = sc[0] & 0xfffff, tiers = xm_route_tiers(route);
 	struct xm_port *p = root >= 1 && root <= m->n2 + m->n3 ? &m->port[root] : 0;
 	struct xm_dev *d;
 
 	*parent_slot = 0;
+	*last_port = 0;
 	if (!p || !p->dev || !(p->portsc & 1u << 1)) {
 		xm_violation(m, "Address Device through root port %u that is not enabled", root);
 		return 0;
 	}
 	d = p->dev;
-	if (route >> 4)
-		xm_violation(m, "route string 0x%x deeper than one hub", route);
-	if (!hp)
-		return d;
-	if (!d->hub || !d->address || hp > d->nports || !d->child[hp] || !(d->status[hp] & 2)) {
-		xm_violation(m, "route string 0x%x to a hub port that is not enabled", route);
-		return 0;
+	if (route >> (4 * tiers))
+		xm_violation(m, "route string 0x%x with a port after a 0 nibble (8.9)", route);
+	for (unsigned t = 0; t < tiers; t++) {
+		unsigned hp = (route >> (4 * t)) & 0xf;
+
+		if (!d->hub || !d->address || hp > d->nports || !d->child[hp] || !(d->status[hp] & 2)) {
+			xm_violation(m, "route string 0x%x to a hub port that is not enabled (tier %u)", route, t + 1);
+			return 0;
+		}
+		if (!m->slot[d->address].hub || m->slot[d->address].nports != d->nports)
+			xm_violation(m, "device behind a hub whose slot is not marked Hub with its port count (6.2.2)");
+		if (d->speed == 4 && !d->depth_set_calls)
+			xm_violation(m, "route through a SuperSpeed hub never told its depth (USB 3.2 10.16.2.9)");
+		*parent_slot = d->address;
+		*last_port = hp;
+		d = d->child[hp];
 	}
-	if (!m->slot[d->address].hub || m->slot[d->address].nports != d->nports)
-		xm_violation(m, "device behind a hub whose slot is not marked Hub with its port count (6.2.2)");
-	*parent_slot = d->address;
-	return d->child[hp];
+	return d;
 }
 
-static void check_slot_ctx(struct xhci_model *m, const uint32_t *sc, const struct xm_dev *d, unsigned parent)
+/* 4.3.3: a full/low-speed device names the TT of the nearest high-speed hub above it: its parent
+ * (hub port = the device's port), or, behind a full-speed hub, the parent's own TT. */
+static void check_slot_ctx(struct xhci_model *m, const uint32_t *sc, const struct xm_dev *d, unsigned parent,
+			   unsigned port)
 {
 	unsigned speed = (sc[0] >> 20) & 0xf, tt_slot = sc[2] & 0xff, tt_port = (sc[2] >> 8) & 0xff;
 	const struct xm_dev *hub = parent ? m->slot[parent].dev : 0;
-	bool need_tt = hub && hub->speed == 3 && (d->speed == 1 || d->speed == 2);
+	bool slow = d->speed == 1 || d->speed == 2;
+	unsigned want_slot = 0, want_port = 0;
 
+	if (hub && slow && hub->speed == 3) {
+		want_slot = parent;
+		want_port = port;
+	} else if (hub && slow) {
+		want_slot = m->slot[parent].tt_slot;
+		want_port = m->slot[parent].tt_port;
+	}
 	if (speed != (unsigned)d->speed)
 		xm_violation(m, "slot context speed %u for a device of speed %d", speed, d->speed);
-	if (need_tt && (tt_slot != parent || tt_port != (sc[0] & 0xf)))
-		xm_violation(m, "TT hub slot %u port %u, expected %u/%u (4.3.3)", tt_slot, tt_port, parent, sc[0] & 0xf);
-	if (!need_tt && (tt_slot || tt_port))
-		xm_violation(m, "TT fields set for a device that needs no TT");
+	if (tt_slot != want_slot || tt_port != want_port)
+		xm_violation(m, "TT hub slot %u port %u, expected %u/%u (4.3.3)", tt_slot, tt_port, want_slot, want_port);
 }
 
 static void ep_from_ctx(struct xhci_model *m, struct xm_ep *ep, const uint32_t *e)
@@ -96,17 +114,17 @@ static uint32_t address_device(struct xhci_model *m, unsigned slot, uint64_t in)
 {
 	struct xm_slot *s = &m->slot[slot];
 	uint32_t *icc = ictx(m, in, 0), *sc = ictx(m, in, 1), *e0 = ictx(m, in, 2), *out;
-	unsigned parent;
+	unsigned parent, port;
 	struct xm_dev *d;
 
 	if (icc[0] != 0 || icc[1] != 3) { /* 4.6.5: A0 and A1 only */
 		xm_violation(m, "Address Device input control context drop %x add %x", icc[0], icc[1]);
 		return CC_TRB;
 	}
-	d = route_dev(m, sc, &parent);
+	d = route_dev(m, sc, &parent, &port);
 	if (!d)
 		return CC_TRANSACTION;
-	check_slot_ctx(m, sc, d, parent);
+	check_slot_ctx(m, sc, d, parent, port);
 	if (((e0[1] >> 3) & 7) != 4)
 		xm_violation(m, "EP0 context type %u, not control", (e0[1] >> 3) & 7);
 	s->dev = d;
@@ -231,6 +249,12 @@ static uint32_t do_command(struct xhci_model *m, const uint32_t *t, uint32_t *sl
 	}
 	if (slot < 1 || slot > m->config || !m->slot[slot].enabled)
 		return CC_SLOT_NOT_ENABLED;
+	if (type == 10) { /* 4.6.4 Disable Slot: the slot's endpoints stop, its device is forgotten */
+		if (m->slot[slot].dev && m->slot[slot].dev->address == slot)
+			m->slot[slot].dev->address = 0;
+		memset(&m->slot[slot], 0, sizeof(m->slot[slot]));
+		return CC_SUCCESS;
+	}
 	switch (type) {
 	case 11: return address_device(m, slot, param);
 	case 12: return configure_ep(m, slot, param);

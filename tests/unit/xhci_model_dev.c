@@ -196,8 +196,8 @@ int xm_dev_control(struct xhci_model *m, struct xm_dev *d, const uint8_t setup[8
 		memcpy(data, desc, *len);
 		return 0;
 	}
-	if (bm == 0x20 && req == 12) { /* SET_HUB_DEPTH: SuperSpeed hubs only */
-		if (d->speed != XM_SS || value != 0)
+	if (bm == 0x20 && req == 12) { /* SET_HUB_DEPTH: SuperSpeed hubs only, the hub's tier less one */
+		if (d->speed != XM_SS || value != xm_route_tiers(m->slot[d->address].route))
 			return -1;
 		d->depth_set_calls++;
 		*len = 0;
