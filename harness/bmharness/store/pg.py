@@ -26,11 +26,13 @@ import urllib.parse
 try:
     import psycopg2
     import psycopg2.errors
+    import psycopg2.extras
 except ImportError:  # the SQLite store works without it
     psycopg2 = None
 
 SCHEMES = ("postgresql://", "postgres://")
 VERSION_TABLE = "bm_schema"
+BATCH = 500  # rows per round trip of executemany
 SCHEMA_LOCK = 0x626d5f6462  # "bm_db": the advisory lock key of migrations
 
 # (SQLite text, PostgreSQL text): literal replacements (module docstring)
@@ -160,7 +162,9 @@ class Connection:
     def executemany(self, sql, seq):
         cur = self._conn.cursor()
         try:
-            cur.executemany(_sql(sql), [tuple(_param(p) for p in row) for row in seq])
+            # one round trip per page of rows, not per row (an add's results and spread rows)
+            psycopg2.extras.execute_batch(cur, _sql(sql), [tuple(_param(p) for p in row)
+                                                           for row in seq], page_size=BATCH)
         except psycopg2.Error:
             self.rollback()
             raise
