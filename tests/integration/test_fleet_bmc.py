@@ -17,6 +17,7 @@ process's arguments and no output."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -176,3 +177,43 @@ def test_secrets_nowhere(fleet):
     assert pw not in fleet["proc"].stdout + fleet["proc"].stderr
     with open(os.path.join(fleet["out"], "fleet.json"), "rb") as fh:
         assert pw not in fh.read()
+
+
+def _sol_payload_status(m):
+    """Get Payload Activation Status for SOL (IPMI 2.0 24.4: netfn app 0x06, cmd 0x4a, payload
+    type 1): ipmi_sim answers `01 00 00` (one instance, none active) or `01 01 00`."""
+    out = subprocess.run(["ipmitool", "-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p",
+                          str(m.lan_port), "-U", sim.USER, "-f", m.password_file, "raw", "0x06",
+                          "0x4a", "0x01"], stdout=subprocess.PIPE, timeout=30, check=True)
+    return out.stdout.decode().split()
+
+
+def test_ctrl_c_leaves_sol_deactivated(tmp_path):
+    """SIGINT (Ctrl-C) while a machine is running: the fleet stops, marks it interrupted and
+    deactivates its SOL session; the BMC then has no SOL session active, as before the run."""
+    m = _machine(tmp_path, "stuck", {"probes": "timer,noise", "timer_samples": 64,
+                                     "noise_ms": 600000})
+    inv = tmp_path / "fleet.csv"
+    row = m.inventory_row(start_s=START_S, timeout_s=GOOD_TIMEOUT_S)
+    inv.write_text(",".join(row) + "\n" + ",".join(str(v) for v in row.values()) + "\n")
+    out = str(tmp_path / "out")
+    try:
+        m.start()
+        assert _sol_payload_status(m) == ["01", "00", "00"]  # as found
+        proc = subprocess.Popen([os.path.join(ROOT, "harness", "baremetric"), "fleet", "run",
+                                 str(inv), "--out", out, "--no-store"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        seen, t0 = b"", time.monotonic()
+        while b"stuck: probe 2/2" not in seen and time.monotonic() - t0 < START_S + 60:
+            seen += proc.stdout.readline()
+        assert b"stuck: probe 2/2" in seen, seen
+        assert _sol_payload_status(m) == ["01", "01", "00"]  # the fleet's session
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+        text = (seen + rest).decode()
+        assert proc.returncode == 1, text + err.decode()
+        assert "stuck: failed: interrupted (SOL deactivated)" in text
+        assert "(interrupted)" in text
+        assert _sol_payload_status(m) == ["01", "00", "00"]
+    finally:
+        m.stop()
