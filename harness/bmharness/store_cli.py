@@ -91,8 +91,11 @@ def cmd_store(args):
                     print("wrote %d rows to %s" % (n, args.out))
         except store_db.StoreError as exc:
             return inputs.err(str(exc))
+        except store_db.server_errors() as exc:  # a PostgreSQL server gone or refusing
+            return inputs.err("%s: %s" % (store_db.display(args.db_path), str(exc).strip()))
         except OSError as exc:
-            return inputs.err("%s: %s" % (exc.filename or store_db.display(args.db_path), exc.strerror or exc))
+            return inputs.err("%s: %s" % (exc.filename or store_db.display(args.db_path),
+                                          exc.strerror or exc))
     return EXIT_OK
 
 

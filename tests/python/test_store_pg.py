@@ -110,3 +110,10 @@ def concurrent_writers(tmp_path, url):
     # the spread saw each run once: n per (machine, set) = that machine's runs
     assert sorted(r[0] for r in c.execute("SELECT DISTINCT n FROM boot_spread")) == [3]
     c.close()
+
+
+def test_pg_unreachable_server_clear_message_without_password(capsys):
+    from bmharness import cli
+    assert cli.main(["store", "--db", "postgresql://u:topsecret@127.0.0.1:1/x", "list"]) == 2
+    err = capsys.readouterr().err
+    assert "postgresql://u@127.0.0.1:1/x" in err and "topsecret" not in err

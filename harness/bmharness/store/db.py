@@ -125,6 +125,11 @@ def _migrate(conn):
     return before, VERSION
 
 
+def server_errors():
+    """The exceptions a PostgreSQL store's queries raise (none without psycopg2)."""
+    return pg.errors()
+
+
 def display(path):
     """The store's name for messages: its path, or its URL without the password."""
     return pg.display(path) if pg.is_url(path) else path
