@@ -32,6 +32,7 @@ except ImportError:  # the SQLite store works without it
 
 SCHEMES = ("postgresql://", "postgres://")
 VERSION_TABLE = "bm_schema"
+PLAIN_INSERT = re.compile(r"\s*INSERT INTO \w+ VALUES \((\?, )*\?\)\s*")
 BATCH = 500  # rows per round trip of executemany
 SCHEMA_LOCK = 0x626d5f6462  # "bm_db": the advisory lock key of migrations
 
@@ -161,10 +162,17 @@ class Connection:
 
     def executemany(self, sql, seq):
         cur = self._conn.cursor()
+        rows = [tuple(_param(p) for p in row) for row in seq]
         try:
-            # one round trip per page of rows, not per row (an add's results and spread rows)
-            psycopg2.extras.execute_batch(cur, _sql(sql), [tuple(_param(p) for p in row)
-                                                           for row in seq], page_size=BATCH)
+            if PLAIN_INSERT.fullmatch(sql):
+                # a plain insert (an add's results rows): one multi-row INSERT per page, the
+                # same rows as one statement each
+                psycopg2.extras.execute_values(cur, _sql(sql.rsplit("VALUES", 1)[0]) +
+                                               "VALUES %s", rows, page_size=BATCH)
+            else:
+                # one round trip per page of statements, not one per row (the spread upserts:
+                # one statement each, since two rows of a run may update the same spread row)
+                psycopg2.extras.execute_batch(cur, _sql(sql), rows, page_size=BATCH)
         except psycopg2.Error:
             self.rollback()
             raise
