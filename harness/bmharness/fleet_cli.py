@@ -33,6 +33,9 @@ def cmd_fleet_run(args):
     tab = table.Table([m.name for m in machines])
     res, interrupted = pool.run(machines, out, db_path, tab, workers=args.workers)
     done = sum(1 for r in res if r["state"] == pool.DONE)
+    for r in res:  # in full: the table cuts its lines to the terminal's width
+        if r["state"] != pool.DONE:
+            print("%s: failed: %s" % (r["name"], r.get("reason")))
     print("fleet: %d done, %d failed%s; %s" % (done, len(res) - done,
                                                " (interrupted)" if interrupted else "",
                                                os.path.join(out, "fleet.json")))

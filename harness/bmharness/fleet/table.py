@@ -1,12 +1,12 @@
 """The live table of a fleet run: machines x state. On a terminal the table is redrawn in place
-(at most twice a second); elsewhere (a log file, CI) each change is one plain line
+on every change (each line cut to the terminal's width, so that the cursor knows where the table
+starts); elsewhere (a log file, CI) each change is one plain line
 `HH:MM:SS name: state`, with no control sequences."""
 
+import shutil
 import sys
 import threading
 import time
-
-REDRAW_S = 0.5
 
 
 class Table:
@@ -17,9 +17,8 @@ class Table:
         self.states = {n: "waiting" for n in self.names}
         self.lock = threading.Lock()
         self.drawn = 0
-        self.last = 0.0
         if self.tty:
-            self._draw(force=True)
+            self._draw()
 
     def set(self, name, state):
         with self.lock:
@@ -32,20 +31,18 @@ class Table:
                 self.out.write("%s %s: %s\n" % (time.strftime("%H:%M:%S"), name, state))
                 self.out.flush()
 
-    def _draw(self, force=False):
-        now = time.monotonic()
-        if not force and now - self.last < REDRAW_S:
-            return
-        self.last = now
+    def _draw(self):
         width = max(len(n) for n in self.names) if self.names else 4
+        cols = shutil.get_terminal_size().columns - 1
         if self.drawn:
             self.out.write("\x1b[%dA" % self.drawn)  # back to the table's first line
         for n in self.names:
-            self.out.write("\x1b[2K%-*s  %s\n" % (width, n, self.states[n]))
+            line = "%-*s  %s" % (width, n, self.states[n])
+            self.out.write("\x1b[2K%s\n" % line[:cols])
         self.drawn = len(self.names)
         self.out.flush()
 
     def finish(self):
         with self.lock:
             if self.tty:
-                self._draw(force=True)
+                self._draw()
