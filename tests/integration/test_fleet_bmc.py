@@ -35,7 +35,7 @@ from bmharness.store import db, ops  # noqa: E402
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
 QUICK = {"probes": "timer", "timer_samples": 64}   # configs.py's smallest x86 probe set
 START_S = 120       # power-on to the first record: a loaded machine's OVMF start fits well within
-HANG_TIMEOUT_S = 80
+HANG_TIMEOUT_S = 150  # reaches its second probe well within, even beside make test's boot pool
 GOOD_TIMEOUT_S = 300
 
 pytestmark = pytest.mark.skipif(bool(sim.missing_tools()) or not os.path.exists(IMAGE),
