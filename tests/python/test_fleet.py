@@ -90,8 +90,7 @@ def test_progress_and_stop_on_the_end_record():
     prog, states = console.Progress(), []
     lines = [b"\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001"] + data.split(b"\n")
     for line in lines:
-        rec = console.record(line)
-        prog.feed(rec)
+        prog.feed(line)
         states.append(prog.state())
         if prog.done:
             break
@@ -100,7 +99,9 @@ def test_progress_and_stop_on_the_end_record():
     assert prog.done and prog.end["status"] == "ok"
     # a damaged end record does not stop the capture
     bad = [x for x in data.split(b"\n") if b" end " in x][0].replace(b"status=ok", b"status=ko")
-    assert console.record(bad) is None and not console.is_done(console.record(bad))
+    assert console.record(bad) is None and not console.is_done(bad, console.record(bad))
+    other = console.Progress()
+    assert other.feed(bad) is None and not other.done
 
 
 def test_strip_sol_keeps_the_console_bytes():

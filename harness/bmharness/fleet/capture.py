@@ -78,7 +78,7 @@ def _watch(m, proc, raw_fh, report, stop):
         *lines, pending = pending.split(b"\n")
         before = prog.state()
         for line in lines:
-            prog.feed(console.record(line))
+            prog.feed(line)
             if prog.done:
                 return prog, None
         if prog.state() != before:

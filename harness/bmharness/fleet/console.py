@@ -24,8 +24,9 @@ def record(line):
     return None
 
 
-def is_done(rec):
-    """The stop condition (module docstring): the record ends the capture."""
+def is_done(line, rec):
+    """The stop condition (module docstring): this console line (bytes, without its newline)
+    ends the capture. rec is the record the line carries (record(line)), or None."""
     return rec is not None and rec.get("type") == "end"
 
 
@@ -39,9 +40,13 @@ class Progress:
         self.done = False
         self.end = None
 
-    def feed(self, rec):
+    def feed(self, line):
+        """Take one console line (bytes); returns the record it carries, or None."""
+        rec = record(line)
+        if is_done(line, rec):
+            self.done, self.end = True, (rec or {}).get("fields") or {}
         if rec is None:
-            return
+            return None
         t, f = rec.get("type"), rec.get("fields") or {}
         if t == "begin":
             self.started = True
@@ -51,8 +56,7 @@ class Progress:
             name = f.get("name") if t == "probe" else f.get("probe")
             if name:
                 self.current = name
-        if is_done(rec):
-            self.done, self.end = True, f
+        return rec
 
     def state(self):
         """'booting', 'started' or 'probe k/N (name)': the probe running. A probe reports its

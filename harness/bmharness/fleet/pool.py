@@ -40,7 +40,8 @@ def _one(m, out_root, db_path, table, stop):
         summary, stored = capture.parse_and_store(res["dir"], db_path)
     except Exception as exc:  # noqa: BLE001 -- a bad log or store fails this machine only
         return _fail(res, report, "parse/store: %s: %s" % (type(exc).__name__, exc))
-    res.update(state=DONE, status=(prog.end or {}).get("status"), ok=bool(summary.get("ok")))
+    end = summary.get("end") or prog.end or {}  # the parsed end record, else the live one
+    res.update(state=DONE, status=end.get("status"), ok=bool(summary.get("ok")))
     if stored:
         res.update(run_id=stored["run_id"], machine_id=stored["machine_id"],
                    added=stored["added"])
