@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-from . import prof_cli, store_cli, vector_cli
+from . import fleet_cli, prof_cli, store_cli, vector_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import inputs, pipeline, qemu, runconfig
@@ -481,6 +481,7 @@ def make_parser():
     prof_cli.add_parser(sub)
     vector_cli.add_parser(sub)
     store_cli.add_parser(sub)
+    fleet_cli.add_parser(sub)
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")

@@ -40,7 +40,7 @@ def _store_input(path, number, parse_root):
 
 
 def _store_add(conn, args):
-    parse_root = os.path.join(os.path.dirname(os.path.abspath(args.db_path)), "runs")
+    parse_root = store_db.parse_root(args.db_path)
     code = EXIT_OK
     for path in args.inputs:
         summary, results, out, fresh = _store_input(path, args.run, parse_root)
@@ -74,9 +74,9 @@ def cmd_store(args):
             if args.store_cmd == "remove":
                 return _store_remove(conn, args)
             if args.store_cmd == "list" and args.json:
-                inputs.print_json(store_text.list_data(conn, args.db_path))
+                inputs.print_json(store_text.list_data(conn, store_db.display(args.db_path)))
             elif args.store_cmd == "list":
-                print(store_text.list_text(conn, args.db_path), end="")
+                print(store_text.list_text(conn, store_db.display(args.db_path)), end="")
             elif args.store_cmd == "show" and args.json:
                 inputs.print_json(store_text.show_data(conn, args.machine))
             elif args.store_cmd == "show":
@@ -91,8 +91,11 @@ def cmd_store(args):
                     print("wrote %d rows to %s" % (n, args.out))
         except store_db.StoreError as exc:
             return inputs.err(str(exc))
+        except store_db.server_errors() as exc:  # a PostgreSQL server gone or refusing
+            return inputs.err("%s: %s" % (store_db.display(args.db_path), str(exc).strip()))
         except OSError as exc:
-            return inputs.err("%s: %s" % (exc.filename or args.db_path, exc.strerror or exc))
+            return inputs.err("%s: %s" % (exc.filename or store_db.display(args.db_path),
+                                          exc.strerror or exc))
     return EXIT_OK
 
 
@@ -112,7 +115,7 @@ def _drop_dir(path, parse_root):
 def _store_remove(conn, args):
     """`store remove RUN` or `store remove --machine MACHINE`; an unknown or ambiguous name
     removes nothing and exits 1 (a store that cannot be read: 2, as every subcommand)."""
-    parse_root = os.path.join(os.path.dirname(os.path.abspath(args.db_path)), "runs")
+    parse_root = store_db.parse_root(args.db_path)
     try:
         if args.machine:
             got = store_remove.remove_machine(conn, args.spec)
@@ -161,8 +164,8 @@ def add_parser(sub):
     """The `store` subparser."""
     p = sub.add_parser("store", help="keep runs of many machines in SQLite: add, list, show, "
                        "remove, compare, export")
-    p.add_argument("--db", metavar="PATH", help="the database (default %s)"
-                   % store_db.default_path())
+    p.add_argument("--db", metavar="PATH|URL", help="the database: an SQLite file (default %s) "
+                   "or postgresql://user@host/dbname (docs/fleet.md)" % store_db.default_path())
     ss = p.add_subparsers(dest="store_cmd", metavar="SUBCOMMAND")
     ss.required = True
     q = ss.add_parser("add", help="add runs: parse directories, serial logs or sticks (a run "

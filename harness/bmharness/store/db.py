@@ -1,5 +1,8 @@
 """The results store's SQLite database: where it lives, its schema and the migrations.
 
+The same schema and steps serve a PostgreSQL store (a postgresql:// URL in place of the path):
+pg.py translates the few SQLite-only spellings and keeps the version in a table.
+
 The schema's version is PRAGMA user_version. MIGRATIONS is a list of steps, step i (a list of
 SQL statements) takes a database from version i to i + 1; opening a database runs the steps it
 lacks, each in its own transaction, so a version-1 file made by an older harness is brought up
@@ -20,6 +23,8 @@ Tables (version 2):
 
 import os
 import sqlite3
+
+from . import pg
 
 DB_NAME = "results.sqlite"
 
@@ -59,6 +64,7 @@ MIGRATIONS = [
     ],
 ]
 VERSION = len(MIGRATIONS)
+BUSY_TIMEOUT_S = 60
 
 
 class StoreError(Exception):
@@ -73,11 +79,28 @@ def default_path():
 
 
 def version(conn):
+    if isinstance(conn, pg.Connection):
+        return conn.user_version()
     return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _set_version(conn, v):
+    if isinstance(conn, pg.Connection):
+        conn.set_user_version(v)
+    else:
+        conn.execute("PRAGMA user_version = %d" % v)
 
 
 def migrate(conn):
     """Run the steps conn's database lacks; returns (version before, version after)."""
+    if isinstance(conn, pg.Connection):
+        # concurrent connections to a new server database (fleet workers) migrate one at a time
+        with conn.schema_lock():
+            return _migrate(conn)
+    return _migrate(conn)
+
+
+def _migrate(conn):
     before = version(conn)
     if before > VERSION:
         raise StoreError("the store's schema is version %d, newer than this harness's %d"
@@ -85,11 +108,16 @@ def migrate(conn):
     for v in range(before, VERSION):
         # one explicit transaction per step (sqlite3 opens none for DDL by itself): a failed
         # step leaves the database at the previous version
-        conn.execute("BEGIN")
+        # SQLite: IMMEDIATE takes the write lock now, so a second connection migrating the same
+        # new file (fleet workers) waits here and then finds the step done
+        conn.execute("BEGIN" if isinstance(conn, pg.Connection) else "BEGIN IMMEDIATE")
         try:
+            if version(conn) > v:
+                conn.rollback()
+                continue
             for sql in MIGRATIONS[v]:
                 conn.execute(sql)
-            conn.execute("PRAGMA user_version = %d" % (v + 1))
+            _set_version(conn, v + 1)
         except BaseException:
             conn.rollback()
             raise
@@ -97,16 +125,53 @@ def migrate(conn):
     return before, VERSION
 
 
+def server_errors():
+    """The exceptions a PostgreSQL store's queries raise (none without psycopg2)."""
+    return pg.errors()
+
+
+def display(path):
+    """The store's name for messages: its path, or its URL without the password."""
+    return pg.display(path) if pg.is_url(path) else path
+
+
+def parse_root(path):
+    """Where `store add` and `fleet run` put the parse directories of a store's runs: next to
+    an SQLite file; for a PostgreSQL store beside the default SQLite file's place."""
+    base = default_path() if pg.is_url(path) else path
+    return os.path.join(os.path.dirname(os.path.abspath(base)), "runs")
+
+
+def _connect_pg(url):
+    try:
+        conn = pg.Connection(url)
+    except ImportError as exc:
+        raise StoreError(str(exc))
+    except pg.errors() as exc:
+        raise StoreError("%s: %s" % (pg.display(url), str(exc).strip()))
+    try:
+        migrate(conn)
+    except pg.errors() as exc:
+        conn.close()
+        raise StoreError("%s: %s" % (pg.display(url), str(exc).strip()))
+    return conn
+
+
 def connect(path=None, create=True):
-    """An open, migrated connection to the store at path (default_path() when None)."""
+    """An open, migrated connection to the store at path (default_path() when None), or to the
+    PostgreSQL database a postgresql:// URL names (pg.py; create does not apply: the database
+    exists or the server says so)."""
     path = path or default_path()
+    if pg.is_url(path):
+        return _connect_pg(path)
     if not create and not os.path.exists(path):
         raise StoreError("%s: no store there (add a run first: `baremetric store add RUN`)"
                          % path)
     parent = os.path.dirname(os.path.abspath(path))
     os.makedirs(parent, exist_ok=True)
     try:
-        conn = sqlite3.connect(path)
+        # concurrent writers (fleet workers) wait for each other's transactions
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
         conn.execute("PRAGMA foreign_keys = ON")
         # WAL with synchronous=NORMAL: a commit is durable against a crash of the process,
         # and only a checkpoint waits for the disk (one fsync per add made 1000 adds take

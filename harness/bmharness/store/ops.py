@@ -16,7 +16,7 @@ import sqlite3
 import time
 import zlib
 
-from . import machine
+from . import machine, pg
 from .db import StoreError
 from ..analysis import compare, export
 from ..stream import set_identity
@@ -46,14 +46,19 @@ def _result_rows(run_id, rows, keys):
                json.dumps(r, allow_nan=False))
 
 
-# Welford's update in one statement: the right-hand sides see the row's old values
+# Welford's update in one statement: the right-hand sides see the row's old values. The columns
+# are qualified and min/max written as CASE, so that SQLite and PostgreSQL read it alike.
 SPREAD_UPSERT = """
 INSERT INTO boot_spread (machine_id, set_key, unit, n, mean, m2, min, max)
 VALUES (?, ?, ?, 1, ?, 0, ?, ?)
 ON CONFLICT (machine_id, set_key, unit) DO UPDATE SET
-    n = n + 1, mean = mean + (excluded.mean - mean) / (n + 1),
-    m2 = m2 + (excluded.mean - mean) * ((excluded.mean - mean) - (excluded.mean - mean) / (n + 1)),
-    min = MIN(min, excluded.min), max = MAX(max, excluded.max)"""
+    n = boot_spread.n + 1,
+    mean = boot_spread.mean + (excluded.mean - boot_spread.mean) / (boot_spread.n + 1),
+    m2 = boot_spread.m2 + (excluded.mean - boot_spread.mean)
+         * ((excluded.mean - boot_spread.mean) - (excluded.mean - boot_spread.mean)
+            / (boot_spread.n + 1)),
+    min = CASE WHEN excluded.min < boot_spread.min THEN excluded.min ELSE boot_spread.min END,
+    max = CASE WHEN excluded.max > boot_spread.max THEN excluded.max ELSE boot_spread.max END"""
 
 
 def stored_run(conn, summary):
@@ -65,7 +70,11 @@ def stored_run(conn, summary):
 
 def add(conn, summary, results, path=None, headline=None):
     """Store one parsed run, in one transaction. Returns {"run_id", "machine_id", "label",
-    "added": False when the run was there already}."""
+    "added": False when the run was there already}.
+
+    Safe with several writers at once (fleet workers, each with its own connection): the run's
+    content key is UNIQUE and the insert yields to a run another writer stored first (ON
+    CONFLICT DO NOTHING), so a run is stored once and its rows and spread update with it."""
     ident = machine.identity(summary)
     mid, key = machine.machine_id(ident), machine.run_key(summary)
     out = {"machine_id": mid, "label": machine.label(ident)}
@@ -77,25 +86,31 @@ def add(conn, summary, results, path=None, headline=None):
     meta = {k: v for k, v in results.items() if k != "rows"}
     src, begin = summary.get("source") or {}, summary.get("begin") or {}
     with conn:
-        conn.execute("INSERT OR IGNORE INTO machines VALUES (?, ?, ?, ?)",
-                     (mid, out["label"], json.dumps(ident, sort_keys=True), _now()))
-        cur = conn.execute(
+        conn.execute("INSERT INTO machines VALUES (?, ?, ?, ?) ON CONFLICT (machine_id) "
+                     "DO NOTHING", (mid, out["label"], json.dumps(ident, sort_keys=True), _now()))
+        got = conn.execute(
             "INSERT INTO runs (run_key, machine_id, path, log, nonce, parsed_utc, added_utc, arch,"
             " env, build, ok, summary, results_meta, headline) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (run_key) DO NOTHING RETURNING run_id",
             (key, mid, os.path.abspath(path) if path else None, src.get("log"),
              (src.get("stick") or {}).get("nonce"), src.get("parsed_utc"), _now(),
              begin.get("arch"), begin.get("env"), begin.get("build"), int(bool(summary.get("ok"))),
              # zlib level 1: compressing the summary is the largest part of an add
              zlib.compress(json.dumps(summary, allow_nan=False).encode(), 1), json.dumps(meta),
-             json.dumps(headline, default=str) if headline is not None else None))
-        run_id = cur.lastrowid
-        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         _result_rows(run_id, rows, keys))
-        conn.executemany(SPREAD_UPSERT, [
-            (mid, keys[i], r["unit"], r["median"], r["median"], r["median"])
-            for i, r in enumerate(rows) if i < len(keys) and r.get("unit")
-            and isinstance(r.get("median"), (int, float))])
+             json.dumps(headline, default=str) if headline is not None else None)).fetchone()
+        if got is not None:
+            run_id = got[0]
+            conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             _result_rows(run_id, rows, keys))
+            conn.executemany(SPREAD_UPSERT, [
+                (mid, keys[i], r["unit"], r["median"], r["median"], r["median"])
+                for i, r in enumerate(rows) if i < len(keys) and r.get("unit")
+                and isinstance(r.get("median"), (int, float))])
+    if got is None:  # another writer stored this run between the look-up and the insert
+        old = conn.execute("SELECT run_id, machine_id FROM runs WHERE run_key = ?",
+                           (key,)).fetchone()
+        return dict(out, run_id=old[0], machine_id=old[1], added=False)
     return dict(out, run_id=run_id, added=True)
 
 
@@ -248,6 +263,8 @@ def export_csv(conn, fh, run_ids=None):
 
 def integrity(conn):
     """sqlite's own check, for a damaged file: 'ok' or its first complaint."""
+    if isinstance(conn, pg.Connection):
+        return "ok"  # the server keeps its own consistency; there is no file to check
     try:
         return conn.execute("PRAGMA quick_check").fetchone()[0]
     except sqlite3.DatabaseError as exc:
