@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-from . import ocptv_cli, prof_cli, store_cli, vector_cli
+from . import fleet_report_cli, ocptv_cli, prof_cli, store_cli, vector_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import inputs, pipeline, qemu, runconfig
@@ -491,6 +491,7 @@ def make_parser():
     vector_cli.add_parser(sub)
     store_cli.add_parser(sub)
     ocptv_cli.add_parser(sub)
+    fleet_report_cli.add_parser(sub)  # with `fleet run`: fleet_report_cli.add_report_parser(fs)
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")
