@@ -21,6 +21,7 @@ PRODUCT = "Fleet Box 7"  # with a blank: FAT long names keep it
 BOARD = "FB7-MB"
 DONE_LINE = b"baremetric: done"  # efi/after_run.h AFTER_RUN_DONE_LINE, docs/fleet.md
 BASE = {"probes": "timer,spin", "timer_samples": 64, "samples": 4, "after": "boot-os"}
+HOLD_TIMEOUT_S = 45  # the run takes ~20 s under TCG; the machine must still be there at the end
 PRODUCT_CFG = "# this machine's own options\nrepeat = 2\nsamples = 5\n"
 SMBIOS = ("-smbios", "type=1,manufacturer=Acme,product=%s" % PRODUCT,
           "-smbios", "type=2,manufacturer=Acme,product=%s" % BOARD)
@@ -56,8 +57,9 @@ def fleet(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def unmatched(tmp_path_factory):
-    """A machine with another product: its file is not there, baremetric.cfg alone counts."""
-    return boot(tmp_path_factory, "unmatched", dict(BASE, after="poweroff"), timeout=120,
+    """A machine with another product: its file is not there, baremetric.cfg alone counts; and
+    after=reboot."""
+    return boot(tmp_path_factory, "unmatched", dict(BASE, after="reboot"), timeout=120,
                 extra_args=["-smbios", "type=1,product=Other Box"],
                 extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
 
@@ -95,6 +97,29 @@ def test_no_product_file(unmatched):
     assert str(cfg["repeat"]) == "1" and str(cfg["samples"]) == "4"
     assert not any(s["params"].get("pass") for s in unmatched.summary["sets"])
     assert unmatched.summary["end"]["status"] == "ok"
+
+
+def test_reboot_resets_without_boot_next(unmatched):
+    after = unmatched.plat("after")
+    after = after[0] if isinstance(after, list) else after
+    assert after["mode"] == "reboot" and after["status"] == "ok"
+    with open(os.path.join(unmatched.out_dir, "OVMF_VARS_4M.fd"), "rb") as fh:
+        assert uefi_var(fh.read(), "BootNext") is None
+    # a reset (QEMU -no-reboot exits 0), not the debug-exit of a power-off ((0 << 1) | 1 for ok)
+    assert unmatched.run["exit_code"] == 0 and not unmatched.run["timed_out"]
+
+
+@pytest.fixture(scope="module")
+def held(tmp_path_factory):
+    """after=hold: the done line, then the machine stays until QEMU's timeout kills it."""
+    return boot(tmp_path_factory, "held", {"probes": "timer", "timer_samples": 64, "after": "hold"},
+                timeout=HOLD_TIMEOUT_S)
+
+
+def test_hold_stays_after_the_done_line(held):
+    assert held.run["timed_out"], "after=hold ended the machine"
+    assert held.summary["end"]["status"] == "ok"
+    assert ours(serial(held)).rstrip(b"\r\n").endswith(DONE_LINE)
 
 
 def test_two_passes(fleet):
