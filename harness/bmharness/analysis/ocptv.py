@@ -38,7 +38,7 @@ SPEC_VERSION = {"major": 2, "minor": 0}  # OCPTV output spec 2.0 (ocp-diag-core 
 RUN_NAME = "baremetric"
 WRAP = 1 << 63  # samples at or above it are not measurements (stats/samples.py usable())
 SEVERITY = {"info": "INFO", "warn": "WARNING", "error": "ERROR"}
-STEP_RECORDS = ("probe", "samples", "ctr", "check", "skip", "fault")
+PREAMBLE = ("begin", "msg", "cfg", "plat")  # before the probes: the run starts at any other record
 RESULT = {"ok": "PASS", "fail": "FAIL", "fatal": "FAIL"}
 
 
@@ -149,7 +149,7 @@ class Converter:
             return
         t, f = rec.get("type"), rec.get("fields") or {}
         if not self.started:
-            if t in STEP_RECORDS or t == "end":
+            if t not in PREAMBLE:
                 self.start_run()
             else:
                 self.pending.append(rec)
