@@ -170,3 +170,24 @@ def test_done_line_last(fleet, unmatched):
         assert lines.count(DONE_LINE) == 1
         end = max(i for i, ln in enumerate(lines) if b" end records=" in ln)
         assert lines.index(DONE_LINE) > end
+
+
+def test_hosted_repeat(tmp_path):
+    """repeat=N in the hosted build (the suite is shared): N announced passes, the same sets each."""
+    import subprocess
+    from conftest import ROOT
+    from bmharness.stream import parse
+    exe = os.path.join(ROOT, "build", "hosted", "baremetric")
+    if not os.access(exe, os.X_OK):
+        pytest.fail("%s is missing: run `make hosted`" % exe)
+    log = tmp_path / "hosted.log"
+    with open(log, "wb") as fh:
+        subprocess.run([exe, "probes=timer,spin", "timer_samples=64", "samples=4", "repeat=3"],
+                       stdout=fh, stderr=subprocess.DEVNULL, timeout=120, check=False)
+    s = parse.parse_log(str(log), str(tmp_path / "parsed"))
+    assert [m["text"] for m in s["messages"] if m["text"].startswith("pass ")] == \
+        ["pass 1 of 3", "pass 2 of 3", "pass 3 of 3"]
+    shapes = {k: sorted((x["name"], x["n"]) for x in s["sets"] if str(x["params"].get("pass")) == k)
+              for k in ("1", "2", "3")}
+    assert shapes["1"] and shapes["1"] == shapes["2"] == shapes["3"]
+    assert s["end"]["status"] == "ok" and int(s["end"]["probes_run"]) == 6
