@@ -15,7 +15,7 @@ import struct
 
 import pytest
 
-from conftest import boot
+from conftest import boot, boot_a64
 
 PRODUCT = "Fleet Box 7"  # with a blank: FAT long names keep it
 BOARD = "FB7-MB"
@@ -62,6 +62,13 @@ def unmatched(tmp_path_factory):
     return boot(tmp_path_factory, "unmatched", dict(BASE, after="reboot"), timeout=120,
                 extra_args=["-smbios", "type=1,product=Other Box"],
                 extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
+
+
+@pytest.fixture(scope="module")
+def fleet_a64(tmp_path_factory):
+    """The same on AArch64 (QEMU virt, AAVMF): the product file, two passes, BootNext."""
+    return boot_a64(tmp_path_factory, "fleet_a64", dict(BASE), extra_args=list(SMBIOS[:2]),
+                    extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
 
 
 def serial(b):
@@ -151,6 +158,22 @@ def test_boot_next_set(fleet):
     assert order and nxt in struct.unpack("<%dH" % (len(order) // 2), order)
     # after=boot-os resets (QEMU -no-reboot exits 0), never the debug-exit of a power-off
     assert fleet.run["exit_code"] == 0 and not fleet.run["timed_out"]
+
+
+def test_a64_unattended(fleet_a64):
+    b = fleet_a64
+    choice = b.plat("cfg_choice")
+    choice = choice[0] if isinstance(choice, list) else choice
+    assert PRODUCT in choice["file"] and str(b.summary["cfg"]["repeat"]) == "2"
+    assert sorted({str(s["params"].get("pass")) for s in b.summary["sets"]}) == ["1", "2"]
+    after = b.plat("after")
+    after = after[0] if isinstance(after, list) else after
+    assert after["status"] == "set"
+    with open(os.path.join(b.out_dir, "OVMF_VARS_4M.fd"), "rb") as fh:
+        data = uefi_var(fh.read(), "BootNext")
+    assert data is not None and struct.unpack("<H", data)[0] == int(str(after["boot_next"]), 0)
+    text = ours(serial(b))
+    assert b"\x1b" not in text and text.rstrip(b"\r\n").endswith(DONE_LINE)
 
 
 def test_console_plain(fleet):
