@@ -9,10 +9,12 @@
 #include "arch/membw.h"
 #include "arch/traps.h"
 #include "bench/core/calibrate.h"
+#include "bench/core/progress.h"
 #include "bench/core/runner.h"
 #include "bench/core/registry.h"
 #include "bench/core/suite.h"
 #include "bench/core/summary.h"
+#include "efi/after_run.h"
 #include "efi/efi_util.h"
 #include "efi/facts.h"
 #include "efi/platform.h"
@@ -40,6 +42,14 @@ static void serial_sink(const char *line, unsigned len)
 	save_append(line, len);
 	save_append("\r\n", 2);
 	summary_record(line, len); /* the screen's headline counts checks and skips */
+}
+
+/* Progress as plain lines on the serial console only (not in the record stream, not on the stick):
+ * a Serial-over-LAN reader sees the run move without a screen redraw (bench/core/progress.h). */
+static void serial_progress(const char *line)
+{
+	efi_arch_serial_write(line, str_len(line));
+	efi_arch_serial_write("\r\n", 2);
 }
 
 static void emit_begin(void)
@@ -71,6 +81,7 @@ static void emit_config(void)
 	r = emit_start("cfg");
 	config_to_record(&m.cfg, r);
 	emit_finish();
+	boot_options_emit_choice();
 }
 
 /* Reserve the sample arena now: after ExitBootServices nothing can be allocated. Halve the
@@ -153,6 +164,7 @@ static __attribute__((noreturn)) void after_exit(unsigned tries)
 	summary_value(efi_arch_overhead_label, m.env.timer_overhead, 0, "");
 	save_start(&m.env);
 	suite_set_between(save_flush);
+	progress_set_line_sink(serial_progress);
 	screen_begin(&m.disc.fb, m.disc.have_fb);
 	efi_arch_finish(&m, suite_end(suite_run()));
 }
@@ -163,6 +175,7 @@ static EFI_STATUS stop_early(const char *why, EFI_STATUS st)
 {
 	emit_msg(MSG_ERROR, why);
 	suite_end(RUN_FATAL);
+	after_run_done(); /* a console reader waits for it also when nothing ran */
 	efi_con_line("baremetric: ", why);
 	return st;
 }
@@ -184,14 +197,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		m.msgs = 0;
 	if (m.msgs)
 		m.msgs->count = m.msgs->dropped = 0;
-	boot_options_load(image, &m.cfg, probe_names, m.msgs);
+	discover_tables(&m.disc); /* first: SMBIOS names the machine's own options file */
+	boot_options_load(image, m.disc.smbios_entry, &m.cfg, probe_names, m.msgs);
 	arch_cpu_identify(&m.cpu);
-	discover_tables(&m.disc);
 	acpi_parse(m.disc.rsdp, &m.acpi);
 	save_prepare(image, &m.cfg, &m.acpi);
 
 	serial_source = efi_arch_serial_setup(&m);
 	emit_init(serial_sink);
+	after_run_set_console(efi_arch_serial_write);
 	emit_begin();
 	emit_config();
 	save_emit_plan();
@@ -200,6 +214,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	facts_emit_acpi(&m.acpi);
 	efi_arch_emit_boot_facts(&m);
 	facts_emit_smbios(m.disc.smbios_entry);
+	after_run_prepare(&m.cfg, m.rt); /* BootNext needs boot services' variable access */
 	if (!efi_arch_reserve(&m, &why))
 		return stop_early(why, EFI_OUT_OF_RESOURCES);
 	reserve_arena();

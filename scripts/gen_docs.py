@@ -39,6 +39,7 @@ TEMPLATE_GROUPS = (
      ("serial", "shutdown", "debug_exit_port", "hold_s", "wait_key", "arena_mb", "apic_mode",
       "el2")),
     ("Results on the boot stick (firmware; docs/saving.md)", ("save",)),
+    ("Unattended runs: a fleet (docs/fleet.md)", ("repeat", "after")),
     ("Memory probes", ("mem_",)),
     ("Interrupt probes", ("irq_",)),
     ("Platform noise", ("noise_",)),
@@ -50,8 +51,11 @@ TEMPLATE_HEADER = """\
 baremetric.cfg: the options of a baremetric run.
 
 The firmware reads this file at start from the folder it was loaded from (\\EFI\\BOOT\\ on the
-stick), else from the root of the volume; at most 16 KiB. Load options (a UEFI shell command
-line: BOOTX64.EFI samples=32) come after it and override it.
+stick), else from the root of the volume; at most 16 KiB. Then a machine's own file, when the
+stick has one: cfg\\<SMBIOS system product>.cfg in the same folder, else
+cfg\\<SMBIOS baseboard product>.cfg (one stick for a mixed fleet: docs/fleet.md); it overrides
+this file. Load options (a UEFI shell command line: BOOTX64.EFI samples=32) come last and
+override both.
 
 How to edit: one `key = value` per line. Every option below is commented out and shows its
 default, so this file as it is changes nothing; to set one, remove the `# ` in front of its

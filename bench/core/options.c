@@ -34,13 +34,14 @@ const char *const config_pmu_event_names[] = {
 
 static const char *const shutdown_names[] = { "auto", "debug-exit", "acpi", "reset", "halt", 0 }; /* enum shutdown_mode */
 static const char *const save_names[] = { "auto", "usb", "off", 0 }; /* enum save_mode */
+static const char *const after_names[] = { "poweroff", "reboot", "boot-os", "hold", 0 };     /* enum after_mode */
 static const char *const apic_mode_names[] = { "auto", "xapic", "x2apic", 0 };                   /* enum apic_mode */
 static const char *const el2_mode_names[] = { "leave", "stay", 0 };                              /* enum el2_mode */
 static const char *const profile_source_names[] = { "auto", "pmu", "timer", 0 };                 /* enum profile_source_opt */
 
 /* CHOICE options store the chosen name's index in an enum field. */
 _Static_assert(sizeof(enum shutdown_mode) == sizeof(unsigned) && sizeof(enum apic_mode) == sizeof(unsigned) &&
-		       sizeof(enum el2_mode) == sizeof(unsigned) &&
+		       sizeof(enum el2_mode) == sizeof(unsigned) && sizeof(enum after_mode) == sizeof(unsigned) &&
 		       sizeof(enum profile_source_opt) == sizeof(unsigned),
 	       "a CHOICE option's field is stored as unsigned");
 

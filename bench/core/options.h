@@ -24,6 +24,14 @@ enum shutdown_mode {
 	SHUTDOWN_HALT,
 };
 
+/* What the machine does once the run is over (efi/after_run.h). */
+enum after_mode {
+	AFTER_POWEROFF, /* as shutdown= says */
+	AFTER_REBOOT,   /* a reset: the firmware boots as its BootOrder says */
+	AFTER_BOOT_OS,  /* BootNext = the first other boot option (set before ExitBootServices), a reset */
+	AFTER_HOLD,     /* halt: a fleet reader has the done line, the screen keeps the summary */
+};
+
 enum serial_kind {
 	SERIAL_AUTO, /* ACPI SPCR when present, else I/O port 0x3F8 */
 	SERIAL_IO,
@@ -72,6 +80,8 @@ struct config {
 	uint64_t debug_exit_port;
 	uint64_t hold_s;
 	bool wait_key; /* bounded by CONFIG_WAIT_KEY_MAX_S */
+	uint64_t repeat; /* passes of the probe list */
+	enum after_mode after;
 	enum save_mode save;
 	uint64_t save_mb; /* 0 = auto */
 	uint64_t arena_mb;

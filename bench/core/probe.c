@@ -26,6 +26,8 @@ uint32_t probe_declare_set_unit(struct probe_env *env, struct record **r, const 
 	rec_u64(*r, "iters", iters);
 	rec_u64(*r, "overhead", overhead);
 	rec_u64(*r, "tsc_hz", env->counter_hz);
+	if (env->pass)
+		rec_u64(*r, "pass", env->pass); /* repeat=: the same set of another pass is another set */
 	return set;
 }
 

@@ -25,6 +25,7 @@ struct probe_env {
 	uint64_t timer_overhead;  /* median cycles of an empty cycles_begin()..cycles_end() */
 	uint64_t target_cycles;   /* minimum duration of one runner sample */
 	uint32_t next_set;        /* sample-set ids, unique within the boot */
+	uint32_t pass;            /* pass of the probe list (repeat=), 1..N; 0: one pass, not marked */
 	const char *current;      /* probe running now, for fault records */
 	bool traps;               /* faults are caught (bare metal) */
 	const char *page_size;    /* page size mapping the arena ("4K", "2M", ...), NULL = unknown */

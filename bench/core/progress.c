@@ -8,31 +8,70 @@
 #define SECONDS_PER_HOUR 3600u
 
 static struct progress run;
-static progress_sink_fn sink;
+static progress_sink_fn sink, line_sink;
+static uint64_t last_line; /* counter at the last plain line; 0: none yet */
 
 void progress_set_sink(progress_sink_fn fn)
 {
 	sink = fn;
 }
 
-static void update(void)
+void progress_set_line_sink(progress_sink_fn fn)
+{
+	line_sink = fn;
+}
+
+bool progress_line_due(uint64_t last, uint64_t now, uint64_t hz, bool probe_start)
+{
+	if (!hz)
+		return probe_start; /* no clock to pace by: a line per probe, never per set */
+	return !last || now - last >= hz * PROGRESS_LINE_MIN_S;
+}
+
+/* The status as one plain line: the two screen lines joined by "; " (no control characters). */
+static void put_line(const char *text)
+{
+	char line[PROGRESS_TEXT_MAX + 32];
+	struct sbuf sb;
+
+	sb_init(&sb, line, sizeof(line));
+	sb_puts(&sb, "baremetric progress: ");
+	for (; *text; text++) {
+		if (*text == '\n')
+			sb_puts(&sb, "; ");
+		else
+			sb_putc(&sb, *text);
+	}
+	line_sink(line);
+}
+
+static void update(bool probe_start)
 {
 	char text[PROGRESS_TEXT_MAX];
 	struct sbuf sb;
+	uint64_t now;
 
-	if (!sink)
+	if (!sink && !line_sink)
 		return;
+	now = cycles_read();
 	sb_init(&sb, text, sizeof(text));
-	progress_format(&run, cycles_read(), &sb);
-	sink(text);
+	progress_format(&run, now, &sb);
+	if (sink)
+		sink(text);
+	if (line_sink && progress_line_due(last_line, now, run.hz, probe_start)) {
+		last_line = now ? now : 1;
+		put_line(text);
+	}
 }
 
-void progress_begin(const char *probe_list, uint64_t hz)
+void progress_begin(const char *probe_list, uint64_t passes, uint64_t hz)
 {
 	run = (struct progress){ .hz = hz, .t0 = cycles_read() };
+	last_line = 0;
 	for (const char *p = probe_list; *p; p++)
 		run.probes += *p == ',';
 	run.probes += *probe_list != 0;
+	run.probes *= (unsigned)(passes ? passes : 1);
 }
 
 void progress_probe(const char *name)
@@ -40,14 +79,14 @@ void progress_probe(const char *name)
 	run.probe_k++;
 	run.probe = name;
 	run.probe_sets = 0;
-	update();
+	update(true);
 }
 
 void progress_set(void)
 {
 	run.probe_sets++;
 	run.sets++;
-	update();
+	update(false);
 }
 
 static void two_digits(struct sbuf *out, uint64_t v)

@@ -6,6 +6,7 @@
 #ifndef BENCH_PROGRESS_H
 #define BENCH_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/fmt.h"
@@ -25,9 +26,19 @@ struct progress {
 
 #define PROGRESS_TEXT_MAX 192
 
+#define PROGRESS_LINE_MIN_S 1 /* plain lines (a serial console) at most this often */
+
 void progress_set_sink(progress_sink_fn fn);
-/* The run starts: probe_list as in the probes= option, hz the counter's rate. */
-void progress_begin(const char *probe_list, uint64_t hz);
+/* A second receiver for a line-by-line console (the serial line read through a BMC's
+ * Serial-over-LAN): the same status as one plain line "baremetric progress: ...", no control
+ * characters, at most once every PROGRESS_LINE_MIN_S by the counter (without a counter rate:
+ * once per probe). Never a redraw: each line is new. */
+void progress_set_line_sink(progress_sink_fn fn);
+/* Whether a plain line is due at counter `now`, the last one at `last` (0: none yet); pure. */
+bool progress_line_due(uint64_t last, uint64_t now, uint64_t hz, bool probe_start);
+/* The run starts: probe_list as in the probes= option, passes times over (repeat=), hz the
+ * counter's rate. */
+void progress_begin(const char *probe_list, uint64_t passes, uint64_t hz);
 /* A probe starts (called for each name of the list, also those that are skipped at once). */
 void progress_probe(const char *name);
 /* A sample set was declared (probe_declare_set). */

@@ -104,59 +104,90 @@ static void extend_profile(const struct probe_desc *p, enum probe_status st, uin
 	suite.env->next_set = next_set; /* muted runs declared sets nobody saw */
 }
 
+/* One name of the probe list: run it under its recovery point, count how it ended. */
+static void run_one(const char *name)
+{
+	const struct probe_desc *p;
+	enum probe_status st;
+	uint32_t faults_before = suite.counts.faults;
+	size_t mark, again;
+	bool profiled = false;
+
+	progress_probe(name);
+	p = probe_find(name);
+	if (!p || (p->expects_fault && !suite.env->traps)) {
+		emit_skip(name, p ? "faults are not caught in this build" : "unknown probe");
+		suite.counts.skips++;
+		summary_probe(name, PROBE_SKIPPED);
+		return;
+	}
+	suite.current = p;
+	suite.env->current = p->name;
+	mark = arena_mark(suite.env->arena);
+	if (profile_wanted(suite.env->cfg, p->name))
+		profiled = profile_start(suite.env, p);
+	again = arena_mark(suite.env->arena);
+	st = run_protected(p);
+	if (profiled)
+		extend_profile(p, st, faults_before, again);
+	profile_finish(suite.env, p);
+	if (p->cleanup)
+		p->cleanup(suite.env);
+	arena_release(suite.env->arena, mark);
+	suite.current = 0;
+	suite.env->current = 0;
+	if (p->expects_fault && suite.counts.faults == faults_before) {
+		emit_msg(MSG_ERROR, "a fault test probe ended without the fault it provokes");
+		st = PROBE_FAILED;
+	}
+	suite.counts.probes++;
+	if (st == PROBE_SKIPPED)
+		suite.counts.skips++;
+	if (st == PROBE_FAILED)
+		suite.counts.failures++;
+	summary_probe(p->name, st);
+	if (suite.between)
+		suite.between();
+}
+
+/* The `msg` that opens pass k of a repeated run (repeat=N above 1): a reader splits the stream
+ * there; the sets of the pass carry pass=k (probe.c). */
+static void announce_pass(uint32_t k, uint64_t passes)
+{
+	char text[64];
+	struct sbuf sb;
+
+	sb_init(&sb, text, sizeof(text));
+	sb_puts(&sb, "pass ");
+	sb_u64(&sb, k);
+	sb_puts(&sb, " of ");
+	sb_u64(&sb, passes);
+	emit_msg(MSG_INFO, text);
+}
+
 enum run_status suite_run(void)
 {
-	const char *list = suite.env->cfg->probes;
+	uint64_t passes = suite.env->cfg->repeat ? suite.env->cfg->repeat : 1;
 	char name[64];
 
 	summary_begin(suite.env);
-	progress_begin(list, suite.env->counter_hz);
-	while (*list) {
-		const struct probe_desc *p;
-		enum probe_status st;
-		uint32_t faults_before = suite.counts.faults;
-		size_t mark, again, n = 0;
-		bool profiled = false;
+	progress_begin(suite.env->cfg->probes, passes, suite.env->counter_hz);
+	for (uint32_t k = 1; k <= passes; k++) {
+		const char *list = suite.env->cfg->probes;
 
-		while (list[n] && list[n] != ',')
-			n++;
-		str_copy(name, list, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
-		list += n + (list[n] == ',');
-		progress_probe(name);
-		p = probe_find(name);
-		if (!p || (p->expects_fault && !suite.env->traps)) {
-			emit_skip(name, p ? "faults are not caught in this build" : "unknown probe");
-			suite.counts.skips++;
-			summary_probe(name, PROBE_SKIPPED);
-			continue;
+		if (passes > 1) {
+			suite.env->pass = k;
+			announce_pass(k, passes);
 		}
-		suite.current = p;
-		suite.env->current = p->name;
-		mark = arena_mark(suite.env->arena);
-		if (profile_wanted(suite.env->cfg, p->name))
-			profiled = profile_start(suite.env, p);
-		again = arena_mark(suite.env->arena);
-		st = run_protected(p);
-		if (profiled)
-			extend_profile(p, st, faults_before, again);
-		profile_finish(suite.env, p);
-		if (p->cleanup)
-			p->cleanup(suite.env);
-		arena_release(suite.env->arena, mark);
-		suite.current = 0;
-		suite.env->current = 0;
-		if (p->expects_fault && suite.counts.faults == faults_before) {
-			emit_msg(MSG_ERROR, "a fault test probe ended without the fault it provokes");
-			st = PROBE_FAILED;
+		while (*list) {
+			size_t n = 0;
+
+			while (list[n] && list[n] != ',')
+				n++;
+			str_copy(name, list, n + 1 < sizeof(name) ? n + 1 : sizeof(name));
+			list += n + (list[n] == ',');
+			run_one(name);
 		}
-		suite.counts.probes++;
-		if (st == PROBE_SKIPPED)
-			suite.counts.skips++;
-		if (st == PROBE_FAILED)
-			suite.counts.failures++;
-		summary_probe(p->name, st);
-		if (suite.between)
-			suite.between();
 	}
 	return suite.counts.failures || suite.counts.unexpected_faults ? RUN_FAIL : RUN_OK;
 }

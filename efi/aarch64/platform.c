@@ -18,6 +18,7 @@
 #include "drivers/fw/aarch64/platform_id.h"
 #include "drivers/serial/aarch64/pl011.h"
 #include "drivers/fw/smbios.h"
+#include "efi/after_run.h"
 #include "efi/efi_util.h"
 #include "efi/aarch64/irq_boot.h"
 #include "bench/core/summary.h"
@@ -140,12 +141,17 @@ static void show_and_hold(struct efi_boot *b, enum run_status status)
 	if (lost)
 		screen_footer("No serial port answered and nothing was saved: this screen is the only copy.", true);
 	sb_init(&sb, line, sizeof(line));
-	if (hold) {
-		sb_puts(&sb, "No keyboard after boot services: powering off in ");
+	if (b->cfg.after == AFTER_HOLD) {
+		hold = 0; /* after=hold: the machine stays, halted, with this screen */
+		sb_puts(&sb, "Run over (after=hold): halted; power the machine off by hand.");
+	} else if (hold) {
+		sb_puts(&sb, after_run_action(&b->cfg) == AFTER_ACT_RESET ? "No keyboard after boot services: restarting in "
+									     : "No keyboard after boot services: powering off in ");
 		sb_u64(&sb, hold);
 		sb_puts(&sb, " s.");
 	} else {
-		sb_puts(&sb, "Powering off.");
+		sb_puts(&sb, after_run_verb(&b->cfg));
+		sb_putc(&sb, '.');
 	}
 	screen_footer(line, lost);
 	if (hold && fbcon_rows())
@@ -157,12 +163,13 @@ static void show_and_hold(struct efi_boot *b, enum run_status status)
  * the same two ways (SYSTEM_RESET, EfiResetCold); shutdown=halt halts. */
 void efi_arch_finish(struct efi_boot *b, enum run_status status)
 {
-	bool reset = b->cfg.shutdown == SHUTDOWN_RESET;
+	bool reset = b->cfg.shutdown == SHUTDOWN_RESET || after_run_action(&b->cfg) == AFTER_ACT_RESET;
 
 	save_close();
+	after_run_done(); /* after the end record and the stick copy: everything is out */
 	pl011_drain(&a.uart);
 	show_and_hold(b, status); /* the status: on screen; the end record carries it (no exit device) */
-	if (b->cfg.shutdown != SHUTDOWN_HALT) {
+	if (b->cfg.shutdown != SHUTDOWN_HALT && after_run_action(&b->cfg) != AFTER_ACT_HALT) {
 		if (b->acpi.arm_boot_flags & ACPI_ARM_PSCI_COMPLIANT)
 			(void)psci_call((b->acpi.arm_boot_flags & ACPI_ARM_PSCI_USE_HVC) != 0,
 					reset ? PSCI_SYSTEM_RESET : PSCI_SYSTEM_OFF);

@@ -5,6 +5,7 @@
 #include "bench/core/summary.h"
 #include "drivers/console/x86_64/i8042.h"
 #include "drivers/fw/x86_64/power.h"
+#include "efi/after_run.h"
 #include "efi/save.h"
 #include "efi/screen.h"
 #include "lib/fmt.h"
@@ -58,15 +59,22 @@ static void show_and_hold(struct finish_ctx *c, enum run_status status)
 	if (lost)
 		screen_footer("No serial port answered and nothing was saved: this screen is the only copy.", true);
 	sb_init(&sb, line, sizeof(line));
-	if (hold == CONFIG_WAIT_KEY_MAX_S) {
+	if (c->cfg->after == AFTER_HOLD) {
+		hold = 0; /* after=hold: the machine stays, halted, with this screen */
+		sb_puts(&sb, "Run over (after=hold): halted; power the machine off by hand.");
+	} else if (hold == CONFIG_WAIT_KEY_MAX_S) {
 		sb_puts(&sb, kbd ? "Press a key to power off (an hour without one powers off)."
 				 : "No keyboard controller: powering off in an hour.");
+		if (after_run_action(c->cfg) == AFTER_ACT_RESET)
+			sb_puts(&sb, " (after=: a restart)");
 	} else if (hold) {
-		sb_puts(&sb, "Powering off in ");
+		sb_puts(&sb, after_run_verb(c->cfg));
+		sb_puts(&sb, " in ");
 		sb_u64(&sb, hold);
-		sb_puts(&sb, " s (a key powers off now).");
+		sb_puts(&sb, after_run_action(c->cfg) == AFTER_ACT_RESET ? " s (a key restarts now)." : " s (a key powers off now).");
 	} else {
-		sb_puts(&sb, "Powering off.");
+		sb_puts(&sb, after_run_verb(c->cfg));
+		sb_putc(&sb, '.');
 	}
 	screen_footer(line, lost);
 	if (!hold)
@@ -81,10 +89,15 @@ void finish(struct finish_ctx *c, enum run_status status)
 	enum shutdown_mode mode = c->cfg->shutdown;
 
 	save_close();
+	after_run_done(); /* after the end record and the stick copy: everything is out */
 	if (c->uart)
 		uart_drain(c->uart);
 	show_and_hold(c, status);
 
+	if (after_run_action(c->cfg) == AFTER_ACT_HALT)
+		cpu_halt_forever();
+	if (after_run_action(c->cfg) == AFTER_ACT_RESET)
+		mode = SHUTDOWN_RESET; /* after=reboot, boot-os: the firmware boots BootNext or BootOrder */
 	if (mode == SHUTDOWN_DEBUG_EXIT || (mode == SHUTDOWN_AUTO && c->hypervisor))
 		power_debug_exit((uint16_t)c->cfg->debug_exit_port, (uint32_t)status);
 	if (mode == SHUTDOWN_AUTO || mode == SHUTDOWN_DEBUG_EXIT || mode == SHUTDOWN_ACPI)

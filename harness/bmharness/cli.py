@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 
-from . import fleet_cli, prof_cli, store_cli, vector_cli
+from . import fleet_cli, ocptv_cli, prof_cli, store_cli, vector_cli
 from .analysis import compare, export, run_verdict
 from .report import compare as compare_report, report
 from .run import inputs, pipeline, qemu, runconfig
@@ -230,7 +230,11 @@ def cmd_capture(args):
     print("capturing %s into %s (Ctrl-C stops)" % (source, out_dir))
     # The status line is rewritten in place on a terminal, unless --echo writes the stream there.
     tty = sys.stderr.isatty() and not args.echo
+    stream = None
     try:
+        if args.ocptv:
+            stream = ocptv_cli.Streamer(args.ocptv)
+            echo = (lambda b, e=echo: (stream.feed(b), e and e(b)))
         res = capture.capture(args.port, out_dir, baud=args.baud, timeout=args.timeout, echo=echo,
                               command=args.command, status_stream=sys.stderr, status_tty=tty,
                               silence_s=args.silence)
@@ -238,6 +242,9 @@ def cmd_capture(args):
         return inputs.err(str(exc))
     except OSError as exc:
         return inputs.err("%s: %s" % (exc.filename or out_dir, exc.strerror or exc))
+    finally:
+        if stream:
+            stream.close()
     how = _capture_end(res)
     if not res["bytes"]:
         print("nothing received in %.1f s (%s): no run folder written" % (res["duration_s"], how))
@@ -441,6 +448,8 @@ def make_parser():
     p.add_argument("--results", default=results)
     p.add_argument("--timeout", type=float, help="seconds (default: until end record or Ctrl-C)")
     p.add_argument("--echo", action="store_true", help="copy the stream to stdout")
+    p.add_argument("--ocptv", metavar="FILE", help="also write OCPTV JSON lines to FILE as the "
+                   "records arrive (docs/fleet.md)")
     p.add_argument("--no-plots", action="store_true")
     p.set_defaults(func=cmd_capture)
     p = sub.add_parser("compare", help="compare runs set by set: one or several boots a side "
@@ -482,6 +491,7 @@ def make_parser():
     vector_cli.add_parser(sub)
     store_cli.add_parser(sub)
     fleet_cli.add_parser(sub)
+    ocptv_cli.add_parser(sub)
     p = sub.add_parser("stick", help="list the runs on a boot stick (mounted directory, image or "
                        "block device)")
     p.add_argument("path")

@@ -5,6 +5,7 @@ docs/fleet.md has the inventory format and the IPMI and PostgreSQL set-up."""
 import os
 import time
 
+from . import fleet_report_cli
 from .fleet import inventory, pool, table
 from .run import inputs
 from .store import db as store_db
@@ -59,8 +60,9 @@ def add_run_parser(fs):
 
 
 def add_parser(sub):
-    """The `fleet` subparser with `run`."""
-    p = sub.add_parser("fleet", help="many machines through their BMCs: fleet run")
+    """The `fleet` subparser with `run` and `report` (fleet_report_cli)."""
+    p = sub.add_parser("fleet", help="many machines through their BMCs: fleet run, fleet report")
     fs = p.add_subparsers(dest="fleet_cmd", metavar="SUBCOMMAND")
     fs.required = True
     add_run_parser(fs)
+    fleet_report_cli.add_report_parser(fs)

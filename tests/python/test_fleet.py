@@ -82,13 +82,19 @@ def test_password_never_an_argument(tmp_path, monkeypatch):
         ipmi.env(m)
 
 
-def test_progress_and_stop_on_the_end_record():
+def test_progress_and_stop_on_the_done_line():
     s = synth.Stream().begin()
     s.add("cfg", probes="timer,spin,noise")
     s.probe("timer", 1, synth.timer_values(1, 8), method="rdtsc")
     data = s.end(probes=1).data()
     prog, states = console.Progress(), []
     lines = [b"\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001"] + data.split(b"\n")
+    # the end record alone does not stop it: the stick's copy may still be closing
+    for line in lines:
+        prog.feed(line)
+    assert not prog.done and prog.end["status"] == "ok"
+    prog = console.Progress()
+    lines += [b"baremetric: done\r"]
     for line in lines:
         prog.feed(line)
         states.append(prog.state())

@@ -19,7 +19,8 @@ LEAF = "bmharness.report.doc"
 # Layers from the bottom: a module may import its own layer and those below, never one above.
 # The package's own __init__ (bmharness) is below them all: every dotted import runs it.
 LAYERS = (("stats",), ("stream",), ("analysis", "store"), ("report",),
-          ("run", "cli", "prof_cli", "store_cli", "vector_cli", "__main__", "fleet", "fleet_cli"))
+          ("run", "cli", "prof_cli", "store_cli", "vector_cli", "ocptv_cli", "fleet_report_cli",
+           "__main__", "fleet", "fleet_cli"))
 
 
 def modules(root, package="bmharness"):

@@ -69,7 +69,7 @@ static void counted_by_the_calls(void)
 {
 	updates = 0;
 	progress_set_sink(capture);
-	progress_begin("timer,membw,latency", 0);
+	progress_begin("timer,membw,latency", 1, 0);
 	CHECK_EQ_U64(updates, 0); /* nothing shown before the first probe */
 	progress_probe("timer");
 	CHECK(!strncmp(shown, "probe 1 of 3: timer, set 0 of this probe (0 in the run)\n", 56));
@@ -79,7 +79,7 @@ static void counted_by_the_calls(void)
 	progress_set();
 	CHECK(!strncmp(shown, "probe 2 of 3: membw, set 1 of this probe (3 in the run)\n", 56));
 	CHECK_EQ_U64(updates, 5);
-	progress_begin("", 0);
+	progress_begin("", 1, 0);
 	progress_probe("x");
 	CHECK(!strncmp(shown, "probe 1 of 0: x,", 16));
 	progress_set_sink(0);
@@ -87,7 +87,45 @@ static void counted_by_the_calls(void)
 	CHECK_EQ_U64(updates, 6); /* no sink: counted, not shown */
 }
 
+static char line_shown[PROGRESS_TEXT_MAX + 32];
+static unsigned lines;
+
+static void capture_line(const char *text)
+{
+	snprintf(line_shown, sizeof(line_shown), "%s", text);
+	lines++;
+}
+
+/* The serial console's plain lines: one a second at most by the counter, once per probe without
+ * a rate, one line each (no newline, no control character), and passes multiply the probe count. */
+static void plain_lines_paced(void)
+{
+	const uint64_t hz = 1000;
+
+	CHECK(progress_line_due(0, 5, hz, false));           /* the first one */
+	CHECK(!progress_line_due(100, 100 + hz - 1, hz, true)); /* under a second: none, not even at a probe */
+	CHECK(progress_line_due(100, 100 + hz, hz, false));
+	CHECK(progress_line_due(100, 101, 0, true) && !progress_line_due(100, 101, 0, false));
+
+	lines = 0;
+	progress_set_sink(0);
+	progress_set_line_sink(capture_line);
+	progress_begin("timer,spin", 3, 0); /* no rate: a line per probe start */
+	progress_probe("timer");
+	progress_set();
+	progress_set();
+	CHECK_EQ_U64(lines, 1);
+	CHECK_STR(line_shown, "baremetric progress: probe 1 of 6: timer, set 0 of this probe (0 in the run); "
+			      "elapsed: unknown (no counter rate)");
+	for (const char *c = line_shown; *c; c++)
+		CHECK(*c >= 0x20 && *c < 0x7F);
+	progress_probe("spin");
+	CHECK_EQ_U64(lines, 2);
+	progress_set_line_sink(0);
+}
+
 TEST_SUITE(progress) = {
+	{ "plain_lines_paced", plain_lines_paced },
 	{ "times_and_estimates", times_and_estimates },
 	{ "status_lines", status_lines },
 	{ "counted_by_the_calls", counted_by_the_calls },

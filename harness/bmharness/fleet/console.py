@@ -2,8 +2,9 @@
 boot is. The console is the firmware's record stream (docs/protocol.md) inside whatever else the
 machine prints; only CRC-valid records count, so line noise cannot end or advance a capture.
 
-is_done() is the one stop condition: today the firmware's `end` record (its last); switch it here
-to the explicit done line of issue 32 part 1 when the firmware prints one.
+is_done() is the one stop condition: the firmware's done line (docs/fleet.md, "The done line";
+efi/after_run.h AFTER_RUN_DONE_LINE), which it writes after the `end` record and after the stick's
+copy is closed, so a machine stopped there has nothing left to save.
 """
 
 from ..stream import protocol
@@ -24,10 +25,14 @@ def record(line):
     return None
 
 
+DONE_LINE = b"baremetric: done"
+
+
 def is_done(line, rec):
     """The stop condition (module docstring): this console line (bytes, without its newline)
-    ends the capture. rec is the record the line carries (record(line)), or None."""
-    return rec is not None and rec.get("type") == "end"
+    ends the capture. rec is the record the line carries (record(line)), or None: a record never
+    ends it, the done line is not one."""
+    return rec is None and line.strip() == DONE_LINE
 
 
 class Progress:
@@ -43,8 +48,10 @@ class Progress:
     def feed(self, line):
         """Take one console line (bytes); returns the record it carries, or None."""
         rec = record(line)
+        if rec is not None and rec.get("type") == "end":
+            self.end = rec.get("fields") or {}
         if is_done(line, rec):
-            self.done, self.end = True, (rec or {}).get("fields") or {}
+            self.done = True
         if rec is None:
             return None
         t, f = rec.get("type"), rec.get("fields") or {}

@@ -212,12 +212,32 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
     return cmd + list(extra_args or ())
 
 
-def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config="", arch="x86_64"):
+def put_files(img, files, out_dir):
+    """Copy {path on the stick's FAT ("EFI/BOOT/cfg/<product>.cfg"): text} into the image,
+    making the folders (a product's own options file: efi/boot_options.c)."""
+    made = set()
+    for i, (path, text) in enumerate(sorted(files.items())):
+        parts = path.strip("/").split("/")
+        for k in range(1, len(parts)):
+            folder = "::/" + "/".join(parts[:k])
+            if folder not in made:
+                made.add(folder)
+                # mmd fails on a folder the image has: only a missing one needs making
+                subprocess.run(["mmd", "-i", img + ESP_OFFSET, folder], capture_output=True,
+                               env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        local = os.path.join(out_dir, "extra_file_%d" % i)
+        with open(local, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+        _mtools(["mcopy", "-o", "-i", img + ESP_OFFSET, local, "::/" + "/".join(parts)])
+
+
+def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config="", arch="x86_64",
+            extra_files=None):
     """Copy image + OVMF vars into out_dir and install the config: the image's own file with the
     harness's settings on top (runconfig.overlay). Returns (settings, cfg text, changes).
 
     extra_config: raw text appended to the file unchecked (to test the firmware's handling of
-    unknown keys and bad values)."""
+    unknown keys and bad values); extra_files: more files for the stick (put_files; USB only)."""
     a = arch_info(arch)
     image = os.path.abspath(image or a["image"])
     os.makedirs(out_dir, exist_ok=True)
@@ -244,6 +264,8 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
         img = os.path.join(out_dir, "baremetric.img")
         shutil.copyfile(image, img)
         _mtools(["mcopy", "-o", "-i", img + ESP_OFFSET, cfg_path, CFG_IN_ESP])
+        if extra_files:
+            put_files(img, extra_files, out_dir)
     else:
         boot_dir = os.path.join(out_dir, "esp", "EFI", "BOOT")
         os.makedirs(boot_dir, exist_ok=True)
@@ -286,7 +308,7 @@ def _run(cmd, timeout, out_dir):
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
              qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props="",
-             pci_devices=None):
+             pci_devices=None, extra_files=None):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) put over the image's own baremetric.cfg,
@@ -299,7 +321,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     if qemu_datadir and not os.path.isdir(qemu_datadir):
         raise HarnessError("QEMU data directory not found: %s" % qemu_datadir)
     out_dir = os.path.abspath(out_dir)
-    settings, cfg_text, changes = prepare(out_dir, image, settings, usb, efi, extra_config, arch)
+    settings, cfg_text, changes = prepare(out_dir, image, settings, usb, efi, extra_config, arch,
+                                          extra_files)
     if timeout is None:
         timeout = default_timeout(arch, icount)
     # The exit device sits where the firmware is told to write its status.
