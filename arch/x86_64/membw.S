@@ -7,17 +7,18 @@
 
 	.text
 
-/* Loop skeleton: \body handles 256 bytes at %r8 (src) / %r9 (dst). */
-.macro KERNEL name, body, fence=0
+/* Every kernel's entry, and its loop's end: each stream pointer of \ptrs steps 256 bytes, %r10
+ * counts the bytes left in the pass (label 2: the 256-byte step), %rcx the passes (label 1: one
+ * pass); the non-temporal kernels (\fence) order their stores before returning. */
+.macro KENTRY name
 	.globl \name
 	.align 32
 \name:
-1:	movq %rsi, %r8
-	movq %rdi, %r9
-	movq %rdx, %r10
-2:	\body
-	addq $256, %r8
-	addq $256, %r9
+.endm
+.macro KLOOP_END fence, ptrs:vararg
+	.irp p, \ptrs
+	addq $256, \p
+	.endr
 	subq $256, %r10
 	jnz 2b
 	decq %rcx
@@ -26,6 +27,16 @@
 	sfence
 	.endif
 	ret
+.endm
+
+/* Loop skeleton: \body handles 256 bytes at %r8 (src) / %r9 (dst). */
+.macro KERNEL name, body, fence=0
+	KENTRY \name
+1:	movq %rsi, %r8
+	movq %rdi, %r9
+	movq %rdx, %r10
+2:	\body
+	KLOOP_END \fence, %r8, %r9
 .endm
 
 /* 64-bit scalar */
@@ -41,30 +52,18 @@
 	movq \off+56(%r8), %r11
 	.endr
 .endm
-.macro WRITE64
+/* \insn: the store, movq or the non-temporal movnti (as the wider kernels' \insn below) */
+.macro WRITE64 insn=movq
 	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248
-	movq %rax, \off(%r9)
+	\insn %rax, \off(%r9)
 	.endr
 .endm
-.macro WRITE64NT
-	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248
-	movnti %rax, \off(%r9)
-	.endr
-.endm
-.macro COPY64
+.macro COPY64 insn=movq
 	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
 	movq \off(%r8), %rax
 	movq \off+8(%r8), %r11
-	movq %rax, \off(%r9)
-	movq %r11, \off+8(%r9)
-	.endr
-.endm
-.macro COPY64NT
-	.irp off, 0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240
-	movq \off(%r8), %rax
-	movq \off+8(%r8), %r11
-	movnti %rax, \off(%r9)
-	movnti %r11, \off+8(%r9)
+	\insn %rax, \off(%r9)
+	\insn %r11, \off+8(%r9)
 	.endr
 .endm
 
@@ -149,8 +148,8 @@
 KERNEL bw_read_64, READ64
 KERNEL bw_write_64, WRITE64
 KERNEL bw_copy_64, COPY64
-KERNEL bw_write_nt_64, WRITE64NT, 1
-KERNEL bw_copy_nt_64, COPY64NT, 1
+KERNEL bw_write_nt_64, "WRITE64 movnti", 1
+KERNEL bw_copy_nt_64, "COPY64 movnti", 1
 KERNEL bw_read_128, READ128
 KERNEL bw_write_128, WRITE128
 KERNEL bw_copy_128, COPY128
@@ -174,35 +173,22 @@ KERNEL bw_copy_nt_512, "COPY512 vmovntdq", 1
  * guest: 4 streams read 1.3-1.7x one); in caches they gain nothing (docs/methods/membw.md).
  * Read: 4 parts at %r8, %r9, %r11, %rax (bytes a multiple of 1024). */
 .macro KERNEL_READ4 name, body
-	.globl \name
-	.align 32
-\name:
+	KENTRY \name
 1:	movq %rdx, %r10
 	shrq $2, %r10		/* bytes per stream, and the loop count */
 	movq %rsi, %r8
 	leaq (%r8,%r10), %r9
 	leaq (%r9,%r10), %r11
 	leaq (%r11,%r10), %rax
-2:	\body %r8
-	\body %r9
-	\body %r11
-	\body %rax
-	addq $256, %r8
-	addq $256, %r9
-	addq $256, %r11
-	addq $256, %rax
-	subq $256, %r10
-	jnz 2b
-	decq %rcx
-	jnz 1b
-	ret
+2:	.irp s, %r8, %r9, %r11, %rax
+	\body \s
+	.endr
+	KLOOP_END 0, %r8, %r9, %r11, %rax
 .endm
 
 /* Copy: 2 parts, %r8 -> %r9 and %r11 -> %rax (bytes a multiple of 512): four streams as the read. */
 .macro KERNEL_COPY2 name, body, insn, fence=0
-	.globl \name
-	.align 32
-\name:
+	KENTRY \name
 1:	movq %rdx, %r10
 	shrq $1, %r10
 	movq %rsi, %r8
@@ -211,18 +197,7 @@ KERNEL bw_copy_nt_512, "COPY512 vmovntdq", 1
 	leaq (%rdi,%r10), %rax
 2:	\body \insn, %r8, %r9
 	\body \insn, %r11, %rax
-	addq $256, %r8
-	addq $256, %r9
-	addq $256, %r11
-	addq $256, %rax
-	subq $256, %r10
-	jnz 2b
-	decq %rcx
-	jnz 1b
-	.if \fence
-	sfence
-	.endif
-	ret
+	KLOOP_END \fence, %r8, %r9, %r11, %rax
 .endm
 
 KERNEL_READ4 bw_read_256x4, READ256
@@ -233,9 +208,7 @@ KERNEL_COPY2 bw_copy_512x2, COPY512, vmovdqa64
 KERNEL_COPY2 bw_copy_nt_512x2, COPY512, vmovntdq, 1
 
 /* rep stosb / rep movsb: one instruction per pass (ERMS/FSRM make these the fast path). */
-	.globl bw_rep_stosb
-	.align 32
-bw_rep_stosb:
+KENTRY bw_rep_stosb
 	movq %rcx, %r10
 	movq %rdi, %r8
 	xorl %eax, %eax
@@ -246,9 +219,7 @@ bw_rep_stosb:
 	jnz 1b
 	ret
 
-	.globl bw_rep_movsb
-	.align 32
-bw_rep_movsb:
+KENTRY bw_rep_movsb
 	movq %rcx, %r10
 	movq %rdi, %r8
 	movq %rsi, %r9
@@ -262,9 +233,7 @@ bw_rep_movsb:
 
 /* void *arch_chase(void *p, uint64_t loads): follow a pointer chain `loads` times (8 per loop
  * iteration, then the remainder); returns where it stopped so nothing can be elided. */
-	.globl arch_chase
-	.align 32
-arch_chase:
+KENTRY arch_chase
 	movq %rdi, %rax
 	movq %rsi, %rcx
 	shrq $3, %rcx
