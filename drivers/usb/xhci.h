@@ -56,6 +56,8 @@ struct xhci_ep {
 struct xhci_dev {
 	uint8_t slot; /* xHC slot id, 0: none */
 	enum usb_speed speed;
+	uint8_t psiv;        /* at a root port: its Protocol Speed ID (PORTSC), the Slot Context's Speed
+			      * (xHCI 1.1 6.2.2); 0 behind a hub: the default ID of `speed` */
 	uint8_t root_port;   /* 1-based root hub port */
 	uint8_t tier;        /* 1: at a root port, 2: behind one hub, ... */
 	uint32_t route;      /* route string (xHCI 1.2 8.9) */

@@ -25,9 +25,10 @@ static size_t in_ctx_bytes(const struct xhci *x)
 void xhci_fill_slot(struct xhci *x, struct xhci_dev *d, unsigned entries)
 {
 	uint32_t *s = xhci_ctx(x, d->in_ctx, 1);
+	uint32_t speed = d->psiv ? d->psiv : (uint32_t)d->speed + XHCI_PSI_FULL;
 
 	memset(s, 0, x->ctx_size);
-	s[0] = (d->route & XHCI_SLOT_ROUTE_MASK) | (uint32_t)(d->speed + XHCI_PSI_FULL) << XHCI_SLOT_SPEED_SHIFT |
+	s[0] = (d->route & XHCI_SLOT_ROUTE_MASK) | speed << XHCI_SLOT_SPEED_SHIFT |
 	       (uint32_t)entries << XHCI_SLOT_ENTRIES_SHIFT;
 	s[1] = (uint32_t)d->root_port << XHCI_SLOT_ROOT_PORT_SHIFT;
 	s[2] = d->tt_slot | (uint32_t)d->tt_port << XHCI_SLOT_TT_PORT_SHIFT;

@@ -97,7 +97,7 @@ void xhci_proto_add(struct xhci *x, uint64_t cap);
 
 /* Root hub ports (xhci_port.c). */
 const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port);
-int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed);
+int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed, uint8_t *psiv);
 bool xhci_port_changed(struct xhci *x, unsigned port); /* CSC: the connection changed since its reset */
 
 /* Context addressing (xhci_base.c). */

@@ -13,13 +13,15 @@
 int xhci_dev_at_port(struct xhci *x, struct xhci_dev *hub, unsigned port, struct xhci_dev *d)
 {
 	enum usb_speed speed;
+	uint8_t psiv;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	if (!hub) {
-		rc = xhci_root_port_reset(x, port, &speed);
+		rc = xhci_root_port_reset(x, port, &speed, &psiv);
 		if (rc)
 			return rc;
+		d->psiv = psiv;
 		d->root_port = (uint8_t)port;
 		d->tier = 1;
 		d->speed = speed;

@@ -4,6 +4,7 @@
  * warm reset (WPR) when its link is stuck. PORTSC is written with the RW1C change bits and PED
  * as 0 unless they are meant, and the RWS bits as read. */
 #include "drivers/usb/xhci_internal.h"
+#include "drivers/usb/xhci_proto.h"
 
 #define XHCI_PORT_POWER_US 20000 /* 5.4.8: software waits 20 ms after setting PP */
 #define XHCI_PORT_POLL_US 1000
@@ -42,13 +43,24 @@ static uint32_t portsc_wait_any(const struct xhci *x, unsigned port, uint32_t ma
 	return v;
 }
 
-static int speed_of(struct xhci *x, unsigned port, uint32_t v, enum usb_speed *speed)
+/* The device's speed class and its Protocol Speed ID (PORTSC Port Speed): the default IDs 1..5
+ * (xHCI 1.2 7.2.2.1.1) of a protocol without a PSI table directly; any other, e.g. the IDs a USB
+ * 3.2 controller gives its Gen 1x2 and Gen 2x2 links, through the protocol's PSI table (7.2.1,
+ * xhci_port_link) so that such a stick opens. */
+static int speed_of(struct xhci *x, unsigned port, uint32_t v, enum usb_speed *speed, uint8_t *psiv)
 {
 	uint32_t psi = (v >> XHCI_PORTSC_SPEED_SHIFT) & XHCI_PORTSC_SPEED_MASK;
+	const struct xhci_proto *p = xhci_port_proto(x, port);
+	struct xhci_link link;
 
-	if (psi < XHCI_PSI_FULL || psi > XHCI_PSI_SUPER_PLUS)
+	*psiv = (uint8_t)psi;
+	if (psi >= XHCI_PSI_FULL && psi <= XHCI_PSI_SUPER_PLUS && (!p || !p->psic)) {
+		*speed = (enum usb_speed)(psi - XHCI_PSI_FULL);
+		return 0;
+	}
+	if (xhci_port_link(x, port, &link))
 		return xhci_fail_n(x, "unknown speed id on root port", port);
-	*speed = (enum usb_speed)(psi - XHCI_PSI_FULL);
+	*speed = link.speed;
 	return 0;
 }
 
@@ -88,7 +100,7 @@ static int usb2_reset(struct xhci *x, unsigned port, uint32_t *out)
 	return 0;
 }
 
-int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed)
+int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed, uint8_t *psiv)
 {
 	const struct xhci_proto *p = xhci_port_proto(x, port);
 	bool usb3 = p && p->major >= 3;
@@ -118,7 +130,7 @@ int xhci_root_port_reset(struct xhci *x, unsigned port, enum usb_speed *speed)
 					     "port not enabled after reset at root port", port);
 	if (!usb3)
 		xhci_delay(x, XHCI_RESET_RECOVERY_US);
-	return speed_of(x, port, v, speed);
+	return speed_of(x, port, v, speed, psiv);
 }
 
 int xhci_port_connected(struct xhci *x, unsigned port, enum usb_speed *speed, bool *usb3)

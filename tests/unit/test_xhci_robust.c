@@ -164,6 +164,26 @@ static void psi_table_with_gen2x2(void)
 	rig_free(r);
 }
 
+/* A stick on a Gen 2x2 link: the root port reports the PSI table's own ID (7, not one of the
+ * default IDs 1..5), the stick opens as SuperSpeedPlus and its Slot Context's Speed is that ID
+ * (xHCI 1.1 6.2.2: the PORTSC Port Speed); the model checks the slot context. */
+static void stick_on_a_gen2x2_port_opens(void)
+{
+	static const uint32_t table[] = { PSI(4, 5, 0), PSI(5, 10, 1), PSI(6, 5, 1), PSI(7, 10, 1) };
+	struct rig *r = rig_new();
+
+	r->m.npsi = 4;
+	memcpy(r->m.psi, table, sizeof(table));
+	r->m.speed_override[2] = 7; /* ports 1..4 are the model's USB 3 ones */
+	r->m.lanes_minus_one[2] = 1;
+	CHECK(open_msc(r, XM_SS, 2));
+	CHECK(r->d.speed == USB_SPEED_SUPER_PLUS);
+	CHECK_EQ_U64(r->d.psiv, 7);
+	CHECK_EQ_U64(r->m.slot[r->d.slot].speed, 7);
+	CHECK(model_clean(r));
+	rig_free(r);
+}
+
 static bool aligned(struct rig *r, const void *p, uint64_t a)
 {
 	uint64_t bus = usb_dma_bus(&r->dma, p);
@@ -268,6 +288,7 @@ static void shutdown_halts_then_resets(void)
 TEST_SUITE(xhci_robust) = {
 	{ "link_trb_chain_on_095_host", link_trb_chain_on_095_host },
 	{ "psi_table_with_gen2x2", psi_table_with_gen2x2 },
+	{ "stick_on_a_gen2x2_port_opens", stick_on_a_gen2x2_port_opens },
 	{ "cache_granule_128", cache_granule_128 },
 	{ "bulk_timeout_as_set", bulk_timeout_as_set },
 	{ "shutdown_halts_then_resets", shutdown_halts_then_resets },

@@ -92,8 +92,14 @@ static void check_slot_ctx(struct xhci_model *m, const uint32_t *sc, const struc
 		want_slot = m->slot[parent].tt_slot;
 		want_port = m->slot[parent].tt_port;
 	}
-	if (speed != (unsigned)d->speed)
-		xm_violation(m, "slot context speed %u for a device of speed %d", speed, d->speed);
+	/* 6.2.2 (xHCI 1.1): the PORTSC Port Speed the device's root port reports (a USB 3.2 x2 link's
+	 * own PSIV where the model overrides it), else the device's speed */
+	unsigned root = (sc[1] >> 16) & 0xff;
+	unsigned want = !parent && root <= XM_PORTS && m->speed_override[root] ? m->speed_override[root]
+									: (unsigned)d->speed;
+
+	if (speed != want)
+		xm_violation(m, "slot context speed %u for a device whose port reports speed %u", speed, want);
 	if (tt_slot != want_slot || tt_port != want_port)
 		xm_violation(m, "TT hub slot %u port %u, expected %u/%u (4.3.3)", tt_slot, tt_port, want_slot, want_port);
 }
