@@ -13,7 +13,6 @@
 #include "drivers/usb/xhci_internal.h"
 
 #define WALK_CONNECT_US 1000000 /* after the controller reset: the first connection shows up */
-#define WALK_DEBOUNCE_US 100000 /* USB 2.0 7.1.7.3 TATTDB: then the others settle */
 #define WALK_MOVE_US 500000     /* before the second pass: a device falling to its other port */
 #define WALK_POLL_US 1000
 #define WALK_PASSES 2
@@ -117,7 +116,7 @@ static void wait_connections(struct xhci *x)
 	for (uint32_t t = 0; t < WALK_CONNECT_US; t += WALK_POLL_US) {
 		for (unsigned p = 1; p <= x->max_ports; p++)
 			if (xhci_port_connected(x, p, 0, 0) == 1) {
-				xhci_delay(x, WALK_DEBOUNCE_US);
+				xhci_delay(x, XHCI_PORT_DEBOUNCE_US);
 				return;
 			}
 		xhci_delay(x, WALK_POLL_US);

@@ -13,7 +13,6 @@
 #define HUB_POLL_US 5000
 #define HUB_POWER_MIN_US 20000   /* at least 20 ms for power to settle whatever the hub says */
 #define HUB_PWR_GOOD_UNIT_US 2000 /* bPwrOn2PwrGood counts 2 ms */
-#define HUB_CONNECT_DEBOUNCE_US 100000 /* USB 2.0 7.1.7.3 TATTDB: a connection is stable after 100 ms */
 
 #define HUB_PORT_REQ (USB_TYPE_CLASS | USB_RECIP_OTHER)
 
@@ -128,7 +127,7 @@ int xhci_hub_port_connected(struct xhci *x, struct xhci_dev *hub, unsigned port)
 
 void xhci_hub_settle(struct xhci *x)
 {
-	xhci_delay(x, HUB_CONNECT_DEBOUNCE_US);
+	xhci_delay(x, XHCI_PORT_DEBOUNCE_US);
 }
 
 /* 4.3.4 (hubs, 4.5.2 and 6.2.2): Configure Endpoint with only the slot context marks the hub. */

@@ -92,6 +92,14 @@ static int usb2_reset(struct xhci *x, unsigned port, uint32_t *out)
 
 	if (!(v & XHCI_PORTSC_CCS))
 		return xhci_fail_n(x, "nothing connected at root port", port);
+	if (v & XHCI_PORTSC_CSC) {
+		/* A new connection: stable for TATTDB before the reset (USB 2.0 7.1.7.3, as Linux
+		 * hub_port_debounce); one that went away meanwhile is not reset. */
+		xhci_delay(x, XHCI_PORT_DEBOUNCE_US);
+		v = portsc(x, port);
+		if (!(v & XHCI_PORTSC_CCS))
+			return xhci_fail_n(x, "connection did not last the 100 ms debounce at root port", port);
+	}
 	portsc_write(x, port, v, XHCI_PORTSC_PR);
 	v = portsc_wait_any(x, port, XHCI_PORTSC_PRC, XHCI_PORT_RESET_US);
 	if (!(v & XHCI_PORTSC_PRC))

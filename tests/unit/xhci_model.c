@@ -121,6 +121,8 @@ uint32_t xm_portsc_off(unsigned n)
 	return OP(0x400 + 0x10 * (n - 1));
 }
 
+#define XM_DEBOUNCE_US 100000
+
 static void port_connect(struct xhci_model *m, unsigned n)
 {
 	struct xm_port *p = &m->port[n];
@@ -131,6 +133,7 @@ static void port_connect(struct xhci_model *m, unsigned n)
 		return;
 	if (!p->usb3) {
 		p->portsc |= P_CCS | P_CSC | P_SPEED(p->dev->speed) | P_PLS(PLS_POLLING);
+		p->connected_at = m->now;
 	} else if (p->needs_warm) {
 		p->portsc = P_PP | P_CCS | P_CSC | P_PLS(PLS_INACTIVE); /* stuck link: only a warm reset helps */
 	} else {
@@ -188,6 +191,10 @@ static void port_write(struct xhci_model *m, unsigned n, uint32_t v)
 	if (v & (P_PR | P_WPR)) {
 		if (v & P_PR)
 			p->pr_writes++;
+		/* USB 2.0 7.1.7.3: a connection is debounced (TATTDB, 100 ms) before the port is reset */
+		if ((v & P_PR) && !p->usb3 && p->dev && m->now - p->connected_at < XM_DEBOUNCE_US)
+			xm_violation(m, "USB 2 port %u reset %llu us after its connection (TATTDB 100 ms, USB 2.0 7.1.7.3)",
+				     n, (unsigned long long)(m->now - p->connected_at));
 		if (v & P_WPR) {
 			p->wpr_writes++;
 			if (!p->usb3)

@@ -80,6 +80,7 @@ struct xm_port {
 	struct xm_dev *dev;
 	uint64_t reset_end; /* model time a running reset ends, 0: none */
 	uint64_t train_at;  /* USB 3: when the link reaches U0 */
+	uint64_t connected_at; /* USB 2: model time the device connected (CCS, CSC) */
 	bool prc_seen;      /* a read returned PRC = 1 */
 	unsigned pr_writes, wpr_writes, ped_writes;
 };
