@@ -28,8 +28,6 @@
 #define DIR_INFO_BYTES 1024
 #define FAT_SCRATCH_BYTES (64 * 1024)
 
-struct save_plan save_plan;
-
 static EFI_GUID device_path_guid = DEVICE_PATH_PROTOCOL;
 static EFI_GUID block_io_guid = BLOCK_IO_PROTOCOL;
 static EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;

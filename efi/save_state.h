@@ -1,5 +1,6 @@
-/* What efi/save_prepare.c finds before ExitBootServices and efi/save_stick.c uses after it (the
- * two halves of efi/save.h); nothing else includes this. */
+/* What efi/save_prepare.c (with save_pci.c and save_iommu.c) finds before ExitBootServices and
+ * efi/save_stick.c uses after it (the two halves of efi/save.h); the plan itself lives in
+ * efi/save_state.c. Nothing else includes this. */
 #ifndef EFI_SAVE_STATE_H
 #define EFI_SAVE_STATE_H
 

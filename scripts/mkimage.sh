@@ -56,8 +56,12 @@ mformat -i "$fs" -F -c 1 -T $part_sectors -H $part_start -v BAREMETRIC ::
 mmd -i "$fs" ::/EFI ::/EFI/BOOT
 mcopy -i "$fs" "$efi" "::/EFI/BOOT/$boot_name"
 mcopy -i "$fs" "$config" ::/EFI/BOOT/baremetric.cfg
+for extra in "$@"; do
+	mcopy -i "$fs" "${extra#*=}" "::/${extra%%=*}"
+done
 # The shell's script syntax (UEFI Shell 2.2 specification: for/endfor, if exist/endif, exit /b);
-# CRLF line ends as the shell's own scripts use.
+# CRLF line ends as the shell's own scripts use. Written after the extra files: MokManager lists
+# the root in directory order, and the shim stick's certificate stays the entry after EFI/.
 nsh="$tmp.nsh"
 {
 	printf '@echo -off\r\n'
@@ -75,7 +79,4 @@ nsh="$tmp.nsh"
 } >"$nsh"
 mcopy -i "$fs" "$nsh" ::/startup.nsh
 rm -f "$nsh"
-for extra in "$@"; do
-	mcopy -i "$fs" "${extra#*=}" "::/${extra%%=*}"
-done
 mv "$tmp" "$out"

@@ -9,17 +9,6 @@
 #define XHCI_PORT_POWER_US 20000 /* 5.4.8: software waits 20 ms after setting PP */
 #define XHCI_PORT_POLL_US 1000
 
-const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port)
-{
-	for (unsigned i = 0; i < x->nprotos; i++) {
-		const struct xhci_proto *p = &x->proto[i];
-
-		if (port >= p->first && port < (unsigned)p->first + p->count)
-			return p;
-	}
-	return 0;
-}
-
 static uint32_t portsc(const struct xhci *x, unsigned port)
 {
 	return xhci_rd(x, x->op + XHCI_OP_PORTSC(port));

@@ -87,6 +87,18 @@ bool xhci_psi_decode(const uint32_t *psi, unsigned count, unsigned major, unsign
 	return false;
 }
 
+/* The Supported Protocol capability covering root port `port` (7.2), or NULL. */
+const struct xhci_proto *xhci_port_proto(const struct xhci *x, unsigned port)
+{
+	for (unsigned i = 0; i < x->nprotos; i++) {
+		const struct xhci_proto *p = &x->proto[i];
+
+		if (port >= p->first && port < (unsigned)p->first + p->count)
+			return p;
+	}
+	return 0;
+}
+
 int xhci_port_link(struct xhci *x, unsigned port, struct xhci_link *out)
 {
 	const struct xhci_proto *p;
