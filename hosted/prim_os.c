@@ -88,7 +88,11 @@ void *prim_os_open(enum prim_os_kind k, uint64_t *max_iters, const char **why)
 			h->region = 0;
 			*why = "mmap of the fault region failed";
 		} else {
+			/* main.c's mlockall(MCL_FUTURE) populated and locked it: unlock, then empty it */
+			munlock(h->region, (size_t)FAULT_PAGES * PAGE_BYTES);
 			madvise(h->region, (size_t)FAULT_PAGES * PAGE_BYTES, MADV_NOHUGEPAGE);
+			if (madvise(h->region, (size_t)FAULT_PAGES * PAGE_BYTES, MADV_DONTNEED))
+				*why = "madvise(MADV_DONTNEED) refused: pages cannot be made fresh";
 			*max_iters = FAULT_PAGES;
 		}
 	} else if (k == PRIM_OS_CTX_SWITCH) {

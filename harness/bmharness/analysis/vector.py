@@ -15,16 +15,20 @@ figures (headline.compute), converted to latencies, each with the CI of the poin
   two-instruction loop (dec/jnz, subs/b.ne), its median time per iteration over insns_per_iter,
   CI from the set's 95% CI (a loop whose branch costs a cycle of its own on some cores: Zen 3
   takes two cycles per iteration);
-- irq ns: one interrupt delivered: the median latency of the first source the headline lists.
+- irq ns: one interrupt delivered: the median latency of the first source the headline lists;
+- op_ns.<primitive>: one operation of each kind probe `prim` times (prim_costs.py): integer add
+  (int_indep, int_dep), L1 load and store, conditional and indirect branch predicted and
+  mispredicted (branch, branch_miss, indirect, indirect_miss), call/return, FP add, and hosted a
+  system call, a page fault and a context switch.
 A coefficient the run did not measure is absent (never 0): prediction then says it is missing.
 
 Names: `<op>_ns_per_byte.<level>` (op read, write, copy; level L1d, L2, L3, ..., DRAM),
-`load_ns.<level>`, `insn_ns`, `irq_ns`."""
+`load_ns.<level>`, `insn_ns`, `irq_ns`, `op_ns.<primitive>`."""
 
 import json
 import os
 
-from . import core_clock
+from . import core_clock, prim_costs
 from .. import stats
 from ..stream.values import num
 
@@ -122,6 +126,7 @@ def machine_vector(hl, summary):
                                     "interrupt latency median, %s (%s)" % (row.get("source"),
                                                                            row.get("wait")))
             break
+    coefs.update(prim_costs.coefficients(summary))
     m = hl.get("machine") or {}
     return {"format": FORMAT, "format_version": VERSION,
             "machine": {k: m.get(k) for k in ("cpu", "vendor", "family", "model", "arch", "env", "os",
