@@ -1,8 +1,10 @@
 /* bench/probes/prim_os.h under Linux: the operating system primitives probe `prim` times.
  * - syscall: getppid() through syscall(2), which no libc caches;
- * - page_fault: one write to each fresh page of an anonymous mapping (huge pages refused with
- *   MADV_NOHUGEPAGE, so every 4 KiB page faults), then MADV_DONTNEED over the pages written, which
- *   makes them fresh again: one fault's cost includes its page's release, as a program's does;
+ * - page_fault: one write to each next fresh page of an anonymous mapping (huge pages refused
+ *   with MADV_NOHUGEPAGE, so every 4 KiB page faults); the pages are made fresh again
+ *   (MADV_DONTNEED over the whole mapping) only when a run would pass its end, rarely: releasing
+ *   pages in every run cost a TLB shoot-down each (tens of microseconds on a VM with another
+ *   vCPU), which no program's page fault pays;
  * - ctx_switch: lmbench's lat_ctx with two threads: a one-byte pipe round trip to a partner thread
  *   pinned with the caller to the CPU the caller runs on, two switches per round trip (and each
  *   side's pipe write and read). */
@@ -17,13 +19,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define FAULT_PAGES 16384 /* 64 MiB of 4 KiB pages: the most one sample may fault */
+#define FAULT_PAGES 65536 /* 256 MiB of 4 KiB pages */
+#define FAULT_MAX_ITERS 16384 /* the most one run may fault */
 #define PAGE_BYTES 4096
 #define STOP_BYTE 'q'
 
 struct prim_os {
 	enum prim_os_kind kind;
 	char *region;
+	uint64_t next_page; /* the first page not written since the mapping was last made fresh */
 	int to_partner[2], from_partner[2];
 	pthread_t partner;
 	bool partner_up;
@@ -93,7 +97,7 @@ void *prim_os_open(enum prim_os_kind k, uint64_t *max_iters, const char **why)
 			madvise(h->region, (size_t)FAULT_PAGES * PAGE_BYTES, MADV_NOHUGEPAGE);
 			if (madvise(h->region, (size_t)FAULT_PAGES * PAGE_BYTES, MADV_DONTNEED))
 				*why = "madvise(MADV_DONTNEED) refused: pages cannot be made fresh";
-			*max_iters = FAULT_PAGES;
+			*max_iters = FAULT_MAX_ITERS;
 		}
 	} else if (k == PRIM_OS_CTX_SWITCH) {
 		*why = open_ctx(h);
@@ -116,9 +120,13 @@ void prim_os_run(void *handle, uint64_t iters)
 			syscall(SYS_getppid);
 		break;
 	case PRIM_OS_PAGE_FAULT:
+		if (h->next_page + iters > FAULT_PAGES) {
+			madvise(h->region, (size_t)FAULT_PAGES * PAGE_BYTES, MADV_DONTNEED);
+			h->next_page = 0;
+		}
 		for (uint64_t i = 0; i < iters; i++)
-			((volatile char *)h->region)[i * PAGE_BYTES] = 1;
-		madvise(h->region, iters * PAGE_BYTES, MADV_DONTNEED);
+			((volatile char *)h->region)[(h->next_page + i) * PAGE_BYTES] = 1;
+		h->next_page += iters;
 		break;
 	case PRIM_OS_CTX_SWITCH:
 		for (uint64_t i = 0; i < iters; i++)

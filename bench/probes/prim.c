@@ -23,7 +23,7 @@
 
 const struct prim_os_desc prim_os_kinds[PRIM_OS_KINDS] = {
 	[PRIM_OS_SYSCALL] = { "syscall", 1, "getppid()" },
-	[PRIM_OS_PAGE_FAULT] = { "page_fault", 1, "first write to a fresh 4 KiB page, its release amortised" },
+	[PRIM_OS_PAGE_FAULT] = { "page_fault", 1, "first write to a fresh 4 KiB page" },
 	[PRIM_OS_CTX_SWITCH] = { "ctx_switch", 2, "pipe round trip between two threads on one CPU" },
 };
 

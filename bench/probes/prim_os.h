@@ -9,7 +9,7 @@
 
 enum prim_os_kind {
 	PRIM_OS_SYSCALL,    /* one getppid() */
-	PRIM_OS_PAGE_FAULT, /* first write to a fresh anonymous 4 KiB page, its release amortised */
+	PRIM_OS_PAGE_FAULT, /* first write to a fresh anonymous 4 KiB page */
 	PRIM_OS_CTX_SWITCH, /* a pipe round trip between two threads on one CPU: two switches */
 	PRIM_OS_KINDS
 };

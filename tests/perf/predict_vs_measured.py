@@ -46,7 +46,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "harness"))
 from bmharness import stats  # noqa: E402
-from bmharness.analysis import app_vector, predict, vector  # noqa: E402
+from bmharness.analysis import app_vector, predict, prim_costs, vector  # noqa: E402
 
 HARNESS = os.path.join(ROOT, "harness", "baremetric")
 HOSTED = os.path.join(ROOT, "build", "hosted", "baremetric")
@@ -59,8 +59,12 @@ EMPTY = ["/bin/true"]      # process start-up: counted and timed once per config
 # CCD L3 (32 MiB, 16-way, 64-byte lines: AMD's Zen 5 software optimization guide), since
 # valgrind's own reading of CPUID here gives a last level larger than any program's data.
 LL_FALLBACK = "--LL=33554432,16,64"
-MACHINE_ARGS = ["probes=prim,membw,latency", "samples=8", "target_ns=2000000", "mem_max_mb=128",
-                "mem_kernels=read,write,copy", "smp=0"]
+# Two hosted runs per configuration: the primitive costs (short samples: the runner's default
+# target, so that most samples on a shared machine are not preempted, and more of them), and
+# the memory figures for the miss terms.
+PRIM_ARGS = ["probes=prim", "samples=32", "smp=0"]
+MEM_ARGS = ["probes=membw,latency", "samples=8", "mem_max_mb=128", "mem_kernels=read,write,copy",
+            "smp=0"]
 CORUNNER_ARGS = ["probes=membw", "samples=1000000", "mem_min_kb=262144", "mem_max_mb=256",
                  "mem_kernels=read", "smp=0"]
 CONFIGS = ("native", "corunner", "qemu")
@@ -161,22 +165,37 @@ class CoRunner:
             self.p.wait()
 
 
+def _hosted(config, d, name, args):
+    """One hosted run in configuration config, parsed and reported into d/name."""
+    log = os.path.join(d, name + ".log")
+    with CoRunner(config), open(log, "wb") as fh:
+        subprocess.run(prefix(config) + [HOSTED] + args, stdout=fh, stderr=subprocess.DEVNULL,
+                       check=True, timeout=3600)
+    out = os.path.join(d, name)
+    subprocess.run([sys.executable, HARNESS, "parse", log, "--out", out],
+                   stdout=subprocess.DEVNULL, check=False)
+    subprocess.run([sys.executable, HARNESS, "report", out, "--summary"],
+                   stdout=subprocess.DEVNULL, check=False)
+    return out
+
+
 def machine_vector(config, out):
+    """The configuration's machine vector: the memory run's vector.json with the prim run's
+    primitive costs added, and the load average at its start and end."""
     d = os.path.join(out, "machine-" + config)
     os.makedirs(d, exist_ok=True)
-    log = os.path.join(d, "hosted.log")
     load = loadavg()
     t0 = time.monotonic()
-    with CoRunner(config), open(log, "wb") as fh:
-        subprocess.run(prefix(config) + [HOSTED] + MACHINE_ARGS, stdout=fh,
-                       stderr=subprocess.DEVNULL, check=True, timeout=3600)
-    subprocess.run([sys.executable, HARNESS, "parse", log, "--out", os.path.join(d, "parsed")],
-                   stdout=subprocess.DEVNULL, check=False)
-    subprocess.run([sys.executable, HARNESS, "report", os.path.join(d, "parsed"), "--summary"],
-                   stdout=subprocess.DEVNULL, check=False)
-    vec = vector.load(os.path.join(d, "parsed"))
+    prim_dir = _hosted(config, d, "prim", PRIM_ARGS)
+    mem_dir = _hosted(config, d, "mem", MEM_ARGS)
+    vec = vector.load(mem_dir)
+    with open(os.path.join(prim_dir, "summary.json")) as fh:
+        prim_summary = json.load(fh)
+    vec["coefficients"].update(prim_costs.coefficients(prim_summary))
+    vec["checks"] = prim_costs.checks(prim_summary, emulated=config == "qemu")
     vec["run"] = {"loadavg_start": load, "loadavg_end": loadavg(),
                   "seconds": time.monotonic() - t0}
+    vector.write_json(os.path.join(d, "vector.json"), vec)
     return vec
 
 
@@ -256,8 +275,10 @@ def print_table(rows, configs, machines):
         print("%-7s ranking %s; load %s" % ("", "right" if r["ranking_right"] else "WRONG",
                                             r["measured_raw"]["native"]["loadavg"]))
     for c, m in machines.items():
-        print("machine %-9s load %s -> %s, %.0f s" % (c, m["run"]["loadavg_start"],
-                                                      m["run"]["loadavg_end"], m["run"]["seconds"]))
+        print("machine %-9s load %s -> %s, %.0f s; checks: %s" % (
+            c, m["run"]["loadavg_start"], m["run"]["loadavg_end"], m["run"]["seconds"],
+            ", ".join("%s %s (%.3g)" % (k["check"], k["status"], k["measured"])
+                      for k in m["checks"]) or "none"))
 
 
 def absolute(rows):
@@ -326,7 +347,8 @@ def main():
         json.dump({"started": started, "finished_loadavg": loadavg(), "rows": rows,
                    "goal_met": goal if full else None, "configs": configs,
                    "ratios_within": within, "ranking_right": rank_ok, "absolute_native": ab,
-                   "machines": {c: {"coefficients": m["coefficients"], "run": m["run"]}
+                   "machines": {c: {"coefficients": m["coefficients"], "run": m["run"],
+                                    "checks": m["checks"]}
                                 for c, m in machines.items()},
                    "empty_program": meas["_empty"]}, fh, indent=1)
     print("wrote %s" % os.path.join(args.out, "predict_vs_measured.json"))
