@@ -6,10 +6,12 @@
  * operations and are part of each operation's share (2 of 18 instructions for the simple kernels).
  *
  * The branch kernels take a struct prim_rand: one xorshift64 step per iteration gives the bits the
- * iteration's 16 branches test, masked by `mask`: mask 0 makes every branch go the same way (a
- * predicted branch), mask PRIM_RANDOM_MASK one random bit per branch (a mispredicted one half the
- * time on a predictor that cannot learn the generator). The same instructions either way, so the
- * difference of the two is the misprediction alone. `state` carries on from call to call. */
+ * iteration's 16 branches test, (state & mask) ^ PRIM_PATTERN: mask 0 gives every branch site
+ * the same outcome every time, taken at half the sites (a predicted branch, taken as often as a
+ * random one), mask PRIM_RANDOM_MASK one random bit per branch (a mispredicted one half the time
+ * on a predictor that cannot learn the generator). The same instructions and the same share
+ * taken either way, so the difference of the two is the misprediction alone (an emulator, which
+ * has no predictor but may pay for a taken branch, shows none). `state` carries on. */
 #ifndef ARCH_PRIM_OPS_H
 #define ARCH_PRIM_OPS_H
 
@@ -17,11 +19,13 @@
 
 #define PRIM_OPS_PER_ITER 16
 #define PRIM_RANDOM_MASK 0xFFFFull /* the 16 branches test bits 0..15 */
+#define PRIM_PATTERN 0x5555ull     /* the fixed outcome: the even sites taken */
 #define PRIM_STORE_BYTES 128       /* the store kernel writes two 64-byte lines */
 
 struct prim_rand {
 	uint64_t mask;
-	uint64_t state; /* xorshift64 state, never 0 */
+	uint64_t state;   /* xorshift64 state, never 0 */
+	uint64_t pattern; /* PRIM_PATTERN */
 };
 
 /* Integer add, register + register: dependent (each waits for the last: latency) and

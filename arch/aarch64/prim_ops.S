@@ -75,12 +75,14 @@ arch_prim_store:
 2:	ret
 	.size arch_prim_store, . - arch_prim_store
 
-/* One xorshift64 step of x3 (Marsaglia 2003: 13, 7, 17), then x2 = x3 & mask (x4). */
+/* One xorshift64 step of x3 (Marsaglia 2003: 13, 7, 17), then x2 = (x3 & mask) ^ pattern
+ * (x4, x5). */
 .macro XORSHIFT_MASKED
 	eor	x3, x3, x3, lsl #13
 	eor	x3, x3, x3, lsr #7
 	eor	x3, x3, x3, lsl #17
 	and	x2, x3, x4
+	eor	x2, x2, x5
 .endm
 
 /* uint64_t arch_prim_branch(struct prim_rand *r, iters): 16 conditional branches per iteration,
@@ -90,6 +92,7 @@ arch_prim_store:
 	.balign 16
 arch_prim_branch:
 	ldp	x4, x3, [x0]
+	ldr	x5, [x0, #16]
 	mov	x8, #0
 	cbz	x1, 2f
 1:	XORSHIFT_MASKED
@@ -113,6 +116,7 @@ arch_prim_branch:
 	.balign 16
 arch_prim_indirect:
 	ldp	x4, x3, [x0]
+	ldr	x5, [x0, #16]
 	mov	x8, #0
 	cbz	x1, 2f
 1:	XORSHIFT_MASKED

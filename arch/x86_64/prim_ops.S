@@ -83,7 +83,8 @@ arch_prim_store:
 2:	ret
 	.size arch_prim_store, . - arch_prim_store
 
-/* One xorshift64 step of rax (Marsaglia 2003: 13, 7, 17), then rdx = rax & mask (rcx). */
+/* One xorshift64 step of rax (Marsaglia 2003: 13, 7, 17), then rdx = (rax & mask) ^ pattern
+ * (rcx, r11). */
 .macro XORSHIFT_MASKED
 	movq %rax, %r9
 	shlq $13, %r9
@@ -96,6 +97,7 @@ arch_prim_store:
 	xorq %r9, %rax
 	movq %rax, %rdx
 	andq %rcx, %rdx
+	xorq %r11, %rdx
 .endm
 
 /* uint64_t arch_prim_branch(struct prim_rand *r, iters): 16 conditional branches per iteration,
@@ -105,6 +107,7 @@ arch_prim_store:
 arch_prim_branch:
 	movq (%rdi), %rcx
 	movq 8(%rdi), %rax
+	movq 16(%rdi), %r11
 	xorl %r8d, %r8d
 	testq %rsi, %rsi
 	jz 2f
@@ -130,6 +133,7 @@ arch_prim_branch:
 arch_prim_indirect:
 	movq (%rdi), %rcx
 	movq 8(%rdi), %rax
+	movq 16(%rdi), %r11
 	xorl %r8d, %r8d
 	testq %rsi, %rsi
 	jz 2f

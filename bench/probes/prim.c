@@ -20,6 +20,7 @@
 
 #define PRIM_SEED 0x9E3779B97F4A7C15ull /* any non-zero xorshift state */
 #define PRIM_LINE_BYTES 64
+#define PRIM_PREWARM_ITERS 64
 
 const struct prim_os_desc prim_os_kinds[PRIM_OS_KINDS] = {
 	[PRIM_OS_SYSCALL] = { "syscall", 1, "getppid()" },
@@ -42,9 +43,9 @@ static const struct prim_kernel kernels[] = {
 	{ "int_indep", FN_INT_INDEP, false, PRIM_INSNS_SIMPLE, "independent integer adds, 8 accumulators (throughput)" },
 	{ "load", FN_LOAD, false, PRIM_INSNS_SIMPLE, "independent 8-byte loads, one L1 line" },
 	{ "store", FN_STORE, false, PRIM_INSNS_SIMPLE, "8-byte stores, two L1 lines" },
-	{ "branch", FN_BRANCH, false, PRIM_INSNS_BRANCH, "conditional branch, fixed outcome (predicted)" },
+	{ "branch", FN_BRANCH, false, PRIM_INSNS_BRANCH, "conditional branch, fixed outcome per site, half taken (predicted)" },
 	{ "branch_random", FN_BRANCH, true, 0, "conditional branch, random outcome (mispredicted about half the time)" },
-	{ "indirect", FN_INDIRECT, false, PRIM_INSNS_INDIRECT, "indirect branch, fixed target (predicted)" },
+	{ "indirect", FN_INDIRECT, false, PRIM_INSNS_INDIRECT, "indirect branch, fixed target per site (predicted)" },
 	{ "indirect_random", FN_INDIRECT, true, 0, "indirect branch, one of two targets at random" },
 	{ "call", FN_CALL, false, PRIM_INSNS_CALL, "call and return of an empty leaf" },
 	{ "fp_add", FN_FP_ADD, false, PRIM_INSNS_SIMPLE, "independent FP64 adds, 8 accumulators (throughput)" },
@@ -106,7 +107,7 @@ static enum probe_status measure_kernel(struct probe_env *env, const struct prim
 	const char *params[] = { "prim", k->name, "ops_per_iter", ops, "outcome",
 				 k->fn == FN_BRANCH || k->fn == FN_INDIRECT ? (k->random ? "random" : "fixed") : "none",
 				 "insns_per_iter", insns, 0 };
-	struct prim_arg a = { k, lines, { k->random ? PRIM_RANDOM_MASK : 0, PRIM_SEED } };
+	struct prim_arg a = { k, lines, { k->random ? PRIM_RANDOM_MASK : 0, PRIM_SEED, PRIM_PATTERN } };
 	struct core_clock clock = { .n = 0 };
 	struct bench_op op = { .probe = "prim", .run = prim_op, .arg = &a, .params = params,
 			       .core_clock = &clock,
@@ -116,6 +117,9 @@ static enum probe_status measure_kernel(struct probe_env *env, const struct prim
 	u64_param(insns, sizeof(insns), k->insns);
 	if (!k->insns)
 		params[6] = 0; /* data-dependent path: no exact instruction count */
+	/* One untimed run first: under an emulator the first run translates the kernel, which made
+	 * the calibration settle on 1 iteration, too short to time afterwards (QEMU user mode). */
+	prim_op(&a, PRIM_PREWARM_ITERS);
 	return runner_measure(env, &op);
 }
 
