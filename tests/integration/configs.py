@@ -216,6 +216,11 @@ AARCH64 = [
          options={"probes": "spin,pmu_check", "samples": 8, "timer_samples": 128},
          groups=("pmu", "icount"),
          doc="Entered at EL2, left for EL1: the PMU's counters given to EL1 count exactly under -icount."),
+    _a64("a64prim", icount=True, cpu="max", machine=("virtualization=on",),
+         options={"probes": "prim", "samples": 4, "timer_samples": 128},
+         groups=("pmu", "icount"),
+         doc="Probe prim's kernels with the PMU counting exactly under -icount: each fixed-path "
+             "kernel's instructions per iteration are its static count (aarch64/test_prim.py)."),
     _a64("a64mem", timeout=90, cpu="max",
          options={"probes": "membw,cachefill,flops", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
          groups=("memory",)),
