@@ -101,6 +101,10 @@ X86_64 = [
                doc="prof_split rides along, profiled (x86_64/test_profile.py), and irq_displace, exact under "
                    "icount (x86_64/test_displace.py): an icount boot is slow to start (~35 s of OVMF), so "
                    "the x86 -icount tests share this one."),
+    BootConfig("prim_icount", icount=True, options={"probes": "prim", "samples": 4, "timer_samples": 64},
+               groups=("icount",),
+               doc="Probe prim under -icount shift=0, where the TSC is an instruction clock: every "
+                   "fixed-path kernel takes the same time per instruction (x86_64/test_prim.py)."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi", "serial_baud": 921600,
                               "serial_clock_hz": 14745600}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off. The line at "
