@@ -24,6 +24,8 @@ static const struct {
 	{ CTR_SET_FOOTPRINT_L1I, "l1i_misses" },
 	{ CTR_SET_FOOTPRINT_L2, "l2_demand_misses" },
 	{ CTR_SET_FOOTPRINT_L2_ANY, "l2_misses" },
+	{ CTR_SET_PRIM, "cycles,instructions" },
+	{ CTR_SET_PRIM_BRANCH, "cycles,instructions,branches,branch_misses" },
 };
 
 #define NUM_SETS (sizeof(default_sets) / sizeof(default_sets[0]))

@@ -32,6 +32,10 @@
 #define CTR_SET_FOOTPRINT_L1I "footprint_l1i"
 #define CTR_SET_FOOTPRINT_L2 "footprint_l2"
 #define CTR_SET_FOOTPRINT_L2_ANY "footprint_l2_any"
+/* probe prim: instructions per iteration are its known answer; its branch kernels add the
+ * branches and their mispredictions */
+#define CTR_SET_PRIM "prim"
+#define CTR_SET_PRIM_BRANCH "prim_branch"
 #define CTR_SET_CONFIG "config" /* the pmu_events= list */
 
 #define CTR_OVERHEAD_SAMPLES 33

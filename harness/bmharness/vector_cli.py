@@ -1,8 +1,9 @@
 """`baremetric characterise`, `baremetric predict`: characterisation vectors (hbench-OS ch. 4.1).
 
-- `characterise [--out FILE] [--miss-model bandwidth|latency] -- CMD ARGS...`: run CMD once under
-  valgrind's cachegrind and write the application's vector (analysis/app_vector.py) as JSON
-  (stdout without --out).
+- `characterise [--out FILE] [--miss-model bandwidth|latency] [--startup CMD] -- CMD ARGS...`: run
+  CMD once under valgrind's cachegrind (with its branch predictor), once under strace -c and once
+  under GNU time -v, and write the application's vector (analysis/app_vector.py) as JSON (stdout
+  without --out), the empty program's counts (--startup, /bin/true) taken off.
 - `predict APP_VECTOR TARGET... [--store [DB]] [--json FILE]`: the application's predicted time on
   each target, with its interval, and the ranking (analysis/predict.py). A TARGET is a results
   directory (its vector.json, which `report` writes; built from its summary.json and headline
@@ -35,15 +36,19 @@ def cmd_characterise(args):
     try:
         vec = app_vector.characterise(cmd, args.miss_model, valgrind=args.valgrind,
                                       timeout=args.timeout)
+        if args.startup:
+            base = app_vector.characterise(args.startup.split(), args.miss_model,
+                                           valgrind=args.valgrind, timeout=args.timeout)
+            vec = app_vector.subtract(vec, base)
     except app_vector.VectorError as exc:
         return _err(str(exc))
     if args.out:
         app_vector.write_json(args.out, vec)
-        print("wrote %s: %d instructions, %d bytes from beyond L1, %d from DRAM (%s misses)" % (
-            args.out, vec["events"]["Ir"],
-            vec["uses"].get("read_ns_per_byte.L2", 0) + vec["uses"]["write_ns_per_byte.L2"],
-            vec["uses"].get("read_ns_per_byte.DRAM", 0) + vec["uses"]["write_ns_per_byte.DRAM"],
-            vec["miss_model"]))
+        print("wrote %s: %d instructions, %d bytes from beyond L1, %d from DRAM (%s misses, %s "
+              "model)" % (args.out, vec["events"]["Ir"],
+                  vec["uses"].get("read_ns_per_byte.L2", 0) + vec["uses"]["write_ns_per_byte.L2"],
+                  vec["uses"].get("read_ns_per_byte.DRAM", 0) +
+                  vec["uses"]["write_ns_per_byte.DRAM"], vec["miss_model"], vec["model"]))
     else:
         json.dump(vec, sys.stdout, indent=1, sort_keys=True)
         print()
@@ -109,6 +114,14 @@ def render(app, rows):
                 "%s %.0f%%" % (r["terms"][0]["name"], 100 * r["terms"][0]["share"])
                 if r["terms"] else "-"] for r in rows])
     for r in rows:
+        if r["terms"]:
+            doc.h("%s: each term's share" % r["label"], 2)
+            doc.table(["term", "uses", "cost each", "time", "share"],
+                      [[t["name"], "%d" % t["uses"], "%.4g %s" % (t["coefficient"], (
+                          t.get("unit") or "").replace("ns/byte", "ns/B")),
+                        _fmt_s(t["ns"] * predict.NS), "%.1f%%" % (100 * (t["share"] or 0))]
+                       for t in r["terms"]])
+    for r in rows:
         if r.get("emulated"):
             doc.p("%s: %s" % (r["label"], r["emulated"].get("text") if isinstance(
                 r["emulated"], dict) else r["emulated"]))
@@ -137,6 +150,9 @@ def add_parser(sub):
                    help="charge cache misses as bytes moved (bandwidth, default) or as dependent "
                    "loads (latency: pointer-heavy programs)")
     p.add_argument("--valgrind", default="valgrind", metavar="PATH")
+    p.add_argument("--startup", default="/bin/true", metavar="CMD",
+                   help="an empty program whose counts (process start-up) are taken off the "
+                   "program's (default /bin/true; '' keeps them)")
     p.add_argument("--timeout", type=float, default=None, metavar="S")
     p.add_argument("cmd", nargs="+", metavar="CMD", help="the program and its arguments, after --")
     p.set_defaults(func=cmd_characterise)

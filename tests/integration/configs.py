@@ -103,6 +103,10 @@ X86_64 = [
                doc="prof_split rides along, profiled (x86_64/test_profile.py), and irq_displace, exact under "
                    "icount (x86_64/test_displace.py): an icount boot is slow to start (~35 s of OVMF), so "
                    "the x86 -icount tests share this one."),
+    BootConfig("prim_icount", icount=True, options={"probes": "prim", "samples": 4, "timer_samples": 64},
+               groups=("icount",),
+               doc="Probe prim under -icount shift=0, where the TSC is an instruction clock: every "
+                   "fixed-path kernel takes the same time per instruction (x86_64/test_prim.py)."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi", "serial_baud": 921600,
                               "serial_clock_hz": 14745600}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off. The line at "
@@ -218,6 +222,11 @@ AARCH64 = [
          options={"probes": "spin,pmu_check", "samples": 8, "timer_samples": 128},
          groups=("pmu", "icount"),
          doc="Entered at EL2, left for EL1: the PMU's counters given to EL1 count exactly under -icount."),
+    _a64("a64prim", icount=True, cpu="max", machine=("virtualization=on",),
+         options={"probes": "prim", "samples": 4, "timer_samples": 128},
+         groups=("pmu", "icount"),
+         doc="Probe prim's kernels with the PMU counting exactly under -icount: each fixed-path "
+             "kernel's instructions per iteration are its static count (aarch64/test_prim.py)."),
     _a64("a64mem", timeout=90, cpu="max",
          options={"probes": "membw,cachefill,flops", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
          groups=("memory",)),

@@ -151,12 +151,22 @@ def test_cli_predict(memory_run, tmp_path):
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind not installed")
 def test_cli_characterise_runs_cachegrind(tmp_path):
     out = tmp_path / "true.json"
-    r = subprocess.run([sys.executable, HARNESS, "characterise", "--out", str(out), "--",
-                        "true"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, HARNESS, "characterise", "--out", str(out), "--startup",
+                        "", "--", "true"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     vec = app_vector.load(str(out))
-    assert vec["tool"] == "cachegrind" and vec["command"] == "true"
-    assert vec["uses"]["insn_ns"] > 1000 and vec["line_bytes"] in (32, 64, 128)
+    assert vec["tool"] == "cachegrind" and vec["command"] == "true" and vec["model"] == "prim"
+    u = vec["uses"]
+    assert u["op_ns.int_indep"] > 1000 and u["op_ns.load"] > 100 and u["op_ns.branch"] > 100
+    assert vec["line_bytes"] in (32, 64, 128)
+    # the OS counts: an exec'd program makes system calls and faults its pages in
+    if shutil.which("strace") and os.path.exists("/usr/bin/time"):
+        assert u["op_ns.syscall"] > 5 and u["op_ns.page_fault"] > 5
+    # with its own start-up taken off, an empty program uses (almost) nothing
+    r = subprocess.run([sys.executable, HARNESS, "characterise", "--out", str(out), "--", "true"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert app_vector.load(str(out))["uses"]["op_ns.int_indep"] < u["op_ns.int_indep"] / 10
     r = subprocess.run([sys.executable, HARNESS, "characterise", "--valgrind", "/nonexistent/vg",
                         "--", "true"], capture_output=True, text=True)
     assert r.returncode == 2 and "install Debian's valgrind" in r.stderr

@@ -9,22 +9,28 @@ figures (headline.compute), converted to latencies, each with the CI of the poin
 - read/write/copy ns per byte at each cache level and DRAM: 1 / the plateau's GB/s (GB/s is bytes
   per ns), the best kernel width of each (the headline's choice), CI [1/hi, 1/lo];
 - load ns at each level: the random pointer chase's plateau latency (one dependent load);
+- DRAM, where the headline has no DRAM plateau (cache sizes unknown or beyond the sweep): the
+  largest buffer's figures, said so in the source;
 - insn ns: one simple instruction: one add of the dependent add chain timed beside every
   bandwidth set (core_clock.py: one add is one core cycle), the median over the sets, interval
   from the sets' lowest and highest; without those sets the spin probe's dependent
   two-instruction loop (dec/jnz, subs/b.ne), its median time per iteration over insns_per_iter,
   CI from the set's 95% CI (a loop whose branch costs a cycle of its own on some cores: Zen 3
   takes two cycles per iteration);
-- irq ns: one interrupt delivered: the median latency of the first source the headline lists.
+- irq ns: one interrupt delivered: the median latency of the first source the headline lists;
+- op_ns.<primitive>: one operation of each kind probe `prim` times (prim_costs.py): integer add
+  (int_indep, int_dep), L1 load and store, conditional and indirect branch predicted and
+  mispredicted (branch, branch_miss, indirect, indirect_miss), call/return, FP add, and hosted a
+  system call, a page fault and a context switch.
 A coefficient the run did not measure is absent (never 0): prediction then says it is missing.
 
 Names: `<op>_ns_per_byte.<level>` (op read, write, copy; level L1d, L2, L3, ..., DRAM),
-`load_ns.<level>`, `insn_ns`, `irq_ns`."""
+`load_ns.<level>`, `insn_ns`, `irq_ns`, `op_ns.<primitive>`."""
 
 import json
 import os
 
-from . import core_clock
+from . import core_clock, memory, prim_costs
 from .. import stats
 from ..stream.values import num
 
@@ -104,6 +110,33 @@ def _insn(summary):
                  % set_no)
 
 
+def _dram_from_largest(coefs, summary):
+    """DRAM coefficients from the sweep's largest buffer where the headline found no DRAM plateau
+    (the cache sizes unknown, or the largest reported beyond the sweep: this VM's CPUID gives an
+    L3 larger than its memory): per kernel the best width's GB/s at the largest size, and the
+    random chase's load there. Labelled as such in the source."""
+    best = {}
+    for c in memory.curves(summary):
+        if not c["points"]:
+            continue
+        p = c["points"][-1]
+        if c["probe"] == "membw" and c.get("kernel") in OPS and p.get("gbps"):
+            if c["kernel"] not in best or p["gbps"] > best[c["kernel"]][1]["gbps"]:
+                best[c["kernel"]] = (c, p)
+        elif c["probe"] == "latency" and c["params"].get("pattern") == "random" and p.get("ns"):
+            coefs.setdefault("load_ns.DRAM", _coef(
+                p["ns"], p.get("ns_lo"), p.get("ns_hi"), "ns",
+                "random chase at the largest buffer, %d MiB (no DRAM plateau in this run)" % (
+                    p["size"] // (1 << 20))))
+    for op, (c, p) in best.items():
+        t = _per_byte({"gbps": p["gbps"], "ci_lo_gbps": p.get("gbps_lo"),
+                       "ci_hi_gbps": p.get("gbps_hi")})
+        if t:
+            coefs.setdefault("%s_ns_per_byte.DRAM" % op, _coef(
+                t[0], t[1], t[2], "ns/byte", "%s at the largest buffer, %d MiB (%s; no DRAM "
+                "plateau in this run)" % (op, p["size"] // (1 << 20), c["label"])))
+
+
 def machine_vector(hl, summary):
     """The vector dict of one run: {format, format_version, machine, emulated, coefficients}."""
     coefs = {}
@@ -112,6 +145,8 @@ def machine_vector(hl, summary):
         _level_coefs(coefs, level)
     if mem.get("dram") and mem["dram"].get("measured"):
         _level_coefs(coefs, mem["dram"])
+    if not any(k.endswith(".DRAM") for k in coefs):
+        _dram_from_largest(coefs, summary)
     insn = _insn(summary)
     if insn:
         coefs["insn_ns"] = insn
@@ -122,6 +157,7 @@ def machine_vector(hl, summary):
                                     "interrupt latency median, %s (%s)" % (row.get("source"),
                                                                            row.get("wait")))
             break
+    coefs.update(prim_costs.coefficients(summary))
     m = hl.get("machine") or {}
     return {"format": FORMAT, "format_version": VERSION,
             "machine": {k: m.get(k) for k in ("cpu", "vendor", "family", "model", "arch", "env", "os",
