@@ -11,6 +11,7 @@
 #include "drivers/usb/xhci_regs.h"
 #include "test.h"
 #include "xhci_model.h"
+#include "xhci_rig.h"
 
 #define LEG_ENABLES (1u | 1u << 4 | 1u << 13 | 1u << 14 | 1u << 15) /* 7.1.2 SMI enables */
 #define LEG_STATUS (7u << 29)                                        /* 7.1.2 RW1C SMI status */
@@ -37,16 +38,8 @@ static struct rig *rig_new(void)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 
-	r->mem = aligned_alloc(4096, XM_DMA_SIZE);
-	xm_init(&r->m, r->mem);
-	xm_io(&r->m, &r->io, &r->dma);
+	r->mem = xhci_rig_model(&r->m, &r->io, &r->dma);
 	return r;
-}
-
-static void rig_free(struct rig *r)
-{
-	free(r->mem);
-	free(r);
 }
 
 #define CHECK_MODEL(r)                                                                     \
@@ -76,19 +69,9 @@ static struct rig *rig_msc(int speed, unsigned port)
 	return r;
 }
 
-/* OUT n bytes of a pattern, IN them back, compare. */
 static bool loopback(struct rig *r, uint8_t *out, uint8_t *in, uint32_t n, uint8_t seed)
 {
-	uint32_t got = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = (uint8_t)(seed + i * 7);
-	memset(in, 0, n);
-	if (xhci_bulk(&r->x, &r->d, false, out, n, &got) || got != n)
-		return false;
-	if (xhci_bulk(&r->x, &r->d, true, in, n, &got) || got != n)
-		return false;
-	return memcmp(out, in, n) == 0;
+	return xhci_rig_loopback(&r->x, &r->d, out, in, n, seed, 7);
 }
 
 static void dma_alloc_rules(void)
@@ -137,7 +120,7 @@ static void handoff_then_reset_order(void)
 	CHECK(m->now >= m->bios_release_us);
 	CHECK_EQ_U64(m->usbsts & 1u, 0); /* running */
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* A BIOS that never releases the controller (real boards do): after the bounded wait the driver
@@ -157,7 +140,7 @@ static void bios_never_releases(void)
 	CHECK(r->m.now >= SEC / 2 && r->m.now <= 2 * SEC); /* waited, bounded */
 	CHECK_EQ_U64(r->m.usbsts & 1u, 0);                 /* running */
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* A BIOS that releases in time: nothing forced. */
@@ -168,7 +151,7 @@ static void bios_releases_nothing_forced(void)
 	CHECK_OK(xhci_init(&r->x, XM_MMIO, &r->io, &r->dma), r);
 	CHECK(!r->x.bios_forced && !r->m.bios_taken);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Max Scratchpad Buffers (xHCI 1.2 5.3.4 Table 5-13: Hi in HCSPARAMS2 bits 25:21, Lo in 31:27),
@@ -197,7 +180,7 @@ static void scratchpads_allocated_as_asked(void)
 		CHECK_OK(xhci_init(&r->x, XM_MMIO, &r->io, &r->dma), r);
 		CHECK_EQ_U64(r->x.scratchpads, asks[i]);
 		CHECK_MODEL(r);
-		rig_free(r);
+		XHCI_RIG_FREE(r);
 	}
 }
 
@@ -211,7 +194,7 @@ static void reset_never_finishes(void)
 	/* Linux waits 10 s for a reset (XHCI_RESET_LONG_USEC): so long, no longer. */
 	CHECK(r->m.now >= 10 * SEC && r->m.now <= 11 * SEC);
 	CHECK(r->m.delay_calls < 1000000);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 4.19.1.1: a USB 2 port is reset by PR; the driver goes on only after PRC, and clears it. */
@@ -240,7 +223,7 @@ static void usb2_port_reset_waits_for_prc(void)
 	CHECK_EQ_U64(r->m.slot[r->d.slot].route, 0);
 	CHECK_EQ_U64(r->msc.set_config_calls, 1);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 4.19.1.2: a USB 3 port trains by itself: no PR; SuperSpeed EP0 512, companion burst. */
@@ -258,7 +241,7 @@ static void usb3_port_trains_itself(void)
 	CHECK_EQ_U64(s->ep[4].type, 2); /* bulk OUT */
 	CHECK_STR(usb_speed_name(r->d.speed), "super");
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 7.2: which ports are USB 3 comes from the Supported Protocol capabilities, not a layout. */
@@ -275,7 +258,7 @@ static void usb3_ports_after_usb2_ones(void)
 	CHECK_EQ_U64(r->m.port[6].pr_writes, 0);
 	CHECK_EQ_U64(r->d.speed, USB_SPEED_SUPER);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 static void usb3_stuck_link_warm_reset(void)
@@ -290,7 +273,7 @@ static void usb3_stuck_link_warm_reset(void)
 	CHECK_OK(xhci_open_msc(&r->x, &path, &r->d), r);
 	CHECK_EQ_U64(r->m.port[2].wpr_writes, 1);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 4.3.3 / 4.6.7: full speed starts EP0 at 8 and takes bMaxPacketSize0 by Evaluate Context. */
@@ -303,7 +286,7 @@ static void full_speed_ep0_fixup(void)
 	CHECK_EQ_U64(r->d.ep0_mps, 64);
 	CHECK_STR(usb_speed_name(r->d.speed), "full");
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Many small transfers: both bulk rings wrap through their Link TRBs (63 TRBs a lap) and the
@@ -320,7 +303,7 @@ static void ring_and_event_ring_wrap(void)
 	CHECK(r->m.er_wraps >= 8);
 	CHECK(r->m.ring_wraps >= 8);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 6.4.1: no TRB buffer across 64 KiB, TDs of at most 64 KiB: 150000 bytes are three TDs. */
@@ -342,7 +325,7 @@ static void transfer_over_64k_is_split(void)
 	}
 	CHECK_EQ_U64(tds, 3);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 4.11.5.1: TDs of two TRBs (a buffer across a 64 KiB boundary) on a ring of 63: one of them
@@ -358,7 +341,7 @@ static void chained_td_across_the_link_trb(void)
 		bad += !loopback(r, out, in, 8192, (uint8_t)i);
 	CHECK_EQ_U64(bad, 0);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* 4.10.1.1: a short IN transfer ends with what came; a controller that also reports the TD's
@@ -383,7 +366,7 @@ static void short_packet_actual_length(void)
 		CHECK(loopback(r, out, in, 64, 9));
 	}
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* A stall returns USB_XFER_STALL; clear halt is Reset Endpoint, Set TR Dequeue Pointer past the
@@ -419,7 +402,7 @@ static void stall_and_clear_halt(void)
 	}
 	CHECK(r->m.ncmd > 64); /* past a lap of the command ring */
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Clearing an endpoint that is not halted resets the host side's toggle too: Stop Endpoint and
@@ -438,7 +421,7 @@ static void clear_halt_of_a_running_endpoint(void)
 	CHECK_EQ_U64(r->msc.clear_halt_ep, 0x02);
 	CHECK(loopback(r, out, in, 512, 2));
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* A device that never answers: the transfer gives up after its bound, the endpoint is stopped
@@ -460,7 +443,7 @@ static void transfer_timeout_recovers(void)
 	r->msc.nak_in = false;
 	CHECK(loopback(r, out, in, 512, 4));
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Depth 2: the hub at a root port is set up and its port reset by class requests; the device
@@ -496,7 +479,7 @@ static void device_behind_full_speed_hub(void)
 	CHECK_EQ_U64(r->d.speed, USB_SPEED_FULL);
 	CHECK(loopback(r, out, in, 64, 5));
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 static void full_speed_device_behind_high_speed_hub(void)
@@ -508,7 +491,7 @@ static void full_speed_device_behind_high_speed_hub(void)
 	CHECK_EQ_U64(s->tt_port, 2);
 	CHECK_EQ_U64(s->route, 2);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 static void device_behind_superspeed_hub(void)
@@ -519,7 +502,7 @@ static void device_behind_superspeed_hub(void)
 	CHECK_EQ_U64(r->m.slot[r->d.slot].route, 4);
 	CHECK_EQ_U64(r->d.speed, USB_SPEED_SUPER);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 static void nothing_connected_is_bounded(void)
@@ -532,7 +515,7 @@ static void nothing_connected_is_bounded(void)
 	CHECK(strstr(xhci_error(&r->x), "nothing connected") != 0);
 	CHECK(r->m.now <= 3 * SEC);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 TEST_SUITE(xhci) = {

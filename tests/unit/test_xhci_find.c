@@ -12,6 +12,7 @@
 #include "drivers/usb/xhci.h"
 #include "test.h"
 #include "xhci_model.h"
+#include "xhci_rig.h"
 
 #define SEC 1000000ull
 #define DEVS 12
@@ -33,16 +34,8 @@ static struct rig *rig_new(void)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 
-	r->mem = aligned_alloc(4096, XM_DMA_SIZE);
-	xm_init(&r->m, r->mem);
-	xm_io(&r->m, &r->io, &r->dma);
+	r->mem = xhci_rig_model(&r->m, &r->io, &r->dma);
 	return r;
-}
-
-static void rig_free(struct rig *r)
-{
-	free(r->mem);
-	free(r);
 }
 
 /* accept(): the model device behind the offered slot is the one wanted. */
@@ -105,7 +98,7 @@ static void one_based_port_hint(void)
 	CHECK(xm_find_cmd(&r->m, 10, 0) >= 0); /* Disable Slot for the refused one */
 	CHECK_EQ_U64(r->dev[1].address, 0);
 	check_found(r, 1);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Right hint: nothing else is touched (no other port reset, one device read). */
@@ -124,7 +117,7 @@ static void right_hint_touches_nothing_else(void)
 	CHECK_EQ_U64(st.offered, 1);
 	CHECK_EQ_U64(r->m.port[1].pr_writes, 0);
 	check_found(r, 1);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* USB 2 ports 1-4, USB 3 ports 5-8 (n2 = n3 = 4). The stick's SuperSpeed link at port 5 never
@@ -148,7 +141,7 @@ static void usb3_stick_falls_to_usb2_port(void)
 	CHECK_EQ_U64(r->m.port[5].wpr_writes, 1);
 	CHECK_EQ_U64(st.offered, 1);
 	check_found(r, 1);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Same layout: a USB 2 reset of port 2 moves the stick to its USB 3 port 6, later in the walk's
@@ -170,7 +163,7 @@ static void usb2_reset_moves_stick_to_usb3_port(void)
 	CHECK_EQ_U64(r->d.speed, USB_SPEED_SUPER);
 	CHECK_EQ_U64(r->m.port[2].pr_writes, 1);
 	check_found(r, 1);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* hub (root port 4) -> hub (its port 3) -> stick (port 1): route 0x13; the hint has only the
@@ -196,7 +189,7 @@ static void stick_two_hubs_deep(void)
 	CHECK_EQ_U64(r->d.tier, 3);
 	CHECK_EQ_U64(st.offered, 2);
 	check_found(r, 3); /* two hubs and the stick */
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* SuperSpeed hubs five deep, each at its port 2, the stick at the fifth's port 1: route 0x12222,
@@ -222,7 +215,7 @@ static void five_tiers_and_no_sixth(void)
 	for (unsigned i = 0; i < 5; i++)
 		CHECK_EQ_U64(r->dev[i].depth_set_calls, 1);
 	check_found(r, 6);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 
 	r = rig_new();
 	for (unsigned i = 0; i < 6; i++)
@@ -239,7 +232,7 @@ static void five_tiers_and_no_sixth(void)
 	CHECK(strstr(xhci_error(&r->x), "mass-storage") != 0);
 	CHECK_EQ_U64(xm_slots_enabled(&r->m), 0);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Two sticks and a hub, none the one: every device read once, every slot given back, the walk
@@ -263,7 +256,7 @@ static void no_device_carries_the_nonce(void)
 	CHECK_EQ_U64(xm_slots_enabled(&r->m), 0);
 	CHECK(r->m.now < WALK_BOUND_US);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 
 	r = rig_new();
 	CHECK(find(r, &hint, &st) != 0);
@@ -271,7 +264,7 @@ static void no_device_carries_the_nonce(void)
 	CHECK(strstr(xhci_error(&r->x), "no device connected") != 0);
 	CHECK(r->m.now < 5 * SEC);
 	CHECK_MODEL(r);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 TEST_SUITE(xhci_find) = {

@@ -10,6 +10,7 @@
 #include "drivers/usb/xhci_proto.h"
 #include "tests/unit/test.h"
 #include "tests/unit/xhci_model.h"
+#include "tests/unit/xhci_rig.h"
 
 #define SEC 1000000ull
 #define MS 1000ull
@@ -37,16 +38,8 @@ static struct rig *rig_new(void)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 
-	r->mem = aligned_alloc(4096, XM_DMA_SIZE);
-	xm_init(&r->m, r->mem);
-	xm_io(&r->m, &r->io, &r->dma);
+	r->mem = xhci_rig_model(&r->m, &r->io, &r->dma);
 	return r;
-}
-
-static void rig_free(struct rig *r)
-{
-	free(r->mem);
-	free(r);
 }
 
 static bool model_clean(struct rig *r)
@@ -71,16 +64,7 @@ static bool open_msc(struct rig *r, int speed, unsigned port)
 
 static bool loopback(struct rig *r, uint8_t *out, uint8_t *in, uint32_t n, uint8_t seed)
 {
-	uint32_t got = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = (uint8_t)(seed + i * 3);
-	memset(in, 0, n);
-	if (xhci_bulk(&r->x, &r->d, false, out, n, &got) || got != n)
-		return false;
-	if (xhci_bulk(&r->x, &r->d, true, in, n, &got) || got != n)
-		return false;
-	return memcmp(out, in, n) == 0;
+	return xhci_rig_loopback(&r->x, &r->d, out, in, n, seed, 3);
 }
 
 /* xHCI 1.2 4.11.5.1 with Linux XHCI_LINK_TRB_QUIRK: a 0.95 controller follows a Link TRB only
@@ -107,7 +91,7 @@ static void link_trb_chain_on_095_host(void)
 		CHECK_EQ_U64((r->x.cmd.trb[RING_LINK].control & TRB_CH) != 0, versions[v] == 0x95);
 		CHECK_EQ_U64((r->d.bulk_in.ring.trb[RING_LINK].control & TRB_CH) != 0, versions[v] == 0x95);
 		CHECK(model_clean(r));
-		rig_free(r);
+		XHCI_RIG_FREE(r);
 	}
 }
 
@@ -161,7 +145,7 @@ static void psi_table_with_gen2x2(void)
 	CHECK(strstr(xhci_error(&r->x), "PSI table") != 0);
 	CHECK(xhci_port_link(&r->x, 99, &l) != 0);
 	CHECK(model_clean(r));
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* A stick on a Gen 2x2 link: the root port reports the PSI table's own ID (7, not one of the
@@ -181,7 +165,7 @@ static void stick_on_a_gen2x2_port_opens(void)
 	CHECK_EQ_U64(r->d.psiv, 7);
 	CHECK_EQ_U64(r->m.slot[r->d.slot].speed, 7);
 	CHECK(model_clean(r));
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 static bool aligned(struct rig *r, const void *p, uint64_t a)
@@ -222,7 +206,7 @@ static void cache_granule_128(void)
 	CHECK(aligned(r, out, 128) && aligned(r, in, 128));
 	CHECK(loopback(r, out, in, 1000, 9));
 	CHECK(model_clean(r));
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* Bulk transfers wait SD_TIMEOUT (30 s, Linux drivers/scsi/sd.h) by default and what the class
@@ -244,7 +228,7 @@ static void bulk_timeout_as_set(void)
 	CHECK(strstr(xhci_error(&r->x), "timed out: no completion event in ms 60000") != 0);
 	CHECK(r->m.delay_calls < 1000000); /* polled ever less often, not a million times */
 	CHECK(model_clean(r));
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 /* End of run (Linux xhci_shutdown: xhci_halt, then xhci_reset with XHCI_RESET_SHORT_USEC):
@@ -273,7 +257,7 @@ static void shutdown_halts_then_resets(void)
 	CHECK(!r->x.running);
 	CHECK_EQ_U64(xhci_bulk(&r->x, &r->d, false, buf, 512, &got), (uint64_t)USB_XFER_ERROR);
 	CHECK(model_clean(r));
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 
 	r = rig_new();
 	CHECK(open_msc(r, XM_HS, 5));
@@ -282,7 +266,7 @@ static void shutdown_halts_then_resets(void)
 	CHECK_EQ_U64(xhci_shutdown(&r->x), (uint64_t)USB_XFER_ERROR);
 	CHECK(strstr(xhci_error(&r->x), "HCRST") != 0);
 	CHECK(r->m.now - t0 <= 300 * MS);
-	rig_free(r);
+	XHCI_RIG_FREE(r);
 }
 
 TEST_SUITE(xhci_robust) = {
