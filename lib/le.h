@@ -20,4 +20,14 @@ static inline uint64_t rd64(const uint8_t *p)
 	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
 }
 
+/* A field of n bytes (at most 8), where the width is the table's (ACPI address-space descriptors). */
+static inline uint64_t rd_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i--;)
+		v = v << 8 | p[i];
+	return v;
+}
+
 #endif

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "lib/le.h"
+
 #define SDT_OFF_LENGTH 4
 #define SDT_HEADER_LEN 36
 
@@ -39,15 +41,6 @@
 #define IORT_TYPE_SMMUV3 4
 #define IORT_NODES_MAX 4096
 
-static uint64_t rd(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = n; i--;)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void add_unit(struct iommu_info *info, enum iommu_kind kind, uint64_t base, uint16_t segment)
 {
 	for (unsigned i = 0; i < info->units; i++)
@@ -74,14 +67,14 @@ static void parse_dmar(const uint8_t *t, uint32_t len, struct iommu_info *info)
 	}
 	info->dmar_flags = t[DMAR_OFF_FLAGS];
 	while (off + 4 <= len) {
-		uint32_t type = (uint32_t)rd(t + off, 2), n = (uint32_t)rd(t + off + 2, 2);
+		uint32_t type = (uint32_t)rd16(t + off), n = (uint32_t)rd16(t + off + 2);
 
 		if (n < 4 || off + n > len) {
 			info->why = "a DMAR remapping structure's length leaves the table";
 			return;
 		}
 		if (type == DMAR_TYPE_DRHD && n >= DRHD_MIN_LEN)
-			add_unit(info, IOMMU_VTD, rd(t + off + DRHD_OFF_BASE, 8), (uint16_t)rd(t + off + DRHD_OFF_SEGMENT, 2));
+			add_unit(info, IOMMU_VTD, rd64(t + off + DRHD_OFF_BASE), (uint16_t)rd16(t + off + DRHD_OFF_SEGMENT));
 		off += n;
 	}
 }
@@ -92,14 +85,14 @@ static void parse_ivrs(const uint8_t *t, uint32_t len, struct iommu_info *info)
 
 	while (off + 4 <= len) {
 		uint8_t type = t[off];
-		uint32_t n = (uint32_t)rd(t + off + IVHD_OFF_LEN, 2);
+		uint32_t n = (uint32_t)rd16(t + off + IVHD_OFF_LEN);
 
 		if (n < 4 || off + n > len) {
 			info->why = "an IVRS block's length leaves the table";
 			return;
 		}
 		if ((type == IVHD_TYPE_10 || type == IVHD_TYPE_11 || type == IVHD_TYPE_40) && n >= IVHD_MIN_LEN)
-			add_unit(info, IOMMU_AMDVI, rd(t + off + IVHD_OFF_BASE, 8), (uint16_t)rd(t + off + IVHD_OFF_SEGMENT, 2));
+			add_unit(info, IOMMU_AMDVI, rd64(t + off + IVHD_OFF_BASE), (uint16_t)rd16(t + off + IVHD_OFF_SEGMENT));
 		off += n;
 	}
 }
@@ -112,25 +105,25 @@ static void parse_iort(const uint8_t *t, uint32_t len, struct iommu_info *info)
 		info->why = "the IORT table is shorter than its fixed part";
 		return;
 	}
-	nodes = (uint32_t)rd(t + IORT_OFF_NODES, 4);
-	off = (uint32_t)rd(t + IORT_OFF_FIRST, 4);
+	nodes = (uint32_t)rd32(t + IORT_OFF_NODES);
+	off = (uint32_t)rd32(t + IORT_OFF_FIRST);
 	for (uint32_t i = 0; i < nodes && i < IORT_NODES_MAX; i++) {
 		uint32_t n;
 
-		if (off + 4 > len || (n = (uint32_t)rd(t + off + IORT_NODE_OFF_LEN, 2)) < 4 || off + n > len) {
+		if (off + 4 > len || (n = (uint32_t)rd16(t + off + IORT_NODE_OFF_LEN)) < 4 || off + n > len) {
 			info->why = "an IORT node's length leaves the table";
 			return;
 		}
 		if (n >= IORT_NODE_MIN_LEN && (t[off] == IORT_TYPE_SMMUV3 || t[off] == IORT_TYPE_SMMUV2))
 			add_unit(info, t[off] == IORT_TYPE_SMMUV3 ? IOMMU_SMMUV3 : IOMMU_SMMUV2,
-				 rd(t + off + IORT_NODE_OFF_BASE, 8), 0);
+				 rd64(t + off + IORT_NODE_OFF_BASE), 0);
 		off += n;
 	}
 }
 
 void iommu_parse(const uint8_t *t, struct iommu_info *info)
 {
-	uint32_t len = (uint32_t)rd(t + SDT_OFF_LENGTH, 4);
+	uint32_t len = (uint32_t)rd32(t + SDT_OFF_LENGTH);
 
 	if (len < SDT_HEADER_LEN)
 		return;

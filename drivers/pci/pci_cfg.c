@@ -1,6 +1,8 @@
 /* PCI configuration-space helpers over an ops table (see pci_cfg.h). */
 #include "drivers/pci/pci_cfg.h"
 
+#include "lib/le.h"
+
 #define CAP_WALK_MAX 48        /* (256 - 64) / 4 capabilities fit in the legacy space */
 #define CAP_PTR_MASK 0xFCu     /* the low two bits of a capability pointer are reserved */
 #define CAP_FIRST_OFF 0x40u    /* capabilities live after the 64-byte header */
@@ -16,15 +18,6 @@
 /* Offsets in the three address-space descriptors (ACPI 6.x tables 6.44, 6.45, 6.46). */
 #define RES_OFF_TYPE 3
 #define RES_OFF_GRAN 6
-
-static uint64_t rd_le(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = n; i--;)
-		v = v << 8 | p[i];
-	return v;
-}
 
 uint32_t pci_cap_find(const struct pci_cfg *c, uint8_t id)
 {
