@@ -64,6 +64,19 @@ def a64(tmp_path_factory):
                 tmp_path_factory.mktemp("prim_a64"))
 
 
+def _pair_facts(sets):
+    """What the miss coefficients were made of: said when one is missing (CI once lost
+    branch_miss under qemu-aarch64 and the summary it printed did not say why)."""
+    out = []
+    for fixed, rnd, _ in prim_costs.PAIRS:
+        f, r = sets.get(fixed), sets.get(rnd)
+        out.append("%s %s / %s %s; fraction %s" % (
+            fixed, f and (f["stats"]["per_op"], f.get("tsc_hz"), f.get("params")),
+            rnd, r and (r["stats"]["per_op"], r.get("tsc_hz"), r.get("params")),
+            f and r and prim_costs.miss_fraction(f, r)))
+    return "\n".join(out)
+
+
 def _structure(summary):
     sets = prim_costs.prim_sets(summary)
     assert sorted(sets) == sorted(KERNELS + OS_KINDS), sorted(sets)
@@ -79,7 +92,7 @@ def _structure(summary):
     coefs = prim_costs.coefficients(summary)
     want = {"op_ns." + k for k in KERNELS + OS_KINDS if not k.endswith("_random")}
     want |= {"op_ns.branch_miss", "op_ns.indirect_miss"}
-    assert set(coefs) == want
+    assert set(coefs) == want, _pair_facts(sets)
     for name, c in coefs.items():
         assert c["value"] > 0 and c["lo"] <= c["value"] <= c["hi"], (name, c)
     return sets, coefs
