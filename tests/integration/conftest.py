@@ -281,6 +281,8 @@ def boot_config(tmp_path_factory, cfg, **kw):
         kw["usb_devices"] = list(cfg.usb_devices)
     if cfg.pci_devices:
         kw["pci_devices"] = list(cfg.pci_devices)
+    if cfg.stop_after:
+        kw["stop_after"] = cfg.stop_after
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
                 arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout,
                 serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)

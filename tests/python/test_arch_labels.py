@@ -271,11 +271,11 @@ def test_default_timeouts():
 def test_run_qemu_uses_the_architecture_default(tmp_path, monkeypatch):
     seen = []
 
-    def fake_run(cmd, timeout, out_dir):
+    def fake_run(cmd, timeout, out_dir, stop_after=None):
         seen.append(timeout)
         for name in ("qemu.stderr", "serial.log"):
             open(os.path.join(out_dir, name), "wb").close()
-        return 0, False, False, 0.1
+        return 0, False, False, 0.1, False
     monkeypatch.setattr(qemu, "check_tools", lambda **kw: None)
     monkeypatch.setattr(qemu, "prepare", lambda out_dir, *a: os.makedirs(out_dir, exist_ok=True)
                         or ({}, "", []))  # (settings, cfg text, changes)

@@ -98,11 +98,11 @@ def test_qemu_command_prints_what_it_changed(tmp_path, monkeypatch, capsys):
     img = make_image(tmp_path, OWN)
     ran = []
 
-    def fake_run(cmd, timeout, out_dir):  # QEMU not started: the firmware's "ok" exit
+    def fake_run(cmd, timeout, out_dir, stop_after=None):  # QEMU not started: the firmware's "ok" exit
         ran.append(cmd)
         for f in ("qemu.stdout", "qemu.stderr"):
             open(os.path.join(out_dir, f), "w").close()
-        return 3, False, False, 0.1
+        return 3, False, False, 0.1, False
 
     monkeypatch.setattr(qemu, "check_tools", lambda *a, **k: None)
     monkeypatch.setattr(qemu, "_run", fake_run)

@@ -280,16 +280,56 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
     return settings, text, changes
 
 
-def _run(cmd, timeout, out_dir):
-    """Start QEMU in its own process group; stop it on timeout or Ctrl-C."""
-    timed_out = interrupted = False
+STOP_POLL_S = 0.5  # how often the serial log is read for stop_after's text
+
+
+def _seen(path, text, pos):
+    """(True if text is in path's bytes from pos on, the position to read from next)."""
+    start = max(0, pos - len(text))  # a text split across two reads is still found
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            data = fh.read()
+    except OSError:
+        return False, pos
+    return text in data, start + len(data)
+
+
+def _wait(proc, timeout, serial, stop_after):
+    """Wait for QEMU to end, at most timeout seconds; with stop_after (text, seconds), at most
+    that long after text appeared in the serial log. Returns "stopped" when stop_after ended it."""
+    if not stop_after:
+        proc.wait(timeout=timeout)
+        return None
+    text, after = stop_after[0].encode(), stop_after[1]
+    deadline, pos, seen_at = time.monotonic() + timeout, 0, None
+    while True:
+        now = time.monotonic()
+        if seen_at is None:
+            found, pos = _seen(serial, text, pos)
+            seen_at = now if found else None
+        end = deadline if seen_at is None else min(deadline, seen_at + after)
+        if now >= end:
+            if seen_at is not None and now < deadline:
+                return "stopped"
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+        try:
+            proc.wait(timeout=min(STOP_POLL_S, end - now))
+            return None
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def _run(cmd, timeout, out_dir, stop_after=None):
+    """Start QEMU in its own process group; stop it on timeout, stop_after or Ctrl-C."""
+    timed_out = interrupted = stopped = False
     with open(os.path.join(out_dir, "qemu.stdout"), "wb") as so, \
             open(os.path.join(out_dir, "qemu.stderr"), "wb") as se:
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
                                 start_new_session=True)
         try:
-            proc.wait(timeout=timeout)
+            stopped = _wait(proc, timeout, os.path.join(out_dir, "serial.log"), stop_after) == "stopped"
         except subprocess.TimeoutExpired:
             timed_out = True
         except KeyboardInterrupt:
@@ -302,19 +342,21 @@ def _run(cmd, timeout, out_dir):
                 proc.kill()
                 proc.wait()
         duration = time.monotonic() - t0
-    return proc.returncode, timed_out, interrupted, duration
+    return proc.returncode, timed_out or stopped, interrupted, duration, stopped
 
 
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
              qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props="",
-             pci_devices=None, extra_files=None):
+             pci_devices=None, extra_files=None, stop_after=None):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) put over the image's own baremetric.cfg,
     which wins over runconfig.QEMU_DEFAULTS (prepare, runconfig.overlay);
     extra_config: raw lines appended to the config file unchecked; extra_args: more QEMU args;
-    qemu, qemu_datadir: another QEMU binary and its -L data directory (default: the system's).
+    qemu, qemu_datadir: another QEMU binary and its -L data directory (default: the system's);
+    stop_after: (text, seconds): QEMU is stopped that long after text appears in the serial log
+    (a run cut on purpose, sooner than a timeout; it counts as timed out, and "stopped" says so).
     Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
     a = arch_info(arch)
     check_tools(need_mtools=True, qemu=qemu, arch=arch)
@@ -337,7 +379,7 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     if os.path.exists(serial):
         os.remove(serial)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    code, timed_out, interrupted, duration = _run(cmd, timeout, out_dir)
+    code, timed_out, interrupted, duration, stopped = _run(cmd, timeout, out_dir, stop_after)
     status, name = decode_exit(code, timed_out, interrupted)
     if not a["exit_device"] and code == 0 and not (timed_out or interrupted):
         name = "in the end record (no exit device on this machine: PSCI power-off, exit 0)"
@@ -350,6 +392,7 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         "command": cmd, "command_line": shlex.join(cmd), "started_utc": started,
         "exit_code": code, "firmware_status": status, "firmware_status_name": name,
         "timed_out": timed_out, "interrupted": interrupted, "timeout_s": timeout,
+        "stopped_after": list(stop_after) if stopped else None,
         "duration_s": round(duration, 3),
         # QEMU itself exits 1 on a startup error, which looks like debug-exit "ok": tell apart.
         "qemu_error": bool(code == 1 and serial_bytes == 0 and stderr.strip()),

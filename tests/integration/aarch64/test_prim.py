@@ -1,4 +1,4 @@
-"""Probe `prim` on bare-metal AArch64 (QEMU TCG, AAVMF, -icount shift=0: configs.py a64prim),
+"""Probe `prim` on bare-metal AArch64 (QEMU TCG, AAVMF, -icount shift=0: configs.py a64el2pmu),
 where the PMU's instruction counter counts exactly: each kernel with a fixed path retires its
 static instruction count per iteration (arch/aarch64/include/cpu/prim_ops.h, counted in
 arch/aarch64/prim_ops.S), the known answer of analysis/prim_costs.checks within half an
@@ -11,8 +11,8 @@ FIXED_PATH = ("int_dep", "int_indep", "load", "store", "branch", "indirect", "ca
 OS_KINDS = ("syscall", "page_fault", "ctx_switch")
 
 
-def test_instructions_per_iteration_are_the_static_counts(a64prim):
-    b = a64prim
+def test_instructions_per_iteration_are_the_static_counts(a64el2pmu):
+    b = a64el2pmu
     assert not b.run["timed_out"] and b.summary["ok"], b.summary["validation"]["problems"]
     sets = prim_costs.prim_sets(b.summary)
     assert set(FIXED_PATH) <= set(sets), sorted(sets)
@@ -24,7 +24,7 @@ def test_instructions_per_iteration_are_the_static_counts(a64prim):
     assert "dep_add_pmu_cycles" not in chk  # TCG's cycle counter is emulated time
 
 
-def test_os_primitives_skipped_with_reason(a64prim):
-    skips = {s.get("prim"): s for s in a64prim.summary["skips"] if s.get("probe") == "prim"}
+def test_os_primitives_skipped_with_reason(a64el2pmu):
+    skips = {s.get("prim"): s for s in a64el2pmu.summary["skips"] if s.get("probe") == "prim"}
     for kind in OS_KINDS:
         assert kind in skips and "bare metal" in skips[kind]["reason"], skips

@@ -1,4 +1,4 @@
-"""Probe `prim` on bare-metal x86_64 (QEMU TCG, OVMF, -icount shift=0: configs.py prim_icount).
+"""Probe `prim` on bare-metal x86_64 (QEMU TCG, OVMF, -icount shift=0: configs.py icount).
 TCG's x86 has no PMU, but under -icount the TSC counts guest instructions (QEMU's icount: one
 instruction, one step of virtual time), so each fixed-path kernel's time per iteration over its
 static instruction count (arch/x86_64/include/cpu/prim_ops.h) must be the same for every kernel:
@@ -12,8 +12,8 @@ OS_KINDS = ("syscall", "page_fault", "ctx_switch")
 SAME_WITHIN = 0.02
 
 
-def test_time_per_instruction_is_the_same_for_every_kernel(prim_icount):
-    b = prim_icount
+def test_time_per_instruction_is_the_same_for_every_kernel(icount):
+    b = icount
     assert not b.run["timed_out"] and b.summary["ok"], b.summary["validation"]["problems"]
     sets = prim_costs.prim_sets(b.summary)
     per_insn = {}
@@ -27,7 +27,7 @@ def test_time_per_instruction_is_the_same_for_every_kernel(prim_icount):
     assert not off, (off, per_insn)
 
 
-def test_os_primitives_skipped_with_reason(prim_icount):
-    skips = {s.get("prim"): s for s in prim_icount.summary["skips"] if s.get("probe") == "prim"}
+def test_os_primitives_skipped_with_reason(icount):
+    skips = {s.get("prim"): s for s in icount.summary["skips"] if s.get("probe") == "prim"}
     for kind in OS_KINDS:
         assert kind in skips and "bare metal" in skips[kind]["reason"], skips
