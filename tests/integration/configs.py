@@ -26,6 +26,7 @@ Fields of an entry:
            other entry boots in the pool, several at a time, as soon as the session starts.
   stop_after  (text, seconds): QEMU stopped that long after text is on the serial line (run_qemu's
            keyword: a run cut on purpose, sooner than its timeout)
+  extra_files  {path on the stick: text}: files put on the image beside the firmware
 """
 
 from dataclasses import dataclass, field, replace
@@ -57,6 +58,7 @@ class BootConfig:
     pci_devices: tuple = ()
     alone: bool = False
     stop_after: tuple = None
+    extra_files: dict = field(default_factory=dict)
 
 
 def _a64(name, timeout=A64_TIMEOUT_S, **kw):
@@ -395,8 +397,36 @@ def _save_off(cfg):
     return replace(cfg, options=dict(cfg.options, save="off"))
 
 
+# Unattended fleet boots (test_unattended.py): one stick whose baremetric.cfg a file named after
+# the SMBIOS system product overrides (QEMU's -smbios), repeat=2 from that file, after=boot-os.
+FLEET_PRODUCT = "Fleet Box 7"  # with a blank: FAT long names keep it
+FLEET_BOARD = "FB7-MB"
+FLEET_BASE = {"probes": "timer,spin", "timer_samples": 64, "samples": 4, "after": "boot-os"}
+FLEET_FILES = {"EFI/BOOT/cfg/%s.cfg" % FLEET_PRODUCT: "# this machine's own options\nrepeat = 2\nsamples = 5\n"}
+FLEET_SMBIOS = ("-smbios", "type=1,manufacturer=Acme,product=%s" % FLEET_PRODUCT,
+                "-smbios", "type=2,manufacturer=Acme,product=%s" % FLEET_BOARD)
+DONE_LINE = "baremetric: done"  # efi/after_run.h AFTER_RUN_DONE_LINE, docs/fleet.md
+HOLD_AFTER_S = 10  # the held machine is stopped this long after its done line (a power-off: < 1 s)
+UNATTENDED = [
+    BootConfig("unattended", options=FLEET_BASE, qemu_args=FLEET_SMBIOS, timeout=120,
+               extra_files=FLEET_FILES, groups=("fleet",),
+               doc="The product's file chosen: two passes, BootNext set."),
+    BootConfig("unattended_other", options=dict(FLEET_BASE, after="reboot"), timeout=120,
+               qemu_args=("-smbios", "type=1,product=Other Box"), extra_files=FLEET_FILES,
+               groups=("fleet",),
+               doc="A machine with another product: its file is not there, baremetric.cfg alone "
+                   "counts; and after=reboot."),
+    _a64("unattended_a64", options=FLEET_BASE, qemu_args=FLEET_SMBIOS[:2], extra_files=FLEET_FILES,
+         groups=("fleet",), doc="The same on AArch64 (QEMU virt, AAVMF): the product file, two passes, "
+                                "BootNext."),
+    BootConfig("unattended_held", options={"probes": "timer", "timer_samples": 64, "after": "hold"},
+               timeout=120, stop_after=(DONE_LINE, HOLD_AFTER_S), groups=("fleet",),
+               doc="after=hold: the done line, then the machine stays: stopped HOLD_AFTER_S after that "
+                   "line (120 s: the run takes ~20 s under TCG)."),
+]
+
 X86_64, AARCH64, TWICE = ([_save_off(c) for c in t] for t in (X86_64, AARCH64, TWICE))
-_ALL = X86_64 + AARCH64 + SHAPES + SAVE + TWICE
+_ALL = X86_64 + AARCH64 + SHAPES + SAVE + TWICE + UNATTENDED
 CONFIGS = {c.name: c for c in _ALL}
 assert len(CONFIGS) == len(_ALL), "two boot configurations share a name"
 assert not set(c.name for c in MODELS) & set(CONFIGS), "a model boot shares a name with a boot"

@@ -283,6 +283,8 @@ def boot_config(tmp_path_factory, cfg, **kw):
         kw["pci_devices"] = list(cfg.pci_devices)
     if cfg.stop_after:
         kw["stop_after"] = cfg.stop_after
+    if cfg.extra_files:
+        kw["extra_files"] = dict(cfg.extra_files)
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
                 arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout,
                 serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)

@@ -15,17 +15,9 @@ import struct
 
 import pytest
 
-from conftest import boot, boot_a64
+from configs import DONE_LINE as _DONE, FLEET_BOARD as BOARD, FLEET_PRODUCT as PRODUCT, HOLD_AFTER_S
 
-PRODUCT = "Fleet Box 7"  # with a blank: FAT long names keep it
-BOARD = "FB7-MB"
-DONE_LINE = b"baremetric: done"  # efi/after_run.h AFTER_RUN_DONE_LINE, docs/fleet.md
-BASE = {"probes": "timer,spin", "timer_samples": 64, "samples": 4, "after": "boot-os"}
-HOLD_TIMEOUT_S = 120  # the run takes ~20 s under TCG; the machine must still be there at the end,
-HOLD_AFTER_S = 10     # which comes this long after the done line (a power-off takes well under 1 s)
-PRODUCT_CFG = "# this machine's own options\nrepeat = 2\nsamples = 5\n"
-SMBIOS = ("-smbios", "type=1,manufacturer=Acme,product=%s" % PRODUCT,
-          "-smbios", "type=2,manufacturer=Acme,product=%s" % BOARD)
+DONE_LINE = _DONE.encode()
 
 # OVMF's authenticated variable store (EDK II MdeModulePkg/Include/Guid/VariableFormat.h:
 # AUTHENTICATED_VARIABLE_HEADER): StartId 0x55AA, State (VAR_ADDED 0x3F once fully written,
@@ -50,26 +42,20 @@ def uefi_var(store, name):
     return None
 
 
+# The boots: configs.py UNATTENDED (booted in the pool).
 @pytest.fixture(scope="module")
-def fleet(tmp_path_factory):
-    return boot(tmp_path_factory, "fleet", dict(BASE), extra_args=list(SMBIOS), timeout=120,
-                extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
-
-
-@pytest.fixture(scope="module")
-def unmatched(tmp_path_factory):
-    """A machine with another product: its file is not there, baremetric.cfg alone counts; and
-    after=reboot."""
-    return boot(tmp_path_factory, "unmatched", dict(BASE, after="reboot"), timeout=120,
-                extra_args=["-smbios", "type=1,product=Other Box"],
-                extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
+def fleet(unattended):
+    return unattended
 
 
 @pytest.fixture(scope="module")
-def fleet_a64(tmp_path_factory):
-    """The same on AArch64 (QEMU virt, AAVMF): the product file, two passes, BootNext."""
-    return boot_a64(tmp_path_factory, "fleet_a64", dict(BASE), extra_args=list(SMBIOS[:2]),
-                    extra_files={"EFI/BOOT/cfg/%s.cfg" % PRODUCT: PRODUCT_CFG})
+def unmatched(unattended_other):
+    return unattended_other
+
+
+@pytest.fixture(scope="module")
+def fleet_a64(unattended_a64):
+    return unattended_a64
 
 
 def serial(b):
@@ -118,15 +104,14 @@ def test_reboot_resets_without_boot_next(unmatched):
 
 
 @pytest.fixture(scope="module")
-def held(tmp_path_factory):
+def held(unattended_held):
     """after=hold: the done line, then the machine stays: stopped HOLD_AFTER_S after that line."""
-    return boot(tmp_path_factory, "held", {"probes": "timer", "timer_samples": 64, "after": "hold"},
-                timeout=HOLD_TIMEOUT_S, stop_after=(DONE_LINE.decode(), HOLD_AFTER_S))
+    return unattended_held
 
 
 def test_hold_stays_after_the_done_line(held):
     assert held.run["timed_out"], "after=hold ended the machine"
-    assert held.run["stopped_after"], "no done line within %d s" % HOLD_TIMEOUT_S
+    assert held.run["stopped_after"] == [_DONE, HOLD_AFTER_S], "no done line: %s" % held.run["stopped_after"]
     assert held.summary["end"]["status"] == "ok"
     assert ours(serial(held)).rstrip(b"\r\n").endswith(DONE_LINE)
 
