@@ -9,7 +9,11 @@
 #include "lib/emit.h"
 
 #define GUARD_CHECK_DELAY_US 100    /* the test interrupt's distance */
-#define GUARD_CHECK_BOUND_US 20000  /* how long it may take to arrive (QEMU TCG under load) */
+/* How long it may take to arrive: microseconds on hardware; under QEMU TCG the timer is raised by
+ * QEMU's own thread, which a loaded host (make test: four QEMUs on two cores) once left unscheduled
+ * for over 20 ms. Waited in full only where the guard is broken: once per boot. */
+#define GUARD_CHECK_BOUND_US 250000
+_Static_assert(GUARD_CHECK_BOUND_US == 250000, "the warning below says 250 ms");
 #define US_PER_S 1000000ull
 
 static struct irq_platform plat;
@@ -138,7 +142,7 @@ struct irq_platform *irq_boot_a64_setup(uint64_t madt, bool qemu_virt, uint64_t 
 	if (!plat.ready)
 		emit_msg(MSG_WARN, "interrupt sources unusable: the interrupt probes will be skipped");
 	else if (!guard_fires)
-		emit_msg(MSG_WARN, "the guard timer's interrupt (PPI 30) did not arrive within 20 ms: the wfi (wait=hlt) "
-				   "waits are skipped, nothing would bound them");
+		emit_msg(MSG_WARN, "the guard timer's interrupt (PPI 30) did not arrive within 250 ms: the wfi "
+				   "(wait=hlt) waits are skipped, nothing would bound them");
 	return &plat;
 }
