@@ -10,7 +10,8 @@
 A test's time is its setup, call and teardown added up; a test whose setup waits for a shared
 boot (tests/integration/boot_pool.py) carries that wait, so the boots are listed apart too, from
 the pool's boot_pool_times.txt (run: found under the run's pytest base folder; --boots FILE
-otherwise). Options: --top N (20), --boots FILE."""
+otherwise). Options: --top N (20), --boots FILE; run --keep keeps pytest's base folder, which is
+removed otherwise (every boot's copy of the stick: about 11 GB a make test)."""
 
 import argparse
 import collections
@@ -18,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+import shutil
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -100,7 +102,7 @@ def find_boots(folder):
     return None
 
 
-def run(cmd, top, boots_path):
+def run(cmd, top, boots_path, keep=False):
     """Run cmd with every pytest printing all durations into one base folder; report."""
     work = tempfile.mkdtemp(prefix="suite_time.")
     env = dict(os.environ)
@@ -118,8 +120,14 @@ def run(cmd, top, boots_path):
     with open(log) as fh:
         tests, runs = from_log(fh.read())
     boots_path = boots_path or find_boots(work)
-    sys.stdout.write("\n== suite_time: %s (exit %d; output in %s)\n" % (" ".join(cmd), rc, log))
-    report(tests, runs, top, wall, read_boots(boots_path) if boots_path else None)
+    boots = read_boots(boots_path) if boots_path else None
+    if not keep:
+        # pytest's base folder holds every boot's own copy of the stick image (64 MiB, and the
+        # AArch64 variable store as much again): 11 GB a make test; five runs filled the disk
+        shutil.rmtree(os.path.join(work, "pytest"), ignore_errors=True)
+    sys.stdout.write("\n== suite_time: %s (exit %d; output in %s%s)\n" % (
+        " ".join(cmd), rc, log, "" if keep else "; pytest's folders removed, --keep keeps them"))
+    report(tests, runs, top, wall, boots)
     return rc
 
 
@@ -130,6 +138,7 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="mode", required=True)
     r = sub.add_parser("run", help="run a command (default: make test) and time it")
     r.add_argument("cmd", nargs="*", default=["make", "test"])
+    r.add_argument("--keep", action="store_true", help="keep pytest's base folder (boots' images: GBs)")
     lg = sub.add_parser("log", help="read the output of pytest --durations runs")
     lg.add_argument("file")
     ju = sub.add_parser("junit", help="read pytest --junitxml files")
@@ -139,7 +148,7 @@ def main(argv=None):
         ap.error("--top must be at least 1")
     boots = read_boots(a.boots) if a.boots else None
     if a.mode == "run":
-        return run(a.cmd, a.top, a.boots)
+        return run(a.cmd, a.top, a.boots, a.keep)
     try:
         if a.mode == "log":
             with open(a.file, errors="replace") as fh:
