@@ -26,6 +26,7 @@ import sys
 
 import pytest
 
+from configs import SHAPE_SHORT
 from conftest import ROOT
 
 SCRIPT = os.path.join(ROOT, "scripts", "record_shape.py")
@@ -33,7 +34,7 @@ SHAPES = os.path.join(ROOT, "tests", "integration", "shapes")
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
 # The defaults, repeated less (samples, irq_samples, noise_ms, irq_fp_ms) over a smaller arena (the
 # sweeps' auto size is capped by it): the same layouts and keys as seed=1 alone (module doc).
-HOSTED_ARGS = ["seed=1", "arena_mb=128", "samples=4", "irq_samples=1000", "noise_ms=300", "irq_fp_ms=1"]
+HOSTED_ARGS = ["%s=%s" % kv for kv in SHAPE_SHORT.items()] + ["arena_mb=128"]
 
 
 def check_shape(log, name):
