@@ -41,6 +41,9 @@ START_S = 120       # power-on to the first record: a loaded machine's OVMF star
 BROKEN_START_S = 45   # the junk boot file never gives a record: any bound shows it
 HANG_TIMEOUT_S = 90   # reaches its second probe well within, even beside make test's boot pool
 GOOD_TIMEOUT_S = 300
+# Runs argv[1:] with SIGINT at its default (exec keeps an ignored signal ignored).
+SIGINT_DEFAULT = [sys.executable, "-c", "import os, signal, sys; "
+                  "signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"]
 
 pytestmark = pytest.mark.skipif(bool(sim.missing_tools()) or not os.path.exists(IMAGE),
                                 reason="needs %s and %s" % (
@@ -205,8 +208,12 @@ def test_ctrl_c_leaves_sol_deactivated(tmp_path):
     try:
         m.start()
         assert _sol_payload_status(m) == ["01", "00", "00"]  # as found
-        proc = subprocess.Popen([os.path.join(ROOT, "harness", "baremetric"), "fleet", "run",
-                                 str(inv), "--out", out, "--no-store"],
+        # A shell's background job (`make test &`) inherits SIGINT ignored, and so would the
+        # fleet: Python then raises no KeyboardInterrupt and the run goes on to its time-out.
+        # SIGINT_DEFAULT gives the fleet SIGINT as a terminal's Ctrl-C finds it.
+        proc = subprocess.Popen(SIGINT_DEFAULT + [os.path.join(ROOT, "harness", "baremetric"),
+                                                  "fleet", "run", str(inv), "--out", out,
+                                                  "--no-store"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         seen, t0 = b"", time.monotonic()
         while b"stuck: probe 2/2" not in seen and time.monotonic() - t0 < START_S + 60:
