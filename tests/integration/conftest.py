@@ -12,6 +12,7 @@ entries marked `alone` (their boots then run one at a time, nothing beside them)
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -420,6 +421,8 @@ def pytest_runtest_setup(item):
     """Before a test that runs last: every pooled boot has ended, so nothing runs beside it."""
     if _POOL is not None and runs_last(item):
         _POOL.drain()
+        if _POOL.tail_started is None:
+            _POOL.tail_started = time.monotonic()
 
 
 def pytest_sessionfinish(session):

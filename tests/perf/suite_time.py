@@ -21,6 +21,7 @@ import subprocess
 import sys
 import shutil
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -29,6 +30,7 @@ TOP = 20
 DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)s (setup|call|teardown)\s+(\S.*?)\s*$")
 SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed|error).*?) in ([0-9.]+)s")
 POOL_HEAD = "boot_pool_times.txt"
+SAMPLE_S = 5
 
 
 def from_log(text):
@@ -102,6 +104,37 @@ def find_boots(folder):
     return None
 
 
+def _cpu_ticks():
+    """(busy, total) jiffies of all CPUs from /proc/stat's first line (idle and iowait idle)."""
+    with open("/proc/stat") as fh:
+        vals = [int(v) for v in fh.readline().split()[1:]]
+    idle = vals[3] + (vals[4] if len(vals) > 4 else 0)
+    return sum(vals) - idle, sum(vals)
+
+
+def sample_cpus(stop, out, period=SAMPLE_S):
+    """Append (seconds since start, busy CPUs over the last period) to out until stop is set."""
+    t0, (b0, a0) = time.monotonic(), _cpu_ticks()
+    ncpu = os.cpu_count() or 1
+    while not stop.wait(period):
+        b1, a1 = _cpu_ticks()
+        if a1 > a0:
+            out.append((time.monotonic() - t0, ncpu * (b1 - b0) / (a1 - a0)))
+        b0, a0 = b1, a1
+
+
+def cpu_profile(samples, out=sys.stdout, width=60):
+    """Busy CPUs per minute of the run, and the mean: where the machine was not kept busy."""
+    if not samples:
+        return
+    per = collections.defaultdict(list)
+    for t, busy in samples:
+        per[int(t // width)].append(busy)
+    out.write("busy CPUs per minute (of %d): %s; mean %.2f\n" % (
+        os.cpu_count() or 1, " ".join("%.1f" % (sum(v) / len(v)) for _, v in sorted(per.items())),
+        sum(b for _, b in samples) / len(samples)))
+
+
 def run(cmd, top, boots_path, keep=False):
     """Run cmd with every pytest printing all durations into one base folder; report."""
     work = tempfile.mkdtemp(prefix="suite_time.")
@@ -110,6 +143,9 @@ def run(cmd, top, boots_path, keep=False):
                              % os.path.join(work, "pytest")).strip()
     log = os.path.join(work, "output.log")
     t0 = time.monotonic()
+    samples, stop = [], threading.Event()
+    sampler = threading.Thread(target=sample_cpus, args=(stop, samples), daemon=True)
+    sampler.start()
     with open(log, "w") as fh:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
         for line in proc.stdout:
@@ -117,6 +153,8 @@ def run(cmd, top, boots_path, keep=False):
             sys.stdout.write(line) if not DURATION.match(line) else None
         rc = proc.wait()
     wall = time.monotonic() - t0
+    stop.set()
+    sampler.join()
     with open(log) as fh:
         tests, runs = from_log(fh.read())
     boots_path = boots_path or find_boots(work)
@@ -128,6 +166,7 @@ def run(cmd, top, boots_path, keep=False):
     sys.stdout.write("\n== suite_time: %s (exit %d; output in %s%s)\n" % (
         " ".join(cmd), rc, log, "" if keep else "; pytest's folders removed, --keep keeps them"))
     report(tests, runs, top, wall, boots)
+    cpu_profile(samples)
     return rc
 
 
