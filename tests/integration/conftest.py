@@ -425,12 +425,40 @@ def pytest_runtest_setup(item):
             _POOL.tail_started = time.monotonic()
 
 
-def pytest_sessionfinish(session):
+# A boot's own copies of the stick image and the firmware's variable store (64 MiB each on AArch64):
+# about 11 GB a make test, and pytest keeps its last three base folders. Debian's pytest (7.2) has no
+# retention policy, so a session that passed removes them; a failed one keeps every file to look at.
+BOOT_COPY_MIN_BYTES = 16 << 20
+BOOT_COPY_SUFFIXES = (".img", ".fd")
+
+
+def remove_boot_copies(folder):
+    """Delete the large image and variable-store copies below folder; returns the bytes freed."""
+    freed = 0
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            if name.endswith(BOOT_COPY_SUFFIXES) and not os.path.islink(path):
+                try:
+                    size = os.path.getsize(path)
+                    if size >= BOOT_COPY_MIN_BYTES:
+                        os.remove(path)
+                        freed += size
+                except OSError:
+                    pass
+    return freed
+
+
+def pytest_sessionfinish(session, exitstatus):
     global _POOL
     if _POOL is not None:
         _POOL.close()
         _POOL.write_times(str(session.config._tmp_path_factory.getbasetemp()))
         _POOL = None
+    if exitstatus == 0 and not hasattr(session.config, "workerinput") and \
+            getattr(session.config, "_tmp_path_factory", None) is not None and \
+            session.config._tmp_path_factory._basetemp is not None:
+        remove_boot_copies(str(session.config._tmp_path_factory.getbasetemp()))
 
 
 FLOPS_PER_INSN = {"fma": 2, "mul_add": 1}  # per lane: a fused multiply-add is two operations
