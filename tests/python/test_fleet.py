@@ -1,14 +1,19 @@
 """The fleet run's pieces that need no BMC: the inventory (TOML and CSV, bad entries refused
 with the entry named), ipmitool's arguments (never the password), the console's stop condition
-and progress, ipmitool's SOL banner taken off, and the live table as plain lines off a terminal.
-The run itself against ipmi_sim + QEMU: tests/integration/test_fleet_bmc.py."""
+and progress, ipmitool's SOL banner taken off, the live table as plain lines off a terminal, and
+SIGTERM stopping the pool as Ctrl-C does. The run itself against ipmi_sim + QEMU:
+tests/integration/test_fleet_bmc.py."""
 
 import io
+import os
+import signal
+import threading
+import types
 
 import pytest
 
 import synth
-from bmharness.fleet import console, inventory, ipmi, table
+from bmharness.fleet import capture, console, inventory, ipmi, pool, table
 
 
 def _pw(tmp_path):
@@ -128,3 +133,56 @@ def test_table_plain_lines_off_a_terminal():
     lines = out.getvalue().splitlines()
     assert [ln.split(" ", 1)[1] for ln in lines] == ["a: booting", "b: failed: timeout"]
     assert "\x1b" not in out.getvalue()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_stop_signal_stops_the_pool(tmp_path, monkeypatch, signame):
+    """SIGTERM or Ctrl-C while a machine runs, even while the pool is still starting it: its worker
+    sees the stop event (and would close SOL), the machine ends interrupted, the run says so, and
+    the signal's handler is put back."""
+    sig = getattr(signal, signame)
+    default = signal.default_int_handler if signame == "SIGINT" else signal.SIG_DFL
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(sig) is not default:
+        pytest.skip("needs the main thread with %s at its default" % signame)
+    started = threading.Event()
+
+    def fake_capture(m, out_dir, report, stop):  # the console watch: until done or stopped
+        started.set()
+        if not stop.wait(30):
+            return None, "the stop event never came"
+        raise capture.Stopped()
+    monkeypatch.setattr(capture, "capture", fake_capture)
+    m = types.SimpleNamespace(name="a", host="127.0.0.1", port=623, boot_device="disk")
+    threading.Thread(target=lambda: started.wait(30) and os.kill(os.getpid(), sig), daemon=True).start()
+    res, interrupted = pool.run([m], str(tmp_path), None, table.Table(["a"], io.StringIO(), tty=False))
+    assert interrupted
+    assert res[0]["state"] == pool.FAILED and res[0]["reason"] == "interrupted (SOL deactivated)"
+    assert signal.getsignal(sig) is default
+
+
+def test_an_ignored_stop_signal_stays_ignored():
+    """`nohup` leaves SIGHUP ignored: the pool does not take it over."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are set in the main thread only")
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with pool.stop_on_signals(threading.Event()):
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGHUP, old)
+
+
+def test_second_signal_gives_up_waiting():
+    """The first SIGTERM asks the machines to stop; a second one no longer waits for them."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("needs the main thread with SIGTERM at its default")
+    stop = threading.Event()
+    with pytest.raises(KeyboardInterrupt, match="again"):
+        with pool.stop_on_signals(stop):
+            signal.raise_signal(signal.SIGTERM)
+            assert stop.is_set()
+            signal.raise_signal(signal.SIGTERM)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL

@@ -3,14 +3,19 @@ driving its machine's ipmitool processes (capture.py). A machine that fails -- i
 answer, its boot never starts the firmware, it times out, its log does not parse -- is marked
 failed with the reason and never stops the others. Ctrl-C sets the stop event: running machines
 close their SOL sessions and are marked interrupted, machines not started are not started.
+SIGTERM (a supervisor's stop, `timeout`, a cancelled CI job) and SIGHUP (the terminal gone) do the
+same, so no BMC is left with our SOL session; a second signal gives up waiting (KeyboardInterrupt).
+A signal the caller left ignored (`nohup`, a shell's background job) stays ignored.
 
 Each machine ends in one of: done (its run parsed and stored) or failed (reason). fleet.json in
 the output folder lists them.
 """
 
 import concurrent.futures
+import contextlib
 import json
 import os
+import signal
 import threading
 
 from . import capture, ipmi
@@ -56,18 +61,47 @@ def _fail(res, report, reason):
     return res
 
 
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop):
+    """While the pool runs, SIGINT, SIGTERM and SIGHUP set `stop` (the workers then close their
+    SOL sessions) instead of raising at whatever line the main thread is on: a KeyboardInterrupt
+    inside ex.submit() would leave a started machine out of the results and its SOL open. A
+    second signal raises KeyboardInterrupt. Only signals at their default are taken (Python's
+    own handler for SIGINT); only the main thread may set handlers."""
+    def handler(signum, _frame):
+        if stop.is_set():
+            raise KeyboardInterrupt("signal %d again: not waiting for the machines" % signum)
+        stop.set()
+    saved = []
+    if threading.current_thread() is threading.main_thread():
+        for name in STOP_SIGNALS:
+            sig = getattr(signal, name, None)
+            default = signal.default_int_handler if name == "SIGINT" else signal.SIG_DFL
+            if sig is not None and signal.getsignal(sig) is default:
+                saved.append((sig, signal.signal(sig, handler)))
+    try:
+        yield
+    finally:
+        for sig, old in saved:
+            signal.signal(sig, old)
+
+
 def run(machines, out_root, db_path, table, workers=4):
     """Run every machine; returns their result dicts in inventory order (also fleet.json)."""
     os.makedirs(out_root, exist_ok=True)
     stop = threading.Event()
     results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as ex:
+    with stop_on_signals(stop), \
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as ex:
         futs = {ex.submit(_one, m, out_root, db_path, table, stop): m.name for m in machines}
         pending = set(futs)
         try:
-            while pending:
+            while pending:  # a signal sets stop: the workers see it within POLL_S and close SOL
                 _, pending = concurrent.futures.wait(pending, timeout=0.5)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # not through stop_on_signals (not the main thread)
             stop.set()  # workers close their SOL sessions; the pool waits for them
             concurrent.futures.wait(futs)
         for f, name in futs.items():
