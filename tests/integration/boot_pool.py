@@ -57,8 +57,7 @@ class BootPool:
         self._executor = concurrent.futures.ThreadPoolExecutor(jobs, thread_name_prefix="boot") if jobs else None
         self._futures = {}
         self._lock = threading.Lock()
-        self.times = {}  # name: seconds the boot took
-        self.spans = {}  # name: (start, end), seconds since the pool started
+        self.spans = {}  # name: (start, end) of the boot, seconds since the pool started
         self.started = time.monotonic()
         self.tail_started = None  # when the tests that run alone began (conftest.py)
 
@@ -74,9 +73,7 @@ class BootPool:
                 try:
                     return fn()
                 finally:
-                    end = time.monotonic()
-                    self.times[cfg.name] = end - t
-                    self.spans[cfg.name] = (t - self.started, end - self.started)
+                    self.spans[cfg.name] = (t - self.started, time.monotonic() - self.started)
             self._futures[cfg.name] = self._executor.submit(timed)
 
     def has(self, name):
@@ -98,13 +95,14 @@ class BootPool:
     def write_times(self, folder):
         """Where the time went: folder/boot_pool_times.txt, each boot's seconds, longest first, with
         when it ran; the head line says when the last boot ended and the alone tests began."""
+        times = {name: end - start for name, (start, end) in self.spans.items()}
         last = max((end for _, end in self.spans.values()), default=0.0)
         tail = "" if self.tail_started is None else ", alone tests from %.0f s" % (
             self.tail_started - self.started)
         with open(os.path.join(folder, "boot_pool_times.txt"), "w") as fh:
             fh.write("boots %d, %d at a time, session %.1f s, sum of boots %.1f s, last ended at %.0f s%s\n"
-                     % (len(self.times), self.jobs, time.monotonic() - self.started,
-                        sum(self.times.values()), last, tail))
-            for name, sec in sorted(self.times.items(), key=lambda kv: -kv[1]):
-                start, end = self.spans.get(name, (0.0, 0.0))
+                     % (len(times), self.jobs, time.monotonic() - self.started,
+                        sum(times.values()), last, tail))
+            for name, sec in sorted(times.items(), key=lambda kv: -kv[1]):
+                start, end = self.spans[name]
                 fh.write("%-28s %7.1f s  %4.0f-%4.0f s\n" % (name, sec, start, end))
