@@ -4,8 +4,10 @@ answer, its boot never starts the firmware, it times out, its log does not parse
 failed with the reason and never stops the others. Ctrl-C sets the stop event: running machines
 close their SOL sessions and are marked interrupted, machines not started are not started.
 SIGTERM (a supervisor's stop, `timeout`, a cancelled CI job) and SIGHUP (the terminal gone) do the
-same, so no BMC is left with our SOL session; a second signal gives up waiting (KeyboardInterrupt).
-A signal the caller left ignored (`nohup`, a shell's background job) stays ignored.
+same, so no BMC is left with our SOL session. A second signal is taken as the first: the wait is
+bounded by each worker's clean-up (capture.SOL_STOP_WAIT_S, then ipmi.CMD_TIMEOUT_S for `sol
+deactivate`), and the pool joins its threads in any case. A signal the caller left ignored
+(`nohup`, a shell's background job) stays ignored.
 
 Each machine ends in one of: done (its run parsed and stored) or failed (reason). fleet.json in
 the output folder lists them.
@@ -68,12 +70,10 @@ STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 def stop_on_signals(stop):
     """While the pool runs, SIGINT, SIGTERM and SIGHUP set `stop` (the workers then close their
     SOL sessions) instead of raising at whatever line the main thread is on: a KeyboardInterrupt
-    inside ex.submit() would leave a started machine out of the results and its SOL open. A
-    second signal raises KeyboardInterrupt. Only signals at their default are taken (Python's
-    own handler for SIGINT); only the main thread may set handlers."""
-    def handler(signum, _frame):
-        if stop.is_set():
-            raise KeyboardInterrupt("signal %d again: not waiting for the machines" % signum)
+    inside ex.submit() would leave a started machine out of the results and its SOL open. Only
+    signals at their default are taken (Python's own handler for SIGINT); only the main thread
+    may set handlers."""
+    def handler(_signum, _frame):
         stop.set()
     saved = []
     if threading.current_thread() is threading.main_thread():
