@@ -433,20 +433,16 @@ BOOT_COPY_SUFFIXES = (".img", ".fd")
 
 
 def remove_boot_copies(folder):
-    """Delete the large image and variable-store copies below folder; returns the bytes freed."""
-    freed = 0
+    """Delete the large image and variable-store copies below folder."""
     for dirpath, _dirs, files in os.walk(folder):
         for name in files:
             path = os.path.join(dirpath, name)
             if name.endswith(BOOT_COPY_SUFFIXES) and not os.path.islink(path):
                 try:
-                    size = os.path.getsize(path)
-                    if size >= BOOT_COPY_MIN_BYTES:
+                    if os.path.getsize(path) >= BOOT_COPY_MIN_BYTES:
                         os.remove(path)
-                        freed += size
                 except OSError:
                     pass
-    return freed
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -455,10 +451,10 @@ def pytest_sessionfinish(session, exitstatus):
         _POOL.close()
         _POOL.write_times(str(session.config._tmp_path_factory.getbasetemp()))
         _POOL = None
-    if exitstatus == 0 and not hasattr(session.config, "workerinput") and \
-            getattr(session.config, "_tmp_path_factory", None) is not None and \
-            session.config._tmp_path_factory._basetemp is not None:
-        remove_boot_copies(str(session.config._tmp_path_factory.getbasetemp()))
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    made = factory is not None and factory._basetemp is not None  # getbasetemp() would make one
+    if exitstatus == 0 and made and not hasattr(session.config, "workerinput"):
+        remove_boot_copies(str(factory.getbasetemp()))
 
 
 FLOPS_PER_INSN = {"fma": 2, "mul_add": 1}  # per lane: a fused multiply-add is two operations

@@ -18,8 +18,8 @@ import collections
 import os
 import re
 import subprocess
-import sys
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -177,7 +177,8 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="mode", required=True)
     r = sub.add_parser("run", help="run a command (default: make test) and time it")
     r.add_argument("cmd", nargs="*", default=["make", "test"])
-    r.add_argument("--keep", action="store_true", help="keep pytest's base folder (boots' images: GBs)")
+    r.add_argument("--keep", action="store_true",
+                   help="keep pytest's base folder (a failed session's boot images: GBs)")
     lg = sub.add_parser("log", help="read the output of pytest --durations runs")
     lg.add_argument("file")
     ju = sub.add_parser("junit", help="read pytest --junitxml files")
