@@ -6,7 +6,9 @@ interface, the guest serial port as ipmi_sim's SOL), reached with Debian's ipmit
   good    the default CPU, the smallest probe set (`timer`, 64 samples): done, stored
   intel   the same with -cpu Skylake-Client: done, stored as another machine
   broken  a stick whose BOOTX64.EFI is junk: OVMF never starts the firmware -> failed
-  hang    a 10-minute noise window after `timer`: never finishes -> failed, timeout at probe 2/2
+  hang    a 10-minute noise window after `timer`, its QEMU frozen (SIGSTOP) once `noise` has
+          begun: a machine gone silent, which costs the host no CPU while the fleet waits out its
+          bound -> failed, timeout at probe 2/2
 
 Asserted: every final state and reason, each machine powered on once from the boot device the
 inventory named (set by `chassis bootdev`), the good runs stored (and only they), every SOL log
@@ -41,6 +43,12 @@ START_S = 120       # power-on to the first record: a loaded machine's OVMF star
 # (the hang was 90 s, 3x: the spinning core cost make test 30 s more).
 BROKEN_START_S = 45   # the junk boot file never gives a record: any bound shows it
 HANG_TIMEOUT_S = 60   # 2x the slowest good machine seen beside make test's boot pool (30 s)
+# The hanging machine is frozen once its console has shown the timer's probe record and then
+# nothing for HANG_QUIET_S (the timer's records are out, `noise` runs silent): spinning in `noise`
+# for the whole bound cost make test ~55 CPU-s.
+HANG_FREEZE_AT = b"probe name=timer"
+HANG_QUIET_S = 2
+HANG_FREEZE_WAIT_S = START_S
 GOOD_TIMEOUT_S = 300
 # Runs argv[1:] with SIGINT at its default (exec keeps an ignored signal ignored).
 SIGINT_DEFAULT = [sys.executable, "-c", "import os, signal, sys; "
@@ -94,6 +102,30 @@ def _toml(rows):
     return "\n".join(out)
 
 
+def _freeze_when(machine, text, stop, frozen):
+    """SIGSTOP the machine's QEMU once its serial log shows text and has then been quiet for
+    HANG_QUIET_S (chassis.py's power-off sends SIGCONT after SIGTERM, so the fleet's power-off
+    still ends it)."""
+    log, end = os.path.join(machine.dir, "serial.log"), time.monotonic() + HANG_FREEZE_WAIT_S
+    size, quiet_since = -1, None
+    while not stop.is_set() and time.monotonic() < end:
+        try:
+            with open(log, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = b""
+        if text in data:
+            if len(data) != size:
+                size, quiet_since = len(data), time.monotonic()
+            elif time.monotonic() - quiet_since >= HANG_QUIET_S:
+                pid = machine.qemu_pid()
+                if pid:
+                    os.kill(pid, signal.SIGSTOP)
+                    frozen.append(pid)
+                return
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("fleet")
@@ -110,12 +142,15 @@ def fleet(tmp_path_factory):
     inv = tmp / "fleet.toml"
     inv.write_text(_toml(rows))
     dbp, out = str(tmp / "store.sqlite"), str(tmp / "out")
-    stop, seen = threading.Event(), []
+    stop, seen, frozen = threading.Event(), [], []
     watcher = threading.Thread(target=_argv_watch, args=(stop, seen), daemon=True)
+    freezer = threading.Thread(target=_freeze_when, args=(machines["hang"], HANG_FREEZE_AT, stop, frozen),
+                               daemon=True)
     try:
         for m in machines.values():
             m.start()
         watcher.start()
+        freezer.start()
         proc = subprocess.run([os.path.join(ROOT, "harness", "baremetric"), "fleet", "run",
                                str(inv), "--out", out, "--db", dbp, "--workers", "4"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
@@ -126,7 +161,7 @@ def fleet(tmp_path_factory):
     with open(os.path.join(out, "fleet.json")) as fh:
         res = {r["name"]: r for r in json.load(fh)["machines"]}
     yield {"machines": machines, "proc": proc, "res": res, "db": dbp, "out": out,
-           "argv_seen": seen, "inv": str(inv)}
+           "argv_seen": seen, "inv": str(inv), "frozen": frozen}
 
 
 def test_states(fleet):
@@ -138,6 +173,7 @@ def test_states(fleet):
     assert res["broken"]["state"] == "failed"
     assert "no firmware record in %d s" % BROKEN_START_S in res["broken"]["reason"]
     assert res["hang"]["state"] == "failed"
+    assert fleet["frozen"], "the hanging machine never showed %r" % HANG_FREEZE_AT
     assert res["hang"]["reason"] == "timeout after %d s at probe 2/2 (noise)" % HANG_TIMEOUT_S
     # the live table, as plain lines (stdout is not a terminal): each machine waited, booted
     # and ended; the hanging one was seen at its second probe

@@ -73,6 +73,8 @@ def power_off(d):
     if not pid:
         return
     os.kill(pid, signal.SIGTERM)
+    # a frozen machine (the fleet test's SIGSTOP) takes its SIGTERM only once continued
+    os.kill(pid, signal.SIGCONT)
     end = time.monotonic() + KILL_WAIT_S
     while time.monotonic() < end and _pid(d):
         time.sleep(0.1)

@@ -112,6 +112,14 @@ class SimMachine:
         row.update(kw)
         return row
 
+    def qemu_pid(self):
+        """The running QEMU's process id (chassis.py keeps it), or None when it is off."""
+        try:
+            with open(os.path.join(self.dir, "qemu.pid")) as fh:
+                return int(fh.read().strip())
+        except (OSError, ValueError):
+            return None
+
     def powerons(self):
         try:
             with open(os.path.join(self.dir, "powerons")) as fh:
