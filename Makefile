@@ -344,18 +344,13 @@ integration: image image-aarch64 image-secboot hosted hosted-aarch64 | deps-test
 	$(PY) -m pytest -q tests/integration
 
 # make test: everything it needs built first, JOBS at a time (test-build, below); then the C unit
-# tests and the Python tests (one process: they share the machine) beside the integration tests,
-# whose QEMU boots run several at a time and whose timing tests run last, alone
-# (tests/integration/boot_pool.py): those wait for the other two parts to end
-# (BAREMETRIC_ALONE_AFTER). scripts/run_parts.sh: the integration tests' output on the terminal,
-# the others' in build/test/<part>.log, a line each at the end.
-TEST_PARTS  := $(BUILD)/test
+# tests, the Python tests (PYTEST_JOBS processes) and the integration tests, whose QEMU boots run
+# several at a time and whose timing tests run last, alone (tests/integration/boot_pool.py).
 test: deps-test
 	$(MAKE) --no-print-directory test-build
-	@sh scripts/run_parts.sh $(TEST_PARTS) "unit=$(MAKE) --no-print-directory unit" \
-		"python=$(PY) -m pytest -q -p no:xdist tests/python" \
-		"+integration=BAREMETRIC_ALONE_AFTER='$(TEST_PARTS)/unit.end $(TEST_PARTS)/python.end' \
-		$(MAKE) --no-print-directory integration"
+	$(MAKE) unit
+	$(MAKE) pytest
+	$(MAKE) integration
 
 clean:
 	rm -rf $(BUILD)

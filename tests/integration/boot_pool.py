@@ -10,11 +10,7 @@ tests marked `timing`, after all others and drains the pool before the first of 
 boot and run one at a time, as the whole suite did before.
 
 BAREMETRIC_BOOT_JOBS=n sets the number of boots at a time (default: the CPUs this process may
-use, at least 2); 0 turns the pool off (every boot on first use, one at a time).
-
-make test runs the C unit and Python tests beside the integration tests (scripts/run_parts.sh);
-BAREMETRIC_ALONE_AFTER names the files their parts write when they end, and the first test that
-runs last waits for them (wait_alone_after)."""
+use, at least 2); 0 turns the pool off (every boot on first use, one at a time)."""
 
 import concurrent.futures
 import os
@@ -24,8 +20,6 @@ import time
 import pytest
 
 ENV_JOBS = "BAREMETRIC_BOOT_JOBS"
-ENV_ALONE_AFTER = "BAREMETRIC_ALONE_AFTER"
-ALONE_AFTER_MAX_S = 1800  # a bound, as every wait has: the parts take 1-2 minutes
 MIN_JOBS = 2  # a boot waits for its firmware's timers part of the time: two overlap even on one CPU
 
 
@@ -112,19 +106,3 @@ class BootPool:
             for name, sec in sorted(times.items(), key=lambda kv: -kv[1]):
                 start, end = self.spans[name]
                 fh.write("%-28s %7.1f s  %4.0f-%4.0f s\n" % (name, sec, start, end))
-
-
-def wait_alone_after(env=None, max_s=ALONE_AFTER_MAX_S, poll_s=1.0, say=print):
-    """Wait until every file BAREMETRIC_ALONE_AFTER names (blank-separated) exists. Returns those
-    still missing when max_s ran out: the timing tests then run anyway, and it says so."""
-    files = (os.environ if env is None else env).get(ENV_ALONE_AFTER, "").split()
-    end = time.monotonic() + max_s
-    missing = [f for f in files if not os.path.exists(f)]
-    if missing:
-        say("\nthe timing tests wait for make test's other parts to end: %s" % " ".join(missing))
-    while missing and time.monotonic() < end:
-        time.sleep(poll_s)
-        missing = [f for f in missing if not os.path.exists(f)]
-    if missing:
-        say("\nwaited %d s; the timing tests run beside: %s" % (max_s, " ".join(missing)))
-    return missing

@@ -416,18 +416,9 @@ def pytest_collection_finish(session):
         _POOL.submit(cfg, lambda cfg=cfg: boot_config(factory, cfg))
 
 
-_alone_after_done = False
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    """Before a test that runs last: every pooled boot has ended, and make test's other parts,
-    so nothing runs beside it."""
-    global _alone_after_done
-    if runs_last(item) and not _alone_after_done:
-        _alone_after_done = True
-        tr = item.config.pluginmanager.get_plugin("terminalreporter")
-        boot_pool.wait_alone_after(say=tr.write_line if tr else print)
+    """Before a test that runs last: every pooled boot has ended, so nothing runs beside it."""
     if _POOL is not None and runs_last(item):
         _POOL.drain()
         if _POOL.tail_started is None:

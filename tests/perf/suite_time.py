@@ -10,12 +10,8 @@
 A test's time is its setup, call and teardown added up; a test whose setup waits for a shared
 boot (tests/integration/boot_pool.py) carries that wait, so the boots are listed apart too, from
 the pool's boot_pool_times.txt (run: found under the run's pytest base folder; --boots FILE
-otherwise). Options: --top N (20), --boots FILE; run --keep keeps pytest's base folders, which are
-removed otherwise (every boot's copy of the stick: about 11 GB a make test). make test runs the
-Python tests beside the integration tests (scripts/run_parts.sh), with their output in
-build/test/<part>.log: run reads those logs too (PARTS_DIR), and gives the pytest sessions a
-temporary folder of the run's own (TMPDIR: each session its own numbered base folder in it;
-one --basetemp for both would have each remove the other's)."""
+otherwise). Options: --top N (20), --boots FILE; run --keep keeps pytest's base folder, which is
+removed otherwise (every boot's copy of the stick: about 11 GB a make test)."""
 
 import argparse
 import collections
@@ -34,7 +30,6 @@ TOP = 20
 DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)s (setup|call|teardown)\s+(\S.*?)\s*$")
 SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed|error).*?) in ([0-9.]+)s")
 POOL_HEAD = "boot_pool_times.txt"
-PARTS_DIR = os.path.join("build", "test")  # scripts/run_parts.sh's logs under make test (Makefile TEST_PARTS)
 SAMPLE_S = 5
 
 
@@ -144,11 +139,10 @@ def run(cmd, top, boots_path, keep=False):
     """Run cmd with every pytest printing all durations into one base folder; report."""
     work = tempfile.mkdtemp(prefix="suite_time.")
     env = dict(os.environ)
-    env["PYTEST_ADDOPTS"] = (env.get("PYTEST_ADDOPTS", "") + " --durations=0").strip()
-    env["TMPDIR"] = os.path.join(work, "tmp")
-    os.makedirs(env["TMPDIR"])
+    env["PYTEST_ADDOPTS"] = (env.get("PYTEST_ADDOPTS", "") + " --durations=0 --basetemp=%s"
+                             % os.path.join(work, "pytest")).strip()
     log = os.path.join(work, "output.log")
-    t0, started = time.monotonic(), time.time()
+    t0 = time.monotonic()
     samples, stop = [], threading.Event()
     sampler = threading.Thread(target=sample_cpus, args=(stop, samples), daemon=True)
     sampler.start()
@@ -162,21 +156,15 @@ def run(cmd, top, boots_path, keep=False):
     stop.set()
     sampler.join()
     with open(log) as fh:
-        text = fh.read()
-    for name in sorted(os.listdir(PARTS_DIR)) if os.path.isdir(PARTS_DIR) else ():
-        part = os.path.join(PARTS_DIR, name)
-        if name.endswith(".log") and os.path.getmtime(part) >= started:
-            with open(part, errors="replace") as fh:
-                text += "\n" + fh.read()
-    tests, runs = from_log(text)
+        tests, runs = from_log(fh.read())
     boots_path = boots_path or find_boots(work)
     boots = read_boots(boots_path) if boots_path else None
     if not keep:
         # pytest's base folder holds every boot's own copy of the stick image (64 MiB, and the
         # AArch64 variable store as much again): 11 GB a make test; five runs filled the disk
-        shutil.rmtree(env["TMPDIR"], ignore_errors=True)
+        shutil.rmtree(os.path.join(work, "pytest"), ignore_errors=True)
     sys.stdout.write("\n== suite_time: %s (exit %d; output in %s%s)\n" % (
-        " ".join(cmd), rc, log, "" if keep else "; the temporary folders removed, --keep keeps them"))
+        " ".join(cmd), rc, log, "" if keep else "; pytest's folders removed, --keep keeps them"))
     report(tests, runs, top, wall, boots)
     cpu_profile(samples)
     return rc
@@ -190,7 +178,7 @@ def main(argv=None):
     r = sub.add_parser("run", help="run a command (default: make test) and time it")
     r.add_argument("cmd", nargs="*", default=["make", "test"])
     r.add_argument("--keep", action="store_true",
-                   help="keep the temporary folders (a failed session's boot images: GBs)")
+                   help="keep pytest's base folder (a failed session's boot images: GBs)")
     lg = sub.add_parser("log", help="read the output of pytest --durations runs")
     lg.add_argument("file")
     ju = sub.add_parser("junit", help="read pytest --junitxml files")

@@ -1,17 +1,13 @@
-"""scripts/run_parts.sh, the runner of make check's and make test's parts, and the wait of the
-integration tests' timing tests for make test's other parts (tests/integration/boot_pool.py
-wait_alone_after): statuses, end files, the foreground part, a stop that ends every part."""
+"""scripts/run_parts.sh, the runner of make check's parts: statuses, end files, a failed part's
+tail, a refused part, a stop that ends every part with its children."""
 
 import os
 import signal
 import subprocess
-import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "run_parts.sh")
-sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
-import boot_pool  # noqa: E402
 
 
 def run_parts(logdir, *parts, **kw):
@@ -27,26 +23,6 @@ def test_statuses_end_files_and_the_failed_parts_tail(tmp_path):
     assert (tmp_path / "good.status").read_text().strip() == "0"
     assert (tmp_path / "bad.status").read_text().strip() == "3"
     assert (tmp_path / "good.end").exists() and (tmp_path / "bad.end").exists()
-
-
-def test_foreground_part_on_the_terminal_waits_for_another(tmp_path):
-    """The +part's output is the script's own; it can wait for a background part's end file."""
-    end = tmp_path / "slow.end"
-    end.write_text("stale\n")  # a previous run's: removed before any part starts
-    r = run_parts(tmp_path, "slow=sleep 1; echo slow done",
-                  "+fore=test ! -e %s && echo no stale end; while [ ! -e %s ]; do sleep 0.1; done; "
-                  "echo after slow" % (end, end))
-    assert r.returncode == 0, r.stdout + r.stderr
-    out = r.stdout
-    assert "no stale end" in out and out.index("no stale end") < out.index("after slow")
-    assert "fore     ok" in out and "slow     ok" in out and "slow done" in out
-    assert "after slow" not in (tmp_path / "slow.log").read_text()
-
-
-def test_foreground_failure_is_counted(tmp_path):
-    r = run_parts(tmp_path, "bg=true", "+fore=echo visible; exit 5")
-    assert r.returncode == 1 and "visible" in r.stdout
-    assert "fore     FAILED (exit 5" in r.stdout and "its output is above" in r.stdout
 
 
 def test_bad_part_refused(tmp_path):
@@ -77,17 +53,3 @@ def test_sigterm_ends_background_parts(tmp_path):
     else:
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the part's sleep outlived the stopped run")
-
-
-def test_wait_alone_after(tmp_path):
-    said = []
-    a, b = tmp_path / "a.end", tmp_path / "b.end"
-    a.write_text("1\n")
-    env = {boot_pool.ENV_ALONE_AFTER: "%s %s" % (a, b)}
-    assert boot_pool.wait_alone_after(env, max_s=0.3, poll_s=0.05, say=said.append) == [str(b)]
-    assert str(b) in said[0] and "waited" in said[-1]
-    b.write_text("1\n")
-    said.clear()
-    assert boot_pool.wait_alone_after(env, max_s=5, poll_s=0.05, say=said.append) == []
-    assert said == []
-    assert boot_pool.wait_alone_after({}, max_s=5, say=said.append) == [] and said == []
