@@ -32,8 +32,9 @@ struct prim_rand {
  * independent (eight accumulators: throughput). */
 uint64_t arch_prim_int_dep(uint64_t iters);
 uint64_t arch_prim_int_indep(uint64_t iters);
-/* 8-byte loads from one 64-byte line (L1 hits, independent) and stores to two lines. */
-uint64_t arch_prim_load(const void *line, uint64_t iters);
+/* 8-byte stores to two 64-byte lines. The load kernel (16 independent 8-byte loads from one
+ * line, L1 hits) is arch_load_burst of arch/probe_ops.h, the core clock's throughput reference:
+ * the same loop, kept once. */
 void arch_prim_store(void *lines, uint64_t iters);
 /* Conditional branches and indirect branches (two targets) on the xorshift bits. */
 uint64_t arch_prim_branch(struct prim_rand *r, uint64_t iters);

@@ -44,23 +44,6 @@ arch_prim_int_indep:
 	ret
 	.size arch_prim_int_indep, . - arch_prim_int_indep
 
-/* uint64_t arch_prim_load(line, iters): 16 independent 8-byte loads from one 64-byte line. */
-	.global arch_prim_load
-	.type arch_prim_load, %function
-	.balign 16
-arch_prim_load:
-	mov	x2, #0
-	cbz	x1, 2f
-1:	.irp off, 0, 8, 16, 24, 32, 40, 48, 56
-	ldr	x2, [x0, #\off]
-	ldr	x3, [x0, #\off]
-	.endr
-	subs	x1, x1, #1
-	b.ne	1b
-2:	mov	x0, x2
-	ret
-	.size arch_prim_load, . - arch_prim_load
-
 /* void arch_prim_store(lines, iters): 16 8-byte stores over two 64-byte lines. */
 	.global arch_prim_store
 	.type arch_prim_store, %function

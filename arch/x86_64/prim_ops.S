@@ -52,22 +52,6 @@ arch_prim_int_indep:
 	ret
 	.size arch_prim_int_indep, . - arch_prim_int_indep
 
-/* uint64_t arch_prim_load(line, iters): 16 independent 8-byte loads from one 64-byte line. */
-	.globl arch_prim_load
-	.type arch_prim_load, @function
-arch_prim_load:
-	xorl %eax, %eax
-	testq %rsi, %rsi
-	jz 2f
-1:	.irp off, 0, 8, 16, 24, 32, 40, 48, 56
-	movq \off(%rdi), %rax
-	movq \off(%rdi), %rcx
-	.endr
-	decq %rsi
-	jnz 1b
-2:	ret
-	.size arch_prim_load, . - arch_prim_load
-
 /* void arch_prim_store(lines, iters): 16 8-byte stores over two 64-byte lines (L1 hits). */
 	.globl arch_prim_store
 	.type arch_prim_store, @function

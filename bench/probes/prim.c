@@ -11,6 +11,7 @@
  * known answer is about one miss in two. */
 /* OPT_FAST: -O2 (Makefile): timed window or what runs inside one. */
 #include "arch/prim_ops.h"
+#include "arch/probe_ops.h"
 #include "bench/core/counters.h"
 #include "bench/core/probe.h"
 #include "bench/core/runner.h"
@@ -21,6 +22,9 @@
 #define PRIM_SEED 0x9E3779B97F4A7C15ull /* any non-zero xorshift state */
 #define PRIM_LINE_BYTES 64
 #define PRIM_PREWARM_ITERS 64
+
+/* The load kernel is the core clock's load burst: its loads per iteration are the operations. */
+_Static_assert(ARCH_LOAD_BURST_LEN == PRIM_OPS_PER_ITER, "the load kernel's loads per iteration");
 
 const struct prim_os_desc prim_os_kinds[PRIM_OS_KINDS] = {
 	[PRIM_OS_SYSCALL] = { "syscall", 1, "getppid()" },
@@ -73,7 +77,7 @@ static void prim_op(void *arg, uint64_t iters)
 		prim_sink = arch_prim_int_indep(iters);
 		break;
 	case FN_LOAD:
-		prim_sink = arch_prim_load(a->lines, iters);
+		prim_sink = arch_load_burst(a->lines, iters);
 		break;
 	case FN_STORE:
 		arch_prim_store(a->lines, iters);
