@@ -425,7 +425,7 @@ UNATTENDED = [
                    "line (120 s: the run takes ~20 s under TCG)."),
 ]
 
-X86_64, AARCH64, TWICE = ([_save_off(c) for c in t] for t in (X86_64, AARCH64, TWICE))
+X86_64, AARCH64, TWICE, UNATTENDED = ([_save_off(c) for c in t] for t in (X86_64, AARCH64, TWICE, UNATTENDED))
 _ALL = X86_64 + AARCH64 + SHAPES + SAVE + TWICE + UNATTENDED
 CONFIGS = {c.name: c for c in _ALL}
 assert len(CONFIGS) == len(_ALL), "two boot configurations share a name"

@@ -49,8 +49,8 @@ SECBOOT_QEMU_ARGS = ["-machine", "smm=on", "-global", "driver=cfi.pflash01,prope
 A64_CODE_SNAKEOIL = "/usr/share/AAVMF/AAVMF_CODE.snakeoil.fd"
 A64_VARS_SNAKEOIL = "/usr/share/AAVMF/AAVMF_VARS.snakeoil.fd"
 
-# A short run: the boot is what is tested, not the probes.
-QUICK = {"probes": "timer", "timer_samples": 64}
+# A short run: the boot is what is tested, not the probes, nor saving (configs.py SAVES covers it).
+QUICK = {"probes": "timer", "timer_samples": 64, "save": "off"}
 BOOT_TIMEOUT_S = 180
 # OVMF reaches its boot options in ~5 s under TCG, shim and MokManager in ~15 s; a loaded machine
 # can take several times that.
