@@ -406,7 +406,7 @@ FLEET_FILES = {"EFI/BOOT/cfg/%s.cfg" % FLEET_PRODUCT: "# this machine's own opti
 FLEET_SMBIOS = ("-smbios", "type=1,manufacturer=Acme,product=%s" % FLEET_PRODUCT,
                 "-smbios", "type=2,manufacturer=Acme,product=%s" % FLEET_BOARD)
 DONE_LINE = "baremetric: done"  # efi/after_run.h AFTER_RUN_DONE_LINE, docs/fleet.md
-HOLD_AFTER_S = 10  # the held machine is stopped this long after its done line (a power-off: < 1 s)
+HOLD_AFTER_S = 5  # the held machine is stopped this long after its done line (a power-off: < 1 s; 10 s held a pool slot idle)
 UNATTENDED = [
     BootConfig("unattended", options=FLEET_BASE, qemu_args=FLEET_SMBIOS, timeout=120,
                extra_files=FLEET_FILES, groups=("fleet",),
