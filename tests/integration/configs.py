@@ -91,8 +91,9 @@ X86_64 = [
                doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), their serials "
                    "to be sent as hashes only. Alone: its TSC calibration is held against the PM timer, the "
                    "HPET and the host's rate (x86_64/test_boot.py)."),
-    BootConfig("smp2", smp=2, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp")),
-    BootConfig("mem2g", mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot",)),
+    BootConfig("smp2", smp=2, mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp"),
+               doc="Two CPUs and 2 GiB of guest memory (x86_64/test_boot.py: the CPU count, the memory map "
+                   "past 2 GiB; one boot: they were two of the same options)."),
     BootConfig("faults", options={"timer_samples": 64},
                raw="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\nno_such_key = 1\ntsc_cal_windows = many\n"
                    "serial_baud = 230400\n",

@@ -141,10 +141,10 @@ def test_two_cpus(smp2):
     assert smp2.sets("spin")
 
 
-def test_two_gib(mem2g):
-    assert_complete_ok(mem2g)
+def test_two_gib(smp2):
+    assert_complete_ok(smp2)
     # the sample arena was reserved before ExitBootServices, so it is loader data, not conventional
-    mm, alloc = mem2g.plat("memmap"), mem2g.plat("alloc")
+    mm, alloc = smp2.plat("memmap"), smp2.plat("alloc")
     assert mm["conventional"] + alloc["arena"] > 1536 << 20
     assert mm["total"] > 1900 << 20
 
