@@ -120,8 +120,6 @@ X86_64 = [
                "without hold_s it would wait for a key (x86_64/test_screen.py)."),
     BootConfig("memory_max", cpu="max", options=_MEMORY, groups=("memory",),
                doc="-cpu max: SSE2 and AVX2 kernels run, AVX-512 is absent under TCG."),
-    BootConfig("quick_memory", options=dict(_MEMORY, mem_kernels="read,copy_nt", mem_max_mb=1), groups=("memory",),
-               doc="The default CPU model (qemu64): no AVX, so the 256/512-bit kernels must be skips."),
     BootConfig("smp1", smp=1, options=_HELLO, groups=("smp",)),
     # alone: the application processors' bring-up is held to its 200 ms bound (x86_64/test_smp.py)
     BootConfig("smp2_hello", smp=2, options=_HELLO, groups=("smp",), alone=True),
@@ -151,7 +149,11 @@ X86_64 = [
     BootConfig("fpb", options=_FOOTPRINT, groups=("irq",), alone=True,
                doc="Alone: the whole boot is held to a duration (x86_64/test_footprint.py)."),
     BootConfig("instb", options=dict(_FOOTPRINT, irq_fp_inst=1), groups=("irq",)),
-    BootConfig("amd", options=_PMU, groups=("pmu",), doc="qemu64 (AuthenticAMD): the AMD discovery path."),
+    BootConfig("amd", options=dict(_PMU, probes=_PMU["probes"] + ",flops", mem_kernels="read,copy_nt"),
+               groups=("pmu", "memory"),
+               doc="The default CPU model, qemu64 (AuthenticAMD): the AMD discovery path, and no AVX, so the "
+                   "256/512-bit memory and flops kernels must be skips (one boot: it was two of the same "
+                   "machine, quick_memory beside it)."),
     BootConfig("intel", cpu="Skylake-Client", options=dict(_PMU, pmu_events="none"),
                raw="pmu_events = cycles,l3_bogus\n", groups=("pmu",),
                doc="An Intel model: the CPUID 0xA path. pmu_events=none plus a bad list after it: the bad "

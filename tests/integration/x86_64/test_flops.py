@@ -10,9 +10,9 @@ MUL_ADD = {("mul_add", "64"), ("mul_add", "128")}
 FMA = {("fma", "64"), ("fma", "128"), ("fma", "256")}
 
 
-def test_default_cpu_runs_sse2_kernels_only(quick_memory):
-    check_flops(quick_memory, MUL_ADD, FMA | {("fma", "512")})
-    reasons = {k["reason"] for k in quick_memory.summary["skips"] if k["probe"] == "flops"}
+def test_default_cpu_runs_sse2_kernels_only(amd):
+    check_flops(amd, MUL_ADD, FMA | {("fma", "512")})
+    reasons = {k["reason"] for k in amd.summary["skips"] if k["probe"] == "flops"}
     assert reasons == {"CPU lacks FMA3"}, reasons
 
 

@@ -88,11 +88,11 @@ def test_cache_fills_cold_and_warm(memory_max):
     assert all(k["status"] == "skip" and "TCG" in k["reason"] and k["evict"] == "clflush" for k in checks)
 
 
-def test_default_cpu_skips_avx(quick_memory):
-    skipped = {(k["kernel"], str(k["width"])) for k in quick_memory.summary["skips"]
+def test_default_cpu_skips_avx(amd):
+    skipped = {(k["kernel"], str(k["width"])) for k in amd.summary["skips"]
                if k["probe"] == "membw" and not k.get("ctr_set")}
     assert ("read", "256") in skipped and ("copy_nt", "512") in skipped
-    assert quick_memory.summary["end"]["status"] == "ok"
+    assert amd.summary["end"]["status"] == "ok"
 
 
 def test_core_clock_beside_every_set(memory_max):
