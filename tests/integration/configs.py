@@ -148,7 +148,6 @@ X86_64 = [
                    "default, and a late interrupt is then late, not lost."),
     BootConfig("fpb", options=_FOOTPRINT, groups=("irq",), alone=True,
                doc="Alone: the whole boot is held to a duration (x86_64/test_footprint.py)."),
-    BootConfig("instb", options=dict(_FOOTPRINT, irq_fp_inst=1), groups=("irq",)),
     BootConfig("amd", options=dict(_PMU, probes=_PMU["probes"] + ",flops", mem_kernels="read,copy_nt"),
                groups=("pmu", "memory"),
                doc="The default CPU model, qemu64 (AuthenticAMD): the AMD discovery path, and no AVX, so the "
@@ -166,13 +165,15 @@ X86_64 = [
                         "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
                         "mem_kernels": "read,write,copy", "timer_samples": 64, "tsc_cal_windows": 1},
                groups=("profile",)),
-    BootConfig("prof_auto", options={"probes": "spin", "profile": "spin", "samples": 8,
-                                     "timer_samples": 64, "tsc_cal_windows": 1},
-               groups=("profile",),
+    BootConfig("prof_auto", options=dict(_FOOTPRINT, irq_fp_inst=1, probes="spin,irq_footprint", profile="spin",
+                                         samples=8, timer_samples=64, tsc_cal_windows=1),
+               groups=("profile", "irq"),
                doc="spin profiled at the automatic period: run again, muted, until the profile has 1000 samples. "
                    "target_ns at its default (1000x the timer overhead): each run is short, so its set-up and "
                    "records are a large part of the time, which the profile must count apart (outside the "
-                   "measured region)."),
+                   "measured region). Then irq_footprint with irq_fp_inst=1, the L1I level's code chains "
+                   "(x86_64/test_footprint.py; the boot `instb` of its own once), after the profiler's timer "
+                   "has been given back."),
     BootConfig("qemu72_x2apic", smp=2, options={"probes": "smp_hello", "apic_mode": "x2apic"},
                groups=("smp", "x2apic"), doc="QEMU 7.2 has no x2APIC: apic_mode=x2apic is refused."),
     BootConfig("x2", smp=2, cpu="max", qemu10=True, timeout=120,

@@ -106,13 +106,13 @@ def test_report_footprint_part(fpb):
     assert "Cache footprint of one interrupt" in text
 
 
-def test_instruction_cache_level(instb):
+def test_instruction_cache_level(prof_auto):
     """irq_fp_inst=1: the L1I level runs with code chains — calibration grid, held-out K, the basic
     interrupt experiment (the refined one is a skip: a code lap cannot stop where the interrupt
     arrived); TCG: no effect, so its checks are skips too; timed, ctr_skipped=footprint_l1i."""
-    assert instb.summary["ok"], instb.summary["validation"]["problems"]
-    assert instb.summary["end"]["status"] == "ok", instb.summary["messages"]
-    sets = fp_sets(instb, level=1, type="inst")
+    assert prof_auto.summary["ok"], prof_auto.summary["validation"]["problems"]
+    assert prof_auto.summary["end"]["status"] == "ok", prof_auto.summary["messages"]
+    sets = fp_sets(prof_auto, level=1, type="inst")
     whats = {s["params"]["what"] for s in sets}
     assert whats == {"cold", "calib", "heldout", "irq"}, whats
     (cold,) = [s for s in sets if s["params"]["what"] == "cold"]
@@ -128,9 +128,9 @@ def test_instruction_cache_level(instb):
         {("basic", v) for v in ("idle", "k0", "kn")}
     for s in irqs:
         assert s["params"]["not_taken"] == 0 and s["params"]["not_pending"] == 0 and s["n"] == N
-    skips = [k for k in instb.summary["skips"] if k["probe"] == "irq_footprint" and k.get("type") == "inst"]
+    skips = [k for k in prof_auto.summary["skips"] if k["probe"] == "irq_footprint" and k.get("type") == "inst"]
     assert sorted(k.get("experiment") or k.get("check") for k in skips) == ["footprint_k", "refined"], skips
-    assert not [c for c in instb.summary["checks"] if c["name"] == "footprint_k" and c["type"] == "inst"]
+    assert not [c for c in prof_auto.summary["checks"] if c["name"] == "footprint_k" and c["type"] == "inst"]
     # the data levels are unchanged by it
-    assert {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(instb)} == \
+    assert {(s["params"]["level"], s["params"]["type"]) for s in fp_sets(prof_auto)} == \
         {(1, "data"), (1, "inst"), (2, "unified")}
