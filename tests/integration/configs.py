@@ -254,13 +254,14 @@ AARCH64 = [
          groups=("irq",), alone=True,
          doc="What an interrupt costs: displacement and cache footprint. Alone: the whole boot is held to a "
              "duration (aarch64/test_irq_cost.py)."),
-    _a64("a64pmu", icount=True, options={"probes": "timer,spin,pmu_check,pmu_cost", "samples": 8,
-                                         "timer_samples": 128},
-         groups=("pmu", "icount")),
-    _a64("a64prof", icount=True,
-         options={"probes": "prof_split", "profile": "prof_split", "profile_event": "instructions",
-                  "profile_source": "pmu", "profile_period": 10000, "samples": 8, "target_ns": 8000000},
-         groups=("profile", "icount")),
+    _a64("a64pmu", icount=True,
+         options={"probes": "timer,spin,pmu_check,pmu_cost,prof_split", "samples": 8, "timer_samples": 128,
+                  "profile": "prof_split", "profile_event": "instructions", "profile_source": "pmu",
+                  "profile_period": 10000, "target_ns": 8000000},
+         groups=("pmu", "icount", "profile"),
+         doc="The PMU under -icount: counted exactly (aarch64/test_pmu.py), then prof_split profiled on "
+             "the instructions counter's overflow (aarch64/test_profile.py) after the counting probes "
+             "have left the PMU (one boot: a64prof was a boot of its own on the same machine)."),
     _a64("a64gicv2", smp=2, timeout=180, machine=("gic-version=2",),
          options={"probes": "smp_hello,irq_latency,irq_exception,membw_mc", "irq_samples": 50,
                   "irq_set_ms": 5000, "irq_timeout_ms": 2000, "profile": "membw_mc", "profile_source": "pmu",

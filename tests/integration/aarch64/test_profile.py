@@ -43,8 +43,8 @@ def test_auto_period_extends_to_enough_samples(a64):
     check_region(begin, ends, cost, data, lambda fn: fn == "arch_spin")
 
 
-def test_boot_ok(a64prof):
-    b = a64prof
+def test_boot_ok(a64pmu):
+    b = a64pmu
     assert not b.run["timed_out"] and b.run["exit_code"] == 0
     assert "-icount" in b.run["command_line"]
     assert b.summary["ok"], b.summary["validation"]["problems"]
@@ -56,13 +56,13 @@ def test_boot_ok(a64prof):
     assert g["intid_pmu_from"] in ("madt", "qemu_virt_default")
 
 
-def test_split_recovered_from_pmu_overflow(a64prof):
-    begin, ends, cost, data = prof_records(a64prof, "prof_split")
+def test_split_recovered_from_pmu_overflow(a64pmu):
+    begin, ends, cost, data = prof_records(a64pmu, "prof_split")
     check_stream(begin, ends, cost, data)
     b = begin[0]
     assert (b["source"], b["events"], b["unit"]) == ("pmi", "instructions", "events")
     assert "fallback" not in b
-    assert int(b["period"]) == CONFIGS["a64prof"].options["profile_period"] and int(b["cpus"]) == 1
+    assert int(b["period"]) == CONFIGS["a64pmu"].options["profile_period"] and int(b["cpus"]) == 1
     by = samples_by_function(b, data, image_only=True)
     assert by.get(None, 0) == 0, by  # every interrupted pc is in the image (firmware code only)
     assert sum(by.values()) == sum(int(e["counted"]) for e in ends)
@@ -71,7 +71,7 @@ def test_split_recovered_from_pmu_overflow(a64prof):
     share = 100.0 * a / (a + bb)
     assert abs(share - 30.0) <= SPLIT_BAND_PCT, (share, by)
     # The harness's own symbolisation (the ELF found by the build id) finds the same split.
-    res = profile.analyse_dir(os.path.join(a64prof.out_dir, "parsed"))
+    res = profile.analyse_dir(os.path.join(a64pmu.out_dir, "parsed"))
     sa, sb = profile.share(res, "prof_split", "arch_split_a"), profile.share(res, "prof_split", "arch_split_b")
     assert abs(100.0 * sa / (sa + sb) - 30.0) <= SPLIT_BAND_PCT, (sa, sb)
 
