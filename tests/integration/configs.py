@@ -208,10 +208,6 @@ AARCH64 = [
          groups=("boot", "faults"), doc="The AArch64 default-ish boot, an unknown probe name riding along."),
     _a64("a64noacpi", timeout=60, machine=("acpi=off",), options={"probes": "timer", "timer_samples": 64},
          groups=("boot", "fw"), doc="No ACPI tables: the devicetree path."),
-    _a64("a64sys", timeout=60, cpu="max",
-         options={"probes": "membw,spin", "samples": 4, "mem_max_mb": 1, "mem_min_kb": 256,
-                  "mem_kernels": "write,copy"},
-         groups=("boot",)),
     _a64("a64el2", timeout=60, cpu="max", machine=("virtualization=on",), options={"samples": 4, "el2": "stay"},
          raw="probes = fault_ud2,spin,fault_gp\n", groups=("boot", "faults"),
          doc="Entered at EL2 (virtualization=on; QEMU merges the -machine into the harness's virt) "
@@ -237,8 +233,11 @@ AARCH64 = [
              "(aarch64/test_el2.py), and probe prim's kernels by them: each fixed-path kernel's "
              "instructions per iteration are its static count (aarch64/test_prim.py)."),
     _a64("a64mem", timeout=90, cpu="max",
-         options={"probes": "membw,cachefill,flops", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
-         groups=("memory",)),
+         options={"probes": "membw,cachefill,flops,spin", "samples": 5, "mem_max_mb": 1, "mem_kernels": "all"},
+         groups=("memory", "boot"),
+         doc="-cpu max: every memory kernel, the caches, flops (aarch64/test_memory.py), and the system "
+             "registers' records with MOPS's refusal and spin after it (aarch64/test_sysregs.py; the boot "
+             "a64sys of its own once)."),
     _a64("a64smp2", smp=2, options={"samples": 4, "mem_max_mb": 4, "timer_samples": 64},
          raw="probes = smp_hello,fault_ap_ud2,membw_mc\n", groups=("smp", "faults"),
          doc="membw_mc at its smallest per-core buffer (4 MiB): the test is about structure, not GB/s."),

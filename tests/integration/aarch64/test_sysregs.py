@@ -77,21 +77,21 @@ def h(v):
     return int(v, 16)
 
 
-def test_boot_completes(a64sys):
-    assert not a64sys.run["timed_out"]
-    assert a64sys.run["exit_code"] == 0
-    assert a64sys.summary["ok"], a64sys.summary["validation"]
-    end = a64sys.summary["end"]
+def test_boot_completes(a64mem):
+    assert not a64mem.run["timed_out"]
+    assert a64mem.run["exit_code"] == 0
+    assert a64mem.summary["ok"], a64mem.summary["validation"]
+    end = a64mem.summary["end"]
     assert end["status"] == "ok"
     # the guarded accesses that faulted left no fault record: the caller reports them
-    assert end["faults"] == 0 and a64sys.summary["faults"] == []
+    assert end["faults"] == 0 and a64mem.summary["faults"] == []
 
 
-def test_one_record_per_table_row(a64sys):
+def test_one_record_per_table_row(a64mem):
     rows, _ = table()
-    recs = as_list(a64sys.summary["platform"]["sysreg"])
+    recs = as_list(a64mem.summary["platform"]["sysreg"])
     assert [r["name"] for r in recs] == list(rows)
-    summ = as_list(a64sys.summary["platform"]["sysregs"])[0]
+    summ = as_list(a64mem.summary["platform"]["sysregs"])[0]
     assert summ["count"] == len(rows) == summ["ok"] + summ["faulted"] + summ["not_read"]
     for r in recs:
         assert re.fullmatch(r"S[23]_[0-7]_C\d+_C\d+_[0-7]", r["enc"]), r
@@ -131,15 +131,15 @@ def judge_expectations(boot, el):
     return {r["name"]: r for r in as_list(plat["sysreg"])}
 
 
-def test_expectation_follows_the_id_registers_and_the_machine_agrees(a64sys):
+def test_expectation_follows_the_id_registers_and_the_machine_agrees(a64mem):
     # QEMU virt without virtualization=on hands over at EL1: our EL1 vectors guard
-    regs = judge_expectations(a64sys, 1)
+    regs = judge_expectations(a64mem, 1)
     # EL2's own registers are UNDEFINED at EL1 on every CPU: at least these fault
     assert all(regs[n]["status"] == "fault" for n in ("hcr_el2", "mdcr_el2", "cptr_el2"))
 
 
-def test_values_agree_with_the_other_records(a64sys):
-    plat = a64sys.summary["platform"]
+def test_values_agree_with_the_other_records(a64mem):
+    plat = a64mem.summary["platform"]
     regs = {r["name"]: r for r in as_list(plat["sysreg"])}
     ids = as_list(plat["aarch64_id"])[0]
     # the ID registers read through the stubs and read for the aarch64_id record are one value
@@ -156,16 +156,16 @@ def test_values_agree_with_the_other_records(a64sys):
     assert h(regs["cntvct_el0"]["value"]) > 0
 
 
-def test_mops_skips_with_reason_and_its_probe_faults(a64sys):
-    plat = a64sys.summary["platform"]
+def test_mops_skips_with_reason_and_its_probe_faults(a64mem):
+    plat = a64mem.summary["platform"]
     ids = as_list(plat["aarch64_id"])[0]
     mops_present = (h(ids["id_aa64isar2"]) >> ISAR2_MOPS_SHIFT) & 0xF != 0
     simd = plat["simd"]
     assert simd["mops"] == (1 if mops_present else 0)
     probe = as_list(plat["insn_probe"])[0]
     assert probe["name"] == "setp" and probe["expect"] == ("present" if mops_present else "absent")
-    mops_sets = a64sys.sets("membw", width="mops")
-    skips = [s for s in a64sys.summary["skips"] if s.get("probe") == "membw" and s.get("width") == "mops"]
+    mops_sets = a64mem.sets("membw", width="mops")
+    skips = [s for s in a64mem.summary["skips"] if s.get("probe") == "membw" and s.get("width") == "mops"]
     if mops_present:
         assert probe["status"] == "ok" and probe["bytes_wrong"] == 0
         assert {s["params"]["kernel"] for s in mops_sets} == {"write", "copy"}
@@ -177,8 +177,8 @@ def test_mops_skips_with_reason_and_its_probe_faults(a64sys):
         assert sorted(s["kernel"] for s in skips) == ["copy", "write"]
         assert all("ID_AA64ISAR2_EL1.MOPS = 0" in s["reason"] for s in skips)
     # the rest of the sweep and the probe after it ran
-    assert a64sys.sets("membw", kernel="copy", width="pair64")
-    assert a64sys.sets("spin")
+    assert a64mem.sets("membw", kernel="copy", width="pair64")
+    assert a64mem.sets("spin")
 
 
 # --- At EL2 (-machine virt,virtualization=on: AAVMF runs at EL2 and starts us there) ---
