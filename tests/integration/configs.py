@@ -91,9 +91,13 @@ X86_64 = [
                doc="The short default boot: timer and spin; SMBIOS system and board set (-smbios), their serials "
                    "to be sent as hashes only. Alone: its TSC calibration is held against the PM timer, the "
                    "HPET and the host's rate (x86_64/test_boot.py)."),
-    BootConfig("smp2", smp=2, mem=2048, options={"probes": "timer,spin", "timer_samples": 256}, groups=("boot", "smp"),
-               doc="Two CPUs and 2 GiB of guest memory (x86_64/test_boot.py: the CPU count, the memory map "
-                   "past 2 GiB; one boot: they were two of the same options)."),
+    BootConfig("smp2", smp=2, mem=2048,
+               options={"probes": "timer,spin,fault_ap_ud2,smp_hello", "timer_samples": 256, "apic_mode": "x2apic"},
+               groups=("boot", "smp", "faults", "x2apic"),
+               doc="Two CPUs and 2 GiB of guest memory: the CPU count and the memory map past 2 GiB "
+                   "(x86_64/test_boot.py), a fault on an AP and the AP working on (x86_64/test_smp.py), and "
+                   "apic_mode=x2apic refused, as QEMU 7.2 has no x2APIC (x86_64/test_x2apic.py). One boot: "
+                   "they were four boots (mem2g, smp2_fault and qemu72_x2apic besides)."),
     BootConfig("faults", options={"timer_samples": 64},
                raw="probes = fault_ud2,spin,no_such_probe,fault_gp,timer\nno_such_key = 1\ntsc_cal_windows = many\n"
                    "serial_baud = 230400\n",
@@ -124,7 +128,6 @@ X86_64 = [
     # alone: the application processors' bring-up is held to its 200 ms bound (x86_64/test_smp.py)
     BootConfig("smp2_hello", smp=2, options=_HELLO, groups=("smp",), alone=True),
     BootConfig("smp4_hello", smp=4, options=_HELLO, groups=("smp",), alone=True),
-    BootConfig("smp2_fault", smp=2, options={"probes": "fault_ap_ud2,smp_hello"}, groups=("smp", "faults")),
     BootConfig("irqb", smp=2,
                options={"probes": "fault_irq,irq_latency,irq_exception,irq_displace,irq_footprint,noise,smp_hello",
                         "irq_samples": 200, "irq_set_ms": 20000, "irq_timeout_ms": 2000, "irq_disp_samples": 4,
@@ -174,8 +177,6 @@ X86_64 = [
                    "measured region). Then irq_footprint with irq_fp_inst=1, the L1I level's code chains "
                    "(x86_64/test_footprint.py; the boot `instb` of its own once), after the profiler's timer "
                    "has been given back."),
-    BootConfig("qemu72_x2apic", smp=2, options={"probes": "smp_hello", "apic_mode": "x2apic"},
-               groups=("smp", "x2apic"), doc="QEMU 7.2 has no x2APIC: apic_mode=x2apic is refused."),
     BootConfig("x2", smp=2, cpu="max", qemu10=True, timeout=120,
                options={"probes": "smp_hello,membw_mc,irq_latency,irq_exception,irq_displace,fault_irq,irq_latency",
                         "apic_mode": "x2apic", "samples": 4, "mem_max_mb": 1, "mem_kernels": "read,copy",

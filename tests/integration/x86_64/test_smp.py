@@ -93,8 +93,8 @@ def test_multicore_bandwidth_on_every_core_count(request, fixture, n):
         assert r["scaling"] > 0
 
 
-def test_fault_on_an_ap_is_reported_and_it_works_on(smp2_fault):
-    b = smp2_fault
+def test_fault_on_an_ap_is_reported_and_it_works_on(smp2):
+    b = smp2
     assert_complete_ok(b)
     (f,) = b.summary["faults"]
     assert f["probe"] == "fault_ap_ud2" and f["name"] == "#UD" and f["vector"] == 6
