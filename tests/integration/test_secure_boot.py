@@ -114,10 +114,22 @@ def secure_firmware(arch, vars_file):
     return qemu.firmware_override(arch, SECBOOT_CODE if arch == "x86_64" else A64_CODE_SNAKEOIL, vars_file)
 
 
+def free_tcp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class Console:
     """QEMU with Secure Boot on and its serial console on a socket (the harness's QEMU command
     with the serial file swapped for a socket chardev that logs into the same serial.log): the
-    test reads the console as it comes and types on it."""
+    test reads the console as it comes and types on it.
+
+    A TCP loopback socket, not a Unix one: QEMU writes the console a byte at a time, and a Unix
+    socket's buffer, charged per write, filled while this reader waited its turn in the busy
+    pytest process; QEMU's 16550 gives a byte up after a few failed writes (hw/char/serial.c
+    MAX_XMIT_RETRY), and a make test run lost and doubled bytes of six records that way. TCP
+    gathers the single bytes in one buffer."""
 
     def __init__(self, out_dir, image, vars_file, arch="x86_64"):
         self.out_dir = out_dir
@@ -125,28 +137,28 @@ class Console:
             qemu.prepare(out_dir, image, dict(QUICK), arch=arch)
             cmd = qemu.build_command(out_dir, arch=arch, extra_args=SECBOOT_QEMU_ARGS if arch == "x86_64" else None)
         self.log = os.path.join(out_dir, "serial.log")
-        sock = os.path.join(out_dir, "console.sock")
+        port = free_tcp_port()
         at = cmd.index("-serial")
-        cmd[at:at + 2] = ["-chardev", "socket,id=console,path=%s,server=on,wait=on,logfile=%s" % (sock, self.log),
-                          "-serial", "chardev:console"]
+        cmd[at:at + 2] = ["-chardev", "socket,id=console,host=127.0.0.1,port=%d,server=on,wait=on,logfile=%s"
+                          % (port, self.log), "-serial", "chardev:console"]
         self.stderr = open(os.path.join(out_dir, "qemu.stderr"), "wb")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr,
                                      start_new_session=True)
         self.vars = os.path.join(out_dir, qemu.VARS_COPY)
-        self.sock = self._connect(sock)
+        self.sock = self._connect(("127.0.0.1", port))
         self.text = b""
         self.mark = 0  # where the console stood at the last key typed: expect() looks after it
 
-    def _connect(self, path):
+    def _connect(self, address):
         deadline = time.monotonic() + CONSOLE_TIMEOUT_S
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, "QEMU exited: %s" % self._stderr()
             try:
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.connect(path)
+                s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                s.connect(address)
                 s.settimeout(POLL_S)
                 return s
-            except (FileNotFoundError, ConnectionRefusedError):
+            except ConnectionRefusedError:
                 s.close()
                 time.sleep(POLL_S)
         pytest.fail("QEMU's console socket did not appear: %s" % self._stderr())
