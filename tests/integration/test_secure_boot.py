@@ -125,11 +125,11 @@ class Console:
     with the serial file swapped for a socket chardev that logs into the same serial.log): the
     test reads the console as it comes and types on it.
 
-    A TCP loopback socket, not a Unix one: QEMU writes the console a byte at a time, and a Unix
-    socket's buffer, charged per write, filled while this reader waited its turn in the busy
-    pytest process; QEMU's 16550 gives a byte up after a few failed writes (hw/char/serial.c
-    MAX_XMIT_RETRY), and a make test run lost and doubled bytes of six records that way. TCP
-    gathers the single bytes in one buffer."""
+    A TCP loopback socket, not a Unix one: a make test run lost and doubled bytes of six records
+    on the Unix one. The likely cause, not proven: QEMU writes the console a byte at a time, a
+    Unix socket's buffer (charged per write) fills while this reader waits its turn in the busy
+    pytest process, and QEMU's 16550 gives a byte up after a few failed writes (hw/char/serial.c
+    MAX_XMIT_RETRY). TCP gathers the single bytes in one buffer."""
 
     def __init__(self, out_dir, image, vars_file, arch="x86_64"):
         self.out_dir = out_dir
