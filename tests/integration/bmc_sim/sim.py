@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+import chassis  # the same folder: chassis.py keeps the running QEMU's process id
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHASSIS = os.path.join(HERE, "chassis.py")
 USER, PASSWORD = "fleet", "sim-pw-1"
@@ -113,12 +115,8 @@ class SimMachine:
         return row
 
     def qemu_pid(self):
-        """The running QEMU's process id (chassis.py keeps it), or None when it is off."""
-        try:
-            with open(os.path.join(self.dir, "qemu.pid")) as fh:
-                return int(fh.read().strip())
-        except (OSError, ValueError):
-            return None
+        """The running QEMU's process id, or None when it is off (chassis.py's own reading)."""
+        return chassis._pid(self.dir)
 
     def powerons(self):
         try:
