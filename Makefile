@@ -23,7 +23,9 @@ src_dirs     = $(shell find $(1) \( $(foreach c,$(CPUS),-name $(c) -o) -false \)
 sources_in   = $(sort $(foreach d,$(1),$(wildcard $(d)/*.c $(d)/*.S $(d)/$(2)/*.c $(d)/$(2)/*.S)))
 
 # The firmware: every layer. efi/ is the bare-metal environment (the hosted build's is hosted/).
-FW_SRC      := $(call sources_in,$(call src_dirs,lib arch drivers bench efi),$(ARCH))
+# efi/unpack/ is a program of its own, the packed .efi's start-up (FW_PACK below).
+UNPACK_DIR  := efi/unpack
+FW_SRC      := $(filter-out $(UNPACK_DIR)/%,$(call sources_in,$(call src_dirs,lib arch drivers bench efi),$(ARCH)))
 
 # The CPU's part of each CPU-neutral contract arch/<name>.h: arch/<cpu>/include/cpu/<name>.h, which
 # the contract includes as <cpu/<name>.h> through this include path (as kvm-unit-tests puts
@@ -64,7 +66,7 @@ UNIT_SRC    := $(sort $(wildcard tests/unit/*.c $(foreach c,$(CPUS),tests/unit/$
 # The file list as a prerequisite: a test file removed or renamed relinks the runner too.
 UNIT_LIST   := $(BUILD)/host/unit_src.list
 $(shell mkdir -p $(dir $(UNIT_LIST)) && echo '$(UNIT_SRC)' | cmp -s - $(UNIT_LIST) || echo '$(UNIT_SRC)' > $(UNIT_LIST))
-UNIT_UNDER  := lib/crc32.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
+UNIT_UNDER  := lib/crc32.c lib/lz_unpack.c lib/sha256.c lib/fmt.c lib/record.c lib/emit.c lib/config.c lib/sort.c lib/rand.c lib/intmath.c \
 	bench/core/options.c bench/core/registry_names.c \
 	bench/core/calibrate.c bench/facts/x86_64/tsc_cal.c bench/probes/mem/sweep.c bench/probes/mem/chain.c bench/stats/gap_detect.c drivers/fw/acpi.c \
 	drivers/fw/smbios.c drivers/fw/madt.c drivers/irqchip/x86_64/lapic.c drivers/irqchip/x86_64/lapic_timer.c drivers/irqchip/x86_64/ioapic.c drivers/irqchip/x86_64/pic.c \
@@ -142,6 +144,30 @@ $(GEN)/registry.json: scripts/gen_registry.py scripts/gen_docs.py bench/core/opt
 $(REGISTRY_JSON): $(GEN)/registry.json
 	@if cmp -s $< $@; then touch $@; else cp $< $@ && echo "installed $@ (commit it with the sources)"; fi
 registry: $(REGISTRY_JSON)
+
+# The packed .efi (a CPU's make file sets FW_PACK := yes; docs/hacking.md, "Image size"): the
+# loaded image of baremetric.so (the sections the plain .efi carries, FW_PE_SECTIONS) compressed by
+# scripts/lz_pack.py, linked as data into the start-up program efi/unpack/, which decodes it into
+# memory of its own at boot and enters it. The program is linked as the firmware is (the same
+# crt0, linker script, self-relocation and .sbat), from its own folder and the few units it uses.
+ifeq ($(FW_PACK),yes)
+UNPACK_SRC  := $(call sources_in,$(UNPACK_DIR),$(ARCH)) lib/lz_unpack.c lib/crc32.c efi/string.c \
+	$(wildcard efi/$(ARCH)/relocate.c)
+UNPACK_OBJ  := $(patsubst %,$(OUT)/obj/%.o,$(UNPACK_SRC))
+$(patsubst %,$(OUT)/obj/%.o,$(call sources_in,$(UNPACK_DIR),$(ARCH))): FW_CFLAGS += -Os
+$(OUT)/packed.bin: $(OUT)/baremetric.so scripts/lz_pack.py
+	$(PY) scripts/lz_pack.py $< $@ --sections "$(FW_PE_SECTIONS)"
+# (-I binary names the data's symbols after the file: _binary_packed_bin_start and _end)
+$(OUT)/packed.o: $(OUT)/packed.bin
+	cd $(OUT) && $(FW_OBJCOPY) -I binary -O $(FW_ELF_FORMAT) -B $(FW_BFD_ARCH) \
+		--rename-section .data=.rodata.packed,contents,alloc,load,readonly,data \
+		--add-section .note.GNU-stack=/dev/null packed.bin packed.o
+$(OUT)/unpack.so: $(UNPACK_OBJ) $(OUT)/packed.o $(FW_SBAT_OBJ) $(EFI_LDS)
+	$(FW_LD) $(FW_LDFLAGS) $(EFI_CRT0) $(UNPACK_OBJ) $(OUT)/packed.o $(FW_SBAT_OBJ) -o $@ $(FW_LIBS)
+	@if $(FW_NM) -u $@ | grep -v -e '^ *w ' | grep -q .; then $(FW_NM) -u $@; echo "undefined symbols" >&2; exit 1; fi
+$(OUT)/baremetric.efi: $(OUT)/unpack.so $(OUT)/baremetric-plain.efi
+	$(call fw_pe_copy,$<,$@)
+endif
 
 $(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)

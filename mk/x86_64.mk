@@ -36,10 +36,18 @@ FW_LDFLAGS := -nostdlib -shared -Bsymbolic -znocombreloc -z pack-relative-relocs
 # Only what the loaded image uses: _relocate (efi/x86_64/relocate.c) reads .dynamic for the .rela and
 # .relr tables and applies relative relocations, which name no symbol, so .dynsym stays behind
 # (and .dynstr always did). --strip-all drops the COFF symbol table objcopy would otherwise write
-# (~30 KB): symbols are for the host, which reads them from baremetric.so.
-$(OUT)/baremetric.efi: $(OUT)/baremetric.so
-	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .rel -j .rela -j .relr -j .sbat -j .bss \
-		-j '.rel.*' -j '.rela.*' -j .reloc -j .note.gnu.build-id --strip-all \
-		--target=efi-app-$(ARCH) --subsystem=10 $< $@
+# (~30 KB): symbols are for the host, which reads them from baremetric.so. The same sections are
+# the memory image scripts/lz_pack.py packs (FW_PACK, the Makefile).
+FW_PE_SECTIONS := .text .sdata .data .rodata .dynamic .rel .rela .relr .sbat .bss .rel.* .rela.* \
+	.reloc .note.gnu.build-id
+fw_pe_copy = $(FW_OBJCOPY) $(foreach s,$(FW_PE_SECTIONS),-j '$(s)') --strip-all \
+	--target=efi-app-$(ARCH) --subsystem=10 $(1) $(2)
+# The .efi is packed: the image above compressed behind a start-up program (the Makefile, FW_PACK).
+FW_PACK := yes
+
+# The unpacked .efi (baremetric-plain.efi): the image as the UEFI loader maps it, for a look at its
+# sections and to boot when the packed one is in doubt.
+$(OUT)/baremetric-plain.efi: $(OUT)/baremetric.so
+	$(call fw_pe_copy,$<,$@)
 	@# Keep the unstripped ELF of every build, named by its build id: the profiler's symbols.
 	@id=$$(readelf -n $< | sed -n 's/.*Build ID: *//p'); mkdir -p $(OUT)/elf; cp $< $(OUT)/elf/$$id.elf

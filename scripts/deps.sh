@@ -16,7 +16,8 @@ sign="sbsigntool openssl"
 shim="shim-signed"
 # chromium: tests/python/test_report_html.py loads report.html in it (headless)
 # python3-pytest-xdist: the Python tests run in JOBS processes (the Makefile's PYTEST_JOBS)
-test="python3-pytest python3-pytest-xdist python3-jsonschema openipmi ipmitool postgresql python3-psycopg2 groff-base python3-pip python3-setuptools chromium $sign $shim"
+# python3-lz4: liblz4, the reference the packer's blocks are checked against (tests/python/test_lz_pack.py)
+test="python3-pytest python3-pytest-xdist python3-lz4 python3-jsonschema openipmi ipmitool postgresql python3-psycopg2 groff-base python3-pip python3-setuptools chromium $sign $shim"
 build_a64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 run_a64="qemu-system-arm qemu-efi-aarch64"
 # The hosted build for AArch64 Linux (make hosted-aarch64), run under qemu-aarch64 (user mode).

@@ -25,7 +25,9 @@ EFI_STATUS _relocate(long ldbase, Elf64_Dyn *dyn, EFI_HANDLE image, EFI_SYSTEM_T
 
 static EFI_STATUS apply_rela(uint64_t base, uint64_t rela, uint64_t size, uint64_t ent)
 {
-	if (size && (!rela || ent < sizeof(Elf64_Rela)))
+	if (!size)
+		return EFI_SUCCESS; /* no table (the packed .efi's start-up has none, nor DT_RELAENT) */
+	if (!rela || ent < sizeof(Elf64_Rela))
 		return EFI_LOAD_ERROR;
 	for (uint64_t off = 0; off + ent <= size; off += ent) {
 		const Elf64_Rela *r = (const Elf64_Rela *)(base + rela + off);

@@ -6,7 +6,8 @@ link places beyond it, as the AArch64 linker script once did with every `.bss.<n
 manager loads us (silent corruption of whatever is allocated there next), a write-protected page
 when AAVMF's UEFI Shell loads us (a Synchronous Exception, a permission fault on a store, before
 the first record). This test compares each build's ELF (baremetric.so: its allocated sections)
-with its .efi (the PE header's SizeOfImage), for both CPUs.
+with its .efi (the PE header's SizeOfImage), for both CPUs; a packed .efi (x86_64) also with the
+memory its start-up program allocates for the image (efi/unpack/unpack.c).
 
 The dynamic-linking tables (.dynsym, .dynstr, .hash, .gnu.hash) are allocated in the ELF but
 nothing at run time reads them (gnu-efi's self-relocation reads only .dynamic and the RELA/RELR
@@ -27,6 +28,8 @@ PE_OFFSET_FIELD = 0x3C
 PE_SIGNATURE_BYTES = 4
 COFF_HEADER_BYTES = 20
 PE32_PLUS_MAGIC = 0x20B
+PACKED_HEADER_BYTES = 32  # efi/unpack/packed_image.h: magic, version, header bytes, packed, image, memory bytes
+PACKED_MEMORY_BYTES_AT = 16
 SIZE_OF_IMAGE_OFFSET = 56  # in the PE32+ optional header (PE/COFF specification, "Optional Header Windows-Specific Fields")
 SHF_ALLOC = "A"
 # readelf -S -W: "  [Nr] Name Type Address Off Size ES Flg Lk Inf Al"
@@ -62,17 +65,43 @@ def test_parser_reads_a_known_section_table():
     assert m and m.groups() == (".bss.st", "0000000000044970", "000100", "WA")
 
 
+def packed(arch):
+    """Whether the CPU's .efi is packed (its make file sets FW_PACK := yes; docs/hacking.md, "Image size")."""
+    with open(os.path.join(ROOT, "mk", "%s.mk" % arch)) as fh:
+        return re.search(r"^FW_PACK\s*:?=\s*yes\s*$", fh.read(), re.M) is not None
+
+
+def memory_bytes(packed_bin):
+    """The memory the packed .efi's start-up program allocates for the image (efi/unpack/packed_image.h)."""
+    with open(packed_bin, "rb") as fh:
+        header = fh.read(PACKED_HEADER_BYTES)
+    assert header[:4] == b"BMPK", "not a packed image: %s" % packed_bin
+    return struct.unpack_from("<I", header, PACKED_MEMORY_BYTES_AT)[0]
+
+
+def loaded_images(arch):
+    """[(what, ELF, the bytes the program is given)]: the firmware's ELF in the .efi the loader maps;
+    when packed, that ELF in the plain .efi and in the memory the start-up program allocates, and the
+    start-up program's ELF in the packed .efi."""
+    out = os.path.join(ROOT, "build", arch)
+    so, efi = os.path.join(out, "baremetric.so"), os.path.join(out, "baremetric.efi")
+    if not packed(arch):
+        return [("the .efi", so, lambda: size_of_image(efi))]
+    plain, unpack_so = os.path.join(out, "baremetric-plain.efi"), os.path.join(out, "unpack.so")
+    return [("the plain .efi", so, lambda: size_of_image(plain)),
+            ("the unpacked image's memory", so, lambda: memory_bytes(os.path.join(out, "packed.bin"))),
+            ("the packed .efi", unpack_so, lambda: size_of_image(efi))]
+
+
 @pytest.mark.parametrize("arch", sorted(BUILDS))
 def test_every_used_section_is_inside_the_image(arch):
-    efi = os.path.join(ROOT, "build", arch, "baremetric.efi")
-    so = os.path.join(ROOT, "build", arch, "baremetric.so")
-    for path in (efi, so):
-        if not os.path.exists(path):
-            pytest.fail("%s is missing: run `make ARCH=%s` (make integration does)" % (path, arch))
-    limit = size_of_image(efi)
-    sections = allocated_sections(BUILDS[arch], so)
-    assert any(name == ".text" for name, _a, _s in sections), sections
-    outside = ["%s at 0x%x..0x%x" % (name, addr, addr + size) for name, addr, size in sections
-               if name not in UNUSED_AT_RUN_TIME and addr + size > limit]
-    assert not outside, "%s: sections beyond the loaded image (SizeOfImage 0x%x): %s" % (
-        arch, limit, ", ".join(outside))
+    for what, so, limit_of in loaded_images(arch):
+        if not os.path.exists(so):
+            pytest.fail("%s is missing: run `make ARCH=%s` (make integration does)" % (so, arch))
+        limit = limit_of()
+        sections = allocated_sections(BUILDS[arch], so)
+        assert any(name == ".text" for name, _a, _s in sections), sections
+        outside = ["%s at 0x%x..0x%x" % (name, addr, addr + size) for name, addr, size in sections
+                   if name not in UNUSED_AT_RUN_TIME and addr + size > limit]
+        assert not outside, "%s, %s: sections beyond the loaded image (0x%x bytes): %s" % (
+            arch, what, limit, ", ".join(outside))

@@ -1,8 +1,10 @@
-"""The size of the built firmware, build/x86_64/baremetric.efi (`make` builds it; make integration
-builds it first), against its budget (README, "Image size"): the file stays under 288 KiB, carries
-no symbol table and no .dynsym, its relocations are the packed .relr table, and no single static
-buffer in baremetric.so is large enough to matter (gnu-efi's linker script keeps .bss in the file,
-so such buffers belong in memory allocated at run time). A failure prints the section sizes."""
+"""The size of the built firmware against its budget (README, "Image size"): build/x86_64/baremetric.efi,
+the packed image a stick boots (scripts/lz_pack.py, efi/unpack/), stays under 200 KiB, and the plain
+image in it, baremetric-plain.efi, under 288 KiB, so that code growth shows before packing hides it.
+Neither carries a symbol table or .dynsym, the plain one's relocations are the packed .relr table,
+and no single static buffer in baremetric.so is large enough to matter (such buffers belong in
+memory allocated at run time). A failure prints the section sizes. (`make` builds both; make
+integration builds them first.)"""
 
 import os
 import struct
@@ -12,14 +14,17 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EFI = os.path.join(ROOT, "build", "x86_64", "baremetric.efi")
+PLAIN = os.path.join(ROOT, "build", "x86_64", "baremetric-plain.efi")
 SO = os.path.join(ROOT, "build", "x86_64", "baremetric.so")
 
-# 200 KiB until the boot stick's path came (xHCI, USB mass storage, FAT reader, log writer,
-# efi/save_*.c: 40 KB of .o text and data at -Os, 35 KB of .efi); 256 KiB then; 288 KiB since issue
-# 30-32's additions (the stick found across hubs and LUNs, PCI translation and IOMMUs, the USB
-# timeouts and recovery, unattended runs, the prim probe: 246,295 -> 267,287 bytes). The 200 KiB goal
-# of issue 29 is not met (docs/hacking.md, "Image size").
-EFI_MAX_BYTES = 288 * 1024
+# Issue 29's goal for what goes on the stick: 200 KiB with the USB stack in. Packed since issue 29:
+# 173,591 bytes (the plain image 267,287).
+EFI_MAX_BYTES = 200 * 1024
+# The plain image: 200 KiB until the boot stick's path came (xHCI, USB mass storage, FAT reader,
+# log writer, efi/save_*.c: 40 KB of .o text and data at -Os, 35 KB of .efi); 256 KiB then; 288 KiB
+# since issue 30-32's additions (the stick found across hubs and LUNs, PCI translation and IOMMUs,
+# the USB timeouts and recovery, unattended runs, the prim probe: 246,295 -> 267,287 bytes).
+PLAIN_MAX_BYTES = 288 * 1024
 STATIC_OBJECT_MAX_BYTES = 8 * 1024  # the largest today: 6.5 KiB (a counter plan, bench/probes/irq/x86_64/context.c)
 
 PE_OFFSET_FIELD = 0x3C
@@ -50,30 +55,34 @@ def describe(path, sections):
     return "%s: %d bytes\n%s" % (path, os.path.getsize(path), "\n".join(rows))
 
 
-@pytest.fixture(scope="module")
-def efi():
-    if not os.path.exists(EFI):
-        pytest.fail("%s is missing: run `make` (make integration does)" % EFI)
-    return read_pe(EFI)
+def read_built(path):
+    if not os.path.exists(path):
+        pytest.fail("%s is missing: run `make` (make integration does)" % path)
+    return read_pe(path)
 
 
-def test_efi_within_budget(efi):
-    _coff, sections = efi
-    size = os.path.getsize(EFI)
-    assert size <= EFI_MAX_BYTES, "the .efi grew past %d bytes (README, Image size)\n%s" % (
-        EFI_MAX_BYTES, describe(EFI, sections))
+@pytest.mark.parametrize("path,budget", [(EFI, EFI_MAX_BYTES), (PLAIN, PLAIN_MAX_BYTES)],
+                         ids=["packed", "plain"])
+def test_efi_within_budget(path, budget):
+    _coff, sections = read_built(path)
+    size = os.path.getsize(path)
+    assert size <= budget, "the .efi grew past %d bytes (README, Image size)\n%s" % (
+        budget, describe(path, sections))
 
 
-def test_efi_carries_only_what_the_loader_uses(efi):
-    coff, sections = efi
+@pytest.mark.parametrize("path", [EFI, PLAIN], ids=["packed", "plain"])
+def test_efi_carries_only_what_the_loader_uses(path):
+    coff, sections = read_built(path)
     names = [name for name, _vsize, _raw in sections]
     # (PointerToSymbolTable may be set all the same: the string table behind it holds the long
     # section name .note.gnu.build-id)
     assert coff[4] == 0, "%d COFF symbols in the .efi (objcopy without --strip-all?)" % coff[4]
-    assert ".dynsym" not in names and ".dynstr" not in names, describe(EFI, sections)
-    assert ".relr" in names, "no packed relocations (.relr): linked without -z pack-relative-relocs?"
+    assert ".dynsym" not in names and ".dynstr" not in names, describe(path, sections)
+    assert ".sbat" in names, "no .sbat section: shim refuses the image (docs/secure_boot.md)"
+    if path == PLAIN:
+        assert ".relr" in names, "no packed relocations (.relr): linked without -z pack-relative-relocs?"
     # everything RELR can pack is packed: what is left in .rela, if anything, is small
-    assert all(raw <= 512 for name, _vsize, raw in sections if name == ".rela"), describe(EFI, sections)
+    assert all(raw <= 512 for name, _vsize, raw in sections if name == ".rela"), describe(path, sections)
 
 
 def test_no_large_static_buffer():
