@@ -25,6 +25,7 @@ import threading
 import time
 
 from . import runconfig
+from .sparse_copy import copy_sparse
 from ..analysis import run_verdict
 from ..stream import registry
 from ..analysis.run_verdict import EXIT_DEVICE
@@ -262,7 +263,7 @@ def prepare(out_dir, image=None, settings=None, usb=True, efi=None, extra_config
     shutil.copyfile(a["vars"], os.path.join(out_dir, VARS_COPY))
     if usb:
         img = os.path.join(out_dir, "baremetric.img")
-        shutil.copyfile(image, img)
+        copy_sparse(image, img)  # the stick's holes stay holes
         _mtools(["mcopy", "-o", "-i", img + ESP_OFFSET, cfg_path, CFG_IN_ESP])
         if extra_files:
             put_files(img, extra_files, out_dir)
