@@ -59,6 +59,10 @@ ARCHES = {
     "aarch64": {"qemu": "qemu-system-aarch64", "qemu_pkg": "qemu-system-arm",
                 "code": "/usr/share/AAVMF/AAVMF_CODE.fd", "vars": "/usr/share/AAVMF/AAVMF_VARS.fd",
                 "fw_pkg": "qemu-efi-aarch64", "machine": ["-machine", "virt,gic-version=3"],
+                # AAVMF waits ~4.5 s, idle, before its boot options (its boot time-out) unless QEMU
+                # hands it one: -boot menu=on passes splash-time as the boot-menu wait, 0 here
+                # (measured: our first record at 1.9 s instead of 6.3 s). OVMF does not wait.
+                "boot": ["-boot", "menu=on,splash-time=0"],
                 "cpu": "max", "efi_name": "BOOTAA64.EFI",
                 "image": os.path.join(REPO_ROOT, "build", "aarch64", "baremetric.img"),
                 "exit_device": EXIT_DEVICE["aarch64"], "timeout": DEFAULT_TIMEOUT_AARCH64},
@@ -188,7 +192,7 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
     cmd = [qemu or a["qemu"]]
     if qemu_datadir:
         cmd += ["-L", qemu_datadir]
-    cmd += a["machine"] + ["-m", str(mem), "-smp", str(smp)]
+    cmd += a["machine"] + a.get("boot", []) + ["-m", str(mem), "-smp", str(smp)]
     if cpu or a["cpu"]:
         cmd += ["-cpu", cpu or a["cpu"]]
     cmd += ["-nographic", "-no-reboot",
