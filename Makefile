@@ -11,6 +11,11 @@ FONT_PSF    := /usr/share/consolefonts/Lat15-Fixed16.psf.gz
 IMAGE_MIB   := 64
 
 BUILD_ID    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# The begin record's build id is compiled in (-DBUILD_ID, efi/main.c and hosted/main.c): those
+# objects depend on this file, rewritten only when the id changes (as build/host/unit_src.list),
+# so an incremental build after a commit does not state the older id.
+BUILD_ID_FILE := $(BUILD)/build_id
+$(shell mkdir -p $(BUILD) && echo '$(BUILD_ID)' | cmp -s - $(BUILD_ID_FILE) || echo '$(BUILD_ID)' > $(BUILD_ID_FILE))
 
 # Which sources a build takes is decided by where they live, never by a list (docs/hacking.md):
 # every folder of a layer contributes its own files and those of its subfolder named after the
@@ -169,6 +174,7 @@ $(OUT)/baremetric.efi: $(OUT)/unpack.so $(OUT)/baremetric-plain.efi
 	$(call fw_pe_copy,$<,$@)
 endif
 
+$(OUT)/obj/efi/main.c.o: $(BUILD_ID_FILE)
 $(OUT)/obj/%.c.o: %.c $(GEN)/font8x16.h | deps-$(DEPS_BUILD)
 	@mkdir -p $(dir $@)
 	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@

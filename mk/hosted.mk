@@ -38,6 +38,7 @@ hosted: $(HOSTED_BIN) registry
 hosted-aarch64: | deps-hosted-aarch64
 	$(MAKE) --no-print-directory hosted HOSTED_CPU=aarch64
 
+$(HOSTED_OUT)/obj/hosted/main.c.o: $(BUILD_ID_FILE)
 $(HOSTED_OUT)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(HOSTED_CC) $(HOSTED_CFLAGS) -MMD -MP -c $< -o $@
