@@ -156,7 +156,7 @@ registry: $(REGISTRY_JSON)
 # memory of its own at boot and enters it. The program is linked as the firmware is (the same
 # crt0, linker script, self-relocation and .sbat), from its own folder and the few units it uses.
 ifeq ($(FW_PACK),yes)
-UNPACK_SRC  := $(call sources_in,$(UNPACK_DIR),$(ARCH)) lib/lz_unpack.c lib/crc32.c efi/string.c \
+UNPACK_SRC  := $(call sources_in,$(UNPACK_DIR),$(ARCH)) lib/lz_unpack.c lib/crc32.c efi/string.c efi/efi_util.c \
 	$(wildcard efi/$(ARCH)/relocate.c)
 UNPACK_OBJ  := $(patsubst %,$(OUT)/obj/%.o,$(UNPACK_SRC))
 $(patsubst %,$(OUT)/obj/%.o,$(call sources_in,$(UNPACK_DIR),$(ARCH))): FW_CFLAGS += -Os

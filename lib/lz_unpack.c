@@ -26,61 +26,52 @@ static int read_length(const uint8_t **p, const uint8_t *end, size_t *len)
 	return 1;
 }
 
+/* Where a decode ends, well or not: how far the output got, and why. */
+static enum lz_unpack_error stop(size_t *out_len, size_t o, enum lz_unpack_error err)
+{
+	*out_len = o;
+	return err;
+}
+
 enum lz_unpack_error lz_unpack(uint8_t *dst, size_t dst_cap, const uint8_t *src, size_t src_len,
 			       size_t *out_len)
 {
 	const uint8_t *p = src, *end = src + src_len;
 	size_t o = 0;
-	enum lz_unpack_error err = LZ_UNPACK_OK;
 
 	while (p < end) {
 		unsigned token = *p++;
 		size_t lit = token >> 4, match = token & LZ4_NIBBLE_MAX, off;
 
-		if (lit == LZ4_NIBBLE_MAX && !read_length(&p, end, &lit)) {
-			err = LZ_UNPACK_TRUNCATED;
-			break;
-		}
-		if (lit > (size_t)(end - p)) {
-			err = LZ_UNPACK_TRUNCATED;
-			break;
-		}
-		if (lit > dst_cap - o) {
-			err = LZ_UNPACK_OVERFLOW;
-			break;
-		}
+		if (lit == LZ4_NIBBLE_MAX && !read_length(&p, end, &lit))
+			return stop(out_len, o, LZ_UNPACK_TRUNCATED);
+		if (lit > (size_t)(end - p))
+			return stop(out_len, o, LZ_UNPACK_TRUNCATED);
+		if (lit > dst_cap - o)
+			return stop(out_len, o, LZ_UNPACK_OVERFLOW);
 		for (size_t i = 0; i < lit; i++)
 			dst[o + i] = p[i];
 		o += lit;
 		p += lit;
 		if (p == end)
 			break; /* the last sequence: literals only */
-		if ((size_t)(end - p) < LZ4_OFFSET_BYTES) {
-			err = LZ_UNPACK_TRUNCATED;
-			break;
-		}
+		if ((size_t)(end - p) < LZ4_OFFSET_BYTES)
+			return stop(out_len, o, LZ_UNPACK_TRUNCATED);
 		off = (size_t)p[0] | (size_t)p[1] << 8;
 		p += LZ4_OFFSET_BYTES;
-		if (off == 0 || off > o) {
-			err = LZ_UNPACK_BAD_OFFSET;
-			break;
-		}
-		if (match == LZ4_NIBBLE_MAX && !read_length(&p, end, &match)) {
-			err = LZ_UNPACK_TRUNCATED;
-			break;
-		}
+		if (off == 0 || off > o)
+			return stop(out_len, o, LZ_UNPACK_BAD_OFFSET);
+		if (match == LZ4_NIBBLE_MAX && !read_length(&p, end, &match))
+			return stop(out_len, o, LZ_UNPACK_TRUNCATED);
 		match += LZ4_MIN_MATCH;
-		if (match > dst_cap - o) {
-			err = LZ_UNPACK_OVERFLOW;
-			break;
-		}
+		if (match > dst_cap - o)
+			return stop(out_len, o, LZ_UNPACK_OVERFLOW);
 		/* byte by byte: a match may overlap its own output (offset < length repeats a pattern) */
 		for (size_t i = 0; i < match; i++)
 			dst[o + i] = dst[o - off + i];
 		o += match;
 	}
-	*out_len = o;
-	return err;
+	return stop(out_len, o, LZ_UNPACK_OK);
 }
 
 const char *lz_unpack_error_name(enum lz_unpack_error err)

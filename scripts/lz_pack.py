@@ -22,6 +22,8 @@ import zlib
 PACKED_MAGIC = b"BMPK"
 PACKED_VERSION = 1
 PACKED_HEADER = "<4sHHIIIIII"  # magic, version, header bytes, packed, image, memory bytes, entry, image CRC-32, reserved
+PACKED_FIELDS = ("magic", "version", "header_bytes", "packed_bytes", "image_bytes", "memory_bytes", "entry",
+                 "image_crc32", "reserved")
 PACKED_HEADER_BYTES = struct.calcsize(PACKED_HEADER)
 PAGE_BYTES = 4096
 
@@ -135,6 +137,18 @@ def compress(data):
     return bytes(out)
 
 
+def read_length(block, p, n):
+    """(n plus the extension bytes at block[p:], the position after them): a nibble of 15's length."""
+    while True:
+        if p >= len(block):
+            raise ValueError("a length's extension cut off by the block's end")
+        b = block[p]
+        p += 1
+        n += b
+        if b != EXT_MORE:
+            return n, p
+
+
 def decompress(block, limit=1 << 30):
     """The bytes of an LZ4 block (the reference the encoder is checked against)."""
     out = bytearray()
@@ -144,30 +158,22 @@ def decompress(block, limit=1 << 30):
         p += 1
         lit = token >> 4
         if lit == NIBBLE_MAX:
-            while True:
-                b = block[p]
-                p += 1
-                lit += b
-                if b != EXT_MORE:
-                    break
+            lit, p = read_length(block, p, lit)
         if p + lit > end:
             raise ValueError("literals past the block's end")
         out += block[p:p + lit]
         p += lit
         if p == end:
             break
+        if p + 2 > end:
+            raise ValueError("a match offset cut off by the block's end")
         offset = block[p] | block[p + 1] << 8
         p += 2
         if not 0 < offset <= len(out):
             raise ValueError("match offset %d outside the output (%d bytes)" % (offset, len(out)))
         ml = token & NIBBLE_MAX
         if ml == NIBBLE_MAX:
-            while True:
-                b = block[p]
-                p += 1
-                ml += b
-                if b != EXT_MORE:
-                    break
+            ml, p = read_length(block, p, ml)
         ml += MIN_MATCH
         start = len(out) - offset
         while ml:  # an overlapping match repeats its pattern: copy a period at a time
@@ -216,6 +222,14 @@ def flat_image(so, patterns):
         raise SystemExit("%s: entry point %#x is not inside the image's %d bytes" % (so, entry, len(image)))
     memory = -(-memory // PAGE_BYTES) * PAGE_BYTES
     return bytes(image), memory, entry
+
+
+def read_packed(path):
+    """(header fields as a dict, the block) of a file pack() wrote."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    header = dict(zip(PACKED_FIELDS, struct.unpack_from(PACKED_HEADER, data)))
+    return header, data[PACKED_HEADER_BYTES:]
 
 
 def pack(so, out_path, patterns):

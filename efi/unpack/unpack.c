@@ -13,12 +13,12 @@
  * The pages stay allocated after the image returns: it may have left firmware callbacks in them. */
 #include <efi.h>
 
+#include "efi/efi_util.h"
 #include "efi/unpack/packed_image.h"
 #include "lib/crc32.h"
 #include "lib/lz_unpack.h"
 
 #define PAGE_BYTES 4096u
-#define MESSAGE_CHARS 160
 
 /* UEFI 2.10 section 37.7, EFI_MEMORY_ATTRIBUTE_PROTOCOL: the firmware's page permissions. */
 #define MEMORY_ATTRIBUTE_PROTOCOL_GUID                                                             \
@@ -39,33 +39,9 @@ extern const uint8_t _binary_packed_bin_end[] __attribute__((visibility("hidden"
 
 typedef EFI_STATUS(EFIAPI *image_entry)(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
-#define DAMAGED "the packed image is damaged; copy the .efi to the stick again"
-
-static UINTN put_ascii(CHAR16 *line, UINTN n, const char *s)
-{
-	while (*s && n < MESSAGE_CHARS - 3)
-		line[n++] = (CHAR16)*s++;
-	return n;
-}
-
-/* "baremetric: <what>[ (<detail>)]" on the UEFI console; detail may be NULL. */
-static void say(EFI_SYSTEM_TABLE *st, const char *what, const char *detail)
-{
-	CHAR16 line[MESSAGE_CHARS];
-	UINTN n = put_ascii(line, 0, "baremetric: ");
-
-	n = put_ascii(line, n, what);
-	if (detail) {
-		n = put_ascii(line, n, " (");
-		n = put_ascii(line, n, detail);
-		n = put_ascii(line, n, ")");
-	}
-	line[n++] = '\r';
-	line[n++] = '\n';
-	line[n] = 0;
-	if (st->ConOut)
-		st->ConOut->OutputString(st->ConOut, line);
-}
+/* A damaged image's line on the console, the reason after it (efi_con_line). */
+#define DAMAGED "baremetric: the packed image is damaged, copy the .efi to the stick again: "
+#define SAY "baremetric: "
 
 /* The header's fault, or NULL when it describes a block of `avail` bytes the program can unpack. */
 static const char *header_fault(const struct packed_header *h, UINT64 avail)
@@ -94,7 +70,7 @@ static void make_executable(EFI_SYSTEM_TABLE *st, EFI_PHYSICAL_ADDRESS base, UIN
 	if (st->BootServices->LocateProtocol(&guid, NULL, (void **)&attr) != EFI_SUCCESS || !attr)
 		return;
 	if (attr->clear(attr, base, len, EFI_MEMORY_XP | EFI_MEMORY_RP) != EFI_SUCCESS)
-		say(st, "could not clear the no-execute attribute of the image's pages; trying all the same", NULL);
+		efi_con_line(SAY, "could not clear the no-execute attribute of the image's pages; trying all the same");
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
@@ -107,25 +83,26 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	enum lz_unpack_error err;
 	uint8_t *mem;
 
+	efi_util_init(st);
 	fault = avail < PACKED_HEADER_BYTES ? "packed image missing" : header_fault(h, avail);
 	if (fault) {
-		say(st, DAMAGED, fault);
+		efi_con_line(DAMAGED, fault);
 		return EFI_LOAD_ERROR;
 	}
 	if (st->BootServices->AllocatePages(AllocateAnyPages, EfiLoaderCode, h->memory_bytes / PAGE_BYTES,
 					    &base) != EFI_SUCCESS) {
-		say(st, "no memory for the unpacked image", "AllocatePages failed");
+		efi_con_line(SAY, "no memory for the unpacked image (AllocatePages failed)");
 		return EFI_OUT_OF_RESOURCES;
 	}
 	mem = (uint8_t *)(UINTN)base;
 	err = lz_unpack(mem, h->image_bytes, _binary_packed_bin_start + PACKED_HEADER_BYTES, h->packed_bytes, &got);
 	if (err != LZ_UNPACK_OK || got != h->image_bytes) {
-		say(st, DAMAGED, err != LZ_UNPACK_OK ? lz_unpack_error_name(err) : "shorter than its header says");
+		efi_con_line(DAMAGED, err != LZ_UNPACK_OK ? lz_unpack_error_name(err) : "shorter than its header says");
 		st->BootServices->FreePages(base, h->memory_bytes / PAGE_BYTES);
 		return EFI_LOAD_ERROR;
 	}
 	if (crc32_update(0, mem, got) != h->image_crc32) {
-		say(st, DAMAGED, "the unpacked image fails its CRC-32");
+		efi_con_line(DAMAGED, "the unpacked image fails its CRC-32");
 		st->BootServices->FreePages(base, h->memory_bytes / PAGE_BYTES);
 		return EFI_CRC_ERROR;
 	}

@@ -17,22 +17,25 @@ def copy_sparse(src, dst):
             extents = _extents(fin.fileno(), size)
         except OSError:
             extents = None
-        if extents is None:
-            fin.close()
-            shutil.copyfile(src, dst)
+        if extents is not None:
+            _copy_extents(fin, dst, extents, size)
             return
-        with open(dst, "wb") as fout:
-            for start, end in extents:
-                fin.seek(start)
-                fout.seek(start)
-                left = end - start
-                while left:
-                    chunk = fin.read(min(left, 1 << 20))
-                    if not chunk:
-                        raise OSError("%s changed while it was copied" % src)
-                    fout.write(chunk)
-                    left -= len(chunk)
-            fout.truncate(size)
+    shutil.copyfile(src, dst)
+
+
+def _copy_extents(fin, dst, extents, size):
+    with open(dst, "wb") as fout:
+        for start, end in extents:
+            fin.seek(start)
+            fout.seek(start)
+            left = end - start
+            while left:
+                chunk = fin.read(min(left, 1 << 20))
+                if not chunk:
+                    raise OSError("%s changed while it was copied" % fin.name)
+                fout.write(chunk)
+                left -= len(chunk)
+        fout.truncate(size)
 
 
 def _extents(fd, size):
