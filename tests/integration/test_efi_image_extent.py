@@ -15,35 +15,19 @@ tables), so they may lie outside."""
 
 import os
 import re
-import struct
 import subprocess
 
 import pytest
+
+import efi_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILDS = {"x86_64": "readelf", "aarch64": "aarch64-linux-gnu-readelf"}
 UNUSED_AT_RUN_TIME = {".dynsym", ".dynstr", ".hash", ".gnu.hash"}
 
-PE_OFFSET_FIELD = 0x3C
-PE_SIGNATURE_BYTES = 4
-COFF_HEADER_BYTES = 20
-PE32_PLUS_MAGIC = 0x20B
-PACKED_HEADER_BYTES = 32  # efi/unpack/packed_image.h: magic, version, header bytes, packed, image, memory bytes
-PACKED_MEMORY_BYTES_AT = 16
-SIZE_OF_IMAGE_OFFSET = 56  # in the PE32+ optional header (PE/COFF specification, "Optional Header Windows-Specific Fields")
 SHF_ALLOC = "A"
 # readelf -S -W: "  [Nr] Name Type Address Off Size ES Flg Lk Inf Al"
 SECTION_LINE = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+[0-9a-f]+\s+(\S*)")
-
-
-def size_of_image(path):
-    with open(path, "rb") as fh:
-        data = fh.read()
-    assert data[:2] == b"MZ", "not a PE file: %s" % path
-    pe = struct.unpack_from("<I", data, PE_OFFSET_FIELD)[0]
-    opt = pe + PE_SIGNATURE_BYTES + COFF_HEADER_BYTES
-    assert struct.unpack_from("<H", data, opt)[0] == PE32_PLUS_MAGIC, "not PE32+: %s" % path
-    return struct.unpack_from("<I", data, opt + SIZE_OF_IMAGE_OFFSET)[0]
 
 
 def allocated_sections(readelf, so):
@@ -73,10 +57,9 @@ def packed(arch):
 
 def memory_bytes(packed_bin):
     """The memory the packed .efi's start-up program allocates for the image (efi/unpack/packed_image.h)."""
-    with open(packed_bin, "rb") as fh:
-        header = fh.read(PACKED_HEADER_BYTES)
-    assert header[:4] == b"BMPK", "not a packed image: %s" % packed_bin
-    return struct.unpack_from("<I", header, PACKED_MEMORY_BYTES_AT)[0]
+    header, _block = efi_files.lz_pack.read_packed(packed_bin)
+    assert header["magic"] == efi_files.lz_pack.PACKED_MAGIC, "not a packed image: %s" % packed_bin
+    return header["memory_bytes"]
 
 
 def loaded_images(arch):
@@ -86,11 +69,11 @@ def loaded_images(arch):
     out = os.path.join(ROOT, "build", arch)
     so, efi = os.path.join(out, "baremetric.so"), os.path.join(out, "baremetric.efi")
     if not packed(arch):
-        return [("the .efi", so, lambda: size_of_image(efi))]
+        return [("the .efi", so, lambda: efi_files.size_of_image(efi))]
     plain, unpack_so = os.path.join(out, "baremetric-plain.efi"), os.path.join(out, "unpack.so")
-    return [("the plain .efi", so, lambda: size_of_image(plain)),
+    return [("the plain .efi", so, lambda: efi_files.size_of_image(plain)),
             ("the unpacked image's memory", so, lambda: memory_bytes(os.path.join(out, "packed.bin"))),
-            ("the packed .efi", unpack_so, lambda: size_of_image(efi))]
+            ("the packed .efi", unpack_so, lambda: efi_files.size_of_image(efi))]
 
 
 @pytest.mark.parametrize("arch", sorted(BUILDS))

@@ -7,10 +7,11 @@ memory allocated at run time). A failure prints the section sizes. (`make` build
 integration builds them first.)"""
 
 import os
-import struct
 import subprocess
 
 import pytest
+
+import efi_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EFI = os.path.join(ROOT, "build", "x86_64", "baremetric.efi")
@@ -27,27 +28,9 @@ EFI_MAX_BYTES = 200 * 1024
 PLAIN_MAX_BYTES = 288 * 1024
 STATIC_OBJECT_MAX_BYTES = 8 * 1024  # the largest today: 6.5 KiB (a counter plan, bench/probes/irq/x86_64/context.c)
 
-PE_OFFSET_FIELD = 0x3C
-COFF_HEADER = "<HHIIIHH"  # Machine, NumberOfSections, TimeDateStamp, PointerToSymbolTable,
-#                           NumberOfSymbols, SizeOfOptionalHeader, Characteristics
-SECTION_HEADER = "<8sIIII"  # Name, VirtualSize, VirtualAddress, SizeOfRawData, PointerToRawData
-SECTION_HEADER_BYTES = 40
-
-
 def read_pe(path):
     """(COFF header fields, [(name, virtual size, raw size)]) of a PE file."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    assert data[:2] == b"MZ", "not a PE file: %s" % path
-    pe = struct.unpack_from("<I", data, PE_OFFSET_FIELD)[0]
-    assert data[pe:pe + 4] == b"PE\0\0"
-    coff = struct.unpack_from(COFF_HEADER, data, pe + 4)
-    table = pe + 4 + struct.calcsize(COFF_HEADER) + coff[5]
-    sections = []
-    for i in range(coff[1]):
-        name, vsize, _va, raw, _ptr = struct.unpack_from(SECTION_HEADER, data, table + i * SECTION_HEADER_BYTES)
-        sections.append((name.rstrip(b"\0").decode(), vsize, raw))
-    return coff, sections
+    return efi_files.coff_header(path), [(x.name, x.vsize, x.raw) for x in efi_files.sections(path)]
 
 
 def describe(path, sections):

@@ -14,74 +14,62 @@ import lz4.block
 import pytest
 
 from bmharness.run import qemu
+import efi_files
+from efi_files import lz_pack
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "build", "x86_64")
 EFI, PLAIN, SO, PACKED = (os.path.join(OUT, n) for n in
                           ("baremetric.efi", "baremetric-plain.efi", "baremetric.so", "packed.bin"))
-# efi/unpack/packed_image.h
-HEADER = "<4sHHIIIIII"
-HEADER_BYTES = 32
 DAMAGED = b"baremetric: the packed image is damaged"
 # OVMF's boot manager on the image's EFI_LOAD_ERROR, before it goes on to its next option
 REFUSED = b": Load Error"
 BOOT_TIMEOUT_S = 90
 
-PE_OFFSET_FIELD = 0x3C
-COFF_HEADER = "<HHIIIHH"
-SECTION_HEADER = "<8sIIII"  # Name, VirtualSize, VirtualAddress, SizeOfRawData, PointerToRawData
-SECTION_HEADER_BYTES = 40
 ELF_ENTRY_AT = 24
 
 
 def need(path):
+    """path, failing the test when the build has not made it."""
     if not os.path.exists(path):
         pytest.fail("%s is missing: run `make` (make integration does)" % path)
-    with open(path, "rb") as fh:
+    return path
+
+
+def read(path):
+    with open(need(path), "rb") as fh:
         return fh.read()
 
 
-def pe_sections(data):
-    """[(name, virtual address, bytes in the file)] of a PE file."""
-    pe = struct.unpack_from("<I", data, PE_OFFSET_FIELD)[0]
-    coff = struct.unpack_from(COFF_HEADER, data, pe + 4)
-    table = pe + 4 + struct.calcsize(COFF_HEADER) + coff[5]
-    out = []
-    for i in range(coff[1]):
-        name, vsize, va, raw, ptr = struct.unpack_from(SECTION_HEADER, data, table + i * SECTION_HEADER_BYTES)
-        out.append((name.rstrip(b"\0").decode(), va, data[ptr:ptr + min(raw, vsize)]))
-    return out
-
-
 def unpacked():
-    packed = need(PACKED)
-    magic, version, hbytes, pbytes, ibytes, mbytes, entry, crc, _ = struct.unpack_from(HEADER, packed)
-    assert (magic, version, hbytes) == (b"BMPK", 1, HEADER_BYTES)
-    assert len(packed) == HEADER_BYTES + pbytes
-    image = lz4.block.decompress(packed[HEADER_BYTES:], uncompressed_size=ibytes)
-    assert len(image) == ibytes and zlib.crc32(image) == crc
-    return image, mbytes, entry
+    header, block = lz_pack.read_packed(need(PACKED))
+    assert (header["magic"], header["version"], header["header_bytes"]) == (
+        lz_pack.PACKED_MAGIC, lz_pack.PACKED_VERSION, lz_pack.PACKED_HEADER_BYTES)
+    assert len(block) == header["packed_bytes"]
+    image = lz4.block.decompress(block, uncompressed_size=header["image_bytes"])
+    assert len(image) == header["image_bytes"] and zlib.crc32(image) == header["image_crc32"]
+    return image, header["memory_bytes"], header["entry"]
 
 
 def test_block_is_the_plain_image():
     image, memory, entry = unpacked()
-    plain = pe_sections(need(PLAIN))
-    assert any(name == ".text" for name, _va, _b in plain)
-    for name, va, body in plain:
-        assert image[va:va + len(body)] == body, "%s at 0x%x differs from the plain .efi's" % (name, va)
+    plain = efi_files.sections(need(PLAIN))
+    assert any(x.name == ".text" for x in plain)
+    for x in plain:
+        assert image[x.va:x.va + len(x.data)] == x.data, "%s at 0x%x differs from the plain .efi's" % (x.name, x.va)
     assert memory % 4096 == 0 and memory >= len(image)
-    assert entry == struct.unpack_from("<Q", need(SO), ELF_ENTRY_AT)[0]
+    assert entry == struct.unpack_from("<Q", read(SO), ELF_ENTRY_AT)[0]
 
 
 def test_packed_efi_is_the_one_built():
     """baremetric.efi carries packed.bin whole (a stale link would carry an older image)."""
-    assert need(PACKED) in need(EFI)
+    assert read(PACKED) in read(EFI)
 
 
 def test_damaged_image_is_refused(tmp_path):
-    efi = bytearray(need(EFI))
-    packed = need(PACKED)
-    at = bytes(efi).index(packed) + HEADER_BYTES + len(packed) // 3
+    efi = bytearray(read(EFI))
+    packed = read(PACKED)
+    at = bytes(efi).index(packed) + lz_pack.PACKED_HEADER_BYTES + len(packed) // 3
     efi[at:at + 8] = bytes(b ^ 0x5A for b in efi[at:at + 8])
     damaged = tmp_path / "damaged.efi"
     damaged.write_bytes(efi)

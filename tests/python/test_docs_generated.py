@@ -5,21 +5,15 @@ docs/probes.md is written by hand, but has exactly one `## <name>` section per r
 The README keeps no options table of its own: docs/options.md is the one.
 """
 import os
-import importlib.util
 import pathlib
 import re
+
+from script_module import load_script
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def load_gen_docs():
-    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts/gen_docs.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-gen_docs = load_gen_docs()
+gen_docs = load_script("gen_docs")
 
 
 def test_options_md_is_current():

@@ -4,7 +4,6 @@ Debian's python3-lz4) decoding them, and its own decoder reads liblz4's blocks; 
 is the one efi/unpack/packed_image.h declares. (The C decoder: tests/unit/test_lz_unpack.c; the
 packed image against the plain one: tests/integration/test_packed_image.py.)"""
 
-import importlib.util
 import os
 import random
 import re
@@ -13,18 +12,13 @@ import struct
 import lz4.block
 import pytest
 
+from script_module import load_script
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER_H = os.path.join(ROOT, "efi", "unpack", "packed_image.h")
 
 
-def load_packer():
-    spec = importlib.util.spec_from_file_location("lz_pack", os.path.join(ROOT, "scripts", "lz_pack.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-lz_pack = load_packer()
+lz_pack = load_script("lz_pack")
 
 
 def samples():
@@ -71,6 +65,10 @@ def test_decoder_refuses_damaged_blocks():
         lz_pack.decompress(bytes([0x10, ord("a"), 0x02, 0x00]))  # offset past the output
     with pytest.raises(ValueError):
         lz_pack.decompress(bytes([0x50, ord("a")]))  # literals cut short
+    with pytest.raises(ValueError):
+        lz_pack.decompress(bytes([0xF0]))  # a length's extension cut short
+    with pytest.raises(ValueError):
+        lz_pack.decompress(bytes([0x14, ord("a"), 0x01]))  # a match offset cut short
 
 
 def header_h():
@@ -90,6 +88,5 @@ def test_header_matches_the_c_declaration():
     # the C fields in order, as struct codes: char[4] -> 4s, uint16_t -> H, uint32_t -> I
     codes = {"char": "4s", "uint16_t": "H", "uint32_t": "I"}
     assert "<" + "".join(codes[t] for t, _name in fields) == lz_pack.PACKED_HEADER
-    assert [n for _t, n in fields] == ["magic", "version", "header_bytes", "packed_bytes", "image_bytes",
-                                       "memory_bytes", "entry", "image_crc32", "reserved"]
+    assert tuple(n for _t, n in fields) == lz_pack.PACKED_FIELDS
     assert struct.calcsize(lz_pack.PACKED_HEADER) == lz_pack.PACKED_HEADER_BYTES

@@ -5,7 +5,6 @@ which models it applies to; the C the build uses is what the generator makes of 
 now; and the generator refuses a table without a source and an unknown core type."""
 
 import copy
-import importlib.util
 import json
 import os
 import re
@@ -13,6 +12,8 @@ import subprocess
 import sys
 
 import pytest
+
+from script_module import load_script
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DATA = os.path.join(ROOT, "data", "pmu_events_x86.json")
@@ -23,10 +24,7 @@ FREE_RUNNING = {"aperf", "mperf", "energy_pkg", "energy_dram", "energy_core"}
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("gen_pmu_events", GEN)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("gen_pmu_events")
 
 
 def vocabulary():

@@ -3,18 +3,17 @@ record type or layout fails, framing (noise, bad CRC, duplicates, a restarted bo
 and the hosted rules ignore only the documented host-dependent parts. The lines are built here
 with zlib (docs/protocol.md "Line format"), independent of the harness package."""
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 import zlib
 
+from script_module import load_script
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "record_shape.py")
-_spec = importlib.util.spec_from_file_location("record_shape", SCRIPT)
-rs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(rs)
+rs = load_script("record_shape")
 
 
 def line(seq, rtype, fields, crc=None, version=1):

@@ -6,7 +6,6 @@ it and no harness module keeps a list of its own; and docs/hacking.md's worked e
 probe compiles and, added to a copy of the tree, is accepted by `--set probes=`."""
 
 import ast
-import importlib.util
 import json
 import os
 import pathlib
@@ -20,18 +19,12 @@ import pytest
 
 from bmharness.run import runconfig
 from bmharness.stream import parse, registry, set_identity
+from script_module import load_script
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HARNESS = ROOT / "harness"
 TREE = ("lib", "arch", "drivers", "bench", "efi", "hosted", "scripts")
 EXAMPLE = "example_spin"
-
-
-def load_script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / ("%s.py" % name))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 gen_registry = load_script("gen_registry")
