@@ -9,8 +9,13 @@ duration to a bound, so nothing may run beside them). conftest.py orders their t
 tests marked `timing`, after all others and drains the pool before the first of them; they then
 boot and run one at a time, as the whole suite did before.
 
+Work that waits more than it computes (a fleet run waits out its machines' bounds) can start beside
+the pool too, in a thread of its own: a test module registers it with @background(fixture name),
+and its fixture takes the result with conftest.py's background_result.
+
 BAREMETRIC_BOOT_JOBS=n sets the number of boots at a time (default: the CPUs this process may
-use, at least 2); 0 turns the pool off (every boot on first use, one at a time)."""
+use, at least 2); 0 turns the pool off (every boot on first use, one at a time, and the background
+work runs when its fixture is first used)."""
 
 import concurrent.futures
 import os
@@ -35,6 +40,20 @@ def jobs_wanted():
     return max(MIN_JOBS, len(os.sched_getaffinity(0)))
 
 
+# fixture name: fn(tmp_path_factory), the background work of that fixture (filled as the test
+# modules are imported, at collection)
+BACKGROUND = {}
+
+
+def background(name):
+    """Register fn(tmp_path_factory) as the work behind the fixture `name`: started when the session
+    starts, in a thread of its own, when a selected test takes that fixture."""
+    def register(fn):
+        BACKGROUND[name] = fn
+        return fn
+    return register
+
+
 def cost(cfg):
     """A rough relative duration of a boot, to start the long ones first: -icount runs ~10x
     slower, the default (shape) boots run every probe, a timeout that is the test's point runs
@@ -56,25 +75,37 @@ class BootPool:
         self.jobs = jobs
         self._executor = concurrent.futures.ThreadPoolExecutor(jobs, thread_name_prefix="boot") if jobs else None
         self._futures = {}
+        self._background = []  # one executor per background work: it waits, it takes no boot worker
         self._lock = threading.Lock()
         self.spans = {}  # name: (start, end) of the boot, seconds since the pool started
         self.started = time.monotonic()
         self.tail_started = None  # when the tests that run alone began (conftest.py)
 
+    def _timed(self, name, fn):
+        def timed():
+            t = time.monotonic()
+            try:
+                return fn()
+            finally:
+                self.spans[name] = (t - self.started, time.monotonic() - self.started)
+        return timed
+
     def submit(self, cfg, fn):
         if not self._executor:
             return
         with self._lock:
-            if cfg.name in self._futures:
-                return
+            if cfg.name not in self._futures:
+                self._futures[cfg.name] = self._executor.submit(self._timed(cfg.name, fn))
 
-            def timed():
-                t = time.monotonic()
-                try:
-                    return fn()
-                finally:
-                    self.spans[cfg.name] = (t - self.started, time.monotonic() - self.started)
-            self._futures[cfg.name] = self._executor.submit(timed)
+    def submit_background(self, name, fn):
+        """fn() in a thread of its own, once per name; result(name) waits for it, drain() too."""
+        if not self._executor:
+            return
+        with self._lock:
+            if name not in self._futures:
+                ex = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="background")
+                self._background.append(ex)
+                self._futures[name] = ex.submit(self._timed(name, fn))
 
     def has(self, name):
         return name in self._futures
@@ -91,6 +122,9 @@ class BootPool:
         if self._executor:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        for ex in self._background:
+            ex.shutdown(wait=True)
+        self._background = []
 
     def write_times(self, folder):
         """Where the time went: folder/boot_pool_times.txt, each boot's seconds, longest first, with

@@ -371,8 +371,9 @@ def runs_last(item):
 
 def pytest_collection_modifyitems(items):
     """A test taking a boot fixture carries that boot's arch and groups as markers. The order:
-    tests taking no pooled boot first (they run while the pool boots), then those taking pooled
-    boots in the pool's order, then the `timing` ones and those of `alone` boots."""
+    tests taking no pooled boot first (they run while the pool boots; those of background work
+    last among them), then those taking pooled boots in the pool's order, then the `timing` ones
+    and those of `alone` boots."""
     for item in items:
         for cfg in item_boots(item):
             for m in (cfg.arch,) + cfg.groups:
@@ -384,7 +385,10 @@ def pytest_collection_modifyitems(items):
         if runs_last(item):
             return (2, 0, pos)
         idx = [rank[c.name] for c in item_boots(item) if c.name in rank]
-        return (1, max(idx), pos) if idx else (0, 0, pos)
+        if idx:
+            return (1, max(idx), pos)
+        # a test of background work waits for it: the other tests that need no boot go first
+        return (0, int(bool(set(getattr(item, "fixturenames", ())) & set(boot_pool.BACKGROUND))), pos)
     items[:] = [it for _, it in sorted(enumerate(items), key=key)]
 
 
@@ -414,6 +418,25 @@ def pytest_collection_finish(session):
     _POOL = boot_pool.BootPool(jobs)
     for cfg in _pool_order(session.items):
         _POOL.submit(cfg, lambda cfg=cfg: boot_config(factory, cfg))
+    assert not set(boot_pool.BACKGROUND) & set(CONFIGS), "a background work shares a boot's name"
+    wanted = {n for item in session.items if not _skipped(item)
+              for n in getattr(item, "fixturenames", ()) if n in boot_pool.BACKGROUND}
+    for name in sorted(wanted):
+        _POOL.submit_background(name, lambda fn=boot_pool.BACKGROUND[name]: fn(factory))
+
+
+def _skipped(item):
+    """Marked to skip whatever happens (skip, or skipif on a condition already true)."""
+    return any(m.name == "skip" or (m.name == "skipif" and m.args and m.args[0] is True)
+               for m in item.iter_markers())
+
+
+def background_result(name, tmp_path_factory):
+    """The result of the background work behind fixture `name` (boot_pool.background): waited for
+    when the session started it, else run here."""
+    if _POOL is not None and _POOL.has(name):
+        return _POOL.result(name)
+    return boot_pool.BACKGROUND[name](tmp_path_factory)
 
 
 @pytest.hookimpl(tryfirst=True)

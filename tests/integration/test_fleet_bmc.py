@@ -33,6 +33,8 @@ sys.path.insert(0, os.path.join(HERE, "bmc_sim"))
 import sim  # noqa: E402
 from bmharness.run import qemu  # noqa: E402
 from bmharness.store import db, ops  # noqa: E402
+import boot_pool  # noqa: E402
+from conftest import background_result  # noqa: E402
 
 IMAGE = os.path.join(ROOT, "build", "x86_64", "baremetric.img")
 # configs.py's smallest x86 probe set; save=off: the fleet stores the SOL capture, the stick's
@@ -128,8 +130,10 @@ def _freeze_when(machine, text, stop, frozen):
         time.sleep(0.2)
 
 
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory):
+# The fleet run waits out its failures' bounds (~65 s, a few CPU-s): it starts with the session, in a
+# thread beside the boot pool, while the other tests run (boot_pool.background).
+@boot_pool.background("fleet")
+def run_fleet(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("fleet")
     machines = {
         "good": _machine(tmp, "good", QUICK),
@@ -161,8 +165,13 @@ def fleet(tmp_path_factory):
             m.stop()
     with open(os.path.join(out, "fleet.json")) as fh:
         res = {r["name"]: r for r in json.load(fh)["machines"]}
-    yield {"machines": machines, "proc": proc, "res": res, "db": dbp, "out": out,
-           "argv_seen": seen, "inv": str(inv), "frozen": frozen}
+    return {"machines": machines, "proc": proc, "res": res, "db": dbp, "out": out,
+            "argv_seen": seen, "inv": str(inv), "frozen": frozen}
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    return background_result("fleet", tmp_path_factory)
 
 
 def test_states(fleet):

@@ -3,7 +3,7 @@
 default x86_64 and AArch64 QEMU boots and of a default hosted run, each with seed=1, must equal
 the shape stored in tests/integration/shapes/. No other fixture boots the defaults, so this
 adds one run per configuration: about 80-110 s per QEMU boot under TCG. The AArch64 boot repeats
-less (configs.py SHAPE_SHORT: 56 s): its shape, record counts included, is the full defaults'
+less (configs.py SHAPE_SHORT: 25 s alone): its shape, record counts included, is the full defaults'
 (the stored one was made from them and compared equal), as is the hosted run's below. The hosted run takes the
 defaults but fewer repetitions and a smaller arena (HOSTED_ARGS): its shape (record types,
 layouts and keys; counts are compared for QEMU boots only) is the full defaults' (49 layouts),
@@ -16,7 +16,8 @@ After an intended change of the stream, regenerate the stored shapes (same confi
     scripts/record_shape.py shape /tmp/s86/serial.log --out tests/integration/shapes/x86_64.json
     harness/baremetric qemu --arch aarch64 --out /tmp/sa64 --set seed=1
     scripts/record_shape.py shape /tmp/sa64/serial.log --out tests/integration/shapes/aarch64.json
-    build/hosted/baremetric seed=1 arena_mb=128 samples=4 irq_samples=1000 noise_ms=300 irq_fp_ms=1 > /tmp/hosted.log
+    build/hosted/baremetric seed=1 arena_mb=128 samples=4 irq_samples=1000 noise_ms=300 irq_fp_ms=1 \
+        irq_disp_samples=4 irq_set_ms=300 > /tmp/hosted.log
     scripts/record_shape.py shape /tmp/hosted.log --out tests/integration/shapes/hosted.json
 """
 
@@ -32,8 +33,9 @@ from conftest import ROOT
 SCRIPT = os.path.join(ROOT, "scripts", "record_shape.py")
 SHAPES = os.path.join(ROOT, "tests", "integration", "shapes")
 HOSTED_BIN = os.path.join(ROOT, "build", "hosted", "baremetric")
-# The defaults, repeated less (samples, irq_samples, noise_ms, irq_fp_ms) over a smaller arena (the
-# sweeps' auto size is capped by it): the same layouts and keys as seed=1 alone (module doc).
+# The defaults, repeated less (SHAPE_SHORT: samples, irq_samples, noise_ms, irq_fp_ms,
+# irq_disp_samples, irq_set_ms) over a smaller arena (the sweeps' auto size is capped by it): the
+# same layouts and keys as seed=1 alone (module doc).
 HOSTED_ARGS = ["%s=%s" % kv for kv in SHAPE_SHORT.items()] + ["arena_mb=128"]
 
 
