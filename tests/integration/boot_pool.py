@@ -54,6 +54,23 @@ def background(name):
     return register
 
 
+def write_out_dirty():
+    """sync(2) the page cache the boots left dirty, so that its writeback (block I/O and its
+    interrupts, which this VM takes on its last CPU, where the timing tests pin themselves) does
+    not run beside the timing tests. (MiB that were dirty or under writeback, seconds taken)."""
+    kib = 0
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith(("Dirty:", "Writeback:")):
+                    kib += int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    t = time.monotonic()
+    os.sync()
+    return kib / 1024.0, time.monotonic() - t
+
+
 def cost(cfg):
     """A rough relative duration of a boot, to start the long ones first: -icount runs ~10x
     slower, the default (shape) boots run every probe, a timeout that is the test's point runs
@@ -80,6 +97,7 @@ class BootPool:
         self.spans = {}  # name: (start, end) of the boot, seconds since the pool started
         self.started = time.monotonic()
         self.tail_started = None  # when the tests that run alone began (conftest.py)
+        self.tail_synced = None   # (MiB, seconds): dirty page cache written out before them
 
     def _timed(self, name, fn):
         def timed():
@@ -133,6 +151,8 @@ class BootPool:
         last = max((end for _, end in self.spans.values()), default=0.0)
         tail = "" if self.tail_started is None else ", alone tests from %.0f s" % (
             self.tail_started - self.started)
+        if self.tail_synced:
+            tail += " (%.0f MiB dirty written out first, %.1f s)" % self.tail_synced
         with open(os.path.join(folder, "boot_pool_times.txt"), "w") as fh:
             fh.write("boots %d, %d at a time, session %.1f s, sum of boots %.1f s, last ended at %.0f s%s\n"
                      % (len(times), self.jobs, time.monotonic() - self.started,

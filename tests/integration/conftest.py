@@ -441,10 +441,12 @@ def background_result(name, tmp_path_factory):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    """Before a test that runs last: every pooled boot has ended, so nothing runs beside it."""
+    """Before a test that runs last: every pooled boot has ended, so nothing runs beside it, and
+    the page cache they left dirty has been written out (boot_pool.write_out_dirty)."""
     if _POOL is not None and runs_last(item):
         _POOL.drain()
         if _POOL.tail_started is None:
+            _POOL.tail_synced = boot_pool.write_out_dirty()
             _POOL.tail_started = time.monotonic()
 
 
