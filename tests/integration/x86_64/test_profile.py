@@ -111,6 +111,12 @@ def test_membw_mc_application_processor_samples(spin_membw):
     assert total >= 20 and kernels > total / 2, by
 
 
+def test_saved_beside_the_profiler(spin_membw):
+    """configs.py SAVE_KEPT: the log goes to the boot stick while the profiler samples both cores."""
+    status = [p.get("status") for p in spin_membw.plats("save")]
+    assert status.count("live") == 1 and "failed" not in status and "off" not in status, status
+
+
 def test_unprofilable_probe_is_skipped(spin_membw):
     skips = [s for s in spin_membw.summary["skips"] if s.get("probe") == "fault_ud2"]
     assert any(s.get("part") == "profile" for s in skips), skips
