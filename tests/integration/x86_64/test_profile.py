@@ -18,6 +18,7 @@ from bmharness.analysis import profile
 from bmharness.report import report
 
 from profile_checks import check_region, check_stream, prof_records, samples_by_function
+from test_save_stick import check_live
 
 SPLIT_BAND_PCT = 2.0
 SPLIT_MIN_SAMPLES = 5000
@@ -113,8 +114,7 @@ def test_membw_mc_application_processor_samples(spin_membw):
 
 def test_saved_beside_the_profiler(spin_membw):
     """configs.py SAVE_KEPT: the log goes to the boot stick while the profiler samples both cores."""
-    status = [p.get("status") for p in spin_membw.plats("save")]
-    assert status.count("live") == 1 and "failed" not in status and "off" not in status, status
+    check_live(spin_membw)
 
 
 def test_unprofilable_probe_is_skipped(spin_membw):
