@@ -359,6 +359,11 @@ def item_boots(item):
     return list({c.name: c for c in out}.values())
 
 
+def item_background(item):
+    """The fixtures of background work (boot_pool.background) a test takes."""
+    return set(getattr(item, "fixturenames", ())) & set(boot_pool.BACKGROUND)
+
+
 def pooled(cfg):
     """Booted in the pool: everything but the `alone` entries and the QEMU 10 ones (fetched on
     first use, once)."""
@@ -388,7 +393,7 @@ def pytest_collection_modifyitems(items):
         if idx:
             return (1, max(idx), pos)
         # a test of background work waits for it: the other tests that need no boot go first
-        return (0, int(bool(set(getattr(item, "fixturenames", ())) & set(boot_pool.BACKGROUND))), pos)
+        return (0, int(bool(item_background(item))), pos)
     items[:] = [it for _, it in sorted(enumerate(items), key=key)]
 
 
@@ -419,8 +424,7 @@ def pytest_collection_finish(session):
     for cfg in _pool_order(session.items):
         _POOL.submit(cfg, lambda cfg=cfg: boot_config(factory, cfg))
     assert not set(boot_pool.BACKGROUND) & set(CONFIGS), "a background work shares a boot's name"
-    wanted = {n for item in session.items if not _skipped(item)
-              for n in getattr(item, "fixturenames", ()) if n in boot_pool.BACKGROUND}
+    wanted = {n for item in session.items if not _skipped(item) for n in item_background(item)}
     for name in sorted(wanted):
         _POOL.submit_background(name, lambda fn=boot_pool.BACKGROUND[name]: fn(factory))
 
