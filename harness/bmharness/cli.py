@@ -146,7 +146,8 @@ def _run_qemu(args, out_dir, run=None):
     try:
         settings = runconfig.parse_set_args(args.set)
         return run(out_dir, image=args.image, settings=settings, smp=args.smp,
-                             mem=args.mem, icount=args.icount, timeout=args.timeout,
+                             mem=args.mem, icount=args.icount is not None,
+                             icount_shift=args.icount or 0, timeout=args.timeout,
                              cpu=args.cpu, usb=not args.no_usb, efi=args.efi,
                              qemu=args.qemu, qemu_datadir=args.qemu_datadir,
                              arch=args.arch,
@@ -374,7 +375,10 @@ def _qemu_opts(p, smp=1):
     p.add_argument("--smp", type=int, default=smp, help="virtual CPUs (default %(default)s)")
     p.add_argument("--mem", type=int, default=1024, help="memory in MiB")
     p.add_argument("--cpu", help="QEMU -cpu model (default: QEMU's)")
-    p.add_argument("--icount", action="store_true", help="-icount shift=0 (instruction clock)")
+    p.add_argument("--icount", nargs="?", type=int, const=0, metavar="SHIFT",
+                   help="-icount shift=SHIFT (default 0): an instruction clock, each instruction "
+                   "2**SHIFT ns of virtual time (a larger shift: fewer instructions in the "
+                   "firmware's waits, a faster boot)")
     p.add_argument("--el2", action="store_true", help="aarch64: -machine virtualization=on, so the "
                    "firmware starts baremetric at EL2 (it leaves for EL1 unless el2=stay)")
     p.add_argument("--machine", action="append", default=[], metavar="PROPS",

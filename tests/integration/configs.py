@@ -10,7 +10,9 @@ Fields of an entry:
   options  firmware options, the harness's --set settings (checked by the harness)
   raw      config-file lines the harness does not check: deliberate bad names and values
   cpu      QEMU -cpu model (None: the harness's default, qemu64 / the virt board's)
-  icount   -icount shift=0 (deterministic instruction counts, ~10x slower)
+  icount   -icount (deterministic instruction counts); icount_shift: QEMU's shift=N, one instruction
+           2**N ns of virtual time (0: ~10x slower boots, as every firmware wait, OVMF's included,
+           is then a nanosecond an instruction)
   machine  extra -machine properties (QEMU merges them into the harness's machine)
   qemu_args  more QEMU arguments, as given (e.g. -smbios fields)
   qemu10   boot with QEMU 10 from scripts/qemu10.sh (skipped where it cannot be fetched)
@@ -46,6 +48,7 @@ class BootConfig:
     raw: str = ""
     cpu: str = None
     icount: bool = False
+    icount_shift: int = 0
     machine: tuple = ()
     qemu_args: tuple = ()
     qemu10: bool = False
@@ -67,6 +70,12 @@ def _a64(name, timeout=A64_TIMEOUT_S, **kw):
 
 # The SMBIOS serial the `quick` boot's machine is given: the log must carry its hash, never itself.
 SMBIOS_SERIAL = "BM-TEST-SERIAL-42"
+
+# The x86_64 -icount boot's shift (QEMU's -icount shift=N: one instruction, 2**N ns of virtual time,
+# so the TSC advances TICKS_PER_INSN a guest instruction); measured, our first record after 43 s
+# at shift=0, 7.8 s at 4, 5.6 s at 6, 5.5 s at 8 (plain TCG: 4.5 s).
+ICOUNT_SHIFT = 6
+TICKS_PER_INSN = 1 << ICOUNT_SHIFT
 
 # The x86_64 boots.
 _MEMORY = {"probes": "membw,latency,cachefill,flops", "mem_max_mb": 2, "samples": 4, "timer_samples": 64}
@@ -104,17 +113,25 @@ X86_64 = [
                groups=("boot", "faults"),
                doc="Bad options ride along: they must be reported and the run must go on with defaults "
                "(serial_baud=230400 is a valid value the PC UART's clock cannot make)."),
-    BootConfig("icount", icount=True,
+    BootConfig("icount", icount=True, icount_shift=ICOUNT_SHIFT,
                options={"probes": "timer,spin,prof_split,irq_displace,prim", "timer_samples": 256, "tsc_cal_windows": 1,
-                        "profile": "prof_split", "profile_period": 10000, "target_ns": 5000000, "samples": 8,
-                        "irq_disp_samples": 4, "irq_disp_ms": 1, "irq_disp_period_us": 50,
-                        "irq_disp_work": "0,1000,10000,30000"},
+                        "profile": "prof_split", "profile_period": 10000 * TICKS_PER_INSN,
+                        "target_ns": 5000000 * TICKS_PER_INSN, "samples": 10,
+                        "irq_disp_samples": 4, "irq_disp_ms": 1 * TICKS_PER_INSN,
+                        "irq_disp_period_us": 50 * TICKS_PER_INSN,
+                        "irq_disp_work": ",".join(str(w * TICKS_PER_INSN) for w in (0, 1000, 10000, 30000))},
                groups=("boot", "icount", "profile", "irq"),
                doc="prof_split rides along, profiled (x86_64/test_profile.py), irq_displace, exact under "
                    "icount (x86_64/test_displace.py), and prim, where the TSC is an instruction clock: every "
-                   "fixed-path kernel takes the same time per instruction (x86_64/test_prim.py). An icount "
-                   "boot is slow to start (~35 s of OVMF), so the x86 -icount tests share this one (prim "
-                   "had its own: 83 s in make test's pool; the merged boot took 48 s here, quiet)."),
+                   "fixed-path kernel takes the same time per instruction (x86_64/test_prim.py). Under "
+                   "shift=0 the boot was slow to start (~35 s of OVMF's waits, each nanosecond an "
+                   "instruction: 43 s to our first record, 5.6 s at shift=6), so it runs at "
+                   "ICOUNT_SHIFT with every time and cycle option TICKS_PER_INSN times its shift=0 "
+                   "value: the probes run about the instructions they ran at shift=0, and the tests "
+                   "read ticks over TICKS_PER_INSN as instructions. Not exactly the same: the "
+                   "runner's calibration lands on fewer prof_split iterations at shift=6 (209,674 "
+                   "a sample against 257,876), 4,477 profile samples with samples=8 against 5,369, "
+                   "so samples=10 keeps the split test's 5,000."),
     BootConfig("s5", options={"probes": "timer", "timer_samples": 64, "shutdown": "acpi", "serial_baud": 921600,
                               "serial_clock_hz": 14745600}, groups=("boot", "fw"),
                doc="shutdown=acpi: the FADT's PM1a_CNT with \\_S5's SLP_TYP powers QEMU off. The line at "

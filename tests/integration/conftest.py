@@ -286,6 +286,8 @@ def boot_config(tmp_path_factory, cfg, **kw):
         kw["stop_after"] = cfg.stop_after
     if cfg.extra_files:
         kw["extra_files"] = dict(cfg.extra_files)
+    if cfg.icount:
+        kw["icount_shift"] = cfg.icount_shift
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
                 arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout,
                 serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)

@@ -58,6 +58,24 @@ def test_build_command():
     assert "fat:rw:/r/esp" in fat and "usb-storage" not in fat and "-cpu max" in fat
 
 
+def test_icount_shift(tmp_path, monkeypatch):
+    """--icount [SHIFT]: -icount shift=SHIFT, 0 when no shift is given; QEMU's 0..10 only."""
+    assert "-icount shift=6" in " ".join(qemu.build_command("/r", icount=True, icount_shift=6))
+    seen = []
+
+    def fake_run(out_dir, **kw):
+        seen.append((kw["icount"], kw["icount_shift"]))
+        raise qemu.HarnessError("not booted")
+    monkeypatch.setattr(qemu, "run_qemu", fake_run)
+    for args in ([], ["--icount"], ["--icount", "6"]):
+        cli.main(["qemu", "--out", str(tmp_path)] + args)
+    assert seen == [(False, 0), (True, 0), (True, 6)]
+    monkeypatch.undo()
+    with pytest.raises(qemu.HarnessError) as e:
+        qemu.run_qemu(str(tmp_path), icount=True, icount_shift=11)
+    assert "0..10" in str(e.value)
+
+
 def test_run_failed_reasons():
     base = {"exit_code": 1, "firmware_status": 0, "timed_out": False,
             "config": {"shutdown": "debug-exit"}}

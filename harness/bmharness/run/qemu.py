@@ -43,6 +43,7 @@ CFG_MAX = 16384  # bytes of the file the firmware reads (efi/boot_options.c CONF
 EFI_IN_ESP = "::/EFI/BOOT/BOOTX64.EFI"
 DEFAULT_TIMEOUT = 120
 DEFAULT_TIMEOUT_ICOUNT = 600
+ICOUNT_SHIFT_MAX = 10  # QEMU's -icount shift=N takes 0..10 (MAX_ICOUNT_SHIFT)
 # AArch64 under TCG is slower: the default run takes ~80 s with --smp 2 (an idle core's wfe only
 # yields, so its vCPU thread spins on the host) and a loaded host doubles that.
 DEFAULT_TIMEOUT_AARCH64 = 300
@@ -180,14 +181,15 @@ def decode_exit(code, timed_out=False, interrupted=False):
 
 def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, extra_args=None,
                   exit_port="0xf4", qemu=None, qemu_datadir=None, arch="x86_64", serial=True,
-                  usb_devices=None, xhci_props="", pci_devices=None):
+                  usb_devices=None, xhci_props="", pci_devices=None, icount_shift=0):
     """The QEMU argument list for a prepared out_dir. qemu: another QEMU binary (e.g. QEMU 10
     unpacked by scripts/qemu10.sh); qemu_datadir: its data directory (-L: firmware blobs, keymaps).
     serial=False: no serial port at all (-serial none). usb_devices: QEMU arguments that attach the
     stick (drive id `stick`) in place of a plain usb-storage on the controller (a hub, a port, a
     second stick); xhci_props: ",key=value..." for the qemu-xhci controller (id xhci);
     pci_devices: QEMU arguments placed before the controller (QEMU creates devices in order): the
-    bridge or root port it sits behind (xhci_props then names it, ",bus=ID"), an IOMMU."""
+    bridge or root port it sits behind (xhci_props then names it, ",bus=ID"), an IOMMU.
+    icount_shift: with icount, each guest instruction is 2**shift ns of virtual time."""
     a = arch_info(arch)
     cmd = [qemu or a["qemu"]]
     if qemu_datadir:
@@ -213,7 +215,7 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
     cmd += ["-serial", "file:%s" % os.path.join(out_dir, "serial.log") if serial else "none",
             "-monitor", "none", "-display", "none", "-net", "none"]
     if icount:
-        cmd += ["-icount", "shift=0"]
+        cmd += ["-icount", "shift=%d" % icount_shift]
     return cmd + list(extra_args or ())
 
 
@@ -353,7 +355,7 @@ def _run(cmd, timeout, out_dir, stop_after=None):
 def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, timeout=None,
              cpu=None, usb=True, efi=None, extra_args=None, extra_config="", qemu=None,
              qemu_datadir=None, arch="x86_64", serial=True, usb_devices=None, xhci_props="",
-             pci_devices=None, extra_files=None, stop_after=None):
+             pci_devices=None, extra_files=None, stop_after=None, icount_shift=0):
     """Prepare out_dir, run QEMU, write and return the run.json dict.
 
     settings: firmware config overrides ({key: value}) put over the image's own baremetric.cfg,
@@ -364,6 +366,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     (a run cut on purpose, sooner than a timeout; it counts as timed out, and "stopped" says so).
     Raises HarnessError (or runconfig.ConfigError) for setup problems; nothing has run then."""
     a = arch_info(arch)
+    if icount and not 0 <= icount_shift <= ICOUNT_SHIFT_MAX:
+        raise HarnessError("icount shift %r: QEMU takes 0..%d" % (icount_shift, ICOUNT_SHIFT_MAX))
     check_tools(need_mtools=True, qemu=qemu, arch=arch)
     if qemu_datadir and not os.path.isdir(qemu_datadir):
         raise HarnessError("QEMU data directory not found: %s" % qemu_datadir)
@@ -379,7 +383,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
     port = port if port.startswith("0x") else hex(int(port))
     cmd = build_command(out_dir, mem, smp, icount, cpu, usb, extra_args, exit_port=port,
                         qemu=qemu, qemu_datadir=qemu_datadir, arch=arch, serial=serial,
-                        usb_devices=usb_devices, xhci_props=xhci_props, pci_devices=pci_devices)
+                        usb_devices=usb_devices, xhci_props=xhci_props, pci_devices=pci_devices,
+                        icount_shift=icount_shift)
     serial = os.path.join(out_dir, "serial.log")
     if os.path.exists(serial):
         os.remove(serial)
@@ -404,7 +409,8 @@ def run_qemu(out_dir, image=None, settings=None, smp=1, mem=1024, icount=False, 
         "qemu_stderr": stderr[-4000:], "serial_log": serial, "serial_bytes": serial_bytes,
         "image": os.path.abspath(image or a["image"]), "boot": "usb" if usb else "fat", "arch": arch,
         "efi": os.path.abspath(efi) if efi else None,
-        "smp": smp, "mem_mb": mem, "icount": icount, "cpu": cpu, "qemu": cmd[0],
+        "smp": smp, "mem_mb": mem, "icount": icount,
+        "icount_shift": icount_shift if icount else None, "cpu": cpu, "qemu": cmd[0],
         "config": settings, "config_text": cfg_text,
         # what the harness changed of the image's own file: [key, the image's value, ours, why]
         "config_changes": [list(c) for c in changes],

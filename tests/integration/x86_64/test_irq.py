@@ -1,6 +1,6 @@
 """Interrupt probes under QEMU + OVMF (TCG): one boot runs them all (with 2 CPUs, so the
 application processors' start-up keeps working next to the interrupt set-up), and one hosted run
-shows the noise probe running in user space (the `-icount shift=0` displacement boot is in
+shows the noise probe running in user space (the `-icount` displacement boot is in
 x86_64/test_displace.py).
 
 Latencies, costs and footprints under TCG are emulation numbers: only structure, counts and

@@ -1,4 +1,4 @@
-"""Probe `prim` on bare-metal x86_64 (QEMU TCG, OVMF, -icount shift=0: configs.py icount).
+"""Probe `prim` on bare-metal x86_64 (QEMU TCG, OVMF, -icount: configs.py icount).
 TCG's x86 has no PMU, but under -icount the TSC counts guest instructions (QEMU's icount: one
 instruction, one step of virtual time), so each fixed-path kernel's time per iteration over its
 static instruction count (arch/x86_64/include/cpu/prim_ops.h) must be the same for every kernel:

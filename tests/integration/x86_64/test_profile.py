@@ -1,5 +1,5 @@
 """The sampling profiler under QEMU (time-based: TCG has no x86 PMU). Two boots:
-- `-icount shift=0` (the shared `icount` boot of configs.py): the APIC timer then counts instructions, so time-based samples fall on
+- `-icount` (the shared `icount` boot of configs.py): the APIC timer then counts instructions, so time-based samples fall on
   instructions uniformly; probe prof_split spends 30% of its loop instructions in arch_split_a,
   70% in arch_split_b: the profile must recover 30% within 2 points (band fixed before measuring).
 - plain TCG, 2 CPUs: `spin` (>= 95% of samples in arch_spin), `membw` (>= 95% in the
