@@ -376,12 +376,13 @@ integration: image image-aarch64 image-secboot hosted hosted-aarch64 | deps-test
 	$(PY) -m pytest -q tests/integration
 
 # make test: everything it needs built first, JOBS at a time (test-build, below); then the C unit
-# tests, the Python tests (PYTEST_JOBS processes) and the integration tests, whose QEMU boots run
-# several at a time and whose timing tests run last, alone (tests/integration/boot_pool.py).
+# tests beside the Python tests (PYTEST_JOBS processes; scripts/run_parts.sh: a line each, their
+# output in build/test/), then the integration tests, whose QEMU boots run several at a time and
+# whose timing tests run last, alone (tests/integration/boot_pool.py).
 test: deps-test
 	$(MAKE) --no-print-directory test-build
-	$(MAKE) unit
-	$(MAKE) pytest
+	@sh scripts/run_parts.sh $(BUILD)/test "unit=$(MAKE) --no-print-directory unit" \
+		"python=$(MAKE) --no-print-directory pytest"
 	$(MAKE) integration
 
 clean:

@@ -15,6 +15,7 @@ removed otherwise (every boot's copy of the stick: about 11 GB a make test)."""
 
 import argparse
 import collections
+import glob
 import os
 import re
 import subprocess
@@ -31,6 +32,7 @@ DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)s (setup|call|teardown)\s+(\S.*
 SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed|error).*?) in ([0-9.]+)s")
 POOL_HEAD = "boot_pool_times.txt"
 SAMPLE_S = 5
+PART_LOGS = os.path.join("build", "test")  # make test's side-by-side parts (Makefile `test`)
 
 
 def from_log(text):
@@ -156,7 +158,13 @@ def run(cmd, top, boots_path, keep=False):
     stop.set()
     sampler.join()
     with open(log) as fh:
-        tests, runs = from_log(fh.read())
+        text = fh.read()
+    # make test runs the C unit and Python tests side by side (scripts/run_parts.sh), each part's
+    # output in a log of its own
+    for part in sorted(glob.glob(os.path.join(PART_LOGS, "*.log"))):
+        with open(part, errors="replace") as fh:
+            text += "\n" + fh.read()
+    tests, runs = from_log(text)
     boots_path = boots_path or find_boots(work)
     boots = read_boots(boots_path) if boots_path else None
     if not keep:
