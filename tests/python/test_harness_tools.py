@@ -50,7 +50,7 @@ def test_build_command():
     for part in ("-nographic -no-reboot", "file=/usr/share/OVMF/OVMF_CODE_4M.fd",
                  "file=/r/OVMF_VARS_4M.fd", "-device qemu-xhci",
                  "if=none,id=stick,format=raw,file=/r/baremetric.img",
-                 "usb-storage,drive=stick", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+                 "usb-storage,drive=stick,bootindex=0", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                  "-serial file:/r/serial.log", "-monitor none -display none -net none",
                  "-icount shift=0"):
         assert part in line

@@ -23,7 +23,7 @@ def test_aarch64_command():
     assert cmd[cmd.index("-cpu") + 1] == "max"
     assert not any("isa-debug-exit" in a for a in cmd)
     assert "if=pflash,format=raw,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd" in cmd
-    assert "usb-storage,drive=stick" in cmd  # booted as a USB stick, like x86_64
+    assert "usb-storage,drive=stick,bootindex=0" in cmd  # booted as a USB stick, like x86_64
     # AAVMF's boot time-out set to 0 (without it AAVMF waits ~4.5 s before booting)
     assert cmd[cmd.index("-boot") + 1] == "menu=on,splash-time=0"
     assert "-boot" not in qemu.build_command("/r")  # OVMF does not wait

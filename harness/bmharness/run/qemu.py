@@ -205,7 +205,10 @@ def build_command(out_dir, mem=1024, smp=1, icount=False, cpu=None, usb=True, ex
         cmd += ["-device", "qemu-xhci,id=xhci" + xhci_props,
                 "-drive", "if=none,id=stick,format=raw,file=%s"
                 % os.path.join(out_dir, "baremetric.img")]
-        cmd += list(usb_devices) if usb_devices else ["-device", "usb-storage,drive=stick"]
+        # bootindex: QEMU hands the firmware a boot order (fw_cfg bootorder), and OVMF then
+        # connects that device rather than every one: our first record ~0.25 s sooner (measured,
+        # 4.22-4.37 s against 4.49-4.69 s), as on a machine whose boot order names the stick
+        cmd += list(usb_devices) if usb_devices else ["-device", "usb-storage,drive=stick,bootindex=0"]
     else:
         # QEMU's vvfat serves a host directory; writes to it are lost (see qemu-facts).
         cmd += ["-drive", "if=none,id=esp,format=raw,file=fat:rw:%s" % os.path.join(out_dir, "esp"),
