@@ -467,6 +467,24 @@ assert not set(c.name for c in MODELS) & set(CONFIGS), "a model boot shares a na
 assert len({c.name for c in MODELS}) == len(MODELS), "two model boots share a name"
 
 
+def _model_host(model):
+    """The boot of CONFIGS that already runs `model`'s CPU model the model table's way (the same
+    arch, QEMU and -cpu, one CPU, no other -machine, QEMU, USB or PCI extras, no -icount), or None.
+    Its cache and identification records are the model's: test_cpu_models.py reads them there
+    instead of booting the model again (each x86_64 boot costs ~4 CPU-s of OVMF before our first
+    record)."""
+    for c in _ALL:
+        if (c.arch, c.cpu, c.qemu10) == (model.arch, model.cpu, model.qemu10) and c.smp == 1 and not (
+                c.machine or c.qemu_args or c.usb_devices or c.pci_devices or c.xhci_props or c.icount
+                or c.stop_after or c.alone or c.raw or c.extra_files or not c.serial):
+            return c.name
+    return None
+
+
+# {model boot name: the CONFIGS entry whose boot stands for it}
+MODEL_HOSTS = {m.name: h for m, h in ((m, _model_host(m)) for m in MODELS) if h}
+
+
 def work_list(value):
     """An option's comma-separated list of integers (irq_disp_work, irq_fp_k) as a tuple."""
     return tuple(int(w) for w in str(value).split(","))

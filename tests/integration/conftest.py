@@ -27,7 +27,7 @@ IMAGES = {"x86_64": IMAGE, "aarch64": IMAGE_A64}
 QEMU10_SCRIPT = os.path.join(ROOT, "scripts", "qemu10.sh")
 QEMU10_FETCH_TIMEOUT_S = 300
 
-from configs import CONFIGS  # noqa: E402  (the boot configurations: tests/integration/configs.py)
+from configs import CONFIGS, MODEL_HOSTS  # noqa: E402  (the boot configurations: tests/integration/configs.py)
 import boot_pool  # noqa: E402
 
 
@@ -358,6 +358,8 @@ def item_boots(item):
             out.append(cfg)
     params = getattr(getattr(item, "callspec", None), "params", {})
     out += [CONFIGS[v] for v in params.values() if isinstance(v, str) and v in CONFIGS]
+    # a CPU model whose boot is a configuration's (test_cpu_models.py)
+    out += [CONFIGS[MODEL_HOSTS[v]] for v in params.values() if isinstance(v, str) and v in MODEL_HOSTS]
     return list({c.name: c for c in out}.values())
 
 

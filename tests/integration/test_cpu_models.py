@@ -2,7 +2,9 @@
 from Conroe to EPYC-Genoa, Arm cores from Cortex-A53 to Neoverse-V1, and each arch's `max`). Each
 boot must end `status ok` (a probe that cannot run on the model says why in a skip record) and
 give cache records equal to what the model's own CPUID / CLIDR+CCSIDR say, decoded independently
-of the firmware (cpu_models.py, with the manuals it follows).
+of the firmware (cpu_models.py, with the manuals it follows). A model that a boot of configs.py
+already runs the table's way (configs.MODEL_HOSTS: `max` and EPYC on x86_64, `max` on AArch64) is
+read from that boot instead of booting it again.
 
 The boots time nothing, so they run two at a time (the pool below): the table costs about half
 its serial time in `make test`. Only the models of the selected tests boot (`-k cortex`)."""
@@ -24,9 +26,11 @@ QEMU_BIN = {"x86_64": "qemu-system-x86_64", "aarch64": "qemu-system-aarch64"}
 
 
 def _selected(session):
+    """The models the selected tests take that boot here: not those a configuration's boot stands
+    for (configs.MODEL_HOSTS: the pool boots it, the model's tests wait for it there)."""
     names = {item.callspec.params["model"] for item in session.items
              if hasattr(item, "callspec") and "model" in item.callspec.params}
-    return [c for c in configs.MODELS if c.name in names]
+    return [c for c in configs.MODELS if c.name in names and c.name not in configs.MODEL_HOSTS]
 
 
 def _qemu10(request, arch):
@@ -87,7 +91,11 @@ def model_boots(request, tmp_path_factory):
     return runs
 
 
-def _run(model_boots, model):
+def _run(request, model_boots, model):
+    """The model's ModelRun: its own boot, or the boot of the configuration that stands for it."""
+    host = configs.MODEL_HOSTS.get(model)
+    if host:
+        return ModelRun(MODELS[model], boot=request.getfixturevalue(host))
     r = model_boots[model]
     if r.skip:
         pytest.skip(r.skip)
@@ -104,9 +112,9 @@ def cpuid_dump(tmp_path_factory):
 
 
 @pytest.mark.parametrize("model", list(MODELS))
-def test_model_boot_ends_ok(model_boots, model):
+def test_model_boot_ends_ok(request, model_boots, model):
     """The short default run on the model: complete, intact, `status ok`; every skip says why."""
-    b = _run(model_boots, model).boot
+    b = _run(request, model_boots, model).boot
     v = b.summary["validation"]
     assert not b.run["timed_out"], "QEMU had to be killed after %s s" % b.run["timeout_s"]
     assert b.summary["ok"], v
@@ -120,12 +128,12 @@ def test_model_boot_ends_ok(model_boots, model):
 
 
 @pytest.mark.parametrize("model", [c.name for c in configs.MODELS if c.arch == "x86_64"])
-def test_x86_model_caches_are_its_cpuid(model_boots, cpuid_dump, model):
+def test_x86_model_caches_are_its_cpuid(request, model_boots, cpuid_dump, model):
     """The cache records equal the model's CPUID decoded per the SDM/APM (cpu_models.py), from
     QEMU's user-mode emulator of the same model; its identification leaves equal the boot's
     `plat kind=cpu` too, so user and system mode give this model the same CPUID."""
     cfg = MODELS[model]
-    b = _run(model_boots, model).boot
+    b = _run(request, model_boots, model).boot
     got = sorted(b.plats("cache"), key=cpu_models.cache_key)
     if cfg.qemu10:
         want = cpu_models.QEMU_10_X86[cfg.cpu]
@@ -165,11 +173,11 @@ def _as_described(c):
 
 
 @pytest.mark.parametrize("model", [c.name for c in configs.MODELS if c.arch == "aarch64"])
-def test_a64_model_caches_are_its_ccsidr(model_boots, model):
+def test_a64_model_caches_are_its_ccsidr(request, model_boots, model):
     """The cache records, CLIDR_EL1, CTR_EL0 and the DC ZVA block equal QEMU 7.2's values for the
     model, decoded per the Arm ARM (cpu_models.py)."""
     cfg = MODELS[model]
-    b = _run(model_boots, model).boot
+    b = _run(request, model_boots, model).boot
     clidr, _, ctr, dczid = cpu_models.A64_MODELS[cfg.cpu]
     ident = b.plat("aarch64_id")
     ident = ident[0] if isinstance(ident, list) else ident
@@ -192,13 +200,13 @@ def test_a64_model_caches_are_its_ccsidr(model_boots, model):
 
 
 @pytest.mark.parametrize("model", [c.name for c in configs.MODELS if c.arch == "aarch64"])
-def test_a64_model_is_known_emulated(model_boots, model):
+def test_a64_model_is_known_emulated(request, model_boots, model):
     """Every Arm model is QEMU TCG's and the firmware must know it (plat kind=emulator,
     bench/facts/aarch64/emulator.h), else its cache checks judge an emulator's timing as a core's:
     `max` by MIDR implementer 0x00, a named core (the real core's MIDR) by QEMU's board with a PMU
     lacking L1D_CACHE and L1D_CACHE_REFILL, which its TRM's event table lists."""
     cfg = MODELS[model]
-    b = _run(model_boots, model).boot
+    b = _run(request, model_boots, model).boot
     em, pmu, ident = (b.plats(k)[0] for k in ("emulator", "pmu", "aarch64_id"))
     midr = int(ident["midr"], 16)
     assert em["emulated"] and em["qemu_board"], em
