@@ -8,8 +8,6 @@ and a wait for a key. Structure only: under TCG the numbers are emulation number
 import re
 import time
 
-import pytest
-
 from conftest import IMAGE
 from screen_text import ScreenRun, screen_lines
 
@@ -44,11 +42,13 @@ def finished(run, timeout=10):
         time.sleep(1)
 
 
-@pytest.mark.timing  # the whole boot and the key within HOLD_S: runs last, alone (conftest.py)
 def test_summary_on_screen_then_key_powers_off(tmp_path):
+    """The hold is timed from the end record, not from QEMU's start: the boot's own length (longer
+    beside other boots) is not part of it, so the test runs beside the others."""
     run = ScreenRun(tmp_path, IMAGE, {"probes": "timer", "timer_samples": 64, "hold_s": HOLD_S}).start()
     try:
         records, status = wait_end(run, 90)
+        ended = time.monotonic()
         lines = finished(run)
         assert status == "ok"
         assert lines[0] == "baremetric: run finished, status ok"
@@ -65,7 +65,7 @@ def test_summary_on_screen_then_key_powers_off(tmp_path):
         run.proc.wait(timeout=15)
     finally:
         run.close()
-    assert time.monotonic() - run.started < HOLD_S, "the key did not end the hold"
+    assert time.monotonic() - ended < HOLD_S, "the key did not end the hold"
     assert run.proc.returncode == 1  # isa-debug-exit, status ok
 
 
