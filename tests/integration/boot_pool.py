@@ -98,6 +98,7 @@ class BootPool:
         self.started = time.monotonic()
         self.tail_started = None  # when the tests that run alone began (conftest.py)
         self.tail_synced = None   # (MiB, seconds): dirty page cache written out before them
+        self.tail_syncs = []      # the same before each later one
 
     def _timed(self, name, fn):
         def timed():
@@ -153,6 +154,9 @@ class BootPool:
             self.tail_started - self.started)
         if self.tail_synced:
             tail += " (%.0f MiB dirty written out first, %.1f s)" % self.tail_synced
+        if self.tail_syncs:
+            tail += " (before the %d later: %.0f MiB in all, %.1f s)" % (
+                len(self.tail_syncs), sum(m for m, _ in self.tail_syncs), sum(t for _, t in self.tail_syncs))
         with open(os.path.join(folder, "boot_pool_times.txt"), "w") as fh:
             fh.write("boots %d, %d at a time, session %.1f s, sum of boots %.1f s, last ended at %.0f s%s\n"
                      % (len(times), self.jobs, time.monotonic() - self.started,
