@@ -1,7 +1,7 @@
 """The integration tests' boot pool (tests/integration/boot_pool.py) without QEMU: background work
 runs in a thread of its own beside the boot workers, its result (or its exception) reaches the
 fixture that asks, drain() waits for it as for a boot, and boot_pool_times.txt carries its span and
-what was written out before the timing tests."""
+what was written out before the first alone test and before the later ones."""
 
 import importlib.util
 import os
@@ -82,8 +82,10 @@ def test_registry_and_times_file(boot_pool, tmp_path):
     pool.tail_started = pool.started + 1.0
     mib, seconds = pool.tail_synced
     assert mib >= 0 and seconds >= 0
+    pool.tail_syncs += [(2.0, 0.1), (1.0, 0.1)]  # before each later alone test (conftest.py)
     pool.close()
     pool.write_times(str(tmp_path))
     lines = (tmp_path / "boot_pool_times.txt").read_text().splitlines()
     assert "alone tests from 1 s" in lines[0] and "MiB dirty written out first" in lines[0]
+    assert "(before the 2 later: 3 MiB in all, 0.2 s)" in lines[0], lines[0]
     assert lines[1].split()[0] == "fleet_test"
