@@ -97,8 +97,7 @@ class BootPool:
         self.spans = {}  # name: (start, end) of the boot, seconds since the pool started
         self.started = time.monotonic()
         self.tail_started = None  # when the tests that run alone began (conftest.py)
-        self.tail_synced = None   # (MiB, seconds): dirty page cache written out before them
-        self.tail_syncs = []      # the same before each later one
+        self.tail_syncs = []      # (MiB, seconds): dirty page cache written out before each of them
 
     def _timed(self, name, fn):
         def timed():
@@ -152,11 +151,12 @@ class BootPool:
         last = max((end for _, end in self.spans.values()), default=0.0)
         tail = "" if self.tail_started is None else ", alone tests from %.0f s" % (
             self.tail_started - self.started)
-        if self.tail_synced:
-            tail += " (%.0f MiB dirty written out first, %.1f s)" % self.tail_synced
-        if self.tail_syncs:
+        first, later = self.tail_syncs[:1], self.tail_syncs[1:]
+        if first:
+            tail += " (%.0f MiB dirty written out first, %.1f s)" % first[0]
+        if later:
             tail += " (before the %d later: %.0f MiB in all, %.1f s)" % (
-                len(self.tail_syncs), sum(m for m, _ in self.tail_syncs), sum(t for _, t in self.tail_syncs))
+                len(later), sum(m for m, _ in later), sum(t for _, t in later))
         with open(os.path.join(folder, "boot_pool_times.txt"), "w") as fh:
             fh.write("boots %d, %d at a time, session %.1f s, sum of boots %.1f s, last ended at %.0f s%s\n"
                      % (len(times), self.jobs, time.monotonic() - self.started,

@@ -286,10 +286,9 @@ def boot_config(tmp_path_factory, cfg, **kw):
         kw["stop_after"] = cfg.stop_after
     if cfg.extra_files:
         kw["extra_files"] = dict(cfg.extra_files)
-    if cfg.icount:
-        kw["icount_shift"] = cfg.icount_shift
     return boot(tmp_path_factory, cfg.name, dict(cfg.options), extra_config=cfg.raw, image=IMAGES[cfg.arch],
-                arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, cpu=cfg.cpu, timeout=cfg.timeout,
+                arch=cfg.arch, smp=cfg.smp, mem=cfg.mem, icount=cfg.icount, icount_shift=cfg.icount_shift,
+                cpu=cfg.cpu, timeout=cfg.timeout,
                 serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)
 
 
@@ -457,11 +456,9 @@ def pytest_runtest_setup(item):
     just before went out, 19.1 s after a sync with the same 12 GB cached)."""
     if _POOL is not None and runs_last(item):
         _POOL.drain()
+        _POOL.tail_syncs.append(boot_pool.write_out_dirty())
         if _POOL.tail_started is None:
-            _POOL.tail_synced = boot_pool.write_out_dirty()
             _POOL.tail_started = time.monotonic()
-        else:
-            _POOL.tail_syncs.append(boot_pool.write_out_dirty())
 
 
 # A boot's own copies of the stick image and the firmware's variable store (64 MiB each on AArch64):

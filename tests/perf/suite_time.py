@@ -144,6 +144,7 @@ def run(cmd, top, boots_path, keep=False):
     env["PYTEST_ADDOPTS"] = (env.get("PYTEST_ADDOPTS", "") + " --durations=0 --basetemp=%s"
                              % os.path.join(work, "pytest")).strip()
     log = os.path.join(work, "output.log")
+    started = time.time()  # the parts' logs written since (their mtimes are wall-clock)
     t0 = time.monotonic()
     samples, stop = [], threading.Event()
     sampler = threading.Thread(target=sample_cpus, args=(stop, samples), daemon=True)
@@ -160,8 +161,9 @@ def run(cmd, top, boots_path, keep=False):
     with open(log) as fh:
         text = fh.read()
     # make test runs the C unit and Python tests side by side (scripts/run_parts.sh), each part's
-    # output in a log of its own
-    for part in sorted(glob.glob(os.path.join(PART_LOGS, "*.log"))):
+    # output in a log of its own: those this run wrote, not an earlier run's
+    parts = glob.glob(os.path.join(PART_LOGS, "*.log"))
+    for part in sorted(p for p in parts if os.path.getmtime(p) >= started):
         with open(part, errors="replace") as fh:
             text += "\n" + fh.read()
     tests, runs = from_log(text)

@@ -78,9 +78,9 @@ def test_registry_and_times_file(boot_pool, tmp_path):
     pool = boot_pool.BootPool(1)
     pool.submit_background("fleet_test", lambda: work("factory"))
     pool.drain()
-    pool.tail_synced = boot_pool.write_out_dirty()
+    pool.tail_syncs.append(boot_pool.write_out_dirty())
     pool.tail_started = pool.started + 1.0
-    mib, seconds = pool.tail_synced
+    mib, seconds = pool.tail_syncs[0]
     assert mib >= 0 and seconds >= 0
     pool.tail_syncs += [(2.0, 0.1), (1.0, 0.1)]  # before each later alone test (conftest.py)
     pool.close()
