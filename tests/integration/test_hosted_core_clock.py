@@ -9,7 +9,13 @@ with bands fixed before they were first measured:
 - the clock is a plausible one: within PLAUSIBLE_HZ (every Zen 3/4/5 part's clock lies within it:
   the lowest base clocks are above 1.5 GHz, the highest boost 5.7 GHz);
 - the clock beside a set is one clock: the median timing's clock within SPREAD of the slowest
-  timing's in most sets (a preempted timing is an outlier, not the rule).
+  timing's in most sets (a preempted timing is an outlier, not the rule). The run is under
+  SCHED_FIFO where permitted (conftest.rt_prefix), so no other task of the guest preempts a
+  timing. A guest's host still does: on an Intel Xeon guest (2026-11-30) 62-89 of 120 sets were
+  within 5% in four quiet plain runs, 83-104 under SCHED_FIFO, against the 90 needed; the
+  timings are ~10 us each, eight a set. In a guest a shortfall is therefore an expected failure
+  that names the count (as the hosted displacement and cache tests treat the host's doing); on
+  bare metal it fails.
 
 A cross-check planned with them failed and was dropped: that the spin probe's dec/jnz loop takes
 0.95-1.05 core cycles per iteration by this clock. Its first run measured 1.95 (spin 1.58 TSC
@@ -23,7 +29,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, in_guest, rt_prefix
 from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
@@ -43,9 +49,10 @@ def run(tmp_path_factory):
         pytest.fail("%s missing: run `make hosted` (make integration does)" % BIN)
     out = tmp_path_factory.mktemp("core_clock")
     log = out / "hosted.log"
+    prefix, _why = rt_prefix()   # without the permission: a plain run (the program pins itself)
     with open(log, "wb") as fh:
-        subprocess.run([BIN, "probes=membw", "samples=9", "mem_kernels=read",
-                        "mem_min_kb=16", "mem_max_mb=1"], stdout=fh, check=True, timeout=600)
+        subprocess.run((prefix or []) + [BIN, "probes=membw", "samples=9", "mem_kernels=read",
+                                         "mem_min_kb=16", "mem_max_mb=1"], stdout=fh, check=True, timeout=600)
     summary = parse.parse_log(str(log), str(out / "parsed"))
     assert summary["ok"], summary["validation"]
     return summary, str(out / "parsed")
@@ -72,9 +79,10 @@ def test_clock_is_plausible_and_steady(run):
     med = stats.median(c["hz"] for c in clocks)
     assert PLAUSIBLE_HZ[0] <= med <= PLAUSIBLE_HZ[1], "core clock %.3f GHz" % (med / 1e9)
     quiet = [c for c in clocks if c["hz"] - c["lo_hz"] <= SPREAD * c["hz"]]
-    assert len(quiet) >= QUIET_SHARE * len(clocks), \
-        "%d of %d sets with their clock's timings within %.0f%%" % (len(quiet), len(clocks),
-                                                                    100 * SPREAD)
+    what = "%d of %d sets with their clock's timings within %.0f%%" % (len(quiet), len(clocks), 100 * SPREAD)
+    if len(quiet) < QUIET_SHARE * len(clocks) and in_guest():
+        pytest.xfail("in a guest, whose host interrupts the ~10 us timings: " + what)
+    assert len(quiet) >= QUIET_SHARE * len(clocks), what
 
 
 # The load reference beside the chain (docs/methods/shared_core.md): independent 8-byte L1 loads.
