@@ -1,8 +1,10 @@
-"""The results store with runs of two emulated CPU models (QEMU -cpu Skylake-Client-v1 and
--cpu EPYC-v1), two boots each: `store add` files them under two machines (the CPU model is part
-of a machine's identity, the boots of one model are one machine), and `store compare` compares
-the machines per cache level with the boots as the unit. Under TCG the numbers are the
-emulator's: the test asserts structure, not which machine is faster."""
+"""The results store with runs of two emulated CPU models, two boots each: QEMU -cpu
+Skylake-Client-v1 (configs.STORE_OPTIONS) and the default qemu64, an AuthenticAMD model (the two
+compare boots, configs.COMPARE_BOOTS, whose options add more probes). `store add` files them under
+two machines (the CPU model is part of a machine's identity, the boots of one model are one
+machine), and `store compare` compares the machines per cache level with the boots as the unit.
+Under TCG the numbers are the emulator's: the test asserts structure, not which machine is
+faster."""
 
 import json
 import os
@@ -12,7 +14,7 @@ import sys
 import pytest
 
 from bmharness.store import db as store_db, ops
-from configs import STORE_CPUS as CPUS, store_boot_name
+from configs import COMPARE_BOOTS, STORE_CPU, store_boot_name
 from conftest import ROOT
 
 HARNESS = os.path.join(ROOT, "harness", "baremetric")
@@ -26,19 +28,21 @@ def store(db, *args):
 
 
 @pytest.fixture(scope="module")
-def boots(request, st_skylake_client_v1_1, st_skylake_client_v1_2, st_epyc_v1_1, st_epyc_v1_2):
-    """Two boots of each model: configs.py's STORE_OPTIONS entries, booted in the session's pool."""
-    return {cpu: [request.getfixturevalue(store_boot_name(cpu, i)) for i in (1, 2)] for cpu in CPUS}
+def boots(request, st_skylake_client_v1_1, st_skylake_client_v1_2, cmp1, cmp2):
+    """Two boots of each model, booted in the session's pool: configs.py's STORE_OPTIONS entries
+    and the compare boots."""
+    return {STORE_CPU: [request.getfixturevalue(store_boot_name(STORE_CPU, i)) for i in (1, 2)],
+            "qemu64": [request.getfixturevalue(name) for name in COMPARE_BOOTS]}
 
 
 def test_two_cpu_models_two_machines_compared_per_level(boots, tmp_path):
     db = str(tmp_path / "results.sqlite")
-    for cpu in CPUS:
+    for cpu in boots:
         for b in boots[cpu]:
             assert b.summary["validation"]["complete"], b.summary["validation"]
             assert "added as run" in store(db, "add", os.path.join(b.out_dir, "parsed"))
     # the same run again is not added twice
-    assert "nothing added" in store(db, "add", os.path.join(boots[CPUS[0]][0].out_dir, "parsed"))
+    assert "nothing added" in store(db, "add", os.path.join(boots[STORE_CPU][0].out_dir, "parsed"))
     listing = store(db, "list")
     assert "2 machine(s), 4 run(s)" in listing, listing
     machines = ops.machines(store_db.connect(db))
