@@ -29,7 +29,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, in_guest, rt_prefix
+from conftest import ROOT, in_guest, rt_prefix, xfail_in_guest
 from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
@@ -80,8 +80,8 @@ def test_clock_is_plausible_and_steady(run):
     assert PLAUSIBLE_HZ[0] <= med <= PLAUSIBLE_HZ[1], "core clock %.3f GHz" % (med / 1e9)
     quiet = [c for c in clocks if c["hz"] - c["lo_hz"] <= SPREAD * c["hz"]]
     what = "%d of %d sets with their clock's timings within %.0f%%" % (len(quiet), len(clocks), 100 * SPREAD)
-    if len(quiet) < QUIET_SHARE * len(clocks) and in_guest():
-        pytest.xfail("in a guest, whose host interrupts the ~10 us timings: " + what)
+    xfail_in_guest(len(quiet) < QUIET_SHARE * len(clocks),
+                   "in a guest, whose host interrupts the ~10 us timings: " + what)
     assert len(quiet) >= QUIET_SHARE * len(clocks), what
 
 
@@ -145,7 +145,6 @@ def test_sibling_thread_lowers_the_load_ref(tmp_path):
     reference alone, then with another copy of the L1 read sweep running on the sibling, must
     drop (the ports are shared between the two threads: Intel ORM, AMD SOG), while a guest's
     topology is the hypervisor's word, not the core's, so a guest skips."""
-    from conftest import in_guest
     if not os.path.exists(BIN):
         pytest.fail("%s missing: run `make hosted`" % BIN)
     if in_guest():

@@ -25,7 +25,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, HostedRun, check_flops, in_guest
+from conftest import ROOT, HostedRun, check_flops, xfail_in_guest
 from bmharness import stats
 from bmharness.analysis import core_clock
 from bmharness.stream import parse
@@ -96,6 +96,6 @@ def test_fma_two_per_core_cycle_on_amd_zen(runs):
     bad = {w: round(v, 3) for w, v in got.items() if not FMA_PER_CYCLE[0] <= v <= FMA_PER_CYCLE[1]}
     msg = "FMA instructions per core cycle (median of %d runs) %s outside %s (runs: %s)" % (
         RUNS, bad, FMA_PER_CYCLE, per_run)
-    if bad and in_guest() and all(v < FMA_PER_CYCLE[0] for v in bad.values()):
-        pytest.xfail("in a guest, pipes shared with the host's other work: " + msg)
+    xfail_in_guest(bad and all(v < FMA_PER_CYCLE[0] for v in bad.values()),
+                   "in a guest, pipes shared with the host's other work: " + msg)
     assert not bad, msg
