@@ -17,6 +17,8 @@ PROGRESS_2 = re.compile(r"^elapsed \d+:\d\d(, time left: estimated after the fir
                         r", about \d+:\d\d left \(from the probes so far\))$")
 MEM_ROW = re.compile(r"^  (L[1-4] \d+[KMG]|DRAM) +(-|\d+ +\d+[KMG]) +(-|\d+\.\d +\d+[KMG])$")
 END_RECORDS = re.compile(rb" end records=(\d+) status=(\w+)")
+# the closing line under the summary, one of show_and_hold's (efi/x86_64/finish.c)
+CLOSING = re.compile(r"^(Press a key|No keyboard controller|Run over|Powering off|Restarting|Halting)")
 
 
 def wait_end(run, timeout):
@@ -32,12 +34,14 @@ def wait_end(run, timeout):
 
 
 def finished(run, timeout=10):
-    """The closing screen's non-blank lines (it is drawn right after the end record)."""
+    """The closing screen's non-blank lines, once drawn to its closing line (efi/x86_64/finish.c
+    draws the headline, then the details, then the closing line: a screendump can fall between)."""
     deadline = time.monotonic() + timeout
     while True:
         lines = [x for x in run.shot() if x]
-        if lines and lines[0].startswith("baremetric: run finished"):
+        if lines and lines[0].startswith("baremetric: run finished") and CLOSING.match(lines[-1]):
             return lines
+        assert run.running(), "powered off before the closing line:\n" + "\n".join(lines)
         assert time.monotonic() < deadline, "no closing summary on screen:\n" + "\n".join(lines)
         time.sleep(1)
 
@@ -128,14 +132,7 @@ def test_only_copy_waits_for_a_key(tmp_path):
     run = ScreenRun(tmp_path, IMAGE, {"probes": "timer", "timer_samples": 64, "serial": "io:0x2e8",
                                       "save": "off"}).start()
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            lines = [x for x in run.shot() if x]
-            if lines and lines[0].startswith("baremetric: run finished"):
-                break
-            assert run.running(), "powered off without waiting: the only copy was discarded"
-            assert time.monotonic() < deadline, "no closing summary on screen"
-            time.sleep(1)
+        lines = finished(run, 90)
         assert lines[0] == "baremetric: run finished, status ok"
         assert "results: NOT SAVED: no serial port answered and nothing was written" in lines
         assert lines[-2:] == ["No serial port answered and nothing was saved: this screen is the only copy.",
