@@ -59,9 +59,10 @@ SWEEPS = 3
 QUIET_BAND = (0.9, 1.1)   # the L1D knee of a sweep no other thread disturbed
 # The first sweep crosses every level (to 4x the largest); the others, witnesses of the L1D and
 # second tries at the L2, stop at 4x the L2 (at least MIN_SWEEP_MB). A sweep's time is mostly
-# building the random chains of its largest buffers: on an Intel Xeon guest with a 300 MiB L3, a
-# sweep to 1200 MiB (capped by the arena at 632 MiB) took 20.8 s, one to 128 MiB 1.7 s; three
-# whole sweeps were 70 s of make test's timing phase there.
+# building and checking the random chains of its largest buffers: on an Intel Xeon guest with a
+# 300 MiB L3, a sweep to 1200 MiB (capped by the arena at 632 MiB) took 20.8 s, one to 128 MiB
+# 1.7 s; three whole sweeps were 70 s of make test's timing phase there. With the chain checked
+# along its kept order instead of walked (bench/probes/mem/chain.h) the first took 12.1 s.
 MIN_SWEEP_MB = 64
 
 

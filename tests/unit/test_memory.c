@@ -63,16 +63,70 @@ static void sweep_edges(void)
 static void random_chain_is_one_cycle(void)
 {
 	static uint8_t buf[4096 * 64] __attribute__((aligned(64)));
-	size_t sizes[] = { 2, 3, 17, 4096 };
+	size_t sizes[] = { 1, 2, 3, 17, 4096 }, lines[] = { 8, 16, 64 };
 
-	for (size_t k = 0; k < 4; k++) {
-		struct rand_state r;
-		void *head;
+	for (size_t l = 0; l < 3; l++)
+		for (size_t k = 0; k < 5; k++) {
+			struct rand_state r;
+			void *head;
 
-		rand_seed(&r, 42 + k);
-		head = chain_build_random(buf, sizes[k], 64, &r);
-		CHECK_EQ_U64(chain_cycle_length(head, buf, sizes[k], 64), sizes[k]);
+			rand_seed(&r, 42 + k);
+			head = chain_build_random(buf, sizes[k], lines[l], &r);
+			CHECK_EQ_U64(chain_cycle_length(head, buf, sizes[k], lines[l]), sizes[k]);
+			rand_seed(&r, 42 + k);
+			CHECK(chain_build_random_checked(buf, sizes[k], lines[l], &r) == head);
+			CHECK_EQ_U64(chain_cycle_length(head, buf, sizes[k], lines[l]), sizes[k]); /* links kept */
+		}
+}
+
+/* Every cycle through 4 nodes (3! = 6 of them, told apart by the two nodes after node 0) comes
+ * out about equally often: a uniformly random cyclic order, as Sattolo's algorithm gives. */
+static void random_chain_is_uniform(void)
+{
+	static uint8_t buf[4 * 16] __attribute__((aligned(64)));
+	unsigned counts[4][4] = { { 0 } };
+	struct rand_state r;
+
+	rand_seed(&r, 11);
+	for (int i = 0; i < 6000; i++) {
+		uint8_t *a, *b;
+
+		chain_build_random(buf, 4, 16, &r);
+		a = (uint8_t *)(uintptr_t)*(uint64_t *)buf;
+		b = (uint8_t *)(uintptr_t)*(uint64_t *)a;
+		counts[(a - buf) / 16][(b - buf) / 16]++;
 	}
+	for (int x = 1; x < 4; x++)
+		for (int y = 1; y < 4; y++)
+			CHECK(x == y ? counts[x][y] == 0 : counts[x][y] > 850 && counts[x][y] < 1150);
+}
+
+/* The order check refuses a link not to the next node, a node twice in the order, an order entry
+ * outside the buffer; each time it leaves no mark bit behind. */
+static void random_chain_check_finds_damage(void)
+{
+	static uint8_t buf[64 * 32] __attribute__((aligned(64)));
+	struct rand_state r;
+	uint64_t *w1 = (uint64_t *)(buf + 5 * 32 + CHAIN_ORDER_OFFSET), saved;
+
+	rand_seed(&r, 3);
+	chain_build_random(buf, 64, 32, &r);
+	CHECK(chain_check_order(buf, 64, 32));
+	saved = *(uint64_t *)(buf + 7 * 32);
+	*(uint64_t *)(buf + 7 * 32) = (uint64_t)(uintptr_t)(buf + 7 * 32); /* node 7 links to itself */
+	CHECK(!chain_check_order(buf, 64, 32));
+	*(uint64_t *)(buf + 7 * 32) = saved;
+	CHECK(chain_check_order(buf, 64, 32));
+	saved = *w1;
+	*w1 = *(uint64_t *)(buf + 6 * 32 + CHAIN_ORDER_OFFSET); /* the 6th node in the order twice */
+	CHECK(!chain_check_order(buf, 64, 32));
+	*w1 = 64; /* past the last node */
+	CHECK(!chain_check_order(buf, 64, 32));
+	*w1 = saved;
+	CHECK(chain_check_order(buf, 64, 32));
+	for (int i = 0; i < 64; i++)
+		CHECK((*(uint64_t *)(buf + i * 32) & 1) == 0); /* no mark left */
+	CHECK_EQ_U64(chain_cycle_length(buf, buf, 64, 32), 64);
 }
 
 static void random_chain_is_not_sequential(void)
@@ -130,6 +184,8 @@ TEST_SUITE(memory) = {
 	{ "sweep_is_dense_around_caches", sweep_is_dense_around_caches },
 	{ "sweep_edges", sweep_edges },
 	{ "random_chain_is_one_cycle", random_chain_is_one_cycle },
+	{ "random_chain_is_uniform", random_chain_is_uniform },
+	{ "random_chain_check_finds_damage", random_chain_check_finds_damage },
 	{ "random_chain_is_not_sequential", random_chain_is_not_sequential },
 	{ "stride_chain_and_broken_chain", stride_chain_and_broken_chain },
 	{ "rand_is_reproducible_and_unbiased", rand_is_reproducible_and_unbiased },

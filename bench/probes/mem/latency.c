@@ -57,8 +57,11 @@ static enum probe_status latency_run(struct probe_env *env)
 
 			if (nodes < 2)
 				continue;
-			a.p = pi == 0 ? chain_build_random(m.src, nodes, line, &rng) : chain_build_stride(m.src, nodes, line);
-			if (chain_cycle_length(a.p, m.src, nodes, line) != nodes) {
+			if (pi == 0)
+				a.p = chain_build_random_checked(m.src, nodes, line, &rng);
+			else
+				a.p = chain_build_stride(m.src, nodes, line);
+			if (!a.p || (pi != 0 && chain_cycle_length(a.p, m.src, nodes, line) != nodes)) {
 				emit_skip("latency", "pointer chain self-check failed");
 				return PROBE_FAILED;
 			}
