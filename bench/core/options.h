@@ -105,6 +105,7 @@ struct config {
 	uint64_t irq_fp_ms;
 	struct config_u64_list irq_fp_k; /* empty = auto */
 	bool irq_fp_inst;
+	bool irq_fp_irq;
 	struct config_u64_list irq_disp_work;
 	uint64_t noise_ms;
 	uint64_t noise_threshold_ns;

@@ -163,12 +163,26 @@ def test_displacement_with_the_periodic_timer(hrun):
 
 
 def test_footprint_with_the_self_signal(hrun):
-    fps = hrun.sets("irq_footprint", what="irq")   # the interrupt part (tests/integration/test_hosted_footprint.py: the rest)
+    """The interrupt part (test_hosted_footprint.py: the calibration and its known answers): every
+    interrupt set of both experiments and three variants, each sent interrupt taken, and every set
+    with a handler carrying its raw and calibrated numbers with the curve's range."""
+    fps = hrun.sets("irq_footprint", what="irq")
     assert fps
     assert all(s["params"]["source"] == SELF for s in fps)
     for s in fps:
         p = s["params"]
         assert p["not_taken"] == 0 and p["taken"] == (0 if p["variant"] == "idle" else s["n"] * p["best_of"]), p
+        assert p["experiment"] in ("basic", "refined") and p["variant"] in ("idle", "k0", "kn")
+        if p["variant"] != "idle":
+            assert p["cal_status"] in ("ok", "saturated", "below_range", "negative", "no_effect")
+            assert "mlines" in p and "ci_mlines" in p and "valid_max" in p
+            if p["cal_status"] == "ok":
+                assert p["k_ci_low_milli"] <= p["k_est_milli"] <= p["k_ci_high_milli"]
+    levels = {s["params"]["level"] for s in fps}
+    for level in levels:
+        assert sorted((s["params"]["experiment"], s["params"]["variant"]) for s in fps
+                      if s["params"]["level"] == level) == sorted(
+            (e, v) for e in ("basic", "refined") for v in ("idle", "k0", "kn")), level
 
 
 def test_cleanup_checks_pass(hrun):
