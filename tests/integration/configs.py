@@ -183,13 +183,15 @@ X86_64 = [
     BootConfig("spin_membw", smp=2,
                options={"probes": "spin,membw,membw_mc,fault_ud2", "profile": "spin,membw,membw_mc,fault_ud2",
                         "profile_period": 250000, "samples": 8, "target_ns": 10000000, "mem_max_mb": 1,
-                        "mem_min_kb": 64, "mem_kernels": "read,copy", "timer_samples": 64, "tsc_cal_windows": 1,
+                        "mem_min_kb": 512, "mem_kernels": "read", "timer_samples": 64, "tsc_cal_windows": 1,
                         "save_mb": 16},
                groups=("profile",),
                doc="spin, membw and membw_mc profiled on both cores (x86_64/test_profile.py), saving beside "
                    "them (SAVE_KEPT; save_mb=16: the profiler's default 64 MiB log does not fit the test "
-                   "stick, which refused it until 2026-11-29). membw from 64 KiB, read and copy: ~30,000 "
-                   "samples where the test needs 50 (it swept 4 KiB-1 MiB with three kernels: 47 s of 65)."),
+                   "stick, which refused it until 2026-11-29). membw from 512 KiB, read only: ~7,000 "
+                   "samples where the test needs 50, membw_mc ~6,500 (it swept 4 KiB-1 MiB with three "
+                   "kernels: 47 s of 65; from 64 KiB, read and copy: ~40,000 membw samples, 17.6 s alone "
+                   "without saving, 8.4 s now)."),
     BootConfig("prof_auto", options=dict(_FOOTPRINT, irq_fp_inst=1, probes="spin,irq_footprint", profile="spin",
                                          samples=8, timer_samples=64, tsc_cal_windows=1),
                groups=("profile", "irq"),
