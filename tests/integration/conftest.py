@@ -12,6 +12,7 @@ entries marked `alone` (their boots then run one at a time, nothing beside them)
 import os
 import shutil
 import subprocess
+import threading
 import time
 
 import pytest
@@ -300,19 +301,47 @@ def boot_config(tmp_path_factory, cfg, **kw):
                 serial=cfg.serial, xhci_props=cfg.xhci_props, **kw)
 
 
-@pytest.fixture(scope="session")
-def qemu10():
-    """(binary, data directory) of QEMU 10, fetched once; a skip when backports is unreachable."""
+_QEMU10 = {}  # the one fetch's outcome: "paths" or "skip" (qemu10_paths)
+_QEMU10_LOCK = threading.Lock()
+
+
+def qemu10_paths():
+    """(binary, data directory) of QEMU 10, fetched once for the session (the pool's worker of a
+    QEMU 10 boot or a test, whichever asks first); a skip when backports is unreachable."""
+    with _QEMU10_LOCK:
+        if not _QEMU10:
+            _QEMU10.update(_fetch_qemu10())
+    if "skip" in _QEMU10:
+        pytest.skip(_QEMU10["skip"])
+    return _QEMU10["paths"]
+
+
+def _fetch_qemu10():
     try:
         proc = subprocess.run([QEMU10_SCRIPT], capture_output=True, text=True, timeout=QEMU10_FETCH_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        pytest.skip("qemu10: fetching QEMU 10 from bookworm-backports took over %d s" % QEMU10_FETCH_TIMEOUT_S)
+        return {"skip": "qemu10: fetching QEMU 10 from bookworm-backports took over %d s" % QEMU10_FETCH_TIMEOUT_S}
     reason = [line for line in proc.stderr.splitlines() if line.startswith("qemu10: ")]
     if proc.returncode == 2:
-        pytest.skip(reason[-1] if reason else proc.stderr.strip()[-300:])
+        return {"skip": reason[-1] if reason else proc.stderr.strip()[-300:]}
     assert proc.returncode == 0, proc.stderr
     root = proc.stdout.strip().splitlines()[-1]
-    return os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu")
+    return {"paths": (os.path.join(root, "usr", "bin", "qemu-system-x86_64"), os.path.join(root, "usr", "share", "qemu"))}
+
+
+@pytest.fixture(scope="session")
+def qemu10():
+    """(binary, data directory) of QEMU 10 (qemu10_paths)."""
+    return qemu10_paths()
+
+
+def boot_qemu10_aware(factory, cfg):
+    """boot_config, on QEMU 10 where the entry asks for it (a skip raised here reaches the tests
+    that take the boot: boot_pool re-raises a job's exception in result())."""
+    kw = {}
+    if cfg.qemu10:
+        kw["qemu"], kw["qemu_datadir"] = qemu10_paths()
+    return boot_config(factory, cfg, **kw)
 
 
 _POOL = None  # the session's boot_pool.BootPool (pytest_collection_finish)
@@ -325,10 +354,7 @@ def _boot_fixture(cfg):
     def fixture(request, tmp_path_factory):
         if _POOL is not None and _POOL.has(cfg.name):
             return _POOL.result(cfg.name)
-        kw = {}
-        if cfg.qemu10:
-            kw["qemu"], kw["qemu_datadir"] = request.getfixturevalue("qemu10")
-        return boot_config(tmp_path_factory, cfg, **kw)
+        return boot_qemu10_aware(tmp_path_factory, cfg)
     fixture.__name__ = cfg.name
     fixture.__doc__ = cfg.doc or "The %s boot of configs.py." % cfg.name
     _FIXTURE_FUNCS[fixture] = cfg
@@ -376,9 +402,10 @@ def item_background(item):
 
 
 def pooled(cfg):
-    """Booted in the pool: everything but the `alone` entries and the QEMU 10 ones (fetched on
-    first use, once)."""
-    return not cfg.alone and not cfg.qemu10
+    """Booted in the pool: everything but the `alone` entries. A QEMU 10 entry's worker fetches
+    QEMU 10 first (once a session, qemu10_paths): booted on first use, its test ran on the main
+    thread after the pool had drained, one CPU idle (x2: 6 s of a make test's tail)."""
+    return not cfg.alone
 
 
 def runs_last(item):
@@ -434,7 +461,7 @@ def pytest_collection_finish(session):
     factory.getbasetemp()  # made once here: its lazy creation is not thread-safe
     _POOL = boot_pool.BootPool(jobs)
     for cfg in _pool_order(session.items):
-        _POOL.submit(cfg, lambda cfg=cfg: boot_config(factory, cfg))
+        _POOL.submit(cfg, lambda cfg=cfg: boot_qemu10_aware(factory, cfg))
     assert not set(boot_pool.BACKGROUND) & set(CONFIGS), "a background work shares a boot's name"
     wanted = {n for item in session.items if not _skipped(item) for n in item_background(item)}
     for name in sorted(wanted):
