@@ -98,6 +98,11 @@ void fp_curve_saturation(struct fp_curve *c)
 	c->valid = i;
 	while (i > 1 && slope_m(c, i) >= min_slope)
 		i--;
+	/* K = 0 measures no lines by definition: a first point at or below it (noise: a 2 MiB L2's
+	 * series stopped at their time bound on a guest once gave -248 lines for 1,536) is no anchor,
+	 * a held-out K interpolated from it lands far off (1,920 -> 2,788). Start above it. */
+	while (i < c->valid && c->m[i] <= 0)
+		i++;
 	c->lo = i;
 	c->min_slope = min_slope;
 }

@@ -49,7 +49,8 @@ struct fp_curve {
 
 /* Sets c->valid and c->lo: the usable range ends with the curve's last responding segment (past
  * it the level is saturated) and reaches down through responding segments, at most to the first
- * grid point above K = 0: where the curve is flat or falls it cannot tell one K from another. */
+ * grid point above K = 0: where the curve is flat or falls it cannot tell one K from another. It
+ * starts at a point that measured more than K = 0's zero lines. */
 void fp_curve_saturation(struct fp_curve *c);
 /* First K past the usable range (the saturation point), 0 when the whole grid responds. */
 uint64_t fp_curve_sat_k(const struct fp_curve *c);

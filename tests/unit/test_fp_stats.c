@@ -117,6 +117,32 @@ static void curve_saturation_and_inversion(void)
 	CHECK(fp_judge(&c, 80, FP_INV_OK, 80 * FP_MILLI, 0, 0, true) == FP_BELOW);
 }
 
+/* A first point measured at or below K = 0's zero (noise at a time-bounded level) is no anchor:
+ * the range starts at the next point, and a held-out K under it is below_range, not a number
+ * interpolated from the negative point (the shape of a guest's 2 MiB L2 curve: 1,536 measured
+ * -248 lines, 1,920 came out 2,788 and failed). */
+static void curve_starts_above_zero(void)
+{
+	struct fp_curve c;
+	int64_t k;
+
+	make_curve(&c);
+	c.m[1] = -248 * FP_MILLI;        /* K = 50 */
+	fp_curve_saturation(&c);
+	CHECK_EQ_U64(c.valid, 4);
+	CHECK_EQ_U64(c.lo, 2);           /* from K = 100 */
+	CHECK(fp_curve_invert(&c, 120 * FP_MILLI, 0, &k) == FP_INV_BELOW);
+	CHECK(fp_judge(&c, 60, FP_INV_BELOW, k, 0, 0, false) == FP_BELOW);
+	CHECK(fp_curve_invert(&c, 300 * FP_MILLI, 0, &k) == FP_INV_OK && k == 150 * FP_MILLI);
+	c.m[1] = 0;                      /* zero: no anchor either */
+	fp_curve_saturation(&c);
+	CHECK_EQ_U64(c.lo, 2);
+	for (unsigned i = 1; i < 7; i++) /* nothing measured: the range shrinks to its top point */
+		c.m[i] = -(int64_t)i * FP_MILLI;
+	fp_curve_saturation(&c);
+	CHECK(c.lo <= c.valid);
+}
+
 static void held_out_verdicts(void)
 {
 	struct fp_curve c;
@@ -200,6 +226,7 @@ TEST_SUITE(fp_stats) = {
 	{ "wide_spread_no_overflow", wide_spread_no_overflow },
 	{ "stopping_rule", stopping_rule },
 	{ "curve_saturation_and_inversion", curve_saturation_and_inversion },
+	{ "curve_starts_above_zero", curve_starts_above_zero },
 	{ "held_out_verdicts", held_out_verdicts },
 	{ 0, 0 },
 };
