@@ -89,6 +89,14 @@ def _run_together(tmp_path_factory, jobs):
     return results
 
 
+def _run_jobs(tmp_path_factory, jobs):
+    """Side by side where each job has a CPU of its own (RUN_CPUS), else one after the other: two
+    SCHED_FIFO runs on one CPU would hold it from each other."""
+    if len({tuple(prefix) for _, _, prefix in jobs}) == len(jobs):
+        return _run_together(tmp_path_factory, jobs)
+    return [_run_together(tmp_path_factory, [job])[0] for job in jobs]
+
+
 def _constant_failed(summary):
     return any(c["status"] != "pass" for c in _checks(summary, "delivery_constant"))
 
@@ -106,22 +114,14 @@ def runs(tmp_path_factory):
     after the other, every check passing in five trials and the two runs' delivery medians
     0.89-1.01x apart (one after the other, 1.1-2.3x: the host's exits change between them)."""
     prefixes = _prepare()
-    if len(prefixes) == 1:  # one CPU: one after the other on it
-        prefixes = prefixes * 2
-        together = [_run_together(tmp_path_factory, [job])[0] for job in
-                    (("disp_base", BASE_WORK, prefixes[0]), ("disp_other", OTHER_WORK, prefixes[1]))]
-    else:
-        together = _run_together(tmp_path_factory, [("disp_base", BASE_WORK, prefixes[0]),
-                                                      ("disp_other", OTHER_WORK, prefixes[1])])
-    done = dict(zip(("base", "other"), together))
-    again = [(k, w, prefixes[i]) for i, (k, w) in enumerate((("base", BASE_WORK), ("other", OTHER_WORK)))
-             if _constant_failed(done[k][1])]
+    jobs = {"base": ("disp_base", BASE_WORK, prefixes[0]), "other": ("disp_other", OTHER_WORK, prefixes[-1])}
+    done = dict(zip(jobs, _run_jobs(tmp_path_factory, list(jobs.values()))))
+    again = [k for k in jobs if _constant_failed(done[k][1])]
     if again:
         print("delivery_constant failed in the first run of %s, judged on a second: %s" % (
-            [k for k, _, _ in again], [_checks(done[k][1], "delivery_constant") for k, _, _ in again]))
-        for (k, _, _), res in zip(again, _run_together(
-                tmp_path_factory, [("disp_%s_again" % k, w, p) for k, w, p in again])):
-            done[k] = res
+            again, [_checks(done[k][1], "delivery_constant") for k in again]))
+        reruns = [(jobs[k][0] + "_again",) + jobs[k][1:] for k in again]
+        done.update(zip(again, _run_jobs(tmp_path_factory, reruns)))
     return done
 
 
