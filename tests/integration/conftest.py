@@ -351,7 +351,7 @@ _FIXTURE_FUNCS = {}  # the generated fixture functions: {function: configs.BootC
 def _boot_fixture(cfg):
     """A session fixture giving `cfg`'s boot: the pool's where it booted there, else booted now
     (after fetching QEMU 10 where the entry asks for it)."""
-    def fixture(request, tmp_path_factory):
+    def fixture(tmp_path_factory):
         if _POOL is not None and _POOL.has(cfg.name):
             return _POOL.result(cfg.name)
         return boot_qemu10_aware(tmp_path_factory, cfg)

@@ -53,9 +53,15 @@ static void build_in_order(void *buf, size_t nodes, size_t line, struct rand_sta
 			(uint64_t)(uintptr_t)node_at(buf, (size_t)*order_at(buf, k + 1 < nodes ? k + 1 : 0, line), line);
 }
 
+/* Whether a node of `line` bytes has the second word that keeps the visiting order. */
+static bool has_order_word(size_t line)
+{
+	return line >= CHAIN_ORDER_OFFSET + sizeof(uint64_t);
+}
+
 void *chain_build_random(void *buf, size_t nodes, size_t line, struct rand_state *rng)
 {
-	if (line >= CHAIN_ORDER_OFFSET + sizeof(uint64_t))
+	if (has_order_word(line))
 		build_in_order(buf, nodes, line, rng);
 	else
 		build_sattolo(buf, nodes, line, rng);
@@ -90,7 +96,7 @@ bool chain_check_order(void *buf, size_t nodes, size_t line)
 void *chain_build_random_checked(void *buf, size_t nodes, size_t line, struct rand_state *rng)
 {
 	chain_build_random(buf, nodes, line, rng);
-	if (line >= CHAIN_ORDER_OFFSET + sizeof(uint64_t))
+	if (has_order_word(line))
 		return chain_check_order(buf, nodes, line) ? buf : 0;
 	return chain_cycle_length(buf, buf, nodes, line) == nodes ? buf : 0;
 }
